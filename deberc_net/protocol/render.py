@@ -1557,9 +1557,18 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         numbered = [f"#{side}" for side in sides]  # the bides of side 1: '#1 1'
         notes = [_sheet_notes(r, numbered, e.deal_won_on_points, lang) for r in e.rows]
     out.append(pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides))
+    # each side's written points and its totals right-aligned apart, as on paper: 42
+    # written under 182, the total 42 under 224, not the pair '42 42' under '182 224'
+    wide_written = [
+        max((len(str(r.written[i])) for r in e.rows), default=0) for i in range(len(sides))
+    ]
+    wide_totals = [
+        max((len(str(r.totals[i])) for r in e.rows), default=0) for i in range(len(sides))
+    ]
     for r, word, note in zip(e.rows, words, notes, strict=True):
         cells = "".join(
-            pad(f"{w} {t}", width, right=True) for w, t in zip(r.written, r.totals, strict=True)
+            pad(f"{w:>{ww}} {t:>{tw}}", width, right=True)
+            for w, t, ww, tw in zip(r.written, r.totals, wide_written, wide_totals, strict=True)
         )
         outcome = pad(word, first)
         out.append(_say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=note))

@@ -4,6 +4,7 @@ columns, not characters (as the terminal client draws names, clients/play)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -26,6 +27,14 @@ def right_edge(line: str, part: str) -> int:
     """The column ``part`` ends at in ``line`` (its last occurrence)."""
     at = line.rindex(part)
     return cells(line[: at + len(part)])
+
+
+def number_ends(row: str) -> list[tuple[int, str]]:
+    """The numbers of a sheet row's columns (after the deal's number and how it ended,
+    before its notes), each with the terminal column it ends at."""
+    notes = re.search(r"  (bides|байды|hanging|висит) ", row)
+    cut = row[: notes.start()] if notes else row
+    return [(cells(cut[: 5 + m.end()]), m.group()) for m in re.finditer(r"-?\d+", cut[5:])]
 
 
 ROWS = (
@@ -53,9 +62,15 @@ def test_the_sheets_columns_line_up_by_terminal_columns(names: tuple[str, str], 
         labels, lines = ("1", "2"), lines[2:]
     header, rows = lines[1], lines[2:]
     ends = [right_edge(header, label) for label in labels]
-    for row, r in zip(rows, ROWS, strict=True):
-        cells_at = [right_edge(row, f"{w} {t}") for w, t in zip(r.written, r.totals, strict=True)]
-        assert cells_at == ends, (header, row)
+    # each side's total ends under its label, and its written points end in one column
+    # too, in every row (82 under 0, not '82 143' under '0 109': a club-night tryout)
+    numbers = [number_ends(row) for row in rows]
+    for row, at, r in zip(rows, numbers, ROWS, strict=True):
+        assert [int(n) for _, n in at] == [
+            x for p in zip(r.written, r.totals, strict=True) for x in p
+        ]
+        assert [end for end, _ in at[1::2]] == ends, (header, row)
+    assert len({tuple(end for end, _ in at[0::2]) for at in numbers}) == 1, rows
     # how each deal ended starts in one column, after the deal's number
     words = [row[5:].split()[0] for row in rows]
     starts = {cells(row[: row.index(word, 5)]) for row, word in zip(rows, words, strict=True)}
@@ -118,3 +133,18 @@ def test_the_bides_say_whose_they_are(lang: Lang, word: str) -> None:
     )
     pairs = ev.Sheet(3, ("ann", "bob", "cat", "dan"), ((0, 2), (1, 3)), 301, ROWS)
     assert sheet_lines(pairs, lang)[2].endswith(f"  {word} ann+cat 1, bob+dan 0")
+
+
+def test_a_total_past_a_thousand_keeps_the_columns_apart() -> None:
+    """The club night's Kharkov match to 1001: '107 942' over '80 1022' put 80 under
+    the 10 of 107; each number now ends in its own column."""
+    rows = (
+        SheetRow(10, "made", (105, 107), (918, 942), 0, (2, 2)),
+        SheetRow(11, "claim", (25, 80), (943, 1022), 0, (2, 2)),
+    )
+    names = ("anna", "vasya", "boris", "oksana")
+    lines = sheet_lines(ev.Sheet(6, names, ((0, 2), (1, 3)), 1001, rows))
+    assert lines[-2:] == [
+        "  10 made            105 918      107  942  bides anna+boris 2, vasya+oksana 2",
+        "  11 claim            25 943       80 1022  bides anna+boris 2, vasya+oksana 2",
+    ]
