@@ -13,7 +13,7 @@ import attrs
 import trio
 
 from deberc_net.game.sheet import record_row
-from deberc_net.plugins import RuleError
+from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import ServerEvent
@@ -103,11 +103,20 @@ class Club:
         if not item.args:  # the asker's own game: the one he has played rated most
             name = session.name or ""
 
+            variants = [r.name for r in self.lobby.rules.rules() if r.info.kind == RuleKind.VARIANT]
+
             def own_standings() -> tuple[str, int, list[PlayerRating]]:
                 played = store.player_ratings(name)
                 most = max(played, key=lambda r: r.games, default=None)
-                own = (variant, players) if most is None else (most.variant, most.players)
-                return *own, store.standings(*own)
+                if most is not None:
+                    return most.variant, most.players, store.standings(most.variant, most.players)
+                # none of his own: the club's game, the standings with the most players
+                # (a newcomer at a club that plays four-handed Kharkov sees those, not
+                # Moscow for two's "nobody yet"); Moscow for two when nobody is rated
+                games = [(variant, players)]
+                games += [(v, n) for v in variants for n in (2, 3, 4) if (v, n) != games[0]]
+                tables = [(*game, store.standings(*game)) for game in games]
+                return max(tables, key=lambda t: len(t[2]))
 
             variant, players, rows = await trio.to_thread.run_sync(own_standings)
         else:

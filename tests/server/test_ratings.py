@@ -329,7 +329,24 @@ async def test_top_alone_shows_the_game_its_asker_plays_rated_most(
     await ann.send("top")
     top = await ann.expect("top")
     assert (top["variant"], top["players"], top["total"]) == ("kharkov", "2", "2"), top
-    guest = await connect.machine(port, "cat")  # rated nowhere: Moscow for two
+    guest = await connect.machine(port, "cat")  # rated nowhere: the club's game
     await guest.send("top")
     top = await guest.expect("top")
-    assert (top["variant"], top["players"], top["total"]) == ("moscow", "2", "0"), top
+    assert (top["variant"], top["players"], top["total"]) == ("kharkov", "2", "2"), top
+
+
+async def test_top_alone_shows_the_clubs_game_to_one_who_played_none(
+    port: int, connect: Connector, register: Register
+) -> None:
+    """A newcomer's `top` at a club whose rated games are Kharkov: its standings, not
+    Moscow for two's "nobody yet" (a club-night tryout: four-handed matches rated, the
+    latecomer told nobody was)."""
+    ann, bob = await _registered_pair(port, connect, register)
+    end = await _play(ann, bob, "2 kharkov short")
+    eve = await connect.human(port, "eve")
+    await eve.send("top")
+    head = await eve.read_until(lambda x: x.startswith("Standings"))
+    assert head == "Standings: kharkov, 2 players (2 rated)."
+    assert (await eve.read_until(lambda _: True)).startswith(f"   1. {end['name']:<20} ")
+    await eve.send("top moscow")  # asked by name: as it is, nobody yet
+    assert (await eve.read_until(lambda x: x.startswith("Standings"))).endswith("nobody yet.")
