@@ -291,6 +291,7 @@ class Msg(StrEnum):
     PAGES = "pages"
     TOP_PAGES = "top-pages"
     TOP_PLAYERS = "top-players"
+    LANG_UK = "lang-uk"
     INVITE_NOT_SEATED = "invite-not-seated"
     INVITE_SELF = "invite-self"
     NOBODY_HERE = "nobody-here"
@@ -1210,6 +1211,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TOP_PAGES: (
         "top [VARIANT] [PLAYERS] [PAGE]: pages 1 to {pages}",
         "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: страницы от 1 до {pages}",
+    ),
+    Msg.LANG_UK: (
+        "lang en|ru: no Ukrainian lines yet. 'lang ru' for Russian; Ukrainian calls"
+        " (граю, пише, хід туз пік) are understood in either language",
+        "lang en|ru: украинских строк пока нет. lang ru — по-русски; ходы по-украински"
+        " (граю, пише, хід туз пік) понимаются на любом языке",
     ),
     Msg.TOP_PLAYERS: (
         "top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not {players}",

@@ -67,6 +67,10 @@ class Preferences:
         session.send(ev.ok("clock", said, (("clock", str(choice)), ("ms", str(ms)))))
 
     async def lang(self, session: Session, item: Command) -> None:
+        if [a.casefold() for a in item.args] in (["uk"], ["ua"], ["українська"]):
+            # a Ukrainian player's first try: told what there is, not the bare usage
+            session.send(ev.error("bad-argument", phrase(Msg.LANG_UK)))
+            return
         lang = _one_choice(session, item, "lang", Lang)
         if lang is None:
             return

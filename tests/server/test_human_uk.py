@@ -11,7 +11,7 @@ import trio
 
 from .client import LineClient
 from .conftest import Connector
-from .human import RU_CARD, RU_PROMPT
+from .human import CYRILLIC, RU_CARD, RU_PROMPT
 
 UK_RANK = {"7": "7", "8": "8", "9": "9", "10": "десятка", "В": "валет", "Д": "дама"}
 UK_RANK |= {"К": "король", "Т": "туз"}
@@ -75,3 +75,22 @@ async def test_a_whole_two_player_match_called_in_ukrainian(port: int, connect: 
         assert any(re.match(r"\w+: играю", x) for x in person.lines)  # heard as igrayu
         assert any(re.match(r"Партия окончена: \w+ выигрывает \(", x) for x in person.lines)
         assert not [x for x in person.lines if x.startswith("Ошибка")]
+
+
+async def test_lang_uk_says_what_there_is_instead_of_the_bare_usage(
+    port: int, connect: Connector
+) -> None:
+    """A Ukrainian player's first line, `lang uk`, was told only `lang en|ru` (a club
+    night): it is still refused and changes nothing, but says that Russian is there and
+    that Ukrainian calls are understood; in Russian once the player reads Russian."""
+    oksana = await connect.human(port, "oksana")
+    await oksana.send("lang uk")
+    told = await oksana.read_until(lambda x: x.startswith("Error"))
+    assert told.startswith("Error (bad-argument): lang en|ru: no Ukrainian lines yet.")
+    await oksana.send("sheet")  # still English: nothing changed
+    assert not CYRILLIC.search(await oksana.read_until(lambda x: x.startswith("Error")))
+    await oksana.send("lang ru")
+    await oksana.read_until(lambda x: x == "Язык: русский.")
+    await oksana.send("lang UA")
+    told = await oksana.read_until(lambda x: x.startswith("Ошибка"))
+    assert told.endswith("lang en|ru: украинских строк пока нет. lang ru —")  # (wrapped)
