@@ -90,7 +90,8 @@ async def test_sheet_lists_every_deal_with_its_written_points_and_totals(
     for end in ends:
         row = await hugo.read_until(lambda _: True)
         written, totals = end["written"].split(","), end["totals"].split(",")
-        cells = r"\s+".join(f"{w} {t}" for w, t in zip(written, totals, strict=True))
+        # (each number right-aligned in its own column: spaces between written and total)
+        cells = r"\s+".join(rf"{w}\s+{t}" for w, t in zip(written, totals, strict=True))
         assert re.match(rf"\s+{end['deal']} {end['outcome']}\s+{cells}", row), row
         assert len(row) <= 80
 
