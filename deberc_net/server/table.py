@@ -1142,8 +1142,9 @@ class Table:
             # the Russian human style writes the ace Т♥: typed so, it is that card
             cyrillic_ace = not session.machine and session.connection.lang == Lang.RU
             call = parse_call(text, legal, self.rules.call_aliases, cyrillic_ace)
-            if _option_off(call.name, self.rules.settings):
-                # a call only where its option makes it one, like any option's words
+            if _option_off(call.name, self.rules.settings) and call not in legal:
+                # a call only where its option makes it one, like any option's words;
+                # one a plugin lists in legal= is taken all the same (§8.2)
                 raise CallSyntaxError(f"not a table call here: {text.strip()!r}")
         except AmbiguousRank as exc:
             session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
@@ -1683,7 +1684,8 @@ def _rated_finish(
 
 def _option_off(name: str, settings: Settings) -> bool:
     """The engine's calls that belong to an option (konets: 'manual-claim'; ne-menyayu:
-    'swap-before-extra'), typed where it is off: no table call (docs/protocol.md §8.2)."""
+    'swap-before-extra'), typed where it is off: no table call (docs/protocol.md §8.2),
+    unless a plugin lists it (the caller asks ``legal`` too)."""
     if name == KONETS:
         return not settings.manual_claim
     return name == NE_MENYAYU and not settings.swap_before_extra
