@@ -69,6 +69,16 @@ def test_the_live_scripts_english_is_the_catalogues() -> None:
         ("en;q=0.5,uk;q=0.7", Lang.RU),  # by weight, not order
         ("ru;q=0,en", Lang.EN),  # q=0: not acceptable
         ("ru;q=x", Lang.EN),
+        # a q that is no qvalue (RFC 9110 §12.4.2: 0 to 1, three decimals at most)
+        # leaves its entry out: q=5 was the strongest weight of all
+        ("en;q=0.9,ru;q=5", Lang.EN),
+        ("ru;q=1.5,en;q=0.1", Lang.EN),
+        ("en;q=0.5,ru;q=inf", Lang.EN),
+        ("en;q=0.5,uk;q=1e0", Lang.EN),
+        ("en;q=0.5,ru;q=0.0001", Lang.EN),
+        ("en;q=0.5,ru;q=-1", Lang.EN),
+        ("en;q=0.5,ru;q=1.000", Lang.RU),  # the longest 1 there is
+        ("en;q=0.5,ru;Q=0.75", Lang.RU),
     ],
 )
 def test_accept_language_picks_the_page_language(header: str, lang: Lang) -> None:
@@ -124,6 +134,9 @@ async def test_pages_speak_the_chosen_language_and_the_api_does_not_change(
     _, told, body = await web.ask("GET", "/games/m1?lang=en", {"Cookie": "lang=ru", **russian})
     assert '<html lang="en">' in body.decode() and "<h1>Match m1 " in body.decode()
     assert told["set-cookie"].startswith("lang=en;")
+    # a weight above 1 is no weight (RFC 9110): English, the only language weighed
+    _, _, body = await web.ask("GET", "/", {"Accept-Language": "en;q=0.9, ru;q=5"})
+    assert '<html lang="en">' in body.decode()
     # a language the pages do not have is no choice: the browser's stands
     _, told, body = await web.ask("GET", "/?lang=de", russian)
     assert '<html lang="ru">' in body.decode() and "set-cookie" not in told

@@ -3,6 +3,7 @@ switch link (``?lang=ru``), remembered by a cookie, else his browser's Accept-La
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from urllib.parse import quote
 
@@ -13,6 +14,8 @@ COOKIE_MAX_AGE_S = 365 * 24 * 3600  # a year: the choice of a visitor who comes 
 # the languages a browser may prefer that read the pages in Russian (a Ukrainian or
 # Belarusian club reads the Russian the table speaks sooner than English)
 RUSSIAN_READERS = frozenset({"ru", "uk", "be"})
+# a weight as RFC 9110 §12.4.2 writes it: "0" [ "." 0*3DIGIT ] / "1" [ "." 0*3("0") ]
+QVALUE = re.compile(r"0(\.[0-9]{0,3})?|1(\.0{0,3})?")
 
 
 def _named(value: str | None) -> Lang | None:
@@ -21,7 +24,9 @@ def _named(value: str | None) -> Lang | None:
 
 def from_accept_language(header: str) -> Lang:
     """The browser's first language that the pages have (ru, uk, be: Russian; en:
-    English), by its weights (q); none of them: English."""
+    English), by its weights (q); none of them: English. An entry whose q is no
+    qvalue of RFC 9110 §12.4.2 (0 to 1, three decimals at most: not 5, 1.5, inf, x)
+    is ignored, as one it calls not acceptable (q=0) is."""
     ranked: list[tuple[float, int, str]] = []
     for at, part in enumerate(header.split(",")[:32]):  # (a header of thousands: enough)
         tag, _, params = part.strip().partition(";")
@@ -29,10 +34,8 @@ def from_accept_language(header: str) -> Lang:
         for param in params.split(";"):
             name, _, value = param.strip().partition("=")
             if name.strip().lower() == "q":
-                try:
-                    weight = float(value)
-                except ValueError:
-                    weight = 0.0
+                # (float() alone took q=5 as the strongest weight of all)
+                weight = float(value) if QVALUE.fullmatch(value.strip()) else 0.0
         primary = tag.strip().split("-")[0].lower()
         if weight > 0 and primary in RUSSIAN_READERS | {"en"}:
             ranked.append((-weight, at, primary))
