@@ -509,6 +509,7 @@ class Lobby:
         self.accepting = False
         for session in [*self.online.values(), *newcomers]:
             session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
+        self.matchmaking.stopped()  # their line said it: no seek waits, none is refused
         for table in list(self.tables.values()):
             table.post(Stop(reason))
 

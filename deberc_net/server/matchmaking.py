@@ -174,6 +174,18 @@ class Matchmaking:
         if self.lobby.node is not None:
             self.lobby.node.forget_seek(session)
 
+    def stopped(self) -> None:
+        """The server stops (docs/protocol.md §11.4): every seek waiting here ends, its
+        seeker told by the stop's own line alone. A look due later finds nobody to place
+        (it refused each one again, unasked, in the stop's grace). A seek another
+        worker sent here goes back to wait there once this one says goodbye; one of
+        this server's players waiting at another worker is withdrawn from there."""
+        node = self.lobby.node
+        online = list(self.lobby.online.values())
+        elsewhere = [] if node is None else [s for s in online if node.seeks_elsewhere(s)]
+        for seeker in [*self.seekers, *elsewhere]:
+            self.forget(seeker)
+
     # ----------------------------------------------------------- commands
     async def seek(self, session: Session, item: Command) -> None:
         lobby = self.lobby
@@ -262,9 +274,14 @@ class Matchmaking:
     def place(self, session: Session, settings: GameSettings) -> None:
         """Seat a seeker (already in the queue, or back from a refused seat): at a
         waiting table of this game if there is one, else with enough other seekers at a
-        new table, else it waits. Not while the server stops (a seek that comes from
-        another worker, or a seat refused meanwhile): refused, as a 'seek' then is."""
+        new table, else it waits. Not while the server stops: a seek that comes from
+        another worker is refused, as a 'seek' then is; a seeker of this server's own
+        (his promised seat refused, a look at the queue) waits no more, told nothing
+        more than the stop's own line (docs/protocol.md §11.4)."""
         lobby = self.lobby
+        if not lobby.accepting and not session.remote:  # (told as the stop began)
+            self.forget(session)
+            return
         if lobby.refused_new_game(session):  # a seek from another worker, or placed again
             self.forget(session)
             return

@@ -190,3 +190,36 @@ async def test_a_seek_looks_at_the_waiting_tables_up_to_the_one_it_takes(
         assert len(looked) <= 6 and set(looked) <= {first, first + 1, first + 2}, looked
     finally:
         store.close()
+
+
+@pytest.mark.timeout(60)
+async def test_a_look_in_a_stops_grace_tells_the_seekers_nothing_more(
+    db_path: Path,
+    nursery: trio.Nursery,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """ann and bob wait for one game, kept apart for a while. SIGTERM's stop begins (its
+    grace a minute here), and their look comes due in it: each had been sent an unasked
+    `shutting-down` refusal after the stop's line. The stop's line is all they are told,
+    and no seek waits through the stop (docs/protocol.md §11.4)."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = CountedTasks(nursery)
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        ann = await _logged_in(lobby, 1, "ann")
+        bob = await _logged_in(lobby, 2, "bob")
+        meet = trio.current_time() + 30
+        ann.left_by = (Left("bob", "10.0.0.2", meet),)
+        await _seeks(lobby, ann, PAIR_GAME)
+        await _seeks(lobby, bob, PAIR_GAME)
+        assert lobby.matchmaking.looking is not None  # the look, due at their end
+        lobby.shutdown("SIGTERM received")
+        with trio.fail_after(120):  # (virtual time)
+            await trio.sleep(60)
+        stop = ["info text=The server is shutting down: SIGTERM received."]
+        assert ann.outbox.take().decode().splitlines() == stop
+        assert bob.outbox.take().decode().splitlines() == stop
+        assert not lobby.tables and not lobby.matchmaking.seekers
+    finally:
+        store.close()
