@@ -58,8 +58,12 @@ class Drain:
             begun = self.begin() if self.whole is None else self.whole(admin)
             return Asked.BEGUN if begun else Asked.STOPPING
         # a worker of serve --workers: its drain alone (SIGUSR1 to its pid) is no
-        # drain of the server, whose every other worker then drains too
-        if self.asked_parent or (self.begun and node.others_drain()):
+        # drain of the server, whose every other worker then drains too. The server's
+        # drain (SIGUSR1 to the parent, another admin's 'drain') is known by the
+        # parent's word, not by the others' 'tables' saying they drain: those come a
+        # moment after the signal, and a dead worker's never, so the parent was
+        # signalled again and the admin told the drain began (already=0)
+        if self.asked_parent or node.place.parent_drains.is_set():
             return Asked.ALREADY
         if not node.place.drain_the_parent():  # gone: this worker stops (worker.py)
             return Asked.STOPPING

@@ -14,15 +14,18 @@ from pathlib import Path
 from typing import Any
 
 # a stand-in worker: 'ready' after DELAY seconds; SIGUSR1 (its drain, nothing to play)
-# ends it at once with status 0, as it ends a worker with no match running. It waits on
-# its standard input, which ends with its parent: a parent killed (the test's time out)
-# leaves none running
+# ends it at once with status 0, as it ends a worker with no match running. It reads
+# its standard input, which ends with its parent (a parent killed, the test's time out,
+# leaves none running), a read at a time as a worker does: the parent writes its drain
+# word there just before the signal, and one buffered read of it all would take the
+# word and read on in C, the signal's handler never run
 _WORKER = """
-import signal, sys, time
+import os, signal, sys, time
 signal.signal(signal.SIGUSR1, lambda *_: sys.exit(0))
 time.sleep({delay})
 print("ready", flush=True)
-sys.stdin.read()
+while os.read(0, 4096):
+    pass
 """
 
 # the parent of serve --workers, its workers the stand-ins above (readied after DELAYS);

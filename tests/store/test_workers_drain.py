@@ -152,6 +152,57 @@ async def test_an_admins_drain_on_one_worker_drains_every_worker(
     assert events[-1] == "stopped"
 
 
+@pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
+@pytest.mark.production_password_cost  # the workers check the admin's password at it
+async def test_an_admins_drain_finds_the_parents_drain_begun_a_worker_dead(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Worker 0 is dead (not started again yet), then SIGUSR1 to the parent drains
+    worker 1, where boss says 'drain' the moment he is told: the drain is on already
+    (already=1) and the parent is not signalled again. Before, his worker asked whether
+    every other worker's 'tables' said it drains, which a dead one's never does (nor a
+    living one's the moment after the signal): already=0, and a second SIGUSR1 to the
+    parent (its drain_ignored)."""
+    store = open_store(postgres_url)
+    set_password(store, "boss", "boss-secret-1")
+    store.close()
+    settings = tmp_path / "server.toml"
+    kept_dead = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms = 600000")
+    settings.write_text(kept_dead + 'admins = ["boss"]\ndrain_limit_ms = 2000\n')
+    opened: list[LineClient] = []
+    with trio.fail_after(110):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann, bob = await _playing_at_worker_1(workers, opened, "new 2")
+                boss = await workers.connect(1, "boss", "boss-secret-1")
+                opened.append(boss)
+                os.kill(workers.pids[0], signal.SIGKILL)
+                with trio.fail_after(10):
+                    while not any(e.get("event") == "worker_died" for e in workers.events):
+                        await trio.sleep(0.05)
+                workers.process.send_signal(signal.SIGUSR1)
+                await boss.read_until(lambda x: x == TOLD, 10)  # his worker drains
+                await boss.send("drain")
+                answer = await boss.expect("ok", cmd="drain", timeout=10)
+                assert answer == {
+                    "cmd": "drain",
+                    "matches": "1",
+                    "already": "1",
+                    "text": "The server drains already (playing now: 1): nothing changes.",
+                }
+                for client in (ann, bob, boss):  # drain_limit_ms cuts ann's match
+                    await client.wait_closed(20)
+                with trio.fail_after(30):
+                    await workers.process.wait()
+            finally:
+                await close_all(opened)
+    assert workers.process.returncode == 0
+    ignored = [e for e in workers.events if e.get("event") == "drain_ignored"]
+    assert [(e.get("admin"), e.get("worker")) for e in ignored] == [("boss", 1)], ignored
+    assert not any(e.get("event") == "moderation" for e in workers.events)
+    assert [e.get("event") for e in workers.events].count("drain") == 2  # the parent's, 1's
+
+
 def _with_web(tmp_path: Path) -> Path:
     """The settings, the web face on (worker 0's) on a free port."""
     settings = tmp_path / "server.toml"

@@ -6,10 +6,15 @@ the stand-ins for a table or a player that another worker holds."""
 from __future__ import annotations
 
 import os
+import threading
 
 import attrs
 
 from deberc_net.hangup import drain
+
+# what the parent writes on a worker's stdin as it passes a drain of the whole server on
+# (launch.py), the one thing ever written there (worker.py reads it)
+DRAIN_WORD = b"drain\n"
 
 
 @attrs.frozen
@@ -22,6 +27,10 @@ class WorkerPlace:
     # the parent's process id (launch.py); 0: a worker started alone (a test's), which
     # is a whole server of its own
     parent_pid: int = 0
+    # set once the parent has said that the whole server drains (its word on this
+    # worker's stdin, with the SIGUSR1 it passes on: worker.py): an admin's 'drain' then
+    # has nothing to ask of it (a SIGUSR1 to this worker's pid alone is no such word)
+    parent_drains: threading.Event = attrs.field(factory=threading.Event, eq=False, repr=False)
 
     def drain_the_parent(self) -> bool:
         """SIGUSR1 to the ``serve --workers`` parent, which drains every worker (an

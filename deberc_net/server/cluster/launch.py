@@ -1,9 +1,10 @@
 """The parent of ``serve --workers N``: one port for every worker (SO_REUSEPORT: the
 kernel spreads new connections over them), N worker processes, each restarted if it
 dies, and SIGTERM/SIGINT (SIGHUP too, unless ignored) passed on to them. Each worker's
-stdin is a pipe the parent holds open and never writes to: the parent gone (even by
-SIGKILL), the worker reads its end and stops as on SIGTERM (worker.py), so no orphan
-keeps serving the ports.
+stdin is a pipe the parent holds open: the parent gone (even by SIGKILL), the worker
+reads its end and stops as on SIGTERM (worker.py), so no orphan keeps serving the
+ports. The one word ever written there, DRAIN_WORD, comes with the SIGUSR1 a drain of
+the whole server passes on (a worker's admin 'drain' then knows it has begun).
 
 The parent binds the port first (port 0 picks a free one) and keeps that socket, bound
 and not listening, so the port stays theirs while a worker restarts; it logs
@@ -29,6 +30,8 @@ import structlog
 from deberc_net.hangup import drain, hangup, leave_the_terminal_on_hangup
 from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
+
+from . import DRAIN_WORD
 
 log = structlog.get_logger("deberc.workers")
 ENV = "DEBERC_NET_WORKER"  # the worker's settings, as JSON (see worker_main)
@@ -251,13 +254,27 @@ def _pass_the_drain_on(
 ) -> None:
     """SIGUSR1 to each worker that serves and has not had it: it drains as a lone server
     does (docs/protocol.md §11.4a), then stops. One still starting gets it once ready
-    (before that its default would end it)."""
+    (before that its default would end it). The word DRAIN_WORD on its stdin first:
+    it is the whole server's drain, not one of that worker alone (worker.py)."""
     for i, worker in enumerate(workers):
         if worker.draining or not worker.ready or i in restart_at or i in drained:
             continue
         if worker.process.poll() is None:
+            _say_the_server_drains(worker)
             worker.process.send_signal(drain()[0])
         worker.draining = True
+
+
+def _say_the_server_drains(worker: Worker) -> None:
+    """DRAIN_WORD on ``worker``'s stdin (one that died meanwhile: nobody to tell)."""
+    pipe = worker.process.stdin
+    if pipe is None:
+        return
+    try:
+        pipe.write(DRAIN_WORD)
+        pipe.flush()
+    except OSError:  # (its end closed: it is dying, and the loop will see it)
+        pass
 
 
 def start_worker(settings: dict[str, Any], index: int, count: int, parent: str = "") -> Worker:
@@ -275,7 +292,8 @@ def start_worker(settings: dict[str, Any], index: int, count: int, parent: str =
         [sys.executable, "-m", "deberc_net.server.cluster.worker"],
         env=env,
         stdout=subprocess.PIPE,  # one line: 'ready'
-        stdin=subprocess.PIPE,  # never written: its end is the parent's death (worker.py)
+        # its end is the parent's death; and the one word said there, DRAIN_WORD (worker.py)
+        stdin=subprocess.PIPE,
     )
     log.info("worker_started", worker=index, pid=process.pid)
     return Worker(index, process)

@@ -352,14 +352,6 @@ class Node:
                 return True
         return False
 
-    def others_drain(self) -> bool:
-        """Whether every other worker of this server lives and drains, as its last
-        'tables' said (then so does the whole server, its own drain begun too)."""
-        ours = [worker for worker in self.heard if self.same_parent(worker)]
-        return len(ours) >= self.place.count - 1 and all(
-            self.tables_heard.get(worker, (-math.inf, False))[1] for worker in ours
-        )
-
     def others_playing(self) -> int:
         """The matches being played at the other workers of this server, as told."""
         return sum(

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from deberc_net.cli import _structlog_without_rich
 from deberc_net.hangup import StopSignals
 
+from . import DRAIN_WORD, WorkerPlace
+
 STDIN = 0  # the pipe from the parent (launch.py)
 
 
@@ -30,7 +32,6 @@ def worker_main() -> int:
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError
 
-    from . import WorkerPlace
     from .launch import ENV
 
     keep_big_blocks_returned()  # before any thread starts (server/allocator.py)
@@ -50,7 +51,7 @@ def worker_main() -> int:
     # done (its writes, its bus's 'bye'): StopSignals ignores it once the server serves
     stops = StopSignals()
     stops.install()
-    _stop_with_the_parent()
+    _stop_with_the_parent(place)
 
     def ready(port: int) -> None:
         stops.served(port)
@@ -80,17 +81,22 @@ def worker_main() -> int:
     return 0
 
 
-def _stop_with_the_parent() -> None:
+def _stop_with_the_parent(place: WorkerPlace) -> None:
     """SIGTERM to this worker once its parent is gone (even killed by SIGKILL): its
-    stdin is a pipe the parent never writes to, and the parent's end closes with it.
-    The worker then stops as on the parent's SIGTERM, telling its players (docs/
-    protocol.md §11.4), and frees the ports for the next ``serve`` (docs/scaling.md)."""
+    stdin is a pipe the parent holds, and the parent's end closes with it. The worker
+    then stops as on the parent's SIGTERM, telling its players (docs/protocol.md
+    §11.4), and frees the ports for the next ``serve`` (docs/scaling.md). The one word
+    the parent writes there, DRAIN_WORD, says the whole server drains (an admin's
+    'drain' here then has nothing to ask: server/drain.py)."""
 
     def wait_for_eof() -> None:
+        said = b""
         try:  # the file descriptor, not sys.stdin: a buffered reader's lock, held by
             # this daemon thread, would stop the interpreter's own exit with a fatal error
-            while os.read(STDIN, 4096):
-                pass  # (nothing is written; read on, should anything come)
+            while chunk := os.read(STDIN, 4096):
+                said = (said + chunk)[-len(DRAIN_WORD) :]  # (a word may come in pieces)
+                if said == DRAIN_WORD:
+                    place.parent_drains.set()
         except OSError:
             pass  # no stdin to read: as if closed
         os.kill(os.getpid(), signal.SIGTERM)
