@@ -1479,9 +1479,7 @@ def test_a_tertz_table_says_mariage_as_the_server_does() -> None:
     said = fold(state, "event seq=3 table=4 kind=call seat=1 call=bella auto=0")
     assert said.log[-1] == "b2: mariage"
     assert "Talk:   b2 mariage" in table_text(said)
-    refused = fold(
-        said, "error code=unknown-command hint=bella text=not a table call: 'marage'."
-    )
+    refused = fold(said, "error code=unknown-command hint=bella text=not a table call: 'marage'.")
     assert refused.log[-1].endswith("Did you mean mariage?")
     # a Deberts table's bella is 'bella'
     deberts = fold(fold_all(START), "event seq=8 table=3 kind=call seat=0 call=bella auto=0")
