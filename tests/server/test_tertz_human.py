@@ -166,7 +166,8 @@ async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
     assert any(re.fullmatch(r"Ваш ход \[\d+ с\]: ломаю 1\.\.\d+", x) for x in lines)
     assert any(re.fullmatch(r"(anna|boris): ломаю \d+", x) for x in lines)
     assert any(re.match(r"Раздача 1: поделена\. Очки: ", x) for x in lines)
-    assert re.fullmatch(r" +1 поделена +\d+ \d+ +\d+ \d+", sheet[2]), sheet
+    # (each side's written points and total right-aligned apart: " 60  60")
+    assert re.fullmatch(r" +1 поделена +\d+ +\d+ +\d+ +\d+", sheet[2]), sheet
     assert re.search(r"^Раздача 1, сдаёт \w+, козырь [♠♥♦♣]: поделена, ", history[1]), history
     assert re.fullmatch(r" +(anna|boris): ломаю \d+", history[3]), history
     assert [x for x in lines if TOKENS.search(x)] == []
