@@ -29,6 +29,7 @@ class Msg(StrEnum):
     SORT_STRENGTH = "sort-strength"
     CLOCK = "clock"
     WELCOME = "welcome"
+    WELCOME_BACK = "welcome-back"
     TABLES_COUNT = "tables-count"
     ONE_TABLE = "one-table"
     PLAYERS_HERE = "players-here"
@@ -434,6 +435,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
         "Здравствуйте, {name} ({what}). {tables}, {players}. "
         "Команды: tables, new, sit N, seek, help.{resume}",
+    ),
+    # the greeting of one whose seat is held: where he is, not the lobby's commands
+    Msg.WELCOME_BACK: (
+        "Hello, {name} ({what}). You are back at your seat at table {table}.{resume}",
+        "Здравствуйте, {name} ({what}). Вы снова на своём месте за столом {table}.{resume}",
     ),
     # the greeting's counts: English says one in the singular (Russian, "label: N")
     Msg.TABLES_COUNT: ("{count} tables", "Столов: {count}"),

@@ -257,21 +257,25 @@ class Login:
         if token is not None:
             fields += (("token", token),)
             resume = phrase(Msg.RESUME, token=token, name=name)
-        said = phrase(
-            Msg.WELCOME,
-            name=name,
-            what=what,
-            # what 'tables' lists him: a private table only if he sits at it or is invited
-            tables=count_phrase(
-                len(self.lobby.listed_tables(session)), Msg.ONE_TABLE, Msg.TABLES_COUNT
-            ),
-            players=count_phrase(
-                self.lobby.players_online(),
-                Msg.ONE_PLAYER_HERE,
-                Msg.PLAYERS_HERE,
-            ),
-            resume=resume,
-        )
+        table = self.lobby.table_of(name)
+        if table is not None:  # where he is (his table's view follows), not the lobby
+            said = phrase(Msg.WELCOME_BACK, name=name, what=what, table=table.id, resume=resume)
+        else:
+            said = phrase(
+                Msg.WELCOME,
+                name=name,
+                what=what,
+                # what 'tables' lists him: a private table only if he sits at it or is invited
+                tables=count_phrase(
+                    len(self.lobby.listed_tables(session)), Msg.ONE_TABLE, Msg.TABLES_COUNT
+                ),
+                players=count_phrase(
+                    self.lobby.players_online(),
+                    Msg.ONE_PLAYER_HERE,
+                    Msg.PLAYERS_HERE,
+                ),
+                resume=resume,
+            )
         session.send(ev.ok("login", said, fields))
         self.lobby.drain.tell(session)  # a login during a drain is told it too
         missed = self.lobby.missed.take(name, guest, presented)
@@ -281,7 +285,6 @@ class Login:
                 self.lobby.node.missed_told(name)
         elif not guest:  # his last match cut off by a stop (a restart forgot the above)
             self.lobby.spawner.start_soon(self.lobby.cut_off.tell, session, name)
-        table = self.lobby.table_of(name)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
             # its state answers the login, before the next line (docs/protocol.md §2.3;

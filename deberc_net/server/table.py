@@ -569,7 +569,9 @@ class Table:
                     self.clocks.back(seat)
                     self.away_in.pop(seat, None)
                     self.seat_addresses[seat] = address_of(session)
-                    self._event(ev.CameBack(session.name or "?", seat))
+                    # a person's own greeting said he is back at this table
+                    person = None if session.machine else session
+                    self._event(ev.CameBack(session.name or "?", seat), besides=person)
                     if self._all_back():
                         self._start()  # his cards are his view
                     else:
@@ -1544,9 +1546,12 @@ class Table:
             return list(seated)  # (the caller's to change)
         return seated + [o for o in self.observers if o not in seated]
 
-    def _event(self, event: g.MatchEvent | ev.SeatEvent | ev.Watching) -> None:
+    def _event(
+        self, event: g.MatchEvent | ev.SeatEvent | ev.Watching, besides: Session | None = None
+    ) -> None:
         """Number a public event and send it to everyone at the table (of those told
-        only their asks, only the match's end)."""
+        only their asks, only the match's end), ``besides`` one person told it in his
+        own words (a person back at his seat: not 'boris is back.' of himself)."""
         self.seq += 1
         kind = type(event)
         template = EVENT_LINES.get(kind)
@@ -1572,6 +1577,8 @@ class Table:
             if machines:  # (``_tell_machines``, written out: most events)
                 line = template(self.seq, self.id, event)
                 send_to_each(machines, [line], line.encode("utf-8") + b"\r\n", self._batch)
+            if besides is not None and besides in others:
+                others.remove(besides)
             if others:
                 self._broadcast(others, self._table_event(event))
             return
@@ -1586,6 +1593,8 @@ class Table:
                     audience.append(s)
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
+        if besides is not None:
+            audience = [s for s in audience if s is not besides]
         if template is not None:
             machines = []
             others = []

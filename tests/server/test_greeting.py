@@ -41,15 +41,17 @@ async def test_the_greeting_counts_only_listed_tables_and_says_one_in_the_singul
     assert said.startswith("Здравствуйте, pavel (гость). Столов: 1, игроков здесь: 3. "), said
 
 
-async def test_the_greeting_counts_a_private_table_to_its_own_people(
+async def test_one_back_at_his_seat_is_greeted_with_his_table_not_the_lobby(
     port: int, connect: Connector
 ) -> None:
-    """A private table is listed to those seated at it or invited to it (docs/protocol.md
-    §5.2): back at his private table, the greeting counts it as 'tables' lists it."""
+    """A club tryout (s31): back at his seat, a person was greeted with the lobby's
+    commands ('tables', 'new', 'sit N', …), then told of himself 'ann is back.'. He
+    is told where he is, once; a program still gets its seat's 'back' event (§12)."""
     ann = await connect.machine(port, "ann")
     await ann.send("new 2 private")
     table = (await ann.expect("ok", cmd="sit"))["table"]
     assert ann.token is not None
+    await ann.aclose()
     client = await LineClient.connect(port, "ann again")
     try:
         await client.send(f"login ann token={ann.token}")
@@ -58,5 +60,31 @@ async def test_the_greeting_counts_a_private_table_to_its_own_people(
         listed = await client.take(lambda x: x.startswith(("No tables", f"Table {table} (")))
     finally:
         await client.aclose()
-    assert said.startswith("Hello, ann (guest). 1 table, 1 player here. "), said
-    assert listed.startswith(f"Table {table} (private)"), listed
+    assert said.startswith(f"Hello, ann (guest). You are back at your seat at table {table}. ")
+    assert listed.startswith(f"Table {table} (private)"), listed  # listed to her, as before
+    assert not [x for x in client.lines if "is back" in x], client.lines
+    machine = await connect.raw(port, "ann as a program")
+    await machine.send(f"style machine\nlogin ann token={ann.token}")
+    await machine.expect("ok", cmd="login")
+    assert (await machine.expect("event", kind="back"))["name"] == "ann"
+
+
+async def test_the_greeting_counts_a_private_table_to_those_invited(
+    port: int, connect: Connector
+) -> None:
+    """A private table is listed to those seated at it or invited to it (docs/protocol.md
+    §5.2): the greeting of one invited counts it as 'tables' lists it."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 private")
+    await ann.expect("ok", cmd="sit")
+    bob = await connect.machine(port, "bob")
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    client = await LineClient.connect(port, "bob again")
+    try:
+        assert bob.token is not None
+        await client.send(f"login bob token={bob.token}")
+        said = await client.take(lambda line: line.startswith("Hello,"))
+    finally:
+        await client.aclose()
+    assert said.startswith("Hello, bob (guest). 1 table, 2 players here. "), said
