@@ -71,8 +71,10 @@ class Rematches:
     _expiring: deque[Offer] = attrs.Factory(deque)
     _expirer: bool = False  # that task is running
 
-    def match_over(self, table: Table) -> None:
-        """A match has ended at ``table``: its players may ask for a rematch a while."""
+    def match_over(self, table: Table, leaver: str | None = None) -> None:
+        """A match has ended at ``table``: its players may ask for a rematch a while.
+        ``leaver``: the one whose 'leave' ended it, not told of the offer (he chose to
+        go; should the others ask, he is told that, as anyone)."""
         names = tuple(n for n in table.seats if n is not None)
         if len(names) != table.players:
             return
@@ -99,7 +101,7 @@ class Rematches:
             offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
             for name in names:
                 session = self.lobby.online.get(name_key(name))
-                if session is not None and not session.machine:
+                if session is not None and not session.machine and name != leaver:
                     session.send(offered)
         self._expiring.append(offer)
         if not self._expirer:

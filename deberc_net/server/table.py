@@ -1390,7 +1390,10 @@ class Table:
             totals=match.totals,
         )
         self.state = ev.TableState.CLOSED  # what came meanwhile is answered as the task ends
-        self.lobby.rematches.match_over(self)  # its players may play again
+        # its players may play again (the one who left it is not told so)
+        left = end.forfeit if end.reason == Outcome.LEFT else None
+        leaver = match.names[left] if left is not None else None
+        self.lobby.rematches.match_over(self, leaver)
         for seat in range(self.players):
             session = self._session(seat)
             if session is not None and session.table is self:

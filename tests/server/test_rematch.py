@@ -216,3 +216,25 @@ async def test_the_second_seated_of_a_rematch_is_told_who_sits_already(
     assert (
         second["text"] == f"You sit at table {second['table']}, seat 1. At the table: bob (seat 0)."
     )
+
+
+async def test_the_one_who_left_is_not_told_a_rematch_is_on_offer(
+    port: int, connect: Connector
+) -> None:
+    """A club tryout (s31): bob left the match and was told "'rematch' within 60 s
+    plays again with the same players." as ann was. The offer stands (should ann ask,
+    bob is told that); only the line to the one who chose to go is not said."""
+    ann, bob = await connect.human(port, "ann"), await connect.human(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.take(lambda x: x.startswith("You sit at table"))).split()[4].rstrip(",")
+    await bob.send(f"sit {table}")
+    await bob.take(lambda x: x.startswith("Your hand:"))
+    await bob.send("leave!")
+    offer = "'rematch' within 60 s plays again with the same players."
+    await ann.take(lambda x: x == offer)
+    await bob.take(lambda x: x.startswith("The game is over") or "left" in x)
+    await bob.send("ping")
+    await bob.take(lambda x: x.startswith("pong"))
+    assert offer not in bob.lines, bob.lines
+    await ann.send("rematch")
+    await bob.take(lambda x: x.startswith(f"Rematch of table {table} asked by ann"))
