@@ -371,3 +371,19 @@ def test_a_tables_line_marks_a_seat_whose_player_is_away() -> None:
         "table id=6 players=2 variant=moscow options= seats=gleb,ira state=playing"
         " observers=0 away=gleb,ira",
     ]
+
+
+def test_a_long_history_heading_keeps_each_side_with_its_points() -> None:
+    """A club tryout (s31): four long names wrapped a deal's heading so that the last
+    side's points stood alone on the next line ('0'); a label keeps its number, at
+    whatever length the names make the line."""
+    trick = ev.HistoryTrick(0, (parse_card("Js"), parse_card("As")), 1)
+    deal = ev.HistoryDeal(3, 2, 0, 1, "made", (162, 0), (trick,))
+    alone = []
+    for extra in range(40):  # the line broken at every place in turn
+        names = ("vasya" + "v" * extra, "anna", "oksana1", "boris")
+        history = ev.History(7, "m12", names, ((0, 2), (1, 3)), (deal,))
+        for lines in (render(history, HUMAN), render_ru(history)):
+            alone += [x for x in lines if re.fullmatch(r"\s*\d+", x)]
+            assert all(columns(x) <= 80 for x in lines), lines
+    assert alone == []
