@@ -22,6 +22,11 @@ class Lang(StrEnum):
     RU = "ru"  # Russian wording, Cyrillic rank letters, Russian table speech
 
 
+# what a Ukrainian player types for his language ('lang uk', 'login NAME lang=ua'): told
+# there are no Ukrainian lines yet, and what there is (messages.LANG_UK)
+UKRAINIAN = frozenset({"uk", "ua", "українська"})
+
+
 # the ranks 7 8 9 10 J Q K A as Russian players write them: валет, дама, король, туз
 RU_RANKS = ("7", "8", "9", "10", "В", "Д", "К", "Т")
 _LATIN_RANK = {"J": "В", "Q": "Д", "K": "К", "A": "Т"}

@@ -13,7 +13,7 @@ import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
-from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.lang import UKRAINIAN, Lang
 from deberc_net.protocol.messages import Msg, count_phrase, phrase
 
 from . import accounts
@@ -62,6 +62,10 @@ class Login:
 
     async def login(self, session: Session, item: Command) -> None:
         asked = _lang_argument(item.args)
+        if asked is None and any(_asks_ukrainian(a) for a in item.args):
+            # a Ukrainian player's first try: told what there is, not the bare usage
+            session.send(ev.error("bad-argument", phrase(Msg.LANG_UK)))
+            return
         if asked is None or len(asked[0]) not in (1, 2):
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_USAGE)))
             return
@@ -370,6 +374,12 @@ class Login:
             ):
                 return present.token
         return token
+
+
+def _asks_ukrainian(arg: str) -> bool:
+    """Whether ``arg`` is 'lang=uk' (or ua, українська)."""
+    key, _, word = arg.partition("=")
+    return key.lower() == "lang" and word.casefold() in UKRAINIAN
 
 
 def _lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] | None:

@@ -10,7 +10,7 @@ import attrs
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.connection import ClockChoice, Tell
-from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.lang import UKRAINIAN, Lang
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.render import HandOrder, Style
 
@@ -67,7 +67,7 @@ class Preferences:
         session.send(ev.ok("clock", said, (("clock", str(choice)), ("ms", str(ms)))))
 
     async def lang(self, session: Session, item: Command) -> None:
-        if [a.casefold() for a in item.args] in (["uk"], ["ua"], ["українська"]):
+        if len(item.args) == 1 and item.args[0].casefold() in UKRAINIAN:
             # a Ukrainian player's first try: told what there is, not the bare usage
             session.send(ev.error("bad-argument", phrase(Msg.LANG_UK)))
             return

@@ -94,3 +94,18 @@ async def test_lang_uk_says_what_there_is_instead_of_the_bare_usage(
     await oksana.send("lang UA")
     told = await oksana.read_until(lambda x: x.startswith("Ошибка"))
     assert told.endswith("lang en|ru: украинских строк пока нет. lang ru —")  # (wrapped)
+
+
+async def test_login_with_lang_uk_says_what_there_is_and_logs_nobody_in(
+    port: int, connect: Connector
+) -> None:
+    """`login NAME lang=uk` (a club night: only `lang uk` was answered so) gets the
+    same answer as `lang uk`, and nobody is logged in: a second try with lang=ru is."""
+    oksana = await connect.raw(port, "oksana")
+    await oksana.send("login oksana lang=uk")
+    told = await oksana.read_until(lambda x: x.startswith("Error"))
+    assert told.startswith("Error (bad-argument): lang en|ru: no Ukrainian lines yet.")
+    await oksana.send("login oksana LANG=Українська")
+    await oksana.read_until(lambda x: "no Ukrainian lines yet" in x)
+    await oksana.send("login oksana lang=ru")
+    await oksana.read_until(lambda x: x.startswith("Здравствуйте, oksana"))
