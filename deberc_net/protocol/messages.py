@@ -1153,7 +1153,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.TERTZ_SWAP_UNTIL_TWO: (
         "the trump 7 takes the turned card while the talon holds more than two cards",
-        "козырная семёрка берёт открытую карту, пока в прикупе больше двух карт",
+        "козырная семёрка берёт открытую карту, пока в колоде больше двух карт",
     ),
     Msg.TERTZ_SEVEN_DECLARED: (
         "the trump 7 is in a combination you declared: it stays in your hand",
@@ -1162,7 +1162,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TERTZ_SWAP_WHEN: (
         "the trump 7 takes the turned card on its holder's turn, while the talon holds "
         "two cards or more",
-        "козырная семёрка берёт открытую карту в ход своего хозяина, пока в прикупе "
+        "козырная семёрка берёт открытую карту в ход своего хозяина, пока в колоде "
         "две карты или больше",
     ),
     Msg.MARIAGE_WHEN: (
@@ -1183,7 +1183,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.MUST_BEAT: (
         "the talon is gone: beat {card} if you can",
-        "прикуп кончился: перебейте {card}, если можете",
+        "колода кончилась: перебейте {card}, если можете",
     ),
     # Tertz's rost?: at every trick while the seat holds nine cards (docs/rules.md §12.5)
     Msg.TERTZ_ROST_WHEN: (

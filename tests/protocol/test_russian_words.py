@@ -103,6 +103,16 @@ def test_a_bide_is_a_baid_everywhere() -> None:
     assert "байды" in messages.RU_COMMANDS["sheet"]
 
 
+def test_tertzs_talon_is_the_koloda_everywhere() -> None:
+    """Tertz's talon is «колода» on the screen (`В колоде: 12`) and in docs/play.ru.md;
+    its refusals and its `rules` summary said «прикуп» (a Tertz tryout), which in Deberts
+    is the extra cards dealt after the order, where the word stays («до прикупа»)."""
+    talon = re.compile(r"(?<![а-яё])(?:в|из) прикупе?|прикуп(?:а)? кончил", re.IGNORECASE)
+    assert [text for text in russian_texts() if talon.search(text)] == []
+    assert "из колоды" in SUMMARIES_RU["tertz"]
+    assert phrase(Msg.MUST_BEAT, card="К♠").text(Lang.RU).startswith("колода кончилась")
+
+
 def test_a_match_is_a_partiya_everywhere() -> None:
     """«Игра окончена … Матч m23»: two words for one match in one line. The card table's
     «партия» (docs/rules.md §7) is the one; «игра» stays where it is the play («по
