@@ -562,9 +562,14 @@ class Matchmaking:
         session.send(ev.ok("seek", phrase(Msg.SEEK_RESERVED), (("reserved", "1"),)))
 
     async def unseek(self, session: Session, item: Command) -> None:
-        if self.is_seeking(session):
+        # a seat on its way to him (his seek met someone, the table has not seated him
+        # yet) is his seek still: given up, the others there wait for another player
+        coming = self._give_up_coming(session)
+        if self.is_seeking(session) or coming:
             self.forget(session)
             session.send(ev.ok("unseek", phrase(Msg.UNSEEK)))
+            for table in coming:
+                self.fill(table)
         else:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_SEEKING)))
 

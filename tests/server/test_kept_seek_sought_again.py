@@ -136,3 +136,39 @@ async def test_a_seek_of_another_game_gives_up_the_seat_on_its_way(
         assert "error" not in victim.outbox.take().decode()
     finally:
         store.close()
+
+
+async def test_an_unseek_gives_up_the_seat_on_its_way(db_path: Path, nursery: trio.Nursery) -> None:
+    """'unseek' with a seat on its way (his kept seek met honest at once, its seat not
+    handled yet) was refused 'you are not seeking', and he was seated all the same:
+    the seat is given up now, and honest waits for another player."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = FirstTableRuns(nursery)
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        names = ("victim", "grief", "honest", "third")
+        victim, grief, honest, third = [
+            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
+            for i in range(len(names))
+        ]
+        for session, name in zip((victim, grief, honest, third), names, strict=True):
+            if session is not victim:  # (a person, the human style; the others programs)
+                await _say(lobby, session, "style machine")
+            assert name in await _say(lobby, session, f"login {name}")
+        await _say(lobby, victim, "seek 2")
+        await _say(lobby, grief, "seek 2")
+        await told_until(grief, "kind=start")
+        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")
+        await _say(lobby, grief, "leave!")
+        await told_until(victim, "grief left before the first deal ended: you still wait")
+        [kept] = tasks.kept  # table 2: his seat there is on its way
+        answer = await _say(lobby, victim, "unseek")
+        assert answer.strip() == "You no longer wait for a game.", answer
+        nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
+        await told_until(honest, "ok cmd=sit table=2")
+        await trio.sleep(0.1)
+        assert "table 2" not in victim.outbox.take().decode()
+        assert "ok cmd=seek" in await _say(lobby, third, "seek 2")
+        await told_until(third, "ok cmd=sit table=2 seat=")  # the seat he gave up
+    finally:
+        store.close()
