@@ -263,9 +263,8 @@ async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
                     assert answer is not None, "the web face stopped while worker 1 drains"
                     status, body = answer
                     assert (status, json.loads(body)["status"]) == (503, "draining"), answer
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(play_machine, ann, random.Random(3), None, 60)
-                    nursery.start_soon(play_machine, bob, random.Random(4), None, 60)
+                await bob.send("leave!")  # worker 1's match ends (played out: ~10 s more)
+                await ann.read_until(lambda x: is_event(x, "match-end"), 10)
                 with trio.fail_after(30):
                     await workers.process.wait()
                 assert await _health(web) is None  # all stopped at the end
