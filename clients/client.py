@@ -436,7 +436,7 @@ class Bot:
                 raise LoginRefused(f.get("text", "refused"))
         if tag == Tag.OK and f.get("cmd") == "sit":
             self._table = f.get("table")
-        elif tag == Tag.INFO and self._closes(f.get("text", "")):
+        elif tag == Tag.INFO and self._table is not None and f.get("closed") == self._table:
             return self._table_closed(out, f.get("text", ""))
         board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
         if board is not None and self.on_board is not None:
@@ -498,15 +498,11 @@ class Bot:
         self._seek_due = True
         await send(f"seek {self.seek}")
 
-    def _closes(self, text: str) -> bool:
-        """Whether an ``info`` says the bot's table closes with no match end to come (a
-        server stopping, a lost worker's table: docs/protocol.md §11.4; the machine
-        style's texts are the English ones)."""
-        return self._table is not None and text.startswith(f"Table {self._table} closes: ")
-
     def _table_closed(self, out: list[str], text: str) -> Step:
-        """The bot's table closed under it: said, and a game sought again (a server
-        stopping refuses it, then closes the connection: the bot ends as after a loss)."""
+        """The bot's table closed under it with no match end to come (``info closed=T``:
+        a server stopping, a lost worker's table, docs/protocol.md §11.4): said, and a
+        game sought again (a server stopping refuses it, then closes the connection: the
+        bot ends as after a loss)."""
         self._table = None
         self._told(f"{text.rstrip('.')}; seeking again ('seek {self.seek}')")
         self._seek_again(out)

@@ -55,6 +55,8 @@ class Error:
 class Info:
     text: str
     said: Phrase | None = None
+    # the machine style's fields before text= (a table's close names it: closed=T)
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 @attrs.frozen
@@ -482,6 +484,13 @@ def usage_error(form: str) -> Error:
 
 def info(said: Phrase) -> Info:
     return Info(said.text(), said)
+
+
+def table_closed(table: int, said: Phrase) -> Info:
+    """A table that closes with no match-end of its own (a stop, a lost worker): said,
+    and named in a field a program reads (``info closed=T text=…``, docs/protocol.md
+    §11.4) rather than in the English text."""
+    return Info(said.text(), said, (("closed", str(table)),))
 
 
 def bye(said: Phrase) -> Bye:

@@ -252,7 +252,7 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
                 told = f"{sentence(told)} Did you mean '{event.command}'?"
             return [told]
         case ev.Info():
-            return [line("info", (), event.text) if machine else event.text]
+            return [line("info", event.fields, event.text) if machine else event.text]
         case ev.Bye():
             by = () if event.by is None else (("by", event.by),)
             return [line("bye", by, event.text) if machine else event.text]

@@ -1529,7 +1529,7 @@ class Table:
             said = phrase(Msg.MATCH_STOPPED, table=self.id, reason=reason, match=match.match_id)
         else:
             said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
-        self._broadcast(self._audience(), ev.info(said))
+        self._broadcast(self._audience(), ev.table_closed(self.id, said))
         self.state = ev.TableState.CLOSED
         self._seated_to_lobby()
 

@@ -114,7 +114,10 @@ def test_sigusr1_lets_the_running_match_end_then_stops(tmp_path: Path) -> None:
         try:
             assert await _health(said) == (200, {"status": "serving", "players": 4, "playing": 1})
             proc.send_signal(signal.SIGUSR1)
-            closes = f"info text=Table {waiting} closes: {RESTARTS} (its game had not started)."
+            closes = (
+                f"info closed={waiting} text=Table {waiting} closes: {RESTARTS}"
+                " (its game had not started)."
+            )
             await carl.read_until(lambda line: line == closes)
             assert carl.lines.count(TOLD) == 1  # (before the table's line)
             await dave.read_until(lambda line: line == TOLD)

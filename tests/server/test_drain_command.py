@@ -80,7 +80,10 @@ async def test_an_admins_drain_lets_the_running_match_end_then_stops(
             "text": BEGUN.format(n=1),
         }
         assert TOLD in boss.lines  # (told as everyone, before his answer)
-        closes = f"info text=Table {waiting} closes: {RESTARTS} (its game had not started)."
+        closes = (
+            f"info closed={waiting} text=Table {waiting} closes: {RESTARTS}"
+            " (its game had not started)."
+        )
         await carl.read_until(lambda line: line == closes)
         await carl.send("new 2")
         assert await carl.expect("error") == REFUSED

@@ -256,8 +256,8 @@ def test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language(
             proc.kill()
             proc.wait()
     assert (
-        f"info text=Table {table} closes: SIGTERM received. Match {match} stops here: nobody"
-        " wins or loses, and it is not rated." in machine
+        f"info closed={table} text=Table {table} closes: SIGTERM received. Match {match} stops"
+        " here: nobody wins or loses, and it is not rated." in machine
     ), machine
     assert "Сервер останавливается: получен сигнал SIGTERM." in russian, russian
     assert (

@@ -64,7 +64,7 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
                 waiting = (await carl.expect("ok", cmd="sit"))["table"]
                 workers.process.send_signal(signal.SIGUSR1)
                 await carl.read_until(
-                    lambda x: x.startswith(f"info text=Table {waiting} closes"), 10
+                    lambda x: x.startswith(f"info closed={waiting} text=Table {waiting} closes"), 10
                 )
                 await carl.send("new 2")
                 assert (await carl.expect("error", timeout=10))["code"] == "shutting-down"
@@ -124,7 +124,7 @@ async def test_an_admins_drain_on_one_worker_drains_every_worker(
                 }
                 # worker 0, not his, closes its waiting table: the whole server drains
                 await carl.read_until(
-                    lambda x: x.startswith(f"info text=Table {waiting} closes"), 10
+                    lambda x: x.startswith(f"info closed={waiting} text=Table {waiting} closes"), 10
                 )
                 await carl.send("new 2")
                 assert (await carl.expect("error", timeout=10))["code"] == "shutting-down"

@@ -141,7 +141,7 @@ async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere
                     f"info text=Your seat at table {carls} is kept on another server: log in"
                     " again (a guest with his token) to take it back."
                 ], anns
-                closes = f"info text=Table {eves} closes: SIGTERM received. Match m"
+                closes = f"info closed={eves} text=Table {eves} closes: SIGTERM received. Match m"
                 assert any(x.startswith(closes) and "not rated" in x for x in dans), dans
                 assert not [x for x in dans if KEPT in x], dans
                 # carl's match waits for ann, away: not ended, not closed

@@ -1193,7 +1193,8 @@ class Node:
                 stopped_watching(session, ended, trio.current_time())
                 touched = True
             if touched and why is not None:
-                session.send(ev.info(phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)))
+                said = phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)
+                session.send(ev.table_closed(table.id, said))
 
     def _seat_again(self, table: RemoteTable) -> None:
         """Players here told ``table`` closed when its owner was taken for dead (a stall
