@@ -230,3 +230,29 @@ async def test_a_handed_bots_own_failure_is_raised_though_its_backlog_could_not_
         nursery.start_soon(_backlog_then_close, server, "error code=name-in-use text=taken")
         with pytest.raises(PermissionError, match="taken"):
             await Handed(bot).play(server.attach)
+
+
+async def test_a_bot_whose_table_closes_with_no_match_end_says_so_and_seeks_again(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """A table closed under the bot with no match-end (a stop, a lost worker's table)
+    is named by the info line's closed= (docs/protocol.md §11.4); another table's
+    closing, or a text that only looks like one, is not the bot's."""
+    server, bot = _Server(), _bot()
+    told: list[str] = []
+    bot.tell = told.append
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(Handed(bot).play, server.attach)
+        await trio.testing.wait_all_tasks_blocked()
+        assert await server.heard() == b"style machine\nlogin ann\n"
+        server.say("ok cmd=login name=ann guest=1 token=t1")
+        assert await server.heard() == b"seek 2\n"
+        server.say("ok cmd=sit table=3 seat=0 seats=ann,- text=You sit at table 3, seat 0.")
+        server.say("info closed=4 text=Table 4 closes: its server was lost.")
+        server.say("info text=Table 3 closes: (a player's chat, say)")
+        await trio.testing.wait_all_tasks_blocked()
+        assert told == []
+        server.say("info closed=3 text=Table 3 closes: its server was lost.")
+        assert (await server.heard()).replace(b"ping\n", b"") == b"seek 2\n"
+        assert told == ["Table 3 closes: its server was lost; seeking again ('seek 2')"]
+        server.say("bye")
