@@ -573,6 +573,12 @@ class Matchmaking:
         else:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_SEEKING)))
 
+    def waits(self, session: Session) -> bool:
+        """Whether ``session`` waits for a seek's game: queued, or its seat on its way."""
+        return self.is_seeking(session) or any(
+            session in t.coming for t in self.lobby.tables.values() if t.coming
+        )
+
     async def reserve(self, session: Session, item: Command) -> None:
         """A ladder's board: a table for given players in given seats, seed, deal limit."""
         lobby = self.lobby

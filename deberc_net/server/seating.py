@@ -77,7 +77,7 @@ class Seating:
                 if table is not None:  # one to each: no table's queue fills
                     self.lobby.post_for(session, table, Leave(session), capped=False)
             return
-        if self.lobby.matchmaking.is_seeking(session):
+        if self.lobby.matchmaking.waits(session):  # 'leave' while seeking unseeks
             await self.lobby.matchmaking.unseek(session, item)
             return
         session.send(ev.Error("not-seated", "you sit at no table and observe none"))

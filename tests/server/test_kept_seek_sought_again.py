@@ -14,6 +14,7 @@ from pathlib import Path
 
 import attrs
 import trio
+import trio.testing
 
 from deberc_net.protocol.commands import parse_line
 from deberc_net.server.lobby import Lobby
@@ -122,7 +123,7 @@ async def test_a_seek_of_another_game_gives_up_the_seat_on_its_way(
         assert lobby.matchmaking.seekers == [victim]
         nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
         await told_until(honest, "ok cmd=sit table=2")
-        await trio.sleep(0.1)
+        await trio.testing.wait_all_tasks_blocked()  # (a sleep passed however slow)
         assert "table 2" not in victim.outbox.take().decode()
         # the game he sought last pairs him (table 3), and honest's table takes the next
         assert "ok cmd=seek" in await _say(lobby, third, "seek 2 to-301")
@@ -166,7 +167,43 @@ async def test_an_unseek_gives_up_the_seat_on_its_way(db_path: Path, nursery: tr
         assert answer.strip() == "You no longer wait for a game.", answer
         nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
         await told_until(honest, "ok cmd=sit table=2")
-        await trio.sleep(0.1)
+        await trio.testing.wait_all_tasks_blocked()  # (a sleep passed however slow)
+        assert "table 2" not in victim.outbox.take().decode()
+        assert "ok cmd=seek" in await _say(lobby, third, "seek 2")
+        await told_until(third, "ok cmd=sit table=2 seat=")  # the seat he gave up
+    finally:
+        store.close()
+
+
+async def test_a_leave_gives_up_the_seat_on_its_way(db_path: Path, nursery: trio.Nursery) -> None:
+    """'leave' while seeking unseeks (docs/protocol.md §5.5), a seat on its way too:
+    before, he was in no queue, so he was told 'you sit at no table and observe none'
+    (not-seated) and seated a moment later all the same."""
+    store = open_store(str(db_path), serving=True)
+    try:
+        tasks = FirstTableRuns(nursery)
+        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
+        names = ("victim", "grief", "honest", "third")
+        victim, grief, honest, third = [
+            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
+            for i in range(len(names))
+        ]
+        for session, name in zip((victim, grief, honest, third), names, strict=True):
+            if session is not victim:
+                await _say(lobby, session, "style machine")
+            assert name in await _say(lobby, session, f"login {name}")
+        await _say(lobby, victim, "seek 2")
+        await _say(lobby, grief, "seek 2")
+        await told_until(grief, "kind=start")
+        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")
+        await _say(lobby, grief, "leave!")
+        await told_until(victim, "grief left before the first deal ended: you still wait")
+        [kept] = tasks.kept  # table 2: his seat there is on its way
+        answer = await _say(lobby, victim, "leave")
+        assert answer.strip() == "You no longer wait for a game.", answer
+        nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
+        await told_until(honest, "ok cmd=sit table=2")
+        await trio.testing.wait_all_tasks_blocked()
         assert "table 2" not in victim.outbox.take().decode()
         assert "ok cmd=seek" in await _say(lobby, third, "seek 2")
         await told_until(third, "ok cmd=sit table=2 seat=")  # the seat he gave up
