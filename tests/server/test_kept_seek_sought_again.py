@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import attrs
+import pytest
 import trio
 import trio.testing
 
@@ -139,10 +140,14 @@ async def test_a_seek_of_another_game_gives_up_the_seat_on_its_way(
         store.close()
 
 
-async def test_an_unseek_gives_up_the_seat_on_its_way(db_path: Path, nursery: trio.Nursery) -> None:
+@pytest.mark.parametrize("word", ["unseek", "leave"])
+async def test_an_unseek_gives_up_the_seat_on_its_way(
+    word: str, db_path: Path, nursery: trio.Nursery
+) -> None:
     """'unseek' with a seat on its way (his kept seek met honest at once, its seat not
     handled yet) was refused 'you are not seeking', and he was seated all the same:
-    the seat is given up now, and honest waits for another player."""
+    the seat is given up now, and honest waits for another player. 'leave' while
+    seeking unseeks so too (it was refused 'you sit at no table', not-seated)."""
     store = open_store(str(db_path), serving=True)
     try:
         tasks = FirstTableRuns(nursery)
@@ -163,47 +168,11 @@ async def test_an_unseek_gives_up_the_seat_on_its_way(db_path: Path, nursery: tr
         await _say(lobby, grief, "leave!")
         await told_until(victim, "grief left before the first deal ended: you still wait")
         [kept] = tasks.kept  # table 2: his seat there is on its way
-        answer = await _say(lobby, victim, "unseek")
+        answer = await _say(lobby, victim, word)
         assert answer.strip() == "You no longer wait for a game.", answer
         nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
         await told_until(honest, "ok cmd=sit table=2")
         await trio.testing.wait_all_tasks_blocked()  # (a sleep passed however slow)
-        assert "table 2" not in victim.outbox.take().decode()
-        assert "ok cmd=seek" in await _say(lobby, third, "seek 2")
-        await told_until(third, "ok cmd=sit table=2 seat=")  # the seat he gave up
-    finally:
-        store.close()
-
-
-async def test_a_leave_gives_up_the_seat_on_its_way(db_path: Path, nursery: trio.Nursery) -> None:
-    """'leave' while seeking unseeks (docs/protocol.md §5.5), a seat on its way too:
-    before, he was in no queue, so he was told 'you sit at no table and observe none'
-    (not-seated) and seated a moment later all the same."""
-    store = open_store(str(db_path), serving=True)
-    try:
-        tasks = FirstTableRuns(nursery)
-        lobby = Lobby(make_config(db_path), store, tasks, rule_book())
-        names = ("victim", "grief", "honest", "third")
-        victim, grief, honest, third = [
-            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
-            for i in range(len(names))
-        ]
-        for session, name in zip((victim, grief, honest, third), names, strict=True):
-            if session is not victim:
-                await _say(lobby, session, "style machine")
-            assert name in await _say(lobby, session, f"login {name}")
-        await _say(lobby, victim, "seek 2")
-        await _say(lobby, grief, "seek 2")
-        await told_until(grief, "kind=start")
-        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")
-        await _say(lobby, grief, "leave!")
-        await told_until(victim, "grief left before the first deal ended: you still wait")
-        [kept] = tasks.kept  # table 2: his seat there is on its way
-        answer = await _say(lobby, victim, "leave")
-        assert answer.strip() == "You no longer wait for a game.", answer
-        nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
-        await told_until(honest, "ok cmd=sit table=2")
-        await trio.testing.wait_all_tasks_blocked()
         assert "table 2" not in victim.outbox.take().decode()
         assert "ok cmd=seek" in await _say(lobby, third, "seek 2")
         await told_until(third, "ok cmd=sit table=2 seat=")  # the seat he gave up
