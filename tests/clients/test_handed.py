@@ -14,10 +14,12 @@ import trio
 import trio.testing
 
 from clients import random_bot
-from clients.client import KEEPALIVE_S, Bot, Handed, Receiver
+from clients.client import KEEPALIVE_S, NOT_PLAYED_OUT, Bot, Handed, Receiver
+from deberc_net.game.outcomes import FORFEITS, MatchEndReason
 from deberc_net.server.app import serve
 from deberc_net.server.local import LIMIT, LocalStream, local_stream_pair
 from deberc_net.server.running import LocalLink
+from deberc_net.server.store.base import SERVER_LOST, SHUTDOWN
 from deberc_net.testing import rule_book
 from tests.server.conftest import make_config
 
@@ -256,3 +258,9 @@ async def test_a_bot_whose_table_closes_with_no_match_end_says_so_and_seeks_agai
         assert (await server.heard()).replace(b"ping\n", b"") == b"seek 2\n"
         assert told == ["Table 3 closes: its server was lost; seeking again ('seek 2')"]
         server.say("bye")
+
+
+def test_the_bots_ends_not_played_out_are_the_servers_own_words() -> None:
+    """The library bot names the match ends that were no game played out by their
+    strings (the engine's enums cost its start-up); they are the server's reasons."""
+    assert {*FORFEITS, MatchEndReason.INTERNAL, SHUTDOWN, SERVER_LOST} == NOT_PLAYED_OUT
