@@ -273,7 +273,7 @@ class Help:
                 # a person's: as his prompt offers them (the cards grouped, in the
                 # order his hand is shown), each as it is said and may be typed
                 said = ru_call if lang == Lang.RU else spoken_call  # (Tertz's 'mariage')
-                say = partial(said, words=table.ru_words)
+                say = partial(said, words=table.words)
                 hand = view(match, seat).hand
                 calls = prompt_calls(calls, hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING

@@ -166,8 +166,9 @@ class Table:
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
     _on_points: bool = attrs.field(init=False)  # the rules' deal_won_on_points, told so too
-    # its plugins' Russian words for calls (Tertz's «марьяж»), told with every event
-    ru_words: Mapping[str, str] = attrs.field(init=False)
+    # its plugins' words for calls (Tertz's «марьяж», 'mariage': lang.table_words), told with
+    # every event
+    words: Mapping[str, str] = attrs.field(init=False)
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
@@ -193,7 +194,7 @@ class Table:
         n = self.rules.settings.players
         self._sides = self.rules.settings.sides()
         self._on_points = self.rules.settings.deal_won_on_points
-        self.ru_words = table_words(self.rules.call_aliases)
+        self.words = table_words(self.rules.call_aliases)
         self.seats = [None] * n
         if self.private or self.board is not None:
             self.rated = False
@@ -1107,9 +1108,7 @@ class Table:
                 else:
                     session.send_asked(line)
             else:
-                session.send(
-                    ev.Ask(self.seq, self.id, view(match, seat), clock, words=self.ru_words)
-                )
+                session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, words=self.words))
 
     async def _call(
         self, session: Session, text: str, seq: int | None, now: float | None = None
@@ -1161,7 +1160,7 @@ class Table:
             await self._apply(seat, call, auto=False, now=now)
         except IllegalCall as exc:
             human = for_people(exc.message, match.names)
-            detail = refusal_phrase(exc.message, match.names, self.ru_words)
+            detail = refusal_phrase(exc.message, match.names, self.words)
             ten = ten_meant(call, text, legal) if cyrillic_ace else None
             session.send(ev.Error(exc.code, exc.message, human, detail, hint=ten))
             return
@@ -1196,7 +1195,7 @@ class Table:
                 said=said,
                 hint=token,
                 command=command,
-                words=self.ru_words,
+                words=self.words,
             )
             session.send(error)
         except Exception:
@@ -1210,7 +1209,7 @@ class Table:
         word = text.split()[0] if text.split() else ""
         typed = f"{word} …" if len(text.split()) > 1 else word
         said = phrase(Msg.NOT_A_CALL, reason=f"not a table call: {typed!r}", typed=typed)
-        session.send(ev.Error("unknown-command", said.text(), said=said, words=self.ru_words))
+        session.send(ev.Error("unknown-command", said.text(), said=said, words=self.words))
 
     async def _apply(self, seat: int, call: Call, *, auto: bool, now: float | None = None) -> None:
         match = self.match
@@ -1651,7 +1650,7 @@ class Table:
             event,
             self._sides,
             self._on_points,
-            self.ru_words,
+            self.words,
             face_up,
             round_two,
             shown_now,

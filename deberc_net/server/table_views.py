@@ -86,7 +86,7 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
         else:
             session.send_lines([line])
         return
-    ask = ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.ru_words)
+    ask = ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.words)
     session.send(ask)
 
 
@@ -196,6 +196,6 @@ def send_history(table: Table, session: Session) -> None:
         sides,
         tuple(deals),
         table.deal_won_on_points,
-        words=table.ru_words,
+        words=table.words,
     )
     session.send(history)

@@ -27,7 +27,7 @@ async def test_a_tertz_table_has_its_words_and_a_deberts_table_none(
         lobby = Lobby(config, store, nursery, rule_book())
         tertz = lobby.open_table(game_settings(("tertz",), lobby.rules))
         deberts = lobby.open_table(game_settings((), lobby.rules))
-        assert (tertz.ru_words[C.BELLA], tertz.ru_words[C.ROST]) == ("марьяж", "от чего?")
-        assert deberts.ru_words is NO_WORDS
+        assert (tertz.words[C.BELLA], tertz.words[C.ROST]) == ("марьяж", "от чего?")
+        assert deberts.words is NO_WORDS
     finally:
         store.close()

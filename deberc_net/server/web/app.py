@@ -190,7 +190,7 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, W.NO_OPEN_TABLE, request.path_params["n"])
         table, lang = lobby.tables[summary.id], lang_of(request)
         board = views.board_now(table, lang)
-        said_live = script_json(table_script_words(lang, table.ru_words))
+        said_live = script_json(table_script_words(lang, table.words))
         return page(request, "table.html", table=summary, board=board, table_words=said_live)
 
     async def api_table(request: Request) -> Response:

@@ -131,7 +131,7 @@ def board_now(table: Table, lang: Lang = Lang.EN) -> BoardNow | None:
         player=seen.player,
         to_act=seen.to_act,
         trick=[(seat, card_str(card)) for seat, card in seen.trick],
-        talk=talk_with_shown(seen.talk, seen.shown, lang, table.ru_words),
+        talk=talk_with_shown(seen.talk, seen.shown, lang, table.words),
         deals=list(table.sheet.rows),
         talon=talon,
     )
