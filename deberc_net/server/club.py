@@ -99,34 +99,46 @@ class Club:
             usage = "top [VARIANT] [PLAYERS] [PAGE]"
             session.send(ev.usage_error(usage))
             return
-        store = self.lobby.store
-        if not item.args:  # the asker's own game: the one he has played rated most
-            name = session.name or ""
+        page = number_word(args[0]) if args else 1
+        assert page is not None
+        # paid for before the store is read (a refused page too: it was read to know):
+        # a 'top' of thousands of rated players, read whole at every line, unmetered
+        # before its answer, kept a core busy from a few connections (a hostile pass)
+        if not may_list(session, item.name, self.lobby.is_admin(session)):
+            return
+        store, size = self.lobby.store, self.lobby.config.page_size
+        # the asker's own game (the one he has played rated most) when he names none
+        own = None if item.args else session.name or ""
+        variants = [r.name for r in self.lobby.rules.rules() if r.info.kind == RuleKind.VARIANT]
 
-            variants = [r.name for r in self.lobby.rules.rules() if r.info.kind == RuleKind.VARIANT]
-
-            def own_standings() -> tuple[str, int, list[PlayerRating]]:
-                played = store.player_ratings(name)
-                most = max(played, key=lambda r: r.games, default=None)
+        def read() -> tuple[str, int, int, list[PlayerRating]]:
+            """The game shown, how many are rated in it, and the page's rows."""
+            counts = store.rated_counts()
+            game = (variant, players)
+            if own is not None:
+                most = max(store.player_ratings(own), key=lambda r: r.games, default=None)
                 if most is not None:
-                    return most.variant, most.players, store.standings(most.variant, most.players)
-                # none of his own: the club's game, the standings with the most players
-                # (a newcomer at a club that plays four-handed Kharkov sees those, not
-                # Moscow for two's "nobody yet"); Moscow for two when nobody is rated
-                games = [(variant, players)]
-                games += [(v, n) for v in variants for n in (2, 3, 4) if (v, n) != games[0]]
-                tables = [(*game, store.standings(*game)) for game in games]
-                return max(tables, key=lambda t: len(t[2]))
+                    game = (most.variant, most.players)
+                else:  # none of his own: the club's game, the standings with the most
+                    # players (a newcomer at a club that plays four-handed Kharkov sees
+                    # those, not Moscow for two's "nobody yet"); Moscow for two when
+                    # nobody is rated
+                    games = [game, *((v, n) for v in variants for n in (2, 3, 4))]
+                    game = max(games, key=lambda g: counts.get(g, 0))
+            total = counts.get(game, 0)
+            if not 1 <= page <= _pages(total, size):
+                return *game, total, []
+            return *game, total, store.standings_page(*game, (page - 1) * size, size)
 
-            variant, players, rows = await trio.to_thread.run_sync(own_standings)
-        else:
-            rows = await trio.to_thread.run_sync(store.standings, variant, players)
-
-        def top(p: Page[PlayerRating]) -> ev.Top:
-            rated = tuple(_rated(p.first + i, r) for i, r in enumerate(p.items))
-            return ev.Top(variant, players, rated, len(rows), p.number, p.pages)
-
-        self._send_page(session, item, rows, top, args, Msg.TOP_PAGES)
+        variant, players, total, rows = await trio.to_thread.run_sync(read)
+        pages = _pages(total, size)
+        if not 1 <= page <= pages:
+            said = phrase(Msg.TOP_PAGES, command=item.name, pages=pages)
+            session.send(ev.error("bad-argument", said))
+            return
+        first = (page - 1) * size
+        rated = tuple(_rated(first + 1 + i, r) for i, r in enumerate(rows))
+        session.send(ev.Top(variant, players, rated, total, page, pages))
 
     async def finger(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:
@@ -315,6 +327,11 @@ class Club:
             return
         first = (page - 1) * size
         session.send(told(Page(tuple(items[first : first + size]), page, pages, first + 1)))
+
+
+def _pages(count: int, size: int) -> int:
+    """How many pages ``count`` items of ``size`` a page make (one, empty, for none)."""
+    return max(1, math.ceil(count / size))
 
 
 def _rated(rank: int, r: PlayerRating) -> ev.Rated:

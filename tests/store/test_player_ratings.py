@@ -70,3 +70,20 @@ def test_a_database_of_migration_2_gains_the_ratings(tmp_path) -> None:  # type:
         assert store.standings("moscow", 2) == []
     finally:
         store.close()
+
+
+def test_a_page_of_the_standings_and_the_counts_of_each_game(store: Store) -> None:
+    """'top' reads a page and the counts, not a game's whole standings (server/club.py)."""
+    for i in range(7):
+        result = RatingResult(f"p{i}", 25.0, 8.0, float(i % 3), Outcome.WON)  # ties: by key
+        store.save_ratings(f"m{i}", "moscow", 2, [result])
+    store.save_ratings("k1", "kharkov", 4, [RatingResult("ann", 25.0, 8.0, 1.0, Outcome.WON)])
+    whole = store.standings("moscow", 2)
+    assert [store.standings_page("moscow", 2, first, 3) for first in (0, 3, 6, 9)] == [
+        whole[0:3],
+        whole[3:6],
+        whole[6:7],
+        [],
+    ]
+    assert store.standings_page("moscow", 3, 0, 3) == []
+    assert store.rated_counts() == {("moscow", 2): 7, ("kharkov", 4): 1}

@@ -327,6 +327,17 @@ class Store(Protocol):
         """Everyone rated in this variant and player count, best first."""
         ...
 
+    def standings_page(
+        self, variant: str, players: int, first: int, count: int
+    ) -> list[PlayerRating]:
+        """``count`` of ``standings`` from the ``first`` (0: the best): a page of
+        them, read without the rest ('top', server/club.py)."""
+        ...
+
+    def rated_counts(self) -> dict[tuple[str, int], int]:
+        """How many are rated in each variant and player count, by (variant, players)."""
+        ...
+
     def player_ratings(self, name: str) -> list[PlayerRating]:
         """``name``'s ratings, one per variant and player count he has played rated."""
         ...
@@ -682,6 +693,11 @@ STANDINGS = (
     f"SELECT {RATING_FIELDS} FROM player_ratings WHERE variant = {{p}} AND players = {{p}}"
     " ORDER BY rating DESC, key LIMIT 100000"
 )
+STANDINGS_PAGE = (
+    f"SELECT {RATING_FIELDS} FROM player_ratings WHERE variant = {{p}} AND players = {{p}}"
+    " ORDER BY rating DESC, key LIMIT {p} OFFSET {p}"
+)
+RATED_COUNTS = "SELECT variant, players, count(*) FROM player_ratings GROUP BY variant, players"
 PLAYER_RATINGS = (
     f"SELECT {RATING_FIELDS} FROM player_ratings WHERE key = {{p}} ORDER BY variant, players"
 )

@@ -49,6 +49,7 @@ from .base import (
     PLAYS_ON,
     POSTGRES_BEFORE,
     POSTGRES_NUMBER,
+    RATED_COUNTS,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
@@ -58,6 +59,7 @@ from .base import (
     SERVER_LOST,
     SHUTDOWN,
     STANDINGS,
+    STANDINGS_PAGE,
     UNBOARD_RUNNING,
     UNMUTE,
     Arrival,
@@ -448,6 +450,19 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(STANDINGS.format(p="%s"), (variant, players)).fetchall()
         return [player_rating(tuple(r)) for r in rows]
+
+    def standings_page(
+        self, variant: str, players: int, first: int, count: int
+    ) -> list[PlayerRating]:
+        sql = STANDINGS_PAGE.format(p="%s")
+        with self._pool.connection() as conn:
+            rows = conn.execute(sql, (variant, players, count, first)).fetchall()
+        return [player_rating(tuple(r)) for r in rows]
+
+    def rated_counts(self) -> dict[tuple[str, int], int]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(RATED_COUNTS).fetchall()
+        return {(str(variant), int(players)): int(n) for variant, players, n in rows}
 
     def player_ratings(self, name: str) -> list[PlayerRating]:
         with self._pool.connection() as conn:

@@ -50,6 +50,7 @@ from .base import (
     OWN_RUNNING,
     PLAYER_RATINGS,
     PLAYS_ON,
+    RATED_COUNTS,
     RATING_HISTORY,
     RATINGS_FOR,
     RELEASED_RECORDS,
@@ -61,6 +62,7 @@ from .base import (
     SQLITE_BEFORE,
     SQLITE_NUMBER,
     STANDINGS,
+    STANDINGS_PAGE,
     UNBOARD_RUNNING,
     UNMUTE,
     Arrival,
@@ -668,6 +670,19 @@ class SQLiteStore:
         with self._reading():
             rows = self._db.execute(STANDINGS.format(p="?"), (variant, players)).fetchall()
         return [player_rating(r) for r in rows]
+
+    def standings_page(
+        self, variant: str, players: int, first: int, count: int
+    ) -> list[PlayerRating]:
+        sql = STANDINGS_PAGE.format(p="?")
+        with self._reading():
+            rows = self._db.execute(sql, (variant, players, count, first)).fetchall()
+        return [player_rating(r) for r in rows]
+
+    def rated_counts(self) -> dict[tuple[str, int], int]:
+        with self._reading():
+            rows = self._db.execute(RATED_COUNTS).fetchall()
+        return {(str(variant), int(players)): int(n) for variant, players, n in rows}
 
     def player_ratings(self, name: str) -> list[PlayerRating]:
         with self._reading():
