@@ -87,3 +87,6 @@ def test_a_page_of_the_standings_and_the_counts_of_each_game(store: Store) -> No
     ]
     assert store.standings_page("moscow", 3, 0, 3) == []
     assert store.rated_counts() == {("moscow", 2): 7, ("kharkov", 4): 1}
+    # 'finger' counts a place rather than read the standings: the same place, ties by key
+    assert [store.rank(r) for r in whole] == list(range(1, 8))
+    assert store.rank(store.player_ratings("ann")[0]) == 1

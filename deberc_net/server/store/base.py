@@ -338,6 +338,11 @@ class Store(Protocol):
         """How many are rated in each variant and player count, by (variant, players)."""
         ...
 
+    def rank(self, rating: PlayerRating) -> int:
+        """The place of ``rating`` (one of ``standings``') in its standings, 1 the
+        best, counted without reading them ('finger', server/club.py)."""
+        ...
+
     def player_ratings(self, name: str) -> list[PlayerRating]:
         """``name``'s ratings, one per variant and player count he has played rated."""
         ...
@@ -698,6 +703,10 @@ STANDINGS_PAGE = (
     " ORDER BY rating DESC, key LIMIT {p} OFFSET {p}"
 )
 RATED_COUNTS = "SELECT variant, players, count(*) FROM player_ratings GROUP BY variant, players"
+RANK = (
+    "SELECT 1 + count(*) FROM player_ratings WHERE variant = {p} AND players = {p}"
+    " AND (rating > {p} OR (rating = {p} AND key < {p}))"
+)
 PLAYER_RATINGS = (
     f"SELECT {RATING_FIELDS} FROM player_ratings WHERE key = {{p}} ORDER BY variant, players"
 )

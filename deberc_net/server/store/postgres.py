@@ -49,6 +49,7 @@ from .base import (
     PLAYS_ON,
     POSTGRES_BEFORE,
     POSTGRES_NUMBER,
+    RANK,
     RATED_COUNTS,
     RATING_HISTORY,
     RATINGS_FOR,
@@ -463,6 +464,13 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(RATED_COUNTS).fetchall()
         return {(str(variant), int(players)): int(n) for variant, players, n in rows}
+
+    def rank(self, rating: PlayerRating) -> int:
+        args = (rating.variant, rating.players, rating.rating, rating.rating, name_key(rating.name))
+        with self._pool.connection() as conn:
+            row = conn.execute(RANK.format(p="%s"), args).fetchone()
+        assert row is not None
+        return int(row[0])
 
     def player_ratings(self, name: str) -> list[PlayerRating]:
         with self._pool.connection() as conn:

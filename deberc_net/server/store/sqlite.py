@@ -50,6 +50,7 @@ from .base import (
     OWN_RUNNING,
     PLAYER_RATINGS,
     PLAYS_ON,
+    RANK,
     RATED_COUNTS,
     RATING_HISTORY,
     RATINGS_FOR,
@@ -683,6 +684,13 @@ class SQLiteStore:
         with self._reading():
             rows = self._db.execute(RATED_COUNTS).fetchall()
         return {(str(variant), int(players)): int(n) for variant, players, n in rows}
+
+    def rank(self, rating: PlayerRating) -> int:
+        args = (rating.variant, rating.players, rating.rating, rating.rating, name_key(rating.name))
+        with self._reading():
+            row = self._db.execute(RANK.format(p="?"), args).fetchone()
+        assert row is not None
+        return int(row[0])
 
     def player_ratings(self, name: str) -> list[PlayerRating]:
         with self._reading():
