@@ -24,7 +24,9 @@ class Lang(StrEnum):
 
 # what a Ukrainian player types for his language ('lang uk', 'login NAME lang=ua'): told
 # there are no Ukrainian lines yet, and what there is (messages.LANG_UK)
-UKRAINIAN = frozenset({"uk", "ua", "українська"})
+UKRAINIAN = frozenset(
+    {"uk", "ua", "uk-ua", "uk_ua", "ukrainian", "українська", "укр", "украинский", "украинская"}
+)
 
 
 # the ranks 7 8 9 10 J Q K A as Russian players write them: валет, дама, король, туз

@@ -105,7 +105,8 @@ async def test_login_with_lang_uk_says_what_there_is_and_logs_nobody_in(
     await oksana.send("login oksana lang=uk")
     told = await oksana.read_until(lambda x: x.startswith("Error"))
     assert told.startswith("Error (bad-argument): lang en|ru: no Ukrainian lines yet.")
-    await oksana.send("login oksana LANG=Українська")
-    await oksana.read_until(lambda x: "no Ukrainian lines yet" in x)
+    for word in ("LANG=Українська", "lang=uk-UA", "lang=ukrainian", "lang=укр"):
+        await oksana.send(f"login oksana {word}")
+        await oksana.read_until(lambda x: "no Ukrainian lines yet" in x)
     await oksana.send("login oksana lang=ru")
     await oksana.read_until(lambda x: x.startswith("Здравствуйте, oksana"))
