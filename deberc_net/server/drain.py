@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
+import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.events import TableState
@@ -22,6 +23,12 @@ from .table_messages import Stop
 if TYPE_CHECKING:
     from .lobby import Lobby
     from .session import Session
+
+
+# how long an admin's 'drain' at a draining worker waits for the parent's word: written
+# before the SIGUSR1 the parent passes on, it is in the pipe already, only its reading
+# thread may not have run yet (a loaded host); no word by then: this worker drains alone
+PARENT_WORD_S = 0.5
 
 
 class Asked(enum.Enum):
@@ -42,6 +49,17 @@ class Drain:
     whole: Callable[[str], bool] | None = None
     # under serve --workers: an admin's 'drain' here has signalled the parent
     asked_parent: bool = False
+
+    async def heard_the_parent(self) -> None:
+        """Under serve --workers, with this worker draining (a SIGUSR1 reached it): the
+        parent's word that the whole server drains, given its moment to be read (its
+        thread may run after the signal's handler). A ``ask`` then reads it settled."""
+        node = self.lobby.node
+        if node is None or not node.place.parent_pid or not self.begun:
+            return
+        word = node.place.parent_drains
+        if not word.is_set():
+            await trio.to_thread.run_sync(word.wait, PARENT_WORD_S)
 
     def ask(self, admin: str) -> Asked:
         """``admin``'s 'drain': the server's drain begins as SIGUSR1 begins it; under

@@ -193,6 +193,7 @@ class Moderation:
             session.send(ev.error("bad-argument", phrase(Msg.DRAIN_NO_ARGUMENT)))
             return
         drain = self.lobby.drain
+        await drain.heard_the_parent()
         asked = drain.ask(admin)
         if asked is Asked.STOPPING:
             session.log.warning("drain_ignored", admin=admin)
