@@ -51,6 +51,32 @@ async def _say(lobby: Lobby, session: Session, line: str) -> str:
     return session.outbox.take().decode()
 
 
+async def _a_seat_on_its_way(lobby: Lobby, tasks: FirstTableRuns, count: int) -> list[Session]:
+    """``count`` players logged in, the first (victim) a person, the others programs:
+    grief leaves the victim's match at once, and the victim's kept seek pairs him with
+    honest (who waits) at a new table whose task has not run: his seat is on its way.
+    The players: victim, grief, honest, then third, fourth, … ."""
+    names = ["victim", "grief", "honest", "third", "fourth"][:count]
+    players = [
+        Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
+        for i in range(count)
+    ]
+    for session, name in zip(players, names, strict=True):
+        if session is not players[0]:  # (a person, the human style; the others programs)
+            await _say(lobby, session, "style machine")
+        assert name in await _say(lobby, session, f"login {name}")
+    victim, grief, honest = players[:3]
+    assert "Waiting for a 2-player moscow game." in await _say(lobby, victim, "seek 2")
+    await _say(lobby, grief, "seek 2")
+    await told_until(grief, "kind=start")
+    assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")  # he waits
+    await _say(lobby, grief, "leave!")
+    # the match is over: the victim's kept seek pairs him with honest at once
+    await told_until(victim, "grief left before the first deal ended: you still wait")
+    assert len(tasks.kept) == 1  # the new table's task, not run yet
+    return players
+
+
 async def test_a_seek_on_the_way_to_a_seat_of_that_game_keeps_the_seat(
     db_path: Path, nursery: trio.Nursery
 ) -> None:
@@ -58,22 +84,7 @@ async def test_a_seek_on_the_way_to_a_seat_of_that_game_keeps_the_seat(
     try:
         tasks = FirstTableRuns(nursery)
         lobby = Lobby(make_config(db_path), store, tasks, rule_book())
-        names = ("victim", "grief", "honest", "third")
-        victim, grief, honest, third = [
-            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
-            for i in range(len(names))
-        ]
-        for session, name in zip((victim, grief, honest, third), names, strict=True):
-            if session is not victim:  # (a person, the human style; the others programs)
-                await _say(lobby, session, "style machine")
-            assert name in await _say(lobby, session, f"login {name}")
-        assert "Waiting for a 2-player moscow game." in await _say(lobby, victim, "seek 2")
-        await _say(lobby, grief, "seek 2")
-        await told_until(grief, "kind=start")
-        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")  # he waits
-        await _say(lobby, grief, "leave!")
-        # the match is over: the victim's kept seek pairs him with honest at once
-        await told_until(victim, "grief left before the first deal ended: you still wait")
+        victim, _, honest, third = await _a_seat_on_its_way(lobby, tasks, 4)
         [kept] = tasks.kept  # the new table's task, not run yet: his seat is on its way
         assert lobby.matchmaking.seekers == []
         # he seeks again: his seat stays his, he is not queued again
@@ -103,21 +114,7 @@ async def test_a_seek_of_another_game_gives_up_the_seat_on_its_way(
     try:
         tasks = FirstTableRuns(nursery)
         lobby = Lobby(make_config(db_path), store, tasks, rule_book())
-        names = ("victim", "grief", "honest", "third", "fourth")
-        victim, grief, honest, third, fourth = [
-            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
-            for i in range(len(names))
-        ]
-        for session, name in zip((victim, grief, honest, third, fourth), names, strict=True):
-            if session is not victim:
-                await _say(lobby, session, "style machine")
-            assert name in await _say(lobby, session, f"login {name}")
-        await _say(lobby, victim, "seek 2")
-        await _say(lobby, grief, "seek 2")
-        await told_until(grief, "kind=start")
-        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")
-        await _say(lobby, grief, "leave!")
-        await told_until(victim, "grief left before the first deal ended: you still wait")
+        victim, _, honest, third, fourth = await _a_seat_on_its_way(lobby, tasks, 5)
         [kept] = tasks.kept  # table 2: his seat there is on its way
         answer = await _say(lobby, victim, "seek 2 to-301")
         assert answer.strip() == "Waiting for a 2-player moscow game (to-301).", answer
@@ -152,21 +149,7 @@ async def test_an_unseek_gives_up_the_seat_on_its_way(
     try:
         tasks = FirstTableRuns(nursery)
         lobby = Lobby(make_config(db_path), store, tasks, rule_book())
-        names = ("victim", "grief", "honest", "third")
-        victim, grief, honest, third = [
-            Session(i, Outbox(1 << 16), trio.CancelScope(), address=f"10.0.0.{i + 1}")
-            for i in range(len(names))
-        ]
-        for session, name in zip((victim, grief, honest, third), names, strict=True):
-            if session is not victim:  # (a person, the human style; the others programs)
-                await _say(lobby, session, "style machine")
-            assert name in await _say(lobby, session, f"login {name}")
-        await _say(lobby, victim, "seek 2")
-        await _say(lobby, grief, "seek 2")
-        await told_until(grief, "kind=start")
-        assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")
-        await _say(lobby, grief, "leave!")
-        await told_until(victim, "grief left before the first deal ended: you still wait")
+        victim, _, honest, third = await _a_seat_on_its_way(lobby, tasks, 4)
         [kept] = tasks.kept  # table 2: his seat there is on its way
         answer = await _say(lobby, victim, word)
         assert answer.strip() == "You no longer wait for a game.", answer
