@@ -452,9 +452,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RESUME: (
         " Your resume token is {token}: 'login {name} token={token}' takes "
         "your seat back if this connection drops.",
-        # «жетон» read as a coin to the club: the code that brings you back
-        " Ваш код возврата: {token}. Если связь прервётся, «login {name} token={token}»"
-        " вернёт вам место.",
+        # «жетон» read as a coin to the club: the code that brings you back; the line
+        # to type keeps 'lang=ru', or the seat came back in English (a club evening)
+        " Ваш код возврата: {token}. Если связь прервётся, «login {name} token={token}"
+        " lang=ru» вернёт вам место.",
     ),
     Msg.LOGIN_USAGE: (
         "login NAME [PASSWORD | token=TOKEN] [lang=en|ru]",

@@ -213,9 +213,32 @@ async def test_the_russian_welcome_fits_anyone_and_names_the_resume_code(
     code = re.search(r"Ваш код возврата: (\S+)\. Если связь прервётся", said)
     assert code is not None, said
     # the instruction is typed as it is shown (its line may wrap at its space only)
-    assert f"«login dina token={code.group(1)}» вернёт вам место." in said, said
+    assert f"«login dina token={code.group(1)} lang=ru» вернёт вам место." in said, said
     for client in (maria, dina):
         await client.aclose()
+
+
+async def test_the_russian_resume_line_typed_as_shown_brings_the_seat_back_in_russian(
+    port: int,
+) -> None:
+    """A club evening: a Russian player whose connection dropped typed the line the
+    greeting showed her, «login olga token=…», and was back at her seat in English
+    (a login's language is the connection's, and the new one had none)."""
+    olga = await LineClient.connect(port, "olga")
+    await olga.send("login olga lang=ru")
+    said = [await olga.read_until(lambda x: x.startswith("Здравствуйте, "))]
+    while not said[-1].endswith("место."):  # wrapped for the terminal
+        said.append(await olga.read_until(lambda _: True))
+    typed = re.search(r"«(login olga token=[^»]+)»", " ".join(x.strip() for x in said))
+    assert typed is not None, said
+    await olga.send("new 3")
+    await olga.read_until(lambda x: x.startswith("Вы за столом"))
+    await olga.aclose()  # the connection drops; the seat is held
+    again = await LineClient.connect(port, "olga again")
+    await again.send(typed.group(1))
+    back = await again.read_until(lambda x: x.startswith(("Здравствуйте, ", "Hello, ")))
+    assert back.startswith("Здравствуйте, olga (гость). Вы снова на своём месте"), back
+    await again.aclose()
 
 
 async def test_calls_in_russian_say_the_options_calls_russian_first(
