@@ -200,6 +200,11 @@ class Msg(StrEnum):
     HISTORY_DRAWS = "history-draws"
     HISTORY_UNFINISHED = "history-unfinished"
     TOP_TITLE = "top-title"
+    # which standings: the game for 2, 3 or 4 ("moscow, 2 players (0 rated)" read as
+    # two players, none rated, to a club of three who had just played)
+    FOR_TWO = "for-two"
+    FOR_THREE = "for-three"
+    FOR_FOUR = "for-four"
     TOP_NOBODY = "top-nobody"
     TOP_LINE = "top-line"
     ONE_GAME = "one-game"
@@ -935,13 +940,16 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "    {laid}: не взята, на этом раздача кончилась",
     ),
     Msg.TOP_TITLE: (
-        "Standings: {variant}, {players} players ({total} rated).",
-        "Рейтинг: {variant}, игроков: {players} (в рейтинге: {total}).",
+        "Standings: {variant} {game} ({total} rated).",
+        "Рейтинг: {variant} {game} (в рейтинге: {total}).",
     ),
     Msg.TOP_NOBODY: (
-        "Standings: {variant}, {players} players ({total} rated): nobody yet.",
-        "Рейтинг: {variant}, игроков: {players} (в рейтинге: {total}): пока никого.",
+        "Standings: {variant} {game} ({total} rated): nobody yet.",
+        "Рейтинг: {variant} {game} (в рейтинге: {total}): пока никого.",
     ),
+    Msg.FOR_TWO: ("for 2 players", "на двоих"),
+    Msg.FOR_THREE: ("for 3 players", "на троих"),
+    Msg.FOR_FOUR: ("for 4 players", "на четверых"),
     Msg.TOP_LINE: (
         "{rank:>4}. {name:<20} {rating}  {record}",
         "{rank:>4}. {name:<20} {rating}  {record}",
@@ -964,8 +972,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.NOT_RATED: ("  Not rated yet.", "  Рейтинга пока нет."),
     Msg.FINGER_RATED: (
-        "  {variant}, {players} players: #{rank}, rating {rating} (mu {mu}, sigma {sigma})",
-        "  {variant}, игроков: {players}: место {rank}, рейтинг {rating} (μ {mu}, σ {sigma})",
+        "  {variant} {game}: #{rank}, rating {rating} (mu {mu}, sigma {sigma})",
+        "  {variant} {game}: место {rank}, рейтинг {rating} (μ {mu}, σ {sigma})",
     ),
     Msg.NOT_YOUR_TURN: ("it is {name}'s turn", "сейчас ход игрока {name}"),
     Msg.NOT_YOUR_TURN_TO_BID: (

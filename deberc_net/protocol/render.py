@@ -557,13 +557,23 @@ def _top(e: ev.Top, machine: bool) -> list[str]:
 
 def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
     key = Msg.TOP_TITLE if e.ratings else Msg.TOP_NOBODY
-    out = [_say(lang, key, variant=e.variant, players=e.players, total=e.total)]
+    game = _game_of(e.players, lang)
+    out = [_say(lang, key, variant=e.variant, game=game, total=e.total)]
     for r in e.ratings:
         record = _record_text(r, lang)
         rating = f"{r.rating:7.1f}"
         out.append(_say(lang, Msg.TOP_LINE, rank=r.rank, name=r.name, rating=rating, record=record))
     more = _more("top", e.page, e.pages, lang) if e.ratings else ""
     return [*out, more.strip()] if more else out
+
+
+_FOR_PLAYERS = {2: Msg.FOR_TWO, 3: Msg.FOR_THREE, 4: Msg.FOR_FOUR}
+
+
+def _game_of(players: int, lang: Lang) -> str:
+    """Which standings, said as the game for so many ('moscow for 3 players', «на
+    троих»), not as a count of players beside the count rated."""
+    return _say(lang, _FOR_PLAYERS[players])
 
 
 def _finger(e: ev.Finger, machine: bool) -> list[str]:
@@ -596,7 +606,7 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
                 lang,
                 Msg.FINGER_RATED,
                 variant=r.variant,
-                players=r.players,
+                game=_game_of(r.players, lang),
                 rank=r.rank,
                 rating=f"{r.rating:.1f}",
                 mu=f"{r.mu:.1f}",

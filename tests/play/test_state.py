@@ -414,7 +414,7 @@ def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None
     assert "Deal 1, b1 deals, trump ♥ (b2): made, b1 62, b2 100" in log
     assert "  1 b2 K♥ b1 7♥ > b2" in log
     assert "2026-12-02 05:47 UTC  m5  table 15  b1 v b2  1:-1  winner b1 (short)" in log
-    assert "Standings: moscow, 2 players (1 rated)." in log
+    assert "Standings: moscow for 2 players (1 rated)." in log
     assert "b1: registered, online. Last games: m14 m9." in log
     assert "=" not in log  # no machine line shown as it came
     assert state.deals and state.deals[0].written == (0, 162)  # the score pane's row

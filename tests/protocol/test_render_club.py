@@ -38,13 +38,13 @@ def _russian(lines: list[str]) -> None:
 def test_top_and_finger_with_ratings_in_both_languages() -> None:
     top = ev.Top("moscow", 2, (_rated(1, "anna", 1), _rated(2, "boris", 12)), 2, 1, 1)
     assert render(top, HUMAN) == [
-        "Standings: moscow, 2 players (2 rated).",
+        "Standings: moscow for 2 players (2 rated).",
         "   1. anna                    21.2  1 game: 0 won, 1 lost, 0 drawn",
         "   2. boris                   21.2  12 games: 11 won, 1 lost, 0 drawn",
     ]
     ru = render_ru(top)
     assert ru == [
-        "Рейтинг: moscow, игроков: 2 (в рейтинге: 2).",
+        "Рейтинг: moscow на двоих (в рейтинге: 2).",
         "   1. anna                    21.2  партий: 1 — побед 0, поражений 1, ничьих 0",
         "   2. boris                   21.2  партий: 12 — побед 11, поражений 1, ничьих 0",
     ]
@@ -52,15 +52,33 @@ def test_top_and_finger_with_ratings_in_both_languages() -> None:
     finger = ev.Finger("anna", True, False, (_rated(3, "anna", 4),), ("m7", "m9"))
     assert render(finger, HUMAN) == [
         "anna: registered, not here. Last games: m7 m9.",
-        "  moscow, 2 players: #3, rating 21.2 (mu 27.5, sigma 2.1)",
+        "  moscow for 2 players: #3, rating 21.2 (mu 27.5, sigma 2.1)",
         "    4 games: 3 won, 1 lost, 0 drawn",
     ]
     ru = render_ru(finger)
     assert ru[0] == "anna: имя зарегистрировано, не на сервере. Последние партии: m7 m9."
-    assert ru[1] == "  moscow, игроков: 2: место 3, рейтинг 21.2 (μ 27.5, σ 2.1)"  # no Latin
+    assert ru[1] == "  moscow на двоих: место 3, рейтинг 21.2 (μ 27.5, σ 2.1)"  # no Latin
     _russian(ru)
     more = ev.Top("moscow", 2, (_rated(1, "anna", 1),), 30, 1, 2)
     assert render_ru(more)[-1] == "(страница 1 из 2. Дальше: top 2.)"
+
+
+def test_standings_name_the_game_for_three_not_a_count_of_players() -> None:
+    """A club evening of three: `top` said `Standings: moscow, 2 players (0 rated)` and
+    «Рейтинг: moscow, игроков: 2 (в рейтинге: 0)», read as two players, none of them
+    rated, by the three who had just played. It names the game: for two, three, four."""
+    for players, en, ru in (
+        (2, "for 2 players", "на двоих"),
+        (3, "for 3 players", "на троих"),
+        (4, "for 4 players", "на четверых"),
+    ):
+        nobody = ev.Top("kharkov", players, (), 0, 1, 1)
+        assert render(nobody, HUMAN) == [f"Standings: kharkov {en} (0 rated): nobody yet."]
+        assert render_ru(nobody) == [f"Рейтинг: kharkov {ru} (в рейтинге: 0): пока никого."]
+        rated = attrs.evolve(_rated(1, "anna", 3), variant="kharkov", players=players)
+        finger = ev.Finger("anna", True, True, (rated,), ("m7",))
+        assert render(finger, HUMAN)[1].startswith(f"  kharkov {en}: #1, rating 21.2")
+        assert render_ru(finger)[1].startswith(f"  kharkov {ru}: место 1, рейтинг 21.2")
 
 
 def test_rematch_lines_in_both_languages() -> None:

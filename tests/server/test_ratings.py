@@ -200,7 +200,7 @@ async def test_top_and_finger_for_people(port: int, connect: Connector, register
     eve = await connect.human(port, "eve")
     await eve.send("top")
     head = await eve.read_until(lambda x: x.startswith("Standings"))
-    assert head == "Standings: moscow, 2 players (2 rated)."
+    assert head == "Standings: moscow for 2 players (2 rated)."
     first = await eve.read_until(lambda _: True)
     assert first.startswith(f"   1. {end['name']:<20} ")
     assert first.endswith("1 game: 1 won, 0 lost, 0 drawn")
@@ -208,7 +208,7 @@ async def test_top_and_finger_for_people(port: int, connect: Connector, register
     told = await eve.read_until(lambda x: x.startswith("ann: registered, online. Last games: m"))
     assert told.endswith(".")
     rating = await eve.read_until(lambda _: True)
-    assert rating.startswith("  moscow, 2 players: #") and len(rating) <= 80
+    assert rating.startswith("  moscow for 2 players: #") and len(rating) <= 80
 
 
 async def test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too(
@@ -346,7 +346,7 @@ async def test_top_alone_shows_the_clubs_game_to_one_who_played_none(
     eve = await connect.human(port, "eve")
     await eve.send("top")
     head = await eve.read_until(lambda x: x.startswith("Standings"))
-    assert head == "Standings: kharkov, 2 players (2 rated)."
+    assert head == "Standings: kharkov for 2 players (2 rated)."
     assert (await eve.read_until(lambda _: True)).startswith(f"   1. {end['name']:<20} ")
     await eve.send("top moscow")  # asked by name: as it is, nobody yet
     assert (await eve.read_until(lambda x: x.startswith("Standings"))).endswith("nobody yet.")
