@@ -208,11 +208,15 @@ class Club:
     # a match's whole history or sheet is a long text for a short line: each spends a
     # list (a hostile tryout, s29: 40 observers asking 'history' 150 times a second)
     async def history(self, session: Session, item: Command) -> None:
-        if may_list(session, item.name, self.lobby.is_admin(session)):
+        if item.args:  # 'history 3' (a table? a deal?) was answered with this table's
+            session.send(ev.usage_error("history"))
+        elif may_list(session, item.name, self.lobby.is_admin(session)):
             await self._table_or_last(session, self._last_history, ShowHistory(session))
 
     async def sheet(self, session: Session, item: Command) -> None:
-        if may_list(session, item.name, self.lobby.is_admin(session)):
+        if item.args:  # as 'history'
+            session.send(ev.usage_error("sheet"))
+        elif may_list(session, item.name, self.lobby.is_admin(session)):
             await self._table_or_last(session, self._last_sheet, ShowSheet(session))
 
     async def _table_or_last(
