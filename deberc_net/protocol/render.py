@@ -995,14 +995,21 @@ def _human_deal_end(
     e: g.DealEnded, n: tuple[str, ...], sides: Sides, words: Mapping[str, str] = NO_WORDS
 ) -> list[str]:
     bide = bide_side(e, n)
-    how = e.outcome if bide is None else f"bide for {bide}"
+    if bide is None:
+        how = e.outcome
+    elif e.outcome == Outcome.HANGING:  # whose, and what the next deal plays for
+        how = f"hanging bide for {bide}, {e.hanging} points hang"
+    else:
+        how = f"bide for {bide}"
     return [deal_end_line(e, n, how), *scored_lines(ev.scored_in(e.record), n, Lang.EN, words)]
 
 
 def bide_side(e: g.DealEnded, n: Sequence[str]) -> str | None:
-    """Whose bide a deal is (the side that ordered: 'anna', 'anna+olga'), None for any
-    other end: at three players the line's points did not say who (a tryout, s28)."""
-    player = e.record.get("player") if e.outcome == Outcome.BIDE else None
+    """Whose bide (or hanging bide) a deal is (the side that ordered: 'anna',
+    'anna+olga'), None for any other end: at three players the line's points did not
+    say who (a tryout, s28; a club evening of three, its hanging bide)."""
+    bides = (Outcome.BIDE, Outcome.HANGING)
+    player = e.record.get("player") if e.outcome in bides else None
     if not isinstance(player, int) or not e.totals:
         return None
     return side_names(n, len(e.totals))[player % len(e.totals)]

@@ -253,7 +253,12 @@ def _deal_end(e: g.DealEnded, n: Names, sides: Sides) -> list[str]:
 def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) -> list[str]:
     scored = scored_lines(ev.scored_in(e.record), n, Lang.RU, words)
     bide = bide_side(e, n)  # «байд у игрока anna», as a club says it
-    how = RU_OUTCOMES.get(e.outcome, e.outcome) if bide is None else f"байд {_at(bide)}"
+    if bide is None:
+        how = RU_OUTCOMES.get(e.outcome, e.outcome)
+    elif e.outcome == Outcome.HANGING:  # the sources' «висячий байд» (docs/rules.md §5)
+        how = f"висячий байд {_at(bide)}, висит {e.hanging}"
+    else:
+        how = f"байд {_at(bide)}"
     return [_deal_end_line(e, n, how), *scored]
 
 

@@ -459,6 +459,29 @@ def test_a_bide_says_whose_it_is() -> None:
     assert render(ev.TableEvent(9, 1, TWO, made), HUMAN)[0].startswith("Deal 1: made.")
 
 
+def test_a_hanging_bide_says_whose_it_is_and_what_hangs() -> None:
+    """A club evening of three: «Раздача 3: висит. Очки: anna 60, boris 30, vera 30»
+    said neither whose points hang nor how many, which the next deal plays for (the
+    bide line names its player since s28). «висячий байд у игрока anna, висит 60»."""
+    three = ("anna", "boris", "vera")
+    hanging = g.DealEnded(3, "hanging", (60, 30, 30), (0, 30, 30), (0, 30, 30), 60, {"player": 0})
+    told = ev.TableEvent(9, 1, three, hanging)
+    assert render(told, HUMAN)[0].startswith(
+        "Deal 3: hanging bide for anna, 60 points hang. Points: anna 60,"
+    )
+    assert render_ru(told)[0].startswith(
+        "Раздача 3: висячий байд у игрока anna, висит 60. Очки: anna 60,"
+    )
+    # two in a row: the next deal plays for both sums (docs/rules.md §5, variant A)
+    again = g.DealEnded(4, "hanging", (40, 20, 20), (0, 20, 20), (0, 50, 50), 100, {"player": 1})
+    assert render_ru(ev.TableEvent(9, 1, three, again))[0].startswith(
+        "Раздача 4: висячий байд у игрока boris, висит 100."
+    )
+    assert render(ev.TableEvent(9, 1, three, again), MACHINE)[0].startswith(
+        "event seq=9 table=1 kind=deal-end deal=4 outcome=hanging"
+    )
+
+
 def test_the_options_questions_are_said_as_what_they_are_in_english() -> None:
     """A tryout (s30) read "house-heuristic-18 asks offer?: you answer." at a poltinniki
     table: the pending kind's token where the Russian screens say the offer and its
