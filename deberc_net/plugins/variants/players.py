@@ -22,9 +22,10 @@ class ThreePlayers:
             players=(3,),
             summary=(
                 "Three players: the player must score more than both whistlers together; "
-                "when a whistler holds the best combination both whistlers' sequences "
-                "score; a bide is split in half between the whistlers (an odd point to "
-                "the one who plays earlier)."
+                "when a whistler holds the best combination, the sequences of each "
+                "whistler who spoke in the table talk (declared or asked rost?) score; a "
+                "bide is split in half between the whistlers (an odd point to the one who "
+                "plays earlier)."
             ),
             summary_ru=SUMMARIES_RU[self.name],
         )
