@@ -82,7 +82,7 @@ async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
     assert title.startswith(f"История стола {table} (") and title.endswith("anna — boris")
     await anna.read_until(lambda x: x.startswith("Раздача 1, сдаёт "))
     await anna.send("top")
-    await anna.read_until(lambda x: x.startswith("Рейтинг: moscow, игроков: 2"))
+    await anna.read_until(lambda x: x.startswith("Рейтинг: moscow на двоих"))
     await anna.send("finger")
     await anna.read_until(lambda x: x.startswith("anna: гость, на сервере. Последние партии: "))
     await anna.read_until(lambda x: x == "  Рейтинга пока нет.")  # a private table is unrated
