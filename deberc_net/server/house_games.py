@@ -5,7 +5,6 @@ show the rating name's standing with the matches its copies were rated in."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .accounts import name_key
@@ -36,18 +35,24 @@ def house_rating_name(name: str) -> str | None:
 
 def house_bot_games(store: Store, name: str, limit: int) -> list[tuple[str, dict[str, Any]]]:
     """The rated matches of house bot ``name`` (a rating name), newest first: the name
-    its copy played under and the store's row of the match."""
+    its copy played under and the store's row of the match. Its newest points alone
+    are read, and each one's row (not its deals): a bot rated in thousands of matches
+    had its whole history and each match's deals read at every 'finger' and page."""
     prefix = name_key(name) + "-"
     out: list[tuple[str, dict[str, Any]]] = []
-    for point in reversed(store.rating_history(name)):
+    for point in reversed(store.rating_history(name, limit * LOOKED_AT)):
         if len(out) >= limit:
             break
-        records = store.match_records(point.match)
-        players = json.loads(records[0])["players"] if records else []
+        row = store.finished_match(point.match)
+        players = row["players"] if row is not None else []
         copy: str | None = next((p for p in players if name_key(p).startswith(prefix)), None)
-        if copy is None:
+        if row is None or copy is None:
             continue
-        rows = store.recent_games(copy, 1)
-        if rows and rows[0]["match"] == point.match:  # a copy plays one match only
-            out.append((copy, rows[0]))
+        del row["options"]  # (as recent_games gives a row)
+        out.append((copy, row))
     return out
+
+
+# its points read for ``limit`` matches shown: each one is a match a copy played (a
+# copy plays one), so only one not listed (a board's, still withheld) is passed over
+LOOKED_AT = 2

@@ -59,6 +59,12 @@ def test_ratings_are_kept_per_variant_and_player_count_with_their_history(store:
         RatingPoint("kharkov", 3, "m3", 1.0),
     ]
     assert store.rating_history("nobody") == []
+    # his last ones alone, still oldest first (a player's page: docs/web.md)
+    assert store.rating_history("ann", 2) == [
+        RatingPoint("moscow", 2, "m2", 3.5),
+        RatingPoint("kharkov", 3, "m3", 1.0),
+    ]
+    assert store.rating_history("ann", 5) == store.rating_history("ann")
 
 
 def test_a_database_of_migration_2_gains_the_ratings(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -52,6 +52,7 @@ from .base import (
     RANK,
     RATED_COUNTS,
     RATING_HISTORY,
+    RATING_HISTORY_LAST,
     RATINGS_FOR,
     RELEASED_RECORDS,
     RUNNING_NOW,
@@ -477,9 +478,14 @@ class PostgresStore:
             rows = conn.execute(PLAYER_RATINGS.format(p="%s"), (name_key(name),)).fetchall()
         return [player_rating(tuple(r)) for r in rows]
 
-    def rating_history(self, name: str) -> list[RatingPoint]:
+    def rating_history(self, name: str, last: int | None = None) -> list[RatingPoint]:
+        key = name_key(name)
         with self._pool.connection() as conn:
-            rows = conn.execute(RATING_HISTORY.format(p="%s"), (name_key(name),)).fetchall()
+            if last is None:
+                rows = conn.execute(RATING_HISTORY.format(p="%s"), (key,)).fetchall()
+            else:
+                query = RATING_HISTORY_LAST.format(p="%s")
+                rows = conn.execute(query, (key, last)).fetchall()[::-1]
         return [rating_point(tuple(r)) for r in rows]
 
 

@@ -53,6 +53,7 @@ from .base import (
     RANK,
     RATED_COUNTS,
     RATING_HISTORY,
+    RATING_HISTORY_LAST,
     RATINGS_FOR,
     RELEASED_RECORDS,
     RUNNING_NOW,
@@ -697,9 +698,14 @@ class SQLiteStore:
             rows = self._db.execute(PLAYER_RATINGS.format(p="?"), (name_key(name),)).fetchall()
         return [player_rating(r) for r in rows]
 
-    def rating_history(self, name: str) -> list[RatingPoint]:
+    def rating_history(self, name: str, last: int | None = None) -> list[RatingPoint]:
+        key = name_key(name)
         with self._reading():
-            rows = self._db.execute(RATING_HISTORY.format(p="?"), (name_key(name),)).fetchall()
+            if last is None:
+                rows = self._db.execute(RATING_HISTORY.format(p="?"), (key,)).fetchall()
+            else:
+                newest = self._db.execute(RATING_HISTORY_LAST.format(p="?"), (key, last))
+                rows = newest.fetchall()[::-1]
         return [rating_point(r) for r in rows]
 
 

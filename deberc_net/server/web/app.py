@@ -42,6 +42,7 @@ HERE = Path(__file__).parent
 MATCH_ID = re.compile(r"m[0-9]{1,12}")  # the ids the server gives (Table._start)
 VARY = "Accept-Language, Cookie"  # what a page's language comes from (web/choice.py)
 PLAYER_GAMES = 50  # the newest finished matches a player's page lists
+PLAYER_RATED = 500  # the newest rated matches his page plots (docs/web.md)
 # what GET /api lists (docs/web.md, "JSON"): every endpoint under /api/, in its words
 API_ENDPOINTS = (
     ("/api/health", "whether the server takes new games: serving, draining, stopping"),
@@ -252,7 +253,11 @@ def make_app(lobby: Lobby) -> Starlette:
             if not rows:
                 return None
             return views.player_page(
-                name, rows, store.player_ratings(name), store.rating_history(name), played_as
+                name,
+                rows,
+                store.player_ratings(name),
+                store.rating_history(name, PLAYER_RATED),
+                played_as,
             )
 
         return await trio.to_thread.run_sync(look_up)
