@@ -769,9 +769,10 @@ def _play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from clients.play.app import PlayApp
+    from clients.play.app import play_app
+    from clients.play.texts import lang_of
 
-    PlayApp(host or "127.0.0.1", int(port), args.name, args.token).run()
+    play_app(lang_of(args.lang))(host or "127.0.0.1", int(port), args.name, args.token).run()
     return 0
 
 
@@ -894,6 +895,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--token",
         help="with --name: a guest's resume token, to take the seat "
         "back after the client was closed",
+    )
+    pl.add_argument(
+        "--lang",
+        choices=("en", "ru"),
+        help="the client's language (default: Russian when LC_ALL, LC_MESSAGES or LANG "
+        "names a Russian or Ukrainian locale, else English)",
     )
     pl.set_defaults(func=_play)
 

@@ -19,13 +19,16 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Static
 
-from deberc_net.game.calls import NE_PROKHODIT
+from deberc_net.game.calls import IGRAYU, NE_PROKHODIT, PAS
+from deberc_net.protocol.lang import Lang, ru_call
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, phrase
 
 from . import draw
 from .entry import History, candidates
 from .link import Link
 from .state import TableState, fold, noted, playing, resync_requests
+from .texts import T, say
+from .words import words_for
 
 TICK_S = 0.25  # how often the clock redraws
 
@@ -48,7 +51,8 @@ class LegalSuggester(Suggester):
     async def get_suggestion(self, value: str) -> str | None:
         if not value:
             return None
-        found = candidates(value, self._app.state.legal)
+        state = self._app.state
+        found = candidates(value, state.legal, state.lang, words_for(state.talon))
         return value + found[0][len(value) :] if found else None
 
 
@@ -105,7 +109,36 @@ class Pane(Static):
             self.update(text)
 
 
+def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
+    """The app's keys, their words in the footer in ``lang`` (F2, F3: the calls as said)."""
+
+    def word(key: T) -> str:
+        return say(key, lang)
+
+    def call(token: str) -> str:
+        return ru_call(token) if lang == Lang.RU else token
+
+    return [
+        Binding("f1", "send('help')", word(T.KEY_HELP), priority=True),
+        Binding("f2", "bid('pas')", call(PAS), priority=True),
+        Binding("f3", "bid('igrayu')", call(IGRAYU), priority=True),
+        Binding("f4", "send('state')", word(T.KEY_STATE), priority=True),
+        Binding("f5", "send('tables')", word(T.KEY_TABLES), priority=True),
+        Binding("f6", "send('who')", word(T.KEY_WHO), priority=True),
+        Binding("f7", "send('seek 2')", word(T.KEY_SEEK), priority=True),
+        Binding("f8", "break_deck", word(T.KEY_BREAK), priority=True),
+        Binding("f10", "send('quit')", word(T.KEY_QUIT), priority=True),
+        Binding("ctrl+r", "reconnect", word(T.KEY_RECONNECT), priority=True),
+        # the log pane: a reply taller than it ('calls', 'rules') is read a page at a time
+        Binding("pageup", "scroll_log(1)", "log up", show=False, priority=True),
+        Binding("pagedown", "scroll_log(-1)", "log down", show=False, priority=True),
+    ]
+
+
 class PlayApp(App[None]):
+    """The client in English; ``RussianPlayApp`` in Russian (``play_app``)."""
+
+    LANG: ClassVar[Lang] = Lang.EN
     TITLE = "deberc-net play"
     CSS = """
     Screen { layout: vertical; }
@@ -119,31 +152,19 @@ class PlayApp(App[None]):
     #log { height: 1fr; padding: 0; color: $text-muted; }
     #input { height: 1; border: none; padding: 0 1; }
     """
-    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("f1", "send('help')", "help", priority=True),
-        Binding("f2", "bid('pas')", "pas", priority=True),
-        Binding("f3", "bid('igrayu')", "igrayu", priority=True),
-        Binding("f4", "send('state')", "state", priority=True),
-        Binding("f5", "send('tables')", "tables", priority=True),
-        Binding("f6", "send('who')", "who", priority=True),
-        Binding("f7", "send('seek 2')", "seek 2", priority=True),
-        Binding("f8", "break_deck", "break", priority=True),
-        Binding("f10", "send('quit')", "quit", priority=True),
-        Binding("ctrl+r", "reconnect", "reconnect", priority=True),
-        # the log pane: a reply taller than it ('calls', 'rules') is read a page at a time
-        Binding("pageup", "scroll_log(1)", "log up", show=False, priority=True),
-        Binding("pagedown", "scroll_log(-1)", "log down", show=False, priority=True),
-    ]
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = key_bindings(
+        Lang.EN
+    )
 
     def __init__(
         self, host: str, port: int, name: str | None = None, token: str | None = None
     ) -> None:
         super().__init__()
         self.address = f"{host}:{port}"
-        self.state = TableState()
+        self.state = TableState(lang=self.LANG)
         self.history = History()
         self.asked_at = 0.0  # when the open ask came (its clock counts from there)
-        self.link = Link(host, port, self._from_link, name)
+        self.link = Link(host, port, self._from_link, name, self.LANG)
         self.link.token = token  # a guest's token from an earlier run: resumes the seat
         self._cycle: list[str] = []
         self.log_back = 0  # the log pane scrolled back this many lines (0: the newest)
@@ -160,7 +181,7 @@ class PlayApp(App[None]):
         yield Pane(id="log")
         yield Entry(
             id="input",
-            placeholder="a call or a command (Tab completes)",
+            placeholder=say(T.PLACEHOLDER, self.LANG),
             suggester=LegalSuggester(self),
         )
         yield Footer()
@@ -200,7 +221,7 @@ class PlayApp(App[None]):
         log = self.pane("log")
         # the newest lines that fit the pane as laid out now (a long reply wraps)
         size = log.content_size
-        log.show(draw.log_text(state.log, size.width, size.height, self.log_back))
+        log.show(draw.log_text(state.log, size.width, size.height, self.log_back, state.lang))
 
     # ------------------------------------------------------------------- lines
     def _from_link(self, line: str) -> None:
@@ -251,10 +272,7 @@ class PlayApp(App[None]):
         if self.leave_declined(line):
             return
         if not self.link.send(line):
-            self.state = fold(
-                self.state,
-                "info text=not connected: Ctrl+R connects again, F10 or 'quit' leaves",
-            )
+            self.state = noted(self.state, self.state.say(T.NOT_CONNECTED))
             self.redraw()
 
     def leave_unconfirmed(self) -> bool:
@@ -267,7 +285,8 @@ class PlayApp(App[None]):
             return False
         self.leave_asked = now
         seconds = f"{LEAVE_CONFIRM_S:.0f}"
-        self.state = noted(self.state, phrase(Msg.LEAVE_CONFIRM, seconds=seconds).text())
+        question = phrase(Msg.LEAVE_CONFIRM, seconds=seconds).text(self.LANG)
+        self.state = noted(self.state, question)
         self.redraw()
         return True
 
@@ -281,7 +300,7 @@ class PlayApp(App[None]):
         if line.strip().casefold() not in LEAVE_DECLINED or NE_PROKHODIT in self.state.legal:
             return False
         self.leave_asked = None
-        stay = phrase(Msg.LEAVE_DECLINED, table=table).text()
+        stay = phrase(Msg.LEAVE_DECLINED, table=table).text(self.LANG)
         self.state = noted(self.state, stay)
         self.redraw()
         return True
@@ -319,7 +338,8 @@ class PlayApp(App[None]):
         if self._cycle and box.value in self._cycle:
             following = self._cycle[(self._cycle.index(box.value) + 1) % len(self._cycle)]
         else:
-            self._cycle = candidates(box.value, self.state.legal)
+            state = self.state
+            self._cycle = candidates(box.value, state.legal, state.lang, words_for(state.talon))
             if not self._cycle:
                 return
             following = self._cycle[0]
@@ -332,3 +352,18 @@ class PlayApp(App[None]):
         if line is not None:
             box.value = line
             box.cursor_position = len(line)
+
+
+class RussianPlayApp(PlayApp):
+    """The client in Russian (``--lang ru``): its panes, keys and log, the calls as the
+    Russian human style says them, the server's sentences read back into Russian."""
+
+    LANG: ClassVar[Lang] = Lang.RU
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = key_bindings(
+        Lang.RU
+    )
+
+
+def play_app(lang: Lang) -> type[PlayApp]:
+    """The application in ``lang``."""
+    return RussianPlayApp if lang == Lang.RU else PlayApp

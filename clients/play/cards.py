@@ -4,22 +4,29 @@ from __future__ import annotations
 
 from deberc_net.game.cards import RANKS, SUITS
 from deberc_net.game.cards import SUIT_SYMBOLS as SYMBOL
+from deberc_net.protocol.lang import RU_RANKS, Lang
 
-__all__ = ["RANKS", "SUITS", "SYMBOL", "card", "cards", "suit"]
+__all__ = ["RANKS", "SUITS", "SYMBOL", "card", "cards", "rank", "suit"]
 
 
-def card(token: str | None) -> str:
-    """``10h`` as ``10♥``; anything that is no card stays as it is (``-`` for none)."""
+def rank(token: str, lang: Lang = Lang.EN) -> str:
+    """A rank as the reader writes it: ``J``, in Russian ``В`` (lang.RU_RANKS)."""
+    return RU_RANKS[RANKS.index(token)] if lang == Lang.RU and token in RANKS else token
+
+
+def card(token: str | None, lang: Lang = Lang.EN) -> str:
+    """``10h`` as ``10♥`` (in Russian ``Jh`` as ``В♥``); anything that is no card stays
+    as it is (``-`` for none)."""
     if not token:
         return "-"
-    rank, suit = token[:-1], token[-1:]
-    if rank in RANKS and suit in SYMBOL:
-        return rank + SYMBOL[suit]
+    rank_, suit = token[:-1], token[-1:]
+    if rank_ in RANKS and suit in SYMBOL:
+        return rank(rank_, lang) + SYMBOL[suit]
     return token
 
 
-def cards(tokens: list[str] | tuple[str, ...]) -> str:
-    return " ".join(card(t) for t in tokens)
+def cards(tokens: list[str] | tuple[str, ...], lang: Lang = Lang.EN) -> str:
+    return " ".join(card(t, lang) for t in tokens)
 
 
 def suit(token: str | None) -> str:

@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 
 from rich.cells import cell_len, chop_cells
 
-from deberc_net.protocol.lang import NO_WORDS, spoken_call
+from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoken_call
 
-from .cards import RANKS, SUITS, SYMBOL, card, suit
+from .cards import RANKS, SUITS, SYMBOL, card, rank, suit
 from .state import TableState, versus
+from .texts import T, say
 from .words import words_for
 
 NAME_WIDTH = 7  # a side's column in the score pane; four names on one table line
@@ -124,45 +125,45 @@ def rank_order(hand: tuple[str, ...] | list[str]) -> list[list[str]]:
 
 def hand_text(state: TableState) -> str:
     groups = rank_order(state.hand)
+    head = state.say(T.HAND)
     if not groups:
-        return "Hand:   -"
+        return head + "-"
     parts = []
     for group in groups:
         mark = "*" if group[0][-1] == state.trump else ""
-        parts.append(SYMBOL[group[0][-1]] + mark + " " + " ".join(c[:-1] for c in group))
-    return "Hand:   " + "   ".join(parts)
+        ranks = " ".join(rank(c[:-1], state.lang) for c in group)
+        parts.append(SYMBOL[group[0][-1]] + mark + " " + ranks)
+    return head + "   ".join(parts)
 
 
-def _laid(cards: tuple[tuple[int, str], ...], name: Namer) -> str:
-    return (
-        "  ".join(f"{name(seat)} {card(c)}" if seat >= 0 else card(c) for seat, c in cards) or "-"
-    )
+def _laid(cards: tuple[tuple[int, str], ...], name: Namer, lang: Lang = Lang.EN) -> str:
+    laid = (f"{name(seat)} {card(c, lang)}" if seat >= 0 else card(c, lang) for seat, c in cards)
+    return "  ".join(laid) or "-"
 
 
-def clock_text(remaining_ms: int | None) -> str:
+def clock_text(remaining_ms: int | None, lang: Lang = Lang.EN) -> str:
     if remaining_ms is None:
         return ""
-    return f"{max(0, remaining_ms) // 1000} s"
+    return say(T.SECONDS, lang, seconds=max(0, remaining_ms) // 1000)
 
 
 def turn_text(state: TableState, remaining_ms: int | None, name: Namer) -> str:
     if state.asking:
-        return f"Turn:   YOU ({name(state.seat)}), {clock_text(remaining_ms)} left"
-    if state.to_act is None:
-        return "Turn:   -"
-    return f"Turn:   {name(state.to_act)}"
+        clock = clock_text(remaining_ms, state.lang)
+        return state.say(T.TURN_YOU, name=name(state.seat), clock=clock)
+    return state.say(T.TURN, name="-" if state.to_act is None else name(state.to_act))
 
 
 def seats_text(state: TableState, name: Namer) -> str:
     """The players by seat, ``*`` marking you; four players as their pairs (seats 0+2
     against 1+3, partners sit opposite: docs/rules.md)."""
     waiting = state.deal == 0 and state.result is None  # no match yet: a free seat is free
+    free = state.say(T.FREE)
     names = [
-        f"{'(free)' if waiting and not state.players[i] else name(i)}"
-        f"{'*' if i == state.seat else ''}"
+        f"{free if waiting and not state.players[i] else name(i)}{'*' if i == state.seat else ''}"
         for i in range(state.seats)
     ]
-    return versus(names) or "(waiting)"
+    return versus(names, state.lang) or state.say(T.WAITING)
 
 
 def table_text(state: TableState, remaining_ms: int | None = None) -> str:
@@ -170,24 +171,26 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
     if state.table is None:
         return "\n".join(
             [
-                "In the lobby." if state.name else "Not logged in: 'login NAME'.",
-                "'seek 2' waits for a game; 'new 2 moscow to-301'",
-                "opens a table; 'tables' lists them, 'sit N' sits.",
+                state.say(T.LOBBY if state.name else T.NOT_LOGGED_IN),
+                state.say(T.LOBBY_SEEK),
+                state.say(T.LOBBY_NEW),
             ]
         )
 
     def lines(name: Namer) -> list[str]:
         theirs = []
         if state.their_tricks:  # Tertz: the opponent's taken tricks, while they are open
-            theirs = ["Theirs: " + " ".join(map(card, state.their_tricks))]
+            theirs = [state.say(T.THEIRS, cards=state.cards(state.their_tricks))]
         turn = [] if state.result is not None else [turn_text(state, remaining_ms, name)]
+        seats = seats_text(state, name)
+        target = state.target or "-"
         return [
-            f"Table {state.table}, deal {state.deal or '-'}: {seats_text(state, name)}",
-            f"Dealer: {name(state.dealer)}   Target: {state.target or '-'}",
+            state.say(T.TABLE_DEAL, table=state.table, deal=state.deal or "-", seats=seats),
+            state.say(T.DEALER_TARGET, name=name(state.dealer), target=target),
             _turned_text(state, name),
             _talk_text(state, name),
-            f"Trick:  {_laid(state.trick, name)}",
-            f"Last:   {_laid(state.last_trick, name)}",
+            state.say(T.TRICK, laid=_laid(state.trick, name, state.lang)),
+            state.say(T.LAST, laid=_laid(state.last_trick, name, state.lang)),
             *theirs,
             *turn,
         ]
@@ -204,24 +207,24 @@ def _turned_text(state: TableState, name: Namer) -> str:
     if state.trump is not None:
         trump = suit(state.trump)
         if state.player is not None:  # a game that was ordered (no one orders in Tertz)
-            trump += f" ({name(state.player)} plays)"
+            trump += state.say(T.PLAYS, name=name(state.player))
     if state.talon is None:
-        return f"Turned: {card(state.turned)}   Fresa: {card(state.fresa)}   Trump: {trump}"
+        turned, fresa = state.card(state.turned), state.card(state.fresa)
+        return state.say(T.TURNED, turned=turned, fresa=fresa, trump=trump)
     # a game with a talon: how many cards are left to draw, the turned one included
     # (the turned card is its last: once drawn it lies in a hand, docs/rules.md §12.2)
-    face_up = card(state.turned) if state.talon else "-"
-    return f"Turned: {face_up}   Talon: {state.talon}   Trump: {trump}"
+    face_up = state.card(state.turned) if state.talon else "-"
+    return state.say(T.TURNED_TALON, turned=face_up, talon=state.talon, trump=trump)
 
 
 def _talk_text(state: TableState, name: Namer) -> str:
     """This deal's latest calls that fit on one line (long names: fewer), as spoken;
     a leading ``…`` says earlier calls of the deal were left out (``state`` has them)."""
-    words = words_for(state.talon)  # (Tertz's 'mariage')
-    said = [f"{name(s)} {spoken_call(t, words)}" for s, t in state.talk[-4:]]
+    said = [f"{name(s)} {state.spoken(t)}" for s, t in state.talk[-4:]]  # (Tertz's 'mariage')
 
     def line() -> str:
         cut = CUT if len(said) < len(state.talk) else ""
-        return "Talk:   " + cut + (", ".join(said) or "-")
+        return state.say(T.TALK) + cut + (", ".join(said) or "-")
 
     while len(said) > 1 and cell_len(line()) > TABLE_COLUMNS:
         del said[0]
@@ -257,24 +260,44 @@ def default_break(legal: tuple[str, ...]) -> str | None:
     return breaks[(len(breaks) - 1) // 2] if breaks else None
 
 
-def spoken_calls(legal: tuple[str, ...], words: Mapping[str, str] = NO_WORDS) -> list[str]:
+def spoken_calls(
+    legal: tuple[str, ...], words: Mapping[str, str] = NO_WORDS, lang: Lang = Lang.EN
+) -> list[str]:
     """The legal calls as a person says (and may type) them, as the human style writes
-    them (``igrayu ♠``, ``ot korolya``, ``J♠``: docs/protocol.md §3): the calls first, as
-    the server lists them, then the cards in the hand's order."""
+    them (``igrayu ♠``, ``ot korolya``, ``J♠``: docs/protocol.md §3; in Russian
+    ``играю ♠``, ``от короля``, ``В♠``): the calls first, as the server lists them,
+    then the cards in the hand's order."""
     held = [t for t in legal if t[-1:] in SUITS and t[:-1] in RANKS]
     calls = [t for t in legal if t not in held]
     ordered = [c for group in rank_order(held) for c in group]
-    spoken = [spoken_call(t, words) for t in numbered_runs(tuple(calls))]
-    return spoken + [card(c) for c in ordered]
+    if lang == Lang.RU:
+        spoken = [_ru_run(t, words) for t in numbered_runs(tuple(calls))]
+    else:
+        spoken = [spoken_call(t, words) for t in numbered_runs(tuple(calls))]
+    return spoken + [card(c, lang) for c in ordered]
+
+
+RUN = re.compile(r"(.+-)(\d+)(\.\..+)")  # a run of numbered calls, 'lomayu-1..12'
+
+
+def _ru_run(option: str, words: Mapping[str, str]) -> str:
+    """An option of the prompt in Russian: a run by its first call's words, «ломаю 1..12»."""
+    run = RUN.fullmatch(option)
+    if run is None:
+        return ru_call(option, words)
+    return ru_call(run[1] + run[2], words) + run[3]
 
 
 def legal_text(state: TableState) -> str:
     if not state.asking:
         return ""
-    text = "Your call: " + " | ".join(spoken_calls(state.legal, words_for(state.talon)))
+    words = words_for(state.talon)
+    said = " | ".join(spoken_calls(state.legal, words, state.lang))
+    text = state.say(T.YOUR_CALL) + said
     chosen = default_break(state.legal)
     if chosen is not None:
-        text += f"  (F8: {chosen.replace('-', ' ')})"
+        said = ru_call(chosen, words) if state.lang == Lang.RU else chosen.replace("-", " ")
+        text += f"  (F8: {said})"
     return text
 
 
@@ -296,7 +319,8 @@ def _score_name(state: TableState, seat: int) -> str:
     shortened it read 'se~ 1'), a name not known yet 'seatN'."""
     if 0 <= seat < len(state.players) and state.players[seat]:
         return state.players[seat]
-    return "free" if state.deal == 0 and state.result is None else f"seat{seat}"
+    free = state.deal == 0 and state.result is None
+    return state.say(T.SCORE_FREE) if free else state.say(T.SCORE_SEAT, seat=seat)
 
 
 SCORE_COLUMNS = 25  # the score pane inside its border and left padding (app.py: 27 - 2)
@@ -313,19 +337,23 @@ def score_text(state: TableState) -> str:
     """The running score: written points per deal (from ``deal-end``) and the totals."""
     names = _side_names(state)
     if not names:
-        return "Score\n-"
+        return state.say(T.SCORE) + "\n-"
     width = _score_width(state)
-    head = "Deal " + "".join(right_in(short_name(n, width - 1), width) for n in names)
-    rows = ["Score", head]
+    head = state.say(T.SCORE_DEAL)
+    head += "".join(right_in(short_name(n, width - 1), width) for n in names)
+    rows = [state.say(T.SCORE), head]
     for row in state.deals[-DEAL_ROWS:]:
         # an outcome other than made, by its letter; not a short game's won deal, whose
-        # 'bide' only says the one who ordered lost it (the columns say who won)
+        # 'bide' only says the one who ordered lost it (the columns say who won); in
+        # Russian its word's («б»: байд)
         mark = " " if row.outcome == "made" or row.winner is not None else row.outcome[:1]
+        if state.lang == Lang.RU and mark != " ":
+            mark = RU_OUTCOMES.get(row.outcome, row.outcome)[:1]
         rows.append(f"{row.deal:>3}{mark} " + "".join(f"{w:>{width}}" for w in row.written))
     totals = state.score or (0,) * len(names)
-    rows.append("Tot  " + "".join(f"{t:>{width}}" for t in totals))
+    rows.append(state.say(T.SCORE_TOTAL) + "".join(f"{t:>{width}}" for t in totals))
     if state.tricks and state.phase == "play":
-        rows.append("Trk  " + "".join(f"{t:>{width}}" for t in state.tricks))
+        rows.append(state.say(T.SCORE_TRICKS) + "".join(f"{t:>{width}}" for t in state.tricks))
     return "\n".join(rows)
 
 
@@ -385,7 +413,9 @@ def log_lines(log: tuple[str, ...], width: int) -> int:
     return sum(len(wrapped(entry, max(width, 10))) for entry in log)
 
 
-def log_text(log: tuple[str, ...], width: int, height: int, back: int = 0) -> str:
+def log_text(
+    log: tuple[str, ...], width: int, height: int, back: int = 0, lang: Lang = Lang.EN
+) -> str:
     """The newest lines of the log that fit the pane: the end always in view, however
     long the entries before it. An error (``!``) among the last few entries that a long
     one pushed up stays, on the first line: a wrong call is never hidden.
@@ -401,7 +431,7 @@ def log_text(log: tuple[str, ...], width: int, height: int, back: int = 0) -> st
     back = min(back, max(len(lines) - (height - 1), 0))  # the marker takes a line
     if back > 0 and height > 1:
         end = len(lines) - back
-        below = f"-- {back} more lines below: PgDn --"
+        below = say(T.MORE_BELOW, lang, count=back)
         return "\n".join([*lines[max(end - (height - 1), 0) : end], below])
     shown = lines[-height:]
     recent = log[-ERROR_KEPT:]
@@ -414,6 +444,6 @@ def log_text(log: tuple[str, ...], width: int, height: int, back: int = 0) -> st
 
 
 def status_text(state: TableState, address: str) -> str:
-    who = state.name or "not logged in"
-    token = f"  token {state.token}" if state.token else ""
+    who = state.name or state.say(T.NOT_LOGGED)
+    token = state.say(T.TOKEN, token=state.token) if state.token else ""
     return f"deberc-net {address}  {who}{token}"

@@ -6,10 +6,12 @@ of the current ``ask``: completing to one of them always makes a call the server
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import attrs
 
 from deberc_net.protocol.commands import SECRET_COMMANDS
-from deberc_net.protocol.lang import CYRILLIC, ru_call
+from deberc_net.protocol.lang import CYRILLIC, NO_WORDS, Lang, ru_call
 
 # the commands a person types in the lobby and at the table (docs/protocol.md §4–5)
 COMMANDS = (
@@ -33,15 +35,27 @@ COMMANDS = (
 )
 
 
-def candidates(prefix: str, legal: tuple[str, ...] | list[str]) -> list[str]:
+def candidates(
+    prefix: str,
+    legal: tuple[str, ...] | list[str],
+    lang: Lang = Lang.EN,
+    words: Mapping[str, str] = NO_WORDS,
+) -> list[str]:
     """The legal calls, then the commands, that start with ``prefix`` (any case); typed
     in Cyrillic, the calls as a Russian player says them ('Т' completes to 'Т♠', 'пи'
-    to 'пишет': the server reads them so), which no command is."""
+    to 'пишет': the server reads them so), which no command is. In Russian (``lang``)
+    the calls as a Russian player says them first ('' completes to 'пас', '10' to
+    '10♠'), then their tokens a Latin ``prefix`` starts ('pa': 'pas'). ``words``: the
+    table's own (Tertz's «марьяж», «ломаю 6»)."""
     folded = prefix.casefold()
+    said = [ru_call(call, words) for call in legal]
     if CYRILLIC.search(folded):  # (Tab completed none: a tryout, s29)
-        said = [ru_call(call) for call in legal]
         return [s for s in said if s.casefold().startswith(folded)]
-    found = [call for call in legal if call.casefold().startswith(folded)]
+    if lang == Lang.RU:
+        found = [s for s in said if s.casefold().startswith(folded)]
+        found += [c for c in legal if folded and c.casefold().startswith(folded) and c not in found]
+    else:
+        found = [call for call in legal if call.casefold().startswith(folded)]
     if " " not in prefix:
         found += sorted(c for c in COMMANDS if c.startswith(folded) and c not in found)
     return found

@@ -24,6 +24,8 @@ from clients.client import Connection, why_not_connected
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.wire import Tag, format_line, parse_line
 
+from .texts import T, say
+
 # how long the link keeps trying after a drop before it waits for Ctrl+R: as long as
 # the server holds a seat by default (docs/settings.md, away_limit_ms), past which it is lost
 RETRY_FOR_S = 120.0
@@ -74,9 +76,15 @@ def pause_before(attempt: int) -> float:
 
 class Link:
     def __init__(
-        self, host: str, port: int, deliver: Callable[[str], None], name: str | None = None
+        self,
+        host: str,
+        port: int,
+        deliver: Callable[[str], None],
+        name: str | None = None,
+        speaks: Lang = Lang.EN,
     ) -> None:
         self.host = host
+        self.speaks = speaks  # the language of the link's own notices (the screen's)
         self.port = port
         self.deliver = deliver
         self.name = name  # to log in as on connect (None: the person types 'login')
@@ -244,7 +252,7 @@ class Link:
         finally:
             self._started.set()
             self.closed.set()
-            self._notice("disconnected")
+            self._notice(say(T.DISCONNECTED, self.speaks))
 
     async def _keep_trying(self, inbox: trio.MemoryReceiveChannel[str]) -> bool:
         """Connect, and again after each drop, pausing longer each time; False once
@@ -258,15 +266,11 @@ class Link:
             if self._quitting:
                 return True
             if told_bye:
-                self._notice("Ctrl+R connects again; F10 or 'quit' leaves")
+                self._notice(say(T.AFTER_BYE, self.speaks))
                 return False
             if self._refused_for_good:
                 self._refused_for_good = False
-                self._notice(
-                    "the server refuses connections from this address without a proxy's "
-                    "header (you dialed the port behind its proxy, or the proxy sends "
-                    "none): Ctrl+R tries again, F10 or 'quit' leaves"
-                )
+                self._notice(say(T.NO_PROXY_HEADER, self.speaks))
                 return False
             if self._logins > logins:  # logged in: a fresh drop, pauses short again
                 attempt = 0
@@ -278,18 +282,15 @@ class Link:
                 self._been_up = True
             attempt += 1
             if trio.current_time() - since >= self.retry_for_s:
-                self._notice(
-                    f"the server cannot be reached (tried {attempt} times in "
-                    f"{trio.current_time() - since:.0f} s): Ctrl+R tries again, F10 or "
-                    "'quit' leaves"
-                )
+                seconds = f"{trio.current_time() - since:.0f}"
+                self._notice(say(T.UNREACHABLE, self.speaks, attempts=attempt, seconds=seconds))
                 return False
             pause = pause_before(attempt)
             # a connection that was never made was not lost; once one was, every try
             # until the next is made is after that loss (a try refused says so above)
             lost = self._opened or self._been_up
-            what = "connection lost" if lost else "no connection yet"
-            self._notice(f"{what}: trying again in {pause:g} s (attempt {attempt + 1})")
+            what = T.TRYING_AGAIN_LOST if lost else T.TRYING_AGAIN_NOT_YET
+            self._notice(say(what, self.speaks, pause=f"{pause:g}", attempt=attempt + 1))
             await self._pause(pause)
             if self._quitting:
                 return True
@@ -311,7 +312,8 @@ class Link:
         try:
             conn = await Connection.open(self.host, self.port)
         except OSError as exc:
-            self._notice(f"cannot connect to {self.host}:{self.port}: {why_not_connected(exc)}")
+            address, why = f"{self.host}:{self.port}", why_not_connected(exc)
+            self._notice(say(T.CANNOT_CONNECT, self.speaks, address=address, why=why))
             self._went_down(inbox)
             return False
         self._opened = True
@@ -345,10 +347,7 @@ class Link:
                         self._refused = False  # the banner: taken, nothing to log in with
                     self._learn(line)
                     if not self._hand_on(line):
-                        self._notice(
-                            "the server sends more lines than the screen can show: "
-                            "the connection is dropped"
-                        )
+                        self._notice(say(T.TOO_MANY_LINES, self.speaks))
                         break
                     if parse_line(line).tag == Tag.BYE:
                         ended = True
@@ -374,8 +373,10 @@ class Link:
                 break
             dropped += 1
         if dropped:
-            lines = "a line" if dropped == 1 else f"{dropped} lines"
-            self._notice(f"not connected: {lines} typed not sent")
+            if dropped == 1:
+                self._notice(say(T.LINE_NOT_SENT, self.speaks))
+            else:
+                self._notice(say(T.LINES_NOT_SENT, self.speaks, count=dropped))
 
     def _learn(self, line: str) -> None:
         parsed = parse_line(line)

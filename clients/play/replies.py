@@ -16,6 +16,7 @@ import attrs
 from deberc_net.game.cards import SUITS, parse_card
 from deberc_net.game.sheet import SheetRow
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import (
     finger_lines,
     games_lines,
@@ -80,11 +81,16 @@ def _sheet_rows(lines: Sequence[Line]) -> tuple[SheetRow, ...]:
 
 
 def sheet_text(
-    lines: Sequence[Line], players: Sequence[str], on_points: bool = False, over: bool = False
+    lines: Sequence[Line],
+    players: Sequence[str],
+    on_points: bool = False,
+    over: bool = False,
+    lang: Lang = Lang.EN,
 ) -> list[str]:
     """The sheet as the server's human style writes it; ``on_points``: a short game
     without a bide, each deal by its winner (docs/rules.md §11); ``over``: a finished
-    match's (with no row: it ended before anyone made a call)."""
+    match's (with no row: it ended before anyone made a call); ``lang``: the human
+    style's language it is written in."""
     head, sheet_rows = lines[0], _sheet_rows(lines)
     if sheet_rows:  # the sides the rows write; the names we know if they fit them
         count = len(sheet_rows[0].written)
@@ -101,7 +107,8 @@ def sheet_text(
             sheet_rows,
             on_points,
             over,
-        )
+        ),
+        lang,
     )
 
 
@@ -113,10 +120,14 @@ def sheet_rows(
 
 
 def history_text(
-    lines: Sequence[Line], players: Sequence[str], on_points: bool = False, over: bool = False
+    lines: Sequence[Line],
+    players: Sequence[str],
+    on_points: bool = False,
+    over: bool = False,
+    lang: Lang = Lang.EN,
 ) -> list[str]:
-    """The history as the server's human style writes it; ``on_points`` and ``over``
-    as in ``sheet_text``."""
+    """The history as the server's human style writes it; ``on_points``, ``over`` and
+    ``lang`` as in ``sheet_text``."""
     head = lines[0]
     deals: list[ev.HistoryDeal] = []
     tricks: list[ev.HistoryTrick] = []
@@ -163,7 +174,8 @@ def history_text(
             tuple(deals),
             on_points,
             over,
-        )
+        ),
+        lang,
     )
 
 
@@ -173,7 +185,7 @@ def _draw(item: str) -> tuple[int, int]:
     return int(seat), parse_card(card)
 
 
-def games_text(lines: Sequence[Line]) -> list[str]:
+def games_text(lines: Sequence[Line], lang: Lang = Lang.EN) -> list[str]:
     games = tuple(
         ev.Game(
             g.require("match"),
@@ -187,7 +199,7 @@ def games_text(lines: Sequence[Line]) -> list[str]:
         )
         for g in lines[1:]
     )
-    return games_lines(ev.Games(lines[0].get_str("name") or "-", games))
+    return games_lines(ev.Games(lines[0].get_str("name") or "-", games), lang)
 
 
 def _rated(r: Line) -> ev.Rated:
@@ -209,7 +221,7 @@ def _rated(r: Line) -> ev.Rated:
     )
 
 
-def top_text(lines: Sequence[Line]) -> list[str]:
+def top_text(lines: Sequence[Line], lang: Lang = Lang.EN) -> list[str]:
     head = lines[0]
     return top_lines(
         ev.Top(
@@ -219,11 +231,12 @@ def top_text(lines: Sequence[Line]) -> list[str]:
             head.get_int("total") or 0,
             head.get_int("page") or 1,
             head.get_int("pages") or 1,
-        )
+        ),
+        lang,
     )
 
 
-def finger_text(lines: Sequence[Line]) -> list[str]:
+def finger_text(lines: Sequence[Line], lang: Lang = Lang.EN) -> list[str]:
     head = lines[0]
     return finger_lines(
         ev.Finger(
@@ -233,5 +246,6 @@ def finger_text(lines: Sequence[Line]) -> list[str]:
             tuple(_rated(r) for r in lines[1:]),
             tuple(head.get_list("last")),
             bool(head.get_bool("house_bot")),
-        )
+        ),
+        lang,
     )

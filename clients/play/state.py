@@ -19,9 +19,12 @@ from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.ends import short_words
 from deberc_net.protocol.hints import command_hint
-from deberc_net.protocol.lang import spoken_call
-from deberc_net.protocol.messages import MESSAGES, Msg
+from deberc_net.protocol.lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_call, spoken_call
+from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg
+from deberc_net.protocol.read_back import russian
+from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import for_people
+from deberc_net.protocol.render_ru import RU_FORFEITS
 from deberc_net.protocol.wire import (
     EventKind,
     Line,
@@ -34,6 +37,7 @@ from deberc_net.protocol.wire import (
 
 from . import replies
 from .cards import card, cards, suit
+from .texts import T, say
 from .words import words_for
 
 LOG_KEEP = 200  # lines of talk and notices kept for the log pane
@@ -127,13 +131,39 @@ class TableState:
     # the server's banners read (docs/protocol.md §4.1): a second one is a connection
     # made again, said in one line, not greeted again
     banners: int = 0
+    # the language of the client's texts (docs/play.md, "Language"): the server's lines
+    # come in the machine style's English whatever it is
+    lang: Lang = Lang.EN
 
     def who(self, seat: int | None) -> str:
         if seat is None:
             return "-"
         if 0 <= seat < len(self.players) and self.players[seat]:
             return self.players[seat]
-        return f"seat {seat}"
+        return say(T.SEAT, self.lang, seat=seat)
+
+    def say(self, key: T, **values: object) -> str:
+        """The client's text ``key`` in this screen's language."""
+        return say(key, self.lang, **values)
+
+    def spoken(self, call: str) -> str:
+        """A call's token as a player says it in this screen's language, in the table's
+        words (Tertz's 'mariage', «марьяж»): 'ot korolya', «от короля»."""
+        words = words_for(self.talon)
+        return ru_call(call, words) if self.lang == Lang.RU else spoken_call(call, words)
+
+    def card(self, token: str | None) -> str:
+        return card(token, self.lang)
+
+    def cards(self, tokens: Sequence[str]) -> str:
+        return cards(tuple(tokens), self.lang)
+
+    def server_text(self, text: str) -> str:
+        """A sentence of the server (the machine style's English): in Russian by the
+        server's own catalogue where it is one of its sentences, else as it came."""
+        if self.lang != Lang.RU:
+            return text
+        return russian(text) or text
 
     @property
     def seats(self) -> int:
@@ -178,16 +208,13 @@ CLOSES = tuple(
 )
 # the server's word that we sit at no table and watch none (docs/protocol.md)
 NOWHERE = "you sit at no table and observe none"
-# a connection made again (its banner), and with our seat taken back (kind=back)
-CONNECTED_AGAIN = "Connected again."
-SEAT_BACK = "Connected again: your seat at table {table} is back."
-# ... and with none: the server's reason (a seat freed, a match lost or cut off) logged
-# after it, or none given (a restarted server keeps no seat, and a guest's token is new)
-NOT_KEPT = "Connected again, but your seat at table {table} was not kept"
-NOT_KEPT_WHY = NOT_KEPT + " (the server says why below)."
-NOT_KEPT_UNSAID = (
-    NOT_KEPT + ": the server holds none of yours now (a restarted server keeps no seats)."
-)
+# a connection made again (its banner), and with our seat taken back (kind=back), said
+# by texts.T.CONNECTED_AGAIN and T.SEAT_BACK; with none, T.NOT_KEPT_WHY (the server's
+# reason, a seat freed, a match lost or cut off, logged after it) or T.NOT_KEPT_UNSAID
+# (none given: a restarted server keeps no seat, and a guest's token is new)
+# the log's word that a table watched is not shown while our game runs (English; the
+# screen says it in its language)
+KEEPS_OUR_TABLE = say(T.KEEPS_OUR_TABLE, Lang.EN)
 
 
 def _round_two_opens(state: TableState) -> bool:
@@ -218,13 +245,14 @@ def _log(state: TableState, *lines: str) -> TableState:
     return attrs.evolve(state, log=log, logged=state.logged + len(lines))
 
 
-def versus(names: Sequence[str]) -> str:
+def versus(names: Sequence[str], lang: Lang = Lang.EN) -> str:
     """The players as the sides they play on: 'anna v boris', four players as their
     pairs, 'anna+olga v vera+nina' (partners sit opposite: seats 0+2 and 1+3, docs/
-    rules.md); '' for nobody."""
+    rules.md); '' for nobody. In Russian 'anna — boris'."""
+    v = say(T.VERSUS, lang)
     if len(names) == 4:
-        return f"{names[0]}+{names[2]} v {names[1]}+{names[3]}"
-    return " v ".join(names)
+        return f"{names[0]}+{names[2]}{v}{names[1]}+{names[3]}"
+    return v.join(names)
 
 
 # the short games without a bide (docs/rules.md §11): more points wins, whoever ordered;
@@ -267,7 +295,7 @@ def fold(state: TableState, raw: str) -> TableState:
     try:
         return _fold(state, line)
     except WireError as exc:  # a reply it spoilt is not awaited further
-        return _log(_unreplied(state), f"(unreadable line: {exc})")
+        return _log(_unreplied(state), state.say(T.UNREADABLE_LINE, error=exc))
 
 
 def _unreplied(state: TableState) -> TableState:
@@ -282,7 +310,7 @@ def _fold(state: TableState, line: Line) -> TableState:
         try:
             state = _gathered(attrs.evolve(state, reply_left=0))
         except WireError as exc:
-            state = _log(_unreplied(state), f"(unreadable reply: {exc})")
+            state = _log(_unreplied(state), state.say(T.UNREADABLE_REPLY, error=exc))
     if tag in (Tag.ASK, Tag.STATE):
         view = View.from_line(line)
         if tag == Tag.STATE and _playing_elsewhere(state, view.table):
@@ -309,34 +337,31 @@ def _fold(state: TableState, line: Line) -> TableState:
         if line.text == NOWHERE and state.table is not None and state.result is not None:
             # the finished match on screen: its table closed with it (docs/protocol.md
             # §9.7), so 'leave' (or 'state') there is answered so; said as where we are
-            over = f"The match at table {state.table} is over: you are in the lobby."
-            return _log(_lobby(state), over)
+            return _log(_lobby(state), state.say(T.MATCH_OVER_LOBBY, table=state.table))
         nowhere = state.seat is not None or line.text == NOWHERE  # our table is gone
         if line.get_str("code") == "not-seated" and state.table is not None and nowhere:
             state = _lobby(state)
-        refused = line.text or line.get_str("code") or ""
-        if line.get_str("code") in CALL_REFUSAL_CODES:
-            # a call refused, said as the human style says it: suit signs, spoken calls,
-            # names for seats (another refusal as it came: its 'to-301' is to be typed so)
-            refused = for_people(refused, state.players)
+        refused = _refusal(state, line)
         near = line.get_str("hint")  # a mistyped call's likely meaning (protocol §8)
         if near is not None:
-            refused += f" Did you mean {spoken_call(near, words_for(state.talon))}?"
+            refused += state.say(T.MEANT_CALL, call=state.spoken(near))
         elif (meant := _command_meant(line)) is not None:
-            refused += f" Did you mean '{meant}'?"
-        return _log(state, f"! {refused}")
+            refused += state.say(T.MEANT_COMMAND, command=meant)
+        return _log(state, state.say(T.REFUSED, text=refused))
     if tag == Tag.SAY:
-        where = "" if line.get_str("table") is None else " (table)"
+        where = "" if line.get_str("table") is None else state.say(T.SAID_AT_TABLE)
         return _log(state, f"{line.get_str('from')}{where}: {line.text or ''}")
     if tag == Tag.ANNOUNCE:  # an admin's (docs/protocol.md §5.19): marked as his
-        return _log(state, f"*** {line.get_str('from')} (admin): {line.text or ''}")
+        return _log(state, state.say(T.ADMIN, name=line.get_str("from"), text=line.text or ""))
     if tag == Tag.BANS:  # an admin's 'bans', then a line a ban
-        return _log(state, f"banned names: {line.get_str('count')}")
+        return _log(state, state.say(T.BANNED, count=line.get_str("count")))
     if tag == Tag.BAN:
         why = f": {line.text}" if line.text else ""
-        return _log(state, f"  {line.get_str('name')} by {line.get_str('by')}{why}")
+        by = line.get_str("by")
+        return _log(state, state.say(T.BANNED_BY, name=line.get_str("name"), by=by, why=why))
     if tag == Tag.WHO:
-        return _log(state, f"here: {', '.join(line.get_list('names')) or 'nobody'}")
+        names = ", ".join(line.get_list("names")) or state.say(T.NOBODY)
+        return _log(state, state.say(T.HERE, names=names))
     if tag in replies.HEADS:
         return _gathered(attrs.evolve(state, reply=(line,), reply_left=replies.lines_after(line)))
     if tag in replies.BODIES and state.reply:
@@ -345,11 +370,12 @@ def _fold(state: TableState, line: Line) -> TableState:
     if tag == Tag.LAST:
         return _last(state, line)
     if tag == Tag.INFO and _closes(state, line.text or ""):
-        return _log(_lobby(state), line.text or "")  # the table pane goes; the log keeps it
+        # the table pane goes; the log keeps it
+        return _log(_lobby(state), state.server_text(line.text or ""))
     if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES, Tag.INVITE, Tag.REMATCH):
-        return _log(state, line.text or "")
+        return _log(state, state.server_text(line.text or ""))
     if tag == Tag.TABLE:  # a table's line with no head before it
-        return _log(state, _table_text(line))
+        return _log(state, _table_text(state, line))
     if tag in replies.BODIES:  # a body with no head before it: shown as it came
         return _log(state, line.line)
     if tag == Tag.RECORD:
@@ -359,7 +385,8 @@ def _fold(state: TableState, line: Line) -> TableState:
     if banner_protocol(line.line) is not None:
         state = attrs.evolve(state, banners=state.banners + 1)
         if state.banners > 1 and state.name is None:  # made again, with no login to
-            return _log(state, CONNECTED_AGAIN)  # answer: said now (once greeted is enough)
+            return _log(state, state.say(T.CONNECTED_AGAIN))  # answer: said now (once
+            # greeted is enough)
     if state.banners > 1:  # (the banner's second line)
         return state
     return _log(state, line.line) if line.line.strip() else state  # the banner
@@ -380,6 +407,28 @@ CALL_REFUSAL_CODES = frozenset({IllegalCall.code} | {c.code for c in IllegalCall
 # the machine style's refusal of a line that is no command (docs/protocol.md §8): away
 # from a table, and at one (where it is no call either)
 _NO_COMMAND = re.compile(r"'([^'\s]+)' is not a command|not a table call(?: here)?: '([^']+)'")
+
+
+def _refusal(state: TableState, line: Line) -> str:
+    """A refusal's words: a call refused as the human style says it (suit signs, spoken
+    calls, names for seats); another as it came (its 'to-301' is to be typed so). In
+    Russian, the server's own sentence for it (the engine's read back by its form, the
+    catalogue's by its English), else as it came."""
+    code = line.get_str("code") or ""
+    text = line.text or ""
+    if state.lang == Lang.RU:
+        said = None
+        if code in CALL_REFUSAL_CODES:
+            names = tuple(state.who(seat) for seat in range(max(state.seats, 4)))
+            found = refusal_phrase(text, names, words_for(state.talon))
+            said = None if found is None else found.text(Lang.RU)
+        said = said or (russian(text) if text else RU_ERRORS.get(code))
+        if said is not None:
+            return said
+    refused = text or code
+    if code in CALL_REFUSAL_CODES:
+        refused = for_people(refused, state.players)
+    return refused
 
 
 def _command_meant(line: Line) -> str | None:
@@ -444,7 +493,8 @@ def _gathered(state: TableState) -> TableState:
             # a busy server lists ours on a later page (100 to a page: docs/protocol.md §5.2)
             state = attrs.evolve(state, resync=(*state.resync, f"tables {page + 1}"))
         total = head.get_int("total") or 0
-        shown = [f"{total} open table{'' if total == 1 else 's'}", *map(_table_text, lines[1:])]
+        count = state.say(T.ONE_OPEN_TABLE) if total == 1 else state.say(T.OPEN_TABLES, count=total)
+        shown = [count, *(_table_text(state, table) for table in lines[1:])]
     elif head.tag == Tag.SHEET:
         if head.get_int("table") == state.table and state.table is not None:
             rows = tuple(_won(state, DealScore(*row)) for row in replies.sheet_rows(lines))
@@ -454,16 +504,18 @@ def _gathered(state: TableState) -> TableState:
             state.names_at(head.get_int("table")),
             _on_points(state, head),
             _over(state, head),
+            state.lang,
         )
     elif head.tag == Tag.HISTORY:
         names = state.names_at(head.get_int("table"), head.get_str("match"))
-        shown = replies.history_text(lines, names, _on_points(state, head), _over(state, head))
+        on_points, over = _on_points(state, head), _over(state, head)
+        shown = replies.history_text(lines, names, on_points, over, state.lang)
     elif head.tag == Tag.GAMES:
-        shown = replies.games_text(lines)
+        shown = replies.games_text(lines, state.lang)
     elif head.tag == Tag.TOP:
-        shown = replies.top_text(lines)
+        shown = replies.top_text(lines, state.lang)
     elif head.tag == Tag.FINGER:
-        shown = replies.finger_text(lines)
+        shown = replies.finger_text(lines, state.lang)
     return state if quiet else _log(state, *shown)
 
 
@@ -474,13 +526,21 @@ def _over(state: TableState, head: Line) -> bool:
     return head.get_int("table") != state.table or state.result is not None
 
 
-def _table_text(line: Line) -> str:
-    seats = " ".join(name if name != "-" else "(free)" for name in line.get_list("seats"))
+def _table_text(state: TableState, line: Line) -> str:
+    free = state.say(T.FREE)
+    seats = " ".join(name if name != "-" else free for name in line.get_list("seats"))
     options = ",".join(line.get_list("options")) or "-"
-    return (
-        f"table {line.get_str('id')}: {line.get_str('variant')} "
-        f"{options} [{seats}] {line.get_str('state')}"
+    told = line.get_str("state") or ""
+    if state.lang == Lang.RU and told in TABLE_STATES:  # as the lobby's list says it
+        told = MESSAGES[TABLE_STATES[told]][1]
+    table, variant = line.get_str("id"), line.get_str("variant")
+    return state.say(
+        T.TABLE_LINE, table=table, variant=variant, options=options, seats=seats, state=told
     )
+
+
+# a table's state on its 'tables' line, and the catalogue's word for it (Russian)
+TABLE_STATES = {"waiting": Msg.WAITING, "playing": Msg.PLAYING, "closed": Msg.CLOSED}
 
 
 def _names_from(state: TableState, table: Line) -> TableState:
@@ -510,12 +570,9 @@ def _last(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, last_trick=trick)
     if "last" in state.quiet:
         return _unquiet(state, "last")
-    said = "  ".join(f"{state.who(seat)} {card(c)}" for seat, c in trick)
-    return _log(
-        state,
-        f"last trick (deal {line.get_str('deal')}): {said}; "
-        f"{state.who(line.get_int('winner'))} took it",
-    )
+    said = "  ".join(f"{state.who(seat)} {state.card(c)}" for seat, c in trick)
+    winner = state.who(line.get_int("winner"))
+    return _log(state, state.say(T.LAST_TRICK, deal=line.get_str("deal"), laid=said, name=winner))
 
 
 def _ok(state: TableState, line: Line) -> TableState:
@@ -540,12 +597,11 @@ def _ok(state: TableState, line: Line) -> TableState:
             before=before,
         )
         if again:
-            state = _log(state, CONNECTED_AGAIN)
+            state = _log(state, state.say(T.CONNECTED_AGAIN))
         if before is not None and before.seat is None and before.table is not None:
             # a table we watched: the server gives back a seat only, so say it went (a
             # pty tryout, s29: the screen turned to the lobby without a word)
-            table = before.table
-            state = _log(state, f"No longer watching table {table} ('observe {table}').")
+            state = _log(state, state.say(T.NO_LONGER_WATCHING, table=before.table))
     elif cmd == "sit":
         state = attrs.evolve(
             _lobby(state),
@@ -555,7 +611,8 @@ def _ok(state: TableState, line: Line) -> TableState:
         )
     elif cmd == "observe" and _playing_elsewhere(state, line.get_int("table")):
         # one table on screen: ours while its match runs (another's lines would mix in)
-        return _log(state, line.text or "ok observe", KEEPS_OUR_TABLE)
+        said = state.server_text(line.text or "ok observe")
+        return _log(state, said, state.say(T.KEEPS_OUR_TABLE))
     elif cmd == "observe":
         # the watched table takes the screen: nothing of the table shown until now (its
         # seats, target, a finished match's result) is kept for it (docs/play.md); what
@@ -567,10 +624,7 @@ def _ok(state: TableState, line: Line) -> TableState:
         state = _not_kept(state)
     if cmd in ("style", "clock", "ping") or again:
         return state
-    return _log(state, line.text or f"ok {cmd}")
-
-
-KEEPS_OUR_TABLE = "(the screen keeps your own table while its game runs: 'leave' it first)"
+    return _log(state, state.server_text(line.text or "") or state.say(T.OK, command=cmd))
 
 
 def _playing_elsewhere(state: TableState, table: int | None) -> bool:
@@ -601,15 +655,14 @@ def _lobby(state: TableState) -> TableState:
         quiet=state.quiet,
         former=state.left(),
         banners=state.banners,
+        lang=state.lang,
     )
 
 
-BY_THE_CLOCK = " (by the clock)"  # a call or card the clock made for a seat out of time
-
-
-def _by_the_clock(line: Line) -> str:
-    """What follows a call the clock made (``auto=1``, docs/protocol.md §11.2)."""
-    return BY_THE_CLOCK if line.get_str("auto") == "1" else ""
+def _by_the_clock(state: TableState, line: Line) -> str:
+    """What follows a call the clock made for a seat out of time (``auto=1``,
+    docs/protocol.md §11.2): ' (by the clock)'."""
+    return state.say(T.BY_THE_CLOCK) if line.get_str("auto") == "1" else ""
 
 
 def _not_kept(state: TableState) -> TableState:
@@ -622,13 +675,14 @@ def _not_kept(state: TableState) -> TableState:
     if before is None or before.seat is None or before.table is None:
         return state
     log = list(state.log)
-    at = next((i for i in reversed(range(len(log))) if log[i] == CONNECTED_AGAIN), None)
+    again = state.say(T.CONNECTED_AGAIN)
+    at = next((i for i in reversed(range(len(log))) if log[i] == again), None)
     if at is None:  # (gone from the log kept: said now)
-        return _log(state, NOT_KEPT_UNSAID.format(table=before.table))
+        return _log(state, state.say(T.NOT_KEPT_UNSAID, table=before.table))
     # what the server logged since the login is its word on it (a seat freed, a match
     # lost or ended while away; a registered name's match cut off by a restart)
-    said = NOT_KEPT_WHY if at < len(log) - 1 else NOT_KEPT_UNSAID
-    log[at] = said.format(table=before.table)
+    said = T.NOT_KEPT_WHY if at < len(log) - 1 else T.NOT_KEPT_UNSAID
+    log[at] = state.say(said, table=before.table)
     return attrs.evolve(state, log=tuple(log))
 
 
@@ -752,9 +806,10 @@ def _event(state: TableState, line: Line) -> TableState:
         seat = line.require_int("seat")
         names = list(state.players) + [""] * (seat + 1 - len(state.players))
         names[seat] = line.require("name") if kind == EventKind.SEATED else ""
-        verb = "sits at" if kind == EventKind.SEATED else "leaves"
+        verb = T.SITS if kind == EventKind.SEATED else T.LEAVES
         return _log(
-            attrs.evolve(state, players=tuple(names)), f"{line.require('name')} {verb} seat {seat}"
+            attrs.evolve(state, players=tuple(names)),
+            state.say(verb, name=line.require("name"), seat=seat),
         )
     if kind == EventKind.START:
         seated = tuple(line.get_list("players"))
@@ -768,7 +823,7 @@ def _event(state: TableState, line: Line) -> TableState:
                 result=None,
                 score=(0,) * sides,
             ),
-            f"the game starts: {versus(seated)}",
+            state.say(T.STARTS, sides=versus(seated, state.lang)),
         )
     if kind == EventKind.DEAL:
         turned = line.get_str("turned")
@@ -791,7 +846,9 @@ def _event(state: TableState, line: Line) -> TableState:
                 score=tuple(line.get_ints("score")),
                 phase="play" if talon_game else "bidding",
             ),
-            f"deal {line.require_int('deal')}: {state.who(line.get_int('dealer'))} deals",
+            state.say(
+                T.DEALS, deal=line.require_int("deal"), name=state.who(line.get_int("dealer"))
+            ),
         )
     if kind == EventKind.CALL:
         seat = line.require_int("seat")
@@ -806,11 +863,17 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, talk=(*state.talk, (seat, call)), to_act=nxt, turned=turned)
         if broken and nxt != state.seat:  # both drew; only the winner is asked
             state = _view_again(state)
-        spoken = spoken_call(call, words_for(state.talon))  # as said (Tertz's 'mariage')
-        said = f"{state.who(seat)}: {spoken}{_by_the_clock(line)}"
+        spoken = state.spoken(call)  # as said (Tertz's 'mariage')
+        said = state.say(
+            T.CALLED, name=state.who(seat), call=spoken, clock=_by_the_clock(state, line)
+        )
         if _round_two_opens(state):  # as the human style says it (docs/play.md)
-            other = f"a suit other than {suit(turned[-1:])}" if turned else "another suit"
-            return _log(state, said, f"all passed: round two of the bidding ({other})")
+            other = (
+                state.say(T.OTHER_SUIT, suit=suit(turned[-1:]))
+                if turned
+                else state.say(T.ANOTHER_SUIT)
+            )
+            return _log(state, said, state.say(T.ROUND_TWO, other=other))
         return _log(state, said)
     if kind == EventKind.PLAY:
         seat = line.require_int("seat")
@@ -823,7 +886,11 @@ def _event(state: TableState, line: Line) -> TableState:
             to_act=(seat + 1) % max(state.seats, 1),
         )
         if line.get_str("auto") == "1":  # a card the clock played: said, as its calls are
-            return _log(state, f"{state.who(seat)} plays {cards([card])}{_by_the_clock(line)}")
+            clock = _by_the_clock(state, line)
+            said = state.cards([card])
+            return _log(
+                state, state.say(T.PLAYS_CARD, name=state.who(seat), cards=said, clock=clock)
+            )
         return state
     if kind == EventKind.TRICK:
         winner = line.require_int("winner")
@@ -842,7 +909,7 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, trick=(), last_trick=done, to_act=nxt, tricks=tuple(tricks))
         if talon_open and not breaking and winner != state.seat:
             state = _view_again(state)  # both drew, and only the winner is asked
-        return _log(state, f"{state.who(winner)} takes {cards(laid)}")
+        return _log(state, state.say(T.TAKES, name=state.who(winner), cards=state.cards(laid)))
     if kind == EventKind.ORDER:
         trump = line.get_str("trump")
         return _log(
@@ -856,19 +923,20 @@ def _event(state: TableState, line: Line) -> TableState:
                 fresa=line.get_str("fresa"),
                 phase="play",
             ),
-            f"{state.who(line.get_int('player'))} plays, trump {suit(trump)}",
+            state.say(T.ORDERS, name=state.who(line.get_int("player")), suit=suit(trump)),
         )
     if kind == EventKind.DEALT:
         return attrs.evolve(state, fresa=line.get_str("fresa"))
     if kind == EventKind.SHOWN:
-        return _log(
-            state, f"{state.who(line.get_int('seat'))} shows {cards(line.get_list('cards'))}"
-        )
+        shown = state.cards(line.get_list("cards"))
+        return _log(state, state.say(T.SHOWS, name=state.who(line.get_int("seat")), cards=shown))
     if kind == EventKind.PENALTY:
         offender, punished = line.get_int("seat"), line.get_str("call")
         if offender is not None and punished and not _is_card(punished):  # in talk= too
             state = attrs.evolve(state, talk=(*state.talk, (offender, punished)))
-        return _log(state, f"{state.who(offender)}: penalty ({line.get_str('code')})")
+        return _log(
+            state, state.say(T.PENALTY, name=state.who(offender), code=line.get_str("code"))
+        )
     if kind == EventKind.DEAL_END:
         row = DealScore(
             line.require_int("deal"),
@@ -879,7 +947,10 @@ def _event(state: TableState, line: Line) -> TableState:
         row = _won(state, row)
         # a short game without a bide names the deal's winner: 'bide' there meant only
         # that another than the one who ordered won (docs/rules.md §11)
-        how = row.outcome if row.winner is None else f"won by {state.who(row.winner)}"
+        outcome = (
+            RU_OUTCOMES.get(row.outcome, row.outcome) if state.lang == Lang.RU else row.outcome
+        )
+        how = outcome if row.winner is None else state.say(T.WON_BY, name=state.who(row.winner))
         # the deal is over: a hand a claim (or a penalty) cut short is not held any
         # more, as after the last trick (docs/protocol.md §9.6)
         ended = attrs.evolve(
@@ -887,7 +958,13 @@ def _event(state: TableState, line: Line) -> TableState:
         )
         return _log(
             ended,
-            f"deal {row.deal} {how}: written {_pair(row.written)}, totals {_pair(row.totals)}",
+            state.say(
+                T.DEAL_END,
+                deal=row.deal,
+                how=how,
+                written=_pair(row.written),
+                totals=_pair(row.totals),
+            ),
         )
     if kind == EventKind.MATCH_END:
         table = line.get_int("table")
@@ -906,13 +983,13 @@ def _event(state: TableState, line: Line) -> TableState:
     if kind == EventKind.BACK and line.get_str("name") == state.name:
         state = _back(state, line.get_int("table"))
     if kind == EventKind.AWAY or kind == EventKind.BACK:
-        word = "is away" if kind == EventKind.AWAY else "is back"
+        word = T.IS_AWAY if kind == EventKind.AWAY else T.IS_BACK
         if kind == EventKind.BACK and line.get_str("name") == state.name:
             state = attrs.evolve(state, resync=RESYNC)  # what we missed is not replayed
-            if state.log[-1:] == (CONNECTED_AGAIN,):  # said with the seat, in one line
-                seat_back = SEAT_BACK.format(table=line.get_int("table"))
+            if state.log[-1:] == (state.say(T.CONNECTED_AGAIN),):  # said with the seat,
+                seat_back = state.say(T.SEAT_BACK, table=line.get_int("table"))  # in one line
                 return attrs.evolve(state, log=(*state.log[:-1], seat_back))
-        return _log(state, f"{line.get_str('name')} {word}")
+        return _log(state, state.say(word, name=line.get_str("name")))
     return state
 
 
@@ -921,20 +998,26 @@ def _game_over(state: TableState, line: Line) -> tuple[str, str]:
     names the match too."""
     winners = line.get_list("name")
     # a pair wins together, as the human style says it: "vika and nika win"
-    verb = "win" if len(winners) > 1 else "wins"
-    if line.get_str("reason") == MatchEndReason.INTERNAL:  # failed: no result at all
-        verdict = "no result, the table failed"
+    verb = T.WIN if len(winners) > 1 else T.WINS
+    reason = line.get_str("reason") or ""
+    if reason == MatchEndReason.INTERNAL:  # failed: no result at all
+        verdict = state.say(T.NO_RESULT)
     else:
-        verdict = f"{' and '.join(winners)} {verb}" if winners else "a draw"
-    why = short_words(line.get_str("reason") or "")
+        named = state.say(T.AND).join(winners)
+        verdict = state.say(verb, names=named) if winners else state.say(T.DRAW)
+    russian_words = state.lang == Lang.RU
+    why = RU_MATCH_REASONS.get(reason, reason) if russian_words else short_words(reason)
     forfeit = line.get_int("forfeit")  # who lost it (three at 0:0:0 would not say)
-    if forfeit is not None:
-        why = f"{why}: {state.who(forfeit)}"
-    result = f"Game over: {verdict} ({why}), totals {_pair(tuple(line.get_ints('totals')))}"
+    if forfeit is not None and russian_words and reason in RU_FORFEITS:
+        why = RU_FORFEITS[reason].format(who=state.who(forfeit))  # as the server says it
+    elif forfeit is not None:
+        why = state.say(T.FORFEIT, why=why, name=state.who(forfeit))
+    totals = _pair(tuple(line.get_ints("totals")))
+    result = state.say(T.GAME_OVER, verdict=verdict, why=why, totals=totals)
     # the log names its id, for 'history' and the records (a resumed client was
     # never told the start's); the table pane's few columns keep the result alone
     match = line.get_str("match") or state.match
-    return result, result if match is None else f"{result}, match {match}"
+    return result, result if match is None else state.say(T.MATCH, result=result, match=match)
 
 
 def _left_match_ended(state: TableState, line: Line) -> TableState:

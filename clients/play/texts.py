@@ -1,0 +1,346 @@
+"""The client's own words in English and Russian (``deberc-net play --lang ru``,
+docs/play.md "Language"): one catalogue, a text's key to its two templates, as the
+server's is (protocol/messages.py).
+
+What the server says is not written here again: its sentences come in the machine
+style's English and are read back into Russian by its catalogue (protocol/read_back.py);
+calls and cards are said by protocol/lang.py (``ru_call``), a deal's outcome and a
+match's end by its words (``RU_OUTCOMES``, ``RU_MATCH_REASONS``, render_ru's forfeits).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from deberc_net.protocol.lang import UKRAINIAN, Lang
+
+
+class T(StrEnum):
+    # the table pane
+    LOBBY = "lobby"
+    NOT_LOGGED_IN = "not-logged-in"
+    LOBBY_SEEK = "lobby-seek"
+    LOBBY_NEW = "lobby-new"
+    TABLE_DEAL = "table-deal"
+    DEALER_TARGET = "dealer-target"
+    TURNED = "turned"
+    TURNED_TALON = "turned-talon"
+    PLAYS = "plays"
+    TALK = "talk"
+    TRICK = "trick"
+    LAST = "last"
+    THEIRS = "theirs"
+    TURN_YOU = "turn-you"
+    TURN = "turn"
+    SECONDS = "seconds"
+    FREE = "free"
+    WAITING = "waiting"
+    VERSUS = "versus"
+    SEAT = "seat"
+    # the other panes
+    HAND = "hand"
+    YOUR_CALL = "your-call"
+    SCORE = "score"
+    SCORE_DEAL = "score-deal"
+    SCORE_TOTAL = "score-total"
+    SCORE_TRICKS = "score-tricks"
+    SCORE_FREE = "score-free"
+    SCORE_SEAT = "score-seat"
+    MORE_BELOW = "more-below"
+    NOT_LOGGED = "not-logged"
+    TOKEN = "token"
+    PLACEHOLDER = "placeholder"
+    # the log: the table's events
+    SITS = "sits"
+    LEAVES = "leaves"
+    STARTS = "starts"
+    DEALS = "deals"
+    CALLED = "called"
+    ROUND_TWO = "round-two"
+    OTHER_SUIT = "other-suit"
+    ANOTHER_SUIT = "another-suit"
+    PLAYS_CARD = "plays-card"
+    TAKES = "takes"
+    ORDERS = "orders"
+    SHOWS = "shows"
+    PENALTY = "penalty"
+    DEAL_END = "deal-end"
+    WON_BY = "won-by"
+    IS_AWAY = "is-away"
+    IS_BACK = "is-back"
+    BY_THE_CLOCK = "by-the-clock"
+    GAME_OVER = "game-over"
+    NO_RESULT = "no-result"
+    WINS = "wins"
+    WIN = "win"
+    AND = "and"
+    DRAW = "draw"
+    FORFEIT = "forfeit"
+    MATCH = "match"
+    LAST_TRICK = "last-trick"
+    # the log: replies and notices
+    SAID_AT_TABLE = "said-at-table"
+    ADMIN = "admin"
+    BANNED = "banned"
+    BANNED_BY = "banned-by"
+    HERE = "here"
+    NOBODY = "nobody"
+    OPEN_TABLES = "open-tables"
+    ONE_OPEN_TABLE = "one-open-table"
+    TABLE_LINE = "table-line"
+    REFUSED = "refused"
+    MEANT_CALL = "meant-call"
+    MEANT_COMMAND = "meant-command"
+    UNREADABLE_LINE = "unreadable-line"
+    UNREADABLE_REPLY = "unreadable-reply"
+    MATCH_OVER_LOBBY = "match-over-lobby"
+    CONNECTED_AGAIN = "connected-again"
+    SEAT_BACK = "seat-back"
+    NOT_KEPT_WHY = "not-kept-why"
+    NOT_KEPT_UNSAID = "not-kept-unsaid"
+    NO_LONGER_WATCHING = "no-longer-watching"
+    KEEPS_OUR_TABLE = "keeps-our-table"
+    OK = "ok"
+    NOT_CONNECTED = "not-connected"
+    # the link's notices
+    CANNOT_CONNECT = "cannot-connect"
+    TRYING_AGAIN_LOST = "trying-again-lost"
+    TRYING_AGAIN_NOT_YET = "trying-again-not-yet"
+    UNREACHABLE = "unreachable"
+    NO_PROXY_HEADER = "no-proxy-header"
+    AFTER_BYE = "after-bye"
+    DISCONNECTED = "disconnected"
+    LINE_NOT_SENT = "line-not-sent"
+    LINES_NOT_SENT = "lines-not-sent"
+    TOO_MANY_LINES = "too-many-lines"
+    # the keys
+    KEY_HELP = "key-help"
+    KEY_STATE = "key-state"
+    KEY_TABLES = "key-tables"
+    KEY_WHO = "key-who"
+    KEY_SEEK = "key-seek"
+    KEY_BREAK = "key-break"
+    KEY_QUIT = "key-quit"
+    KEY_RECONNECT = "key-reconnect"
+
+
+# key: (English, Russian). The English is what the client said before it had Russian.
+TEXTS: dict[T, tuple[str, str]] = {
+    T.LOBBY: ("In the lobby.", "Вы в лобби."),
+    T.NOT_LOGGED_IN: ("Not logged in: 'login NAME'.", "Вход: login ИМЯ."),
+    T.LOBBY_SEEK: (
+        "'seek 2' waits for a game; 'new 2 moscow to-301'",
+        "seek 2 — ждать партию; new 2 moscow to-301",
+    ),
+    T.LOBBY_NEW: (
+        "opens a table; 'tables' lists them, 'sit N' sits.",
+        "— открыть стол; tables — столы, sit N — сесть.",
+    ),
+    T.TABLE_DEAL: ("Table {table}, deal {deal}: {seats}", "Стол {table}, раздача {deal}: {seats}"),
+    T.DEALER_TARGET: ("Dealer: {name}   Target: {target}", "Сдаёт: {name}   Игра до: {target}"),
+    T.TURNED: (
+        "Turned: {turned}   Fresa: {fresa}   Trump: {trump}",
+        "Открыта: {turned}   Фреза: {fresa}   Козырь: {trump}",
+    ),
+    T.TURNED_TALON: (
+        "Turned: {turned}   Talon: {talon}   Trump: {trump}",
+        "Открыта: {turned}   В колоде: {talon}   Козырь: {trump}",
+    ),
+    T.PLAYS: (" ({name} plays)", " (играет {name})"),
+    T.TALK: ("Talk:   ", "Разговор: "),
+    T.TRICK: ("Trick:  {laid}", "Взятка: {laid}"),
+    T.LAST: ("Last:   {laid}", "Прошлая: {laid}"),
+    T.THEIRS: ("Theirs: {cards}", "У соперника: {cards}"),
+    T.TURN_YOU: ("Turn:   YOU ({name}), {clock} left", "Ход:    ВАШ ({name}), осталось {clock}"),
+    T.TURN: ("Turn:   {name}", "Ход:    {name}"),
+    T.SECONDS: ("{seconds} s", "{seconds} с"),
+    T.FREE: ("(free)", "(свободно)"),
+    T.WAITING: ("(waiting)", "(ждём игроков)"),
+    T.VERSUS: (" v ", " — "),
+    T.SEAT: ("seat {seat}", "место {seat}"),
+    T.HAND: ("Hand:   ", "Рука:   "),
+    T.YOUR_CALL: ("Your call: ", "Ваш ход: "),
+    T.SCORE: ("Score", "Счёт"),
+    T.SCORE_DEAL: ("Deal ", "Разд "),
+    T.SCORE_TOTAL: ("Tot  ", "Итог "),
+    T.SCORE_TRICKS: ("Trk  ", "Взят "),
+    T.SCORE_FREE: ("free", "своб"),
+    T.SCORE_SEAT: ("seat{seat}", "место{seat}"),
+    T.MORE_BELOW: ("-- {count} more lines below: PgDn --", "-- ниже ещё строк: {count}, PgDn --"),
+    T.NOT_LOGGED: ("not logged in", "вход не выполнен"),
+    T.TOKEN: ("  token {token}", "  код {token}"),
+    T.PLACEHOLDER: (
+        "a call or a command (Tab completes)",
+        "ход или команда (Tab дополняет)",
+    ),
+    T.SITS: ("{name} sits at seat {seat}", "{name} садится на место {seat}"),
+    T.LEAVES: ("{name} leaves seat {seat}", "{name} встаёт с места {seat}"),
+    T.STARTS: ("the game starts: {sides}", "партия начинается: {sides}"),
+    T.DEALS: ("deal {deal}: {name} deals", "раздача {deal}: сдаёт {name}"),
+    T.CALLED: ("{name}: {call}{clock}", "{name}: {call}{clock}"),
+    T.ROUND_TWO: (
+        "all passed: round two of the bidding ({other})",
+        "все пасовали: второй круг торговли ({other})",
+    ),
+    T.OTHER_SUIT: ("a suit other than {suit}", "любая масть, кроме {suit}"),
+    T.ANOTHER_SUIT: ("another suit", "другая масть"),
+    T.PLAYS_CARD: ("{name} plays {cards}{clock}", "{name} ходит {cards}{clock}"),
+    T.TAKES: ("{name} takes {cards}", "{name} берёт {cards}"),
+    T.ORDERS: ("{name} plays, trump {suit}", "{name} играет, козырь {suit}"),
+    T.SHOWS: ("{name} shows {cards}", "{name} показывает {cards}"),
+    T.PENALTY: ("{name}: penalty ({code})", "{name}: штраф ({code})"),
+    T.DEAL_END: (
+        "deal {deal} {how}: written {written}, totals {totals}",
+        "раздача {deal}: {how}, записано {written}, итого {totals}",
+    ),
+    T.WON_BY: ("won by {name}", "выиграл {name}"),
+    T.IS_AWAY: ("{name} is away", "{name}: нет связи"),
+    T.IS_BACK: ("{name} is back", "{name} снова на связи"),
+    T.BY_THE_CLOCK: (" (by the clock)", " (по часам)"),
+    T.GAME_OVER: (
+        "Game over: {verdict} ({why}), totals {totals}",
+        "Партия окончена: {verdict} ({why}), итого {totals}",
+    ),
+    T.NO_RESULT: ("no result, the table failed", "без результата, сбой стола"),
+    T.WINS: ("{names} wins", "{names} выигрывает"),
+    T.WIN: ("{names} win", "{names} выигрывают"),
+    T.AND: (" and ", " и "),
+    T.DRAW: ("a draw", "ничья"),
+    T.FORFEIT: ("{why}: {name}", "{why}: {name}"),
+    T.MATCH: ("{result}, match {match}", "{result}, партия {match}"),
+    T.LAST_TRICK: (
+        "last trick (deal {deal}): {laid}; {name} took it",
+        "прошлая взятка (раздача {deal}): {laid}; взял {name}",
+    ),
+    T.SAID_AT_TABLE: (" (table)", " (за столом)"),
+    T.ADMIN: ("*** {name} (admin): {text}", "*** {name} (администратор): {text}"),
+    T.BANNED: ("banned names: {count}", "закрытых имён: {count}"),
+    T.BANNED_BY: ("  {name} by {by}{why}", "  {name}, закрыл {by}{why}"),
+    T.HERE: ("here: {names}", "здесь: {names}"),
+    T.NOBODY: ("nobody", "никого"),
+    T.OPEN_TABLES: ("{count} open tables", "открытых столов: {count}"),
+    T.ONE_OPEN_TABLE: ("1 open table", "открытых столов: 1"),
+    T.TABLE_LINE: (
+        "table {table}: {variant} {options} [{seats}] {state}",
+        "стол {table}: {variant} {options} [{seats}] {state}",
+    ),
+    T.REFUSED: ("! {text}", "! {text}"),
+    T.MEANT_CALL: (" Did you mean {call}?", " Может быть, «{call}»?"),
+    T.MEANT_COMMAND: (" Did you mean '{command}'?", " Может быть, {command}?"),
+    T.UNREADABLE_LINE: ("(unreadable line: {error})", "(непонятная строка: {error})"),
+    T.UNREADABLE_REPLY: ("(unreadable reply: {error})", "(непонятный ответ: {error})"),
+    T.MATCH_OVER_LOBBY: (
+        "The match at table {table} is over: you are in the lobby.",
+        "Партия за столом {table} окончена: вы в лобби.",
+    ),
+    T.CONNECTED_AGAIN: ("Connected again.", "Связь восстановлена."),
+    T.SEAT_BACK: (
+        "Connected again: your seat at table {table} is back.",
+        "Связь восстановлена: вы снова на своём месте за столом {table}.",
+    ),
+    T.NOT_KEPT_WHY: (
+        "Connected again, but your seat at table {table} was not kept (the server says why below).",
+        "Связь восстановлена, но место за столом {table} не сохранилось (почему — ниже,"
+        " слова сервера).",
+    ),
+    T.NOT_KEPT_UNSAID: (
+        "Connected again, but your seat at table {table} was not kept: the server holds"
+        " none of yours now (a restarted server keeps no seats).",
+        "Связь восстановлена, но место за столом {table} не сохранилось: у сервера нет"
+        " ваших мест (перезапущенный сервер мест не хранит).",
+    ),
+    T.NO_LONGER_WATCHING: (
+        "No longer watching table {table} ('observe {table}').",
+        "Вы больше не смотрите за столом {table} (observe {table}).",
+    ),
+    T.KEEPS_OUR_TABLE: (
+        "(the screen keeps your own table while its game runs: 'leave' it first)",
+        "(на экране остаётся ваш стол, пока идёт партия: сначала leave)",
+    ),
+    T.OK: ("ok {command}", "ok {command}"),
+    T.NOT_CONNECTED: (
+        "not connected: Ctrl+R connects again, F10 or 'quit' leaves",
+        "нет связи: Ctrl+R — подключиться снова, F10 или quit — выйти",
+    ),
+    T.CANNOT_CONNECT: (
+        "cannot connect to {address}: {why}",
+        "не удаётся подключиться к {address}: {why}",
+    ),
+    T.TRYING_AGAIN_LOST: (
+        "connection lost: trying again in {pause} s (attempt {attempt})",
+        "связь потеряна: новая попытка через {pause} с (попытка {attempt})",
+    ),
+    T.TRYING_AGAIN_NOT_YET: (
+        "no connection yet: trying again in {pause} s (attempt {attempt})",
+        "связи ещё нет: новая попытка через {pause} с (попытка {attempt})",
+    ),
+    T.UNREACHABLE: (
+        "the server cannot be reached (tried {attempts} times in {seconds} s): Ctrl+R"
+        " tries again, F10 or 'quit' leaves",
+        "сервер недоступен (попыток: {attempts} за {seconds} с): Ctrl+R — попробовать"
+        " снова, F10 или quit — выйти",
+    ),
+    T.NO_PROXY_HEADER: (
+        "the server refuses connections from this address without a proxy's header (you"
+        " dialed the port behind its proxy, or the proxy sends none): Ctrl+R tries again,"
+        " F10 or 'quit' leaves",
+        "сервер не принимает соединения с этого адреса без заголовка прокси (вы набрали"
+        " порт за его прокси, или прокси его не шлёт): Ctrl+R — попробовать снова, F10"
+        " или quit — выйти",
+    ),
+    T.AFTER_BYE: (
+        "Ctrl+R connects again; F10 or 'quit' leaves",
+        "Ctrl+R — подключиться снова; F10 или quit — выйти",
+    ),
+    T.DISCONNECTED: ("disconnected", "соединение закрыто"),
+    T.LINE_NOT_SENT: ("not connected: a line typed not sent", "нет связи: строка не отправлена"),
+    T.LINES_NOT_SENT: (
+        "not connected: {count} lines typed not sent",
+        "нет связи: не отправлено строк: {count}",
+    ),
+    T.TOO_MANY_LINES: (
+        "the server sends more lines than the screen can show: the connection is dropped",
+        "сервер шлёт больше строк, чем экран успевает показать: соединение разорвано",
+    ),
+    T.KEY_HELP: ("help", "помощь"),
+    T.KEY_STATE: ("state", "стол"),
+    T.KEY_TABLES: ("tables", "столы"),
+    T.KEY_WHO: ("who", "кто здесь"),
+    T.KEY_SEEK: ("seek 2", "ждать партию"),
+    T.KEY_BREAK: ("break", "ломаю"),
+    T.KEY_QUIT: ("quit", "выход"),
+    T.KEY_RECONNECT: ("reconnect", "переподключить"),
+}
+
+
+def say(key: T, lang: Lang, **values: Any) -> str:
+    """The text of ``key`` in ``lang``, its ``{values}`` filled in."""
+    english, russian = TEXTS[key]
+    return (russian if lang == Lang.RU else english).format(**values)
+
+
+# the locales whose speakers get Russian by default: Russian, and Ukrainian (the
+# server has no Ukrainian lines; a Ukrainian player reads Russian: docs/play.ru.md)
+RUSSIAN_LOCALES = frozenset({"ru", *UKRAINIAN})
+
+
+def lang_from(environ: Mapping[str, str]) -> Lang:
+    """The client's language by the environment, as a C library reads the locale:
+    ``LC_ALL``, else ``LC_MESSAGES``, else ``LANG`` (the first one set); Russian when it
+    names a Russian or Ukrainian locale (``ru_RU.UTF-8``, ``uk_UA.UTF-8``)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            language = value.split(".")[0].split("_")[0].split("@")[0].lower()
+            return Lang.RU if language in RUSSIAN_LOCALES else Lang.EN
+    return Lang.EN
+
+
+def lang_of(option: str | None, environ: Mapping[str, str] | None = None) -> Lang:
+    """``--lang`` given (``en`` or ``ru``), else the environment's (``lang_from``)."""
+    if option is not None:
+        return Lang(option)
+    return lang_from(os.environ if environ is None else environ)
