@@ -61,6 +61,21 @@ def candidates(
     return found
 
 
+def token_of(
+    line: str, legal: tuple[str, ...] | list[str], words: Mapping[str, str] = NO_WORDS
+) -> str:
+    """``line`` as it goes to the server: a legal call typed as the Russian prompt shows
+    it ('Т♠', 'от туза') as its token ('As', 'ot-A'); the machine style reads a Cyrillic
+    Т as the ten or the ace and asks which when both may be played (docs/protocol.md
+    §8.1), though the screen wrote the ace so. Anything else as typed (the server reads
+    it, in either language)."""
+    typed = " ".join(line.split()).casefold()
+    for call in legal:
+        if ru_call(call, words).casefold() == typed:
+            return call
+    return line
+
+
 @attrs.define
 class History:
     """Lines typed, oldest first; ``back``/``forward`` walk it like a shell's."""

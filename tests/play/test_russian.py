@@ -1,0 +1,300 @@
+"""``deberc-net play --lang ru``: the client's Russian face (docs/play.md, "Language").
+
+The panes, the prompt, the log and the server's sentences on wire lines alone (the
+machine style's English read back into Russian by the server's catalogue), then a
+whole match typed through the real app in Russian against a real server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from clients.play.app import PlayApp, RussianPlayApp, play_app
+from clients.play.draw import hand_text, legal_text, log_text, score_text, table_text
+from clients.play.entry import candidates, token_of
+from clients.play.state import TableState, fold_all
+from clients.play.texts import lang_from, lang_of
+from clients.play.words import words_for
+from deberc_net.protocol.lang import Lang, ru_call
+from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.read_back import russian
+from deberc_net.protocol.wire import EventKind, parse_line
+
+from .server import ServerThread
+
+# a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
+START = [
+    "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest). 1 table, 2 players"
+    " here. 'tables', 'new', 'sit N', 'seek', 'help'.",
+    "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+    "event seq=1 table=3 kind=seated name=b1 seat=0",
+    "event seq=2 table=3 kind=seated name=b2 seat=1",
+    "event seq=3 table=3 kind=start players=b1,b2 match=m3",
+    "event seq=4 table=3 kind=deal deal=1 dealer=0 turned=Ad score=0,0 hanging=0",
+    "event seq=5 table=3 kind=call seat=1 call=ot-Q auto=0",
+    "ask seq=5 table=3 deal=1 phase=bidding seat=0 dealer=0 to_act=0 "
+    "hand=8h,Jh,Qh,Kh,7d,Ad turned=Ad fresa=- trump=- player=- round=1 leader=1 trick= "
+    "tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=1:ot-Q clock=10500 "
+    "legal=pas,igrayu,ot-K,Ad",
+]
+PLAYED = [
+    "event seq=6 table=3 kind=call seat=0 call=igrayu auto=0",
+    "event seq=7 table=3 kind=order player=0 trump=d first=1 fresa=10c",
+    "event seq=8 table=3 kind=play seat=1 card=Ac auto=1",
+    "event seq=9 table=3 kind=play seat=0 card=Qh auto=0",
+    "event seq=10 table=3 kind=trick winner=1 cards=Ac,Qh",
+    "event seq=11 table=3 kind=deal-end deal=1 outcome=bide written=0,162 totals=0,162",
+    "event seq=12 table=3 kind=match-end name=b2 reason=left forfeit=0 totals=0,162 match=m3",
+]
+
+
+def russian_state(lines: list[str]) -> TableState:
+    return fold_all(lines, TableState(lang=Lang.RU))
+
+
+def test_the_panes_speak_russian_with_cyrillic_ranks() -> None:
+    state = russian_state(START)
+    assert table_text(state, 8400).splitlines() == [
+        "Стол 3, раздача 1: b1* — b2",
+        "Сдаёт: b1   Игра до: 301",
+        "Открыта: Т♦   Фреза: -   Козырь: -",
+        "Разговор: b2 от дамы",
+        "Взятка: -",
+        "Прошлая: -",
+        "Ход:    ВАШ (b1), осталось 8 с",
+    ]
+    assert hand_text(state) == "Рука:   ♥ 8 В Д К   ♦ 7 Т"
+    # the calls as the Russian human style says them, the cards with В Д К Т
+    assert legal_text(state) == "Ваш ход: пас | играю | от короля | Т♦"
+    assert score_text(state).splitlines() == ["Счёт", "Разд      b1     b2", "Итог       0      0"]
+    # the same lines in English are as they always were
+    english = fold_all(START)
+    assert legal_text(english) == "Your call: pas | igrayu | ot korolya | A♦"
+    assert hand_text(english) == "Hand:   ♥ 8 J Q K   ♦ 7 A"
+
+
+def test_the_log_says_the_deal_and_the_match_end_in_russian() -> None:
+    state = russian_state(START + PLAYED)
+    assert state.log[:7] == (
+        # the server's greeting and 'sit', read back from their English
+        "Здравствуйте, b1 (гость). Столов: 1, игроков здесь: 2. Команды: tables, new, sit N,"
+        " seek, help.",
+        "Вы за столом 3, место 0.",
+        "b1 садится на место 0",
+        "b2 садится на место 1",
+        "партия начинается: b1 — b2",
+        "раздача 1: сдаёт b1",
+        "b2: от дамы",
+    )
+    assert state.log[7:] == (
+        "b1: играю",
+        "b1 играет, козырь ♦",
+        "b2 ходит Т♣ (по часам)",
+        "b2 берёт Т♣ Д♥",
+        "раздача 1: байд, записано 0 : 162, итого 0 : 162",
+        "Партия окончена: b2 выигрывает (b1 покидает стол: поражение), итого 0 : 162, партия m3",
+    )
+    assert state.result is not None and state.result.startswith("Партия окончена: b2")
+    assert score_text(state).splitlines()[2].startswith("  1б ")  # байд, by its letter
+
+
+def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
+    state = russian_state(
+        [
+            *START,
+            # an engine refusal (protocol/refusals.py), seats named
+            "error code=not-your-turn text=it is seat 1's turn",
+            # a catalogue sentence, with a command's hint (the human style's)
+            "error code=unknown-command text='tabels' is not a command, and you sit at no"
+            " table. Type 'help'.",
+            # a mistyped call's likely meaning, said as a Russian player says it
+            "error code=unknown-command hint=ot-K text=not a table call: 'ot korlya'",
+            # none of the server's sentences: as it came
+            "error code=bad-argument text=something the catalogue never said",
+            "info text=Table 3 closes: SIGTERM received.",
+        ]
+    )
+    assert state.log[-5:] == (
+        "! сейчас ход игрока b2",
+        "! «tabels» — не команда, а за столом вы не сидите. Наберите help. Может быть, tables?",
+        "! not a table call: 'ot korlya' Может быть, «от короля»?",
+        "! something the catalogue never said",
+        "Стол 3 закрывается: получен сигнал SIGTERM.",
+    )
+    assert state.table is None  # the table closing still takes the pane
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        phrase(Msg.LEAVE, table=4),
+        phrase(Msg.OBSERVE, table=12),
+        phrase(Msg.TABLE_CLOSES, table=3, reason=phrase(Msg.PLAYERS_LEFT)),
+        phrase(
+            Msg.MATCH_STOPPED,
+            table=3,
+            match="m7",
+            reason=phrase(Msg.SIGNAL_RECEIVED, signal="SIGTERM"),
+        ),
+        phrase(
+            Msg.SIT,
+            table=2,
+            seat=1,
+            others=phrase(Msg.SIT_OTHERS, names=(phrase(Msg.SEAT_OF, name="guest", seat=0),)),
+        ),
+        phrase(Msg.NOT_A_COMMAND, word="tabels"),
+    ],
+)
+def test_a_sentence_of_the_catalogue_reads_back_as_its_russian(said: object) -> None:
+    assert isinstance(said, type(phrase(Msg.LEAVE)))
+    # (a player called 'guest' stays so: a name is never read as a sentence)
+    assert russian(said.text()) == said.text(Lang.RU)
+
+
+def test_a_text_of_no_sentence_has_no_russian() -> None:
+    assert russian("hello there, anyone?") is None
+    assert russian("") is None
+
+
+def test_tab_offers_the_russian_words_and_the_latin_tokens() -> None:
+    legal = ("pas", "igrayu", "ot-K", "As", "10s")
+    assert candidates("", legal, Lang.RU)[:5] == ["пас", "играю", "от короля", "Т♠", "10♠"]
+    assert candidates("и", legal, Lang.RU) == ["играю"]
+    assert candidates("pa", legal, Lang.RU) == ["pas"]  # Latin still completes
+    assert candidates("т", legal, Lang.RU) == ["Т♠"]
+    # English as it was: the tokens, then the commands
+    assert candidates("", legal)[:5] == list(legal)
+    tertz = words_for(8)  # a table with a talon: its own words
+    assert candidates("ло", ("lomayu-6",), Lang.RU, tertz) == ["ломаю 6"]
+
+
+def test_a_call_typed_as_the_russian_prompt_shows_it_goes_as_its_token() -> None:
+    legal = ("As", "10s", "ot-A", "pas")
+    # the machine style would ask whether a Cyrillic Т is the ten or the ace
+    assert token_of("Т♠", legal) == "As"
+    assert token_of("от  туза", legal) == "ot-A"
+    assert token_of("ПАС", legal) == "pas"
+    assert token_of("pas", legal) == "pas"
+    assert token_of("10♠", legal) == "10s"
+    assert token_of("say Т♠", legal) == "say Т♠"
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({"LANG": "ru_RU.UTF-8"}, Lang.RU),
+        ({"LANG": "uk_UA.UTF-8"}, Lang.RU),
+        ({"LC_ALL": "ru_UA.utf8", "LANG": "en_US.UTF-8"}, Lang.RU),
+        ({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}, Lang.EN),  # LC_ALL comes first
+        ({"LC_MESSAGES": "ru_RU", "LANG": "de_DE"}, Lang.RU),
+        ({"LANG": "en_GB.UTF-8"}, Lang.EN),
+        ({}, Lang.EN),
+    ],
+)
+def test_the_language_by_the_locale(environ: dict[str, str], lang: Lang) -> None:
+    assert lang_from(environ) == lang
+    assert lang_of(None, environ) == lang
+    assert lang_of("en", environ) == Lang.EN and lang_of("ru", environ) == Lang.RU
+    assert play_app(lang_of(None, environ)) is (RussianPlayApp if lang == Lang.RU else PlayApp)
+
+
+def test_the_log_scrolled_back_says_so_in_russian() -> None:
+    log = tuple(f"строка {i}" for i in range(30))
+    assert log_text(log, 40, 5, back=10, lang=Lang.RU).splitlines()[-1] == (
+        "-- ниже ещё строк: 10, PgDn --"
+    )
+
+
+# ------------------------------------------------------------------ the whole app
+
+WAIT_S = 15.0
+SIZE = (80, 24)
+
+
+async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not cond():
+        if time.monotonic() > deadline:
+            app = pilot.app
+            assert isinstance(app, PlayApp)
+            raise AssertionError(f"no {what} in {WAIT_S} s; log: {app.state.log[-6:]}")
+        await pilot.pause(0.02)
+
+
+async def choose(pilot: Pilot[None], app: PlayApp) -> str:
+    """Pick a call as a Russian player: «играю» when offered, else the first legal call,
+    each as the prompt says it; typed with its first letter (Cyrillic) and Tab."""
+    token = "igrayu" if "igrayu" in app.state.legal else app.state.legal[0]
+    said = ru_call(token)
+    box = app.query_one("#input", Input)
+    await pilot.press(said[0])
+    for _ in range(30):
+        if box.value == said:
+            break
+        await pilot.press("tab")
+    assert box.value == said, f"Tab did not complete {said!r}: {box.value!r}"
+    await pilot.press("enter")
+    return said
+
+
+def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
+    """The table moved past request ``seq`` (or the match ended)."""
+    return lambda: app.state.seq != seq or app.state.result is not None
+
+
+@pytest.mark.timeout(120)
+def test_a_whole_match_typed_through_the_client_in_russian(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        server.opponent("rival", "seek 2 moscow short")
+        asyncio.run(asyncio.wait_for(_whole_match(server), 100))
+        assert not server.errors, server.errors
+
+
+async def _whole_match(server: ServerThread) -> None:
+    app = RussianPlayApp("127.0.0.1", server.port)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
+        assert app.pane("status").text.endswith("вход не выполнен")
+        app.query_one("#input", Input).value = "login tuiplayer"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.name == "tuiplayer", "login")
+        assert app.state.log[-1].startswith("Здравствуйте, tuiplayer (гость).")
+        assert f"код {app.state.token}" in app.pane("status").text
+        app.query_one("#input", Input).value = "seek 2 moscow short"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.table is not None, "seat")
+        calls = 0
+        while app.state.result is None:
+            await until(
+                pilot, lambda: app.state.asking or app.state.result is not None, "request or end"
+            )
+            if app.state.result is not None:
+                break
+            table = app.pane("table").text.splitlines()
+            assert table[0].startswith(f"Стол {app.state.table}, раздача ")
+            assert "Ход:    ВАШ (tuiplayer), осталось" in app.pane("table").text
+            hand = app.pane("hand").text
+            assert hand.startswith("Рука:") and not set("JQKA") & set(hand), hand
+            assert app.pane("legal").text.startswith("Ваш ход: ")
+            asked = app.state.seq
+            await choose(pilot, app)
+            calls += 1
+            await until(pilot, answered(app, asked), "the call's answer")
+            assert not any(line.startswith("! ") for line in app.state.log), app.state.log
+        assert calls > 5
+        ends = [parse_line(line) for line in server.opponent_lines]
+        match_end = next(e for e in ends if e.kind == EventKind.MATCH_END)
+        score = app.pane("score").text.splitlines()
+        assert score[0] == "Счёт"
+        assert score[-1].split() == ["Итог", *map(str, match_end.get_ints("totals"))]
+        assert app.state.result is not None and app.state.result.startswith("Партия окончена:")
+        assert any(line.startswith("раздача 1: сдаёт ") for line in app.state.log)
+        await pilot.press("f10")  # quit: the server says bye and the app ends
+        await until(pilot, lambda: not app.is_running, "exit")
