@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,24 +24,13 @@ from clients.play.state import LOG_KEEP, fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
 
+from .pilot import SIZE, WAIT_S, answered, complete_and_send, until
 from .server import ServerThread
 
-WAIT_S = 15.0
 CARD = r"(?:10|[789JQKA])[♠♥♦♣]"
 LAST_TRICK = re.compile(
     rf"Last:   (?:rival {CARD}  tuiplayer {CARD}|tuiplayer {CARD}  rival {CARD})"
 )
-SIZE = (80, 24)
-
-
-async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not cond():
-        if time.monotonic() > deadline:
-            app = pilot.app
-            assert isinstance(app, PlayApp)
-            raise AssertionError(f"no {what} in {WAIT_S} s; log: {app.state.log[-6:]}")
-        await pilot.pause(0.02)
 
 
 async def type_line(pilot: Pilot[None], text: str, *, by_key: bool = True) -> None:
@@ -77,20 +65,7 @@ async def choose(pilot: Pilot[None], app: PlayApp) -> str:
     """Pick a call as the test's person: igrayu when offered (so a deal is played), else
     the first legal call; typed with its first letter and Tab, so completion is used."""
     call = "igrayu" if "igrayu" in app.state.legal else app.state.legal[0]
-    box = app.query_one("#input", Input)
-    await pilot.press(call[0])
-    for _ in range(20):
-        if box.value == call:
-            break
-        await pilot.press("tab")
-    assert box.value == call, f"Tab did not complete {call!r}: {box.value!r}"
-    await pilot.press("enter")
-    return call
-
-
-def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
-    """The table moved past request ``seq`` (or the match ended)."""
-    return lambda: app.state.seq != seq or app.state.result is not None
+    return await complete_and_send(pilot, app, call, tabs=20)
 
 
 @pytest.mark.timeout(120)

@@ -8,8 +8,6 @@ whole match typed through the real app in Russian against a real server.
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,6 +25,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.wire import EventKind, parse_line
 
+from .pilot import SIZE, answered, complete_and_send, until
 from .server import ServerThread
 
 # a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
@@ -214,39 +213,12 @@ def test_the_log_scrolled_back_says_so_in_russian() -> None:
 
 # ------------------------------------------------------------------ the whole app
 
-WAIT_S = 15.0
-SIZE = (80, 24)
-
-
-async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not cond():
-        if time.monotonic() > deadline:
-            app = pilot.app
-            assert isinstance(app, PlayApp)
-            raise AssertionError(f"no {what} in {WAIT_S} s; log: {app.state.log[-6:]}")
-        await pilot.pause(0.02)
-
 
 async def choose(pilot: Pilot[None], app: PlayApp) -> str:
     """Pick a call as a Russian player: «играю» when offered, else the first legal call,
     each as the prompt says it; typed with its first letter (Cyrillic) and Tab."""
     token = "igrayu" if "igrayu" in app.state.legal else app.state.legal[0]
-    said = ru_call(token)
-    box = app.query_one("#input", Input)
-    await pilot.press(said[0])
-    for _ in range(30):
-        if box.value == said:
-            break
-        await pilot.press("tab")
-    assert box.value == said, f"Tab did not complete {said!r}: {box.value!r}"
-    await pilot.press("enter")
-    return said
-
-
-def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
-    """The table moved past request ``seq`` (or the match ended)."""
-    return lambda: app.state.seq != seq or app.state.result is not None
+    return await complete_and_send(pilot, app, ru_call(token))
 
 
 @pytest.mark.timeout(120)

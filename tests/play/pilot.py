@@ -1,0 +1,44 @@
+"""Driving the terminal client's app in tests (textual's Pilot): waiting for a state,
+typing a call with its first letter and Tab, as a person completes it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from clients.play.app import PlayApp
+
+WAIT_S = 15.0
+SIZE = (80, 24)
+
+
+async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not cond():
+        if time.monotonic() > deadline:
+            app = pilot.app
+            assert isinstance(app, PlayApp)
+            raise AssertionError(f"no {what} in {WAIT_S} s; log: {app.state.log[-6:]}")
+        await pilot.pause(0.02)
+
+
+async def complete_and_send(pilot: Pilot[None], app: PlayApp, said: str, tabs: int = 30) -> str:
+    """``said`` typed by its first letter, then Tab until the box holds it (so
+    completion is used), then Enter; ``said``."""
+    box = app.query_one("#input", Input)
+    await pilot.press(said[0])
+    for _ in range(tabs):
+        if box.value == said:
+            break
+        await pilot.press("tab")
+    assert box.value == said, f"Tab did not complete {said!r}: {box.value!r}"
+    await pilot.press("enter")
+    return said
+
+
+def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
+    """The table moved past request ``seq`` (or the match ended)."""
+    return lambda: app.state.seq != seq or app.state.result is not None
