@@ -238,10 +238,15 @@ class Matchmaking:
         for table in given_up:  # its seat goes to one waiting for that game
             self.fill(table)
 
+    def _coming_to(self, session: Session) -> list[Table]:
+        """The waiting tables whose seat is on its way to ``session`` (promised, its Sit
+        not handled yet)."""
+        return [t for t in self.lobby.tables.values() if t.coming and session in t.coming]
+
     def _give_up_coming(self, session: Session) -> list[Table]:
         """The seats promised to ``session`` at waiting tables, their Sits not handled
         yet, given up (the table drops such a Sit when it comes): the tables."""
-        tables = [t for t in self.lobby.tables.values() if session in t.coming]
+        tables = self._coming_to(session)
         for table in tables:
             table.coming.remove(session)
         return tables
@@ -575,9 +580,7 @@ class Matchmaking:
 
     def waits(self, session: Session) -> bool:
         """Whether ``session`` waits for a seek's game: queued, or its seat on its way."""
-        return self.is_seeking(session) or any(
-            session in t.coming for t in self.lobby.tables.values() if t.coming
-        )
+        return self.is_seeking(session) or bool(self._coming_to(session))
 
     async def reserve(self, session: Session, item: Command) -> None:
         """A ladder's board: a table for given players in given seats, seed, deal limit."""
