@@ -196,7 +196,9 @@ TEXTS: dict[T, tuple[str, str]] = {
         "deal {deal} {how}: written {written}, totals {totals}",
         "раздача {deal}: {how}, записано {written}, итого {totals}",
     ),
-    T.WON_BY: ("won by {name}", "выиграл {name}"),
+    # what is said of a player fits a woman as well as a man (docs/protocol.md §4.3c): no
+    # «выиграл», «взял», «закрыл»; the server's own words (its «победитель —»)
+    T.WON_BY: ("won by {name}", "победитель — {name}"),
     T.IS_AWAY: ("{name} is away", "{name}: нет связи"),
     T.IS_BACK: ("{name} is back", "{name} снова на связи"),
     T.BY_THE_CLOCK: (" (by the clock)", " (по часам)"),
@@ -213,12 +215,12 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.MATCH: ("{result}, match {match}", "{result}, партия {match}"),
     T.LAST_TRICK: (
         "last trick (deal {deal}): {laid}; {name} took it",
-        "прошлая взятка (раздача {deal}): {laid}; взял {name}",
+        "прошлая взятка (раздача {deal}): {laid}; взятку берёт {name}",
     ),
     T.SAID_AT_TABLE: (" (table)", " (за столом)"),
     T.ADMIN: ("*** {name} (admin): {text}", "*** {name} (администратор): {text}"),
     T.BANNED: ("banned names: {count}", "закрытых имён: {count}"),
-    T.BANNED_BY: ("  {name} by {by}{why}", "  {name}, закрыл {by}{why}"),
+    T.BANNED_BY: ("  {name} by {by}{why}", "  {name}: {by}{why}"),
     T.HERE: ("here: {names}", "здесь: {names}"),
     T.NOBODY: ("nobody", "никого"),
     T.OPEN_TABLES: ("{count} open tables", "открытых столов: {count}"),

@@ -8,6 +8,7 @@ whole match typed through the real app in Russian against a real server.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from clients.play.app import PlayApp, RussianPlayApp, play_app
 from clients.play.draw import hand_text, legal_text, log_text, score_text, table_text
 from clients.play.entry import candidates, token_of
 from clients.play.state import TableState, fold_all
-from clients.play.texts import lang_from, lang_of
+from clients.play.texts import TEXTS, lang_from, lang_of
 from clients.play.words import words_for
 from deberc_net.protocol.lang import Lang, ru_call
 from deberc_net.protocol.messages import Msg, phrase
@@ -102,6 +103,38 @@ def test_the_log_says_the_deal_and_the_match_end_in_russian() -> None:
     )
     assert state.result is not None and state.result.startswith("Партия окончена: b2")
     assert score_text(state).splitlines()[2].startswith("  1б ")  # байд, by its letter
+
+
+# a man's past tense of what a player did: said of a woman too, so never (the server's
+# own texts are held to the same: docs/protocol.md §4.3c)
+MASCULINE = re.compile(
+    r"(?<![а-яё])(?:выиграл|проиграл|взял|закрыл|открыл|сел|ушёл|пришёл|вернулся|"
+    r"отключился|показал|сказал|объявил|заказал|сдал|спросил|попросил)(?![а-яё])",
+    re.IGNORECASE,
+)
+
+
+def test_nothing_the_client_says_of_a_player_fits_a_man_only() -> None:
+    assert [ru for _, ru in TEXTS.values() if MASCULINE.search(ru)] == []
+    # a short game's deal, named by its winner, and the last trick's taker: «выиграл
+    # b2», «взял b2» were said of anyone
+    state = russian_state(
+        [
+            *START,
+            "tables count=1 total=1 page=1 pages=1",
+            "table id=3 players=2 variant=moscow options=short seats=b1,b2 state=playing"
+            " observers=0",
+            "event seq=6 table=3 kind=call seat=0 call=igrayu auto=0",
+            "event seq=7 table=3 kind=order player=0 trump=d first=1 fresa=10c",
+            "event seq=8 table=3 kind=deal-end deal=1 outcome=bide points=72,90 written=-1,1"
+            " totals=-1,1 hanging=0",
+            "last table=3 deal=1 leader=0 winner=1 cards=Qh,Ac",
+        ]
+    )
+    assert state.log[-2:] == (
+        "раздача 1: победитель — b2, записано -1 : 1, итого -1 : 1",
+        "прошлая взятка (раздача 1): b1 Д♥  b2 Т♣; взятку берёт b2",
+    )
 
 
 def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
