@@ -173,6 +173,7 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
             [
                 state.say(T.LOBBY if state.name else T.NOT_LOGGED_IN),
                 state.say(T.LOBBY_SEEK),
+                state.say(T.LOBBY_MORE),
                 state.say(T.LOBBY_NEW),
             ]
         )

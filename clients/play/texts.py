@@ -23,6 +23,7 @@ class T(StrEnum):
     LOBBY = "lobby"
     NOT_LOGGED_IN = "not-logged-in"
     LOBBY_SEEK = "lobby-seek"
+    LOBBY_MORE = "lobby-more"
     LOBBY_NEW = "lobby-new"
     TABLE_DEAL = "table-deal"
     DEALER_TARGET = "dealer-target"
@@ -131,9 +132,14 @@ class T(StrEnum):
 TEXTS: dict[T, tuple[str, str]] = {
     T.LOBBY: ("In the lobby.", "Вы в лобби."),
     T.NOT_LOGGED_IN: ("Not logged in: 'login NAME'.", "Вход: login ИМЯ."),
+    # what 'seek' and 'new' take: the players first, 2, 3 or 4 (docs/protocol.md §5.5)
     T.LOBBY_SEEK: (
-        "'seek 2' waits for a game; 'new 2 moscow to-301'",
-        "seek 2 — ждать партию; new 2 moscow to-301",
+        "'seek 2' waits for a two-player game, 'seek 3'",
+        "seek 2 — ждать партию на двоих, seek 3 и seek 4",
+    ),
+    T.LOBBY_MORE: (
+        "or 'seek 4' for 3 or 4 players; 'new 4 to-301'",
+        "— на троих и на четверых; new 4 to-301",
     ),
     T.LOBBY_NEW: (
         "opens a table; 'tables' lists them, 'sit N' sits.",

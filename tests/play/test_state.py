@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 
 from clients.play.draw import (
+    TABLE_COLUMNS,
     hand_text,
     legal_text,
     log_lines,
@@ -23,6 +24,7 @@ from clients.play.state import (
     fold_all,
     resync_requests,
 )
+from deberc_net.protocol.lang import Lang
 
 # a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
 START = [
@@ -1484,3 +1486,13 @@ def test_a_tertz_table_says_mariage_as_the_server_does() -> None:
     # a Deberts table's bella is 'bella'
     deberts = fold(fold_all(START), "event seq=8 table=3 kind=call seat=0 call=bella auto=0")
     assert deberts.log[-1] == "b1: bella"
+
+
+def test_the_lobby_hint_names_every_player_count_seek_takes() -> None:
+    """'seek' and 'new' take 2, 3 or 4 players (docs/protocol.md §5.5): the hint named
+    two-player games only, in both languages, and still fits the pane."""
+    for lang in Lang:
+        lobby = table_text(fold_all(START[:1], TableState(lang=lang)))
+        assert all(f"seek {players}" in lobby for players in (2, 3, 4)), lobby
+        assert "new 4 to-301" in lobby
+        assert max(cell_len(line) for line in lobby.splitlines()) <= TABLE_COLUMNS
