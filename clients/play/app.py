@@ -28,7 +28,6 @@ from .entry import History, candidates, token_of
 from .link import Link
 from .state import TableState, fold, noted, playing, resync_requests
 from .texts import T, say
-from .words import words_for
 
 TICK_S = 0.25  # how often the clock redraws
 
@@ -52,7 +51,7 @@ class LegalSuggester(Suggester):
         if not value:
             return None
         state = self._app.state
-        found = candidates(value, state.legal, state.lang, words_for(state.talon))
+        found = candidates(value, state.legal, state.lang, state.words)
         return value + found[0][len(value) :] if found else None
 
 
@@ -271,7 +270,7 @@ class PlayApp(App[None]):
             return
         if self.leave_declined(line):
             return
-        line = token_of(line, self.state.legal, words_for(self.state.talon))
+        line = token_of(line, self.state.legal, self.state.words)
         if not self.link.send(line):
             self.state = noted(self.state, self.state.say(T.NOT_CONNECTED))
             self.redraw()
@@ -340,7 +339,7 @@ class PlayApp(App[None]):
             following = self._cycle[(self._cycle.index(box.value) + 1) % len(self._cycle)]
         else:
             state = self.state
-            self._cycle = candidates(box.value, state.legal, state.lang, words_for(state.talon))
+            self._cycle = candidates(box.value, state.legal, state.lang, state.words)
             if not self._cycle:
                 return
             following = self._cycle[0]

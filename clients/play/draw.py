@@ -18,7 +18,6 @@ from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoke
 from .cards import RANKS, SUITS, SYMBOL, card, rank, suit
 from .state import TableState, versus
 from .texts import T, say
-from .words import words_for
 
 NAME_WIDTH = 7  # a side's column in the score pane; four names on one table line
 PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
@@ -292,7 +291,7 @@ def _ru_run(option: str, words: Mapping[str, str]) -> str:
 def legal_text(state: TableState) -> str:
     if not state.asking:
         return ""
-    words = words_for(state.talon)
+    words = state.words
     said = " | ".join(spoken_calls(state.legal, words, state.lang))
     text = state.say(T.YOUR_CALL) + said
     chosen = default_break(state.legal)

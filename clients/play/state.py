@@ -8,7 +8,7 @@ split by the project's one parser (deberc_net.protocol.wire).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import zip_longest
 
 import attrs
@@ -103,6 +103,7 @@ class TableState:
     clock_ms: int | None = None
     target: int | None = None
     options: tuple[str, ...] = ()  # the table's options, as its 'tables' line lists them
+    variant: str | None = None  # and its variant: the game the server says it plays
     # the score: one row per finished deal (deal-end), the totals before this deal
     score: tuple[int, ...] = ()
     deals: tuple[DealScore, ...] = ()
@@ -146,10 +147,15 @@ class TableState:
         """The client's text ``key`` in this screen's language."""
         return say(key, self.lang, **values)
 
+    @property
+    def words(self) -> Mapping[str, str]:
+        """The table's own words for calls, by the game the server names (words.py)."""
+        return words_for(self.variant, self.seats, self.options, self.talon)
+
     def spoken(self, call: str) -> str:
         """A call's token as a player says it in this screen's language, in the table's
         words (Tertz's 'mariage', «марьяж»): 'ot korolya', «от короля»."""
-        words = words_for(self.talon)
+        words = self.words
         return ru_call(call, words) if self.lang == Lang.RU else spoken_call(call, words)
 
     def card(self, token: str | None) -> str:
@@ -420,7 +426,7 @@ def _refusal(state: TableState, line: Line) -> str:
         said = None
         if code in CALL_REFUSAL_CODES:
             names = tuple(state.who(seat) for seat in range(max(state.seats, 4)))
-            found = refusal_phrase(text, names, words_for(state.talon))
+            found = refusal_phrase(text, names, state.words)
             said = None if found is None else found.text(Lang.RU)
         said = said or (russian(text) if text else RU_ERRORS.get(code))
         if said is not None:
@@ -555,6 +561,7 @@ def _names_from(state: TableState, table: Line) -> TableState:
         players=tuple(names),
         target=state.target or (targets[0] if targets else None),
         options=tuple(table.get_list("options")),
+        variant=table.get_str("variant"),
     )
     # a deal that ended before the options came (a table just observed, its deal-end
     # sent before the answer to 'tables'): its winner named in the score pane now
@@ -739,6 +746,7 @@ def _view(state: TableState, view: View) -> TableState:
         players=tuple(players),
         match=state.match if same_table else None,
         options=state.options if same_table else (),
+        variant=state.variant if same_table else None,
         resync=resync,
         last_trick=state.last_trick if same_deal else (),
         deal=view.deal,

@@ -203,7 +203,7 @@ def test_tab_offers_the_russian_words_and_the_latin_tokens() -> None:
     assert candidates("т", legal, Lang.RU) == ["Т♠"]
     # English as it was: the tokens, then the commands
     assert candidates("", legal)[:5] == list(legal)
-    tertz = words_for(8)  # a table with a talon: its own words
+    tertz = words_for("tertz")  # a Tertz table: its own words
     assert candidates("ло", ("lomayu-6",), Lang.RU, tertz) == ["ломаю 6"]
 
 

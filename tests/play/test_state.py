@@ -1488,6 +1488,38 @@ def test_a_tertz_table_says_mariage_as_the_server_does() -> None:
     assert deberts.log[-1] == "b1: bella"
 
 
+def tables_line(table: int, variant: str, options: str, seats: str) -> list[str]:
+    """The answer to the 'tables' the client asks on sitting: the game the server names."""
+    return [
+        "tables count=1 total=1 page=1 pages=1",
+        f"table id={table} players=2 variant={variant} options={options} seats={seats}"
+        " state=playing observers=0",
+    ]
+
+
+def test_a_tables_game_is_the_one_the_server_names_not_one_guessed_by_its_talon() -> None:
+    """A game with a talon was taken for Tertz, whatever the server played there: a
+    third party's game (one the rules beside the client do not know) had Tertz's
+    'mariage' said for its 'bella'. The 'tables' line names the game."""
+    line = TERTZ[-1].replace("legal=terts,", "legal=bella,terts,")
+    other = fold_all([*TERTZ[:-1], *tables_line(4, "talon-game", "", "b1,b2"), line])
+    assert legal_text(other).startswith("Your call: bella | terts | ")
+    said = fold(other, "event seq=3 table=4 kind=call seat=1 call=bella auto=0")
+    assert said.log[-1] == "b2: bella"
+    russian = fold_all(
+        [*TERTZ[:-1], *tables_line(4, "talon-game", "", "b1,b2"), line], TableState(lang=Lang.RU)
+    )
+    assert legal_text(russian).startswith("Ваш ход: белла | терц | ")
+    # a Tertz table named so says its words; a Deberts table with 'dave' on, the option's
+    tertz = fold_all([*TERTZ[:-1], *tables_line(4, "tertz", "", "b1,b2"), line])
+    assert legal_text(tertz).startswith("Your call: mariage | terts | ")
+    dave = START[-1].replace("legal=menyayu,", "legal=dave,menyayu,")
+    offered = fold_all(
+        [*START[:-1], *tables_line(3, "moscow", "dave", "b1,b2"), dave], TableState(lang=Lang.RU)
+    )
+    assert legal_text(offered).startswith("Ваш ход: даве | меняю | ")
+
+
 def test_the_lobby_hint_names_every_player_count_seek_takes() -> None:
     """'seek' and 'new' take 2, 3 or 4 players (docs/protocol.md §5.5): the hint named
     two-player games only, in both languages, and still fits the pane."""
