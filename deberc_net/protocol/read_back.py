@@ -43,6 +43,13 @@ PLAIN = frozenset(
         "call",
     }
 )
+# the values that hold a player's name, or a list of them or of sentences about them
+# ('anna (seat 0), boris (seat 1)'): a name alone is kept as it is (a player may be
+# called 'guest', 'nobody' or 'waiting', words the catalogue says alone too)
+NAMES = frozenset({"names", "seats", "asked", "waiting", "sender", "admin", "winner", "dealer"})
+# one word as a name is written (docs/protocol.md §4.2: letters, digits, '_' and '-'), a
+# number too: no sentence of the catalogue says a name's place in a list
+ONE_WORD = re.compile(r"[^\W_][\w-]*")
 _FIELD = re.compile(r"\{(\w+)((?:![rs])?(?::[^}]*)?)\}")
 
 
@@ -74,15 +81,24 @@ def _value(name: str, spec: str, text: str) -> str:
             return text
     if spec:  # a padded column ('{deal:>4}'): the Russian pads it again
         text = text.strip()
-    if name in PLAIN:
+    if name in PLAIN or (name in NAMES and ONE_WORD.fullmatch(text)):
         return text
-    return russian(text) or _listed(text)
+    # a list is read item by item before it is read whole: a sentence's pattern matches
+    # a whole list too ('{name} (seat {seat})' took 'anna (seat 0), boris' for a name)
+    return _listed(text) or russian(text) or _listed(text, partly=True) or text
 
 
-def _listed(text: str) -> str:
-    """A list of sentences ('anna (seat 0), boris (seat 1)'), each read back."""
+def _listed(text: str, *, partly: bool = False) -> str | None:
+    """A list of names and sentences ('anna (seat 0), boris (seat 1)', 'anna, (free)'),
+    each sentence read back, each name kept; None if it is no list, or one of its items
+    is neither (the whole text is a sentence), unless ``partly``: then that one kept."""
     items = text.split(", ")
-    return ", ".join(russian(item) or item for item in items) if len(items) > 1 else text
+    if len(items) < 2:
+        return None
+    said = [item if ONE_WORD.fullmatch(item) else russian(item) for item in items]
+    if None in said and not partly:
+        return None
+    return ", ".join(s or item for s, item in zip(said, items, strict=True))
 
 
 def russian(text: str) -> str | None:

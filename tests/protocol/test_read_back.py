@@ -1,0 +1,67 @@
+"""The read-back of the server's sentences (deberc_net/protocol/read_back.py: the
+terminal client's --lang ru) for any name the server lets a player take: a list of
+players is read item by item, and a name is never read as a sentence of its own."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.read_back import russian
+from deberc_net.server.accounts import NAME_RULE, new_name
+from tests.properties import examples
+
+# names the server allows (accounts.new_name), and the ones the catalogue also says as a
+# sentence of their own, which a player may still be called
+NAMES = st.from_regex(NAME_RULE, fullmatch=True).filter(new_name)
+WORDS = st.sampled_from(["guest", "nobody", "none", "waiting", "registered", "online"])
+A_NAME = st.one_of(WORDS, NAMES)
+
+
+def sentences(names: list[str]) -> list[Phrase]:
+    """The sentences a terminal client reads back that name players, some in lists."""
+    first, *others = names
+    nothing = phrase(Msg.NOTHING)
+    seats = tuple(phrase(Msg.SEAT_OF, name=n, seat=i) for i, n in enumerate(others, 1))
+    away = tuple(phrase(Msg.AWAY_HELD, name=n, seconds=12 * i) for i, n in enumerate(names))
+    return [
+        phrase(Msg.SIT, table=2, seat=0, others=phrase(Msg.SIT_OTHERS, names=seats)),
+        phrase(Msg.WAITS_FOR_PLAYERS, table=2, seats=(*names, phrase(Msg.FREE_SEAT))),
+        phrase(Msg.WAITS_FOR_AWAY, table=2, names=away),
+        phrase(Msg.REMATCH_PENDING, table=2, asked=(first,), waiting=tuple(others)),
+        phrase(Msg.REMATCH_ASK, table=2, waiting=phrase(Msg.REMATCH_WAITING, names=(first,))),
+        phrase(Msg.KICKED, admin=first, why=nothing),
+        phrase(Msg.UNMUTED, admin=first),
+    ]
+
+
+def test_a_list_of_players_reads_back_whole() -> None:
+    """'anna (seat 0), boris (seat 1)' was read as one '{name} (seat {seat})' whose name
+    was 'anna (seat 0), boris': the second stayed English («boris (seat 1)»)."""
+    said = phrase(Msg.SIT_OTHERS, names=(phrase(Msg.SEAT_OF, name="anna", seat=0),))
+    two = phrase(
+        Msg.SIT,
+        table=1,
+        seat=2,
+        others=phrase(
+            Msg.SIT_OTHERS,
+            names=(
+                phrase(Msg.SEAT_OF, name="anna", seat=0),
+                phrase(Msg.SEAT_OF, name="boris", seat=1),
+            ),
+        ),
+    )
+    assert (
+        russian(two.text())
+        == "Вы за столом 1, место 2. За столом: anna (место 0), boris (место 1)."
+    )
+    assert russian(said.text()) == said.text(Lang.RU)
+
+
+@examples(200)
+@given(st.lists(A_NAME, min_size=2, max_size=4, unique=True))
+def test_every_allowed_name_reads_back_as_the_server_says_it(names: list[str]) -> None:
+    for said in sentences(names):
+        assert russian(said.text()) == said.text(Lang.RU), said.text()
