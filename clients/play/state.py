@@ -14,6 +14,7 @@ from itertools import zip_longest
 import attrs
 
 from deberc_net.game.calls import MENYAYU, PAS
+from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.commands import COMMANDS
@@ -23,8 +24,8 @@ from deberc_net.protocol.lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_cal
 from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import for_people
-from deberc_net.protocol.render_ru import RU_FORFEITS
+from deberc_net.protocol.render import for_people, question
+from deberc_net.protocol.render_ru import RU_FORFEITS, question_ru
 from deberc_net.protocol.wire import (
     EventKind,
     Line,
@@ -132,6 +133,8 @@ class TableState:
     # the server's banners read (docs/protocol.md §4.1): a second one is a connection
     # made again, said in one line, not greeted again
     banners: int = 0
+    # the open question another seat put to us (a view's pending=), said once in the log
+    question: str | None = None
     # the language of the client's texts (docs/play.md, "Language"): the server's lines
     # come in the machine style's English whatever it is
     lang: Lang = Lang.EN
@@ -739,7 +742,7 @@ def _view(state: TableState, view: View) -> TableState:
         state = _unquiet(state, "state")
     talon = view.raw.get("talon")
     theirs = view.raw.get("their_tricks")
-    return attrs.evolve(
+    seen = attrs.evolve(
         state,
         table=view.table,
         seat=view.seat,
@@ -770,6 +773,33 @@ def _view(state: TableState, view: View) -> TableState:
         target=view.target,
         score=tuple(view.score),
     )
+    return _asked(seen, view.pending)
+
+
+# the open questions no player asks: the table asks each seat in turn (swap?), or the
+# rules (lomayu: the Turn line and F8 say it)
+UNASKED = frozenset({SWAP_Q, "lomayu"})
+
+
+def _asked(state: TableState, pending: str | None) -> TableState:
+    """A question another seat puts to us (rost?, pokazhi, prokhodit?, dave, …): said in
+    the log once, as the human style tells it, naming who asks (at three or four
+    players the talk's 'boris: rost?' does not say whom he asks)."""
+    if pending is None:
+        return attrs.evolve(state, question=None) if state.question is not None else state
+    kind, _, seats = pending.partition(":")
+    asker, _, answerer = seats.partition(":")
+    if pending == state.question or not (asker.isdigit() and answerer.isdigit()):
+        return state
+    told = attrs.evolve(state, question=pending)
+    me, by = state.seat, int(asker)
+    if me is None or int(answerer) != me or by == me or kind in UNASKED:
+        return told
+    names = [state.who(seat) for seat in range(max(state.seats, by + 1, me + 1))]
+    asked = (kind, by, me)
+    if state.lang == Lang.RU:
+        return _log(told, question_ru(asked, names, me, state.talk, state.words))
+    return _log(told, question(asked, names, me, state.talk))
 
 
 def _is_card(token: str) -> bool:

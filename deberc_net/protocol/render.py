@@ -1330,16 +1330,36 @@ def _pretty_call(token: str) -> str:
 _DECLARING = re.compile(r"(?:dva-|tri-)?(?:terts|tertsa|pyatdesyat)|ot-.+")
 
 
+# a view's open question of the table talk: its kind, the asker, the answerer
+Pending = tuple[str, int, int]
+
+
 def rost_owner(v: SeatView) -> int | None:
     """Four players: the partner whose declaration a pending ``rost?`` asks about, when
     the answerer answers for the pair with his own (docs/rules.md §8), so that nobody
-    reads "anna asks boris" of a boris who never spoke; None otherwise. The owner is
-    the last seat of the answerer's side to declare or name a top this deal."""
-    if v.pending is None or v.pending[0] != "rost" or len(v.names) != 4:
+    reads "anna asks boris" of a boris who never spoke; None otherwise."""
+    return pair_rost_owner(v.pending, len(v.names), v.talk)
+
+
+def pair_rost_owner(
+    pending: Pending | None, players: int, talk: Sequence[tuple[int, str]]
+) -> int | None:
+    """``rost_owner`` of a view's parts: the last seat of the answerer's side to declare
+    or name a top this deal, if not the answerer."""
+    if pending is None or pending[0] != "rost" or players != 4:
         return None
-    answerer = v.pending[2]
-    side = [s for s, token in v.talk if s % 2 == answerer % 2 and _DECLARING.fullmatch(token)]
+    answerer = pending[2]
+    side = [s for s, token in talk if s % 2 == answerer % 2 and _DECLARING.fullmatch(token)]
     return side[-1] if side and side[-1] != answerer else None
+
+
+def question(
+    pending: Pending, names: Sequence[str], me: int | None, talk: Sequence[tuple[int, str]]
+) -> str:
+    """The open question of the table talk as the human style tells it to seat ``me``,
+    from a view's parts (``pending=``, the names by seat, the deal's talk): for a client
+    that reads the machine style and says it in the server's words (clients/play)."""
+    return _question(*pending, names, me, pair_rost_owner(pending, len(names), talk))
 
 
 def _question(

@@ -33,6 +33,7 @@ from .lang import (
 from .messages import RU_ERRORS, Phrase
 from .render import (
     HandOrder,
+    Pending,
     Sides,
     _by_side,
     _fit,
@@ -49,6 +50,7 @@ from .render import (
     history_lines,
     invited_lines,
     order_sides,
+    pair_rost_owner,
     played_tricks,
     prompt_calls,
     rematch_lines,
@@ -397,6 +399,18 @@ def _game_line(name: str, value: Any) -> str:
     if isinstance(value, tuple):
         value = " ".join(ru_card(c) for c in value) if value else "нет"
     return f"{_GAME_FIELDS.get(name, name)}: {value}"
+
+
+def question_ru(
+    pending: Pending,
+    names: Sequence[str],
+    me: int | None,
+    talk: Sequence[tuple[int, str]],
+    words: Mapping[str, str] = NO_WORDS,
+) -> str:
+    """``render.question`` in Russian, in the table's ``words`` (Tertz's «от чего?»)."""
+    owner = pair_rost_owner(pending, len(names), talk)
+    return _question(*pending, names, me, words, owner)
 
 
 def _question(

@@ -1528,3 +1528,52 @@ def test_the_lobby_hint_names_every_player_count_seek_takes() -> None:
         assert all(f"seek {players}" in lobby for players in (2, 3, 4)), lobby
         assert "new 4 to-301" in lobby
         assert max(cell_len(line) for line in lobby.splitlines()) <= TABLE_COLUMNS
+
+
+# three players: b1 (seat 0) declared a terts; b2 asks rost?, then b3 asks pokazhi
+THREE_ASKED = [
+    "ok cmd=login name=b1 guest=1 token=T text=Hello, b1 (guest).",
+    "ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0.",
+    "event seq=1 table=5 kind=start players=b1,b2,b3 match=m5",
+    "event seq=2 table=5 kind=deal deal=1 dealer=2 turned=Kh score=0,0,0 hanging=0",
+    "event seq=3 table=5 kind=call seat=0 call=igrayu auto=0",
+    "event seq=4 table=5 kind=order player=0 trump=h first=0 fresa=-",
+    "event seq=5 table=5 kind=call seat=0 call=terts auto=0",
+    "event seq=6 table=5 kind=call seat=1 call=rost? auto=0",
+    "ask seq=6 table=5 deal=1 phase=play seat=0 dealer=2 to_act=0 hand=7s,8s,9s,Kh,Ad "
+    "turned=- fresa=- trump=h player=0 round=1 leader=0 trick= tricks=0,0,0 score=0,0,0 "
+    "hanging=0 target=301 pending=rost:1:0 shown= talk=0:igrayu,0:terts,1:rost? "
+    "clock=60500 legal=ot-9 players=3",
+]
+
+
+def test_a_question_put_to_you_says_who_asks_it() -> None:
+    """At three or four players the talk's 'b2: rost?' does not say whom b2 asks; the
+    human style says the question to the one asked (docs/protocol.md §3): so does the
+    log, in the server's words, once."""
+    state = fold_all(THREE_ASKED)
+    assert state.log[-2:] == (
+        "b2: rost?",
+        "b2 asks you how high the combination goes (rost?): you name its top.",
+    )
+    again = fold(state, THREE_ASKED[-1].replace("ask seq=6", "state seq=6"))  # F4: not again
+    assert again.log == state.log
+    shown = [
+        "event seq=7 table=5 kind=call seat=0 call=ot-9 auto=0",
+        "event seq=8 table=5 kind=call seat=2 call=pokazhi auto=0",
+        THREE_ASKED[-1]
+        .replace("seq=6", "seq=8")
+        .replace("pending=rost:1:0", "pending=show:2:0")
+        .replace("talk=0:igrayu,0:terts,1:rost?", "talk=0:igrayu,0:terts,1:rost?,0:ot-9,2:pokazhi")
+        .replace("legal=ot-9", "legal=pokazyvayu"),
+    ]
+    state = fold_all(shown, state)
+    assert state.log[-1] == "b3 asks you to show the combination (pokazhi): you show it."
+    russian = fold_all([*THREE_ASKED, *shown], TableState(lang=Lang.RU))
+    assert "b2 спрашивает вас, от какой карты комбинация («рост?»): назовите старшую." in (
+        russian.log
+    )
+    assert russian.log[-1] == "b3 просит вас показать комбинацию («покажи»): покажите её."
+    # a question to another seat is its own: the talk says it
+    other = THREE_ASKED[-1].replace("pending=rost:1:0", "pending=rost:0:1")
+    assert fold_all([*THREE_ASKED[:-1], other]).log[-1] == "b2: rost?"
