@@ -24,7 +24,7 @@ from deberc_net.protocol.lang import Lang, ru_call
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, phrase
 
 from . import draw
-from .entry import History, candidates, token_of
+from .entry import History, asked_in, candidates, token_of
 from .link import Link
 from .state import TableState, fold, noted, playing, resync_requests
 from .texts import T, say
@@ -270,7 +270,7 @@ class PlayApp(App[None]):
             return
         if self.leave_declined(line):
             return
-        line = token_of(line, self.state.legal, self.state.words)
+        line = asked_in(token_of(line, self.state.legal, self.state.words), self.LANG)
         if not self.link.send(line):
             self.state = noted(self.state, self.state.say(T.NOT_CONNECTED))
             self.redraw()

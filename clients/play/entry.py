@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from deberc_net.protocol.commands import SECRET_COMMANDS
+from deberc_net.protocol.commands import SECRET_COMMANDS, command_word
 from deberc_net.protocol.lang import CYRILLIC, NO_WORDS, Lang, ru_call
 
 # the commands a person types in the lobby and at the table (docs/protocol.md §4–5)
@@ -74,6 +74,24 @@ def token_of(
         if ru_call(call, words).casefold() == typed:
             return call
     return line
+
+
+# the server's explanations: the machine style sends them in English unless the request
+# asks a language (docs/protocol.md §4.4, §5.9: 'help lang=ru'); not in its catalogue,
+# they cannot be read back (read_back.py), so they are asked in the screen's language
+EXPLAINED = frozenset({"help", "calls", "rules"})
+
+
+def asked_in(line: str, lang: Lang) -> str:
+    """``line`` as it goes to the server: 'help', 'calls' or 'rules' asked in ``lang``
+    (Russian: 'help sit lang=ru'); one that names a language, and any other line, as
+    typed."""
+    words = line.split()
+    if lang == Lang.EN or not words or command_word(words[0]) not in EXPLAINED:
+        return line
+    if any(word.lower().startswith("lang=") for word in words[1:]):
+        return line
+    return f"{line} lang={lang}"
 
 
 @attrs.define

@@ -24,6 +24,28 @@ class Lang(StrEnum):
 
 # what a Ukrainian player types for his language ('lang uk', 'login NAME lang=ua'): told
 # there are no Ukrainian lines yet, and what there is (messages.LANG_UK)
+
+
+def asks_ukrainian(arg: str) -> bool:
+    """Whether ``arg`` is 'lang=uk' (or ua, українська)."""
+    key, _, word = arg.partition("=")
+    return key.lower() == "lang" and word.casefold() in UKRAINIAN
+
+
+def lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] | None:
+    """A command's ``lang=en|ru`` (in any case, anywhere among ``args``: 'login NAME
+    lang=ru', 'help lang=ru', docs/protocol.md §4.2, §4.4): the other arguments and the
+    language asked for (None if none was); None if what follows 'lang=' is no language,
+    or it is given twice."""
+    asked = [a for a in args if a.lower().startswith("lang=")]
+    if not asked:
+        return args, None
+    word = asked[-1][len("lang=") :].lower()
+    if len(asked) > 1 or word not in [str(c) for c in Lang]:
+        return None
+    return tuple(a for a in args if a not in asked), Lang(word)
+
+
 UKRAINIAN = frozenset(
     {"uk", "ua", "uk-ua", "uk_ua", "ukrainian", "українська", "укр", "украинский", "украинская"}
 )

@@ -28,7 +28,14 @@ from deberc_net.protocol.commands import (
     number_word,
 )
 from deberc_net.protocol.hints import command_hint
-from deberc_net.protocol.lang import CYRILLIC, Lang, ru_call, spoken_call
+from deberc_net.protocol.lang import (
+    CYRILLIC,
+    Lang,
+    asks_ukrainian,
+    lang_argument,
+    ru_call,
+    spoken_call,
+)
 from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
     RU_OPTION_CALLS_HELP,
@@ -219,17 +226,22 @@ class Help:
     _rules: dict[CallsKey | None, Texts] = attrs.Factory(dict)
 
     async def help(self, session: Session, item: Command) -> None:
+        asked = _lang_asked(session, item.args, "help [COMMAND] [lang=en|ru]")
+        if asked is None:
+            return
+        args, lang = asked
         # one command's usage is a line or two; the whole list, or the entries of
         # 'calls' a word names ('help rost?'), a long text
-        if self._long_help(session, item.args) and not may_list(
+        if self._long_help(session, args) and not may_list(
             session, item.name, self.lobby.is_admin(session)
         ):
             return
         table = session.table
-        if not item.args and table is not None and table.remote and self.lobby.node is not None:
-            self.lobby.node.ask_help(session, table)  # the legal calls are known where it plays
+        if not args and table is not None and table.remote and self.lobby.node is not None:
+            # the legal calls are known where it plays
+            self.lobby.node.ask_help(session, table, lang)
             return
-        self.send_help(session, item.args)
+        self.send_help(session, args, lang)
 
     def _long_help(self, session: Session, args: Sequence[str]) -> bool:
         """Whether 'help ARGS' is metered: the list, and any word that is no command
@@ -237,9 +249,11 @@ class Help:
         0.5 ms a line, unmetered, until a hostile tryout's flood held a core, s29)."""
         return not args or command_word(args[0]) not in COMMANDS
 
-    def send_help(self, session: Session, args: Sequence[str]) -> None:
+    def send_help(self, session: Session, args: Sequence[str], lang: Lang | None = None) -> None:
+        """'help ARGS', in ``lang`` if asked in one (None: the connection's)."""
         english = self._help(session, args, Lang.EN)
-        session.send(ev.TextBlock("help", english, self._help(session, args, Lang.RU)))
+        block = ev.TextBlock("help", english, self._help(session, args, Lang.RU))
+        session.send(told_in(block, lang))
 
     def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
         admin = self.lobby.is_admin(session)  # ('seek reserved' is told to admins only)
@@ -282,9 +296,11 @@ class Help:
     async def calls(self, session: Session, item: Command) -> None:
         """The calls of the table's game and options; in the lobby, of every game and
         option (docs/protocol.md §4.4)."""
-        if not may_list(session, item.name, self.lobby.is_admin(session)):
+        asked = _lang_asked(session, item.args, "calls [lang=en|ru]")
+        if asked is None or not may_list(session, item.name, self.lobby.is_admin(session)):
             return
-        session.send(ev.TextBlock("help", *self._calls_texts(session.table)))
+        block = ev.TextBlock("help", *self._calls_texts(session.table))
+        session.send(told_in(block, asked[1]))
 
     def _calls_texts(self, table: Table | None) -> Texts:
         """'calls' at ``table`` (None: in the lobby) in English and Russian, built once."""
@@ -311,7 +327,10 @@ class Help:
         return tuple(english), tuple(russian)
 
     async def rules(self, session: Session, item: Command) -> None:
-        args = item.args
+        asked = _lang_asked(session, item.args, "rules [TABLE] [lang=en|ru]")
+        if asked is None:
+            return
+        args, lang = asked
         table = session.table
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
             table = self.lobby.tables.get(min(session.observing))
@@ -328,7 +347,7 @@ class Help:
         if not may_list(session, item.name, self.lobby.is_admin(session)):  # refusals cost none
             return
         english, russian = self._rules_texts(table)
-        session.send(ev.TextBlock("rules", english, russian))
+        session.send(told_in(ev.TextBlock("rules", english, russian), lang))
 
     def _may_read_rules(self, session: Session, table: Table) -> bool:
         """Whether ``session`` may read ``table``'s rules: a table listed to it, its own
@@ -426,6 +445,30 @@ class Help:
             return phrase(Msg.RULES_TABLE_OPTIONS, options=opts, **values)
         goal = phrase(Msg.ONE_DEAL) if s.target is None else phrase(Msg.TO_TARGET, target=s.target)
         return phrase(Msg.RULES_TABLE, options=opts, goal=goal, **values)
+
+
+def _lang_asked(
+    session: Session, args: tuple[str, ...], usage: str
+) -> tuple[tuple[str, ...], Lang | None] | None:
+    """``args`` without a ``lang=en|ru``, and the language it asks the answer in
+    (docs/protocol.md §4.4); None, the refusal sent, for another language."""
+    asked = lang_argument(args)
+    if asked is None:
+        ukrainian = any(asks_ukrainian(a) for a in args)
+        session.send(
+            ev.error("bad-argument", phrase(Msg.LANG_UK)) if ukrainian else ev.usage_error(usage)
+        )
+    return asked
+
+
+def told_in(block: ev.TextBlock, lang: Lang | None) -> ev.TextBlock:
+    """``block`` in ``lang`` in either style, asked by the request's ``lang=`` (a machine
+    style's client that shows it to a person: the terminal client); None: as the
+    connection's style and language say."""
+    if lang is None:
+        return block
+    lines = block.ru if lang == Lang.RU and block.ru is not None else block.lines
+    return ev.TextBlock(block.tag, lines, lines)
 
 
 def _kept(

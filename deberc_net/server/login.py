@@ -13,7 +13,7 @@ import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
-from deberc_net.protocol.lang import UKRAINIAN, Lang
+from deberc_net.protocol.lang import asks_ukrainian, lang_argument
 from deberc_net.protocol.messages import Msg, count_phrase, phrase
 
 from . import accounts
@@ -61,8 +61,8 @@ class Login:
     arriving: dict[str, set[Session]] = attrs.Factory(dict)
 
     async def login(self, session: Session, item: Command) -> None:
-        asked = _lang_argument(item.args)
-        if asked is None and any(_asks_ukrainian(a) for a in item.args):
+        asked = lang_argument(item.args)
+        if asked is None and any(asks_ukrainian(a) for a in item.args):
             # a Ukrainian player's first try: told what there is, not the bare usage
             session.send(ev.error("bad-argument", phrase(Msg.LANG_UK)))
             return
@@ -374,21 +374,3 @@ class Login:
             ):
                 return present.token
         return token
-
-
-def _asks_ukrainian(arg: str) -> bool:
-    """Whether ``arg`` is 'lang=uk' (or ua, українська)."""
-    key, _, word = arg.partition("=")
-    return key.lower() == "lang" and word.casefold() in UKRAINIAN
-
-
-def _lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] | None:
-    """'login NAME [SECRET] lang=ru': the other arguments and the language asked for
-    (None if none was); None if what follows 'lang=' is no language."""
-    asked = [a for a in args if a.lower().startswith("lang=")]
-    if not asked:
-        return args, None
-    word = asked[-1][len("lang=") :].lower()
-    if len(asked) > 1 or word not in [str(c) for c in Lang]:
-        return None
-    return tuple(a for a in args if a not in asked), Lang(word)

@@ -17,7 +17,7 @@ from textual.widgets import Input
 
 from clients.play.app import PlayApp, RussianPlayApp, play_app
 from clients.play.draw import hand_text, legal_text, log_text, score_text, table_text
-from clients.play.entry import candidates, token_of
+from clients.play.entry import asked_in, candidates, token_of
 from clients.play.state import TableState, fold_all
 from clients.play.texts import TEXTS, lang_from, lang_of
 from clients.play.words import words_for
@@ -303,3 +303,35 @@ async def _whole_match(server: ServerThread) -> None:
         assert any(line.startswith("раздача 1: сдаёт ") for line in app.state.log)
         await pilot.press("f10")  # quit: the server says bye and the app ends
         await until(pilot, lambda: not app.is_running, "exit")
+
+
+def test_help_calls_and_rules_are_asked_in_russian() -> None:
+    """The machine style sends them in English, and they are none of the catalogue's
+    sentences to read back: the client asks them in Russian (docs/protocol.md §4.4)."""
+    assert asked_in("help", Lang.RU) == "help lang=ru"
+    assert asked_in("Rules 3", Lang.RU) == "Rules 3 lang=ru"
+    assert asked_in("calls lang=en", Lang.RU) == "calls lang=en"  # asked otherwise: as typed
+    assert asked_in("help", Lang.EN) == "help"
+    assert asked_in("say help", Lang.RU) == "say help"
+
+
+@pytest.mark.timeout(60)
+def test_help_calls_and_rules_come_in_russian_from_a_real_server(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        asyncio.run(asyncio.wait_for(_explained(server), 45))
+        assert not server.errors, server.errors
+
+
+async def _explained(server: ServerThread) -> None:
+    app = RussianPlayApp("127.0.0.1", server.port, name="lena")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.name == "lena", "login")
+        await pilot.press("f1")
+        await until(pilot, lambda: "Команды здесь:" in app.state.log, "help in Russian")
+        assert "Commands here:" not in app.state.log
+        for typed in ("rules", "calls"):  # typed: kept in the history as typed
+            app.query_one("#input", Input).value = typed
+            await pilot.press("enter")
+            await until(pilot, lambda typed=typed: app.history.lines[-1] == typed, "history")
+        await until(pilot, lambda: "Варианты и опции для new и seek:" in app.state.log, "rules")
+        await until(pilot, lambda: any("рост? (rost?)" in x for x in app.state.log), "calls")

@@ -563,11 +563,12 @@ class Node:
             del self.marks[message["s"]]
             reached()
 
-    def ask_help(self, session: Session, table: Table) -> None:
+    def ask_help(self, session: Session, table: Table, lang: Lang | None = None) -> None:
         """'help' at another worker's ``table``: its owner lists the calls legal now, as
-        for its own players."""
+        for its own players (in ``lang``, when the request asked one)."""
         assert isinstance(table, RemoteTable)
-        self._to_owner(table.owner, session, {"k": "help"}, request=True)
+        asked = {} if lang is None else {"lang": str(lang)}
+        self._to_owner(table.owner, session, {"k": "help"} | asked, request=True)
 
     def ask_rematch(self, session: Session) -> bool:
         """'rematch' after a match on another worker's table: asked there (False: the
@@ -622,7 +623,9 @@ class Node:
 
     def _help_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy(message["w"], message["s"], message["who"])
-        self.lobby.help.send_help(proxy, ())
+        asked = message.get("lang")  # ('help lang=ru'; a worker of an older version: none)
+        lang = Lang(asked) if isinstance(asked, str) and asked in [*Lang] else None
+        self.lobby.help.send_help(proxy, (), lang)
         self.answered(proxy, message.get("r"))
 
     def _rematch_here(self, message: dict[str, Any]) -> None:

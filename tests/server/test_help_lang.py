@@ -1,0 +1,51 @@
+"""'help', 'calls' and 'rules' with 'lang=en|ru': the answer in that language in either
+style (docs/protocol.md §4.4, §5.9), so a program that shows them to a person (the
+terminal client's --lang ru) gets the server's own Russian, not its English."""
+
+from __future__ import annotations
+
+from .client import LineClient, fields
+from .conftest import Connector
+
+
+async def told(client: LineClient, line: str) -> list[tuple[str, str]]:
+    """The tags and texts of the lines answering ``line`` (a 'ping' marks their end)."""
+    await client.send(line)
+    await client.send("ping")
+    said = []
+    while (line := await client.read_until(lambda _: True)) != "ok cmd=ping text=pong":
+        tag, values = fields(line)
+        if tag in ("help", "rules", "error"):  # (not the table's events)
+            said.append((tag, str(values.get("text", ""))))
+    return said
+
+
+def texts(said: list[tuple[str, str]]) -> list[str]:
+    return [text for _, text in said]
+
+
+async def test_help_calls_and_rules_come_in_the_language_asked(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    help_en = await told(ann, "help")
+    help_ru = await told(ann, "help lang=ru")
+    assert help_en[0] == ("help", "Commands here:")
+    assert help_ru[0] == ("help", "Команды здесь:")
+    assert len(help_ru) > 10 and {tag for tag, _ in help_ru} == {"help"}
+    assert texts(await told(ann, "help LANG=en")) == texts(help_en)
+    # one command's usage, 'calls' and 'rules' the same way, the words asked for kept
+    assert texts(await told(ann, "help sit lang=ru"))[0].startswith("sit СТОЛ [МЕСТО]")
+    calls_ru = texts(await told(ann, "calls lang=ru"))
+    assert calls_ru != texts(await told(ann, "calls")) and any("рост?" in t for t in calls_ru)
+    await ann.send("new 2 to-301")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    rules_ru = texts(await told(ann, f"rules {table} lang=ru"))
+    assert rules_ru[0].startswith(f"Стол {table}: moscow"), rules_ru
+    assert texts(await told(ann, "rules lang=ru")) == rules_ru  # (its own table)
+    # the style's lines are as they were without it: English
+    assert texts(await told(ann, "help")) != texts(await told(ann, "help lang=ru"))
+    # another language is refused as 'lang' refuses it; nothing is listed
+    assert await told(ann, "help lang=de") == [("error", "help [COMMAND] [lang=en|ru]")]
+    assert (await told(ann, "calls lang=uk"))[0][1].startswith("lang en|ru: no Ukrainian")
+    assert await told(ann, "rules lang=ru lang=en") == [("error", "rules [TABLE] [lang=en|ru]")]
