@@ -24,6 +24,9 @@ class Lang(StrEnum):
 
 # what a Ukrainian player types for his language ('lang uk', 'login NAME lang=ua'): told
 # there are no Ukrainian lines yet, and what there is (messages.LANG_UK)
+UKRAINIAN = frozenset(
+    {"uk", "ua", "uk-ua", "uk_ua", "ukrainian", "українська", "укр", "украинский", "украинская"}
+)
 
 
 def asks_ukrainian(arg: str) -> bool:
@@ -44,11 +47,6 @@ def lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] 
     if len(asked) > 1 or word not in [str(c) for c in Lang]:
         return None
     return tuple(a for a in args if a not in asked), Lang(word)
-
-
-UKRAINIAN = frozenset(
-    {"uk", "ua", "uk-ua", "uk_ua", "ukrainian", "українська", "укр", "украинский", "украинская"}
-)
 
 
 # the ranks 7 8 9 10 J Q K A as Russian players write them: валет, дама, король, туз
