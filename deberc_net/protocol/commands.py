@@ -58,7 +58,11 @@ class CommandSpec:
 
 
 COMMANDS: dict[str, CommandSpec] = {
-    "help": CommandSpec("help [COMMAND]", "Show the commands, or how to use one.", "any"),
+    "help": CommandSpec(
+        "help [COMMAND]",
+        "Show the commands, or how to use one. lang=en or lang=ru: this answer in that language.",
+        "any",
+    ),
     "login": CommandSpec(
         "login NAME [PASSWORD | token=TOKEN] [lang=en|ru]",
         "Log in. With a password the name is registered on first use and checked after; "
@@ -208,7 +212,10 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
     "rules": CommandSpec(
-        "rules [TABLE]", "The table's variant, options and clocks in words.", "any"
+        "rules [TABLE]",
+        "The table's variant, options and clocks in words."
+        " lang=en or lang=ru: this answer in that language.",
+        "any",
     ),
     "state": CommandSpec(
         "state", "Show your table (or the one you observe) again: hand, trump, trick, score.", "any"
@@ -272,7 +279,11 @@ COMMANDS: dict[str, CommandSpec] = {
         "none ('login NAME PASSWORD' registers a free name).",
         "any",
     ),
-    "calls": CommandSpec("calls", "The table calls and how to type them.", "any"),
+    "calls": CommandSpec(
+        "calls",
+        "The table calls and how to type them. lang=en or lang=ru: this answer in that language.",
+        "any",
+    ),
 }
 
 # ASCII digits only (docs/protocol.md §7): 'seq=٤' is no request number; after any

@@ -49,3 +49,16 @@ async def test_help_calls_and_rules_come_in_the_language_asked(
     assert await told(ann, "help lang=de") == [("error", "help [COMMAND] [lang=en|ru]")]
     assert (await told(ann, "calls lang=uk"))[0][1].startswith("lang en|ru: no Ukrainian")
     assert await told(ann, "rules lang=ru lang=en") == [("error", "rules [TABLE] [lang=en|ru]")]
+
+
+async def test_help_on_help_calls_and_rules_says_lang_is_taken(
+    port: int, connect: Connector
+) -> None:
+    """A reader of 'help rules' learns of 'lang=' there, in either language; the list of
+    commands keeps its one line each."""
+    ann = await connect.machine(port, "ann")
+    for command in ("help", "calls", "rules"):
+        assert "lang=en or lang=ru" in " ".join(texts(await told(ann, f"help {command}")))
+        said_ru = " ".join(texts(await told(ann, f"help {command} lang=ru")))
+        assert "lang=en или lang=ru" in said_ru
+    assert not any("lang=" in text for text in texts(await told(ann, "help")))
