@@ -46,7 +46,7 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
     if name == C.SEVENS:
         return E.NotAllowed("only a seat holding all four sevens, before the first card")
     if name == C.POKAZHI:
-        return E.NotAllowed("no opponent's declaration is waiting to be shown")
+        return E.NotAllowed(_why_not_pokazhi(deal, seat))
     if name in (C.PAS, C.IGRAYU):
         return _why_not_bid(deal, seat, call)
     if deal.phase == BIDDING:
@@ -74,6 +74,15 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
 # the calls that answer a question (docs/rules.md §2): rost? gets ot …, which gets
 # pishet or a higher ot …; pokazhi gets pokazyvayu or skin; prokhodit? its answer
 _ANSWERS = frozenset((C.OT, C.PISHET, C.POKAZYVAYU, C.SKIN, C.PROKHODIT, C.NE_PROKHODIT))
+
+
+def _why_not_pokazhi(deal: Deal, seat: int) -> str:
+    """Said as many opponents as the seat has: three and four players have two (a
+    tryout at three read the Russian's «соперник» as one)."""
+    mine = deal.side_of(seat)
+    if sum(deal.side_of(s) != mine for s in range(deal.players)) > 1:
+        return "neither opponent has a declaration waiting to be shown"
+    return "no opponent's declaration is waiting to be shown"
 
 
 def _why_not_swap(deal: Deal, seat: int) -> str:

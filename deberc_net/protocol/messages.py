@@ -230,6 +230,7 @@ class Msg(StrEnum):
     ANSWER_FIRST = "answer-first"
     SEVENS_ONLY = "sevens-only"
     NOTHING_TO_SHOW = "nothing-to-show"
+    NOTHING_TO_SHOW_TWO = "nothing-to-show-two"  # three and four players: two opponents
     BIDDING_ON = "bidding-on"
     NOT_DEALT_YET = "not-dealt-yet"
     PLAY_A_TRUMP = "play-a-trump"
@@ -1002,6 +1003,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOTHING_TO_SHOW: (
         "no opponent's declaration is waiting to be shown",
         "соперник не объявлял комбинации, которую можно потребовать показать",
+    ),
+    Msg.NOTHING_TO_SHOW_TWO: (
+        "neither opponent has a declaration waiting to be shown",
+        "ни один из соперников не объявлял комбинации, которую можно потребовать показать",
     ),
     Msg.BIDDING_ON: (
         "bidding is on: {call} comes after the order",

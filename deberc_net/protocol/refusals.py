@@ -37,6 +37,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"answer the question first: (?P<calls>.+)", Msg.ANSWER_FIRST),
     (r"only a seat holding all four sevens, before the first card", Msg.SEVENS_ONLY),
     (r"no opponent's declaration is waiting to be shown", Msg.NOTHING_TO_SHOW),
+    (r"neither opponent has a declaration waiting to be shown", Msg.NOTHING_TO_SHOW_TWO),
     (rf"bidding is on: (?P<call>{_TOKEN}) comes after the order", Msg.BIDDING_ON),
     (r"the game is ordered; the last cards are not dealt yet", Msg.NOT_DEALT_YET),
     (r"you have no card of the led suit: play a trump", Msg.PLAY_A_TRUMP),

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import ast
 import functools
+import random
 from pathlib import Path
 
 import deberc_net
 from deberc_net.game import errors as E
+from deberc_net.game.cards import DECK
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import Lang, learn_plugin_calls, ru_card_text
 from deberc_net.protocol.messages import RU_ERRORS
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render_ru import render_ru
-from deberc_net.testing import rule_book
+from deberc_net.testing import build_ruleset, new_deal, refused, rule_book
 
 PACKAGE = Path(deberc_net.__file__).parent
 ERRORS = {name for name, value in vars(E).items() if isinstance(value, type)} - {"IllegalCall"}
@@ -133,3 +135,25 @@ def test_a_refusal_in_russian_keeps_its_detail() -> None:
 def test_an_unknown_sentence_or_seat_gets_no_phrase() -> None:
     assert refusal_phrase("a plugin's own reason", NAMES) is None
     assert refusal_phrase("it is seat 7's turn", NAMES) is None
+
+
+def test_pokazhi_with_nothing_to_show_counts_the_opponents() -> None:
+    # a tryout at three players was told «соперник» (one opponent) in Russian: three
+    # and four players have two, and the refusal says so in both languages
+    said = {}
+    for players in (2, 3, 4):
+        rules = build_ruleset(players)
+        deal = new_deal(rules, tuple(random.Random(players).sample(DECK, len(DECK))))
+        why = refused(deal, 0, "pokazhi", code="not-allowed")
+        phrase = refusal_phrase(str(why), NAMES)
+        assert phrase is not None, str(why)
+        said[players] = (phrase.text(Lang.EN), phrase.text(Lang.RU))
+    assert said[2] == (
+        "no opponent's declaration is waiting to be shown",
+        "соперник не объявлял комбинации, которую можно потребовать показать",
+    )
+    for players in (3, 4):
+        assert said[players] == (
+            "neither opponent has a declaration waiting to be shown",
+            "ни один из соперников не объявлял комбинации, которую можно потребовать показать",
+        )
