@@ -816,7 +816,7 @@ class Deal:
     def _engine_shows(self, seat: int) -> None:
         """``seat`` shows its declaration, the engine making its ``pokazyvayu`` (logged
         and told at the last call's time), the cards told after it."""
-        # engine-made, not a clock's automatic call: "auto" is rendered as "(clock)"
+        # engine-made, not a clock's automatic call: "auto" is rendered as "(by the clock)"
         show, ms = _POKAZYVAYU, self.log[-1].ms
         self._tell(CallMade(seat, show, False, ms, engine=True))
         self._show(seat)

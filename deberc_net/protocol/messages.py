@@ -817,7 +817,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ONE_DEAL: ("one deal decides.", "всё решает одна раздача."),
     Msg.RULES_CLOCK: (
         "Clock: {human} s a call for people, {bot} s for bots ('clock'), plus {lag} ms lag "
-        "allowance. Out of time: {out}. {timeouts} timeouts in a row, or {away} s "
+        "allowance. Out of time: {out}. {timeouts} calls in a row by the clock, or {away} s "
         "disconnected, forfeit the game.",
         "Часы: {human} с на ход людям, {bot} с ботам (команда clock), и ещё {lag} мс на "
         "задержку связи. Время вышло — за вас ходят часы: {out}. Проигрыш: {timeouts} "

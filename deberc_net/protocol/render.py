@@ -1170,7 +1170,8 @@ _HUMAN_BY_CLASS: dict[type, Callable[[Any, tuple[str, ...], Sides], list[str]]] 
 
 
 def _clock(auto: bool) -> str:
-    return " (clock)" if auto else ""
+    # the words of the terminal client and docs/play.md, and the Russian's «по часам»
+    return " (by the clock)" if auto else ""
 
 
 def _card(card: Card | None) -> str | None:

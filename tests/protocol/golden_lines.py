@@ -26,7 +26,7 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.CallMade(1, parse_token("ot-K-kozyrnogo"), auto=True),
         "kind=call seat=1 call=ot-K-kozyrnogo auto=1",
-        "boris: ot korolya kozyrnogo (clock)",  # spoken, not the token (tryout #12)
+        "boris: ot korolya kozyrnogo (by the clock)",  # spoken, not the token (tryout #12)
     ),
     (
         g.CallMade(1, Call(C.MENYAYU)),
@@ -38,7 +38,7 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.CardPlayed(0, card("7s"), auto=True),
         "kind=play seat=0 card=7s auto=1",
-        "anna plays 7♠ (clock)",
+        "anna plays 7♠ (by the clock)",
     ),
     (
         g.Penalized(1, parse_token("9c"), "must-follow-suit"),

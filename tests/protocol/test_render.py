@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from clients.play.texts import T
+from clients.play.texts import say as say_in_client
 from deberc_net.game import calls as C
 from deberc_net.game import events as g
 from deberc_net.game.calls import parse_token
@@ -521,3 +523,13 @@ def test_the_options_questions_are_said_as_what_they_are_in_english() -> None:
     assert "You say dave: boris gives up (sdayus) or plays on" in told(dave, 0)
     for said in (told(match, 0), told(match, 1), told(dave, 0), told(dave, 1)):
         assert not re.search(r"asks (offer|dave)", said), said
+
+
+def test_a_call_the_clock_made_is_marked_as_the_terminal_client_marks_it() -> None:
+    """A tryout read '(clock)' over nc, '(by the clock)' in the terminal client and in
+    docs/play.md: one mark, in each language as the client says it."""
+    made = ev.TableEvent(7, 4, TWO, g.CardPlayed(0, parse_card("7s"), auto=True))
+    english, russian = render(made, HUMAN)[0], render_ru(made)[0]
+    assert english == "anna plays 7♠ (by the clock)"
+    assert english.endswith(say_in_client(T.BY_THE_CLOCK, Lang.EN))
+    assert russian.endswith(say_in_client(T.BY_THE_CLOCK, Lang.RU))

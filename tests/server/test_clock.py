@@ -91,8 +91,8 @@ async def test_a_person_is_warned_once_when_10_s_are_left(
     # the one asked hears it 20 s into its 30 s, once; then the clock calls for it
     await to_act.read_until(lambda x: x == WARNING, timeout=60)
     assert trio.current_time() - asked_at == 20.0
-    made = await to_act.read_until(lambda x: "(clock)" in x or x == WARNING, timeout=60)
-    assert made.endswith("(clock)"), made
+    made = await to_act.read_until(lambda x: "(by the clock)" in x or x == WARNING, timeout=60)
+    assert made.endswith("(by the clock)"), made
     assert trio.current_time() - asked_at == 30.0
     # the other was not asked until now: never warned
     assert WARNING not in other.lines + await other.drain(1)
@@ -106,7 +106,7 @@ async def test_no_warning_when_the_clock_is_no_longer_than_the_warning(
 ) -> None:
     port = await start_server(human_clock_ms=30_000, clock_warning_ms=30_000)
     ann, bob = await people_at_a_table(port, connect)
-    made = await ann.read_until(lambda x: "(clock)" in x, timeout=60)
+    made = await ann.read_until(lambda x: "(by the clock)" in x, timeout=60)
     heard = ann.lines + bob.lines + await bob.drain(1)
     assert not any("left to answer" in x for x in heard), made
 

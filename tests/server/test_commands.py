@@ -291,7 +291,7 @@ async def test_rules(port: int, connect: Connector) -> None:
         assert lines[1].startswith("to-301: The match is played to 301 points"), lines
         clock = lines[-1]
         assert "Clock: 60 s a call for people, 10 s for bots ('clock')" in clock
-        assert "3 timeouts in a row" in clock and "120 s disconnected" in clock
+        assert "3 calls in a row by the clock" in clock and "120 s disconnected" in clock
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
     for rules, said in [  # said on the table's line where no option's line says it

@@ -173,7 +173,7 @@ async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
     assert [e["auto"] for e in mine] == ["1", "1", "0", "1", "1"]
     assert asks == 6
     # bob's calls were his own; the human rendering marks ann's automatic ones
-    assert sum("(clock)" in line for line in bob.lines) == 4
+    assert sum("(by the clock)" in line for line in bob.lines) == 4
     assert all(
         e["auto"] == "0" for e in events if e["kind"] in ("call", "play") and e["seat"] != str(seat)
     )

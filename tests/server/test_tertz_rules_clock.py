@@ -18,7 +18,7 @@ async def test_the_rules_clock_line_names_the_automatic_break(
     # Tertz has no bidding: no 'pass in bidding' (a tryout, s31)
     assert (
         "Out of time: in Tertz the break lomayu 1, the forced answer in the table talk, "
-        "the lowest legal card in play. 3 timeouts" in clock
+        "the lowest legal card in play. 3 calls in a row" in clock
     ), clock
     assert "bidding" not in clock
     olga = await connect.human(port, "olga")
@@ -43,7 +43,7 @@ async def test_a_deberts_tables_clock_line_says_nothing_of_a_break(
     clock = await anna.read_until(lambda x: x.startswith("rules ") and "Clock:" in x)
     assert (
         "Out of time: pass in bidding, the forced answer in the table talk, the lowest "
-        "legal card in play. 3 timeouts in a row" in clock
+        "legal card in play. 3 calls in a row by the clock" in clock
     ), clock
     assert "Tertz" not in clock and "lomayu" not in clock
     olga = await connect.human(port, "olga")
