@@ -1695,6 +1695,16 @@ def why(reason: str) -> Phrase:
     return phrase(Msg.WHY, reason=reason) if reason else phrase(Msg.NOTHING)
 
 
+_FOR_PLAYERS = {2: Msg.FOR_TWO, 3: Msg.FOR_THREE, 4: Msg.FOR_FOUR}
+
+
+def game_for(players: int) -> Phrase:
+    """Which standings, said as the game for so many ('moscow for 3 players', «на
+    троих»), not as a count of players beside a count of games or of the rated: 'top',
+    'finger' and a player's web page (docs/web.md) say it alike."""
+    return phrase(_FOR_PLAYERS[players])
+
+
 def count_phrase(count: int, one: Msg, many: Msg) -> Phrase:
     """``one`` for a count of 1, else ``many`` with the count (``{count}``)."""
     return phrase(one) if count == 1 else phrase(many, count=count)

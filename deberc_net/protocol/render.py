@@ -37,7 +37,7 @@ from .lang import (
     spoken_call,
     spoken_calls_in,
 )
-from .messages import Msg, phrase, why
+from .messages import Msg, game_for, phrase, why
 from .wire import format_line as line
 from .wire import format_value as _value
 
@@ -567,13 +567,8 @@ def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
     return [*out, more.strip()] if more else out
 
 
-_FOR_PLAYERS = {2: Msg.FOR_TWO, 3: Msg.FOR_THREE, 4: Msg.FOR_FOUR}
-
-
 def _game_of(players: int, lang: Lang) -> str:
-    """Which standings, said as the game for so many ('moscow for 3 players', «на
-    троих»), not as a count of players beside the count rated."""
-    return _say(lang, _FOR_PLAYERS[players])
+    return game_for(players).text(lang)
 
 
 def _finger(e: ev.Finger, machine: bool) -> list[str]:

@@ -194,7 +194,9 @@ async def test_live_pages_follow_a_match_and_replay_it(
     series = await in_thread(
         lambda: browser.find_elements(By.CSS_SELECTOR, "#rating-plot polyline.series")
     )
-    assert [await in_thread(s.get_attribute, "data-name") for s in series] == ["moscow, 2 players"]
+    assert [await in_thread(s.get_attribute, "data-name") for s in series] == [
+        "moscow for 2 players"
+    ]
     await in_thread(screenshot, browser, "player")
 
 

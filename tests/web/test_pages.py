@@ -560,7 +560,7 @@ async def test_a_players_page_plots_his_rating_and_the_api_tells_it(start_web: S
     assert status == 200
     page = body.decode()
     assert 'id="rating-plot"' in page and page.count('<polyline class="series"') == 1
-    assert 'data-name="moscow, 2 players"' in page
+    assert 'data-name="moscow for 2 players"' in page
 
 
 async def test_a_rated_house_bots_page_shows_its_standing_as_finger_does(

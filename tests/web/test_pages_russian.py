@@ -57,7 +57,7 @@ async def test_a_players_page_in_russian(start_web: StartWeb) -> None:
     assert 'id="tally">Побед <strong>' in page and "в последних 2 партиях." in page
     assert "<h2>Рейтинги</h2>" in page and "<th>Игроков</th><th>Рейтинг</th>" in page
     assert "<h2>Партии</h2>" in page and "<th>Окончена (UTC)</th>" in page
-    assert 'data-name="moscow, игроков: 2"' in page and "<title>Рейтинг: ann</title>" in page
+    assert 'data-name="moscow на двоих"' in page and "<title>Рейтинг: ann</title>" in page
     # each match's result and why it ended, as the replay says it in Russian
     results = re.findall(r'<tr class="(won|lost|drawn|stopped)">(.*?)</tr>', page, re.DOTALL)
     assert len(results) == 2
@@ -72,7 +72,7 @@ async def test_a_players_page_in_russian(start_web: StartWeb) -> None:
 
     # the English page as it was: every word English, the plot's labels too
     _, _, body = await web.ask("GET", "/players/ann")
-    assert "Won <strong>" in body.decode() and 'data-name="moscow, 2 players"' in body.decode()
+    assert "Won <strong>" in body.decode() and 'data-name="moscow for 2 players"' in body.decode()
     assert not re.search(r"[а-яё]", body.decode().replace("Русский", ""), re.IGNORECASE)
 
 

@@ -13,6 +13,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, spoken_call
+from deberc_net.protocol.messages import game_for
 from deberc_net.protocol.render import side_names
 
 from ..cluster.remote import MatchNow, RemoteTable
@@ -213,7 +214,9 @@ def rating_plot(page: PlayerPage, lang: Lang = Lang.EN) -> str | None:
     for point in page.rating_history:
         lines.setdefault((point.variant, point.players), []).append(point.rating)
     series = [
-        Series(said(W.PLOT_LINE, lang, variant=v, players=n), values)
+        # the game the line is for, as 'top' and 'finger' say it ("moscow for 3 players",
+        # «moscow на троих»): «moscow, игроков: 3» read as a count beside the matches'
+        Series(f"{v} {game_for(n).text(lang)}", values)
         for (v, n), values in lines.items()
     ]
     return line_chart(

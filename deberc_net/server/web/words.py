@@ -135,7 +135,6 @@ class W(StrEnum):
     PLOT_RATED_MATCHES = "plot-rated-matches"
     PLOT_RATING = "plot-rating"
     PLOT_RATING_TITLE = "plot-rating-title"
-    PLOT_LINE = "plot-line"
     # the ladders' pages (/ladders, /ladders/N): a ladder run is «турнир»
     NO_LADDERS = "no-ladders"
     WITH_SERVERS_FILE = "with-servers-file"
@@ -323,7 +322,6 @@ WORDS: dict[W, tuple[str, str]] = {
     W.PLOT_RATED_MATCHES: ("rated matches", "партии в рейтинг"),
     W.PLOT_RATING: ("rating (mu - 3 sigma)", "рейтинг (μ − 3σ)"),
     W.PLOT_RATING_TITLE: ("{name}'s rating", "Рейтинг: {name}"),
-    W.PLOT_LINE: ("{variant}, {players} players", "{variant}, игроков: {players}"),
     # the ladders' pages: the run is «турнир» (the table's «доска турнира»), the figures
     # as the text report says them (ladder/report.py; docs/bots.md), names and numbers kept
     W.NO_LADDERS: (
