@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
@@ -15,7 +16,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
 from .lang import NO_WORDS
-from .messages import Msg, Phrase, Usage, phrase
+from .messages import Msg, Phrase, Usage, Value, phrase
 
 
 class TableState(StrEnum):
@@ -49,6 +50,9 @@ class Error:
     # lines being no slips of the keys (the machine line stays as it was)
     command: str | None = None
     words: Mapping[str, str] = NO_WORDS  # the hint's table's, as in TableEvent
+    # a slow-down's wait: ms until the limit that refused it lets it in, as things stand
+    # (wait_ms=, appended before text=: a bot knows when to send it again)
+    wait_ms: int | None = None
 
 
 @attrs.frozen
@@ -474,6 +478,18 @@ def ok(cmd: str, said: Phrase, fields: tuple[tuple[str, str], ...] = ()) -> Ok:
 
 def error(code: str, said: Phrase) -> Error:
     return Error(code, said.text(), said=said)
+
+
+def slow_down(key: Msg, wait_s: float, **values: Value) -> Error:
+    """A ``slow-down`` that knows its wait: ``key``'s sentence says it in whole seconds,
+    rounded up (its ``{seconds}``: 'wait 12 s'), and ``wait_ms=`` gives it to programs
+    (docs/protocol.md §10); a wait without end (a rate of 0) is '?', with no field."""
+    if math.isinf(wait_s):
+        said = phrase(key, seconds="?", **values)
+        return Error("slow-down", said.text(), said=said)
+    wait_ms = max(1, math.ceil(wait_s * 1000))
+    said = phrase(key, seconds=-(-wait_ms // 1000), **values)
+    return Error("slow-down", said.text(), said=said, wait_ms=wait_ms)
 
 
 def usage_error(form: str) -> Error:

@@ -1498,20 +1498,20 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "имена на «{prefix}» — у ботов сервера",
     ),
     Msg.SLOW_WRONG_PASSWORDS: (
-        "too many wrong passwords for this name or from your address: try again later",
-        "много неверных паролей к имени или с адреса: повторите позже",
+        "too many wrong passwords for this name or from your address: wait {seconds} s",
+        "много неверных паролей к имени или с адреса: подождите {seconds} с",
     ),
     Msg.SLOW_PASSWORD_CHECKS: (
-        "too many password checks from your address: try again in a minute",
-        "много проверок пароля с адреса: попробуйте через минуту",
+        "too many password checks from your address: wait {seconds} s",
+        "много проверок пароля с адреса: подождите {seconds} с",
     ),
     Msg.SLOW_REGISTRATIONS: (
-        "too many names registered from your address: try again later",
-        "с вашего адреса много регистраций: попробуйте позже",
+        "too many names registered from your address: wait {seconds} s",
+        "с вашего адреса много регистраций: подождите {seconds} с",
     ),
     Msg.SLOW_PASSWORD_CHANGES: (
-        "too many names registered or passwords changed from your address: try again later",
-        "много регистраций и смен пароля с адреса: попробуйте позже",
+        "too many names registered or passwords changed from your address: wait {seconds} s",
+        "много регистраций и смен пароля с адреса: подождите {seconds} с",
     ),
     Msg.REGISTRATIONS_WAITING: (
         "your address has registrations waiting: try again once they are done",
@@ -1522,8 +1522,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "слишком много регистраций сразу: попробуйте ещё раз",
     ),
     Msg.SLOW_SEAT_LOGINS: (
-        "{name} holds a seat and has logged in too often: try again in a moment",
-        "{name} за столом и входит слишком часто: попробуйте чуть позже",
+        "{name} holds a seat and has logged in too often: wait {seconds} s",
+        "{name} за столом и входит слишком часто: подождите {seconds} с",
     ),
     # the rate limits (server/allowance.py, help.py, club.py: docs/security.md)
     Msg.SLOW_SEATS: (

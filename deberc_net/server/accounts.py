@@ -155,18 +155,18 @@ class Accounts:
         in, unless that address has itself guessed wrong for it as often."""
         c = self.config
         pair, key, pending = _pair(name, address), name_key(name), self._pending
-        if (
-            self._failed_addresses.count(address, now) + pending[_ADDRESS + address]
-            >= c.failed_logins_per_address
-            or self._failed_pairs.count(pair, now) + pending[pair] >= c.failed_logins_per_name
-            or (
-                self._failed_names.count(key, now) + pending[_NAME + key]
-                >= c.failed_logins_per_name
-                and not self._known.seen(pair, now)
-            )
-        ):
-            return ev.error("slow-down", phrase(Msg.SLOW_WRONG_PASSWORDS))
-        return None
+        waits = [
+            self._failed_addresses.wait(
+                address, now, c.failed_logins_per_address, pending[_ADDRESS + address]
+            ),
+            self._failed_pairs.wait(pair, now, c.failed_logins_per_name, pending[pair]),
+        ]
+        if not self._known.seen(pair, now):
+            limit = c.failed_logins_per_name
+            waits.append(self._failed_names.wait(key, now, limit, pending[_NAME + key]))
+        # let in only once every limit that holds it has: the longest of their waits
+        wait = max(waits)
+        return None if wait <= 0 else ev.slow_down(Msg.SLOW_WRONG_PASSWORDS, wait)
 
     async def check_or_register(self, name: str, password: str, address: str) -> ev.Error | None:
         """None if the password is right (or the name was just registered), else the
@@ -210,9 +210,10 @@ class Accounts:
         """The refusal of a new password from ``address`` over the registrations' limits
         (it is hashed in their pool and counts as one: a loop of changes fills the pool
         no more than a loop of registrations may), else None."""
-        c = self.config
-        if self._registered_from.count(address, trio.current_time()) >= c.registrations_per_address:
-            return ev.error("slow-down", phrase(Msg.SLOW_PASSWORD_CHANGES))
+        limit = self.config.registrations_per_address
+        wait = self._registered_from.wait(address, trio.current_time(), limit)
+        if wait > 0:
+            return ev.slow_down(Msg.SLOW_PASSWORD_CHANGES, wait)
         return self._pool_refused(address)
 
     async def change_password(self, name: str, password: str, address: str) -> ev.Error | None:
@@ -238,10 +239,11 @@ class Accounts:
         the checks' limits."""
         salt, digest = known
         now = trio.current_time()
-        if self._checks.count(address, now) >= self.config.password_checks_per_address:
+        wait = self._checks.wait(address, now, self.config.password_checks_per_address)
+        if wait > 0:
             # a right password costs a hash as a wrong one does: a loop of logins to
             # one's own account must not fill the pool either
-            return ev.error("slow-down", phrase(Msg.SLOW_PASSWORD_CHECKS))
+            return ev.slow_down(Msg.SLOW_PASSWORD_CHECKS, wait)
         # again, with nothing awaited between this look and the count of it as pending
         limited = self._limited(name, address, now)
         if limited is not None:
@@ -314,8 +316,9 @@ class Accounts:
         c = self.config
         if name_key(name) in self.admins:
             return ev.error("not-allowed", phrase(Msg.ADMIN_NAME_LOGIN, name=name))
-        if self._registered_from.count(address, now) >= c.registrations_per_address:
-            return ev.error("slow-down", phrase(Msg.SLOW_REGISTRATIONS))
+        wait = self._registered_from.wait(address, now, c.registrations_per_address)
+        if wait > 0:
+            return ev.slow_down(Msg.SLOW_REGISTRATIONS, wait)
         return self._pool_refused(address)
 
     def _pool_refused(self, address: str) -> ev.Error | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import math
 import os
 import secrets
 import shutil
@@ -27,6 +26,7 @@ import attrs
 import structlog
 import trio
 
+from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .accounts import name_key
@@ -164,20 +164,20 @@ class HouseBots:
             return phrase(Msg.HOUSE_SEARCH_TABLES_ON_SERVER, count=self.search_tables)
         return None
 
-    def too_often(self, address: str) -> Phrase | None:
+    def too_often(self, address: str) -> ev.Error | None:
         """Why no house bot may start now at the word of a player from ``address``: the
         whole server, or that address, has started its burst of them lately (then one
-        every 1/server_starts_per_s, 1/starts_per_s seconds), or None. Checked after the
-        caps, spent by ``start``."""
+        every 1/server_starts_per_s, 1/starts_per_s seconds), as its slow-down with the
+        wait, or None. Checked after the caps, spent by ``start``."""
         now = trio.current_time()
         if self.server_starts_burst and (wait := self.server_starts.wait(now)) > 0:
-            return phrase(Msg.HOUSE_BOTS_SERVER_TOO_OFTEN, seconds=_seconds(wait))
+            return ev.slow_down(Msg.HOUSE_BOTS_SERVER_TOO_OFTEN, wait)
         if not self.starts_burst:
             return None
         wait = self.starts.of(address, now, ()).wait(now)
         if wait <= 0:
             return None
-        return phrase(Msg.HOUSE_BOTS_TOO_OFTEN, seconds=_seconds(wait))
+        return ev.slow_down(Msg.HOUSE_BOTS_TOO_OFTEN, wait)
 
     def start(
         self,
@@ -328,8 +328,3 @@ async def _end(process: trio.Process) -> None:
         await process.wait()
     if process.returncode is None:
         process.kill()
-
-
-def _seconds(wait: float) -> str:
-    """A wait as a refusal says it: whole seconds, rounded up ('?' for never)."""
-    return "?" if math.isinf(wait) else str(math.ceil(wait))

@@ -137,6 +137,17 @@ class WindowCounter:
         stamps = self._recent(key, now)
         return len(stamps) if stamps else 0
 
+    def wait(self, key: str, now: float, limit: int, pending: int = 0) -> float:
+        """Seconds from ``now`` until ``key`` has fewer than ``limit`` counts in the
+        window (0: it has now), ``pending`` more counted as made now (checks not yet
+        answered: a refusal's wait, docs/protocol.md §4.2)."""
+        stamps = self._recent(key, now) or deque()
+        over = len(stamps) + pending - limit  # this many more must leave: the next one too
+        if over < 0:
+            return 0.0
+        leaving = stamps[over] if over < len(stamps) else now
+        return max(0.0, leaving + self.window - now)
+
     def add(self, key: str, now: float) -> None:
         self._recent(key, now)
         self._stamps.setdefault(key, deque()).append(now)

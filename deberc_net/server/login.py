@@ -79,12 +79,9 @@ class Login:
         if session.name is not None:
             session.send(ev.error("not-allowed", phrase(Msg.LOGGED_IN_AS, name=session.name)))
             return
-        if self._seat_logins_spent(name):
-            self.refused(
-                session,
-                name,
-                ev.error("slow-down", phrase(Msg.SLOW_SEAT_LOGINS, name=name)),
-            )
+        wait = self._seat_logins_wait(name)
+        if wait > 0:
+            self.refused(session, name, ev.slow_down(Msg.SLOW_SEAT_LOGINS, wait, name=name))
             return
         if name_key(name).startswith(HOUSE_PREFIX) and self.lobby.house.get(name) is None:
             session.send(ev.error("bad-argument", phrase(Msg.HOUSE_NAMES, prefix=HOUSE_PREFIX)))
@@ -295,16 +292,17 @@ class Login:
             # at another worker's table it comes over the bus, waited for as well)
             table.post(Back(session), request=True)
 
-    def _seat_logins_spent(self, name: str) -> bool:
-        """Whether ``name`` holds a seat and has logged in too often: a guest's resumes
+    def _seat_logins_wait(self, name: str) -> float:
+        """Seconds until ``name`` may log in again if it holds a seat and has logged in
+        too often, else 0: a guest's resumes
         in a loop (a token, nothing to hash) put ~930 'away' and 'back' lines a second
         on its table's screens, till a slow reader there was cut off. Only a login let
         in spends the allowance (``_seat_login_spend``): refused ones, anyone's, would
         let a stranger's wrong tokens keep the owner from his seat till it forfeits."""
         if self.lobby.table_of(name) is None:
-            return False
+            return 0.0
         now = trio.current_time()
-        return not self.seat_logins.of(name_key(name), now, self.lobby.online).ready(now)
+        return self.seat_logins.of(name_key(name), now, self.lobby.online).wait(now)
 
     def _seat_login_spend(self, name: str) -> None:
         """A login of ``name`` let in: one of its seat's allowance, if it holds one."""

@@ -809,9 +809,9 @@ class Table:
         if refusal is not None:
             session.send(ev.error("busy", refusal))
             return
-        refusal = house.too_often(session.address)
-        if refusal is not None:
-            session.send(ev.error("slow-down", refusal))
+        slowed = house.too_often(session.address)
+        if slowed is not None:
+            session.send(slowed)
             return
         bot = house.start(self, kind, level, rated, session.address)
         self.invited.add(name_key(bot.name))

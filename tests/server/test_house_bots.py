@@ -230,6 +230,7 @@ async def test_many_addresses_cannot_start_house_bots_without_end(
     assert [x.split()[0] for x in answers] == ["ok", "ok", "ok", "error"], answers
     assert fields(answers[-1])[1] == {
         "code": "slow-down",
+        "wait_ms": "100000",  # (a program is told the wait too, docs/protocol.md §10)
         "text": "house bots are asked for too often on this server: wait 100 s",
     }
     await trio.sleep(100)  # one start back (0.01 a second)

@@ -81,6 +81,20 @@ def test_a_window_counter_forgets_what_is_older_than_its_window() -> None:
     assert counter.count("a", 20.0) == 0 and len(counter) == 0  # nothing kept
 
 
+def test_a_window_counter_says_how_long_until_a_key_is_under_its_limit() -> None:
+    counter = WindowCounter(window=60)
+    for at in (0, 10, 20):
+        counter.add("a", at)
+    assert counter.wait("a", 25, limit=4) == 0  # 3 of 4: in now
+    assert counter.wait("a", 25, limit=3) == 35  # the first (at 0) leaves at 60
+    assert counter.wait("a", 25, limit=2) == 45  # the second too, at 70
+    assert counter.wait("a", 25, limit=4, pending=1) == 35  # a check not yet answered
+    assert counter.wait("a", 25, limit=3, pending=1) == 45
+    assert counter.wait("b", 25, limit=1, pending=1) == 60  # counted as made now
+    assert counter.wait("b", 25, limit=1) == 0
+    assert counter.wait("a", 60, limit=3) == 0  # the first gone: 2 left
+
+
 def test_a_window_counter_forgets_keys_never_counted_again() -> None:
     counter = WindowCounter(window=10.0, kept=2)
     counter.add("a", 0.0)
