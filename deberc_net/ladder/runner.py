@@ -224,7 +224,7 @@ class Ladder:
                             nursery.start_soon(self._releases.read, self)
                             nursery.start_soon(self._releases.ask_again, self)
                             nursery.start_soon(releaser.keep_open, keep_open_s)
-                        await self._play(admin)
+                        await self._play(admin, supervisor)
                     supervisor.stop()
                     bots.cancel_scope.cancel()
                 if admin is not None:
@@ -248,8 +248,9 @@ class Ladder:
         self.summary.seconds = time.perf_counter() - started
         return self.summary
 
-    async def _play(self, admin: AdminClient) -> None:
+    async def _play(self, admin: AdminClient, supervisor: Supervisor) -> None:
         await admin.wait_for([n for names in self.free.values() for n in names], STARTUP_S)
+        supervisor.logged_in = True  # every bot started: an exit now is a crash
         if self.o.freeze_heap:
             gc.freeze()
         await self._fill(admin)

@@ -31,7 +31,13 @@ from .schedule import BotsCannotPlay, ScheduleError
 IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed S]
 
 MAX_RESTARTS = 20
-LIVED_S = 2.0  # a copy that ran this long did start: its exits are crashes, not a bad command
+# A copy that cannot start (a bad command, a missing module) exits at once, again and
+# again: after QUICK_EXITS of those the bot is given up at once, not after MAX_RESTARTS.
+# Only while the ladder starts: once every copy has logged in (``logged_in``), or one
+# ran LIVED_S, the bot did start, and an exit is a crash (a bot that played a few calls
+# and crashed was given up as one that could not start: a tryout's bot, 1.5 s a life).
+QUICK_EXITS = 3
+LIVED_S = 2.0
 # a bot command that cannot start for these reasons never will, on any machine set up
 # as the docs ask: no such program, not allowed to run it, not a program
 _THE_COMMANDS_FAULT = frozenset(
@@ -201,6 +207,9 @@ class Supervisor:
     # the copies' lines for the ladder's standard error, written by a thread: the ladder
     # runs ``lines.write`` beside them and ``lines.flush`` at its end
     lines: ErrorLines = attrs.Factory(ErrorLines)
+    # every copy has logged in (the ladder saw them all in 'who' before its first
+    # board): from then on no exit is a failure to start
+    logged_in: bool = False
 
     def stop(self) -> None:
         self.stopping = True
@@ -275,10 +284,11 @@ class Supervisor:
                 if self.stopping:
                     return
             tail = output.last_words
-            started_once = started_once or trio.current_time() - began > LIVED_S
+            lived = trio.current_time() - began > LIVED_S
+            started_once = started_once or self.logged_in or lived
             self.crashes[bot.name] += 1
             restarts += 1
-            if restarts > MAX_RESTARTS or (not started_once and restarts >= 3):
+            if restarts > MAX_RESTARTS or (not started_once and restarts >= QUICK_EXITS):
                 # it cannot run at all: a ladder without it would wait for it forever
                 self._give_up(
                     BotCannotRun(
