@@ -61,6 +61,7 @@ from .store.base import RatingResult, told, withheld
 from .table_messages import (
     Away,
     Back,
+    Closure,
     Dismiss,
     Invite,
     Leave,
@@ -137,6 +138,7 @@ class Table:
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
     state: ev.TableState = attrs.field(init=False, default=ev.TableState.WAITING)
+    closure: Closure = attrs.field(init=False, default=Closure.CANCELLED)  # set as it closes
     # those whose Sits matchmaking posted here, not yet handled: on their way to a seat
     # (a seeker, or the opener of 'new')
     coming: list[Session] = attrs.field(init=False, factory=list)
@@ -313,7 +315,8 @@ class Table:
                 if requester is not None:  # no reader waits for it for ever
                     requester.request_handled(self.id)
             self.lobby.table_closed(self)
-            bound.info("table_closed")
+            match_id = self.match.match_id if self.match is not None else None
+            bound.info("table_closed", reason=str(self.closure), match=match_id)
 
     async def _messages(self, scope: trio.CancelScope) -> None:
         """Handle messages until the table closes, or ``scope`` ends at the clock's
@@ -436,7 +439,7 @@ class Table:
         except Exception:  # (the end's own rendering, say: totals a rule spoiled)
             # nothing may escape into the server's nursery: the table closes untold
             log.exception("table_end_failed", table=self.id)
-        self.state = ev.TableState.CLOSED
+        self._close(Closure.FAILED)
         self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
 
     def _tell_failed(self) -> None:
@@ -614,7 +617,7 @@ class Table:
                 await self._dismiss(name)
             case Stop(reason, unstarted):
                 if not unstarted or self.state is ev.TableState.WAITING:
-                    await self._stop(reason)
+                    await self._stop(reason, Closure.DRAIN if unstarted else Closure.SHUTDOWN)
 
     # -------------------------------------------------------------- seating
     def seat_of(self, name: str) -> int | None:
@@ -845,7 +848,7 @@ class Table:
             session.table = None
         nobody = not any(self.seats) and not self.promised  # (nor a seeker on his way)
         if self.match is None and self.reserved is None and nobody:
-            self.state = ev.TableState.CLOSED  # a table nobody ever sat at is not kept
+            self._close(Closure.NOBODY_SAT)  # a table nobody ever sat at is not kept
 
     def _stop_observing(self, session: Session) -> bool:
         """Drop ``session`` from this table's observers; whether it was one."""
@@ -966,7 +969,7 @@ class Table:
         if self.reserved is not None:  # a board waits for its player, or its forfeit
             self.clocks.away(seat, trio.current_time())
         elif not any(s for s in self.seats if s is not None and not self.lobby.house.get(s)):
-            self.state = ev.TableState.CLOSED  # nobody left, or only house bots: they go too
+            self._close(Closure.LEFT)  # nobody left, or only house bots: they go too
         else:  # a seeker waiting for this game sits at once (docs/protocol.md §5.5)
             self.lobby.matchmaking.fill(self)
 
@@ -1388,7 +1391,7 @@ class Table:
             reason=end.reason,
             totals=match.totals,
         )
-        self.state = ev.TableState.CLOSED  # what came meanwhile is answered as the task ends
+        self._close(Closure.MATCH_OVER)  # what came meanwhile is answered as the task ends
         # its players may play again (the one who left it is not told so)
         left = end.forfeit if end.reason == Outcome.LEFT else None
         leaver = match.names[left] if left is not None else None
@@ -1481,7 +1484,7 @@ class Table:
                 deserted = phrase(Msg.MISSED_DESERTED, table=self.id, seconds=seconds)
                 for seat in range(self.players):  # each told at his next login
                     self.keep_missed(seat, deserted)
-                self._stop_now(phrase(Msg.PLAYERS_LEFT))
+                self._stop_now(phrase(Msg.PLAYERS_LEFT), Closure.DESERTED)
             return
         if match is None:  # a waiting table holds a seat for the away limit
             for seat in clocks.away_too_long(now):
@@ -1519,17 +1522,21 @@ class Table:
         left = self.config.clock_warning_ms // 1000
         session.send(ev.info(phrase(Msg.CLOCK_WARNING, seconds=left)))
 
-    async def _stop(self, reason: str | Phrase) -> None:
-        self._stop_now(reason)
+    async def _stop(self, reason: str | Phrase, why: Closure) -> None:
+        self._stop_now(reason, why)
 
-    def _stop_now(self, reason: str | Phrase) -> None:
+    def _close(self, why: Closure) -> None:
+        self.state = ev.TableState.CLOSED
+        self.closure = why
+
+    def _stop_now(self, reason: str | Phrase, why: Closure) -> None:
         match = self.match
         if match is not None and not match.over:  # cut off: its players are told its fate
             said = phrase(Msg.MATCH_STOPPED, table=self.id, reason=reason, match=match.match_id)
         else:
             said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
         self._broadcast(self._audience(), ev.table_closed(self.id, said))
-        self.state = ev.TableState.CLOSED
+        self._close(why)
         self._seated_to_lobby()
 
     def _seated_to_lobby(self) -> None:

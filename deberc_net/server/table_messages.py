@@ -7,6 +7,7 @@ each a frozen attrs class, ``Message`` their union.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import attrs
@@ -124,6 +125,20 @@ class Dismiss:
     """A house bot that cannot go on gives its seat up (a running match is forfeited)."""
 
     name: str
+
+
+class Closure(StrEnum):
+    """Why a table closed: the ``reason`` of its ``table_closed`` log line
+    (docs/settings.md, "Logs"), so that an operator can tell why from the log alone."""
+
+    MATCH_OVER = "match-over"  # its match ended (its match_end line says how)
+    LEFT = "left"  # its last player (house bots aside) left it before a match began
+    NOBODY_SAT = "nobody-sat"  # opened, and nobody ever sat at it
+    DESERTED = "deserted"  # its players all away from the server past empty_table_ms
+    DRAIN = "drain"  # a drain closes the tables waiting for players
+    SHUTDOWN = "shutdown"  # the server stops (a match cut: matches_stopped says which)
+    FAILED = "failed"  # a bug (table_error before it)
+    CANCELLED = "cancelled"  # its task ended before it closed (the server's tasks ended)
 
 
 @attrs.frozen

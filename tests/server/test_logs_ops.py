@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import structlog
 import trio
 
@@ -236,3 +237,46 @@ async def test_an_admins_kick_and_ban_say_so_in_the_disconnect_and_a_banned_logi
     assert reasons == {"ann": "kicked", "bob": "banned"}
     [failed] = _events(logs, "login_failed")
     assert (failed["name"], failed["reason"]) == ("bob", "banned")
+
+
+async def test_a_closed_table_says_why_in_the_log(port: int, connect: Connector) -> None:
+    """An operator's "why did table 7 close?": ``table_closed`` said only that it did.
+    Now its ``reason`` and its ``match``: a match over, its last player gone."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    with structlog.testing.capture_logs() as logs:
+        played = await a_whole_match(ann, bob, "2 short")
+        await ann.send("new 2")
+        left = (await ann.expect("ok", cmd="sit"))["table"]
+        await ann.send("leave")
+        await ann.expect("ok", cmd="leave")
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")  # (the table's task has closed it by now)
+    closed = {
+        line["table"]: (line["reason"], line["match"]) for line in _events(logs, "table_closed")
+    }
+    [start] = _events(logs, "match_start")
+    assert closed == {int(played): ("match-over", start["match"]), int(left): ("left", None)}
+
+
+@pytest.mark.parametrize(
+    ("sign", "reason"), [(signal.SIGUSR1, "drain"), (signal.SIGTERM, "shutdown")]
+)
+def test_a_table_a_drain_or_a_stop_closes_says_so_in_the_log(
+    tmp_path: Path, sign: signal.Signals, reason: str
+) -> None:
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            read_until(sock, b"\n")
+            sock.sendall(b"login misha\nstyle machine\nnew 2\n")
+            read_until(sock, b"cmd=sit")
+            proc.send_signal(sign)
+            read_until(sock, b"info closed=")
+    finally:
+        proc.send_signal(signal.SIGTERM)  # (once the drain's stop has begun: ignored)
+        _, err = proc.communicate(timeout=30)
+    [closed] = [
+        line for line in map(json.loads, err.splitlines()) if line["event"] == "table_closed"
+    ]
+    assert (closed["reason"], closed["match"]) == (reason, None)
