@@ -196,7 +196,7 @@ COMMANDS: dict[str, CommandSpec] = {
     "mute": CommandSpec(
         "mute NAME [MINUTES] [REASON]",
         "(admins) Refuse a player's 'say' and 'invite' for MINUTES (default 60, at most a "
-        "week, 10080; till the server restarts at most).",
+        "week, 10080; stored: a restart keeps it).",
         "any",
         admins=True,
     ),

@@ -17,7 +17,7 @@ import trio.testing
 from deberc_net.server import accounts
 from deberc_net.server.store import open_store
 
-from .client import LineClient, fields, help_commands, seat_pair
+from .client import LineClient, fields, help_commands, help_texts, person_told, seat_pair
 from .conftest import Connector, make_config, running_server
 
 StartServer = Callable[..., Awaitable[int]]
@@ -364,8 +364,15 @@ async def test_a_mute_outlasts_a_restart_and_unmute_ends_it_in_the_store_too(
         await cid.send("say free")
         await cid.expect("say", text="free")
         boss = await connect.machine(port, "boss", "owners")
+        # help said a mute lasts "till the server restarts at most" (an operator's tryout)
+        told = " ".join(x.strip() for x in await help_texts(boss, "help mute"))
+        assert "stored: a restart keeps it" in told and "till the server restarts" not in told
         await boss.send("unmute ann")
         await boss.expect("ok", cmd="unmute", name="ann")
+        russian = await connect.raw(port, "boss in Russian")  # (boss's other login closes)
+        await russian.send("login boss owners lang=ru")
+        told = " ".join(x.strip() for x in await person_told(russian, "help mute"))
+        assert "хранится и после перезапуска" in told and "до перезапуска" not in told
     async with running_server(config) as port:
         ann = await connect.machine(port, "ann")
         await ann.send("say thanks")
