@@ -152,3 +152,21 @@ def test_a_postgresql_store_is_sent_to_pg_dump(
     assert err.startswith("deberc-net backup: postgresql://deberc:***@db.example/deberc is a")
     assert "pg_dump" in err and "secret" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_postgresql_address_as_the_copy_is_refused_saying_nothing_moves_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An operator moving his club to PostgreSQL tried `backup postgresql://…` and was
+    told "cannot write in postgresql://deberc@127.0.0.1:5433: No such file or directory"."""
+    db = tmp_path / "db.sqlite3"
+    _a_store_with_a_match(db)
+    url = "postgresql://deberc:secret@127.0.0.1:5433/deberc"
+    assert main(["backup", "--db", str(db), url]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "deberc-net backup: postgresql://deberc:***@127.0.0.1:5433/deberc is a PostgreSQL"
+        " address: the copy is an SQLite file (OUT is its path); no command copies an SQLite"
+        ' store into PostgreSQL (docs/scaling.md, "From SQLite to PostgreSQL")\n'
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db.sqlite3"]

@@ -70,6 +70,12 @@ def _refused(db: str, out: str, replace: bool) -> None:
             " (pg_dump --format=custom --file OUT 'postgresql://…'), which copies it"
             " consistently while servers run; this command copies an SQLite file"
         )
+    if is_postgres(out):  # an operator moving his club: it said "cannot write in postgresql:"
+        raise StoreError(
+            f"{describe(out)} is a PostgreSQL address: the copy is an SQLite file (OUT is its"
+            " path); no command copies an SQLite store into PostgreSQL (docs/scaling.md,"
+            ' "From SQLite to PostgreSQL")'
+        )
     if not os.path.isfile(db):
         raise StoreError(f"no database at {db}")
     if os.path.exists(out) and os.path.samefile(db, out):
