@@ -262,7 +262,10 @@ async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
                     answer = await _health(web)
                     assert answer is not None, "the web face stopped while worker 1 drains"
                     status, body = answer
-                    assert (status, json.loads(body)["status"]) == (503, "draining"), answer
+                    said = json.loads(body)
+                    assert (status, said["status"]) == (503, "draining"), answer
+                    # worker 1's match, not worker 0's own tables only (it said 0)
+                    assert said["playing"] == 1, answer
                 await bob.send("leave!")  # worker 1's match ends (played out: ~10 s more)
                 await ann.read_until(lambda x: is_event(x, "match-end"), 10)
                 with trio.fail_after(30):

@@ -36,16 +36,19 @@ async def test_health_says_serving_with_its_players_and_matches(
     assert (status, json.loads(body)) == (200, {"status": "serving", "players": 3, "playing": 1})
 
 
-async def test_health_counts_the_other_workers_players_too(
+async def test_health_counts_the_other_workers_players_and_matches_too(
     nursery: trio.Nursery, tmp_path: Path
 ) -> None:
     """docs/web.md: under serve --workers, ``players`` counts those at every worker this
-    one knows of (only worker 0 serves the web face). It counted worker 0's alone."""
+    one knows of (only worker 0 serves the web face). It counted worker 0's alone; so
+    did ``playing``, 0 while the other workers' matches played on (an operator's tryout)."""
     config = make_config(tmp_path / "h.sqlite3")
     store = open_store(config.db)
     try:
         lobby = Lobby(config, store, nursery, rule_book())
-        lobby.node = cast(Any, SimpleNamespace(names=lambda: ["ann", "bob"]))
-        assert health_of(lobby) == Health(Serving.SERVING, 2, 0)
+        lobby.node = cast(
+            Any, SimpleNamespace(names=lambda: ["ann", "bob"], others_playing=lambda: 3)
+        )
+        assert health_of(lobby) == Health(Serving.SERVING, 2, 3)
     finally:
         store.close()

@@ -22,7 +22,7 @@ class Serving(enum.StrEnum):
 class Health:
     status: Serving
     players: int  # logged in (under --workers: at this worker, and the others' it knows)
-    playing: int  # this server's own tables with a match running
+    playing: int  # matches being played (under --workers: at every worker of its parent)
 
     @property
     def http_status(self) -> int:
@@ -36,4 +36,6 @@ def health_of(lobby: Lobby) -> Health:
         status = Serving.DRAINING
     else:
         status = Serving.SERVING
-    return Health(status, lobby.players_online(), len(lobby.drain.playing()))
+    # the whole server's, as players is: worker 0, whose web face it is, had told its
+    # own tables only (0 while the other worker's matches played on)
+    return Health(status, lobby.players_online(), lobby.drain.running())
