@@ -27,6 +27,14 @@ def limited_address(host: str) -> str:
     return str(ip)
 
 
+def peer_of(host: str, port: int) -> str:
+    """A client's host and port as the log's ``peer`` says them: an IPv6 host in
+    brackets ('[2001:db8::1]:5555'), since '2001:db8::1:5555' is itself an IPv6
+    address, and a ban tool reading it (docs/settings.md, "Logs") took the port for
+    part of the address."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 

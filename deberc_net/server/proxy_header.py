@@ -22,7 +22,7 @@ import socket
 import attrs
 import trio
 
-from .addresses import Address
+from .addresses import Address, peer_of
 
 LONGEST = 107  # bytes, CRLF included (the protocol's own bound)
 # the binary version 2's first bytes: told apart, so that its sender is told which to send
@@ -72,7 +72,7 @@ class Client:
 
     def peer(self) -> str:
         """As a socket's peer is logged (running.socket_peer): host and port."""
-        return f"{self.host}:{self.port}"
+        return peer_of(self.host, self.port)
 
 
 def parse(line: bytes) -> Client | None:

@@ -41,7 +41,7 @@ from deberc_net.protocol.connection import (
 )
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
-from .addresses import Network, limited_address, listed, networks, plain_ip
+from .addresses import Network, limited_address, listed, networks, peer_of, plain_ip
 from .app import ListenError, sole_exception
 from .config import Config, cannot_listen
 from .limits import AddressBuckets, Bucket, SharedBucket
@@ -870,7 +870,7 @@ class LocalLink:
 
 def _from_proxy(peer: str, proxies: tuple[Network, ...]) -> bool:
     """Whether ``peer`` (host and port, as ``socket_peer`` gives it) is a listed proxy."""
-    ip = plain_ip(peer.rsplit(":", 1)[0].split("%", 1)[0])
+    ip = plain_ip(peer.rsplit(":", 1)[0].strip("[]").split("%", 1)[0])
     return ip is not None and listed(ip, proxies)
 
 
@@ -882,7 +882,7 @@ def socket_peer(stream: trio.SocketStream) -> tuple[str, str]:
         host, port = stream.socket.getpeername()[:2]
     except OSError:
         return GONE, GONE
-    return limited_address(str(host)), f"{host}:{port}"
+    return limited_address(str(host)), peer_of(str(host), port)
 
 
 async def _refuse(stream: trio.abc.Stream, why: str, code: str = "busy") -> None:

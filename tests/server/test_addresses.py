@@ -41,4 +41,4 @@ async def test_a_connection_over_ipv6_is_counted_by_its_network_and_logged_by_it
             address, peer = socket_peer(served)
         client_port = client.socket.getsockname()[1]
     assert address == "::/64"
-    assert peer == f"::1:{client_port}"
+    assert peer == f"[::1]:{client_port}"  # ("::1:PORT" is an IPv6 address of its own)

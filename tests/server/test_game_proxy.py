@@ -75,6 +75,21 @@ async def test_the_client_a_header_names_is_the_one_its_limits_count_and_the_log
     assert (refusal["reason"], refusal["peer"]) == ("per-address", "203.0.113.7:5556")
 
 
+async def test_a_proxy_on_ipv6_is_known_by_its_address_in_the_bracketed_peer(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # a socket's peer over IPv6 is logged "[::1]:PORT": the proxy is still found in it
+    port = await start_server(host="::1", game_proxies=["::1"])
+    stream = await trio.open_tcp_stream("::1", port)
+    await stream.send_all(header("203.0.113.9"))
+    ann = await LineClient.over(stream, "ann")
+    connect.clients.append(ann)
+    with structlog.testing.capture_logs() as logs:
+        await log_in_machine(ann, "ann")
+    [login] = [line for line in logs if line["event"] == "login"]
+    assert login["peer"] == "203.0.113.9:5555"
+
+
 async def test_what_the_client_sent_with_the_header_is_read_as_its_own_lines(
     start_server: StartServer, connect: Connector
 ) -> None:
@@ -97,9 +112,10 @@ async def test_a_tcp6_header_counts_the_clients_64_as_a_direct_one_would(
         # the same /64: one address; another /64: another
         assert await refused(port, header("2001:db8::8", version=6)) == [BUSY]
         await proxied(connect, port, header("2001:db8:1::7", version=6), "bob")
+    # in brackets: "2001:db8::7:5555" is an IPv6 address too (a ban tool took it whole)
     assert [line["peer"] for line in logs if line["event"] == "connect"] == [
-        "2001:db8::7:5555",
-        "2001:db8:1::7:5555",
+        "[2001:db8::7]:5555",
+        "[2001:db8:1::7]:5555",
     ]
 
 
