@@ -205,8 +205,9 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "drain": CommandSpec(
         "drain",
-        "(admins) Restart the server once its running matches are over, as SIGUSR1 does: "
-        "no new game starts meanwhile, and the tables waiting for players close.",
+        "(admins) Stop the server once its running matches are over, as SIGUSR1 does, for "
+        "its supervisor to start it again (it does not start itself): no new game starts "
+        "meanwhile, and the tables waiting for players close.",
         "any",
         admins=True,
     ),

@@ -16,7 +16,7 @@ import trio
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 
-from .client import LineClient, help_commands, is_event, play_machine
+from .client import LineClient, help_commands, help_texts, is_event, person_told, play_machine
 from .conftest import Connector, make_config
 
 Register = Callable[[str, str], Awaitable[None]]
@@ -210,7 +210,13 @@ async def test_help_lists_drain_to_the_admins(
 
     assert "drain" in await help_commands(boss)
     assert "drain" not in await help_commands(ann)
-    await boss.send("help drain")
-    assert (await boss.expect("help"))["text"].startswith(
-        "drain: (admins) Restart the server once its running matches are over, as SIGUSR1"
+    # it said "Restart the server": an operator who started it by hand saw it stop
+    told = " ".join(x.strip() for x in await help_texts(boss, "help drain"))
+    assert told.startswith(
+        "drain: (admins) Stop the server once its running matches are over, as SIGUSR1"
+        " does, for its supervisor to start it again (it does not start itself)"
     )
+    russian = await connect.raw(port, "boss in Russian")  # (boss's other login closes)
+    await russian.send("login boss owners lang=ru")
+    told = " ".join(x.strip() for x in await person_told(russian, "help drain"))
+    assert "Остановить сервер" in told and "сам он не запускается" in told
