@@ -89,6 +89,15 @@ class LadderStore(Protocol):
         reason, forfeit)."""
         ...
 
+    def games_page(self, run: int, skip: int, most: int) -> list[dict[str, Any]]:
+        """``most`` of the run's games in the order stored, after its first ``skip``:
+        a page of them (the ``ladder_games_run`` index's, not the whole run read)."""
+        ...
+
+    def game_count(self, run: int) -> int:
+        """How many games the run has stored."""
+        ...
+
     def leaderboard(self) -> list[dict[str, Any]]:
         """Every rated bot, best first (bot, rating, mu, sigma, games, updated: UTC)."""
         ...
@@ -170,6 +179,8 @@ def _pg_utc(column: str) -> str:
 _SELECT_GAMES = (
     "SELECT " + ", ".join(GAME_FIELDS) + " FROM ladder_games WHERE run_id = {p} ORDER BY {order}"
 )
+_SELECT_PAGE = _SELECT_GAMES + " LIMIT {p} OFFSET {p}"
+_COUNT_GAMES = "SELECT count(*) FROM ladder_games WHERE run_id = {p}"
 
 
 def _run(row: tuple[Any, ...]) -> RunRow:
@@ -321,6 +332,13 @@ class SQLiteLadderStore:
         rows = self.db.execute(_SELECT_GAMES.format(p="?", order="rowid"), (run,)).fetchall()
         return [_game(r) for r in rows]
 
+    def games_page(self, run: int, skip: int, most: int) -> list[dict[str, Any]]:
+        query = _SELECT_PAGE.format(p="?", order="rowid")
+        return [_game(r) for r in self.db.execute(query, (run, most, skip)).fetchall()]
+
+    def game_count(self, run: int) -> int:
+        return int(self.db.execute(_COUNT_GAMES.format(p="?"), (run,)).fetchone()[0])
+
     def leaderboard(self) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT bot, rating, mu, sigma, games, updated FROM ladder_ratings ORDER BY rating DESC"
@@ -390,6 +408,18 @@ class PostgresLadderStore:
     def games(self, run: int) -> list[dict[str, Any]]:
         with self.db.transaction():
             return games_postgres(self.db, run)
+
+    def games_page(self, run: int, skip: int, most: int) -> list[dict[str, Any]]:
+        query = _SELECT_PAGE.format(p="%s", order="seq")
+        with self.db.transaction():
+            rows = self.db.execute(query, (run, most, skip)).fetchall()
+        return [_game(tuple(r)) for r in rows]
+
+    def game_count(self, run: int) -> int:
+        with self.db.transaction():
+            row = self.db.execute(_COUNT_GAMES.format(p="%s"), (run,)).fetchone()
+        assert row is not None
+        return int(row[0])
 
     def leaderboard(self) -> list[dict[str, Any]]:
         with self.db.transaction():

@@ -34,6 +34,27 @@ def test_a_runs_games_stored_at_once_keep_their_order(ladder_store: LadderStore)
     assert [StoredGame(**g) for g in games] == played
 
 
+def test_a_page_of_a_runs_games_is_read_in_their_order_and_counted_per_run(
+    ladder_store: LadderStore,
+) -> None:
+    """A run's page (docs/web.md, /ladders/N?page=N) reads its games in the order stored,
+    those of that run alone, however its games and another run's were stored between."""
+    first, second = ladder_store.start_run({}), ladder_store.start_run({})
+    for n in range(5):  # stored in turns: 5 of each run, 5 times
+        for run in (first, second):
+            games = [StoredGame(10 * n + b, ["a", "b"], f"m{run}-{n}-{b}", [b, 0], "deals", None)
+                     for b in range(5)]  # fmt: skip
+            ladder_store.add_games(run, games)
+    every = ladder_store.games(first)
+    assert len(every) == 25 and ladder_store.game_count(first) == 25
+    assert ladder_store.games_page(first, 0, 10) == every[:10]
+    assert ladder_store.games_page(first, 10, 10) == every[10:20]
+    assert ladder_store.games_page(first, 20, 10) == every[20:]
+    assert ladder_store.games_page(first, 25, 10) == []
+    assert ladder_store.games_page(second, 3, 4) == ladder_store.games(second)[3:7]
+    assert ladder_store.game_count(ladder_store.start_run({})) == 0
+
+
 def rating(bot: str, value: float) -> dict[str, float | str]:
     return {"bot": bot, "mu": value / 10, "sigma": 2.5, "rating": value}
 

@@ -36,9 +36,10 @@ def fill(db_path: Path, name: str, player: Callable[[int], str]) -> None:
             " totals) VALUES (?, 1, ?, 'moscow', '[]', 'bob', 'target', '[301, 10]')",
             [(f"m{n}", json.dumps([player(n), "bob"])) for n in listed],
         )
-        db.executemany(
-            "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
-            [(f"m{n}", p) for n in listed for p in (player(n), "bob")],
+        db.executemany(  # (with its match's time and place, as the store writes them)
+            "INSERT INTO match_players (match_id, key, finished, seq)"
+            " SELECT id, ?, finished, rowid FROM matches WHERE id = ?",
+            [(p, f"m{n}") for n in listed for p in (player(n), "bob")],
         )
         db.executemany(  # (a deal each, its players: all a house bot's page read of it)
             "INSERT INTO deals (match_id, deal_no, record) VALUES (?, 1, ?)",

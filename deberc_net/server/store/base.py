@@ -591,6 +591,22 @@ def player_rows(match_id: str, players: list[str]) -> list[tuple[str, str]]:
     return [(match_id, name_key(p)) for p in set(players)]
 
 
+# A match's players' rows take its 'finished' and its place in the order stored
+# ({order}: SQLite's rowid, PostgreSQL's seq) after each write of its ``matches`` row
+# (listed, listed again, an old stop's time set: migration 15), so that a player's
+# newest matches are the end of his range of the (key, finished, seq) index
+PLAYERS_FOLLOW = (
+    "UPDATE match_players SET (finished, seq) ="
+    " (SELECT finished, {order} FROM matches WHERE id = {p}) WHERE match_id = {p}"
+)
+# ``recent_games``: his newest rows off that index, each joined to its match
+RECENT_GAMES = (
+    "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
+    " {finished}, m.forfeit FROM match_players p JOIN matches m ON m.id = p.match_id"
+    " WHERE p.key = {p} ORDER BY p.finished DESC, p.seq DESC LIMIT {p}"
+)
+
+
 # Queries written the same in both SQL dialects.
 RELEASED_RECORDS = (
     "SELECT record FROM deals WHERE match_id NOT IN (SELECT match_id FROM running) ORDER BY id"

@@ -46,6 +46,7 @@ from .base import (
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
+    PLAYERS_FOLLOW,
     PLAYS_ON,
     POSTGRES_BEFORE,
     POSTGRES_NUMBER,
@@ -54,6 +55,7 @@ from .base import (
     RATING_HISTORY,
     RATING_HISTORY_LAST,
     RATINGS_FOR,
+    RECENT_GAMES,
     RELEASED_RECORDS,
     RUNNING_NOW,
     SAVE_HISTORY,
@@ -408,12 +410,9 @@ class PostgresStore:
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._pool.connection() as conn:
+            finished = "to_char(m.finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
             rows = conn.execute(
-                "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
-                " to_char(m.finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), m.forfeit"
-                " FROM matches m JOIN match_players p ON p.match_id = m.id"
-                " WHERE p.key = %s ORDER BY m.finished DESC, m.seq DESC LIMIT %s",
-                (name_key(name), limit),
+                RECENT_GAMES.format(p="%s", finished=finished), (name_key(name), limit)
             ).fetchall()
         return [game_row(tuple(r)) for r in rows]
 
@@ -608,6 +607,7 @@ def _list_old_stops(conn: psycopg.Connection[Any]) -> None:
     for match_id in stops:
         number = old_stop_number(match_id)
         conn.execute(finished, (number, number, match_id))
+        _players_follow(conn, match_id)
     conn.execute("DELETE FROM old_stops WHERE match_id = ANY(%s)", (stops,))
 
 
@@ -645,6 +645,7 @@ def _finish(
     ).fetchone()
     if written is not None and written[0]:
         _list_players(conn, row)
+    _players_follow(conn, match_id)
 
 
 # RETURNING whether the ``matches`` row was inserted, not written over an earlier one
@@ -654,12 +655,17 @@ FIRST_LISTED = " RETURNING xmax = 0"
 
 def _list_players(conn: psycopg.Connection[Any], row: tuple[Any, ...]) -> None:
     """The ``match_players`` rows of a match listed for the first time (its ``matches``
-    row: ``row``)."""
+    row: ``row``); ``_players_follow`` fills in its time."""
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO match_players (match_id, key) VALUES (%s, %s)",
             player_rows(row[0], json.loads(row[2])),
         )
+
+
+def _players_follow(conn: psycopg.Connection[Any], match_id: str) -> None:
+    """Its players' rows take its ``matches`` row's time and place (base.PLAYERS_FOLLOW)."""
+    conn.execute(PLAYERS_FOLLOW.format(p="%s", order="seq"), (match_id, match_id))
 
 
 def _list_stopped(
@@ -686,6 +692,7 @@ def _list_stopped(
         ).fetchone()
         if written is not None and written[0]:
             _list_players(conn, row)
+        _players_follow(conn, match_id)
 
 
 def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connection[Any]:

@@ -49,12 +49,14 @@ from .base import (
     ORPHANED,
     OWN_RUNNING,
     PLAYER_RATINGS,
+    PLAYERS_FOLLOW,
     PLAYS_ON,
     RANK,
     RATED_COUNTS,
     RATING_HISTORY,
     RATING_HISTORY_LAST,
     RATINGS_FOR,
+    RECENT_GAMES,
     RELEASED_RECORDS,
     RUNNING_NOW,
     SAVE_HISTORY,
@@ -357,6 +359,7 @@ class SQLiteStore:
         for match_id in stops:
             number = old_stop_number(match_id)
             self._db.execute(finished, (number, number, match_id))
+            self._players_follow(match_id)
         self._db.execute("DELETE FROM old_stops")
 
     def _list_stopped(self, matches: list[tuple[str, str | None]], reason: str) -> None:
@@ -379,6 +382,7 @@ class SQLiteStore:
             self._db.execute(LIST_STOPPED.format(p="?", now="datetime('now')"), row)
             if listed is None:  # (its players' rows are there since its first listing)
                 self._list_players(row)
+            self._players_follow(match_id)
 
     def heartbeat(self, dead_after_s: float) -> int:
         with self._writing():
@@ -600,14 +604,19 @@ class SQLiteStore:
         )
         if listed is None:
             self._list_players(row)
+        self._players_follow(match_id)  # (REPLACE gave the row a new rowid, now)
 
     def _list_players(self, row: tuple[Any, ...]) -> None:
         """The ``match_players`` rows of a match listed for the first time (its
-        ``matches`` row: ``row``)."""
+        ``matches`` row: ``row``); ``_players_follow`` fills in its time."""
         self._db.executemany(
             "INSERT INTO match_players (match_id, key) VALUES (?, ?)",
             player_rows(row[0], json.loads(row[2])),
         )
+
+    def _players_follow(self, match_id: str) -> None:
+        """Its players' rows take its ``matches`` row's time and place (base.PLAYERS_FOLLOW)."""
+        self._db.execute(PLAYERS_FOLLOW.format(p="?", order="rowid"), (match_id, match_id))
 
     def records(self) -> Iterator[str]:
         with self._reading():
@@ -623,10 +632,7 @@ class SQLiteStore:
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._reading():
             rows = self._db.execute(
-                "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
-                " m.finished, m.forfeit FROM matches m JOIN match_players p ON p.match_id = m.id"
-                " WHERE p.key = ? ORDER BY m.finished DESC, m.rowid DESC LIMIT ?",
-                (name_key(name), limit),
+                RECENT_GAMES.format(p="?", finished="m.finished"), (name_key(name), limit)
             ).fetchall()
         return [game_row(r) for r in rows]
 
