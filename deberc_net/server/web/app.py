@@ -35,6 +35,7 @@ from .choice import COOKIE, COOKIE_MAX_AGE_S, page_lang, switch_href
 from .ends import ends_for_script
 from .health import health_of
 from .live import Viewers, watch_table
+from .paging import NoSuchPage, asked_page
 from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 from .words import PageWords, W, said, table_script_words, tables_script_words
 
@@ -51,7 +52,7 @@ API_ENDPOINTS = (
     ("/api/games/ID", "a finished match, its deals' records"),
     ("/api/players/NAME", "a player's finished matches"),
     ("/api/ladders", "the ladder's leaderboard and its runs"),
-    ("/api/ladders/N", "one ladder run, its games"),
+    ("/api/ladders/N", "one ladder run, a page of its games (?page=N)"),
 )
 
 
@@ -133,16 +134,21 @@ def make_app(lobby: Lobby) -> Starlette:
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
 
     def page(
-        request: Request, name: str, status: int = 200, path: str | None = None, **context: Any
+        request: Request,
+        name: str,
+        status: int = 200,
+        path: str | None = None,
+        query: str = "",
+        **context: Any,
     ) -> Response:
         """A page in its language (web/choice.py), with the switch to the other (to
-        ``path``, the page's own: the request's unless given); a choice made by the
-        link is remembered by a cookie (docs/web.md, "Languages")."""
+        ``path`` with ``query``, the page's own: the request's path unless given); a
+        choice made by the link is remembered by a cookie (docs/web.md, "Languages")."""
         lang, chosen = choice_of(request)
         words = PageWords(lang)
         context.update(
             w=words,
-            switch=switch_href(path or request.url.path, words.other),
+            switch=switch_href(path or request.url.path, words.other, query),
             end_words_json=ends_json[lang],
         )
         response = templates.TemplateResponse(request, name, context, status_code=status)
@@ -285,24 +291,61 @@ def make_app(lobby: Lobby) -> Starlette:
         found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
         return JSONResponse(attrs.asdict(found))
 
-    async def _ladder_run(request: Request) -> ladders.LadderRun | None:
+    def bad_page(request: Request, pages: int) -> Response:
+        """400: a ``?page=`` the list has not (past its last, 0, not a number), with
+        the pages it has; in English under /api, as ``not_found``."""
+        if is_api(request.url.path):
+            told = said(W.BAD_PAGE, Lang.EN, pages=pages)
+            return JSONResponse({"error": told}, status_code=400)
+        told = said(W.BAD_PAGE, lang_of(request), pages=pages)
+        heading = said(W.BAD_REQUEST, lang_of(request))
+        return page(request, "missing.html", 400, text=told, heading=heading)
+
+    async def _ladder_run(
+        request: Request, plotted: bool
+    ) -> tuple[ladders.RunPage | None, str | None]:
+        """The run of the path with the page of its games ``?page=`` asks (NoSuchPage:
+        one it has not), and with ``plotted`` its finished plot (kept once made: both
+        read in a thread, off the loop)."""
         run = path_number(request.path_params["run"])
         if run is None:
-            return None
-        return await trio.to_thread.run_sync(ladders.ladder_run, lobby.config.db, run)
+            return None, None
+        db, asked, lang = lobby.config.db, asked_page(request.query_params), lang_of(request)
+
+        def look_up() -> tuple[ladders.RunPage | None, str | None]:
+            found = ladders.ladder_run(db, run, asked)
+            if found is None or not plotted:
+                return found, None
+            return found, ladders.finished_plot(db, found.run, lang)
+
+        return await trio.to_thread.run_sync(look_up)
 
     async def ladder_page(request: Request) -> Response:
-        run = await _ladder_run(request)
-        if run is None:
-            return not_found(request, W.NO_LADDER_RUN, request.path_params["run"])
-        plot = ladders.elo_plot(run, lang_of(request))
-        return page(request, "ladder.html", run=run, elo_plot=plot)
+        number = request.path_params["run"]
+        try:
+            found, plot = await _ladder_run(request, plotted=True)
+        except NoSuchPage as no_page:
+            return bad_page(request, no_page.pages)
+        if found is None:
+            return not_found(request, W.NO_LADDER_RUN, number)
+        at = f"/ladders/{found.run.id}"  # (the switch keeps the page)
+        query = "" if found.paged.page == 1 else f"page={found.paged.page}"
+        return page(
+            request, "ladder.html", path=at, query=query, run=found.run, paged=found.paged,
+            elo_plot=plot,
+        )  # fmt: skip
 
     async def api_ladder(request: Request) -> Response:
-        run = await _ladder_run(request)
-        if run is None:
-            return not_found(request, W.NO_LADDER_RUN, request.path_params["run"])
-        return JSONResponse(attrs.asdict(run))
+        number = request.path_params["run"]
+        try:
+            found, _ = await _ladder_run(request, plotted=False)
+        except NoSuchPage as no_page:
+            return bad_page(request, no_page.pages)
+        if found is None:
+            return not_found(request, W.NO_LADDER_RUN, number)
+        shown = found.paged  # (appended: which page of how many games)
+        told = {"page": shown.page, "pages": shown.pages, "game_count": shown.count}
+        return JSONResponse({**attrs.asdict(found.run), **told})
 
     async def favicon(request: Request) -> Response:
         # where a browser asks for it by itself (a JSON page names none): 149 bytes

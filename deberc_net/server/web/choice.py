@@ -56,10 +56,12 @@ def page_lang(
     return (kept if kept is not None else from_accept_language(accept)), False
 
 
-def switch_href(path: str, lang: Lang) -> str:
-    """The switch link's address: this page's path, in ``lang``. One leading slash, so
-    that a path like '//elsewhere' cannot make it another site's address."""
-    return quote("/" + path.lstrip("/")) + f"?lang={lang}"
+def switch_href(path: str, lang: Lang, query: str = "") -> str:
+    """The switch link's address: this page's path, in ``lang``, with ``query`` (the
+    page's own ``page=2``: made by the server, never the request's). One leading slash,
+    so that a path like '//elsewhere' cannot make it another site's address."""
+    kept = f"{quote(query, safe='=&')}&" if query else ""
+    return quote("/" + path.lstrip("/")) + f"?{kept}lang={lang}"
 
 
 __all__ = ["COOKIE", "COOKIE_MAX_AGE_S", "from_accept_language", "page_lang", "switch_href"]

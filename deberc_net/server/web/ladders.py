@@ -3,6 +3,8 @@ file or PostgreSQL) a ladder run with ``--db`` shares with the server."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 import attrs
@@ -14,11 +16,13 @@ from deberc_net.ladder.store import RunRow, open_ladder_store
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import MESSAGES, Msg
 
+from .paging import Paged, paged
 from .plot import Rule, Series, line_chart
 from .words import W, said
 
 LARGEST_ID = 2**63 - 1  # a run id is a 64-bit integer in either database
 ELO_LIMIT = 800.0  # a pair with no loss yet has infinite Elo: the plot stops at ±800
+GAMES_PAGE = 100  # a run's games a page lists (docs/web.md: ?page=N)
 
 
 @attrs.frozen
@@ -29,6 +33,14 @@ class LadderRun:
     games: list[dict[str, Any]]  # board, seating, match_id, written, reason, forfeit
     # why a distributed run stopped before its report (failed, cancelled: never counted)
     stopped: str | None = None
+
+
+@attrs.frozen
+class RunPage:
+    """A run with one page of its games (``run.games``: those alone)."""
+
+    run: LadderRun
+    paged: Paged
 
 
 @attrs.frozen
@@ -46,16 +58,22 @@ def ladders(db: str) -> Ladders:
     return Ladders(board, [_listed(r, []) for r in runs])
 
 
-def ladder_run(db: str, run: int) -> LadderRun | None:
+def ladder_run(db: str, run: int, page: int = 1) -> RunPage | None:
+    """Run ``run`` with page ``page`` of its games (GAMES_PAGE a page, read off the
+    ``ladder_games_run`` index: never the whole run); None: no such run; NoSuchPage
+    (paging.py) for a page it has not."""
     if not 0 < run <= LARGEST_ID:  # (a number the database cannot hold names no run)
         return None
     store = open_ladder_store(db, migrate=False)  # the server migrated it
     try:
         found = store.run(run)
-        games = store.games(run) if found else []
+        if found is None:
+            return None
+        shown = paged(page, store.game_count(run), GAMES_PAGE)
+        games = store.games_page(run, shown.skip, GAMES_PAGE)
     finally:
         store.close()
-    return None if found is None else _listed(found, games)
+    return RunPage(_listed(found, games), shown)
 
 
 def _listed(run: RunRow, games: list[dict[str, Any]]) -> LadderRun:
@@ -105,10 +123,76 @@ def _pair_order(summary: dict[str, Any] | None) -> list[str]:
     return sorted(bots)
 
 
-def elo_plot(run: LadderRun, lang: Lang = Lang.EN) -> str | None:
+class KeptPlots:
+    """Plots kept by key, the least recently asked dropped once they pass ``most_bytes``
+    in all (read and written by the request threads: locked)."""
+
+    def __init__(self, most_bytes: int) -> None:
+        self.most_bytes = most_bytes
+        self._kept: OrderedDict[tuple[str, int, Lang], str] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, Lang]) -> str | None:
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+            return self._kept.get(key)
+
+    def put(self, key: tuple[str, int, Lang], plot: str) -> None:
+        with self._lock:
+            if key in self._kept:
+                return
+            self._kept[key] = plot
+            self._bytes += len(plot)
+            while self._bytes > self.most_bytes and len(self._kept) > 1:
+                _, dropped = self._kept.popitem(last=False)
+                self._bytes -= len(dropped)
+
+
+# A finished run never changes (its games are stored before its summary, and nothing
+# writes them after), so its plot is made once, at its first request, and kept in the
+# process: its games read and counted are 0.45 s of CPU for a run of 20,000, which
+# every request spent (docs/performance.md, "A big club's store"). In memory, not in
+# the store: the pages only read the database, which the ladder writes, and a plot is
+# small (8 KB a pair: 500 points a line at most), so 8 MB keep hundreds of runs; a
+# restart makes each again once.
+FINISHED_PLOTS = KeptPlots(8 * 1024 * 1024)
+
+
+def finished_plot(db: str, run: LadderRun, lang: Lang = Lang.EN) -> str | None:
+    """``elo_plot`` of finished run ``run`` (its summary stored: None for one that has
+    none, whose games still come), from all its games however few ``run`` holds: kept
+    (FINISHED_PLOTS), read and counted at its first request only (drawn then in every
+    language: the counting is the cost)."""
+    if run.summary is None:
+        return None
+    key = (db, run.id, lang)
+    kept = FINISHED_PLOTS.get(key)
+    if kept is not None:
+        return kept or None  # ('': a run of no game has no plot)
+    store = open_ladder_store(db, migrate=False)  # the server migrated it
+    try:
+        games = store.games(run.id)
+    finally:
+        store.close()
+    whole = attrs.evolve(run, games=games)
+    curves = elo_curves(whole)
+    plots = {each: elo_plot(whole, each, curves) for each in Lang}
+    for each, plot in plots.items():
+        FINISHED_PLOTS.put((db, run.id, each), plot or "")
+    return plots[lang]
+
+
+def elo_plot(
+    run: LadderRun,
+    lang: Lang = Lang.EN,
+    curves: dict[tuple[str, str], list[float]] | None = None,
+) -> str | None:
     """The SVG of Elo against games counted, one line per pair (None: no game yet);
-    its labels in ``lang`` (the bots' names and the SPRT's lines as they are)."""
-    curves = elo_curves(run)
+    its labels in ``lang`` (the bots' names and the SPRT's lines as they are);
+    ``curves``: ``elo_curves(run)``, worked out already."""
+    curves = elo_curves(run) if curves is None else curves
     if not curves:
         return None
     versus = MESSAGES[Msg.VERSUS][lang == Lang.RU]  # ' v ', as the pairs' table says it

@@ -92,6 +92,8 @@ class W(StrEnum):
     NO_MATCH_OF = "no-match-of"
     NO_LADDER_RUN = "no-ladder-run"
     NO_PAGE = "no-page"
+    BAD_PAGE = "bad-page"  # a 400: ?page= past a list's pages, or not a number
+    BAD_REQUEST = "bad-request"  # its heading
     NOT_ALLOWED = "not-allowed"  # a plain-text 405 (HTTP's reason phrase in English)
     INTERNAL_ERROR = "internal-error"  # a plain-text 500
     OVER_ONE = "over-one"
@@ -174,6 +176,9 @@ class W(StrEnum):
     CARRIED_OVER = "carried-over"
     SPRT_LINE = "sprt-line"
     GAMES_LIST = "games-list"
+    GAMES_SHOWN = "games-shown"  # which of a list's games a page shows
+    PAGE_PREV = "page-prev"
+    PAGE_NEXT = "page-next"
     BOARD = "board"
     SEATING = "seating"
     WHY_ENDED = "why-ended"
@@ -259,6 +264,11 @@ WORDS: dict[W, tuple[str, str]] = {
     W.NO_MATCH_OF: ("no finished match of {n}", "нет законченных партий игрока {n}"),
     W.NO_LADDER_RUN: ("no ladder run {n}", "нет турнира {n}"),
     W.NO_PAGE: ("no page {n}", "нет страницы {n}"),
+    W.BAD_PAGE: (
+        "no such page: ?page=N, N from 1 to {pages}",
+        "нет такой страницы: ?page=N, N от 1 до {pages}",
+    ),
+    W.BAD_REQUEST: ("Bad request", "Неверный запрос"),
     W.NOT_ALLOWED: ("Method Not Allowed", "Этот метод здесь не принимается"),
     W.INTERNAL_ERROR: ("Internal Server Error", "Внутренняя ошибка сервера"),
     # the sentence that ends a match: as the Russian human style says it (render_ru)
@@ -394,6 +404,12 @@ WORDS: dict[W, tuple[str, str]] = {
         " пар: {pairs}: {verdict}{after}.",
     ),
     W.GAMES_LIST: ("Games", "Партии"),
+    W.GAMES_SHOWN: (
+        "Games {first}–{last} of {count} (page {page} of {pages}).",
+        "Партии {first}–{last} из {count} (страница {page} из {pages}).",
+    ),
+    W.PAGE_PREV: ("previous page", "предыдущая страница"),
+    W.PAGE_NEXT: ("next page", "следующая страница"),
     W.BOARD: ("Board", "Доска"),
     W.SEATING: ("Seating", "Рассадка"),
     W.WHY_ENDED: ("Why it ended", "Почему окончена"),

@@ -1,0 +1,169 @@
+"""/ladders/N of a long run: its games a page at a time (?page=N, docs/web.md), a page
+it has not refused with those it has, and a finished run's plot made of all its games
+once and kept. A bench of a big club (bench/big_club.py): a run of 20,000 games cost
+0.93 s of CPU a page, every game read, counted and listed each time."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from deberc_net.ladder.stats import PairStats
+from deberc_net.ladder.store import StoredGame, open_ladder_store
+from deberc_net.protocol.lang import Lang
+from deberc_net.server.web.ladders import GAMES_PAGE, KeptPlots, LadderRun, elo_plot
+
+from .conftest import WebServer
+
+GAMES = 2 * GAMES_PAGE + 50  # three pages: two whole, one of 50
+
+RU = {"Accept-Language": "ru"}
+
+
+def _run(db_path: Path, finished: bool) -> list[dict[str, Any]]:
+    """Run 1 of GAMES games of heur v rand (heur wins two in three), with its summary
+    when ``finished``; its games as the store gives them back."""
+    games, pair = [], PairStats("heur", "rand", 2)
+    for n in range(GAMES):
+        seating = ["heur", "rand"] if n % 2 else ["rand", "heur"]
+        written = [162, 0] if (seating[0] == "heur") == (n % 3 != 0) else [0, 162]
+        games.append(StoredGame(n // 2, seating, f"m{n + 1}", written, "score", None))
+        mine, theirs = written[seating.index("heur")], written[seating.index("rand")]
+        pair.add((n // 2, ("heur", "rand")), mine, theirs)
+    summary = {
+        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
+        "boards": GAMES // 2, "seed": "s1", "schedule": "round-robin", "games": GAMES,
+        "deals": GAMES, "ratings": [], "pairs": [pair.as_dict()], "sprt": None,
+    }  # fmt: skip
+    store = open_ladder_store(db_path)
+    try:
+        run = store.start_run({})
+        store.add_games(run, games)
+        if finished:
+            store.finish_run(run, summary, [], {})
+        return store.games(run)
+    finally:
+        store.close()
+
+
+def _rows(page: bytes) -> list[str]:
+    """The match of each row of the page's games table."""
+    table = page.decode().split('id="ladder-games"', 1)[1].split("</table>", 1)[0]
+    return re.findall(r'<a href="/games/(m[0-9]+)">', table)
+
+
+def _svg(page: bytes) -> str:
+    text = page.decode()
+    return text[text.index("<svg") : text.index("</svg>") + len("</svg>")]
+
+
+async def test_a_long_runs_games_are_paged_with_links_to_the_next_and_previous(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    games = _run(db_path, finished=False)
+    web: WebServer = await start_web()
+    every = [g["match_id"] for g in games]
+    status, first = await web.get("/ladders/1")
+    assert status == 200 and _rows(first) == every[:GAMES_PAGE]
+    assert f"Games 1–{GAMES_PAGE} of {GAMES} (page 1 of 3).".encode() in first
+    assert b'<a rel="next" href="/ladders/1?page=2">' in first and b'rel="prev"' not in first
+    assert b"<svg" not in first  # a run not finished: no plot (its games still come)
+    status, second = await web.get("/ladders/1?page=2")
+    assert status == 200 and _rows(second) == every[GAMES_PAGE : 2 * GAMES_PAGE]
+    assert b'<a rel="prev" href="/ladders/1">' in second
+    assert b'<a rel="next" href="/ladders/1?page=3">' in second
+    assert b'href="/ladders/1?page=2&amp;lang=ru"' in second  # the switch keeps the page
+    status, last = await web.get("/ladders/1?page=3")
+    assert status == 200 and _rows(last) == every[2 * GAMES_PAGE :]
+    assert b'<a rel="prev" href="/ladders/1?page=2">' in last and b'rel="next"' not in last
+    assert f"Games {2 * GAMES_PAGE + 1}–{GAMES} of {GAMES} (page 3 of 3).".encode() in last
+    status, russian = await web.get("/ladders/1?page=3", RU)
+    assert "Партии 201–250 из 250 (страница 3 из 3).".encode() in russian
+    assert "предыдущая страница".encode() in russian
+
+    status, body = await web.get("/api/ladders/1?page=2")
+    told = json.loads(body)
+    assert status == 200 and told["games"] == games[GAMES_PAGE : 2 * GAMES_PAGE]
+    assert (told["page"], told["pages"], told["game_count"]) == (2, 3, GAMES)
+    told = json.loads((await web.get("/api/ladders/1"))[1])
+    assert told["games"] == games[:GAMES_PAGE] and told["page"] == 1
+
+
+@pytest.mark.parametrize("asked", ["0", "4", "-1", "x", "", "1.5", "%D9%A3", "1" * 40, "2%20"])
+async def test_a_page_the_run_has_not_is_refused_with_its_pages(
+    start_web: Callable[..., Any], db_path: Path, asked: str
+) -> None:
+    _run(db_path, finished=True)
+    web: WebServer = await start_web()
+    status, body = await web.get(f"/ladders/1?page={asked}")
+    assert status == 400, body
+    assert b"<h1>Bad request</h1>" in body
+    assert b"No such page: ?page=N, N from 1 to 3." in body
+    status, body = await web.get(f"/api/ladders/1?page={asked}")
+    assert status == 400
+    assert json.loads(body) == {"error": "no such page: ?page=N, N from 1 to 3"}
+    status, body = await web.get(f"/ladders/1?page={asked}", RU)
+    assert status == 400 and "Нет такой страницы: ?page=N, N от 1 до 3.".encode() in body
+    status, body = await web.get(f"/ladders/2?page={asked}")  # no run: that first
+    assert status == 404 and b"<h1>Not found</h1><p>No ladder run 2.</p>" in body
+
+
+async def test_a_run_of_no_games_has_its_one_page(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    store = open_ladder_store(db_path)
+    try:
+        store.start_run({})
+    finally:
+        store.close()
+    web: WebServer = await start_web()
+    status, body = await web.get("/ladders/1?page=1")
+    assert status == 200 and _rows(body) == [] and b'id="games-pages"' not in body
+    assert (await web.get("/ladders/1?page=2"))[0] == 400
+
+
+async def test_a_finished_runs_plot_is_of_all_its_games_on_every_page_and_kept(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """The plot of each pair's Elo is the one all the run's games make, on any page of
+    them, and it is made once: the games taken from under it, it stays as it was."""
+    games = _run(db_path, finished=True)
+    web: WebServer = await start_web()
+    store = open_ladder_store(db_path)
+    try:
+        (row,) = store.runs()
+    finally:
+        store.close()
+    whole = LadderRun(row.id, row.started, row.summary, games)
+    english, russian = elo_plot(whole), elo_plot(whole, Lang.RU)
+    assert english is not None and russian is not None
+    assert english.count(",") > 2 * GAMES_PAGE  # a point per game: more than a page's
+    for path in ("/ladders/1", "/ladders/1?page=2", "/ladders/1?page=3"):
+        status, body = await web.get(path)
+        assert status == 200 and _svg(body) == english
+    assert _svg((await web.get("/ladders/1?page=2", RU))[1]) == russian
+
+    with sqlite3.connect(db_path) as db:  # (never done to a finished run: a test of the keeping)
+        db.execute("DELETE FROM ladder_games WHERE run_id = 1 AND board > 0")
+    db.close()
+    status, body = await web.get("/ladders/1")
+    assert status == 200 and len(_rows(body)) == 2  # the games read anew, a page's
+    assert _svg(body) == english  # the plot as it was made
+
+
+def test_the_plots_kept_are_bounded_by_their_size_the_least_recently_asked_dropped() -> None:
+    kept = KeptPlots(most_bytes=30)
+    for run in (1, 2, 3):
+        kept.put(("db", run, Lang.EN), "x" * 10)
+    assert kept.get(("db", 1, Lang.EN)) == "x" * 10  # asked: now the most recent
+    kept.put(("db", 4, Lang.EN), "y" * 10)  # 40 bytes: the least recently asked goes
+    assert kept.get(("db", 2, Lang.EN)) is None
+    assert [kept.get(("db", run, Lang.EN)) for run in (1, 3, 4)] == ["x" * 10, "x" * 10, "y" * 10]
+    kept.put(("db", 5, Lang.EN), "z" * 100)  # past the bound alone: kept, the rest dropped
+    assert [kept.get(("db", run, Lang.EN)) for run in (1, 3, 4, 5)] == [None, None, None, "z" * 100]
