@@ -2,8 +2,10 @@
 
 20,000 registered players rated in Moscow for two, 200,000 finished matches (a deal
 record each), one player (``hero``) in 10,000 of them (his last match whole, 8 deals),
-a rated house bot (``house-heuristic``) rated in 5,000, and ladder runs (one of 20,000
-games). The rows are written with plain SQL at once, not a match at a time.
+a rated house bot (``house-heuristic``) rated in 5,000, and ladder runs (run 50 of
+20,000 games still running, run 51 of 20,000 finished). The rows are written with plain
+SQL at once, not a match at a time, as the store writes them (migration 15's columns of
+``match_players`` too).
 
     .venv/bin/python bench/big_club.py /dev/shm/big.sqlite3 [--matches 200000]
 
@@ -21,6 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from deberc_net.ladder.stats import PairStats
 from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
 
@@ -67,7 +70,7 @@ def fill(db: Path, matches: int, players: int, hero_games: int, bot_games: int) 
             (match, number, json.dumps(pair), "moscow", "[]", pair[0], "target", "[301, 120]",
              finished)
         )  # fmt: skip
-        seats += [(match, p) for p in pair]
+        seats += [(match, p, finished, number) for p in pair]  # (its rowid: its number)
         whole = pair[0] == "hero" and number + hero_every > matches  # his last: whole
         for deal in deals if whole else deals[:1]:
             records.append(
@@ -96,7 +99,9 @@ def flush(con: sqlite3.Connection, rows: list, seats: list, records: list, histo
         " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
-    con.executemany("INSERT INTO match_players (match_id, key) VALUES (?, ?)", seats)
+    con.executemany(
+        "INSERT INTO match_players (match_id, key, finished, seq) VALUES (?, ?, ?, ?)", seats
+    )
     con.executemany("INSERT INTO deals (match_id, deal_no, record) VALUES (?, ?, ?)", records)
     con.executemany(
         "INSERT INTO rating_history (key, variant, players, match_id, rating)"
@@ -109,7 +114,8 @@ def flush(con: sqlite3.Connection, rows: list, seats: list, records: list, histo
 
 
 def ladder(con: sqlite3.Connection, rng: random.Random) -> None:
-    """50 ladder runs of 2,000 games, the last of 20,000 (no summary: the games alone)."""
+    """50 ladder runs of 2,000 games, the last of 20,000 (no summary: the games alone),
+    and a finished run of 20,000 (``finished_run``)."""
     games = []
     for run in range(1, 51):
         con.execute("INSERT INTO ladder_runs (id, settings) VALUES (?, '{}')", (run,))
@@ -121,9 +127,38 @@ def ladder(con: sqlite3.Connection, rng: random.Random) -> None:
         " VALUES (?, ?, ?, ?, ?, ?)",
         games,
     )
+    finished_run(con, rng)
     con.execute(
         "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES"
         " ('heuristic', 30, 2, 24, 60000), ('random', 20, 2, 14, 60000)"
+    )
+
+
+def finished_run(con: sqlite3.Connection, rng: random.Random, run: int = 51) -> None:
+    """Run 51: 20,000 games of heuristic v random, each won by either, and its summary
+    (a finished run: its page draws each pair's Elo over its games)."""
+    pair, games = PairStats("heuristic", "random", 2), []
+    for board in range(20_000):
+        seating = ["heuristic", "random"][:: rng.choice((1, -1))]
+        written = [162, 0] if rng.random() < 0.6 else [0, 162]
+        mine, theirs = written[seating.index("heuristic")], written[seating.index("random")]
+        pair.add((board // 2, ("heuristic", "random")), mine, theirs)
+        games.append((run, board // 2, json.dumps(seating), f"m{board + 1}", json.dumps(written)))
+    summary = {
+        "bots": ["heuristic", "random"], "players": 2, "variant": "moscow", "options": [],
+        "boards": 10_000, "seed": "big", "schedule": "round-robin", "games": 20_000,
+        "deals": 20_000, "pairs": [pair.as_dict()], "sprt": None,
+        "ratings": [{"bot": "heuristic", "mu": 30, "sigma": 2, "rating": 24},
+                    {"bot": "random", "mu": 20, "sigma": 2, "rating": 14}],
+    }  # fmt: skip
+    con.execute(
+        "INSERT INTO ladder_runs (id, settings, summary) VALUES (?, '{}', ?)",
+        (run, json.dumps(summary)),
+    )
+    con.executemany(
+        "INSERT INTO ladder_games (run_id, board, seating, match_id, written, reason)"
+        " VALUES (?, ?, ?, ?, ?, 'target')",
+        games,
     )
 
 

@@ -1,10 +1,12 @@
 """Measure the CPU a server spends on each read of a big club (bench/big_club.py's).
 
 Starts ``deberc-net serve`` on the store (its allowances opened wide, so that nothing is
-refused), sends each line command and each web request N times, and prints the
-server process's CPU (user + system, from /proc) per one.
+refused), sends each line command and each web request N times a round, and prints the
+server process's CPU (user + system, from /proc) per one: the least and the median of
+the rounds, and the first round's (a finished ladder run's plot is made at its first
+request, then kept: docs/web.md "Plots").
 
-    .venv/bin/python bench/big_club_measure.py /dev/shm/big.sqlite3 [--times 10]
+    .venv/bin/python bench/big_club_measure.py /dev/shm/big.sqlite3 [--times 10] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,6 +51,11 @@ PAGES = (
     "/api/ladders",
     "/ladders/50",
     "/api/ladders/50",
+    "/ladders/50?page=100",
+    "/api/ladders/50?page=100",
+    "/ladders/51",
+    "/api/ladders/51",
+    "/ladders/51?page=100",
     "/ladders/1",
 )
 CONFIG = """[server]
@@ -79,10 +87,17 @@ def until(sock: socket.socket, needle: bytes) -> bytes:
     return got
 
 
+def told(what: str, rounds: list[float], extra: str = "") -> None:
+    """One line: the least, the median and the first round's CPU a request, in ms."""
+    least, median = min(rounds) * 1000, statistics.median(rounds) * 1000
+    print(f"{what:32} {least:8.1f} {median:8.1f} {rounds[0] * 1000:8.1f} ms{extra}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("db", type=Path)
     parser.add_argument("--times", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     port, http = free_port(), free_port()
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as cfg:
@@ -101,28 +116,35 @@ def main() -> None:
         until(sock, b"cmd=login")
         sock.sendall(b"ping\n")
         until(sock, b"cmd=ping")
+        print(f"{'(CPU a request)':32} {'least':>8} {'median':>8} {'first':>8}")
         for line in LINES:
-            before = cpu_s(server.pid)
-            for _ in range(args.times):
-                sock.sendall(f"{line}\nping\n".encode())
-                until(sock, b"cmd=ping")
-            spent = (cpu_s(server.pid) - before) / args.times
-            print(f"{line:32} {spent * 1000:8.1f} ms")
+            rounds = []
+            for _ in range(args.rounds):
+                before = cpu_s(server.pid)
+                for _ in range(args.times):
+                    sock.sendall(f"{line}\nping\n".encode())
+                    until(sock, b"cmd=ping")
+                rounds.append((cpu_s(server.pid) - before) / args.times)
+            told(line, rounds)
         for path in PAGES:
+            rounds = []
+            for _ in range(args.rounds):
+                before = cpu_s(server.pid)
+                for _ in range(args.times):
+                    with urllib.request.urlopen(f"http://127.0.0.1:{http}{path}") as answer:
+                        size = len(answer.read())
+                rounds.append((cpu_s(server.pid) - before) / args.times)
+            told(path, rounds, f"  {size:9d} bytes")
+        rounds = []
+        for _ in range(args.rounds):
             before = cpu_s(server.pid)
             for _ in range(args.times):
-                with urllib.request.urlopen(f"http://127.0.0.1:{http}{path}") as answer:
-                    size = len(answer.read())
-            spent = (cpu_s(server.pid) - before) / args.times
-            print(f"{path:32} {spent * 1000:8.1f} ms  {size:9d} bytes")
-        before = cpu_s(server.pid)
-        for _ in range(args.times):
-            login = socket.create_connection(("127.0.0.1", port))
-            login.sendall(b"style machine\nlogin hero hero-password\nping\n")
-            until(login, b"cmd=ping")
-            login.close()
-        spent = (cpu_s(server.pid) - before) / args.times
-        print(f"{'login hero (scrypt included)':32} {spent * 1000:8.1f} ms")
+                login = socket.create_connection(("127.0.0.1", port))
+                login.sendall(b"style machine\nlogin hero hero-password\nping\n")
+                until(login, b"cmd=ping")
+                login.close()
+            rounds.append((cpu_s(server.pid) - before) / args.times)
+        told("login hero (scrypt included)", rounds)
     finally:
         server.terminate()
         server.wait(10)
