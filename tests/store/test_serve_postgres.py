@@ -193,9 +193,10 @@ async def test_a_ladder_keeps_its_results_and_records_in_postgres(postgres_url: 
     # the web face's ladder pages read the same results from PostgreSQL
     shown = web_ladders.ladders(postgres_url)
     assert shown.leaderboard == board and [r.summary for r in shown.runs] == [summary]
-    run = web_ladders.ladder_run(postgres_url, shown.runs[0].id)
-    assert run is not None and len(run.games) == summary["games"]
-    assert web_ladders.elo_plot(run) is not None
+    found = web_ladders.ladder_run(postgres_url, shown.runs[0].id)  # (its first page)
+    assert found is not None and len(found.run.games) == found.paged.count == summary["games"]
+    plot = web_ladders.finished_plot(postgres_url, found.run)  # (all its games read)
+    assert plot is not None and plot == web_ladders.elo_plot(found.run)
 
 
 async def _play_a_deal(a: LineClient, b: LineClient) -> str:
