@@ -44,18 +44,18 @@ def columns(line: str) -> int:
     return width
 
 
-def english_lines(lines: list[str]) -> list[str]:
-    """The lines a Russian session should not show: English words, outside a command's
-    usage in 'help' and the lines made only of names, numbers and cards (a hand, a trick
-    as 'history' lays it out, chat)."""
+def english_lines(lines: list[str], names: tuple[str, ...]) -> list[str]:
+    """The lines a Russian session should not show: a Latin word of three letters or more
+    that is none of the players' ``names``, in a line with no Cyrillic, outside a
+    command's usage in 'help' (a hand, a trick as 'history' lays it out, the sheet's
+    sides, chat are names, numbers and cards)."""
     return [
         x
         for x in lines
         if x.split(" ", 3)[2:3] not in ([c] for c in COMMANDS)
         and not any(x.strip() in spec.usage for spec in COMMANDS.values())
-        and re.search(r"\b[A-Za-z]{3,}\b", x)
         and not CYRILLIC.search(x)
-        and not re.fullmatch(r"[\w\s,.:;()\[\]♠♥♦♣+→>-]*", x.replace("anna", ""))
+        and re.search(r"\b[A-Za-z]{3,}\b", re.sub("|".join(map(re.escape, names)), " ", x))
     ]
 
 

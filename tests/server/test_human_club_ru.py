@@ -25,14 +25,15 @@ from .human import (
 )
 
 
-def check_russian(people: tuple[LineClient, ...]) -> None:
+def check_russian(people: tuple[LineClient, ...], *others: str) -> None:
+    names = (*(person.label for person in people), *others)
     for person in people:
         wide = [x for x in person.lines if columns(x) > COLUMNS]
         assert wide == [], f"{person.label}: lines wider than {COLUMNS} columns"
         latin = [x for x in person.lines if LATIN_CARD.search(x)]
         assert latin == [], f"{person.label}: cards in Latin letters"
         # the banner is said before any language is chosen
-        assert english_lines(person.lines[1:]) == [], f"{person.label}: lines in English"
+        assert english_lines(person.lines[1:], names) == [], f"{person.label}: lines in English"
 
 
 async def test_a_private_table_invite_history_top_finger_and_rematch_in_russian(
