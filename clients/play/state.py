@@ -368,6 +368,12 @@ def _fold(state: TableState, line: Line) -> TableState:
         why = f": {line.text}" if line.text else ""
         by = line.get_str("by")
         return _log(state, state.say(T.BANNED_BY, name=line.get_str("name"), by=by, why=why))
+    if tag == Tag.MUTES:  # an admin's 'mutes', then a line a mute
+        return _log(state, state.say(T.MUTED, count=line.get_str("count")))
+    if tag == Tag.MUTE:
+        why = f": {line.text}" if line.text else ""
+        name, by, minutes = line.get_str("name"), line.get_str("by"), line.get_str("left")
+        return _log(state, state.say(T.MUTED_BY, name=name, by=by, left=minutes, why=why))
     if tag == Tag.WHO:
         names = ", ".join(line.get_list("names")) or state.say(T.NOBODY)
         return _log(state, state.say(T.HERE, names=names))

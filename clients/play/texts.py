@@ -87,6 +87,8 @@ class T(StrEnum):
     ADMIN = "admin"
     BANNED = "banned"
     BANNED_BY = "banned-by"
+    MUTED = "muted"
+    MUTED_BY = "muted-by"
     HERE = "here"
     NOBODY = "nobody"
     OPEN_TABLES = "open-tables"
@@ -227,6 +229,11 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.ADMIN: ("*** {name} (admin): {text}", "*** {name} (администратор): {text}"),
     T.BANNED: ("banned names: {count}", "закрытых имён: {count}"),
     T.BANNED_BY: ("  {name} by {by}{why}", "  {name}: {by}{why}"),
+    T.MUTED: ("muted names: {count}", "лишены слова: {count}"),
+    T.MUTED_BY: (
+        "  {name} by {by}, {left} more min{why}",
+        "  {name}: {by}, ещё {left} мин{why}",
+    ),
     T.HERE: ("here: {names}", "здесь: {names}"),
     T.NOBODY: ("nobody", "никого"),
     T.OPEN_TABLES: ("{count} open tables", "открытых столов: {count}"),

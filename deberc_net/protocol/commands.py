@@ -203,6 +203,9 @@ COMMANDS: dict[str, CommandSpec] = {
     "unmute": CommandSpec(
         "unmute NAME", "(admins) Let a muted player talk again.", "any", admins=True
     ),
+    "mutes": CommandSpec(
+        "mutes", "(admins) The muted names: by whom, how long still, why.", "any", admins=True
+    ),
     "drain": CommandSpec(
         "drain",
         "(admins) Stop the server once its running matches are over, as SIGUSR1 does, for "

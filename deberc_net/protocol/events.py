@@ -445,6 +445,23 @@ class Bans:
     bans: tuple[Banned, ...]
 
 
+@attrs.frozen
+class MutedName:
+    """One muted name, as 'mutes' lists it: by which admin, till when (UTC), the
+    minutes it has left (rounded up), why."""
+
+    name: str
+    admin: str
+    until: str
+    minutes: int
+    reason: str
+
+
+@attrs.frozen
+class Mutes:
+    mutes: tuple[MutedName, ...]
+
+
 ServerEvent = (
     Hello
     | Ok
@@ -468,6 +485,7 @@ ServerEvent = (
     | Finger
     | Announced
     | Bans
+    | Mutes
 )
 
 

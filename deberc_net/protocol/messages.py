@@ -363,6 +363,9 @@ class Msg(StrEnum):
     UNMUTED = "unmuted"
     UNMUTE_DONE = "unmute-done"
     NOT_MUTED = "not-muted"
+    MUTES_NONE = "mutes-none"
+    MUTES_HEAD = "mutes-head"
+    MUTE_LINE = "mute-line"
     # the lobby's, the tables' and the accounts' refusals that had no Russian of their
     # own: a limit, a seat, a table (RU_ERRORS only says a code's gist)
     WRONG_PASSWORD = "wrong-password"
@@ -1475,6 +1478,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.UNMUTE_DONE: ("{name} may talk again.", "{name} снова может говорить."),
     Msg.NOT_MUTED: ("{name} is not muted", "{name} и так может говорить"),
+    Msg.MUTES_NONE: ("No name is muted.", "Никто не лишён слова."),
+    Msg.MUTES_HEAD: ("Muted names: {count}.", "Лишены слова: {count}."),
+    Msg.MUTE_LINE: (
+        "  {name}: by {admin}, {minutes} more min (till {until} UTC){why}",
+        "  {name}: {admin}, ещё {minutes} мин (до {until} UTC){why}",
+    ),
     # the accounts' refusals (server/accounts.py, login.py): a limit names what it counts
     Msg.WRONG_PASSWORD: ("wrong password for that name", "неверный пароль для этого имени"),
     Msg.NO_PASSWORD_HERE: (
@@ -1821,6 +1830,7 @@ RU_COMMANDS: dict[str, str] = {
     "mute": "(для админов) Лишить игрока слова (say, invite) на МИНУТ (по умолчанию 60, "
     "не больше недели; хранится и после перезапуска).",
     "unmute": "(для админов) Вернуть игроку слово.",
+    "mutes": "(для админов) Кто лишён слова: кем, на сколько ещё и за что.",
     "drain": "(для админов) Остановить сервер, когда закончатся идущие партии, как по"
     " сигналу SIGUSR1, чтобы его снова запустил супервизор (сам он не запускается): до тех"
     " пор новые партии не начинаются, а ждущие игроков столы закрываются.",

@@ -264,6 +264,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             return announced_lines(event)
         case ev.Bans():
             return _bans(event) if machine else bans_lines(event)
+        case ev.Mutes():
+            return _mutes(event) if machine else mutes_lines(event)
         case ev.TextBlock():
             if machine:
                 return [line(event.tag, (), t) for t in event.lines]
@@ -452,6 +454,32 @@ def _bans(e: ev.Bans) -> list[str]:
     for b in e.bans:
         told = [("name", b.name), ("by", b.admin), ("since", b.since)]
         out.append(line("ban", told, b.reason))
+    return out
+
+
+def mutes_lines(e: ev.Mutes, lang: Lang = Lang.EN) -> list[str]:
+    if not e.mutes:
+        return [_say(lang, Msg.MUTES_NONE)]
+    out = [_say(lang, Msg.MUTES_HEAD, count=len(e.mutes))]
+    for m in e.mutes:
+        said = _say(
+            lang,
+            Msg.MUTE_LINE,
+            name=m.name,
+            admin=m.admin,
+            minutes=m.minutes,
+            until=m.until,
+            why=why(m.reason),
+        )
+        out += _fit([said], "    ")
+    return out
+
+
+def _mutes(e: ev.Mutes) -> list[str]:
+    out = [line("mutes", [("count", len(e.mutes))])]
+    for m in e.mutes:
+        told = [("name", m.name), ("by", m.admin), ("until", m.until), ("left", m.minutes)]
+        out.append(line("mute", told, m.reason))
     return out
 
 

@@ -49,6 +49,7 @@ from .render import (
     held_for,
     history_lines,
     invited_lines,
+    mutes_lines,
     order_sides,
     pair_rost_owner,
     played_tricks,
@@ -97,6 +98,8 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             lines = announced_lines(event, Lang.RU)
         case ev.Bans():
             lines = bans_lines(event, Lang.RU)
+        case ev.Mutes():
+            lines = mutes_lines(event, Lang.RU)
         case ev.Games():
             lines = games_lines(event, Lang.RU)
         case ev.Sheet():

@@ -65,6 +65,8 @@ class Tag(enum.StrEnum):
     ANNOUNCE = "announce"
     BANS = "bans"
     BAN = "ban"
+    MUTES = "mutes"
+    MUTE = "mute"
 
 
 class EventKind(enum.StrEnum):

@@ -233,6 +233,7 @@ class Lobby:
             "ban": self.moderation.ban,
             "unban": self.moderation.unban,
             "bans": self.moderation.bans,
+            "mutes": self.moderation.mutes_listed,
             "mute": self.moderation.mute,
             "unmute": self.moderation.unmute,
             "drain": self.moderation.drain,

@@ -1,12 +1,13 @@
 """The admins keep the club civil (docs/protocol.md §5.19): 'announce', 'kick', 'ban',
-'unban', 'bans', 'mute' and 'unmute', for the server's admins only, each logged (who,
+'unban', 'bans', 'mute', 'unmute' and 'mutes', for the server's admins only, each logged (who,
 what, whom, why) and answered 'ok'; and 'drain' restarts the server once its running
 matches are over, as SIGUSR1 does (§11.4a: server/drain.py).
 
 A ban is the store's: it outlasts a restart, and every worker of serve --workers (and
 every server on one database) reads it at each login. A mute is checked at each 'say', so
 it is held in memory, told to the other workers over their bus (cluster/node.py), and
-written to the store, whence a server started anew takes those still running.
+written to the store, whence a server started anew takes those still running, and
+'mutes' lists them (the store's: every worker's, with their reasons).
 Under serve --workers each command reaches a player on any worker: an announcement
 goes to every worker's players, a kick to the worker that holds him.
 """
@@ -137,6 +138,25 @@ class Moderation:
             return
         rows = await trio.to_thread.run_sync(self.lobby.store.bans)
         session.send(ev.Bans(tuple(ev.Banned(b.name, b.admin, b.since, b.reason) for b in rows)))
+
+    async def mutes_listed(self, session: Session, item: Command) -> None:
+        """The mutes still running, read from the store as 'bans' reads the bans: a mute
+        made on any worker (or server) on the database is there, its reason too."""
+        if self._admin(session, item) is None:
+            return
+        now_s = time.time()
+        rows = await trio.to_thread.run_sync(self.lobby.store.mutes, now_s)
+        listed = tuple(
+            ev.MutedName(
+                m.name,
+                m.admin,
+                time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(m.until_s)),
+                math.ceil((m.until_s - now_s) / 60),
+                m.reason,
+            )
+            for m in rows
+        )
+        session.send(ev.Mutes(listed))
 
     async def mute(self, session: Session, item: Command) -> None:
         admin = self._admin(session, item)

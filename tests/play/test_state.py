@@ -212,6 +212,21 @@ def test_an_admins_announcement_and_bans_go_to_the_log_marked_as_his() -> None:
     )
 
 
+def test_an_admins_mutes_go_to_the_log_with_the_time_left() -> None:
+    state = fold_all(
+        [
+            "mutes count=2",
+            "mute name=troll by=boss until=2026-12-01_20:05:00 left=5 text=",
+            "mute name=other by=chief until=2026-12-01_21:00:00 left=60 text=calling names",
+        ]
+    )
+    assert state.log[:3] == (
+        "muted names: 2",
+        "  troll by boss, 5 more min",
+        "  other by chief, 60 more min: calling names",
+    )
+
+
 def test_every_drawn_line_fits_an_80_column_terminal() -> None:
     state = fold_all(
         [

@@ -1,5 +1,5 @@
 """An admin keeps the club civil (docs/protocol.md §5.19), over real TCP: 'announce',
-'kick', 'ban'/'unban'/'bans', 'mute'/'unmute', refused to everyone else and against
+'kick', 'ban'/'unban'/'bans', 'mute'/'unmute'/'mutes', refused to everyone else and against
 another admin; a ban and a mute kept by the store through a restart."""
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ ADMIN_COMMANDS = (
     "bans",
     "mute bob",
     "unmute bob",
+    "mutes",
 )
 
 
@@ -381,6 +382,54 @@ async def test_a_mute_outlasts_a_restart_and_unmute_ends_it_in_the_store_too(
         assert (await _error(bob, "say hi"))["code"] == "muted"
 
 
+async def test_mutes_lists_who_is_muted_by_whom_why_and_for_how_long_still(
+    db_path: Path, connect: Connector, register: Register
+) -> None:
+    # an operator's tryout: 'bans' listed the bans, nothing listed the mutes
+    config = make_config(db_path, admins=["boss", "chief"])
+    async with running_server(config) as port:
+        boss = await _boss(port, connect, register)
+        await boss.send("mutes")
+        assert await boss.expect("mutes") == {"count": "0"}
+        ann = await connect.machine(port, "ann")
+        await boss.send("mute ann 30 calling names")
+        await boss.expect("ok", cmd="mute", name="ann")
+        await boss.send("mute Гость-7 5")  # nobody under it, no reason
+        await boss.expect("ok", cmd="mute")
+        await boss.send("mutes")
+        assert await boss.expect("mutes") == {"count": "2"}
+        listed = [fields(await boss.read_until(lambda x: x.startswith("mute ")))[1] for _ in "ab"]
+        assert [(m["name"], m["by"], m["left"], m["text"]) for m in listed] == [
+            ("Гость-7", "boss", "5", ""),  # the one ending first, first
+            ("ann", "boss", "30", "calling names"),
+        ]
+        assert [list(m) for m in listed] == [["name", "by", "until", "left", "text"]] * 2
+        until = time.strptime(listed[1]["until"], "%Y-%m-%d_%H:%M:%S")  # UTC
+        assert abs(time.mktime(until) - time.mktime(time.gmtime()) - 30 * 60) < 60
+        assert await _error(ann, "mutes") == {
+            "code": "not-allowed",
+            "text": "mutes is for the server's admins",
+        }
+        await boss.send("unmute ann")
+        await boss.expect("ok", cmd="unmute")
+    async with running_server(config) as port:  # the store's: a restart keeps the list
+        await register("chief", "chiefs")
+        chief = await connect.raw(port, "chief")  # the human style
+        await chief.send("login chief chiefs")
+        told = await person_told(chief, "mutes")
+        assert told[-2] == "Muted names: 1."
+        assert told[-1].startswith("  Гость-7: by boss, 5 more min (till ")
+        assert told[-1].endswith(" UTC)")
+        russian = await connect.raw(port, "boss in Russian")
+        await russian.send("login boss owners lang=ru")
+        told = await person_told(russian, "mutes")
+        assert told[-2] == "Лишены слова: 1."
+        assert told[-1].startswith("  Гость-7: boss, ещё 5 мин (до ")
+        await russian.send("unmute гость-7")
+        assert (await person_told(russian, "mutes"))[-1] == "Никто не лишён слова."
+        assert (await person_told(chief, "mutes"))[-1] == "No name is muted."
+
+
 async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
@@ -388,7 +437,7 @@ async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_cha
     boss = await _boss(port, connect, register)
     ann = await connect.machine(port, "ann")
 
-    moderation = {"announce", "kick", "ban", "unban", "bans", "mute", "unmute"}
+    moderation = {"announce", "kick", "ban", "unban", "bans", "mute", "unmute", "mutes"}
     assert moderation <= await help_commands(boss)
     assert not moderation & await help_commands(ann)
     await ann.send("help say")

@@ -1,7 +1,8 @@
 """An admin's moderation under ``serve --workers 2`` (docs/protocol.md §5.19, docs/
 scaling.md): an announcement, a mute, a kick and a ban made on one worker reach a
 player on the other, over the workers' bus; a ban, the store's, holds at a login on
-either worker; a mute, memory, is told again to a worker started anew."""
+either worker; a mute, memory, is told again to a worker started anew, and 'mutes' on
+either worker lists it."""
 
 from __future__ import annotations
 
@@ -108,7 +109,7 @@ async def _a_mute_outlives_a_workers_restart(
 ) -> None:
     """A mute is memory: a worker started anew (its predecessor killed) is told the
     mutes running by the others, as it is told who is online."""
-    await boss.send("mute dan 30")  # nobody under the name yet: the name is muted
+    await boss.send("mute dan 30 shouting")  # nobody under the name yet: the name is muted
     await boss.expect("ok", cmd="mute", name="dan")
     killed = workers.pids[1]
     os.kill(killed, signal.SIGKILL)
@@ -123,5 +124,14 @@ async def _a_mute_outlives_a_workers_restart(
             tag, said = fields(await dan.read_until(lambda x: x.startswith(("say ", "error "))))
             if tag == "error" and said["code"] != "slow-down":  # (not told yet: said)
                 assert said["code"] == "muted" and "30 more min" in said["text"], said
-                return
+                break
             await trio.sleep(0.5)
+    # 'mutes' on the other worker lists the mute worker 0 made, its reason too (the
+    # store's: a worker's memory has no reasons of others')
+    boss_there = await workers.connect(1, "boss", "boss-secret-1")
+    opened.append(boss_there)
+    await boss_there.send("mutes")
+    assert await boss_there.expect("mutes") == {"count": "1"}
+    listed = fields(await boss_there.read_until(lambda x: x.startswith("mute ")))[1]
+    assert (listed["name"], listed["by"], listed["text"]) == ("dan", "boss", "shouting")
+    assert listed["left"] in {"29", "30"}
