@@ -31,6 +31,7 @@ from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .accounts import name_key
 from .limits import AddressBuckets, Bucket
+from .session import Ending
 from .table import Table
 from .table_messages import Dismiss
 
@@ -232,8 +233,13 @@ class HouseBots:
                 return name
 
     def dismiss(self, bot: HouseBot) -> None:
-        """The server is done with ``bot`` (its table closed): stop its process."""
+        """The server is done with ``bot`` (its table closed): stop its process. Its
+        connection's end is logged as that (``dismissed``), not as the reset or close
+        the ended process makes: an operator alerts on ``connection-lost``."""
         bot.dismissed = True
+        session = self.lobby.online.get(name_key(bot.name))
+        if session is not None:
+            session.ending(Ending.DISMISSED)
         if bot.process is not None and bot.process.returncode is None:
             bot.process.terminate()
         self._forget(bot)

@@ -294,6 +294,7 @@ class Ending(enum.Enum):
     SHUTDOWN = "shutdown"  # the server stops (a signal, a lost bus)
     KICKED = "kicked"  # an admin's 'kick' (docs/protocol.md §5.19)
     BANNED = "banned"  # an admin's 'ban' of a name logged in
+    DISMISSED = "dismissed"  # a house bot the server ended (its table closed): no drop
     INTERNAL = "internal"  # a bug (connection_error)
     BY_SERVER = "closed-by-server"  # none of the above was said (another worker's word)
 

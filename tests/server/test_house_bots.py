@@ -46,6 +46,11 @@ runpy.run_module(module, run_name="__main__")
 """
 
 
+def _bot_disconnects(logs: list[dict[str, Any]], name: str) -> list[str]:
+    """The reasons of the ``disconnect`` lines of the house bot ``name``'s connections."""
+    return [e["reason"] for e in logs if e["event"] == "disconnect" and e.get("name") == name]
+
+
 async def test_a_house_bot_sits_plays_the_match_and_leaves(
     start_server: Callable[..., Awaitable[int]], connect: Connector
 ) -> None:
@@ -53,23 +58,28 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
     ann = await connect.machine(port, "ann")
     await ann.send("new 2 private short")
     table = (await ann.expect("ok", cmd="sit"))["table"]
-    await ann.send("bot random")
-    ok = await ann.expect("ok", cmd="bot")
-    name = ok["name"]
-    assert name.startswith("house-random-")
-    assert (ok["table"], ok["kind"], ok["level"]) == (table, "random", "-")
-    seated = await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
-    assert fields(seated)[1]["name"] == name  # invited to the private table
-    end = await play_machine(ann, random.Random(5), timeout=BOT_START_S)
-    assert fields(end)[1]["kind"] == "match-end"
-    await ann.send("rematch")  # told why, not that no match has ended
-    refused = await ann.expect("error")
-    assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
-    await ann.send("who")  # the bot quits once its match is over
-    with trio.fail_after(10):
-        while name in (await ann.expect("who"))["names"].split(","):
-            await trio.sleep(0.1)
-            await ann.send("who")
+    with structlog.testing.capture_logs() as logs:
+        await ann.send("bot random")
+        ok = await ann.expect("ok", cmd="bot")
+        name = ok["name"]
+        assert name.startswith("house-random-")
+        assert (ok["table"], ok["kind"], ok["level"]) == (table, "random", "-")
+        seated = await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
+        assert fields(seated)[1]["name"] == name  # invited to the private table
+        end = await play_machine(ann, random.Random(5), timeout=BOT_START_S)
+        assert fields(end)[1]["kind"] == "match-end"
+        await ann.send("rematch")  # told why, not that no match has ended
+        refused = await ann.expect("error")
+        assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
+        await ann.send("who")  # the bot quits once its match is over
+        with trio.fail_after(10):
+            while name in (await ann.expect("who"))["names"].split(","):
+                await trio.sleep(0.1)
+                await ann.send("who")
+            while not _bot_disconnects(logs, name):
+                await trio.sleep(0.05)
+    # its end is no drop: the server dismissed it as its table closed, or it quit first
+    assert _bot_disconnects(logs, name) in (["dismissed"], ["quit"])
     await ann.send("rematch")  # the bot gone, the reason still stands (the tryout's)
     refused = await ann.expect("error")
     assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
@@ -81,6 +91,27 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
     assert (await ann.expect("error"))["text"] == (
         "no rematch is on offer for you: one is asked within 60 s of your match's end"
     )
+
+
+async def test_a_house_bot_the_server_dismisses_is_logged_so_not_as_lost(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    # an operator's tryout: the server ended the bot's process as its table closed, and
+    # the log said 'connection-lost', the reason an operator alerts on for real drops
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 3")  # a seat left free: the table waits, the bot logged in
+    await ann.expect("ok", cmd="sit")
+    with structlog.testing.capture_logs() as logs:
+        await ann.send("bot random")
+        name = (await ann.expect("ok", cmd="bot"))["name"]
+        await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
+        await ann.send("leave")  # only the bot is left: the table closes, the bot goes
+        await ann.expect("ok", cmd="leave")
+        with trio.fail_after(10):
+            while not _bot_disconnects(logs, name):
+                await trio.sleep(0.05)
+    assert _bot_disconnects(logs, name) == ["dismissed"]
 
 
 async def test_bot_errors_change_nothing(
@@ -361,10 +392,14 @@ async def test_a_house_bot_that_keeps_crashing_forfeits_the_match(
     ann = await connect.machine(port, "ann")
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
-    await ann.send("bot random")
-    name = (await ann.expect("ok", cmd="bot"))["name"]
-    end = fields(await play_machine(ann, random.Random(2), timeout=BOT_START_S))[1]
+    with structlog.testing.capture_logs() as logs:
+        await ann.send("bot random")
+        name = (await ann.expect("ok", cmd="bot"))["name"]
+        end = fields(await play_machine(ann, random.Random(2), timeout=BOT_START_S))[1]
     assert (end["reason"], end["name"]) == ("left", "ann")
+    # a crash is a drop, logged as one (not as a dismissal: docs/settings.md, Logs)
+    crashes = _bot_disconnects(logs, name)
+    assert crashes and set(crashes) <= {"connection-lost", "closed-by-peer"}, crashes
     told = [line for line in ann.lines if line.startswith("info ")]
     assert f"info text={name} cannot go on and gives its seat up." in told
     away = [line for line in ann.lines if is_event(line, "away")]
