@@ -56,6 +56,7 @@ from .inbox import Inbox
 from .kept_apart import address_of
 from .limits import Bucket
 from .ratings import new_ratings
+from .seat_log import SeatLeft, came_back, seat_left, seat_taken, went_away
 from .session import Batch, Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult, told, withheld
 from .table_messages import (
@@ -565,6 +566,7 @@ class Table:
                     if self.match is not None:
                         self.away_in[seat] = self.match.deal.deal_no
                     held = self._held_s(seat, now)
+                    went_away(self.id, seat, self.seats[seat] or name)
                     self._event(ev.WentAway(name, seat, held, clock_runs=self.match is not None))
             case Back(session):
                 seat = self.seat_of(session.name or "")
@@ -575,6 +577,7 @@ class Table:
                     self.seat_addresses[seat] = address_of(session)
                     # a person's own greeting said he is back at this table
                     person = None if session.machine else session
+                    came_back(session, self.id, seat)
                     self._event(ev.CameBack(session.name or "?", seat), besides=person)
                     if self._all_back():
                         self._start()  # his cards are his view
@@ -666,6 +669,7 @@ class Table:
                 (("table", str(self.id)), ("seat", str(seat)), *board, self._seats_field()),
             )
         )
+        seat_taken(session, self.id, seat)
         self._event(ev.Seated(name, seat))
         if all(self.seats):
             self._full()
@@ -837,9 +841,10 @@ class Table:
             return
         self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_GIVES_UP, name=name)))
         if self.match is not None and not self.match.over:
+            seat_left(self._session(seat), self.id, seat, name, SeatLeft.GAVE_UP)
             await self._forfeit(seat, Outcome.LEFT)
             return
-        self._free_seat(seat, name)
+        self._free_seat(seat, name, SeatLeft.GAVE_UP)
 
     def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:
         if error is not None:
@@ -900,11 +905,12 @@ class Table:
                 match_left(self.lobby, session)
             chose = session.ended is None and self.board is None
             left_behind = self._left_behind(seat) if chose else []
+            seat_left(session, self.id, seat, session.name or "?", SeatLeft.LEFT)
             await self._forfeit(seat, Outcome.LEFT)
             if left_behind:  # kept apart from him by 'seek' for a while (kept_apart.py)
                 self.lobby.matchmaking.left_by(session.name or "", address_of(session), left_behind)
             return
-        self._free_seat(seat, session.name or "?")
+        self._free_seat(seat, session.name or "?", SeatLeft.LEFT, session)
         if not here:  # he leaves: the seek that end gave him back is not kept (§5.5)
             self.lobby.matchmaking.forget(session)
 
@@ -959,7 +965,12 @@ class Table:
             return False
         return call in legal
 
-    def _free_seat(self, seat: int, name: str, away_too_long: bool = False) -> None:
+    def _free_seat(
+        self, seat: int, name: str, why: SeatLeft, session: Session | None = None
+    ) -> None:
+        """``seat`` is given up by ``name`` (``session``: his connection, if known)."""
+        away_too_long = why is SeatLeft.AWAY_TOO_LONG
+        seat_left(session or self._session(seat), self.id, seat, name, why)
         self.seats[seat] = None
         self.sought.pop(seat, None)
         self.seat_addresses.pop(seat, None)
@@ -986,7 +997,8 @@ class Table:
         now = trio.current_time()
         for seat in awaited:
             if seat not in self.clocks.away_since:  # gone this moment: his Away is on its way
-                self.clocks.away(seat, now)
+                self.clocks.away(seat, now)  # (and finds him away: said here)
+                went_away(self.id, seat, self.seats[seat] or "?")
             # told again: the one who just sat, and the watchers, learn it here
             held = self._held_s(seat, now)
             self._event(ev.WentAway(self.seats[seat] or "?", seat, held, clock_runs=False))
@@ -1068,6 +1080,8 @@ class Table:
         for seat in range(self.players):
             if self._session(seat) is None:
                 now = trio.current_time()
+                if seat not in self.clocks.away_since:  # gone this moment: not said yet
+                    went_away(self.id, seat, self.seats[seat] or "?")
                 self.clocks.away(seat, now)
                 self._event(ev.WentAway(self.seats[seat] or "?", seat, self._held_s(seat, now)))
         self._deal_started(self.match.deal_started())
@@ -1494,7 +1508,7 @@ class Table:
                 clocks.back(seat)  # (not back: no longer waited for)
                 seconds = self.config.away_limit_ms // 1000
                 self.keep_missed(seat, phrase(Msg.MISSED_SEAT, table=self.id, seconds=seconds))
-                self._free_seat(seat, self.seats[seat] or "?", away_too_long=True)
+                self._free_seat(seat, self.seats[seat] or "?", SeatLeft.AWAY_TOO_LONG)
             return
         if match.over:
             return

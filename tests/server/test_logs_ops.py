@@ -280,3 +280,54 @@ def test_a_table_a_drain_or_a_stop_closes_says_so_in_the_log(
         line for line in map(json.loads, err.splitlines()) if line["event"] == "table_closed"
     ]
     assert (closed["reason"], closed["match"]) == (reason, None)
+
+
+async def test_who_sat_at_a_table_went_away_came_back_and_left_is_logged(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    register: Register,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """An operator's tryout: only ``match_start`` named the players, so a table that
+    closed before its match began could not say who had sat there, nor who went away."""
+    port = await start_server(away_limit_ms=30_000)
+    await register("bob", "pw-bob-1")
+    with structlog.testing.capture_logs() as logs:
+        ann = await connect.machine(port, "ann")
+        await ann.send("new 3")
+        table = int((await ann.expect("ok", cmd="sit"))["table"])
+        bob = await connect.machine(port, "bob", "pw-bob-1")
+        await bob.send(f"sit {table}")
+        await bob.expect("ok", cmd="sit")
+        await bob.aclose()  # a drop: his seat is held
+        await ann.expect("event", kind="away", name="bob")
+        bob = await connect.machine(port, "bob", "pw-bob-1")  # back at his seat
+        await ann.expect("event", kind="back", name="bob")
+        await bob.aclose()
+        await ann.expect("event", kind="away", name="bob")
+        await trio.sleep(31)  # away past the limit: his seat is given up
+        await ann.expect("event", kind="left", name="bob")
+        await ann.send("leave")  # the table closes, before any match began
+        await ann.expect("ok", cmd="leave")
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+    seat_events = {"seat_taken", "away", "back", "seat_left"}
+    told = [line for line in logs if line["event"] in seat_events]
+    assert {line["log_level"] for line in told} == {"info"}
+    assert all(line["table"] == table for line in told)
+    assert [(line["event"], line["name"], line["seat"]) for line in told] == [
+        ("seat_taken", "ann", 0),
+        ("seat_taken", "bob", 1),
+        ("away", "bob", 1),
+        ("back", "bob", 1),
+        ("away", "bob", 1),
+        ("seat_left", "bob", 1),
+        ("seat_left", "ann", 0),
+    ]
+    taken = _events(logs, "seat_taken")
+    assert [line["guest"] for line in taken] == [True, False]
+    logins = {line["conn"]: line["peer"] for line in _events(logs, "login")}
+    for line in (*taken, *_events(logs, "back")):  # the player's connection, as at login
+        assert logins[line["conn"]] == line["peer"]
+    assert [line["reason"] for line in _events(logs, "seat_left")] == ["away-too-long", "left"]
