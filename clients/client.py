@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import math
 import os
 import random
 import sys
@@ -82,7 +83,16 @@ class LoginRefused(Refused):
 class LoginPutOff(ConnectionError):
     """The server put the bot's login off for now (``busy``, ``slow-down``,
     ``shutting-down``: its text says to try again): not a refusal, the bot closes and
-    tries again as after a drop, ``reconnects`` times."""
+    tries again as after a drop, ``reconnects`` times. ``wait_s``: the wait the server
+    said (a ``slow-down``'s ``wait_ms=``, docs/protocol.md §4.2), None if none; the bot
+    waits at least that long before it tries again (a retry sooner is refused again)."""
+
+    def __init__(self, text: str, wait_s: float | None = None) -> None:
+        super().__init__(text)
+        self.wait_s = wait_s
+
+
+LOGIN_WAIT_MAX_S = 3600.0  # the longest wait a server's wait_ms= makes the bot wait
 
 
 # a login's errors that say 'later', not 'no'
@@ -297,8 +307,17 @@ class Bot:
                 self.stats.errors.append(f"connection: {exc}")
                 if failures > self.reconnects:
                     raise
-                await trio.sleep(min(2.0, 0.1 * 2**failures))
+                await trio.sleep(self._retry_wait(exc, failures))
         return self.stats
+
+    def _retry_wait(self, exc: BaseException, failures: int) -> float:
+        """The seconds to wait before connecting again after ``failures`` in a row: a
+        short backoff, or the wait the server put the login off for (said, then)."""
+        wait: float = min(2.0, 0.1 * 2**failures)
+        if isinstance(exc, LoginPutOff) and exc.wait_s is not None:
+            wait = max(wait, min(exc.wait_s, LOGIN_WAIT_MAX_S))
+            self._told(f"login put off: {exc}; logging in again in {math.ceil(wait)} s")
+        return wait
 
     def _token_file(self) -> str | None:
         folder = os.environ.get("DEBERC_TOKEN_DIR")
@@ -432,7 +451,7 @@ class Bot:
             if answered == "login" and tag == Tag.ERROR:
                 self.stats.errors.append(line)
                 if f.get("code") in _LOGIN_PUT_OFF:
-                    raise LoginPutOff(f.get("text", "try again"))
+                    raise LoginPutOff(f.get("text", "try again"), _wait_s(f.get("wait_ms")))
                 raise LoginRefused(f.get("text", "refused"))
         if tag == Tag.OK and f.get("cmd") == "sit":
             self._table = f.get("table")
@@ -868,6 +887,13 @@ def fault_counts(name: str, stats: Stats) -> str:
     """``NAME: faults fallbacks=N exceptions=M`` (exceptions of choose and pick)."""
     raised = sum(e.startswith(("choose:", "pick:")) for e in stats.errors)
     return f"{name}: faults fallbacks={stats.fallbacks} exceptions={raised}"
+
+
+def _wait_s(wait_ms: str | None) -> float | None:
+    """A refusal's ``wait_ms=`` in seconds; None if it has none (or not a number)."""
+    if wait_ms is None or not (wait_ms.isascii() and wait_ms.isdigit()):
+        return None
+    return int(wait_ms) / 1000
 
 
 def _tries(bot: Bot) -> str:

@@ -127,6 +127,50 @@ async def test_a_bot_whose_login_is_put_off_for_good_says_so_in_one_line(
     )
 
 
+async def test_a_login_put_off_with_a_wait_is_tried_again_after_that_wait(
+    start_server: StartServer,
+    connect: Connector,
+    register: Callable[[str, str], Awaitable[None]],
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A login's 'slow-down' says its wait (wait_ms=, docs/protocol.md §4.2, §10): the
+    bot tried again after its own backoff of a fraction of a second, was refused again
+    and gave up (an operator's tryout). It waits as told, says so, and is let in."""
+    await register("anna", "secret")
+    port = await start_server(failed_logins_per_name=2, failure_window_ms=300_000)
+    for n in range(2):  # two wrong passwords for anna: her logins are put off
+        guesser = await connect.raw(port, f"guess{n}")
+        await guesser.send("style machine")
+        await guesser.send("login anna wrong")
+        assert (await guesser.expect("error"))["code"] == "bad-password"
+    told: list[str] = []
+    bot = Bot(lambda view: view.legal[0], "anna", port=port, password="secret", tell=told.append)
+    bot.reconnects = 1  # one retry: the one after the wait told
+    start = trio.current_time()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot.run)
+        with trio.fail_after(400):
+            while not bot.stats.logins:
+                await trio.sleep(1)
+        nursery.cancel_scope.cancel()
+    waited = trio.current_time() - start
+    assert 295 < waited < 310  # the window, from the guesses: one retry, as told
+    [put_off] = [e for e in bot.stats.errors if e.startswith("error")]
+    assert put_off.startswith("error code=slow-down wait_ms=")
+    seconds = -(-int(put_off.split()[2].removeprefix("wait_ms=")) // 1000)
+    assert told == [
+        "login put off: too many wrong passwords for this name or from your address: "
+        f"wait {seconds} s; logging in again in {seconds} s"
+    ]
+
+
+def test_a_login_put_off_carries_its_wait() -> None:
+    assert LoginPutOff("busy").wait_s is None
+    put_off = LoginPutOff("wait 3 s", 2.5)
+    assert (str(put_off), put_off.wait_s) == ("wait 3 s", 2.5)
+
+
 FULL = "too many tables are open; sit at one or try again later"
 
 
