@@ -673,6 +673,21 @@ def _backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _move_store(args: argparse.Namespace) -> int:
+    """The club's SQLite store copied whole into an empty PostgreSQL database, for
+    'serve --workers' (docs/scaling.md, "From SQLite to PostgreSQL")."""
+    from deberc_net.server.store import StoreError, describe
+    from deberc_net.server.store.move import move
+
+    try:
+        moved = move(args.db, args.to)
+    except StoreError as exc:
+        print(f"deberc-net move-store: {exc}", file=sys.stderr)
+        return 2
+    print(moved.said(describe(args.db), args.to))
+    return 0
+
+
 def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or, with --replace, change a registered name's
     password): the only way an admin's name is made."""
@@ -1105,6 +1120,18 @@ def build_parser() -> argparse.ArgumentParser:
     bk.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
     bk.add_argument("--replace", action="store_true", help="OUT exists already: write over it")
     bk.set_defaults(func=_backup)
+
+    mv = sub.add_parser(
+        "move-store",
+        help="copy the club's SQLite store whole into an empty PostgreSQL database, its "
+        "server stopped first (docs/scaling.md)",
+    )
+    mv.add_argument(
+        "to", metavar="postgresql://USER@HOST[:PORT]/DB", help="the empty database (createdb)"
+    )
+    mv.add_argument("--db", help="the SQLite file (default: --config's db, or deberc.sqlite3)")
+    mv.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
+    mv.set_defaults(func=_move_store)
 
     rec = sub.add_parser("records", help="stored deal records")
     rec_sub = rec.add_subparsers(dest="records_command", required=True)

@@ -154,7 +154,7 @@ def test_a_postgresql_store_is_sent_to_pg_dump(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_postgresql_address_as_the_copy_is_refused_saying_nothing_moves_there(
+def test_a_postgresql_address_as_the_copy_is_refused_pointing_to_the_move(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An operator moving his club to PostgreSQL tried `backup postgresql://…` and was
@@ -166,7 +166,8 @@ def test_a_postgresql_address_as_the_copy_is_refused_saying_nothing_moves_there(
     err = capsys.readouterr().err
     assert err == (
         "deberc-net backup: postgresql://deberc:***@127.0.0.1:5433/deberc is a PostgreSQL"
-        " address: the copy is an SQLite file (OUT is its path); no command copies an SQLite"
-        ' store into PostgreSQL (docs/scaling.md, "From SQLite to PostgreSQL")\n'
+        " address: the copy is an SQLite file (OUT is its path); the store moves into"
+        " PostgreSQL by 'deberc-net move-store postgresql://…', its server stopped first"
+        ' (docs/scaling.md, "From SQLite to PostgreSQL")\n'
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["db.sqlite3"]

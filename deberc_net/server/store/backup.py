@@ -73,8 +73,8 @@ def _refused(db: str, out: str, replace: bool) -> None:
     if is_postgres(out):  # an operator moving his club: it said "cannot write in postgresql:"
         raise StoreError(
             f"{describe(out)} is a PostgreSQL address: the copy is an SQLite file (OUT is its"
-            " path); no command copies an SQLite store into PostgreSQL (docs/scaling.md,"
-            ' "From SQLite to PostgreSQL")'
+            " path); the store moves into PostgreSQL by 'deberc-net move-store postgresql://…',"
+            ' its server stopped first (docs/scaling.md, "From SQLite to PostgreSQL")'
         )
     if not os.path.isfile(db):
         raise StoreError(f"no database at {db}")

@@ -700,7 +700,8 @@ def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connectio
     try:
         psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
-        raise StoreError(f"not a PostgreSQL address: {exc}") from None
+        reason = " ".join(str(exc).split())  # (libpq's ends in a new line: one line)
+        raise StoreError(f"not a PostgreSQL address: {reason}") from None
     try:
         return psycopg.connect(url, connect_timeout=max(1, int(timeout_s)))
     except psycopg.OperationalError as exc:
