@@ -144,7 +144,10 @@ async def test_a_club_moved_to_postgresql_is_served_there_as_it_was(
             assert all(status == 200 for status, _ in pages.values())
             assert len(ladders_before.runs) == 1
 
-            moved = await trio.to_thread.run_sync(run_cli, ["move-store", url, "--db", str(club)])
+            settings = tmp_path / "club.toml"  # the server's file names the database
+            settings.write_text(f'[server]\ndb = "{club}"\nadmins = ["boss"]\n')
+            argv = ["move-store", url, "--config", str(settings)]
+            moved = await trio.to_thread.run_sync(run_cli, argv)
             assert moved.returncode == 0, moved.stderr
             assert moved.stdout.startswith(f"moved {club} into postgresql://")
             assert "\n  accounts        3 rows\n" in moved.stdout
