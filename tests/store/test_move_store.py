@@ -187,7 +187,9 @@ def _old_tables(url: str) -> list[int]:
 
 # a value for a column of each SQLite type (a REAL is a julian day where PostgreSQL keeps
 # a time: 2025-11-20, a server long dead)
-SOME = {"INTEGER": 7, "REAL": 2461000.0, "TEXT": "x", "BLOB": b"\x00\xffbytes"}
+# (a text that is a time too: a TEXT column may be a time on PostgreSQL, as
+# match_players.finished, added by migration 15 without a default)
+SOME = {"INTEGER": 7, "REAL": 2461000.0, "TEXT": "2026-12-06 02:00:00", "BLOB": b"\x00\xffbytes"}
 
 
 def _fill_every_table(db: Path) -> set[str]:
