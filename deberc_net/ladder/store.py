@@ -277,8 +277,6 @@ class SQLiteLadderStore:
 
         try:  # one sentence for a file it cannot open, as the server's store says it
             sqlite.make_private(str(path))  # the server's file too: made as it makes it
-            if migrate:  # (not a web page's read, each request: the server's open did)
-                sqlite.keep_private(str(path))
             self.db = sqlite3.connect(str(path), isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise sqlite.cannot_open(str(path), exc) from None
@@ -290,6 +288,9 @@ class SQLiteLadderStore:
                 raise sqlite.cannot_open(str(path), exc) from None
             if migrated is not None:
                 migrated.tell(str(path))
+            # (a database: made its owner's only; a file that is none was refused above,
+            # its mode as it was; not a web page's read, each request: the server's open did)
+            sqlite.keep_private(str(path))
 
     def close(self) -> None:
         self.db.close()

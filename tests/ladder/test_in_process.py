@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import signal
+import stat
 from pathlib import Path
 
 from clients import random_bot
@@ -91,6 +92,7 @@ def test_a_bad_in_process_bot_is_an_error_before_anything_runs(tmp_path: Path) -
 def test_a_ladder_database_it_cannot_open_is_one_sentence(tmp_path: Path) -> None:
     """As `serve` says it (docs/settings.md): no traceback, status 2, nothing made."""
     (tmp_path / "notes.txt").write_text("not a database\n")
+    (tmp_path / "notes.txt").chmod(0o644)  # (a database others may read is made 0600)
     for db, why in (
         (tmp_path / "nofolder" / "l.sqlite3", "there is no folder"),
         (tmp_path / "notes.txt", "is not an SQLite database (left as it is)"),
@@ -100,6 +102,7 @@ def test_a_ladder_database_it_cannot_open_is_one_sentence(tmp_path: Path) -> Non
         assert why in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "nofolder").exists()
     assert (tmp_path / "notes.txt").read_text() == "not a database\n"
+    assert stat.S_IMODE((tmp_path / "notes.txt").stat().st_mode) == 0o644  # its mode too
 
 
 def test_the_ladder_command_freezes_its_start_up_heap_and_a_library_run_does_not(

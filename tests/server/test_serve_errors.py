@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 import socket
 import sqlite3
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -131,6 +132,7 @@ def test_a_settings_file_or_database_it_cannot_open_is_one_sentence(
     tmp_path: Path, flags: list[str], said: str
 ) -> None:
     (tmp_path / "notes.txt").write_text("not a database\n")
+    (tmp_path / "notes.txt").chmod(0o644)  # (a database others may read is made 0600)
     command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
     done = subprocess.run(
         [*command, *flags], capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path
@@ -138,6 +140,7 @@ def test_a_settings_file_or_database_it_cannot_open_is_one_sentence(
     assert _said(done) == f"deberc-net serve: {said}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing made
     assert (tmp_path / "notes.txt").read_text() == "not a database\n"  # nor changed
+    assert stat.S_IMODE((tmp_path / "notes.txt").stat().st_mode) == 0o644  # its mode too
 
 
 # `deberc-net serve` as its console script runs it (`main()`, the command line from

@@ -12,6 +12,7 @@ import datetime
 import functools
 import random
 import sqlite3
+import stat
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -361,7 +362,7 @@ def test_bad_addresses_and_files_are_refused_in_one_line(
     _a_club(club)
     notes = tmp_path / "notes.txt"
     notes.write_text("not a database, and long enough to be read as one's header\n" * 4)
-    notes.chmod(0o600)  # (one others may read is made 0600 first, as any store's file)
+    notes.chmod(0o644)  # (a database others may read is made 0600; this is none)
     nowhere = postgres_url.rsplit(":", 1)[0] + ":1/nowhere"
     no_database = postgres_url.rsplit("/", 1)[0] + "/no_such_database"
     for argv, said in [
@@ -379,6 +380,7 @@ def test_bad_addresses_and_files_are_refused_in_one_line(
         assert done.stderr.startswith("deberc-net move-store: ") and said in done.stderr, argv
         assert done.stderr.count("\n") == 1, argv
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.sqlite3", "notes.txt"]
+    assert stat.S_IMODE(notes.stat().st_mode) == 0o644  # (nor its mode changed)
     assert _state(postgres_url)["accounts"] == []
 
 

@@ -190,7 +190,6 @@ class SQLiteStore:
         self.path = str(path)
         try:
             make_private(self.path)
-            keep_private(self.path)
             self._db = sqlite3.connect(
                 self.path, timeout=busy_timeout_s, check_same_thread=False, isolation_level=None
             )
@@ -209,8 +208,10 @@ class SQLiteStore:
         step, start = READING, time.monotonic()
         try:
             with self._lock:
-                # the first read: a file that is no database fails here
+                # the first read: a file that is no database fails here, its mode as
+                # it was (bad input changes nothing); a database is made private
                 _use_wal(self._db, busy_timeout_s)
+                keep_private(self.path)
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 step = "bringing it up to date (its migrations)"
                 migrated = migrate(self._db, migrations)
