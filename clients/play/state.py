@@ -476,9 +476,12 @@ def _view_again(state: TableState) -> TableState:
 
 
 # the refusal of a list past the allowance, as the machine style words it (its text
-# from the server's own message, as CLOSES), the command named in it
+# from the server's own message, as CLOSES), the command named in it; read up to its
+# wait (a server before the wait was said wrote 'wait a little')
 LISTS_REFUSED = re.compile(
-    re.escape(MESSAGES[Msg.SLOW_LISTS][0]).replace(re.escape("{command}"), r"(\w+)")
+    re.escape(MESSAGES[Msg.SLOW_LISTS][0].partition("{seconds}")[0]).replace(
+        re.escape("{command}"), r"(\w+)"
+    )
 )
 
 

@@ -505,7 +505,9 @@ def slow_down(key: Msg, wait_s: float, **values: Value) -> Error:
     if math.isinf(wait_s):
         said = phrase(key, seconds="?", **values)
         return Error("slow-down", said.text(), said=said)
-    wait_ms = max(1, math.ceil(wait_s * 1000))
+    # rounded up, but a float sum's last bit past a whole ms is no ms more (a bucket's
+    # 99 s of 100 left 1.0000000000002 ms: told 1001)
+    wait_ms = max(1, math.ceil(wait_s * 1000 - 1e-6))
     said = phrase(key, seconds=-(-wait_ms // 1000), **values)
     return Error("slow-down", said.text(), said=said, wait_ms=wait_ms)
 

@@ -1536,16 +1536,16 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # the rate limits (server/allowance.py, help.py, club.py: docs/security.md)
     Msg.SLOW_SEATS: (
-        "too many seats taken and left at once: wait a little",
-        "вы слишком часто садитесь и встаёте: подождите немного",
+        "too many seats taken and left at once: wait {seconds} s",
+        "вы слишком часто садитесь и встаёте: подождите {seconds} с",
     ),
     Msg.SLOW_TALK: (
-        "too many 'say' and 'invite' at once: wait a little",
-        "слишком много say и invite подряд: подождите немного",
+        "too many 'say' and 'invite' at once: wait {seconds} s",
+        "слишком много say и invite подряд: подождите {seconds} с",
     ),
     Msg.SLOW_LISTS: (
-        "too many '{command}' at once: wait a little",
-        "слишком много {command} подряд: подождите немного",
+        "too many '{command}' at once: wait {seconds} s",
+        "слишком много {command} подряд: подождите {seconds} с",
     ),
     # the server's caps (server/running.py, lobby.py, house.py)
     Msg.MADE_ROOM: (

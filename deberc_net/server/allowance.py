@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg
 
 from .accounts import name_key
 from .limits import Bucket
@@ -43,7 +43,12 @@ def may_sit(lobby: Lobby, session: Session) -> bool:
     name = _name_churn(lobby, session, now)
     if session.seat_churn.ready(now) and (name is None or name.ready(now)):
         return True
-    session.send(ev.error("slow-down", phrase(Msg.SLOW_SEATS)))
+    # the refusal's wait: until the connection's, its address's and its name's all
+    # have a seat (docs/protocol.md §10)
+    wait = session.seat_churn.wait(now)
+    if name is not None:
+        wait = max(wait, name.wait(now))
+    session.send(ev.slow_down(Msg.SLOW_SEATS, wait))
     return False
 
 
@@ -81,16 +86,20 @@ def _name_churn(lobby: Lobby, session: Session, now: float) -> Bucket | None:
 
 def may_talk(session: Session) -> bool:
     """Spend one of ``session``'s lines to others; if none is left, say so and refuse."""
-    if session.says.take(trio.current_time()):
+    now = trio.current_time()
+    if session.says.take(now):
         return True
-    session.send(ev.error("slow-down", phrase(Msg.SLOW_TALK)))
+    session.send(ev.slow_down(Msg.SLOW_TALK, session.says.wait(now)))
     return False
 
 
 def may_list(session: Session, command: str, admin: bool) -> bool:
     """Spend one of ``session``'s lists for ``command`` (a long text for a short line);
     if none is left, say so and refuse. Admins are not counted."""
-    if admin or session.lists.take(trio.current_time()):
+    if admin:
         return True
-    session.send(ev.error("slow-down", phrase(Msg.SLOW_LISTS, command=command)))
+    now = trio.current_time()
+    if session.lists.take(now):
+        return True
+    session.send(ev.slow_down(Msg.SLOW_LISTS, session.lists.wait(now), command=command))
     return False

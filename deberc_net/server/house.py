@@ -171,14 +171,15 @@ class HouseBots:
         every 1/server_starts_per_s, 1/starts_per_s seconds), as its slow-down with the
         wait, or None. Checked after the caps, spent by ``start``."""
         now = trio.current_time()
-        if self.server_starts_burst and (wait := self.server_starts.wait(now)) > 0:
-            return ev.slow_down(Msg.HOUSE_BOTS_SERVER_TOO_OFTEN, wait)
-        if not self.starts_burst:
-            return None
-        wait = self.starts.of(address, now, ()).wait(now)
-        if wait <= 0:
-            return None
-        return ev.slow_down(Msg.HOUSE_BOTS_TOO_OFTEN, wait)
+        server = self.server_starts.wait(now) if self.server_starts_burst else 0.0
+        own = self.starts.of(address, now, ()).wait(now) if self.starts_burst else 0.0
+        # the wait told is until both let it in: a bot sent again then is not refused
+        # by the other (docs/protocol.md §10)
+        if server > 0:
+            return ev.slow_down(Msg.HOUSE_BOTS_SERVER_TOO_OFTEN, max(server, own))
+        if own > 0:
+            return ev.slow_down(Msg.HOUSE_BOTS_TOO_OFTEN, own)
+        return None
 
     def start(
         self,

@@ -8,6 +8,12 @@ from collections.abc import Container
 
 import attrs
 
+# a token short by no more than this is a whole one, and a stamp this near the end of
+# its window has left it: a wait told (``wait``, its ms rounded up) is over when the
+# retry comes, whatever the float sums' last bit says (docs/protocol.md §10)
+WHOLE = 1 - 1e-6
+EARLY_S = 1e-6
+
 
 @attrs.define
 class Bucket:
@@ -26,7 +32,7 @@ class Bucket:
         if self.stamp is not None:
             self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
+        if self.tokens < WHOLE:
             return False
         self.tokens -= 1
         return True
@@ -34,14 +40,17 @@ class Bucket:
     def ready(self, now: float) -> bool:
         """Whether ``take`` would succeed at ``now`` (nothing spent: a check before an
         act that is paid for later, once it has happened)."""
-        return self._tokens_at(now) >= 1
+        return self._tokens_at(now) >= WHOLE
 
     def wait(self, now: float) -> float:
-        """Seconds from ``now`` until ``take`` would succeed (0: it would now)."""
-        short = 1 - self._tokens_at(now)
-        if short <= 0:
+        """Seconds from ``now`` until ``take`` would succeed (0: it would now; inf:
+        never, with no rate, or a burst short of a token)."""
+        tokens = self._tokens_at(now)
+        if tokens >= WHOLE:
             return 0.0
-        return short / self.rate if self.rate else math.inf
+        if not self.rate or self.burst < WHOLE:
+            return math.inf
+        return (1 - tokens) / self.rate
 
     def _tokens_at(self, now: float) -> float:
         if self.stamp is None:
@@ -106,6 +115,10 @@ class SharedBucket(Bucket):
     def ready(self, now: float) -> bool:
         return self.shared.ready(now) and super().ready(now)
 
+    def wait(self, now: float) -> float:
+        """Until both have a token: the longer of their waits."""
+        return max(self.shared.wait(now), super().wait(now))
+
 
 @attrs.define
 class WindowCounter:
@@ -126,7 +139,8 @@ class WindowCounter:
         stamps = self._stamps.get(key)
         if stamps is None:
             return None
-        while stamps and stamps[0] <= now - self.window:
+        gone = now - self.window + EARLY_S
+        while stamps and stamps[0] <= gone:
             stamps.popleft()
         if not stamps:
             del self._stamps[key]

@@ -1321,7 +1321,7 @@ def test_a_quiet_resync_request_refused_slow_down_is_no_longer_awaited() -> None
         [
             QUIET_REPLIES[0],
             QUIET_REPLIES[1],
-            "error code=slow-down text=too many 'sheet' at once: wait a little",
+            "error code=slow-down wait_ms=1500 text=too many 'sheet' at once: wait 2 s",
             QUIET_REPLIES[3],
         ],
         state,

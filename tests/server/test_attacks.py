@@ -237,7 +237,9 @@ async def test_long_texts_are_rate_limited_and_a_help_flood_stalls_no_one(
         nursery.start_soon(pings)
     refused = [line for line in replies if line.startswith("error code=slow-down")]
     assert len(refused) == 295, replies[:20]  # 5 texts at once, then one in 1000 s
-    assert fields(refused[0])[1]["text"] == "too many 'rules' at once: wait a little"
+    said = fields(refused[0])[1]
+    seconds = -(-int(said["wait_ms"]) // 1000)
+    assert said["text"] == f"too many 'rules' at once: wait {seconds} s"
     assert fields(await honest.reply("help"))[0] == "help"  # per connection: others unaffected
 
 
@@ -259,7 +261,8 @@ async def test_help_on_a_call_spends_the_lists_allowance_and_a_command_none(
     assert [fields(x)[1]["code"] for x in refused] == ["slow-down"]  # the third 'help rost?'
     assert sum(1 for x in replies if x.startswith("help text=sit TABLE")) == 5
     refused = fields(await ann.reply("help a"))[1]
-    assert refused == {"code": "slow-down", "text": "too many 'help' at once: wait a little"}
+    seconds = -(-int(refused.pop("wait_ms")) // 1000)
+    assert refused == {"code": "slow-down", "text": f"too many 'help' at once: wait {seconds} s"}
 
 
 async def test_history_and_sheet_spend_the_lists_allowance(
@@ -280,10 +283,11 @@ async def test_history_and_sheet_spend_the_lists_allowance(
     heads = [fields(x)[0] for x in replies if x.startswith(("history ", "sheet "))]
     assert heads == ["history", "sheet", "history"], replies
     refused = [fields(x)[1] for x in replies if x.startswith("error ")]
+    waits = [-(-int(said.pop("wait_ms")) // 1000) for said in refused]
     assert refused == [
-        {"code": "slow-down", "text": "too many 'sheet' at once: wait a little"},
-        {"code": "slow-down", "text": "too many 'history' at once: wait a little"},
-        {"code": "slow-down", "text": "too many 'sheet' at once: wait a little"},
+        {"code": "slow-down", "text": f"too many 'sheet' at once: wait {waits[0]} s"},
+        {"code": "slow-down", "text": f"too many 'history' at once: wait {waits[1]} s"},
+        {"code": "slow-down", "text": f"too many 'sheet' at once: wait {waits[2]} s"},
     ]
     await bob.send("sheet")  # per connection: the other player's is his own
     await bob.expect("sheet")
@@ -401,8 +405,10 @@ async def test_invitations_share_the_chats_rate_limit_per_sender(
     invited = [f["name"] for tag, f in answers if tag == "ok"]
     assert invited == ["guest0", "guest1"]
     refused = [f for tag, f in answers if tag == "error"]
-    slow = {"code": "slow-down", "text": "too many 'say' and 'invite' at once: wait a little"}
-    assert refused == [slow, slow]
+    waits = [-(-int(said.pop("wait_ms")) // 1000) for said in refused]
+    slow = "too many 'say' and 'invite' at once: wait {} s"
+    assert refused == [{"code": "slow-down", "text": slow.format(w)} for w in waits]
+    assert len(refused) == 2
     await guests[3].send("who")
     await guests[3].expect("who")
     assert not any(x.startswith("invite ") for x in guests[3].lines)  # told nothing

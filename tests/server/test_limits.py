@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from deberc_net.server.limits import AddressBuckets, Bucket, Recent, SharedBucket, WindowCounter
 from deberc_net.server.session import Outbox
 from deberc_net.server.watch_news import WatchNews
@@ -124,3 +126,13 @@ def test_recent_keys_are_forgotten_after_their_window() -> None:
     assert len(recent) == 2 and not recent.seen("x", 12.0)
     recent.prune(30.0)
     assert len(recent) == 0
+
+
+def test_a_shared_buckets_wait_is_the_longer_and_a_bucket_that_never_fills_has_none() -> None:
+    shared = Bucket(rate=0.1, burst=1.0)
+    bucket = SharedBucket(rate=1.0, burst=1.0, shared=shared)
+    assert bucket.take(0.0) and not bucket.take(0.0)
+    assert bucket.wait(0.0) == 10.0  # its own is back in 1 s, the address's in 10
+    assert not bucket.ready(9.0) and bucket.ready(10.0)
+    assert Bucket(rate=0.0, burst=0.0).wait(0.0) == math.inf  # (told with no wait_ms=)
+    assert Bucket(rate=1.0, burst=0.5).wait(5.0) == math.inf  # never a whole token
