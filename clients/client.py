@@ -92,7 +92,8 @@ class LoginPutOff(ConnectionError):
         self.wait_s = wait_s
 
 
-LOGIN_WAIT_MAX_S = 3600.0  # the longest wait a server's wait_ms= makes the bot wait
+# the longest wait a server's wait_ms= makes the bot wait (a login's, a seek's)
+SLOW_DOWN_MAX_S = 3600.0
 
 
 # a login's errors that say 'later', not 'no'
@@ -105,17 +106,19 @@ class SeekRefused(Refused):
     what = "seek"
 
 
-# a seek's errors that are the bot's own (its --seek); 'busy' puts the seek off (below);
-# any other error the seek may get (shutting-down) passes, as may one that answered an
-# earlier line
+# a seek's errors that are the bot's own (its --seek); 'busy' and 'slow-down' put the
+# seek off (below); any other error the seek may get (shutting-down) passes, as may one
+# that answered an earlier line
 _SEEK_REFUSALS = frozenset({"bad-rules", "bad-argument"})
+_SEEK_PUT_OFF = frozenset({"busy", "slow-down"})
 
 
 class SeekPutOff(Exception):
-    """The server put the bot's seek off (``busy``: too many tables are open) more
+    """The server put the bot's seek off (``busy``: too many tables are open;
+    ``slow-down``: seats given up too often from its connection, name or address) more
     times in a row than its ``reconnects``: the bot sought again after each, waiting
-    ``SEEK_RETRY_S`` and twice as long each time (at most ``SEEK_RETRY_MAX_S``).
-    ``str()`` is the server's last text."""
+    ``SEEK_RETRY_S`` and twice as long each time (at most ``SEEK_RETRY_MAX_S``), or the
+    wait the server said (``wait_ms=``) if longer. ``str()`` is the server's last text."""
 
 
 SEEK_RETRY_S = 1.0  # the wait before seeking again after the first 'busy'
@@ -285,6 +288,7 @@ class Bot:
     _seek_due: bool = attrs.field(default=False, init=False)  # a 'seek' not yet answered
     _seeks_put_off: int = attrs.field(default=0, init=False)  # 'busy' seeks in a row
     _put_off_text: str = attrs.field(default="", init=False)  # the last one's text
+    _put_off_wait: float | None = attrs.field(default=None, init=False)  # its wait_ms=
     # a 'busy' may answer a table call sent before a seek, not the seek: a 'ping' sent
     # just before the seek (the fence) tells them apart, as answers come in the order
     # of the lines. Pings this session sent and pongs read, and the fence's number
@@ -315,7 +319,7 @@ class Bot:
         short backoff, or the wait the server put the login off for (said, then)."""
         wait: float = min(2.0, 0.1 * 2**failures)
         if isinstance(exc, LoginPutOff) and exc.wait_s is not None:
-            wait = max(wait, min(exc.wait_s, LOGIN_WAIT_MAX_S))
+            wait = max(wait, min(exc.wait_s, SLOW_DOWN_MAX_S))
             self._told(f"login put off: {exc}; logging in again in {math.ceil(wait)} s")
         return wait
 
@@ -485,19 +489,21 @@ class Bot:
                 raise LoginRefused(f.get("text", "login refused"))
             if self._seek_due and code in _SEEK_REFUSALS:
                 raise SeekRefused(f.get("text", "refused"))
-            if self._seek_due and code == "busy" and self._pongs >= self._fence:
-                return self._seek_put_off(f.get("text", "busy"))
+            if self._seek_due and code in _SEEK_PUT_OFF and self._pongs >= self._fence:
+                return self._seek_put_off(f.get("text", "busy"), _wait_s(f.get("wait_ms")))
         elif tag == Tag.BYE:
             self._told(f"the server said goodbye: {f.get('text', 'bye')}")
             return Step.OVER
         return Step.ON
 
-    def _seek_put_off(self, text: str) -> Step:
+    def _seek_put_off(self, text: str, wait_s: float | None) -> Step:
         """The seek was answered 'busy' (not recorded: the server has too many tables
-        open): seek again after a wait, or give up after ``reconnects`` in a row."""
+        open) or 'slow-down' (its wait, if said: ``wait_s``): seek again after a wait,
+        or give up after ``reconnects`` in a row."""
         self._seek_due = False
         self._seeks_put_off += 1
         self._put_off_text = text
+        self._put_off_wait = wait_s
         if self._seeks_put_off > self.reconnects:
             raise SeekPutOff(text)
         return Step.SEEK_LATER
@@ -507,6 +513,8 @@ class Bot:
         clock). The caller reads on meanwhile, so a 'bye' or a closed connection is
         noticed at once, not after the wait."""
         wait = min(SEEK_RETRY_MAX_S, SEEK_RETRY_S * 2 ** (self._seeks_put_off - 1))
+        if self._put_off_wait is not None:  # a slow-down's: sooner is refused again
+            wait = max(wait, min(self._put_off_wait, SLOW_DOWN_MAX_S))
         if self.tell is not None:
             self.tell(f"seek put off: {self._put_off_text}; seeking again in {wait:g} s")
         due: float = trio.current_time() + wait

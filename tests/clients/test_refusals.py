@@ -235,6 +235,42 @@ async def test_a_seek_put_off_then_room_made_seats_the_bot(
     assert told == [f"seek put off: {FULL}; seeking again in 1 s"]
 
 
+async def test_a_seek_put_off_slow_down_is_sought_again_after_the_wait_told(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A seek refused 'slow-down' (its address's seats given up too often, docs/protocol.md
+    §5.4) was left unanswered: the bot waited for a game that never came. It says so,
+    seeks again once the wait told (wait_ms=) is over, not at its own 1 s (which would
+    be refused again), and is seated."""
+    port = await start_server(seat_churn_per_address_burst=1, seat_churn_per_address_per_s=0.1)
+    cat = await connect.machine(port, "cat")  # the bot's address (127.0.0.1)
+    await cat.send("new 2")
+    await cat.expect("ok", cmd="sit")
+    await cat.send("leave")  # the address's one seat given up: the next in 10 s
+    await cat.expect("ok", cmd="leave")
+    told: list[str] = []
+    bot = Bot(lambda view: view.legal[0], "bob", port=port, tell=told.append)
+    start = trio.current_time()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot.run)
+        with trio.fail_after(5):
+            while not told:
+                await trio.sleep(0.01)
+        ann = await connect.machine(port, "ann", source="127.0.0.2")
+        await ann.send("seek 2")
+        await ann.expect("ok", cmd="sit", timeout=60)  # with bob, sought again
+        nursery.cancel_scope.cancel()
+    assert trio.current_time() - start >= 10
+    slow = "too many seats taken and left at once: wait 10 s"
+    assert told == [f"seek put off: {slow}; seeking again in 10 s"]
+    assert [e for e in bot.stats.errors if "slow-down" in e] == [
+        f"error code=slow-down wait_ms=10000 text={slow}"
+    ]
+
+
 async def test_a_bot_whose_seek_is_put_off_for_good_says_so_in_one_line(
     start_server: StartServer, connect: Connector
 ) -> None:
