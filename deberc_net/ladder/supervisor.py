@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from types import ModuleType
 
@@ -30,7 +30,11 @@ from .schedule import BotsCannotPlay, ScheduleError
 
 IN_PROCESS = "py:"  # the prefix of an in-process bot's spec: py:MODULE [--seed S]
 
+# A copy restarted more than MAX_RESTARTS times within RESTART_WINDOW_S keeps exiting:
+# the bot is given up. A rate, not a run's total: a bot that crashes now and then is
+# restarted however long the run (a whole run's 20 stopped a long one).
 MAX_RESTARTS = 20
+RESTART_WINDOW_S = 600.0
 # A copy that cannot start (a bad command, a missing module) exits at once, again and
 # again: after QUICK_EXITS of those the bot is given up at once, not after MAX_RESTARTS.
 # Only while the ladder starts: once every copy has logged in (``logged_in``), or one
@@ -44,6 +48,21 @@ _THE_COMMANDS_FAULT = frozenset(
     (errno.ENOENT, errno.EACCES, errno.ENOEXEC, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG)
 )
 STOP_S = 2.0  # a bot process asked to stop (SIGTERM) is killed if still running after this
+
+
+@attrs.define
+class Restarts:
+    """One copy's restarts within the last ``RESTART_WINDOW_S`` (trio's clock)."""
+
+    times: deque[float] = attrs.Factory(deque)
+
+    def count(self) -> int:
+        """Count a restart now; how many there were in the window, this one too."""
+        now = trio.current_time()
+        self.times.append(now)
+        while self.times[0] <= now - RESTART_WINDOW_S:
+            self.times.popleft()
+        return len(self.times)
 
 
 class BotCannotRun(BotsCannotPlay):
@@ -246,7 +265,7 @@ class Supervisor:
         if bot.in_process:
             await self._keep_in_process(bot, instance)
             return
-        restarts = 0
+        recent = Restarts()
         started_once = False
         while not self.stopping:
             argv = bot.argv(self.host, self.port, instance)
@@ -287,7 +306,7 @@ class Supervisor:
             lived = trio.current_time() - began > LIVED_S
             started_once = started_once or self.logged_in or lived
             self.crashes[bot.name] += 1
-            restarts += 1
+            restarts = recent.count()
             if restarts > MAX_RESTARTS or (not started_once and restarts >= QUICK_EXITS):
                 # it cannot run at all: a ladder without it would wait for it forever
                 self._give_up(
@@ -321,7 +340,7 @@ class Supervisor:
             tell=lambda text: self.lines.say(f"{instance}: {text}"),
         )
         self.in_process.append((spec.name, bot))
-        restarts = 0
+        recent = Restarts()
         while not self.stopping:
             try:
                 await bot.run()
@@ -331,7 +350,7 @@ class Supervisor:
             if self.stopping:
                 return
             self.crashes[spec.name] += 1
-            restarts += 1
+            restarts = recent.count()
             if restarts > MAX_RESTARTS:
                 self._give_up(
                     BotCannotRun(

@@ -1,7 +1,8 @@
 """Which exits give a ladder's bot up at once (docs/bots.md, "Bots"): three quick ones
 while the ladder starts (its command cannot run), but never once every copy has logged
 in: a bot that played a few calls and crashed, each life shorter than two seconds, was
-given up as one that could not start. It is restarted as any crash is (20 at most)."""
+given up as one that could not start. It is restarted as any crash is (20 at most
+within 10 minutes: test_restart_rate.py)."""
 
 from __future__ import annotations
 
