@@ -676,8 +676,9 @@ def _backup(args: argparse.Namespace) -> int:
 def _move_store(args: argparse.Namespace) -> int:
     """The club's SQLite store copied whole into an empty PostgreSQL database, for
     'serve --workers' (docs/scaling.md, "From SQLite to PostgreSQL")."""
+    from deberc_net.server.config import Config
     from deberc_net.server.store import StoreError, describe
-    from deberc_net.server.store.move import move
+    from deberc_net.server.store.move import move, settings_line
 
     try:
         moved = move(args.db, args.to)
@@ -685,6 +686,9 @@ def _move_store(args: argparse.Namespace) -> int:
         print(f"deberc-net move-store: {exc}", file=sys.stderr)
         return 2
     print(moved.said(describe(args.db), args.to))
+    # the file the server's settings name: they must name the database now (read already)
+    if args.config and Config.from_toml(args.config).db == args.db:
+        print(settings_line(args.config, args.db, args.to))
     return 0
 
 

@@ -154,6 +154,12 @@ async def test_a_club_moved_to_postgresql_is_served_there_as_it_was(
             assert "\n  accounts        3 rows\n" in moved.stdout
             assert "\n  matches         5 rows\n" in moved.stdout  # the ladder's two too
             assert "\n  ladder_runs     1 row\n" in moved.stdout
+            # the file the server's settings name: the operator is told to change them
+            # (a 'serve --config' after the move would go on from the file, apart)
+            assert moved.stdout.endswith(
+                f'\n{settings}\'s db is {club} still: set db = "{url}" there, for serve'
+                " and the other commands (or give them --db)\n"
+            )
 
             # a server on PostgreSQL: the same club
             async with _served(make_config(url, admins=["boss"], http_port=0)) as web:

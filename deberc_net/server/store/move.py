@@ -71,6 +71,17 @@ class Moved:
         return "\n".join(lines)
 
 
+def settings_line(settings: str, named: str, url: str) -> str:
+    """What the server's settings file, whose ``db`` is ``named`` (the file moved), needs
+    now: without it a ``serve --config`` would go on from the file, apart from the club.
+    The address as given (its options kept), but a password, which is not echoed."""
+    shown = describe(url) if ":***@" in describe(url) else url
+    return (
+        f'{settings}\'s db is {named} still: set db = "{shown}" there, for serve and the'
+        " other commands (or give them --db)"
+    )
+
+
 def move(db: str, url: str, *, migrations: Sequence[Migration] = MIGRATIONS) -> Moved:
     """Copy every table of the SQLite store ``db`` into the empty PostgreSQL database at
     ``url``, migrated to the same schema first; StoreError, one sentence saying what to
