@@ -104,7 +104,7 @@ class Moderation:
         if admin is None or target is None:
             return
         name, reason = target
-        name = self._online_name(name) or name  # as he is called, if he is here
+        name = await self._spelling(name)
         store = self.lobby.store
         # in the store before he is cut off: a login from then on, on any worker, is refused
         await self.lobby.writes.run(functools.partial(store.ban, name, admin, reason))
@@ -174,7 +174,7 @@ class Moderation:
                 told = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
                 session.send(ev.error("bad-argument", told))
                 return
-        name = self._online_name(name) or name
+        name = await self._spelling(name)
         until_s = time.time() + minutes * 60
         store = self.lobby.store
         await self.lobby.writes.run(functools.partial(store.mute, name, admin, reason, until_s))
@@ -348,6 +348,13 @@ class Moderation:
             session.send(refused)
             return None
         return name, reason
+
+    async def _spelling(self, name: str) -> str:
+        """``name`` as he is called, if he is here, else as his account spells it (a
+        registered name has one spelling: docs/protocol.md §4.2), else as typed: what
+        'bans', 'mutes' and the log's ``moderation`` line show, so that a search of the
+        log for the name finds it."""
+        return self._online_name(name) or await self.lobby.accounts.spelling(name)
 
     def _online_name(self, name: str) -> str | None:
         """``name`` as he is called while he is logged in, here or on another worker;

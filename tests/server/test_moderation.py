@@ -430,6 +430,31 @@ async def test_mutes_lists_who_is_muted_by_whom_why_and_for_how_long_still(
         assert (await person_told(chief, "mutes"))[-1] == "No name is muted."
 
 
+async def test_a_registered_name_away_is_banned_and_muted_as_its_account_spells_it(
+    db_path: Path, connect: Connector, register: Register
+) -> None:
+    # an operator's tryout: 'mute ваня' listed 'ваня' for the account Ваня (and logged
+    # it so: a search of the log for Ваня missed it), as 'ban ZZ-9' did 'ZZ-9'
+    config = make_config(db_path, admins=["boss"])
+    await register("Ваня", "vanyas")
+    await register("zz-9", "zzs")
+    async with running_server(config) as port:
+        boss = await _boss(port, connect, register)
+        await boss.send("mute ВАНЯ 5 shouting")
+        assert (await boss.expect("ok", cmd="mute"))["name"] == "Ваня"
+        await boss.send("ban ZZ-9 cheating")
+        assert (await boss.expect("ok", cmd="ban"))["name"] == "zz-9"
+        await boss.send("ban Гость-7")  # no account: as typed
+        assert (await boss.expect("ok", cmd="ban"))["name"] == "Гость-7"
+        await boss.send("mutes")
+        await boss.expect("mutes", count="1")
+        assert fields(await boss.read_until(lambda x: x.startswith("mute ")))[1]["name"] == "Ваня"
+        await boss.send("bans")
+        await boss.expect("bans", count="2")
+        listed = [fields(await boss.read_until(lambda x: x.startswith("ban ")))[1] for _ in "ab"]
+        assert [b["name"] for b in listed] == ["zz-9", "Гость-7"]
+
+
 async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
