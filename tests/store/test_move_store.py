@@ -419,3 +419,20 @@ def test_a_file_in_use_or_newer_than_the_code_is_refused(
         f" newer than this deberc-net knows ({len(MIGRATIONS)}): upgrade deberc-net\n"
     )
     assert _state(new_postgres_url) == {}
+
+
+def test_a_store_whose_matches_outran_its_counters_says_the_numbers_it_goes_on_from(
+    tmp_path: Path, new_postgres_url: str
+) -> None:
+    """A match or table numbered past its counter (a database of 0.1.0's, a bench's
+    fill): the move sets the counter past it and says so, not 'counter at 7'."""
+    club = tmp_path / "club.sqlite3"
+    _fill_every_table(club)
+    with sqlite3.connect(club) as conn:
+        conn.execute("UPDATE matches SET id = 'm50', table_id = 40")
+    conn.close()
+    moved = move(str(club), new_postgres_url)
+    assert dict(moved.counters) == {"match_numbers": 50, "table_numbers": 40}
+    with psycopg.connect(new_postgres_url) as target:
+        for counter, following in (("match_numbers", 51), ("table_numbers", 41)):
+            assert target.execute(f"SELECT nextval('{counter}')").fetchone() == (following,)
