@@ -42,5 +42,7 @@ def went_away(table: int, seat: int, name: str) -> None:
     log.info("away", table=table, seat=seat, name=name)
 
 
-def came_back(session: Session, table: int, seat: int) -> None:
-    session.log.info("back", table=table, seat=seat)
+def came_back(session: Session, table: int, seat: int, was_away: bool) -> None:
+    """``was_away``: False for a login that took the seat over from its own connection,
+    still open (no ``away`` came before it)."""
+    session.log.info("back", table=table, seat=seat, was_away=was_away)

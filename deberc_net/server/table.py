@@ -572,12 +572,13 @@ class Table:
                 seat = self.seat_of(session.name or "")
                 if seat is not None and self.state != ev.TableState.CLOSED:
                     session.table, session.seat = self, seat
+                    was_away = seat in self.clocks.away_since  # (else a login over his own)
                     self.clocks.back(seat)
                     self.away_in.pop(seat, None)
                     self.seat_addresses[seat] = address_of(session)
                     # a person's own greeting said he is back at this table
                     person = None if session.machine else session
-                    came_back(session, self.id, seat)
+                    came_back(session, self.id, seat, was_away)
                     self._event(ev.CameBack(session.name or "?", seat), besides=person)
                     if self._all_back():
                         self._start()  # his cards are his view

@@ -304,7 +304,9 @@ async def test_who_sat_at_a_table_went_away_came_back_and_left_is_logged(
         await ann.expect("event", kind="away", name="bob")
         bob = await connect.machine(port, "bob", "pw-bob-1")  # back at his seat
         await ann.expect("event", kind="back", name="bob")
-        await bob.aclose()
+        again = await connect.machine(port, "bob", "pw-bob-1")  # over his open connection
+        await ann.expect("event", kind="back", name="bob")
+        await again.aclose()
         await ann.expect("event", kind="away", name="bob")
         await trio.sleep(31)  # away past the limit: his seat is given up
         await ann.expect("event", kind="left", name="bob")
@@ -321,6 +323,7 @@ async def test_who_sat_at_a_table_went_away_came_back_and_left_is_logged(
         ("seat_taken", "bob", 1),
         ("away", "bob", 1),
         ("back", "bob", 1),
+        ("back", "bob", 1),
         ("away", "bob", 1),
         ("seat_left", "bob", 1),
         ("seat_left", "ann", 0),
@@ -331,3 +334,5 @@ async def test_who_sat_at_a_table_went_away_came_back_and_left_is_logged(
     for line in (*taken, *_events(logs, "back")):  # the player's connection, as at login
         assert logins[line["conn"]] == line["peer"]
     assert [line["reason"] for line in _events(logs, "seat_left")] == ["away-too-long", "left"]
+    # the second 'back' took the seat over from bob's own open connection: no away before
+    assert [line["was_away"] for line in _events(logs, "back")] == [True, False]
