@@ -359,6 +359,9 @@ class RussianPlayApp(PlayApp):
     Russian human style says them, the server's sentences read back into Russian."""
 
     LANG: ClassVar[Lang] = Lang.RU
+    # Textual's command palette (^p: themes, keys, quit) speaks English only: not on a
+    # Russian screen, whose keys are all in the footer
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = key_bindings(
         Lang.RU
     )

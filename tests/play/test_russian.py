@@ -21,7 +21,7 @@ from clients.play.entry import asked_in, candidates, token_of
 from clients.play.state import TableState, fold_all
 from clients.play.texts import TEXTS, lang_from, lang_of
 from clients.play.words import words_for
-from deberc_net.protocol.lang import Lang, ru_call
+from deberc_net.protocol.lang import CYRILLIC, Lang, ru_call
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.wire import EventKind, parse_line
@@ -335,3 +335,25 @@ async def _explained(server: ServerThread) -> None:
             await until(pilot, lambda typed=typed: app.history.lines[-1] == typed, "history")
         await until(pilot, lambda: "Варианты и опции для new и seek:" in app.state.log, "rules")
         await until(pilot, lambda: any("рост? (rost?)" in x for x in app.state.log), "calls")
+
+
+@pytest.mark.timeout(60)
+def test_the_russian_footer_has_no_english_palette() -> None:
+    """Textual's command palette (^p) and its footer key speak English only (a tryout
+    read `^p palette` on a Russian screen): the Russian app has none; the English one
+    keeps it."""
+    asyncio.run(asyncio.wait_for(_footers(), 50))
+
+
+async def _footers() -> None:
+    for app_class, palette in ((RussianPlayApp, False), (PlayApp, True)):
+        app = app_class("127.0.0.1", 1)  # (no server: the panes and keys only)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            words = [str(key.description) for key in app.query("FooterKey")]
+            assert ("palette" in words) is palette, words
+            if not palette:
+                assert all(CYRILLIC.search(word) for word in words), words
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert (type(app.screen).__name__ == "CommandPalette") is palette
