@@ -168,6 +168,9 @@ class Config:
     heartbeat_ms: int = 5_000
     server_dead_ms: int = 30_000
     worker_restart_ms: int = 1_000  # serve --workers: a worker that died starts again after
+    # serve --workers: a seek waits this long for a partner on its own worker before it
+    # goes to another's (a table of two workers' players costs the bus every call)
+    seek_patience_ms: int = 1_000
     log_level: str = "info"
     # names that may 'reserve' tables; they are registered only with 'deberc-net admin
     # NAME' (or by the ladder on its own server), never by a first-come 'login'

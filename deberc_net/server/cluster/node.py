@@ -76,9 +76,6 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("deberc.node")
 SNAPSHOT_S = 0.25  # a changed table is told to the others within this
-# a seek waits this long for a partner on its own worker before it goes to another
-# (a table of two workers' players costs the bus every call; one worker's costs none)
-SEEK_PATIENCE_S = 1.0
 
 
 @attrs.frozen
@@ -772,19 +769,21 @@ class Node:
 
     # ------------------------------------------------------------ seeks across workers
     def match_seeks(self) -> None:
-        """A seeker here, waiting SEEK_PATIENCE_S for a partner here, goes to a worker
-        where a table opened with 'new' waits for its game, else to one with a smaller
-        id where someone waits for it (seeks flow one way, to the smallest id with a
-        match, so two workers never swap their seekers and both wait)."""
+        """A seeker here, waiting seek_patience_ms for a partner here (a table of two
+        workers' players costs the bus every call; one worker's costs none), goes to a
+        worker where a table opened with 'new' waits for its game, else to one with a
+        smaller id where someone waits for it (seeks flow one way, to the smallest id
+        with a match, so two workers never swap their seekers and both wait)."""
         matchmaking = self.lobby.matchmaking
         now = trio.current_time()
+        patience = self.lobby.config.seek_patience_ms / 1000
         since, self.waiting_since = self.waiting_since, {}
         for session in list(matchmaking.seekers):
             wanted = session.seeking
             if isinstance(session, RemoteSession) or not isinstance(wanted, GameSettings):
                 continue
             started = self.waiting_since[session.id] = since.get(session.id, now)
-            if now - started < SEEK_PATIENCE_S:
+            if now - started < patience:
                 continue
             there = sorted(w for w, games in self.tables_wait.items() if wanted in games)
             there += sorted(
