@@ -18,15 +18,18 @@ from .workers import Workers, served_workers
 
 # a long grace (its players online keep it to the end): what arrives meanwhile is seen
 GRACE_MS = 4000
+# the grace of a stop where nothing is sent during it: what its players are told comes
+# at its start and at its end, and the long one was waited in full (4 s a stop)
+SHORT_GRACE_MS = 200
 SETTINGS = (
-    f"[server]\nlag_ms = 0\nshutdown_grace_ms = {GRACE_MS}\nheartbeat_ms = 500\n"
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = {grace}\nheartbeat_ms = 500\n"
     "server_dead_ms = 3000\nworker_restart_ms = 50\n"
 )
 
 
-def _settings(tmp_path: Path) -> Path:
+def _settings(tmp_path: Path, grace_ms: int = GRACE_MS) -> Path:
     path = tmp_path / "server.toml"
-    path.write_text(SETTINGS)
+    path.write_text(SETTINGS.format(grace=grace_ms))
     return path
 
 
@@ -112,7 +115,7 @@ async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere
     parent starts worker 0 again and the other worker's match plays on."""
     opened: list[LineClient] = []
     with trio.fail_after(110):
-        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+        async with served_workers(postgres_url, _settings(tmp_path, SHORT_GRACE_MS)) as workers:
             try:
                 ann = await workers.connect(0, "ann")  # at carl's table, on worker 1
                 carl = await workers.connect(1, "carl")
@@ -173,7 +176,7 @@ async def test_sighup_to_a_worker_stops_it_as_sigterm_and_the_parent_starts_it_a
     again, as after a rolling restart's SIGTERM."""
     opened: list[LineClient] = []
     with trio.fail_after(80):
-        async with served_workers(postgres_url, _settings(tmp_path)) as workers:
+        async with served_workers(postgres_url, _settings(tmp_path, SHORT_GRACE_MS)) as workers:
             try:
                 ann = await workers.connect(0, "ann")
                 opened.append(ann)
@@ -199,7 +202,9 @@ async def test_a_terminals_hangup_stops_the_parent_and_every_worker_cleanly(
     died of the signal and nobody was told)."""
     opened: list[LineClient] = []
     with trio.fail_after(80):
-        async with served_workers(postgres_url, _settings(tmp_path), own_group=True) as workers:
+        async with served_workers(
+            postgres_url, _settings(tmp_path, SHORT_GRACE_MS), own_group=True
+        ) as workers:
             try:
                 players = [await workers.connect(worker, f"hup{worker}") for worker in (0, 1)]
                 opened += players
