@@ -24,9 +24,7 @@ async def test_a_table_over_between_two_looks_is_not_listed_by_the_other_worker(
 ) -> None:
     opened: list[LineClient] = []
     with trio.fail_after(60):
-        async with served_workers(
-            postgres_url, settings_file(tmp_path, SETTINGS + "seek_patience_ms = 200\n")
-        ) as workers:
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
             try:
                 for n in range(TRIES):
                     ann = await workers.connect(0, f"ann{n}")

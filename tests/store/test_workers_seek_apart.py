@@ -16,10 +16,8 @@ from tests.server.client import LineClient, close_all, fields, is_event
 
 from .workers import SETTINGS, Workers, served_workers, settings_file
 
-# a seek's patience here (its default, 1 s, was waited before each match across workers)
-PATIENCE = "seek_patience_ms = 200\n"
-# twice the time a match across workers takes: the patience, a look every 0.25 s, the
-# seeks told every 0.25 s or so
+# twice the time a match across workers takes: SETTINGS' seek_patience_ms (0.2 s), a
+# look every 0.25 s, the seeks told every 0.25 s or so
 NOT_MATCHED_S = 1.5
 
 
@@ -85,9 +83,7 @@ async def test_a_seeker_left_is_kept_apart_from_the_leaver_across_workers(
 ) -> None:
     opened: list[LineClient] = []
     with trio.fail_after(80):
-        async with served_workers(
-            postgres_url, settings_file(tmp_path, SETTINGS + PATIENCE)
-        ) as workers:
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
             try:
                 # seeks go to the worker with the smaller id: in one of these the victim
                 # is another worker's (his worker told who left him), in the other the

@@ -35,6 +35,7 @@ OTHER = 900001  # the bus id of a worker a test plays (worker_and_bus)
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
     "house_bots = true\nworker_restart_ms = 50\n"  # (a killed worker's restart: not 1 s)
+    "seek_patience_ms = 200\n"  # (a seek's wait before another worker's seekers: not 1 s)
 )
 
 
