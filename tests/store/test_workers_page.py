@@ -140,7 +140,9 @@ async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_worke
     the workers; each ends its stop cleanly."""
     # failed before: worker 0 counted only its own tables' watchers, stopped at once,
     # and the page's socket closed before the table's last line came over the bus
-    settings = settings_file(tmp_path, SETTINGS.replace("= 100\n", "= 3000\n") + "http_port = 0\n")
+    # a grace of 1.5 s (its players online keep it to the end; it was 3 s): worker 1's
+    # table closes at the signal, its line crosses the bus to the page in milliseconds
+    settings = settings_file(tmp_path, SETTINGS.replace("= 100\n", "= 1500\n") + "http_port = 0\n")
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings, own_group=True) as workers:
