@@ -257,7 +257,7 @@ async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
                 assert isinstance(web, int)
                 workers.process.send_signal(signal.SIGUSR1)
                 await ann.read_until(lambda x: x == TOLD, 10)
-                for _ in range(3 * 5):  # three beats and more of worker 1's match
+                for _ in range(8):  # three beats (0.5 s) and more of worker 1's match
                     await trio.sleep(0.2)
                     answer = await _health(web)
                     assert answer is not None, "the web face stopped while worker 1 drains"
