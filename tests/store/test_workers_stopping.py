@@ -17,7 +17,8 @@ from tests.server.client import LineClient, close_all, fields, is_event
 from .workers import Workers, served_workers
 
 # a long grace (its players online keep it to the end): what arrives meanwhile is seen
-GRACE_MS = 4000
+# (a rematch asked over the bus, its refusal back: milliseconds, a few tenths loaded)
+GRACE_MS = 2000
 # the grace of a stop where nothing is sent during it: what its players are told comes
 # at its start and at its end, and the long one was waited in full (4 s a stop)
 SHORT_GRACE_MS = 200
