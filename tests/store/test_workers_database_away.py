@@ -17,6 +17,7 @@ from .workers import Workers, database_away, served_workers
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 300\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
+    "worker_restart_ms = 200\n"  # (each dead worker's start again: not after 1 s)
 )
 AWAY_S = 18  # longer than the pool's reconnection tries before its 30 s (1, 3, 7, 15 s)
 BACK_WITHIN_S = 20  # a worker's start on a busy 2-core machine, and the parent's second
