@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,40 @@ def test_a_close_that_fails_still_closes_the_pool(postgres_url: str) -> None:
     finally:
         database_away(postgres_url, False)
     assert not _pool_threads() - before
+
+
+@pytest.mark.timeout(60)
+def test_a_call_already_waiting_for_a_connection_is_hurried_too(postgres_url: str) -> None:
+    """A call that began waiting for a connection (its database gone) before the stop's
+    ``hurry`` waited the pool's 30 s all the same (the timeout was read as it began): a
+    heartbeat in flight held a stopping worker past a test's 20 s. It ends within the
+    hurried wait now."""
+    store = PostgresStore(postgres_url, serving=True, connect_timeout_s=2)
+    failed: list[BaseException] = []
+    ended = threading.Event()
+
+    def waiting_call() -> None:
+        try:
+            store.schema_version()
+        except BaseException as exc:  # (kept for the assertion below)
+            failed.append(exc)
+        ended.set()
+
+    database_away(postgres_url, True)
+    try:
+        caller = threading.Thread(target=waiting_call)
+        caller.start()
+        assert not ended.wait(1.0)  # waiting for a connection, with the pool's 30 s
+        hurried = time.monotonic()
+        store.hurry(0.5)
+        assert ended.wait(10), "the waiting call was not hurried"
+        assert time.monotonic() - hurried < 5
+        assert failed and "couldn't get a connection" in str(failed[0])
+        caller.join()
+        with pytest.raises(StoreError):
+            store.close()
+    finally:
+        database_away(postgres_url, False)
 
 
 @pytest.mark.timeout(30)
