@@ -678,13 +678,16 @@ def _move_store(args: argparse.Namespace) -> int:
     'serve --workers' (docs/scaling.md, "From SQLite to PostgreSQL")."""
     from deberc_net.server.config import Config
     from deberc_net.server.store import StoreError, describe
-    from deberc_net.server.store.move import move, settings_line
+    from deberc_net.server.store.move import MoveInterrupted, move, settings_line
 
     try:
         moved = move(args.db, args.to)
     except StoreError as exc:
         print(f"deberc-net move-store: {exc}", file=sys.stderr)
         return 2
+    except MoveInterrupted as exc:  # said, then ended by SIGINT as Ctrl-C is (main)
+        print(f"deberc-net move-store: {exc}", file=sys.stderr)
+        raise KeyboardInterrupt from None
     print(moved.said(describe(args.db), args.to))
     # the file the server's settings name: they must name the database now (read already)
     if args.config and Config.from_toml(args.config).db == args.db:

@@ -11,8 +11,11 @@ from __future__ import annotations
 import datetime
 import functools
 import random
+import signal
 import sqlite3
 import stat
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 import trio
 
 from deberc_net.server.accounts import set_password
@@ -436,3 +440,46 @@ def test_a_store_whose_matches_outran_its_counters_says_the_numbers_it_goes_on_f
     with psycopg.connect(new_postgres_url) as target:
         for counter, following in (("match_numbers", 51), ("table_numbers", 41)):
             assert target.execute(f"SELECT nextval('{counter}')").fetchone() == (following,)
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_mid_move_says_nothing_was_written_and_writes_nothing(
+    tmp_path: Path, new_postgres_url: str
+) -> None:
+    """Ctrl-C while the rows are copied ended the command silently (a tryout's): it
+    says that nothing was written, ends by SIGINT as Ctrl-C does, and the database
+    holds nothing of the club."""
+    club = tmp_path / "club.sqlite3"
+    _a_club(club)
+    with sqlite3.connect(club) as conn:  # enough rows that the copy takes a while
+        conn.executemany(
+            "INSERT INTO deals (match_id, deal_no, record) VALUES ('m3', ?, ?)",
+            ((n, "{}" + " " * 300) for n in range(2, 300_002)),
+        )
+    conn.close()
+    mover = subprocess.Popen(
+        [sys.executable, "-m", "deberc_net", "move-store", new_postgres_url, "--db", str(club)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        with psycopg.connect(new_postgres_url, autocommit=True) as watcher:
+            for _ in range(600):  # until its COPY runs (the migrations are before it)
+                copying = watcher.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%'"
+                    " AND pid <> pg_backend_pid()"
+                ).fetchone()
+                if (copying and copying[0]) or mover.poll() is not None:
+                    break
+                time.sleep(0.05)
+        assert mover.poll() is None, "the move ended before it could be interrupted"
+        mover.send_signal(signal.SIGINT)
+        out, err = mover.communicate(timeout=60)
+    finally:
+        if mover.poll() is None:
+            mover.kill()
+    assert (mover.returncode, out) == (-signal.SIGINT, ""), err
+    assert err.startswith("deberc-net move-store: interrupted: nothing was written into ")
+    assert err.count("\n") == 1, err
+    assert "accounts" not in _state(new_postgres_url)  # not even the schema is left

@@ -44,6 +44,11 @@ UNIX_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 LOCK_WAIT_S = 2.0  # how long the move waits for another program's write to end
 
 
+class MoveInterrupted(Exception):
+    """Ctrl-C (SIGINT) before the move's commit: its one sentence says nothing was
+    written into PostgreSQL."""
+
+
 @attrs.frozen
 class Moved:
     """What a move copied: the schema version, the rows of each table and where each
@@ -169,7 +174,13 @@ def _copy(source: sqlite3.Connection, url: str, migrations: Sequence[Migration])
 
     target = connect(url)
     try:
-        moved = _into(source, target, redacted(url), migrations)
+        try:
+            moved = _into(source, target, redacted(url), migrations)
+        except KeyboardInterrupt:  # (before the commit: its transaction rolls back)
+            raise MoveInterrupted(
+                f"interrupted: nothing was written into {redacted(url)} (the move is one"
+                " transaction, not committed); the move can be run again"
+            ) from None
         target.commit()
         return moved
     except psycopg.Error as exc:
