@@ -13,19 +13,17 @@ from pathlib import Path
 import pytest
 
 from deberc_net.server.store import StoreError
-from deberc_net.server.store.postgres import PostgresStore
+from deberc_net.server.store.postgres import HURRY_CHECK_S, HurriedPool, PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
 
 from .workers import database_away
 
 
 def _pool_threads() -> set[threading.Thread]:
-    """The store pools' threads running (its scheduler and workers)."""
-    return {
-        t
-        for t in threading.enumerate()
-        if t.name.startswith(("deberc-store-scheduler", "deberc-store-worker-"))
-    }
+    """The store pools' threads running (its scheduler and workers, and the watch that
+    hurries its waiting calls once a stop began)."""
+    names = ("deberc-store-scheduler", "deberc-store-worker-", "deberc-store-hurry")
+    return {t for t in threading.enumerate() if t.name.startswith(names)}
 
 
 @pytest.mark.timeout(60)
@@ -77,6 +75,48 @@ def test_a_call_already_waiting_for_a_connection_is_hurried_too(postgres_url: st
             store.close()
     finally:
         database_away(postgres_url, False)
+
+
+@pytest.mark.timeout(60)
+def test_a_busy_pool_serves_its_waiting_calls_first_come_first_served(
+    postgres_url: str,
+) -> None:
+    """A pool that is not hurried is psycopg_pool's own, first come first served: a
+    call waiting longer than HURRY_CHECK_S for the one connection was served after a
+    call that came later (its wait, in slices, went to the back of the queue at each)."""
+    pool = HurriedPool(postgres_url, min_size=1, max_size=1, open=True, name="deberc-store")
+    served: list[str] = []
+    try:
+        pool.wait(10)
+        held = pool.getconn()
+
+        def call(who: str) -> None:
+            with pool.connection():
+                served.append(who)
+
+        def queued(count: int) -> None:
+            deadline = time.monotonic() + 10
+            while pool.get_stats()["requests_waiting"] < count:
+                assert time.monotonic() < deadline, "the call never waited"
+                time.sleep(0.01)
+
+        first = threading.Thread(target=call, args=("first",))
+        first.start()
+        queued(1)
+        later = threading.Thread(target=call, args=("later",))
+        later.start()
+        queued(2)
+        time.sleep(2 * HURRY_CHECK_S)  # (a wait in slices: the first's slice ends here)
+        pool.putconn(held)
+        first.join(10)
+        later.join(10)
+        assert served == ["first", "later"]
+        # and one request each: no slice counted as a request of its own, nor an error
+        stats = pool.get_stats()
+        assert stats["requests_num"] == 3
+        assert "requests_errors" not in stats
+    finally:
+        pool.close()
 
 
 @pytest.mark.timeout(30)

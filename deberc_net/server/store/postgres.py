@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import socket
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -120,30 +121,68 @@ def release_board_in(conn: psycopg.Connection[Any], board: str) -> int:
     return len(kept)
 
 
-HURRY_CHECK_S = 0.25  # how often a call waiting for a connection reads the pool's timeout
+HURRY_CHECK_S = 0.25  # how often, once hurried, the calls waiting for a connection look
+
+
+class Hurried(Exception):
+    """A call's wait for a connection ended by ``HurriedPool.hurry``'s watch: it looks
+    again at the pool's timeout (raised and caught inside the pool only)."""
 
 
 class HurriedPool(psycopg_pool.ConnectionPool):
     """A pool whose waits ``hurry`` cuts short, those begun before it too: psycopg_pool
     reads its timeout once, as a call begins, so a heartbeat waiting for a connection as
     the database went away held a stopping worker for the pool's 30 s (a test saw it
-    not end in 20). A call with no timeout of its own waits in slices of HURRY_CHECK_S,
-    each time against the pool's timeout as it is then."""
+    not end in 20). Until ``hurry`` it is psycopg_pool's own wait, first come first
+    served; from then on a thread ends every wait each HURRY_CHECK_S, and each call
+    waits again only while its whole wait is within the timeout as it is then. (Not a
+    wait in slices from the start: a call whose slice ended went to the back of the
+    queue, after calls that came later, on any busy pool.)"""
+
+    _watch: threading.Thread | None = None
+    _closing: threading.Event | None = None
 
     def getconn(self, timeout: float | None = None) -> psycopg.Connection[Any]:
         if timeout is not None:
             return super().getconn(timeout)
         started = time.monotonic()
-        while True:
-            left = self.timeout - (time.monotonic() - started)
+        while (left := self.timeout - (time.monotonic() - started)) > 0:
             try:
-                return super().getconn(max(0.0, min(HURRY_CHECK_S, left)))
+                return super().getconn(left)
+            except Hurried:
+                continue
             except psycopg_pool.PoolTimeout:
-                waited = time.monotonic() - started
-                if waited >= self.timeout:
-                    raise psycopg_pool.PoolTimeout(
-                        f"couldn't get a connection after {waited:.2f} sec"
-                    ) from None
+                break
+        # the whole wait said (psycopg_pool's message says its last try's)
+        waited = time.monotonic() - started
+        raise psycopg_pool.PoolTimeout(f"couldn't get a connection after {waited:.2f} sec")
+
+    def hurry(self, timeout_s: float) -> None:
+        """From now on a call waits at most ``timeout_s`` in all for a connection, one
+        already waiting too (within HURRY_CHECK_S)."""
+        self.timeout = timeout_s
+        if self._watch is None and not self.closed:
+            self._closing = threading.Event()
+            self._watch = threading.Thread(
+                target=self._hurry_waiting, args=(self._closing,), name="deberc-store-hurry"
+            )
+            self._watch.daemon = True
+            self._watch.start()
+
+    def _hurry_waiting(self, closing: threading.Event) -> None:
+        # psycopg_pool's queue of waiting calls (its close() fails them the same way);
+        # a call served or timed out meanwhile refuses the failure, and is left alone
+        while not closing.wait(HURRY_CHECK_S):
+            with self._lock:
+                waiting = list(self._waiting)
+            for pos in waiting:
+                pos.fail(Hurried())
+
+    def close(self, timeout: float = 5.0) -> None:
+        if self._closing is not None and self._watch is not None:
+            self._closing.set()
+            self._watch.join()
+        super().close(timeout)
 
 
 class PostgresStore:
@@ -200,7 +239,7 @@ class PostgresStore:
         pool's 30 s, a call already waiting too (HurriedPool): a server stopping
         (SIGTERM, server/running.py; a worker's lost bus, server/cluster/bus_lost.py)
         whose database went away fails its last calls at once and ends."""
-        self._pool.timeout = timeout_s
+        self._pool.hurry(timeout_s)
 
     def close(self) -> None:
         """End this server's own matches (listed) and its row, then close the pool;
