@@ -516,7 +516,7 @@ class Bot:
         if self._put_off_wait is not None:  # a slow-down's: sooner is refused again
             wait = max(wait, min(self._put_off_wait, SLOW_DOWN_MAX_S))
         if self.tell is not None:
-            self.tell(f"seek put off: {self._put_off_text}; seeking again in {wait:g} s")
+            self.tell(f"seek put off: {self._put_off_text}; seeking again in {math.ceil(wait)} s")
         due: float = trio.current_time() + wait
         return due
 

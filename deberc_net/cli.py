@@ -677,7 +677,7 @@ def _move_store(args: argparse.Namespace) -> int:
     """The club's SQLite store copied whole into an empty PostgreSQL database, for
     'serve --workers' (docs/scaling.md, "From SQLite to PostgreSQL")."""
     from deberc_net.server.config import Config
-    from deberc_net.server.store import StoreError, describe
+    from deberc_net.server.store import StoreError, describe, is_postgres
     from deberc_net.server.store.move import MoveInterrupted, move, settings_line
 
     try:
@@ -689,9 +689,16 @@ def _move_store(args: argparse.Namespace) -> int:
         print(f"deberc-net move-store: {exc}", file=sys.stderr)
         raise KeyboardInterrupt from None
     print(moved.said(describe(args.db), args.to))
-    # the file the server's settings name: they must name the database now (read already)
-    if args.config and Config.from_toml(args.config).db == args.db:
-        print(settings_line(args.config, args.db, args.to))
+    # the file the server's settings name: they must name the database now (read
+    # already); the same file however its path is written ('club.sqlite3', its full path)
+    named = Config.from_toml(args.config).db if args.config else None
+    if (
+        named is not None
+        and not is_postgres(named)
+        and os.path.exists(named)
+        and os.path.samefile(named, args.db)
+    ):
+        print(settings_line(args.config, named, args.to))
     return 0
 
 

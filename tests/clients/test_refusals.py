@@ -245,11 +245,12 @@ async def test_a_seek_put_off_slow_down_is_sought_again_after_the_wait_told(
     §5.4) was left unanswered: the bot waited for a game that never came. It says so,
     seeks again once the wait told (wait_ms=) is over, not at its own 1 s (which would
     be refused again), and is seated."""
-    port = await start_server(seat_churn_per_address_burst=1, seat_churn_per_address_per_s=0.1)
+    # (a seat every 3.33 s: a wait told in whole seconds, rounded up, as the server does)
+    port = await start_server(seat_churn_per_address_burst=1, seat_churn_per_address_per_s=0.3)
     cat = await connect.machine(port, "cat")  # the bot's address (127.0.0.1)
     await cat.send("new 2")
     await cat.expect("ok", cmd="sit")
-    await cat.send("leave")  # the address's one seat given up: the next in 10 s
+    await cat.send("leave")  # the address's one seat given up: the next in 3.334 s
     await cat.expect("ok", cmd="leave")
     told: list[str] = []
     bot = Bot(lambda view: view.legal[0], "bob", port=port, tell=told.append)
@@ -263,11 +264,11 @@ async def test_a_seek_put_off_slow_down_is_sought_again_after_the_wait_told(
         await ann.send("seek 2")
         await ann.expect("ok", cmd="sit", timeout=60)  # with bob, sought again
         nursery.cancel_scope.cancel()
-    assert trio.current_time() - start >= 10
-    slow = "too many seats taken and left at once: wait 10 s"
-    assert told == [f"seek put off: {slow}; seeking again in 10 s"]
+    assert trio.current_time() - start >= 3.334
+    slow = "too many seats taken and left at once: wait 4 s"
+    assert told == [f"seek put off: {slow}; seeking again in 4 s"]
     assert [e for e in bot.stats.errors if "slow-down" in e] == [
-        f"error code=slow-down wait_ms=10000 text={slow}"
+        f"error code=slow-down wait_ms=3334 text={slow}"
     ]
 
 

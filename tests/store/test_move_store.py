@@ -483,3 +483,20 @@ def test_ctrl_c_mid_move_says_nothing_was_written_and_writes_nothing(
     assert err.startswith("deberc-net move-store: interrupted: nothing was written into ")
     assert err.count("\n") == 1, err
     assert "accounts" not in _state(new_postgres_url)  # not even the schema is left
+
+
+def test_the_settings_hint_names_the_file_however_its_path_is_written(
+    tmp_path: Path, new_postgres_url: str
+) -> None:
+    """The settings' db (read as its full path) and --db given as 'club.sqlite3' are one
+    file: the hint to change the settings was left out when the two strings differed."""
+    club = tmp_path / "club.sqlite3"
+    _a_club(club)
+    (tmp_path / "club.toml").write_text('[server]\ndb = "club.sqlite3"\n')
+    argv = ["move-store", new_postgres_url, "--config", "club.toml", "--db", "club.sqlite3"]
+    moved = run_cli(argv, cwd=tmp_path)
+    assert moved.returncode == 0, moved.stderr
+    assert moved.stdout.endswith(
+        f'\nclub.toml\'s db is {club} still: set db = "{new_postgres_url}" there, for'
+        " serve and the other commands (or give them --db)\n"
+    )
