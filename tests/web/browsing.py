@@ -34,11 +34,12 @@ const page = document.documentElement;
 return [window.innerWidth, page.scrollWidth - page.clientWidth];
 """
 # names, dates, tallies and links broken over two lines (house-/heuristic-3, 51-/2-/19),
-# a seat's name on the board, and a replay's play (a name and its card): an element
+# a seat's name on the board, a replay's play (a name and its card), and the header's
+# links (deberc-/net, Турниры/ботов): an element
 # whose text lies in rects one above another
 BROKEN = """
 const whole = ".who, .when, table.list td:not(.players), table.list a, h1 a, .hands th, "
-  + ".seat .name, .tricks .play";
+  + ".seat .name, .tricks .play, header a";
 return [...document.querySelectorAll(whole)].filter((e) => {
   if (e.closest("tr.empty")) return false;
   const range = document.createRange();

@@ -101,7 +101,8 @@ async def test_the_live_page_and_the_replay_show_shown_cards_and_name_the_winner
     assert status == 200, page
     # the replay says it in the live page's words
     assert '<span id="over">Match over: bob wins (ann left the table: forfeit).</span>' in page
-    assert f"<span>{said}</span>" in page
+    # the name whole, the cards free to run on to the next line (a phone: docs/web.md)
+    assert f'<span class="shows"><span class="who">{who}</span>: shows {cards}</span>' in page
 
 
 async def test_the_live_page_and_the_replay_word_every_end_alike(
