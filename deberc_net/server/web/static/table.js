@@ -377,4 +377,14 @@
     whyNotLive().then(sayGone, () => sayGone(WORDS.unreachable));
   };
   socket.onopen = () => { document.body.dataset.live = "open"; };
+  // A page left for another is kept by the browser (its back-forward cache) with its
+  // socket open: the table counted it among its watchers and sent it every line till
+  // the browser dropped it. Its socket closes as it is put away; shown again from
+  // there, it is loaded afresh, live (docs/web.md).
+  addEventListener("pagehide", (e) => {
+    if (!e.persisted) return;
+    socket.onclose = null;
+    socket.close();
+  });
+  addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
 })();
