@@ -319,6 +319,7 @@ class Msg(StrEnum):
     LADDER_BOARD = "ladder-board"
     BOARD_NOT_WATCHED = "board-not-watched"
     UNRATED_TABLE = "unrated-table"
+    RATED_BOT_HERE = "rated-bot-here"
     # a table's rules refused ('new', 'seek': bad-rules), read back by protocol.refusals
     RULES_UNKNOWN_VARIANT = "rules-unknown-variant"
     RULES_UNKNOWN_NEAR = "rules-unknown-near"
@@ -1311,6 +1312,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.UNRATED_TABLE: (
         "table {table}'s matches are not rated",
         "партии за столом {table} не идут в рейтинг",
+    ),
+    Msg.RATED_BOT_HERE: (
+        "{name} plays rated at this table already: its rating is one player's; ask"
+        " another without 'rated'",
+        "{name} уже играет здесь на рейтинг, а рейтинг у него один: другого такого"
+        " зовите без rated",
     ),
     Msg.STALE_PAST: (
         "that answers request {seq}; the open request is {open}",

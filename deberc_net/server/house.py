@@ -74,9 +74,13 @@ class HouseBot:
 
     @property
     def rating_name(self) -> str:
-        """The name the bot's rating is kept under: one per kind and level, however many
-        copies play (``house-heuristic``, ``house-search3``); nobody can log in as it."""
-        return f"{PREFIX}{self.kind}{'' if self.level is None else self.level}"
+        return rating_name(self.kind, self.level)
+
+
+def rating_name(kind: HouseBotKind, level: int | None) -> str:
+    """The name a house bot's rating is kept under: one per kind and level, however many
+    copies play (``house-heuristic``, ``house-search3``); nobody can log in as it."""
+    return f"{PREFIX}{kind}{'' if level is None else level}"
 
 
 @attrs.define(eq=False)
@@ -123,6 +127,12 @@ class HouseBots:
 
     def at(self, table: Table) -> list[HouseBot]:
         return [b for b in self.bots.values() if b.table is table]
+
+    def rated_copy(self, table: Table, kind: HouseBotKind, level: int | None) -> str | None:
+        """The rating name of ``kind`` at ``level`` if a copy asked for 'rated' is at
+        ``table`` already (coming or seated), else None: one rating is one player's."""
+        name = rating_name(kind, level)
+        return name if any(b.rated and b.rating_name == name for b in self.at(table)) else None
 
     def pending(self, table: Table) -> int:
         """House bots on their way to this table (started, not yet seated)."""

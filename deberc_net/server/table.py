@@ -813,6 +813,12 @@ class Table:
         if rated and not self.rated:
             session.send(ev.error("not-allowed", phrase(Msg.UNRATED_TABLE, table=self.id)))
             return
+        rated_here = house.rated_copy(self, kind, level) if rated else None
+        if rated_here is not None:
+            # one player's rating: two copies in one match were rated twice, as two
+            # winners, and listed twice on its page (docs/protocol.md §5.15)
+            session.send(ev.error("not-allowed", phrase(Msg.RATED_BOT_HERE, name=rated_here)))
+            return
         refusal = house.refusal(self, session.address, kind)
         if refusal is not None:
             session.send(ev.error("busy", refusal))

@@ -350,3 +350,30 @@ async def test_top_alone_shows_the_clubs_game_to_one_who_played_none(
     assert (await eve.read_until(lambda _: True)).startswith(f"   1. {end['name']:<20} ")
     await eve.send("top moscow")  # asked by name: as it is, nobody yet
     assert (await eve.read_until(lambda x: x.startswith("Standings"))).endswith("nobody yet.")
+
+
+async def test_one_rated_copy_of_a_house_bot_a_table(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    """Two rated copies of one house bot at a table were rated twice in one match, both
+    as its winners, and its page listed the match twice (a web tryout): a second rated
+    copy of a kind and level is refused; another kind, or the copy unrated, may come."""
+    port = await start_server(house_bots=True)
+    await register("ann", "pw-ann-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send("new 4 to-301")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot heuristic rated")
+    assert (await ann.expect("ok", cmd="bot"))["rated"] == "1"
+    await ann.send("bot heuristic rated")
+    assert await ann.expect("error") == {
+        "code": "not-allowed",
+        "text": "house-heuristic plays rated at this table already: its rating is one"
+        " player's; ask another without 'rated'",
+    }
+    await ann.send("bot heuristic")  # unrated: the match is then not rated (§5.15)
+    assert (await ann.expect("ok", cmd="bot"))["rated"] == "0"
+    await ann.send("bot search 1 rated")  # another rating: its own
+    assert (await ann.expect("ok", cmd="bot"))["rated"] == "1"
+    await ann.send("leave!")
+    await ann.expect("ok", cmd="leave")
