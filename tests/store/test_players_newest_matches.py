@@ -137,3 +137,35 @@ def test_a_players_newest_matches_are_read_off_the_index_not_sorted(new_store_db
     assert "USING INDEX match_players_recent (key=?)" in told and "B-TREE" not in told, told
     told = "\n".join(row[-1] for row in read)
     assert "ladder_games_run" in told and "B-TREE" not in told, told
+
+
+def test_rows_an_older_server_wrote_without_their_time_are_filled_in_at_a_serving_open(
+    store_db: str,
+) -> None:
+    """An older deberc-net writing beside a newer one on the same database (a rolling
+    upgrade over migration 15: docs/scaling.md) lists a match's ``match_players`` rows
+    without its time and place: m2 out of order (first on PostgreSQL, last on SQLite).
+    The next serving open fills them in from the match's row. Failed without it: m2
+    still out of place."""
+    store = open_store(store_db)
+    try:
+        finish(store, "m1", ["ann", "bob"], winner="ann")
+        raw(
+            store_db,
+            "INSERT INTO matches (id, table_id, players, variant, options, winner, reason,"
+            " totals) VALUES ('m2', 3, '[\"ann\", \"bob\"]', 'moscow', '[]', 'bob', 'score',"
+            " '[120, 301]')",
+            "INSERT INTO match_players (match_id, key) VALUES ('m2', 'ann'), ('m2', 'bob')",
+        )
+        finish(store, "m3", ["ann", "bob"], winner="ann")
+        assert [g["match"] for g in store.recent_games("ann")] != ["m3", "m2", "m1"]
+    finally:
+        store.close()
+    store = open_store(store_db, serving=True)
+    try:
+        assert [g["match"] for g in store.recent_games("ann")] == ["m3", "m2", "m1"]
+        assert [g["match"] for g in store.recent_games("bob", 2)] == ["m3", "m2"]
+        finish(store, "m4", ["ann", "bob"], winner="bob")
+        assert [g["match"] for g in store.recent_games("bob")] == ["m4", "m3", "m2", "m1"]
+    finally:
+        store.close()

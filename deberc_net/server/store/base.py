@@ -599,6 +599,15 @@ PLAYERS_FOLLOW = (
     "UPDATE match_players SET (finished, seq) ="
     " (SELECT finished, {order} FROM matches WHERE id = {p}) WHERE match_id = {p}"
 )
+# A serving store's open fills in the rows an older deberc-net still writing beside a
+# newer one left without them (a rolling upgrade over migration 15: docs/scaling.md),
+# each from its match's row: a scan of the table, once a start (200,000 rows: 14 ms on
+# SQLite, 20 ms on PostgreSQL; no index needed for it)
+PLAYERS_HEAL = (
+    "UPDATE match_players SET (finished, seq) ="
+    " (SELECT m.finished, m.{order} FROM matches m WHERE m.id = match_players.match_id)"
+    " WHERE finished IS NULL"
+)
 # ``recent_games``: his newest rows off that index, each joined to its match
 RECENT_GAMES = (
     "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"

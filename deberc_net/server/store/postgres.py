@@ -48,6 +48,7 @@ from .base import (
     OWN_RUNNING,
     PLAYER_RATINGS,
     PLAYERS_FOLLOW,
+    PLAYERS_HEAL,
     PLAYS_ON,
     POSTGRES_BEFORE,
     POSTGRES_NUMBER,
@@ -215,6 +216,7 @@ class PostgresStore:
                 _lock_servers(first, dead_after_s)
                 _end_the_dead(first, dead_after_s)
                 _list_old_stops(first)
+                first.execute(PLAYERS_HEAL.format(order="seq"))
         if migrated is not None:  # (committed: told only once it is)
             migrated.tell(redacted(url))
         self._pool = HurriedPool(

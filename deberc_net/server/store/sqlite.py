@@ -50,6 +50,7 @@ from .base import (
     OWN_RUNNING,
     PLAYER_RATINGS,
     PLAYERS_FOLLOW,
+    PLAYERS_HEAL,
     PLAYS_ON,
     RANK,
     RATED_COUNTS,
@@ -339,6 +340,7 @@ class SQLiteStore:
             self.server_id = int(cur.lastrowid or 0)
             self._end_the_dead(dead_after_s)
             self._list_old_stops()
+            self._db.execute(PLAYERS_HEAL.format(order="rowid"))
 
     def _end_the_dead(self, dead_after_s: float) -> int:
         self._db.execute(
