@@ -379,6 +379,7 @@ class Msg(StrEnum):
     SLOW_REGISTRATIONS = "slow-registrations"
     SLOW_PASSWORD_CHANGES = "slow-password-changes"
     REGISTRATIONS_WAITING = "registrations-waiting"
+    LOGINS_BEING_CHECKED = "logins-being-checked"
     BUSY_REGISTRATIONS = "busy-registrations"
     SLOW_SEAT_LOGINS = "slow-seat-logins"
     SLOW_SEATS = "slow-seats"
@@ -1528,6 +1529,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SLOW_PASSWORD_CHANGES: (
         "too many names registered or passwords changed from your address: wait {seconds} s",
         "много регистраций и смен пароля с адреса: подождите {seconds} с",
+    ),
+    Msg.LOGINS_BEING_CHECKED: (
+        "passwords for this name or from your address are still being checked:"
+        " try again once they are done",
+        "пароли к имени или с адреса ещё проверяются: попробуйте после них",
     ),
     Msg.REGISTRATIONS_WAITING: (
         "your address has registrations waiting: try again once they are done",

@@ -156,17 +156,23 @@ class Accounts:
         c = self.config
         pair, key, pending = _pair(name, address), name_key(name), self._pending
         waits = [
-            self._failed_addresses.wait(
+            self._failed_addresses.wait_pending(
                 address, now, c.failed_logins_per_address, pending[_ADDRESS + address]
             ),
-            self._failed_pairs.wait(pair, now, c.failed_logins_per_name, pending[pair]),
+            self._failed_pairs.wait_pending(pair, now, c.failed_logins_per_name, pending[pair]),
         ]
         if not self._known.seen(pair, now):
             limit = c.failed_logins_per_name
-            waits.append(self._failed_names.wait(key, now, limit, pending[_NAME + key]))
+            waits.append(self._failed_names.wait_pending(key, now, limit, pending[_NAME + key]))
         # let in only once every limit that holds it has: the longest of their waits
-        wait = max(waits)
-        return None if wait <= 0 else ev.slow_down(Msg.SLOW_WRONG_PASSWORDS, wait)
+        known = max((w for w in waits if w is not None), default=0.0)
+        if known > 0:
+            return ev.slow_down(Msg.SLOW_WRONG_PASSWORDS, known)
+        if None in waits:
+            # past a limit only with checks still being hashed: they may be right, so
+            # no wait is told (docs/protocol.md §10)
+            return ev.error("slow-down", phrase(Msg.LOGINS_BEING_CHECKED))
+        return None
 
     async def check_or_register(self, name: str, password: str, address: str) -> ev.Error | None:
         """None if the password is right (or the name was just registered), else the

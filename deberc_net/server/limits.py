@@ -151,16 +151,28 @@ class WindowCounter:
         stamps = self._recent(key, now)
         return len(stamps) if stamps else 0
 
-    def wait(self, key: str, now: float, limit: int, pending: int = 0) -> float:
+    def wait(self, key: str, now: float, limit: int) -> float:
         """Seconds from ``now`` until ``key`` has fewer than ``limit`` counts in the
-        window (0: it has now), ``pending`` more counted as made now (checks not yet
-        answered: a refusal's wait, docs/protocol.md §4.2)."""
+        window (0: it has now)."""
+        wait = self.wait_pending(key, now, limit, 0)
+        assert wait is not None  # (nothing pending: the counts made are all known)
+        return wait
+
+    def wait_pending(self, key: str, now: float, limit: int, pending: int) -> float | None:
+        """``wait``, with ``pending`` more counts that may yet be made (checks not yet
+        answered: a login's wrong passwords, docs/protocol.md §4.2, §10) counted as if
+        they were. None: nobody knows the wait yet, past the limit only with those,
+        which may never be made (right passwords), or be made once answered, to leave
+        a window from then."""
         stamps = self._recent(key, now) or deque()
         over = len(stamps) + pending - limit  # this many more must leave: the next one too
         if over < 0:
             return 0.0
-        leaving = stamps[over] if over < len(stamps) else now
-        return max(0.0, leaving + self.window - now)
+        if over >= len(stamps):
+            return None
+        # the pending counts, made later, leave later: these leave first, whatever
+        # those turn out to be (a right password only makes the wait shorter)
+        return max(0.0, stamps[over] + self.window - now)
 
     def add(self, key: str, now: float) -> None:
         self._recent(key, now)
