@@ -6,12 +6,16 @@ It is deliberately standalone (no import from this project, not even the client
 library): everything it needs is in docs/protocol.md, and it shows how little that is.
 It checks the protocol version in the banner, switches to the machine style, logs in,
 seeks a two-player game, answers every 'ask' with its first legal call, and stops after
-one game. Refused (its login, its seek), left without a 'bye', or not connected, it
-says why in one line and exits with status 2.
+one game. Put off (a 'slow-down' with its wait_ms=, docs/protocol.md §10), it says so,
+waits as told and asks again, a few times at most. Refused (its login, its seek), left
+without a 'bye', or not connected, it says why in one line and exits with status 2.
 """
 
 import socket
 import sys
+import time
+
+TRIES = 3  # a slow-down waited out and asked again at most this many times
 
 
 def fields(line: str) -> tuple[str, dict[str, str]]:
@@ -44,16 +48,27 @@ def main(host: str, port: int, name: str) -> None:
     banner = reader.readline()
     if "(protocol 1)" not in banner:  # or an error instead: a full server says so
         stop(name, f"not a protocol 1 server: {banner.strip()}")
-    send("style machine")
-    send(f"login {name}")
-    send("seek 2")
-    unanswered = ["style", "login", "seek"]  # each gets 'ok' or 'error', in this order
+    unanswered = ["style machine", f"login {name}", "seek 2"]  # sent at once, and each
+    for line in unanswered:  # gets 'ok' or 'error', in this order
+        send(line)
+    stale, tries = 0, TRIES  # stale: answers still due to lines since sent again
     for raw in reader:
         tag, kv = fields(raw.rstrip("\r\n"))
-        if tag in ("ok", "error") and unanswered:
-            what = unanswered.pop(0)
-            if tag == "error":  # it cannot play without it: say why and stop
-                stop(name, f"{what} refused: {kv.get('text', kv.get('code'))}")
+        if tag in ("ok", "error") and stale:
+            stale -= 1
+        elif tag in ("ok", "error") and unanswered:
+            line = unanswered.pop(0)
+            what, text = line.split()[0], kv.get("text", kv.get("code"))
+            if tag == "error" and kv.get("code") == "slow-down" and "wait_ms" in kv and tries:
+                tries -= 1  # put off: wait as told, then send it and the lines after it again
+                wait_s = int(kv["wait_ms"]) / 1000
+                sys.stderr.write(f"{name}: {what} put off: {text}; again in {wait_s:g} s\n")
+                time.sleep(wait_s)
+                stale, unanswered = len(unanswered), [line, *unanswered]
+                for again in unanswered:
+                    send(again)
+            elif tag == "error":  # it cannot play without it: say why and stop
+                stop(name, f"{what} refused: {text}")
         elif tag == "ask":  # answer with a legal call, naming the request it answers
             send(f"{kv['legal'].split(',')[0]} seq={kv['seq']}")
         elif tag == "error" and kv.get("code") == "stale":

@@ -4,7 +4,9 @@ Real bot processes against a real server on loopback, each under a hard time lim
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import re
 import socket
 import sys
 from collections.abc import Awaitable, Callable
@@ -308,6 +310,100 @@ async def test_the_raw_bot_whose_seek_is_refused_says_so_and_exits_2(
     port = await _full_server(start_server, connect)
     status, err = await _raw_bot(port, "rawbot")
     assert (status, err) == (2, f"rawbot: seek refused: {FULL}\n")
+
+
+async def test_the_raw_bot_put_off_waits_as_told_seeks_again_and_plays(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """Its address has given up its one seat (two a second back: 'wait_ms=' up to 2000):
+    the raw bot's seek is put off 'slow-down'. It says so, waits as told, seeks again,
+    is seated and plays its game to the end. Failed before: 'seek refused', status 2."""
+    port = await start_server(seat_churn_per_address_burst=1, seat_churn_per_address_per_s=0.5)
+    cat = await connect.machine(port, "cat")  # the bots' address (127.0.0.1)
+    await cat.send("new 2")
+    await cat.expect("ok", cmd="sit")
+    await cat.send("leave")
+    await cat.expect("ok", cmd="leave")
+    ann = Bot(lambda view: view.legal[0], "ann", port=port, seek="2", games=1)
+    raw = [sys.executable, str(ROOT / "clients" / "raw_bot.py"), "127.0.0.1", str(port), "rawbot"]
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ann.run)  # (put off too, by the same address's seat)
+            done = await trio.run_process(
+                raw, capture_stdout=True, capture_stderr=True, check=False
+            )
+            if done.returncode:  # (no game for ann either)
+                nursery.cancel_scope.cancel()
+    err = done.stderr.decode()
+    assert done.returncode == 0, err
+    slow = "too many seats taken and left at once: wait [12] s"
+    assert re.fullmatch(rf"rawbot: seek put off: {slow}; again in [0-9.]+ s\n", err), err
+    assert ann.stats.games == 1
+    await cat.send("games rawbot")
+    assert (await cat.expect("games"))["count"] == "1"
+
+
+async def _scripted_server(
+    nursery: trio.Nursery, answers: dict[str, list[str]]
+) -> tuple[int, list[str]]:
+    """A listener on loopback that greets as a protocol 1 server and answers each line
+    by its first word from ``answers`` (the next of its list, the last one ever after);
+    its port, and the lines it has heard (filled in as they come)."""
+    heard: list[str] = []
+
+    async def handle(stream: trio.SocketStream) -> None:
+        await stream.send_all(b"deberc-net 0.1 (protocol 1)\r\n")
+        buffer = b""
+        with trio.move_on_after(10), contextlib.suppress(trio.BrokenResourceError):
+            while data := await stream.receive_some():
+                buffer += data
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    heard.append(line.decode())
+                    said = answers[line.decode().split()[0]]
+                    answer = said.pop(0) if len(said) > 1 else said[0]
+                    await stream.send_all(answer.encode() + b"\r\n")
+        await stream.aclose()
+
+    listeners = await nursery.start(functools.partial(trio.serve_tcp, handle, 0, host="127.0.0.1"))
+    port: int = listeners[0].socket.getsockname()[1]
+    return port, heard
+
+
+SLOW = "error code=slow-down wait_ms=20 text=slow down: wait 1 s"
+
+
+async def test_the_raw_bot_put_off_again_and_again_stops_after_a_few_tries(
+    nursery: trio.Nursery,
+) -> None:
+    """Put off every time, it asks three times more, then stops as for a refusal."""
+    answers = {"style": ["ok cmd=style"], "login": ["ok cmd=login"], "seek": [SLOW]}
+    port, heard = await _scripted_server(nursery, answers)
+    status, err = await _raw_bot(port, "rawbot")
+    put_off = "rawbot: seek put off: slow down: wait 1 s; again in 0.02 s\n"
+    assert (status, err) == (2, put_off * 3 + "rawbot: seek refused: slow down: wait 1 s\n")
+    assert heard == ["style machine", "login rawbot"] + ["seek 2"] * 4
+
+
+async def test_the_raw_bot_whose_login_is_put_off_sends_it_and_its_seek_again(
+    nursery: trio.Nursery,
+) -> None:
+    """Its seek, sent before the login's answer came, is refused as not logged in: that
+    answer is passed over, and the login and the seek are sent again."""
+    answers = {
+        "style": ["ok cmd=style"],
+        "login": [SLOW, "ok cmd=login"],
+        # (its game over at once: it quits)
+        "seek": [
+            "error code=not-logged-in text=log in first: login NAME [PASSWORD]",
+            "ok cmd=seek\r\nevent kind=match-end",
+        ],
+        "quit": ["bye text=Goodbye."],
+    }
+    port, heard = await _scripted_server(nursery, answers)
+    status, err = await _raw_bot(port, "rawbot")
+    assert (status, err) == (0, "rawbot: login put off: slow down: wait 1 s; again in 0.02 s\n")
+    assert heard == ["style machine", "login rawbot", "seek 2", "login rawbot", "seek 2", "quit"]
 
 
 async def _one_shot_server(nursery: trio.Nursery, said: bytes) -> int:
