@@ -132,6 +132,7 @@ def make_app(lobby: Lobby) -> Starlette:
     # how a match ended, in words, for the live table page's script (web/ends.py)
     ends_json = {lang: json.dumps(ends_for_script(lang), ensure_ascii=False) for lang in Lang}
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
+    kept_plots = ladders.KeptPlots(ladders.KEPT_PLOTS_BYTES)  # finished runs' (ladders.py)
 
     def page(
         request: Request,
@@ -316,7 +317,7 @@ def make_app(lobby: Lobby) -> Starlette:
             found = ladders.ladder_run(db, run, asked)
             if found is None or not plotted:
                 return found, None
-            return found, ladders.finished_plot(db, found.run, lang)
+            return found, ladders.finished_plot(db, found.run, kept_plots, lang)
 
         return await trio.to_thread.run_sync(look_up)
 

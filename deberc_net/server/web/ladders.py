@@ -151,24 +151,26 @@ class KeptPlots:
 
 
 # A finished run never changes (its games are stored before its summary, and nothing
-# writes them after), so its plot is made once, at its first request, and kept in the
-# process: its games read and counted are 0.45 s of CPU for a run of 20,000, which
-# every request spent (docs/performance.md, "A big club's store"). In memory, not in
-# the store: the pages only read the database, which the ladder writes, and a plot is
-# small (8 KB a pair: 500 points a line at most), so 8 MB keep hundreds of runs; a
-# restart makes each again once.
-FINISHED_PLOTS = KeptPlots(8 * 1024 * 1024)
+# writes them after), so its plot is made once, at its first request, and kept by the
+# web face (make_app: one KeptPlots a process, no module state): its games read and
+# counted are 0.45 s of CPU for a run of 20,000, which every request spent
+# (docs/performance.md, "A big club's store"). In memory, not in the store: the pages
+# only read the database, which the ladder writes, and a plot is small (8 KB a pair:
+# 500 points a line at most), so 8 MB keep hundreds of runs; a restart makes each again.
+KEPT_PLOTS_BYTES = 8 * 1024 * 1024
 
 
-def finished_plot(db: str, run: LadderRun, lang: Lang = Lang.EN) -> str | None:
+def finished_plot(
+    db: str, run: LadderRun, kept_plots: KeptPlots, lang: Lang = Lang.EN
+) -> str | None:
     """``elo_plot`` of finished run ``run`` (its summary stored: None for one that has
     none, whose games still come), from all its games however few ``run`` holds: kept
-    (FINISHED_PLOTS), read and counted at its first request only (drawn then in every
+    in ``kept_plots``, read and counted at its first request only (drawn then in every
     language: the counting is the cost)."""
     if run.summary is None:
         return None
     key = (db, run.id, lang)
-    kept = FINISHED_PLOTS.get(key)
+    kept = kept_plots.get(key)
     if kept is not None:
         return kept or None  # ('': a run of no game has no plot)
     store = open_ladder_store(db, migrate=False)  # the server migrated it
@@ -180,7 +182,7 @@ def finished_plot(db: str, run: LadderRun, lang: Lang = Lang.EN) -> str | None:
     curves = elo_curves(whole)
     plots = {each: elo_plot(whole, each, curves) for each in Lang}
     for each, plot in plots.items():
-        FINISHED_PLOTS.put((db, run.id, each), plot or "")
+        kept_plots.put((db, run.id, each), plot or "")
     return plots[lang]
 
 
