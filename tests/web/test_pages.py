@@ -505,6 +505,12 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
     }
     status, body = await web.get("/games/m999")  # an id never played: still 404
     assert status == 404 and b"No finished match m999." in body
+    # the id typed in capitals, as /players/ANN finds ann (a web tryout): the same match
+    shouted = match.upper()
+    status, body = await web.get(f"/games/{shouted}")
+    assert status == 200 and "Match over: ann wins (bob left the table: forfeit)." in body.decode()
+    status, body = await web.get(f"/api/games/{shouted}")
+    assert status == 200 and json.loads(body)["match"] == match
 
 
 async def test_a_private_table_is_not_shown_nor_watched_from_the_web(

@@ -40,7 +40,9 @@ from .replay import Replay, in_hand_order, replay_match, replay_without_deals
 from .words import PageWords, W, said, table_script_words, tables_script_words
 
 HERE = Path(__file__).parent
-MATCH_ID = re.compile(r"m[0-9]{1,12}")  # the ids the server gives (Table._start)
+# the ids the server gives (Table._start), 'M12' too: read as m12, as a player's page
+# is found by his name in any case
+MATCH_ID = re.compile(r"[mM][0-9]{1,12}")
 VARY = "Accept-Language, Cookie"  # what a page's language comes from (web/choice.py)
 PLAYER_GAMES = 50  # the newest finished matches a player's page lists
 PLAYER_RATED = 500  # the newest rated matches his page plots (docs/web.md)
@@ -211,6 +213,7 @@ def make_app(lobby: Lobby) -> Starlette:
         match_id = request.path_params["match"]
         if not MATCH_ID.fullmatch(match_id):
             return None
+        match_id = match_id.lower()
         records, row = await trio.to_thread.run_sync(finished_match_read, lobby.store, match_id)
         if records:
             return replay_match(records, lobby.rules, row)
