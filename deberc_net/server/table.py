@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import secrets
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
@@ -37,7 +37,7 @@ from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.hints import command_hint, hint, ten_meant
-from deberc_net.protocol.lang import Lang, table_words
+from deberc_net.protocol.lang import Lang, TableWords, table_words
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
@@ -171,7 +171,7 @@ class Table:
     _on_points: bool = attrs.field(init=False)  # the rules' deal_won_on_points, told so too
     # its plugins' words for calls (Tertz's «марьяж», 'mariage': lang.table_words), told with
     # every event
-    words: Mapping[str, str] = attrs.field(init=False)
+    words: TableWords = attrs.field(init=False)
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept

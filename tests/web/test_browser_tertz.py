@@ -13,13 +13,16 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.lang import spoken_call, table_words
+from deberc_net.testing import rule_book
 from tests.server.client import LineClient, fields, seat_pair
 from tests.server.conftest import Connector
 
 from .browsing import in_thread, wait_for
 from .conftest import WebServer, screenshot
 
+# a Tertz table's own words for calls ('bella' is 'mariage'), as its pages say them
+TERTZ_WORDS = table_words(rule_book().ruleset(2, "tertz", ()).call_aliases)
 SHOWN = """
 return [document.getElementById("talon").textContent,
         Array.from(document.querySelectorAll("#talk li"), (li) => li.textContent),
@@ -38,7 +41,7 @@ def as_shown(state: dict[str, str], names: dict[int, str]) -> list[Any]:
             shown.setdefault(seat, []).append(spoken_call(card))
     said = []
     for seat, token in talk:
-        said.append(f"{names[int(seat)]}: {spoken_call(token)}")
+        said.append(f"{names[int(seat)]}: {spoken_call(token, TERTZ_WORDS)}")
         if token == "pokazyvayu" and seat in shown:
             said.append(f"{names[int(seat)]}: shows {' '.join(shown.pop(seat))}")
     turned = [] if state["talon"] == "0" else [state["turned"]]
@@ -124,3 +127,23 @@ async def test_the_pages_spoken_calls_are_spoken_call(
         browser.execute_script, "return arguments[0].map(window.debercSpoken)", TOKENS
     )
     assert said == [spoken_call(token) for token in TOKENS]
+
+
+async def test_a_tertz_tables_live_page_says_its_own_words_as_the_page_served(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """Tertz's 'bella' is 'mariage' at its tables (protocol/lang.py table_words): the page
+    as served said 'ann: mariage', the English live page's script 'ann: bella' (a
+    full-suite run's failure of the test above, in a deal with a mariage by talon 10)."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 tertz")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await in_thread(browser.get, web.url(f"/table/{table}"))
+    await in_thread(wait_for, browser, 'body[data-live="open"]')
+    tokens = [*TOKENS, "bella"]
+    said = await in_thread(
+        browser.execute_script, "return arguments[0].map(window.debercSpoken)", tokens
+    )
+    assert said == [spoken_call(token, TERTZ_WORDS) for token in tokens]
+    assert said[-1] == "mariage"

@@ -201,7 +201,13 @@ def make_app(lobby: Lobby) -> Starlette:
         table, lang = lobby.tables[summary.id], lang_of(request)
         board = views.board_now(table, lang)
         said_live = script_json(table_script_words(lang, table.words))
-        return page(request, "table.html", table=summary, board=board, table_words=said_live)
+        # (an English page's script says the game's calls itself, but not a table's own
+        # words for them: Tertz's 'bella' is 'mariage', as the page served says it)
+        own = script_json(dict(table.words.en)) if table.words.en else ""
+        return page(
+            request, "table.html", table=summary, board=board, table_words=said_live,
+            own_words=own,
+        )  # fmt: skip
 
     async def api_table(request: Request) -> Response:
         summary = _table(request)

@@ -13,6 +13,8 @@
   // A Russian page hands its words (web/words.py table_script_words: docs/web.md,
   // "Languages"); an English page none, and these are its words
   const SAID = JSON.parse(board.dataset.words || "null");
+  // an English page's table's own words for calls of the game's (lang.py table_words)
+  const OWN = JSON.parse(board.dataset.own || "{}");
   const WORDS = Object.assign({
     away: "away: the seat is held a while", deal: "Deal {deal}", turned: " · turned ",
     talon: "Talon {talon}", trump: "Trump ", plays: " plays", and: " and ", shows: "shows ",
@@ -54,6 +56,7 @@
   const GENITIVE = ["semerki", "vosmerki", "devyatki", "desyatki", "valta", "damy", "korolya", "tuza"];
   function spoken(token) {
     if (SAID) return SAID.calls[token] || token.replace(/-/g, " ");  // as the table says it
+    if (OWN[token]) return OWN[token];  // the table's own English word: Tertz's 'mariage'
     let m = /^(10|[789JQKA])([shdc])$/.exec(token);
     if (m) return m[1] + SUITS[m[2]];
     m = /^ot-(10|[789JQKA])(-kozyrnogo)?$/.exec(token);
