@@ -112,20 +112,28 @@ TOKENS = [
 ]
 
 
+async def _spoken_on_live_page(
+    web: WebServer, browser: webdriver.Chrome, connect: Connector, game: str, tokens: list[str]
+) -> list[str]:
+    """``tokens`` as the live page of a new table of ``game`` ('new GAME') says them."""
+    ann = await connect.machine(web.port, "ann")
+    await ann.send(f"new {game}")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await in_thread(browser.get, web.url(f"/table/{table}"))
+    await in_thread(wait_for, browser, 'body[data-live="open"]')
+    said: list[str] = await in_thread(
+        browser.execute_script, "return arguments[0].map(window.debercSpoken)", tokens
+    )
+    return said
+
+
 async def test_the_pages_spoken_calls_are_spoken_call(
     start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
 ) -> None:
     """The live page's copy of spoken_call (table.js) says every call as Python does:
     a Deberts table's orders and answers too, which a Tertz match never says."""
     web: WebServer = await start_web()
-    ann = await connect.machine(web.port, "ann")
-    await ann.send("new 2")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await in_thread(browser.get, web.url(f"/table/{table}"))
-    await in_thread(wait_for, browser, 'body[data-live="open"]')
-    said = await in_thread(
-        browser.execute_script, "return arguments[0].map(window.debercSpoken)", TOKENS
-    )
+    said = await _spoken_on_live_page(web, browser, connect, "2", TOKENS)
     assert said == [spoken_call(token) for token in TOKENS]
 
 
@@ -136,14 +144,7 @@ async def test_a_tertz_tables_live_page_says_its_own_words_as_the_page_served(
     as served said 'ann: mariage', the English live page's script 'ann: bella' (a
     full-suite run's failure of the test above, in a deal with a mariage by talon 10)."""
     web: WebServer = await start_web()
-    ann = await connect.machine(web.port, "ann")
-    await ann.send("new 2 tertz")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await in_thread(browser.get, web.url(f"/table/{table}"))
-    await in_thread(wait_for, browser, 'body[data-live="open"]')
     tokens = [*TOKENS, "bella"]
-    said = await in_thread(
-        browser.execute_script, "return arguments[0].map(window.debercSpoken)", tokens
-    )
+    said = await _spoken_on_live_page(web, browser, connect, "2 tertz", tokens)
     assert said == [spoken_call(token, TERTZ_WORDS) for token in tokens]
     assert said[-1] == "mariage"
