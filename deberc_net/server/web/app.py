@@ -313,31 +313,33 @@ def make_app(lobby: Lobby) -> Starlette:
 
     async def _ladder_run(
         request: Request, plotted: bool
-    ) -> tuple[ladders.RunPage | None, str | None]:
-        """The run of the path with the page of its games ``?page=`` asks (NoSuchPage:
-        one it has not), and with ``plotted`` its finished plot (kept once made: both
-        read in a thread, off the loop)."""
-        run = path_number(request.path_params["run"])
-        if run is None:
-            return None, None
+    ) -> tuple[ladders.RunPage, str | None] | Response:
+        """The run of the path with the page of its games ``?page=`` asks, and with
+        ``plotted`` its finished plot (kept once made: both read in a thread, off the
+        loop); or the refusal, a page it has not (400) or no such run (404)."""
+        number = request.path_params["run"]
+        run = path_number(number)
         db, asked, lang = lobby.config.db, asked_page(request.query_params), lang_of(request)
 
         def look_up() -> tuple[ladders.RunPage | None, str | None]:
-            found = ladders.ladder_run(db, run, asked)
+            found = None if run is None else ladders.ladder_run(db, run, asked)
             if found is None or not plotted:
                 return found, None
             return found, ladders.finished_plot(db, found.run, kept_plots, lang)
 
-        return await trio.to_thread.run_sync(look_up)
-
-    async def ladder_page(request: Request) -> Response:
-        number = request.path_params["run"]
         try:
-            found, plot = await _ladder_run(request, plotted=True)
+            found, plot = await trio.to_thread.run_sync(look_up)
         except NoSuchPage as no_page:
             return bad_page(request, no_page.pages)
         if found is None:
             return not_found(request, W.NO_LADDER_RUN, number)
+        return found, plot
+
+    async def ladder_page(request: Request) -> Response:
+        looked = await _ladder_run(request, plotted=True)
+        if isinstance(looked, Response):
+            return looked
+        found, plot = looked
         at = f"/ladders/{found.run.id}"  # (the switch keeps the page)
         query = "" if found.paged.page == 1 else f"page={found.paged.page}"
         return page(
@@ -346,16 +348,12 @@ def make_app(lobby: Lobby) -> Starlette:
         )  # fmt: skip
 
     async def api_ladder(request: Request) -> Response:
-        number = request.path_params["run"]
-        try:
-            found, _ = await _ladder_run(request, plotted=False)
-        except NoSuchPage as no_page:
-            return bad_page(request, no_page.pages)
-        if found is None:
-            return not_found(request, W.NO_LADDER_RUN, number)
-        shown = found.paged  # (appended: which page of how many games)
+        looked = await _ladder_run(request, plotted=False)
+        if isinstance(looked, Response):
+            return looked
+        shown = looked[0].paged  # (appended: which page of how many games)
         told = {"page": shown.page, "pages": shown.pages, "game_count": shown.count}
-        return JSONResponse({**attrs.asdict(found.run), **told})
+        return JSONResponse({**attrs.asdict(looked[0].run), **told})
 
     async def favicon(request: Request) -> Response:
         # where a browser asks for it by itself (a JSON page names none): 149 bytes
