@@ -24,6 +24,7 @@ class SeatLeft(enum.StrEnum):
 
     LEFT = "left"  # its player's 'leave' (in a running match: its forfeit follows)
     AWAY_TOO_LONG = "away-too-long"  # away from a waiting table past the away limit
+    AWAY_FORFEIT = "away-forfeit"  # away from its match past the away limit: it forfeits
     GAVE_UP = "gave-up"  # a house bot that never came, or kept failing
 
 

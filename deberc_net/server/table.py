@@ -1477,6 +1477,7 @@ class Table:
         gone_in = self.away_in.get(seat)  # (the deal he dropped in, not the one now)
         left_behind = [] if bot or self.board is not None else self._left_behind(seat, gone_in)
         address = self.seat_addresses.get(seat)
+        seat_left(self._session(seat), self.id, seat, name or "?", SeatLeft.AWAY_FORFEIT)
         await self._forfeit(seat, Outcome.AWAY)
         if left_behind:
             self.lobby.matchmaking.left_by(name, address, left_behind)

@@ -336,3 +336,32 @@ async def test_who_sat_at_a_table_went_away_came_back_and_left_is_logged(
     assert [line["reason"] for line in _events(logs, "seat_left")] == ["away-too-long", "left"]
     # the second 'back' took the seat over from bob's own open connection: no away before
     assert [line["was_away"] for line in _events(logs, "back")] == [True, False]
+
+
+async def test_a_seat_forfeited_by_the_away_limit_mid_match_is_logged_as_left(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """Every other way of giving up a seat logged ``seat_left``; a running match's seat
+    away past the limit logged only the ``match_end`` its forfeit made."""
+    port = await start_server(away_limit_ms=3_000)
+    with structlog.testing.capture_logs() as logs:
+        ann = await connect.machine(port, "ann")
+        bob = await connect.machine(port, "bob")
+        await ann.send("new 2")
+        table = int((await ann.expect("ok", cmd="sit"))["table"])
+        await bob.send(f"sit {table}")
+        await bob.expect("event", kind="start")
+        await ann.aclose()  # a drop: his seat is held for the away limit, then forfeited
+        assert (await bob.expect("event", kind="match-end"))["reason"] == "away"
+        await bob.send("ping")
+        await bob.expect("ok", cmd="ping")
+    [left] = _events(logs, "seat_left")
+    assert (left["table"], left["seat"], left["name"]) == (table, 0, "ann")
+    assert left["reason"] == "away-forfeit"
+    assert "conn" not in left  # his connection is gone: the table names him
+    events = [line["event"] for line in logs]
+    assert events.index("seat_left") < events.index("match_end")
+    assert _events(logs, "match_end")[0]["reason"] == "away"
