@@ -485,6 +485,69 @@ def test_ctrl_c_mid_move_says_nothing_was_written_and_writes_nothing(
     assert "accounts" not in _state(new_postgres_url)  # not even the schema is left
 
 
+# (a key of the test's own: the migrations' lock is another)
+COMMIT_HELD = 7331
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_during_the_commit_says_it_may_be_written_and_how_to_know(
+    tmp_path: Path, new_postgres_url: str
+) -> None:
+    """Ctrl-C inside the final commit ended the command silently: whether PostgreSQL
+    committed is not known there, and it says so and how to know. The interruption
+    lands inside the commit for certain: a deferred trigger of the (migrated, empty)
+    database makes the COMMIT wait for a lock the test holds until the signal."""
+    club = tmp_path / "club.sqlite3"
+    _a_club(club)
+    open_store(new_postgres_url).close()  # migrated, no rows: a database the move takes
+    with psycopg.connect(new_postgres_url, autocommit=True) as holder:
+        holder.execute(
+            "CREATE FUNCTION held_commit() RETURNS trigger LANGUAGE plpgsql AS"
+            f" $$ BEGIN PERFORM pg_advisory_xact_lock({COMMIT_HELD}); RETURN NULL; END $$"
+        )
+        holder.execute(
+            "CREATE CONSTRAINT TRIGGER held_commit AFTER INSERT ON accounts"
+            " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION held_commit()"
+        )
+        holder.execute("SELECT pg_advisory_lock(%s)", (COMMIT_HELD,))
+        argv = ["move-store", new_postgres_url, "--db", str(club)]
+        mover = subprocess.Popen(
+            [sys.executable, "-m", "deberc_net", *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            for _ in range(1200):  # until its COMMIT waits for the lock
+                committing = holder.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE query = 'COMMIT'"
+                    " AND wait_event = 'advisory'"
+                ).fetchone()
+                if (committing and committing[0]) or mover.poll() is not None:
+                    break
+                time.sleep(0.05)
+            assert mover.poll() is None, "the move ended before its commit could be held"
+            mover.send_signal(signal.SIGINT)
+            out, err = mover.communicate(timeout=60)
+        finally:
+            if mover.poll() is None:
+                mover.kill()
+        holder.execute("SELECT pg_advisory_unlock(%s)", (COMMIT_HELD,))
+        holder.execute("DROP TRIGGER held_commit ON accounts")
+    assert (mover.returncode, out) == (-signal.SIGINT, ""), err
+    assert err == (
+        "deberc-net move-store: interrupted during the commit: the move into"
+        f" {new_postgres_url} is written whole or not at all (one transaction), which of"
+        " the two is not known here. Run the move again to know: it moves the club if"
+        " nothing was written, or says that the database holds a club already (this"
+        " move's)\n"
+    )
+    # (here the signal cancelled the waiting COMMIT: the move again, as it says, moves)
+    again = run_cli(argv)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(f"moved {club} into {new_postgres_url} ")
+
+
 def test_the_settings_hint_names_the_file_however_its_path_is_written(
     tmp_path: Path, new_postgres_url: str
 ) -> None:

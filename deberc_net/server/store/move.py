@@ -45,8 +45,9 @@ LOCK_WAIT_S = 2.0  # how long the move waits for another program's write to end
 
 
 class MoveInterrupted(Exception):
-    """Ctrl-C (SIGINT) before the move's commit: its one sentence says nothing was
-    written into PostgreSQL."""
+    """Ctrl-C (SIGINT) during the move: its one sentence says what was written into
+    PostgreSQL (before the commit: nothing; during it: the whole move or nothing, not
+    known here) and how to know."""
 
 
 @attrs.frozen
@@ -181,7 +182,15 @@ def _copy(source: sqlite3.Connection, url: str, migrations: Sequence[Migration])
                 f"interrupted: nothing was written into {redacted(url)} (the move is one"
                 " transaction, not committed); the move can be run again"
             ) from None
-        target.commit()
+        try:
+            target.commit()
+        except KeyboardInterrupt:  # (its COMMIT sent: PostgreSQL may have done it or not)
+            raise MoveInterrupted(
+                f"interrupted during the commit: the move into {redacted(url)} is written"
+                " whole or not at all (one transaction), which of the two is not known"
+                " here. Run the move again to know: it moves the club if nothing was"
+                " written, or says that the database holds a club already (this move's)"
+            ) from None
         return moved
     except psycopg.Error as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
