@@ -7,8 +7,10 @@ library): everything it needs is in docs/protocol.md, and it shows how little th
 It checks the protocol version in the banner, switches to the machine style, logs in,
 seeks a two-player game, answers every 'ask' with its first legal call, and stops after
 one game. Put off (a 'slow-down' with its wait_ms=, docs/protocol.md §10), it says so,
-waits as told and asks again, a few times at most. Refused (its login, its seek), left
-without a 'bye', or not connected, it says why in one line and exits with status 2.
+waits as told and asks again, a few times at most: a login on a new connection, as the
+server closes one not logged in 15 s after it opened (§2.1), however long the wait.
+Refused (its login, its seek), left without a 'bye', or not connected, it says why in
+one line and exits with status 2.
 """
 
 import socket
@@ -38,7 +40,7 @@ def stop(name: str, why: str) -> None:
     sys.exit(2)
 
 
-def main(host: str, port: int, name: str) -> None:
+def main(host: str, port: int, name: str, tries: int = TRIES) -> None:
     sock = socket.create_connection((host, port))
     reader = sock.makefile("r", encoding="utf-8", newline="")
 
@@ -51,7 +53,7 @@ def main(host: str, port: int, name: str) -> None:
     unanswered = ["style machine", f"login {name}", "seek 2"]  # sent at once, and each
     for line in unanswered:  # gets 'ok' or 'error', in this order
         send(line)
-    stale, tries = 0, TRIES  # stale: answers still due to lines since sent again
+    stale = 0  # answers still due to lines since sent again
     for raw in reader:
         tag, kv = fields(raw.rstrip("\r\n"))
         if tag in ("ok", "error") and stale:
@@ -63,6 +65,12 @@ def main(host: str, port: int, name: str) -> None:
                 tries -= 1  # put off: wait as told, then send it and the lines after it again
                 wait_s = int(kv["wait_ms"]) / 1000
                 sys.stderr.write(f"{name}: {what} put off: {text}; again in {wait_s:g} s\n")
+                if what == "login":  # not logged in, it would be closed meanwhile (§2.1):
+                    reader.close()  # so it is closed, the wait is waited out without it,
+                    sock.close()  # and all is sent again on a new one
+                    time.sleep(wait_s)
+                    main(host, port, name, tries)
+                    return
                 time.sleep(wait_s)
                 stale, unanswered = len(unanswered), [line, *unanswered]
                 for again in unanswered:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import re
 import socket
 import sys
@@ -345,24 +346,45 @@ async def test_the_raw_bot_put_off_waits_as_told_seeks_again_and_plays(
 
 
 async def _scripted_server(
-    nursery: trio.Nursery, answers: dict[str, list[str]]
-) -> tuple[int, list[str]]:
+    nursery: trio.Nursery, answers: dict[str, list[str]], login_limit_s: float = math.inf
+) -> tuple[int, list[list[str]]]:
     """A listener on loopback that greets as a protocol 1 server and answers each line
     by its first word from ``answers`` (the next of its list, the last one ever after);
-    its port, and the lines it has heard (filled in as they come)."""
-    heard: list[str] = []
+    its port, and the lines each connection has said (filled in as they come), then how
+    it ended (GONE, TIMED_OUT; nothing: closed by the server otherwise). Before
+    its 'ok cmd=login' a connection is refused all but 'style' and 'login', and closed
+    ``login_limit_s`` after it opened, as the server's are (docs/protocol.md §2.1)."""
+    heard: list[list[str]] = []
 
     async def handle(stream: trio.SocketStream) -> None:
+        said_here: list[str] = []
+        heard.append(said_here)
+        limit = trio.current_time() + login_limit_s
         await stream.send_all(b"deberc-net 0.1 (protocol 1)\r\n")
-        buffer = b""
+        buffer, logged_in = b"", False
         with trio.move_on_after(10), contextlib.suppress(trio.BrokenResourceError):
-            while data := await stream.receive_some():
+            while True:
+                data = None
+                with trio.move_on_at(math.inf if logged_in else limit):
+                    try:
+                        data = await stream.receive_some()
+                    except trio.BrokenResourceError:  # (closed with lines unread: a reset)
+                        data = b""
+                    if not data:
+                        said_here.append(GONE)
+                        break
+                if data is None:
+                    said_here.append(TIMED_OUT)
+                    await stream.send_all(b"error code=login-timeout text=log in sooner\r\n")
+                    break
                 buffer += data
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
-                    heard.append(line.decode())
-                    said = answers[line.decode().split()[0]]
-                    answer = said.pop(0) if len(said) > 1 else said[0]
+                    said_here.append(line.decode())
+                    word = line.decode().split()[0]
+                    said = answers[word] if logged_in or word in ("style", "login") else []
+                    answer = (said.pop(0) if len(said) > 1 else said[0]) if said else NOT_IN
+                    logged_in = logged_in or answer.startswith("ok cmd=login")
                     await stream.send_all(answer.encode() + b"\r\n")
         await stream.aclose()
 
@@ -372,6 +394,8 @@ async def _scripted_server(
 
 
 SLOW = "error code=slow-down wait_ms=20 text=slow down: wait 1 s"
+NOT_IN = "error code=not-logged-in text=log in first: login NAME [PASSWORD]"
+GONE, TIMED_OUT = "(closed by the bot)", "(closed: login-timeout)"  # how each one ended
 
 
 async def test_the_raw_bot_put_off_again_and_again_stops_after_a_few_tries(
@@ -383,28 +407,28 @@ async def test_the_raw_bot_put_off_again_and_again_stops_after_a_few_tries(
     status, err = await _raw_bot(port, "rawbot")
     put_off = "rawbot: seek put off: slow down: wait 1 s; again in 0.02 s\n"
     assert (status, err) == (2, put_off * 3 + "rawbot: seek refused: slow down: wait 1 s\n")
-    assert heard == ["style machine", "login rawbot"] + ["seek 2"] * 4
+    assert heard[0][:6] == ["style machine", "login rawbot"] + ["seek 2"] * 4
 
 
-async def test_the_raw_bot_whose_login_is_put_off_sends_it_and_its_seek_again(
+async def test_the_raw_bot_whose_login_is_put_off_logs_in_again_on_a_new_connection(
     nursery: trio.Nursery,
 ) -> None:
-    """Its seek, sent before the login's answer came, is refused as not logged in: that
-    answer is passed over, and the login and the seek are sent again."""
+    """Put off for longer than the server keeps a connection not logged in: it waited
+    on that connection, which was closed meanwhile ('login refused: log in sooner').
+    It now closes it, waits as told and sends its three lines again on a new one."""
     answers = {
         "style": ["ok cmd=style"],
-        "login": [SLOW, "ok cmd=login"],
-        # (its game over at once: it quits)
-        "seek": [
-            "error code=not-logged-in text=log in first: login NAME [PASSWORD]",
-            "ok cmd=seek\r\nevent kind=match-end",
-        ],
+        "login": ["error code=slow-down wait_ms=1500 text=slow down: wait 2 s", "ok cmd=login"],
+        "seek": ["ok cmd=seek\r\nevent kind=match-end"],  # (its game over at once: it quits)
         "quit": ["bye text=Goodbye."],
     }
-    port, heard = await _scripted_server(nursery, answers)
+    port, heard = await _scripted_server(nursery, answers, login_limit_s=1)
     status, err = await _raw_bot(port, "rawbot")
-    assert (status, err) == (0, "rawbot: login put off: slow down: wait 1 s; again in 0.02 s\n")
-    assert heard == ["style machine", "login rawbot", "seek 2", "login rawbot", "seek 2", "quit"]
+    assert (status, err) == (0, "rawbot: login put off: slow down: wait 2 s; again in 1.5 s\n")
+    first, again = heard  # (the first one's seek, sent before the login's answer came,
+    assert first[:2] == ["style machine", "login rawbot"]  # is not waited for: refused)
+    assert first[-1] == GONE  # closed by the bot as it began to wait, not left open
+    assert again[:4] == ["style machine", "login rawbot", "seek 2", "quit"]
 
 
 async def _one_shot_server(nursery: trio.Nursery, said: bytes) -> int:
