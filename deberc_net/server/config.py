@@ -57,6 +57,11 @@ class Config:
     # no limit). A page with its files and socket is 5 of them: docs/security.md §8
     web_requests_per_address_per_s: float = 10.0
     web_requests_per_address_burst: float = 60.0
+    # a web connection whose answer waits this long unread (the client takes nothing,
+    # or is gone) is cut off by the kernel (TCP_USER_TIMEOUT): hypercorn's writes wait
+    # otherwise as long as the connection lives, a stop too (docs/security.md §4;
+    # 0: the system's own, some 15 min for a client gone and never for one that stalls)
+    web_send_timeout_ms: int = 30_000
     # Behind a reverse proxy (docs/web.md, "Behind a proxy")
     http_host: str | None = None  # the web face's address (None: the game's host)
     # the peers (addresses, CIDR networks) whose X-Forwarded-For names the web client

@@ -26,6 +26,17 @@ WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it send
 WEBSOCKET_PING_S = 25.0
 
 
+def cut_off_when_unread(bound: socket.socket, timeout_ms: int) -> None:
+    """Have the kernel end each connection ``bound`` accepts (they inherit the option)
+    whose data sent has waited ``timeout_ms`` unacknowledged or behind a closed window:
+    hypercorn shields its writes from cancellation, so a client that asked and never
+    reads held a task, a live socket's place and the server's stop for as long as it
+    kept its connection open (Linux; elsewhere the system's own limit holds)."""
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    if timeout_ms and option is not None:
+        bound.setsockopt(socket.IPPROTO_TCP, option, timeout_ms)
+
+
 async def serve_http(
     config: Config,
     lobby: Lobby,
@@ -35,6 +46,7 @@ async def serve_http(
 ) -> None:
     """Serve on ``bound`` (a socket bound before the store opened, not yet listening)
     until cancelled; report its port."""
+    cut_off_when_unread(bound, config.web_send_timeout_ms)
     settings = HypercornConfig()
     settings.bind = [f"fd://{bound.detach()}"]  # hypercorn's socket from here
     settings.accesslog = None

@@ -1,0 +1,76 @@
+"""A web client that never reads what it asked for is cut off, and holds up no stop.
+
+hypercorn writes each answer with its send shielded from cancellation, so a client that
+asked for pages (or watched a table) and stopped reading kept that write waiting for
+good: its task, its live socket's place, and SIGTERM's stop, which waited for it as long
+as the client kept the connection open (a tryout: one connection pipelining 50 page
+requests held a server's stop for minutes). The web face's connections are cut off by
+the kernel once what they were sent has waited `web_send_timeout_ms` (docs/security.md
+§4)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REQUESTS = 300  # of table.js (19 KB): more than the kernel buffers on both ends take
+
+
+def started(settings: Path, db: Path) -> tuple[subprocess.Popen[str], dict[str, int]]:
+    serve = ["serve", "--port", "0", "--config", str(settings), "--db", str(db)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deberc_net", *serve],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    ports: dict[str, int] = {}
+    deadline = time.monotonic() + 20
+    while "listening" not in ports and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        entry = json.loads(line)
+        if entry.get("event") in ("listening", "http_listening"):
+            ports[entry["event"]] = int(entry["port"])
+    return proc, ports
+
+
+@pytest.mark.timeout(60)
+def test_a_web_client_that_never_reads_holds_up_no_stop(tmp_path: Path) -> None:
+    settings = tmp_path / "server.toml"
+    settings.write_text(
+        "[server]\nhttp_port = 0\nshutdown_grace_ms = 100\n"
+        "web_requests_per_address_burst = 0\n"  # (no allowance: all its requests come)
+        "web_send_timeout_ms = 1000\n"
+    )
+    proc, ports = started(settings, tmp_path / "s.sqlite3")
+    stuck = socket.socket()
+    try:
+        assert set(ports) == {"listening", "http_listening"}, ports
+        http = ports["http_listening"]
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        stuck.connect(("127.0.0.1", http))
+        stuck.sendall(b"GET /static/table.js HTTP/1.1\r\nHost: x\r\n\r\n" * REQUESTS)
+        time.sleep(1)  # its answers fill the buffers, and the server waits to write
+        with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/tables", timeout=5) as reply:
+            assert json.loads(reply.read()) == {"tables": []}  # others are served meanwhile
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0  # it waited for the reader as long as it lived
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        stuck.close()
+    assert proc.stderr is not None
+    events = [json.loads(line)["event"] for line in proc.stderr.read().splitlines() if line]
+    assert events[-1] == "stopped"
