@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 from deberc_net.ladder.stats import PairStats
 from deberc_net.ladder.store import StoredGame, open_ladder_store
@@ -22,15 +24,17 @@ from deberc_net.server.web.ladders import GAMES_PAGE, KeptPlots, LadderRun, elo_
 from .conftest import WebServer
 
 GAMES = 2 * GAMES_PAGE + 50  # three pages: two whole, one of 50
+BIG_RUN = 10_000  # games: its plot some 0.1 s of CPU to make
+AT_ONCE = 12  # first requests of a run, together
 
 RU = {"Accept-Language": "ru"}
 
 
-def _run(db_path: Path, finished: bool) -> list[dict[str, Any]]:
-    """Run 1 of GAMES games of heur v rand (heur wins two in three), with its summary
-    when ``finished``; its games as the store gives them back."""
+def _run(db_path: Path, finished: bool, count: int = GAMES) -> list[dict[str, Any]]:
+    """A run (the first is 1) of ``count`` games of heur v rand (heur wins two in three),
+    with its summary when ``finished``; its games as the store gives them back."""
     games, pair = [], PairStats("heur", "rand", 2)
-    for n in range(GAMES):
+    for n in range(count):
         seating = ["heur", "rand"] if n % 2 else ["rand", "heur"]
         written = [162, 0] if (seating[0] == "heur") == (n % 3 != 0) else [0, 162]
         games.append(StoredGame(n // 2, seating, f"m{n + 1}", written, "score", None))
@@ -38,8 +42,8 @@ def _run(db_path: Path, finished: bool) -> list[dict[str, Any]]:
         pair.add((n // 2, ("heur", "rand")), mine, theirs)
     summary = {
         "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
-        "boards": GAMES // 2, "seed": "s1", "schedule": "round-robin", "games": GAMES,
-        "deals": GAMES, "ratings": [], "pairs": [pair.as_dict()], "sprt": None,
+        "boards": count // 2, "seed": "s1", "schedule": "round-robin", "games": count,
+        "deals": count, "ratings": [], "pairs": [pair.as_dict()], "sprt": None,
     }  # fmt: skip
     store = open_ladder_store(db_path)
     try:
@@ -155,6 +159,30 @@ async def test_a_finished_runs_plot_is_of_all_its_games_on_every_page_and_kept(
     status, body = await web.get("/ladders/1")
     assert status == 200 and len(_rows(body)) == 2  # the games read anew, a page's
     assert _svg(body) == english  # the plot as it was made
+
+
+@pytest.mark.timeout(120)
+async def test_a_plot_asked_for_by_many_at_once_is_made_once(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """A finished run's first requests, come together (one address's burst), make its
+    plot once: the others wait for it and find it kept. Each made it (a hostile tryout:
+    50 at once of a run of 20,000 games, 5 s of the server's CPU, a player's ping 0.4 s
+    to answer meanwhile)."""
+    for _ in range(2):  # runs 1 and 2, alike
+        _run(db_path, finished=True, count=BIG_RUN)
+    web: WebServer = await start_web(web_requests_per_address_burst=0)
+    with trio.fail_after(60):
+        before = time.process_time()
+        assert (await web.get("/ladders/1?page=2"))[0] == 200  # one first request
+        one = time.process_time() - before
+        before = time.process_time()
+        async with trio.open_nursery() as nursery:
+            for _ in range(AT_ONCE):
+                nursery.start_soon(web.get, "/ladders/2?page=2")
+        at_once = time.process_time() - before
+    # made once, and AT_ONCE pages of 100 games each: a few times one first request
+    assert at_once < 5 * one, (at_once, one)
 
 
 def test_the_plots_kept_are_bounded_by_their_size_the_least_recently_asked_dropped() -> None:

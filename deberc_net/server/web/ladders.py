@@ -125,13 +125,17 @@ def _pair_order(summary: dict[str, Any] | None) -> list[str]:
 
 class KeptPlots:
     """Plots kept by key, the least recently asked dropped once they pass ``most_bytes``
-    in all (read and written by the request threads: locked)."""
+    in all (read and written by the request threads: locked). ``making`` is held by
+    the thread making one: one at a time, so the first requests of a run that come
+    together make its plot once, the others finding it kept (each made it: 50 at once,
+    one address's burst, held the server's CPU for seconds)."""
 
     def __init__(self, most_bytes: int) -> None:
         self.most_bytes = most_bytes
         self._kept: OrderedDict[tuple[str, int, Lang], str] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
+        self.making = threading.Lock()
 
     def get(self, key: tuple[str, int, Lang]) -> str | None:
         with self._lock:
@@ -173,17 +177,21 @@ def finished_plot(
     kept = kept_plots.get(key)
     if kept is not None:
         return kept or None  # ('': a run of no game has no plot)
-    store = open_ladder_store(db, migrate=False)  # the server migrated it
-    try:
-        games = store.games(run.id)
-    finally:
-        store.close()
-    whole = attrs.evolve(run, games=games)
-    curves = elo_curves(whole)
-    plots = {each: elo_plot(whole, each, curves) for each in Lang}
-    for each, plot in plots.items():
-        kept_plots.put((db, run.id, each), plot or "")
-    return plots[lang]
+    with kept_plots.making:
+        kept = kept_plots.get(key)  # made while this request waited its turn
+        if kept is not None:
+            return kept or None
+        store = open_ladder_store(db, migrate=False)  # the server migrated it
+        try:
+            games = store.games(run.id)
+        finally:
+            store.close()
+        whole = attrs.evolve(run, games=games)
+        curves = elo_curves(whole)
+        plots = {each: elo_plot(whole, each, curves) for each in Lang}
+        for each, plot in plots.items():
+            kept_plots.put((db, run.id, each), plot or "")
+        return plots[lang]
 
 
 def elo_plot(
