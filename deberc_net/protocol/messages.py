@@ -362,6 +362,7 @@ class Msg(StrEnum):
     MUTE_REFUSED = "mute-refused"
     MUTE_MINUTES = "mute-minutes"
     UNMUTED = "unmuted"
+    UNMUTED_ELSEWHERE = "unmuted-elsewhere"
     UNMUTE_DONE = "unmute-done"
     NOT_MUTED = "not-muted"
     MUTES_NONE = "mutes-none"
@@ -1483,6 +1484,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.UNMUTED: (
         "{admin} (an admin) lets you talk again.",
         "Администратор {admin} возвращает вам слово.",
+    ),
+    # lifted on another server on the database: which admin lifted it is not stored
+    Msg.UNMUTED_ELSEWHERE: (
+        "An admin lets you talk again.",
+        "Администратор возвращает вам слово.",
     ),
     Msg.UNMUTE_DONE: ("{name} may talk again.", "{name} снова может говорить."),
     Msg.NOT_MUTED: ("{name} is not muted", "{name} и так может говорить"),

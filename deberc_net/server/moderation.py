@@ -7,7 +7,9 @@ A ban is the store's: it outlasts a restart, and every worker of serve --workers
 every server on one database) reads it at each login. A mute is checked at each 'say', so
 it is held in memory, told to the other workers over their bus (cluster/node.py), and
 written to the store, whence a server started anew takes those still running, and
-'mutes' lists them (the store's: every worker's, with their reasons).
+'mutes' lists them (the store's: every worker's, with their reasons). Every server looks
+at the store's mutes at each heartbeat (``look``): a mute made or lifted on another
+server on the database holds, or ends, here within one heartbeat_ms.
 Under serve --workers each command reaches a player on any worker: an announcement
 goes to every worker's players, a kick to the worker that holds him.
 """
@@ -61,12 +63,21 @@ class Mute:
     name: str
     until: float  # trio time, this process's (another worker is told what is left)
     admin: str
+    # its end as stored (seconds since the epoch, the muting host's): which mute this is,
+    # whether it reaches this server over the bus, from the store or from its own admin
+    until_s: float
+
+
+ENDED = -math.inf  # the ``until`` of a mute lifted here, kept till the store forgets it
 
 
 @attrs.define(eq=False)
 class Moderation:
     lobby: Lobby
-    mutes: dict[str, Mute] = attrs.Factory(dict)  # by name key
+    # by name key; a mute that ran out or was lifted here stays till the store's look
+    # finds it gone (a look read before its end would take it up again)
+    mutes: dict[str, Mute] = attrs.Factory(dict)
+    changes: int = 0  # mutes taken or lifted here: a look read meanwhile is stale
 
     # ------------------------------------------------------------ commands
     async def announce(self, session: Session, item: Command) -> None:
@@ -179,9 +190,9 @@ class Moderation:
         store = self.lobby.store
         await self.lobby.writes.run(functools.partial(store.mute, name, admin, reason, until_s))
         _logged(Action.MUTE, session, name, reason=reason, minutes=minutes)
-        self.muted(name, minutes * 60, admin, reason)
+        self.muted(name, minutes * 60, admin, reason, until_s)
         if self.lobby.node is not None:
-            self.lobby.node.mute(name, minutes * 60, admin, reason)
+            self.lobby.node.mute(name, minutes * 60, admin, reason, until_s)
         said = phrase(Msg.MUTE_DONE, name=name, minutes=minutes)
         session.send(ev.ok("mute", said, (("name", name), ("minutes", str(minutes)))))
 
@@ -194,16 +205,27 @@ class Moderation:
             return
         name, _ = target
         held = self._mute_of(name)
-        if held is None:
+        node = self.lobby.node
+        end = functools.partial(self.lobby.store.unmute, name)
+        if held is not None:
+            # here and on the other workers first, then in the store: a worker's look
+            # that reads the store between finds the mute it lifted (the same until_s),
+            # not a mute gone that another server lifted (told otherwise)
+            name = held.name
+            self.unmuted(name, admin)
+            if node is not None:
+                node.unmute(name, admin)
+            await self.lobby.writes.run(end)
+        elif await self.lobby.writes.run(end):  # made on another server, not looked at yet
+            name = await self._spelling(name)
+            if node is not None:  # (a worker that holds it tells him)
+                node.unmute(name, admin)
+        else:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_MUTED, name=name)))
             return
-        await self.lobby.writes.run(functools.partial(self.lobby.store.unmute, held.name))
-        _logged(Action.UNMUTE, session, held.name)
-        self.unmuted(held.name, admin)
-        if self.lobby.node is not None:
-            self.lobby.node.unmute(held.name, admin)
-        said = phrase(Msg.UNMUTE_DONE, name=held.name)
-        session.send(ev.ok("unmute", said, (("name", held.name),)))
+        _logged(Action.UNMUTE, session, name)
+        said = phrase(Msg.UNMUTE_DONE, name=name)
+        session.send(ev.ok("unmute", said, (("name", name),)))
 
     async def drain(self, session: Session, item: Command) -> None:
         admin = self._admin(session, item)
@@ -235,7 +257,34 @@ class Moderation:
         stored = await trio.to_thread.run_sync(self.lobby.store.mutes, time.time())
         now_s = time.time()
         for mute in stored:
-            self.muted(mute.name, mute.until_s - now_s, mute.admin, mute.reason, tell=False)
+            left = mute.until_s - now_s
+            self.muted(mute.name, left, mute.admin, mute.reason, mute.until_s, tell=False)
+
+    async def look(self) -> None:
+        """The store's mutes taken up, at each heartbeat (server/running.py): one made
+        on another server on the database (or made anew there) holds here from now, its
+        player told if he is here; one lifted there ends here, he told so. A look whose
+        read a change here overlapped is dropped (it may not have seen that change): the
+        next heartbeat looks again. Under serve --workers each worker looks for itself
+        (each tells only its own players) and the bus tells them first what one of them
+        did: a mute heard twice is the same mute (its until_s), told once."""
+        seen = self.changes
+        now_s = time.time()
+        stored = await trio.to_thread.run_sync(self.lobby.store.mutes, now_s)
+        if self.changes != seen:
+            return
+        rows = {name_key(m.name): m for m in stored}
+        now = trio.current_time()
+        for key, held in list(self.mutes.items()):
+            if key in rows:
+                continue
+            del self.mutes[key]  # ran out, or lifted (here: told already; elsewhere: now)
+            session = self.lobby.online.get(key)
+            if held.until > now and held.until_s > now_s and session is not None:
+                session.send(ev.info(phrase(Msg.UNMUTED_ELSEWHERE)))
+        for mute in stored:  # (each ends after now_s: the store's choice)
+            left = mute.until_s - now_s
+            self.muted(mute.name, left, mute.admin, mute.reason, mute.until_s)
 
     # ------------------------------------------------------------ what others ask
     async def ban_refusal(self, name: str) -> ev.Error | None:
@@ -289,12 +338,25 @@ class Moderation:
         return bool(closing)
 
     def muted(
-        self, name: str, seconds: float, admin: str, reason: str, *, tell: bool = True
+        self,
+        name: str,
+        seconds: float,
+        admin: str,
+        reason: str,
+        until_s: float,
+        *,
+        tell: bool = True,
     ) -> None:
-        """``name`` may not talk for ``seconds`` from now; he is told if he is here and
-        ``tell`` (not when a mute is told again to a worker that starts)."""
+        """``name`` may not talk for ``seconds`` from now (till ``until_s``, as stored);
+        he is told if he is here and ``tell`` (not when a mute is told again to a worker
+        that starts). A mute known here already (its ``until_s``: told by the bus and
+        found in the store, or lifted here and still in it) changes nothing."""
         key = name_key(name)
-        self.mutes[key] = Mute(name, trio.current_time() + seconds, admin)
+        held = self.mutes.get(key)
+        if held is not None and held.until_s == until_s:
+            return
+        self.changes += 1
+        self.mutes[key] = Mute(name, trio.current_time() + seconds, admin, until_s)
         session = self.lobby.online.get(key)
         if tell and session is not None:
             minutes = math.ceil(seconds / 60)
@@ -302,9 +364,14 @@ class Moderation:
             session.send(ev.info(said))
 
     def unmuted(self, name: str, admin: str) -> None:
+        """``name``'s mute ends here (kept, ended, till the store's look finds it gone);
+        he is told if he is here and it was running."""
         key = name_key(name)
-        if self.mutes.pop(key, None) is None:
+        held = self._mute_of(name)
+        if held is None:
             return
+        self.changes += 1
+        self.mutes[key] = attrs.evolve(held, until=ENDED)
         session = self.lobby.online.get(key)
         if session is not None:
             session.send(ev.info(phrase(Msg.UNMUTED, admin=admin)))
@@ -382,13 +449,9 @@ class Moderation:
         return closed or online
 
     def _mute_of(self, name: str) -> Mute | None:
-        """``name``'s mute while it runs (one that has run out is forgotten)."""
-        key = name_key(name)
-        held = self.mutes.get(key)
-        if held is not None and held.until <= trio.current_time():
-            del self.mutes[key]
-            held = None
-        return held
+        """``name``'s mute while it runs (None once it ran out or was lifted)."""
+        held = self.mutes.get(name_key(name))
+        return held if held is not None and held.until > trio.current_time() else None
 
 
 def _logged(action: Action, admin: Session, target: str | None = None, **fields: Any) -> None:

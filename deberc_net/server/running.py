@@ -57,6 +57,7 @@ from .summaries import Summaries
 
 if TYPE_CHECKING:
     from .cluster import WorkerPlace
+    from .moderation import Moderation
 
 log = structlog.get_logger("deberc.server")
 # listening, shutdown, stopped: written whatever log_level says (server/logs.py)
@@ -120,9 +121,9 @@ async def run(
         except OSError as exc:  # bound by another server that started as this one did
             raise ListenError(cannot_listen(config.host, config.port, exc)) from None
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_heartbeat, store, config)
             lobby = Lobby(config, store, nursery, rules)
             await lobby.moderation.recall()
+            nursery.start_soon(_heartbeat, store, config, lobby.moderation)
             if worker is not None:
                 shared, own = await _join_workers(lobby, store, worker, nursery)
                 listeners = [shared]
@@ -250,8 +251,9 @@ def _local(host: str) -> str:
     return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
 
 
-async def _heartbeat(store: Store, config: Config) -> None:
-    """Tell the store this server lives; end the matches of servers that died."""
+async def _heartbeat(store: Store, config: Config, moderation: Moderation) -> None:
+    """Tell the store this server lives; end the matches of servers that died; take up
+    the mutes made or lifted on other servers on the database (moderation.py)."""
     while True:
         await trio.sleep(config.heartbeat_ms / 1000)
         try:
@@ -261,6 +263,10 @@ async def _heartbeat(store: Store, config: Config) -> None:
             continue
         if ended:
             log.warning("dead_servers_matches_ended", matches=ended)
+        try:
+            await moderation.look()
+        except Exception:  # (as a beat's) the mutes known here hold till the next look
+            log.exception("mutes_look_failed")
 
 
 async def _on_signal(

@@ -225,7 +225,7 @@ class Node:
             "announce": lambda m: self.lobby.moderation.announced(m["from"], m["text"]),
             "kick": self._kicked,
             "mute": lambda m: self.lobby.moderation.muted(
-                m["name"], m["left_s"], m["admin"], m["reason"], tell=m["tell"]
+                m["name"], m["left_s"], m["admin"], m["reason"], m["until_s"], tell=m["tell"]
             ),
             "unmute": lambda m: self.lobby.moderation.unmuted(m["name"], m["admin"]),
             # what a player away missed, told at his next login on any worker (missed.py)
@@ -505,12 +505,15 @@ class Node:
         name, admin, reason = message["name"], message["admin"], message["reason"]
         self.lobby.moderation.disconnect(name, action, admin, reason)
 
-    def mute(self, name: str, seconds: float, admin: str, reason: str, tell: bool = True) -> None:
+    def mute(
+        self, name: str, seconds: float, admin: str, reason: str, until_s: float, tell: bool = True
+    ) -> None:
         """A mute of ``name`` for ``seconds`` from now (the time left, not a time of
         this host's clock), told to every other worker: his 'say' is refused where he
-        is; ``tell``: the worker that holds him tells him."""
+        is; ``tell``: the worker that holds him tells him. ``until_s``, its end as stored,
+        says which mute it is: one a worker found in the store first is not told again."""
         body = {"k": "mute", "name": name, "left_s": seconds, "admin": admin, "reason": reason}
-        self.bus.publish(LOBBY, body | {"tell": tell})
+        self.bus.publish(LOBBY, body | {"until_s": until_s, "tell": tell})
 
     def unmute(self, name: str, admin: str) -> None:
         self.bus.publish(LOBBY, {"k": "unmute", "name": name, "admin": admin})
@@ -1011,7 +1014,7 @@ class Node:
         self._tell_presence_all()
         self._publish_tables(force=True, everything=True)
         for mute, left in self.lobby.moderation.live_mutes():
-            self.mute(mute.name, left, mute.admin, "", tell=False)
+            self.mute(mute.name, left, mute.admin, "", mute.until_s, tell=False)
 
     def _in(self, message: dict[str, Any]) -> None:
         name, worker = message["name"], message["w"]

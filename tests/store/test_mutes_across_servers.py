@@ -1,0 +1,94 @@
+"""Plain servers on one database (docs/scaling.md, "Several servers on one database"):
+what an admin's 'mutes' lists on any of them is what each enforces, within one
+heartbeat, and 'unmute' works from any (docs/protocol.md §5.19), on both stores."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from deberc_net.server.accounts import set_password
+from deberc_net.server.store import open_store
+from tests.server.client import LineClient
+from tests.server.conftest import Connector, make_config, running_server
+
+MUTED = (
+    "boss (an admin) mutes you for 5 min: shouting. Your 'say' and 'invite' are refused until then."
+)
+LIFTED_ELSEWHERE = "An admin lets you talk again."
+
+
+async def _refusal(client: LineClient, line: str) -> dict[str, str]:
+    await client.send(line)
+    return await client.expect("error")
+
+
+@pytest.mark.timeout(60)
+async def test_a_mute_made_or_lifted_on_one_server_holds_on_every_server_on_its_database(
+    store_db: str,
+) -> None:
+    """Before, each server enforced only the mutes in its own memory: ann, muted on A,
+    talked on B, whose 'mutes' listed her, and B's 'unmute ann' said she was not muted."""
+    store = open_store(store_db)
+    try:
+        set_password(store, "boss", "owners")
+    finally:
+        store.close()
+    looking = make_config(store_db, admins=["boss"], heartbeat_ms=50)
+    still = make_config(store_db, admins=["boss"])  # (no heartbeat in the test's time)
+    connect = Connector()
+    try:
+        with trio.fail_after(45):
+            async with (
+                running_server(looking) as port_a,
+                running_server(looking) as port_b,
+                running_server(still) as port_c,
+            ):
+                boss_a = await connect.machine(port_a, "boss", "owners")
+                boss_b = await connect.machine(port_b, "boss", "owners")
+                ann_a = await connect.machine(port_a, "ann")
+                ann_b = await connect.machine(port_b, "ann")
+
+                await boss_a.send("mute ann 5 shouting")
+                await boss_a.expect("ok", cmd="mute", name="ann")
+                assert (await ann_a.expect("info"))["text"] == MUTED  # at once, on A
+                assert (await ann_b.expect("info"))["text"] == MUTED  # at B's next look
+                assert (await _refusal(ann_b, "say let me speak"))["code"] == "muted"
+                await boss_b.send("mutes")
+                assert await boss_b.expect("mutes") == {"count": "1"}
+
+                await boss_b.send("unmute ann")
+                await boss_b.expect("ok", cmd="unmute", name="ann")
+                lifted = "boss (an admin) lets you talk again."
+                assert (await ann_b.expect("info"))["text"] == lifted  # at once, on B
+                assert (await ann_a.expect("info"))["text"] == LIFTED_ELSEWHERE  # A's look
+                for ann in (ann_a, ann_b):
+                    await ann.send("say thanks")
+                    await ann.expect("say", text="thanks")
+                assert await _refusal(boss_a, "unmute ann") == {
+                    "code": "not-allowed",
+                    "text": "ann is not muted",
+                }
+
+                # C has not looked at the store since it started: its 'unmute' ends the
+                # mute A made in the store, and A and B let her talk at their next look
+                await boss_a.send("mute ann 3")
+                await boss_a.expect("ok", cmd="mute", name="ann")
+                for ann in (ann_a, ann_b):
+                    told = (await ann.expect("info"))["text"]
+                    assert told.startswith("boss (an admin) mutes you for 3 min.")
+                boss_c = await connect.machine(port_c, "boss", "owners")
+                await boss_c.send("unmute ann")
+                await boss_c.expect("ok", cmd="unmute", name="ann")
+                for ann in (ann_a, ann_b):
+                    assert (await ann.expect("info"))["text"] == LIFTED_ELSEWHERE
+                    await ann.send("say free again")
+                    await ann.expect("say", text="free again")
+                assert (await _refusal(boss_c, "unmute ann"))["text"] == "ann is not muted"
+                await boss_b.send("mutes")
+                assert await boss_b.expect("mutes") == {"count": "0"}
+                # each was told each mute and each end once, however many looks came after
+                for ann in (ann_a, ann_b):
+                    assert len([x for x in ann.lines if x.startswith("info ")]) == 4
+    finally:
+        await connect.aclose()
