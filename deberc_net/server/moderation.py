@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import re
 import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
@@ -179,8 +180,8 @@ class Moderation:
         minutes = MUTE_MINUTES
         first, _, rest = reason.partition(" ")
         told_minutes = number_word(first)
-        if told_minutes is not None:  # MINUTES, then the reason
-            minutes, reason = told_minutes, rest
+        if told_minutes is not None or _looks_like_minutes(first):  # MINUTES, the reason
+            minutes, reason = told_minutes or 0, rest
             if not 1 <= minutes <= MUTE_MOST_MINUTES:
                 told = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
                 session.send(ev.error("bad-argument", told))
@@ -452,6 +453,15 @@ class Moderation:
         """``name``'s mute while it runs (None once it ran out or was lifted)."""
         held = self.mutes.get(name_key(name))
         return held if held is not None and held.until > trio.current_time() else None
+
+
+# a word meant as MINUTES though no whole number in ASCII digits ('-1', '1e3', '2.5',
+# '١٢'): refused as MINUTES, not taken as the reason of a mute of the default hour
+_MINUTES_LIKE = re.compile(r"[-+]?\d[\d.,eE]*")
+
+
+def _looks_like_minutes(word: str) -> bool:
+    return _MINUTES_LIKE.fullmatch(word) is not None
 
 
 def _logged(action: Action, admin: Session, target: str | None = None, **fields: Any) -> None:
