@@ -4,7 +4,6 @@ file or PostgreSQL) a ladder run with ``--db`` shares with the server."""
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any
 
 import attrs
@@ -16,6 +15,7 @@ from deberc_net.ladder.store import RunRow, open_ladder_store
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import MESSAGES, Msg
 
+from .kept import Kept
 from .paging import Paged, paged
 from .plot import Rule, Series, line_chart
 from .words import W, said
@@ -123,35 +123,15 @@ def _pair_order(summary: dict[str, Any] | None) -> list[str]:
     return sorted(bots)
 
 
-class KeptPlots:
-    """Plots kept by key, the least recently asked dropped once they pass ``most_bytes``
-    in all (read and written by the request threads: locked). ``making`` is held by
-    the thread making one: one at a time, so the first requests of a run that come
-    together make its plot once, the others finding it kept (each made it: 50 at once,
-    one address's burst, held the server's CPU for seconds)."""
+class KeptPlots(Kept[tuple[str, int, Lang], str]):
+    """Plots kept by key (kept.py). ``making`` is held by the thread making one: one at
+    a time, so the first requests of a run that come together make its plot once, the
+    others finding it kept (each made it: 50 at once, one address's burst, held the
+    server's CPU for seconds)."""
 
     def __init__(self, most_bytes: int) -> None:
-        self.most_bytes = most_bytes
-        self._kept: OrderedDict[tuple[str, int, Lang], str] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
+        super().__init__(most_bytes)
         self.making = threading.Lock()
-
-    def get(self, key: tuple[str, int, Lang]) -> str | None:
-        with self._lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-            return self._kept.get(key)
-
-    def put(self, key: tuple[str, int, Lang], plot: str) -> None:
-        with self._lock:
-            if key in self._kept:
-                return
-            self._kept[key] = plot
-            self._bytes += len(plot)
-            while self._bytes > self.most_bytes and len(self._kept) > 1:
-                _, dropped = self._kept.popitem(last=False)
-                self._bytes -= len(dropped)
 
 
 # A finished run never changes (its games are stored before its summary, and nothing
