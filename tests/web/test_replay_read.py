@@ -1,4 +1,4 @@
-"""/games/ID's read of the store (server/web/app.py: finished_match_read) when the match
+"""/games/ID's read of the store (server/web/replays.py: finished_match_read) when the match
 ends while it reads."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from deberc_net.server.store.sqlite import SQLiteStore
-from deberc_net.server.web.app import finished_match_read
+from deberc_net.server.web.replays import finished_match_read
 from tests.store.records import deal
 
 

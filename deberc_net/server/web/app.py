@@ -16,7 +16,13 @@ from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -29,14 +35,22 @@ from deberc_net.protocol.lang import Lang, table_words
 from ..accounts import valid_name
 from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
-from ..store import Store
 from . import ladders, views
 from .choice import COOKIE, COOKIE_MAX_AGE_S, page_lang, switch_href
 from .ends import ends_for_script
 from .health import health_of
 from .live import Viewers, watch_table
 from .paging import NoSuchPage, asked_page
-from .replay import Replay, in_hand_order, replay_match, replay_without_deals
+from .replay import in_hand_order
+from .replays import (
+    KEPT_REPLAYS_BYTES,
+    Built,
+    KeptReplays,
+    ReplayKey,
+    replay_json,
+    replay_read,
+    served_replay,
+)
 from .words import PageWords, W, said, table_script_words, tables_script_words
 
 HERE = Path(__file__).parent
@@ -56,25 +70,6 @@ API_ENDPOINTS = (
     ("/api/ladders", "the ladder's leaderboard and its runs"),
     ("/api/ladders/N", "one ladder run, a page of its games (?page=N)"),
 )
-
-
-def finished_match_read(
-    store: Store, match_id: str
-) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """A finished match's records and its row (the row says why a match its last deal
-    does not end was over: a forfeit between deals, a stop): ([], None) for a match
-    unknown or still running."""
-
-    def stored_records() -> list[dict[str, Any]]:
-        return [json.loads(body) for body in store.match_records(match_id)]
-
-    found = stored_records()
-    row = store.finished_match(match_id)
-    if found or row is None:
-        return found, row
-    # it may have ended between the two reads: its deals are stored before the match
-    # is marked over, so a second read finds them if it had any
-    return stored_records(), row
 
 
 class PathNumber(Convertor[str]):
@@ -135,6 +130,30 @@ def make_app(lobby: Lobby) -> Starlette:
     ends_json = {lang: json.dumps(ends_for_script(lang), ensure_ascii=False) for lang in Lang}
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
     kept_plots = ladders.KeptPlots(ladders.KEPT_PLOTS_BYTES)  # finished runs' (ladders.py)
+    kept_replays = KeptReplays(KEPT_REPLAYS_BYTES)  # finished matches' (replays.py)
+
+    def rendered(name: str, lang: Lang, path: str, query: str = "", **context: Any) -> str:
+        """A page's HTML in ``lang``, with the switch to the other (to ``path`` with
+        ``query``: docs/web.md, "Languages"); nothing else of the request's in it (a
+        kept replay's is served to any request of its language)."""
+        words = PageWords(lang)
+        context.update(
+            w=words,
+            switch=switch_href(path, words.other, query),
+            end_words_json=ends_json[lang],
+        )
+        return templates.get_template(name).render(context)
+
+    def served(request: Request, body: str | bytes, status: int = 200) -> Response:
+        """A page's answer: a choice made by the link is remembered by a cookie."""
+        response = HTMLResponse(body, status_code=status)
+        response.headers["Vary"] = VARY
+        lang, chosen = choice_of(request)
+        if chosen:
+            response.set_cookie(
+                COOKIE, lang, max_age=COOKIE_MAX_AGE_S, path="/", samesite="lax", httponly=True
+            )
+        return response
 
     def page(
         request: Request,
@@ -145,22 +164,9 @@ def make_app(lobby: Lobby) -> Starlette:
         **context: Any,
     ) -> Response:
         """A page in its language (web/choice.py), with the switch to the other (to
-        ``path`` with ``query``, the page's own: the request's path unless given); a
-        choice made by the link is remembered by a cookie (docs/web.md, "Languages")."""
-        lang, chosen = choice_of(request)
-        words = PageWords(lang)
-        context.update(
-            w=words,
-            switch=switch_href(path or request.url.path, words.other, query),
-            end_words_json=ends_json[lang],
-        )
-        response = templates.TemplateResponse(request, name, context, status_code=status)
-        response.headers["Vary"] = VARY
-        if chosen:
-            response.set_cookie(
-                COOKIE, lang, max_age=COOKIE_MAX_AGE_S, path="/", samesite="lax", httponly=True
-            )
-        return response
+        ``path`` with ``query``, the page's own: the request's path unless given)."""
+        html = rendered(name, lang_of(request), path or request.url.path, query, **context)
+        return served(request, html, status)
 
     def not_found(request: Request, key: W, what: str) -> Response:
         """404: in English under /api (its words are read by programs), else in the
@@ -215,43 +221,41 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, W.NO_OPEN_TABLE, request.path_params["n"])
         return JSONResponse(attrs.asdict(summary))
 
-    async def _replay(request: Request) -> Replay | None:
+    async def _replay(request: Request, lang: Lang | None) -> bytes | None:
+        """The finished match of the path as served: its page in ``lang``, or (None)
+        its JSON; None: no such match. Built in a thread, and kept (replays.py)."""
         match_id = request.path_params["match"]
         if not MATCH_ID.fullmatch(match_id):
             return None
-        match_id = match_id.lower()
-        records, row = await trio.to_thread.run_sync(finished_match_read, lobby.store, match_id)
-        if records:
-            return replay_match(records, lobby.rules, row)
-        # over before its first call (a forfeit): no deal to replay, but it was played
-        return None if row is None else replay_without_deals(row)
+        key: ReplayKey = (match_id.lower(), lang)
+        return await served_replay(kept_replays, key, lambda: built_replay(key))
+
+    def built_replay(key: ReplayKey) -> Built:
+        """In a thread: the store read, the deals rebuilt, the page rendered."""
+        match_id, lang = key
+        replay, final = replay_read(lobby.store, lobby.rules, match_id)
+        if replay is None:
+            return Built(None, final=False)
+        if lang is None:
+            return Built(replay_json(replay), final)
+        rules = lobby.rules.ruleset(len(replay.players), replay.variant, replay.options)
+        html = rendered(
+            "game.html", lang, f"/games/{match_id}", game=replay,
+            words=table_words(rules.call_aliases),
+        )  # fmt: skip
+        return Built(html.encode(), final)
 
     async def game_page(request: Request) -> Response:
-        replay = await _replay(request)
-        if replay is None:
+        body = await _replay(request, lang_of(request))
+        if body is None:
             return not_found(request, W.NO_FINISHED_MATCH, request.path_params["match"])
-        rules = lobby.rules.ruleset(len(replay.players), replay.variant, replay.options)
-        return page(request, "game.html", game=replay, words=table_words(rules.call_aliases))
+        return served(request, body)
 
     async def api_game(request: Request) -> Response:
-        replay = await _replay(request)
-        if replay is None:
+        body = await _replay(request, None)
+        if body is None:
             return not_found(request, W.NO_FINISHED_MATCH, request.path_params["match"])
-        return JSONResponse(
-            {
-                "match": replay.match,
-                "players": replay.players,
-                "variant": replay.variant,
-                "options": replay.options,
-                "totals": replay.totals,
-                "winner": replay.winner,
-                "winners": replay.winners,
-                "reason": replay.reason,
-                "stopped": replay.stopped,
-                "deals": [d.record for d in replay.deals],
-                "forfeit": replay.forfeit,  # (appended: who forfeited it, when known)
-            }
-        )
+        return Response(body, media_type="application/json")
 
     async def _player(request: Request) -> views.PlayerPage | None:
         name = request.path_params["name"]
