@@ -109,9 +109,15 @@ class WebServer:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.http_port}{path}"
 
-    async def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    async def get(
+        self,
+        path: str,
+        headers: dict[str, str] | None = None,
+        limiter: trio.CapacityLimiter | None = None,
+    ) -> tuple[int, bytes]:
         """An HTTP GET in a worker thread (the stdlib client): status and body;
-        ``headers`` replace the client's (a ``Host`` of the caller's choosing)."""
+        ``headers`` replace the client's (a ``Host`` of the caller's choosing);
+        ``limiter``: the client's threads' own, not those the server's share."""
 
         def fetch() -> tuple[int, bytes]:
             request = urllib.request.Request(self.url(path), headers=headers or {})
@@ -121,7 +127,7 @@ class WebServer:
             except urllib.error.HTTPError as error:
                 return error.code, error.read()
 
-        return await trio.to_thread.run_sync(fetch)
+        return await trio.to_thread.run_sync(fetch, limiter=limiter)
 
     async def ask(
         self,

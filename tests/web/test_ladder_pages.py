@@ -185,6 +185,34 @@ async def test_a_plot_asked_for_by_many_at_once_is_made_once(
     assert at_once < 5 * one, (at_once, one)
 
 
+@pytest.mark.timeout(120)
+async def test_requests_waiting_for_a_plot_being_made_hold_no_thread(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """The requests that wait for a finished run's plot being made wait on the event
+    loop: waiting in threads they held trio's threads (40 at most, here 4), which a
+    login's hashing and every store read share, and a list of the runs asked meanwhile
+    waited for the plot (a web tryout)."""
+    _run(db_path, finished=True, count=2 * BIG_RUN)
+    web: WebServer = await start_web(web_requests_per_address_burst=0)
+    trio.to_thread.current_default_thread_limiter().total_tokens = 4  # (this run's)
+    answered: list[str] = []
+    clients = trio.CapacityLimiter(AT_ONCE + 1)  # the test's own threads
+
+    async def asked(path: str) -> None:
+        assert (await web.get(path, limiter=clients))[0] == 200
+        answered.append(path)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            for _ in range(AT_ONCE):
+                nursery.start_soon(asked, "/ladders/1")
+            await trio.testing.wait_all_tasks_blocked()
+            nursery.start_soon(asked, "/ladders")
+    # the list was answered while the plot was still being made
+    assert answered.index("/ladders") == 0, answered
+
+
 def test_the_plots_kept_are_bounded_by_their_size_the_least_recently_asked_dropped() -> None:
     kept = KeptPlots(most_bytes=30)
     for run in (1, 2, 3):

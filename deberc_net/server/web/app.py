@@ -325,18 +325,16 @@ def make_app(lobby: Lobby) -> Starlette:
         run = path_number(number)
         db, asked, lang = lobby.config.db, asked_page(request.query_params), lang_of(request)
 
-        def look_up() -> tuple[ladders.RunPage | None, str | None]:
-            found = None if run is None else ladders.ladder_run(db, run, asked)
-            if found is None or not plotted:
-                return found, None
-            return found, ladders.finished_plot(db, found.run, kept_plots, lang)
+        def look_up() -> ladders.RunPage | None:
+            return None if run is None else ladders.ladder_run(db, run, asked)
 
         try:
-            found, plot = await trio.to_thread.run_sync(look_up)
+            found = await trio.to_thread.run_sync(look_up)
         except NoSuchPage as no_page:
             return bad_page(request, no_page.pages)
         if found is None:
             return not_found(request, W.NO_LADDER_RUN, number)
+        plot = await ladders.finished_plot(db, found.run, kept_plots, lang) if plotted else None
         return found, plot
 
     async def ladder_page(request: Request) -> Response:

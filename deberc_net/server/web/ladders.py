@@ -3,10 +3,10 @@ file or PostgreSQL) a ladder run with ``--db`` shares with the server."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import attrs
+import trio
 
 from deberc_net.ladder.results import count_pairs
 from deberc_net.ladder.schedule import set_size
@@ -124,14 +124,15 @@ def _pair_order(summary: dict[str, Any] | None) -> list[str]:
 
 
 class KeptPlots(Kept[tuple[str, int, Lang], str]):
-    """Plots kept by key (kept.py). ``making`` is held by the thread making one: one at
-    a time, so the first requests of a run that come together make its plot once, the
-    others finding it kept (each made it: 50 at once, one address's burst, held the
-    server's CPU for seconds)."""
+    """Plots kept by key (kept.py). ``making`` is held by the request whose thread makes
+    one: one at a time, so the first requests of a run that come together make its plot
+    once, the others finding it kept (each made it: 50 at once, one address's burst,
+    held the server's CPU for seconds). They wait on the event loop: waiting in threads,
+    they held trio's threads, which logins' hashing and the store's reads share."""
 
     def __init__(self, most_bytes: int) -> None:
         super().__init__(most_bytes)
-        self.making = threading.Lock()
+        self.making = trio.Lock()
 
 
 # A finished run never changes (its games are stored before its summary, and nothing
@@ -144,34 +145,39 @@ class KeptPlots(Kept[tuple[str, int, Lang], str]):
 KEPT_PLOTS_BYTES = 8 * 1024 * 1024
 
 
-def finished_plot(
+async def finished_plot(
     db: str, run: LadderRun, kept_plots: KeptPlots, lang: Lang = Lang.EN
 ) -> str | None:
     """``elo_plot`` of finished run ``run`` (its summary stored: None for one that has
     none, whose games still come), from all its games however few ``run`` holds: kept
-    in ``kept_plots``, read and counted at its first request only (drawn then in every
-    language: the counting is the cost)."""
+    in ``kept_plots``, read and counted at its first request only, in a thread (drawn
+    then in every language: the counting is the cost)."""
     if run.summary is None:
         return None
     key = (db, run.id, lang)
     kept = kept_plots.get(key)
-    if kept is not None:
-        return kept or None  # ('': a run of no game has no plot)
-    with kept_plots.making:
-        kept = kept_plots.get(key)  # made while this request waited its turn
-        if kept is not None:
-            return kept or None
-        store = open_ladder_store(db, migrate=False)  # the server migrated it
-        try:
-            games = store.games(run.id)
-        finally:
-            store.close()
-        whole = attrs.evolve(run, games=games)
-        curves = elo_curves(whole)
-        plots = {each: elo_plot(whole, each, curves) for each in Lang}
-        for each, plot in plots.items():
-            kept_plots.put((db, run.id, each), plot or "")
-        return plots[lang]
+    if kept is None:
+        async with kept_plots.making:
+            kept = kept_plots.get(key)  # made while this request waited its turn
+            if kept is None:
+                kept = await trio.to_thread.run_sync(_plots_made, db, run, kept_plots, lang)
+    return kept or None  # ('': a run of no game has no plot)
+
+
+def _plots_made(db: str, run: LadderRun, kept_plots: KeptPlots, lang: Lang) -> str:
+    """In a thread: ``run``'s games read and counted, its plot drawn in every language
+    and kept; the one in ``lang`` ('' for none)."""
+    store = open_ladder_store(db, migrate=False)  # the server migrated it
+    try:
+        games = store.games(run.id)
+    finally:
+        store.close()
+    whole = attrs.evolve(run, games=games)
+    curves = elo_curves(whole)
+    plots = {each: elo_plot(whole, each, curves) or "" for each in Lang}
+    for each, plot in plots.items():
+        kept_plots.put((db, run.id, each), plot)
+    return plots[lang]
 
 
 def elo_plot(
