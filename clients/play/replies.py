@@ -156,8 +156,15 @@ def history_text(
             seats = max(seats, len(laid))
             drawn = line.get_list("draws") if "draws" in line.fields else None
             draws = None if drawn is None else tuple(_draw(item) for item in drawn)
+            swapped = line.get_str("swap")  # Tertz: who swapped the trump 7 here, for what
             tricks.append(
-                ev.HistoryTrick(line.require_int("leader"), laid, line.require_int("winner"), draws)
+                ev.HistoryTrick(
+                    line.require_int("leader"),
+                    laid,
+                    line.require_int("winner"),
+                    draws,
+                    _draw(swapped) if swapped else None,
+                )
             )
     if deals:
         deals[-1] = attrs.evolve(deals[-1], tricks=tuple(tricks))
@@ -180,7 +187,7 @@ def history_text(
 
 
 def _draw(item: str) -> tuple[int, int]:
-    """A draw of a history trick, ``SEAT:CARD``."""
+    """A draw (or the swap) of a history trick, ``SEAT:CARD``."""
     seat, _, card = item.partition(":")
     return int(seat), parse_card(card)
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar, overload
 
 import attrs
 
-from .calls import PLAY, from_record
+from .calls import MENYAYU, PLAY, from_record
 from .cards import card_str, parse_card
 from .combos import BELLA_POINTS
 from .deal import DONE, Deal
@@ -370,6 +370,21 @@ def draws_per_trick(draws: Sequence[T], seats_per_trick: Iterable[int]) -> list[
         out.append(list(draws[taken : taken + seats]))
         taken += seats
     return out
+
+
+def swap_trick(calls: Iterable[tuple[int, str]], players: int) -> tuple[int, int] | None:
+    """Where a deal's trump seven took the turned card (``menyayu``; at most once a
+    deal: the seven lies face up after it), from its calls in order as (seat, call
+    name): the trick it was said in, counting from 0 (the cards played before it, a
+    round a trick), and the seat; None if nobody swapped. Tertz swaps at any trick
+    (docs/rules.md §12.3), so its history says where (docs/protocol.md §5.17)."""
+    played = 0
+    for seat, name in calls:
+        if name == PLAY:
+            played += 1
+        elif name == MENYAYU:
+            return played // players, seat
+    return None
 
 
 def replay_calls(record: dict[str, Any], rules: RuleSet) -> Deal:

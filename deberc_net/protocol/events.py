@@ -338,6 +338,9 @@ class HistoryTrick:
     # a game with a talon (Tertz), in a finished deal: the cards drawn after this trick,
     # winner first, as (seat, card); None: no talon, or not public yet (a deal in play)
     draws: tuple[tuple[int, int], ...] | None = None
+    # a game with a talon (Tertz): the seat that swapped the trump 7 for the turned card
+    # before its card in this trick, and the card it took (None: no swap here)
+    swap: tuple[int, int] | None = None
 
 
 @attrs.frozen

@@ -197,6 +197,7 @@ class Msg(StrEnum):
     HISTORY_NO_TRUMP_OVER = "history-no-trump-over"
     HISTORY_PLAYING = "history-playing"
     HISTORY_BREAK = "history-break"
+    HISTORY_SWAP = "history-swap"
     HISTORY_DRAWS = "history-draws"
     HISTORY_UNFINISHED = "history-unfinished"
     TOP_TITLE = "top-title"
@@ -941,6 +942,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_NO_TRUMP_OVER: ("no trump", "без козыря"),  # a deal over before one was set
     Msg.HISTORY_PLAYING: ("being played", "играется"),
     Msg.HISTORY_BREAK: ("      {seat} breaks the deck: {call}", "      {seat}: {call}"),
+    Msg.HISTORY_SWAP: (
+        "      {seat} swaps the trump 7 for the turned {card}: {call}",
+        "      {seat}: {call} — берёт открытую карту {card} за козырную семёрку",
+    ),
     Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),
     Msg.HISTORY_UNFINISHED: (
         "    {laid}: not taken, the deal ended there",

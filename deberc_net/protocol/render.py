@@ -1524,6 +1524,8 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                 fields.append(("winner", t.winner))
                 if t.draws is not None:
                     fields.append(("draws", [f"{s}:{card_str(c)}" for s, c in t.draws]))
+                if t.swap is not None:  # Tertz: the trump 7 took the turned card here
+                    fields.append(("swap", f"{t.swap[0]}:{card_str(t.swap[1])}"))
                 out.append(line("history-trick", fields))
         return out
     return history_lines(e)
@@ -1554,6 +1556,13 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")
+            if t.swap is not None:  # Tertz: before his card the seat swapped his trump 7
+                seat, took = t.swap
+                swap = C.MENYAYU
+                said = phrase(Msg.CALL_WORD, call=spoken_call(swap), ru=ru_call(swap, e.words))
+                out.append(
+                    _say(lang, Msg.HISTORY_SWAP, seat=n[seat], card=pretty_card(took), call=said)
+                )
             if i == 1 and d.broken is not None:  # Tertz: the loser breaks the deck (§12.2)
                 loser = n[(t.winner + 1) % len(n)]
                 broke = f"{BREAK_CALL}-{d.broken}"

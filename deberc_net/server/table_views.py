@@ -4,12 +4,13 @@ that asked (the table's task calls them: server/table.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import trio
 
-from deberc_net.game.cards import SUITS, parse_card
-from deberc_net.game.record import draws_per_trick
+from deberc_net.game.cards import SUITS, card_str, parse_card
+from deberc_net.game.record import draws_per_trick, swap_trick
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, phrase
@@ -17,6 +18,8 @@ from deberc_net.protocol.messages import Msg, phrase
 from .ask_line import ask_line
 
 if TYPE_CHECKING:
+    from deberc_net.game.deal import Deal
+
     from .session import Session
     from .table import Table
 
@@ -33,14 +36,22 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         [(seat, parse_card(c)) for seat, c in record.get("draws") or ()],
         (len(t["cards"]) for t in taken),
     )
+    seats = len(record.get("players") or (taken[0]["cards"] if taken else ()))
+    swap = swap_at(
+        ((c["seat"], c["call"]) for c in record.get("calls") or ()),
+        seats,
+        record.get("turned"),
+        talon,
+    )
     tricks = [
         ev.HistoryTrick(
             t["leader"],
             tuple(parse_card(c) for c in t["cards"]),
             t["winner"],
             tuple(drawn) if talon and draws_told else None,
+            swap.get(i),
         )
-        for t, drawn in zip(taken, draws, strict=True)
+        for i, (t, drawn) in enumerate(zip(taken, draws, strict=True))
     ]
     left = record.get("unfinished_trick")
     unfinished = (
@@ -61,6 +72,49 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         ev.scored_in(record),
         unfinished,
     )
+
+
+def history_in_play(deal: Deal) -> ev.HistoryDeal:
+    """The deal being played, as its history tells it: the tricks taken so far, and a
+    Tertz deal's break and swap (public: the table was told them), not its draws (each
+    seat sees its own until the deal is over)."""
+    extra = deal.record_extra()
+    swap = swap_at(
+        ((c.seat, c.call.name) for c in deal.log),
+        deal.players,
+        card_str(deal.original_turned),
+        "talon_broken" in extra,
+    )
+    taken = tuple(
+        ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), t.winner, None, swap.get(i))
+        for i, t in enumerate(deal.tricks)
+        if t.winner is not None
+    )
+    return ev.HistoryDeal(
+        deal.deal_no,
+        deal.dealer,
+        deal.trump,
+        deal.player,
+        None,
+        None,
+        taken,
+        "talon_broken" in extra,
+        extra.get("talon_broken"),
+    )
+
+
+def swap_at(
+    calls: Iterable[tuple[int, str]], players: int, turned: str | None, talon: bool
+) -> dict[int, tuple[int, int]]:
+    """A game with a talon (Tertz): the trick its trump 7 took the turned card in, by
+    index, with the seat and the card it took (the turned card as dealt: one swap a
+    deal); a game without one says nothing of it in its history (Deberts swaps before
+    the first card)."""
+    where = swap_trick(calls, players) if talon and turned and players else None
+    if where is None or turned is None:
+        return {}
+    trick, seat = where
+    return {trick: (seat, parse_card(turned))}
 
 
 def send_state(table: Table, session: Session, seat: int | None, *, whole: bool = False) -> None:
@@ -168,26 +222,7 @@ def send_history(table: Table, session: Session) -> None:
     deals = [history_deal(r, draws_told=told) for r in match.records]
     deal = match.deal
     if not match.over and (not deals or deal.deal_no > deals[-1].deal):
-        taken = tuple(
-            ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), t.winner)
-            for t in deal.tricks
-            if t.winner is not None
-        )
-        # a Tertz deal's break is public, its draws not yet (each seat sees its own)
-        extra = deal.record_extra()
-        deals.append(
-            ev.HistoryDeal(
-                deal.deal_no,
-                deal.dealer,
-                deal.trump,
-                deal.player,
-                None,
-                None,
-                taken,
-                "talon_broken" in extra,
-                extra.get("talon_broken"),
-            )
-        )
+        deals.append(history_in_play(deal))
     sides = table.sides
     history = ev.History(
         table.id,

@@ -1,0 +1,72 @@
+"""'history' of a Tertz deal says at which trick the trump 7 took the turned card
+(docs/protocol.md §5.17): Tertz swaps at any trick (docs/rules.md §12.3), and without it
+a finished deal's draws showed the seven drawn twice (once from the talon, once as the
+turned card) with nothing between."""
+
+from __future__ import annotations
+
+from clients.play.replies import history_text
+from deberc_net.game.match import Match
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.render import HUMAN, MACHINE, render
+from deberc_net.protocol.render_ru import render_ru
+from deberc_net.protocol.wire import parse_line
+from deberc_net.server.table_views import history_deal, history_in_play
+from deberc_net.testing import build_talon_deck, new_match, play, say
+
+from .helpers import RULES, first_card
+
+ANN = "7c 8c 9c Ad Kd 10s 8s 7s 9d"
+BOB = "10d Jd Qd 7h 9h Ks As Jh Qc"  # the trump 7 (hearts)
+TALON = "8h 10h Ah Qh 7d 8d 9s Js Qs 10c Jc Kc"
+NAMES = ("ann", "bob")
+
+
+def _swapped_at_trick_two() -> Match:
+    """bob, who lost the first trick, swaps his 7♥ for the turned K♥ before his card
+    in the second (ann led 7♠)."""
+    match = new_match(RULES, build_talon_deck(ANN, BOB, "Kh", TALON))
+    play(match, "Ad 10d")
+    say(match, 1, "lomayu-1")
+    play(match, "7s")
+    say(match, 1, "menyayu")
+    play(match, "Ks")
+    return match
+
+
+def _history(*deals: ev.HistoryDeal) -> ev.History:
+    return ev.History(5, "m9", NAMES, ((0,), (1,)), deals)
+
+
+def test_a_finished_deals_history_says_where_the_trump_seven_was_swapped() -> None:
+    match = _swapped_at_trick_two()
+    while match.deal.deal_no == 1:
+        say(match, match.to_act, first_card(match, match.to_act))
+    record = match.records[0]
+    assert record["draws"][-1] == [0, "7h"]  # the seven, drawn last as the turned card
+    history = _history(history_deal(record))
+    human = render(history, HUMAN)
+    assert human[5:8] == [
+        "  2 ann 7♠ bob K♠ > bob",
+        "      bob swaps the trump 7 for the turned K♥: menyayu",
+        "      draw: bob Q♥, ann 7♦",
+    ]
+    assert sum("swaps" in x for x in human) == 1  # once a deal: the seven lies face up
+    assert render_ru(history)[6] == (
+        "      bob: меняю — берёт открытую карту К♥ за козырную семёрку"
+    )
+    machine = render(history, MACHINE)
+    assert machine[3].endswith(" swap=1:Kh")
+    assert sum("swap=" in x for x in machine) == 1
+    # the terminal client, given the machine lines, says what the human style says
+    assert history_text([parse_line(x) for x in machine], NAMES) == human
+
+
+def test_the_deal_in_play_says_it_once_its_trick_is_taken() -> None:
+    match = _swapped_at_trick_two()
+    human = render(_history(history_in_play(match.deal)), HUMAN)
+    assert human[4:6] == [
+        "  2 ann 7♠ bob K♠ > bob",
+        "      bob swaps the trump 7 for the turned K♥: menyayu",
+    ]
+    assert not any(x.startswith("      draw:") for x in human)  # the draws are not told yet
