@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from deberc_net.game.calls import PLAY, Call
+from deberc_net.game.calls import MENYAYU, PLAY, Call
 from deberc_net.game.cards import Card, card_str, parse_card
 from deberc_net.game.deal import Deal
 from deberc_net.game.events import (
@@ -52,6 +52,9 @@ class Trick:
     # winner first, and how many the talon holds after them (None: no talon)
     draws: list[tuple[int, str]] = attrs.Factory(list)
     talon: int | None = None
+    # a game with a talon: the seat that swapped its trump 7 for the turned card before
+    # its card in this trick, and that card (docs/rules.md §12.3: at any trick)
+    swap: tuple[int, str] | None = None
 
 
 @attrs.frozen
@@ -207,6 +210,7 @@ class ReplayFold:
         self.tricks: list[Trick] = []
         self._words = words  # the table's own Russian words for calls (lang.table_words)
         self._plays: list[tuple[int, str]] = []  # the trick in play
+        self._swap: tuple[int, int] | None = None  # (seat, trick index) of a menyayu
         # cards shown, by seat, their 'pokazyvayu' to come: in English and in Russian
         self._shown: dict[int, tuple[str, str]] = {}
 
@@ -222,6 +226,8 @@ class ReplayFold:
                 plays, self._plays = self._plays, []
                 self.tricks.append(Trick(plays[0][0], plays, event.winner))
             elif isinstance(event, CallMade):
+                if event.call.name == MENYAYU:  # during the trick not yet taken
+                    self._swap = (event.seat, len(self.tricks))
                 self._say(
                     event.seat,
                     _call_text(event.call, self._words),
@@ -266,6 +272,11 @@ class ReplayFold:
         tricks = _with_draws(self.tricks, extra.get("draws"), talon) + (
             [Trick(self._plays[0][0], self._plays, None)] if self._plays else []
         )
+        if talon is not None and self._swap is not None:  # Tertz: where the 7 swapped
+            seat, at = self._swap
+            if at < len(tricks):
+                swap = (seat, card_str(started.turned))
+                tricks[at] = attrs.evolve(tricks[at], swap=swap)
         # a deal its calls do not finish (none stored so): what its record says
         outcome = end.outcome or record["outcome"]
         written = list(record["written"] if end.written is None else end.written)

@@ -81,6 +81,7 @@ class W(StrEnum):
     TALK_IS = "talk-is"
     UNFINISHED = "unfinished"
     BREAKS = "breaks"
+    SWAPS = "swaps"
     DRAWS = "draws"
     TALON_LEFT = "talon-left"
     TALON = "talon"
@@ -253,6 +254,8 @@ WORDS: dict[W, tuple[str, str]] = {
     W.TALK_IS: ("Talk: ", "Разговор: "),
     W.UNFINISHED: ("unfinished", "не взята"),
     W.BREAKS: ("{name} breaks the deck: {call}", "{name}: {call}"),
+    # the turned card it took follows (a card's markup)
+    W.SWAPS: ("{name}: {call}, takes the turned", "{name}: {call}, берёт открытую"),
     W.DRAWS: ("{name} draws", "{name} добирает"),
     W.TALON_LEFT: ("talon", "в колоде"),
     W.TALON: ("Talon", "В колоде"),
