@@ -262,13 +262,15 @@ def count_pairs(
     returns the pairs it counted for (the web page's
     Elo plot replays stored games through this, so it matches the table)."""
     counted = []
-    for i, j in _pairs(len(bots)):
+    met = [(i, j) for i, j in _pairs(len(bots)) if bots[i] != bots[j]]
+    for i, j in met:
         a, b = bots[i], bots[j]
-        if a == b:
-            continue
         first = (order.index(a) < order.index(b)) if order else a < b
         pair_key = (a, b) if first else (b, a)
-        pair = pairs.setdefault(pair_key, PairStats(*pair_key, seatings_per_board))
+        # a bot twice at a table (three players, two bots: (a, a, b)) meets the other in
+        # two pairs of seats a game, so a complete set holds that many deals a seating
+        seats = sum({bots[x], bots[y]} == {a, b} for x, y in met)
+        pair = pairs.setdefault(pair_key, PairStats(*pair_key, seatings_per_board * seats))
         if loser is not None:
             if loser in pair_key:  # three-handed, the other two bots' pair is untouched
                 pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1

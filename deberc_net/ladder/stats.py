@@ -29,7 +29,9 @@ class PairStats:
 
     a: str
     b: str
-    set_size: int  # the seatings of a board (schedule.set_size): a complete set's deals
+    # a complete set's deals: the seatings of a board (schedule.set_size), times the
+    # pairs of seats of these two bots in each (two at (a, a, b): results.count_pairs)
+    set_size: int
     wins: int = 0
     draws: int = 0
     # of the draws, the deals nobody wrote a point in (void: passed out, four sevens):

@@ -217,6 +217,33 @@ def test_three_players_two_bots_with_one_copy_each_plays_every_game(tmp_path: Pa
     assert data["games"] == 6  # (h, h, r) and (h, r, r), three seatings each
 
 
+def test_three_players_two_bots_have_points_per_deal_over_each_groups_set(tmp_path: Path) -> None:
+    # a board's groups (h, h, r) and (h, r, r) are a duplicate set each: three seatings,
+    # each with two pairs of seats of different bots, so six of the pair's deals a set
+    # (counted as three, no set was ever complete: 'points/deal: none', a Node.js
+    # bot's tryout)
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--players",
+            "3",
+            "--deals",
+            "2",
+            "--seed",
+            "s33",
+            "--json",
+        )
+    )
+    pair = pair_of(data, "heur", "rand")
+    assert pair["deals"] == 2 * 6 * 2
+    assert pair["duplicate_sets"] == 2 * 2
+    assert pair["points_per_deal"] is not None
+
+
 def test_gauntlet_text_report_and_progress(tmp_path: Path) -> None:
     db = tmp_path / "l.sqlite3"
     done = ladder(
