@@ -978,8 +978,9 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         metavar="NAME=COMMAND",
         help="a bot and the command that starts it (repeat for each bot); "
-        "--host, --port, --name, --seek are appended unless COMMAND uses "
-        "{host} {port} {name}; COMMAND py:MODULE [--seed S] plays a client-library "
+        "--host, --port, --name, --seek reserved are appended unless COMMAND uses "
+        "{host} {port} {name} (then its bot must 'seek reserved' itself); COMMAND "
+        "py:MODULE [--seed S] plays a client-library "
         "bot inside the ladder's process (docs/bots.md)",
     )
     lr.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
