@@ -224,6 +224,11 @@ class Moderation:
         else:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_MUTED, name=name)))
             return
+        # a look that read the store before the delete may have taken the mute up (one
+        # made, or made anew, on another server) while it was written: it ends here too,
+        # and a look still reading is stale
+        self.changes += 1
+        self.unmuted(name, admin)
         _logged(Action.UNMUTE, session, name)
         said = phrase(Msg.UNMUTE_DONE, name=name)
         session.send(ev.ok("unmute", said, (("name", name),)))

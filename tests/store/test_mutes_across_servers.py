@@ -4,6 +4,7 @@ heartbeat, and 'unmute' works from any (docs/protocol.md §5.19), on both stores
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 import trio
 
@@ -91,4 +92,50 @@ async def test_a_mute_made_or_lifted_on_one_server_holds_on_every_server_on_its_
                 for ann in (ann_a, ann_b):
                     assert len([x for x in ann.lines if x.startswith("info ")]) == 4
     finally:
+        await connect.aclose()
+
+
+@pytest.mark.timeout(60)
+async def test_an_unmute_ends_the_mute_its_server_took_up_while_it_was_being_written(
+    postgres_url: str,
+) -> None:
+    """(On PostgreSQL: its reads do not wait for a delete under way, as SQLite's do.)
+    C's 'unmute' of a mute A made that C had not looked at yet: C's look, reading the
+    store while the unmute's delete waited (a lock, here the test's), took the mute up.
+    It stayed after the 'ok', 'say' refused, till C's next look; it ends with the unmute
+    (he told so by the admin), and a look that read before it is not taken."""
+    store = open_store(postgres_url)
+    try:
+        set_password(store, "boss", "owners")
+    finally:
+        store.close()
+    still = make_config(postgres_url, admins=["boss"])  # (no look in the test's time)
+    looking = make_config(postgres_url, admins=["boss"], heartbeat_ms=1000)
+    connect = Connector()
+    locker = await trio.to_thread.run_sync(psycopg.connect, postgres_url)
+    try:
+        with trio.fail_after(45):
+            async with running_server(still) as port_a, running_server(looking) as port_c:
+                boss_a = await connect.machine(port_a, "boss", "owners")
+                boss_c = await connect.machine(port_c, "boss", "owners")
+                ann_c = await connect.machine(port_c, "ann")
+                zed_c = await connect.machine(port_c, "zed")
+                await boss_a.send("mute zed 5")
+                await boss_a.expect("ok", cmd="mute", name="zed")
+                await zed_c.expect("info")  # C has just looked: its next look is 1 s off
+                await boss_a.send("mute ann 5 shouting")
+                await boss_a.expect("ok", cmd="mute", name="ann")
+                await trio.to_thread.run_sync(
+                    lambda: locker.execute("SELECT 1 FROM mutes WHERE key = 'ann' FOR UPDATE")
+                )
+                await boss_c.send("unmute ann")  # its delete waits for the test's lock
+                assert (await ann_c.expect("info"))["text"] == MUTED  # C's look took it up
+                await trio.to_thread.run_sync(locker.commit)
+                await boss_c.expect("ok", cmd="unmute", name="ann")
+                told = await ann_c.expect("info", timeout=0.5)  # (C's next look: 1 s off)
+                assert told["text"] == "boss (an admin) lets you talk again."
+                await ann_c.send("say thanks")
+                await ann_c.expect("say", text="thanks")
+    finally:
+        locker.close()
         await connect.aclose()
