@@ -196,7 +196,7 @@ async def test_a_ladder_keeps_its_results_and_records_in_postgres(postgres_url: 
     found = web_ladders.ladder_run(postgres_url, shown.runs[0].id)  # (its first page)
     assert found is not None and len(found.run.games) == found.paged.count == summary["games"]
     kept = web_ladders.KeptPlots(web_ladders.KEPT_PLOTS_BYTES)
-    plot = web_ladders.finished_plot(postgres_url, found.run, kept)  # (all its games read)
+    plot = await web_ladders.finished_plot(postgres_url, found.run, kept)  # (all its games)
     assert plot is not None and plot == web_ladders.elo_plot(found.run)
 
 
