@@ -22,6 +22,7 @@ _EXPECTS = {
     "list[str]": "a list of strings",
 }
 _PORTS = ("port", "http_port")
+MOST_SEND_TIMEOUT_MS = 2**31 - 1  # web_send_timeout_ms: what TCP_USER_TIMEOUT takes
 _PROXY_LISTS = ("trusted_proxies", "game_proxies")  # addresses or networks, both versions
 # a clock shorter than this forfeits every seat on time: a person needs seconds to read
 # and type a call, a program a network round trip
@@ -295,6 +296,9 @@ def setting_problem(name: str, value: object) -> str | None:
         return f"expects a whole number, {least} or more (milliseconds a call)"
     if name in _PORTS and isinstance(value, int) and value > 65535:
         return "expects a port number, 0 to 65535"
+    if name == "web_send_timeout_ms" and isinstance(value, int) and value > MOST_SEND_TIMEOUT_MS:
+        # (the kernel's TCP_USER_TIMEOUT is a C int: more failed the web face's start)
+        return f"expects a whole number, 0 to {MOST_SEND_TIMEOUT_MS} (milliseconds, some 24 days)"
     if name == "match_seed" and not value:  # '' would mean a fresh random seed a match
         return "expects a non-empty string (leave it out for a random seed a match)"
     if name == "http_host" and not value:  # '' would be every address, not the game's
