@@ -123,7 +123,8 @@ async def run(
         async with trio.open_nursery() as nursery:
             lobby = Lobby(config, store, nursery, rules)
             await lobby.moderation.recall()
-            nursery.start_soon(_heartbeat, store, config, lobby.moderation)
+            nursery.start_soon(_heartbeat, store, config)
+            nursery.start_soon(_looks_at_mutes, config, lobby.moderation)
             if worker is not None:
                 shared, own = await _join_workers(lobby, store, worker, nursery)
                 listeners = [shared]
@@ -251,9 +252,8 @@ def _local(host: str) -> str:
     return {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
 
 
-async def _heartbeat(store: Store, config: Config, moderation: Moderation) -> None:
-    """Tell the store this server lives; end the matches of servers that died; take up
-    the mutes made or lifted on other servers on the database (moderation.py)."""
+async def _heartbeat(store: Store, config: Config) -> None:
+    """Tell the store this server lives; end the matches of servers that died."""
     while True:
         await trio.sleep(config.heartbeat_ms / 1000)
         try:
@@ -263,9 +263,17 @@ async def _heartbeat(store: Store, config: Config, moderation: Moderation) -> No
             continue
         if ended:
             log.warning("dead_servers_matches_ended", matches=ended)
+
+
+async def _looks_at_mutes(config: Config, moderation: Moderation) -> None:
+    """Take up the mutes made or lifted on other servers on the database, every
+    heartbeat_ms (moderation.py): a task of its own, so a look held up by the store
+    never holds up the beats by which the other servers know this one lives."""
+    while True:
+        await trio.sleep(config.heartbeat_ms / 1000)
         try:
             await moderation.look()
-        except Exception:  # (as a beat's) the mutes known here hold till the next look
+        except Exception:  # the mutes known here hold till the next look
             log.exception("mutes_look_failed")
 
 

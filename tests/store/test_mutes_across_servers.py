@@ -139,3 +139,36 @@ async def test_an_unmute_ends_the_mute_its_server_took_up_while_it_was_being_wri
     finally:
         locker.close()
         await connect.aclose()
+
+
+@pytest.mark.timeout(60)
+async def test_a_look_at_the_mutes_held_up_by_the_store_does_not_hold_up_the_heartbeat(
+    postgres_url: str,
+) -> None:
+    """The look at the store's mutes is a task of its own: run after each beat in the
+    heartbeat's task, a look waiting on the store (a lock, here the test's) held the
+    beats up, and the other servers on the database, missing them past server_dead_ms,
+    would take this one for dead and end its matches."""
+    config = make_config(postgres_url, heartbeat_ms=50)
+    locker = await trio.to_thread.run_sync(psycopg.connect, postgres_url)
+
+    def beats() -> int:
+        with psycopg.connect(postgres_url) as db:
+            row = db.execute(
+                "SELECT count(*) FROM servers WHERE heartbeat > now() - '1 s'::interval"
+            ).fetchone()
+            assert row is not None
+            return int(row[0])
+
+    try:
+        with trio.fail_after(30):
+            async with running_server(config):
+                await trio.to_thread.run_sync(
+                    lambda: locker.execute("LOCK TABLE mutes IN ACCESS EXCLUSIVE MODE")
+                )  # every look from now on waits
+                await trio.sleep(1.5)  # (real time: the beats are the database's clock)
+                beaten = await trio.to_thread.run_sync(beats)
+                await trio.to_thread.run_sync(locker.rollback)  # (the looks go on: it stops)
+            assert beaten == 1  # it beat in the last second
+    finally:
+        locker.close()
