@@ -209,9 +209,11 @@ class Moderation:
         node = self.lobby.node
         end = functools.partial(self.lobby.store.unmute, name)
         if held is not None:
-            # here and on the other workers first, then in the store: a worker's look
-            # that reads the store between finds the mute it lifted (the same until_s),
-            # not a mute gone that another server lifted (told otherwise)
+            # here and on the bus first, then in the store: a worker's look that reads
+            # the store after the bus's word finds the mute it lifted (the same until_s),
+            # not a mute gone that another server lifted (told without the admin's
+            # name). The bus sends from a queue: a look may still read the delete first,
+            # and the player is told once, but so
             name = held.name
             self.unmuted(name, admin)
             if node is not None:
