@@ -28,6 +28,9 @@ The edits (none changes what the code does):
 - no closures in methods of non-native classes (mypyc's internal error):
   ``Deal._do_konets``'s and ``Match``'s ``max(key=lambda)``, ``Inbox._park``'s abort,
   ``View._checked``'s ``num``, ``Usage.text``'s ``lambda``;
+- every annotation in a decorated class's body quoted: mypyc loads a non-native
+  class's annotations at import, and a name imported under ``TYPE_CHECKING`` is not
+  there (``KeyError: 'Store'``, or a segmentation fault at import);
 - ``functools.singledispatch``'s ``register`` given each function's type (render.py,
   render_ru.py): it reads a compiled function's annotations as absent;
 - ``LineTooLong(ConnectionError)``: ``mypyc_attr(native_class=False)``;
@@ -39,12 +42,16 @@ Left uncompiled: the packages' ``__init__`` (a module ``__getattr__`` under ``if
 TYPE_CHECKING``: mypyc takes it for unreachable), ``protocol/lang.py`` (an attrs class
 that is a ``Mapping``: a metaclass conflict), ``server/accounts.py`` and
 ``fair_turns.py`` (async generators), ``server/club.py`` and ``help.py`` (closures in
-methods; off a call's path), and the subpackages (store, web, cluster) and plugins.
+methods; off a call's path), ``server/run_order.py`` (a native subclass of
+``random.Random``: a segmentation fault in its ``seed`` at the server's start),
+``server/logs.py`` (structlog takes a weak reference to its stderr stand-in: a native
+class has none), and the subpackages (store, web, cluster) and plugins.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import subprocess
 import sys
@@ -57,6 +64,8 @@ LEFT_OUT = {
     "deberc_net/server/fair_turns.py",
     "deberc_net/server/club.py",
     "deberc_net/server/help.py",
+    "deberc_net/server/run_order.py",
+    "deberc_net/server/logs.py",
 }
 WRAPPER = '''"""Scratch (bench/mypyc_tree.py): attrs.field and attrs.Factory typed Any for mypyc."""
 
@@ -258,6 +267,30 @@ APPENDED = {
 SINGLE_DISPATCH = re.compile(r"^@(\w+)\.register\n(def \w+\(\w+: )([\w.]+)([,)])", re.M)
 
 
+def quote_annotations(text: str) -> str:
+    """Every annotation in a decorated class's body quoted: mypyc loads a non-native
+    class's annotations as objects at import, and a name imported only for the type
+    checker is not there (a ``KeyError``, or a crash); a quoted one stays a string."""
+    spans = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef) and node.decorator_list:
+            for statement in node.body:
+                if isinstance(statement, ast.AnnAssign) and not isinstance(
+                    statement.annotation, ast.Constant
+                ):
+                    spans.append(statement.annotation)
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    for annotation in sorted(spans, key=lambda a: (a.lineno, a.col_offset), reverse=True):
+        assert annotation.end_lineno is not None and annotation.end_col_offset is not None
+        begin = starts[annotation.lineno - 1] + annotation.col_offset
+        end = starts[annotation.end_lineno - 1] + annotation.end_col_offset
+        text = text[:begin] + repr(ast.unparse(annotation)) + text[end:]
+    return text
+
+
 def edit(tree: Path) -> None:
     """The edits of the module's docstring, in ``tree``."""
     for name, old, new in EDITS:
@@ -302,6 +335,8 @@ def edit(tree: Path) -> None:
     writer = tree / "deberc_net/server/store_writer.py"
     writer.write_text(re.sub(r"self\._thread\b", "self._drainer", writer.read_text()))
     (tree / "deberc_net/mypyc_attrs.py").write_text(WRAPPER)
+    for path in modules(tree):
+        path.write_text(quote_annotations(path.read_text()))
     for path in modules(tree):
         text = path.read_text()
         if not re.search(r"attrs\.(field|Factory)\(", text):
