@@ -233,7 +233,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "sheet": CommandSpec(
         "sheet",
         "The score sheet of your table's match (or the one you observe; at no table, "
-        "your last finished one): each deal's written points, bides, hanging, totals.",
+        "your last finished one): each deal's written points and the totals; in Deberts "
+        "also the bides and the points left hanging (Tertz has neither).",
         "any",
     ),
     "bot": CommandSpec(
