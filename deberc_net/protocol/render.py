@@ -1118,7 +1118,9 @@ def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:
     pts = _by_side(n, e.points or [])
     tot = _by_side(n, e.totals)
     if e.written is not None and e.points is not None and list(e.written) == list(e.points):
-        written = " (written as played)"
+        # Tertz writes its 150 as the counting seat's share rounded (docs/rules.md
+        # §12.6): the same points mean a round count, not Deberts' bide played out
+        written = " (nothing to round)" if e.outcome == Outcome.SPLIT else " (written as played)"
     else:
         written = f". Written: {_by_side(n, e.written or []) or '-'}"
     return f"Deal {e.deal}: {how}. Points: {pts or '-'}{written}. Totals: {tot}."

@@ -283,7 +283,8 @@ def _deal_end_line(e: g.DealEnded, n: Names, how: str) -> str:
     pts = _by_side(n, e.points or [])
     tot = _by_side(n, e.totals)
     if e.written is not None and e.points is not None and list(e.written) == list(e.points):
-        written = " — так и записаны"  # ('сыграна … как сыграно' said it twice)
+        # ('сыграна … как сыграно' said it twice); Tertz: a round count (render.py)
+        written = " — округлять нечего" if e.outcome == Outcome.SPLIT else " — так и записаны"
     else:
         written = f". Записано: {_by_side(n, e.written or []) or '-'}"
     return f"Раздача {e.deal}: {how}. Очки: {pts or '-'}{written}. Итого: {tot}."
