@@ -1234,6 +1234,14 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
     ]
 
 
+def face_up(v: SeatView) -> Card | None:
+    """The turned card while it lies face up, for people: a game with a talon (Tertz)
+    draws it last, and once drawn (``talon`` 0) it is in a hand, as the four-player
+    Deberts dealer's is once ordered. The machine ``turned`` still names it (a field
+    keeps its meaning, docs/protocol.md §1; ``talon=0`` says it was drawn)."""
+    return None if dict(v.game).get("talon") == 0 else v.turned
+
+
 def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     v = e.view
     if machine:
@@ -1249,7 +1257,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
             out.append(
                 f"Trump: {SUIT_SYMBOLS[SUITS[v.trump]]}"
                 + ("." if v.player is None else f" ({_name(n, v.player)} plays).")  # Tertz: no bid
-                + (f" Turned: {pretty_card(v.turned)}." if v.turned is not None else "")
+                + (f" Turned: {pretty_card(turned)}." if (turned := face_up(v)) is not None else "")
                 + (f" Fresa: {pretty_card(v.fresa)}." if v.fresa is not None else "")
             )
         elif v.turned is not None:

@@ -44,6 +44,7 @@ from .render import (
     bans_lines,
     bide_side,
     deal_word,
+    face_up,
     finger_lines,
     games_lines,
     held_for,
@@ -362,7 +363,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
             out.append(
                 f"Козырь: {_suit(v.trump)}"
                 + ("." if v.player is None else f" (играет {_name(n, v.player)}).")  # Tertz: no bid
-                + (f" Открыта: {ru_card(v.turned)}." if v.turned is not None else "")
+                + (f" Открыта: {ru_card(turned)}." if (turned := face_up(v)) is not None else "")
                 + (f" Фреза: {ru_card(v.fresa)}." if v.fresa is not None else "")
             )
         elif v.turned is not None:

@@ -4,11 +4,16 @@ things the game has not (bides, hanging points, points "written as played")."""
 from __future__ import annotations
 
 from deberc_net.game import events as g
+from deberc_net.game.match import Match
+from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import help_text
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.render import HUMAN, render
+from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.render_ru import render_ru
+from deberc_net.testing import build_talon_deck, new_match, say
+
+from .helpers import RULES, first_card
 
 TWO = ("ann", "bob")
 
@@ -41,3 +46,34 @@ def test_a_tertz_deal_whose_count_was_round_says_so_not_written_as_played() -> N
     )
     # Deberts keeps its words: the player's game made, each writes what he took
     assert "(written as played)" in _deal_end("made", (100, 62), (100, 62))[0]
+
+
+def _state_at_talon(left: int) -> tuple[str, str, str]:
+    """A seat's 'state' (the whole table: human, Russian, machine) once the talon holds
+    ``left`` cards; the turned card is 7♦."""
+    deck = build_talon_deck(
+        "7c 8c 9c Ad Kd 10s 8s 7s 9d",
+        "10d Jd Qd 7h 9h Ks As Jh Qc",
+        "7d",
+        "8h 10h Ah Qh Kh 8d 9s Js Qs 10c Jc Kc Ac",
+    )
+    match: Match = new_match(RULES, deck)
+    while dict(view(match, 0).game)["talon"] > left:
+        seat = match.to_act
+        assert seat is not None
+        say(match, seat, first_card(match, seat))
+    ask = ev.Ask(7, 3, view(match, 0), None, ev.AskKind.STATE, whole=True)
+    (machine,) = render(ask, MACHINE)
+    return "\n".join(render(ask, HUMAN)), "\n".join(render_ru(ask)), machine
+
+
+def test_a_tertz_state_shows_the_turned_card_only_while_it_lies_face_up() -> None:
+    human, russian, machine = _state_at_talon(2)
+    assert "Trump: ♦. Turned: 7♦." in human and "Открыта: 7♦." in russian
+    assert " turned=7d " in machine and machine.endswith(" talon=2 their_tricks=-")
+    # drawn last, the turned card is in a hand: no longer said to lie face up
+    human, russian, machine = _state_at_talon(0)
+    assert "Trump: ♦." in human and "Turned" not in human
+    assert "Козырь: ♦." in russian and "Открыта" not in russian
+    # the machine field keeps its meaning (docs/protocol.md §1): talon=0 says it is drawn
+    assert " turned=7d " in machine and " talon=0 " in machine
