@@ -149,6 +149,9 @@ def history_text(
                     (),
                     "broken" in line.fields,  # a game with a talon (Tertz)
                     line.get_int("broken"),
+                    (),
+                    _unfinished(line),
+                    _draw(swapped) if (swapped := line.get_str("unfinished_swap")) else None,
                 )
             )
         else:
@@ -184,6 +187,14 @@ def history_text(
         ),
         lang,
     )
+
+
+def _unfinished(line: Line) -> ev.UnfinishedTrick | None:
+    """A deal's trick not taken (it ended with these cards on the table), if any."""
+    leader = line.get_int("unfinished_leader")
+    if leader is None:
+        return None
+    return ev.UnfinishedTrick(leader, tuple(parse_card(c) for c in line.get_list("unfinished")))
 
 
 def _draw(item: str) -> tuple[int, int]:

@@ -393,6 +393,10 @@ class HistoryDeal:
     broken: int | None = None  # N of its break, lomayu-N (None: not broken yet)
     scored: tuple[Scored, ...] = ()  # the declarations that counted, once it is over
     unfinished: UnfinishedTrick | None = None  # a finished deal's trick not taken
+    # a game with a talon (Tertz), a finished deal: the swap of the trump 7 made after
+    # its last taken trick (in the trick not taken, its cards laid or not), as
+    # HistoryTrick.swap; None: none there
+    unfinished_swap: tuple[int, int] | None = None
 
 
 @attrs.frozen

@@ -1525,6 +1525,12 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                             if d.unfinished is not None
                             else []
                         ),
+                        # Tertz: the trump 7 took the turned card in the trick not taken
+                        *(
+                            [("unfinished_swap", _swap_field(d.unfinished_swap))]
+                            if d.unfinished_swap is not None
+                            else []
+                        ),
                     ],
                 )
             )
@@ -1535,10 +1541,24 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                 if t.draws is not None:
                     fields.append(("draws", [f"{s}:{card_str(c)}" for s, c in t.draws]))
                 if t.swap is not None:  # Tertz: the trump 7 took the turned card here
-                    fields.append(("swap", f"{t.swap[0]}:{card_str(t.swap[1])}"))
+                    fields.append(("swap", _swap_field(t.swap)))
                 out.append(line("history-trick", fields))
         return out
     return history_lines(e)
+
+
+def _swap_field(swap: tuple[int, int]) -> str:
+    """A history's swap of the trump 7, ``SEAT:CARD`` (the card it took)."""
+    return f"{swap[0]}:{card_str(swap[1])}"
+
+
+def _swap_line(
+    swap: tuple[int, int], n: Sequence[str], lang: Lang, words: Mapping[str, str]
+) -> str:
+    """'      ann swaps the trump 7 for the turned K♥: menyayu', under its trick."""
+    seat, took = swap
+    said = phrase(Msg.CALL_WORD, call=spoken_call(C.MENYAYU), ru=ru_call(C.MENYAYU, words))
+    return _say(lang, Msg.HISTORY_SWAP, seat=n[seat], card=pretty_card(took), call=said)
 
 
 def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
@@ -1567,12 +1587,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")
             if t.swap is not None:  # Tertz: before his card the seat swapped his trump 7
-                seat, took = t.swap
-                swap = C.MENYAYU
-                said = phrase(Msg.CALL_WORD, call=spoken_call(swap), ru=ru_call(swap, e.words))
-                out.append(
-                    _say(lang, Msg.HISTORY_SWAP, seat=n[seat], card=pretty_card(took), call=said)
-                )
+                out.append(_swap_line(t.swap, n, lang, e.words))
             if i == 1 and d.broken is not None:  # Tertz: the loser breaks the deck (§12.2)
                 loser = n[(t.winner + 1) % len(n)]
                 broke = f"{BREAK_CALL}-{d.broken}"
@@ -1587,6 +1602,8 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
                 for k, c in enumerate(left.cards)
             ]
             out.append(_say(lang, Msg.HISTORY_UNFINISHED, laid=" ".join(laid)))
+        if d.unfinished_swap is not None:  # made in it (or before its first card)
+            out.append(_swap_line(d.unfinished_swap, n, lang, e.words))
     return out
 
 

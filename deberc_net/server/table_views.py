@@ -71,6 +71,7 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         record.get("talon_broken"),
         ev.scored_in(record),
         unfinished,
+        swap.get(len(tricks)),  # a forfeit after the swap, before the trick was taken
     )
 
 

@@ -70,3 +70,44 @@ def test_the_deal_in_play_says_it_once_its_trick_is_taken() -> None:
         "      bob swaps the trump 7 for the turned K♥: menyayu",
     ]
     assert not any(x.startswith("      draw:") for x in human)  # the draws are not told yet
+
+
+def _forfeited(match: Match) -> ev.HistoryDeal:
+    """bob leaves at his turn: the deal ends as it stands (docs/records.md)."""
+    match.forfeit(1, "left", seat=1)
+    return history_deal(match.records[0])
+
+
+def test_a_swap_in_the_trick_a_forfeit_left_untaken_is_said_under_it() -> None:
+    match = new_match(RULES, build_talon_deck(ANN, BOB, "Kh", TALON))
+    play(match, "Ad 10d")
+    say(match, 1, "lomayu-1")
+    play(match, "7s")
+    say(match, 1, "menyayu")  # then bob leaves, his card not laid
+    history = _history(_forfeited(match))
+    human = render(history, HUMAN)
+    assert human[-2:] == [
+        "    ann 7♠: not taken, the deal ended there",
+        "      bob swaps the trump 7 for the turned K♥: menyayu",
+    ]
+    assert (
+        render_ru(history)[-1] == "      bob: меняю — берёт открытую карту К♥ за козырную семёрку"
+    )
+    machine = render(history, MACHINE)
+    assert machine[1].endswith(" unfinished_leader=0 unfinished=7s unfinished_swap=1:Kh")
+    assert not any("swap=" in x for x in machine[2:])  # no taken trick had it
+    # the terminal client, given the machine lines, says what the human style says
+    assert history_text([parse_line(x) for x in machine], NAMES) == human
+
+
+def test_a_swap_before_the_first_card_of_the_trick_a_forfeit_ended_is_said_too() -> None:
+    match = new_match(RULES, build_talon_deck(ANN, BOB, "Kh", TALON))
+    play(match, "Ad 10d")
+    say(match, 1, "lomayu-1")
+    play(match, "7s Ks")  # bob takes it and leads the next
+    say(match, 1, "menyayu")  # then leaves: no card on the table
+    history = _history(_forfeited(match))
+    human = render(history, HUMAN)
+    assert not any("not taken" in x for x in human)
+    assert human[-1] == "      bob swaps the trump 7 for the turned K♥: menyayu"
+    assert render(history, MACHINE)[1].endswith(" unfinished_swap=1:Kh")
