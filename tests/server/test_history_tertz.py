@@ -7,17 +7,32 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import trio
 
 from clients.play.replies import history_text
+from deberc_net.game.cards import parse_card
+from deberc_net.protocol.render import pretty_card
 from deberc_net.protocol.wire import parse_line
 
 from .client import block, fields, play_machine, second_deal_first_trick
 from .conftest import Connector
 
 
-async def test_a_tertz_history_tells_the_break_and_the_draws(port: int, connect: Connector) -> None:
+class Swapping(random.Random):
+    """A random player that swaps its trump 7 whenever it may (so the deal played has
+    a swap for its history to tell: a random one mostly had none)."""
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        return "menyayu" if "menyayu" in seq else super().choice(seq)
+
+
+async def test_a_tertz_history_tells_the_break_and_the_draws(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    port = await start_server(match_seed="tertz-history-2")  # its deal 1 has a swap
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     eve = await connect.human(port, "eve")
@@ -28,8 +43,8 @@ async def test_a_tertz_history_tells_the_break_and_the_draws(port: int, connect:
     await eve.send(f"observe {table}")
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(play_machine, ann, random.Random(4), second_deal_first_trick())
-            nursery.start_soon(play_machine, bob, random.Random(5), second_deal_first_trick())
+            nursery.start_soon(play_machine, ann, Swapping(4), second_deal_first_trick())
+            nursery.start_soon(play_machine, bob, Swapping(5), second_deal_first_trick())
         record = json.loads(
             fields(next(x for x in ann.lines if x.startswith("record ")))[1]["text"]
         )
@@ -55,9 +70,18 @@ async def test_a_tertz_history_tells_the_break_and_the_draws(port: int, connect:
     scored = [x for x in human if x.startswith("    Scored for combinations: ")]
     assert len(scored) == any(entry["scored"] for entry in record["declared"])
     human = [x for x in human if x not in scored]
-    # a seat's swap of the trump 7 is said under the trick it was made in (if any was)
+    # a seat's swap of the trump 7 is said under the trick it was made in: deal 1 has
+    # one (the seed's), at the trick its record's menyayu was said in
+    calls = [(c["seat"], c["call"]) for c in record["calls"]]
+    assert any(call == "menyayu" for _, call in calls), "deal 1 has no swap: another seed"
+    seat = next(s for s, call in calls if call == "menyayu")
+    at = sum(call == "play" for call in calls[: calls.index((seat, "menyayu"))]) // 2
+    assert tricks1[at]["swap"] == f"{seat}:{record['turned']}"
+    assert sum("swap=" in x for x in raw[2 : 2 + len(record["tricks"])]) == 1
     swaps = [x for x in human if " swaps the trump 7 for the turned " in x]
-    assert len(swaps) == sum("swap=" in x for x in raw)
+    took = pretty_card(parse_card(record["turned"]))
+    assert swaps[0] == f"      {names[seat]} swaps the trump 7 for the turned {took}: menyayu"
+    assert len(swaps) == sum("swap=" in x for x in raw)  # deal 2's, if in its first trick
     plain = [x for x in human if x not in swaps]
     loser = names[1 - record["tricks"][0]["winner"]]
     assert plain[3] == f"      {loser} breaks the deck: lomayu {record['talon_broken']}"
