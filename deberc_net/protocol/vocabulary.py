@@ -393,8 +393,10 @@ def parse_call(
             return call
     if t in _WORDS:
         return Call(_WORDS[t])
+    # a plugin's numbered call's N as a command's number is read (§4): 'lomayu 05' is 5
+    plain = " ".join(str(n) if (n := number_word(w)) is not None else w for w in t.split())
     for word, name in (aliases or {}).items():
-        if normalize(word) == t:
+        if normalize(word) in (t, plain):
             return Call(name)
     if t in _PROKHODIT:
         names = {c.name for c in legal}

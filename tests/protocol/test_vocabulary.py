@@ -337,3 +337,14 @@ def test_a_word_in_two_alphabets_that_shows_no_word_is_no_call() -> None:
 def test_a_plugins_word_in_two_alphabets_is_read_too() -> None:
     aliases = {"сдаюсь": "sdayus", "give up": "sdayus"}
     assert parse_call("сдaюсь", [Call("sdayus")], aliases).token() == "sdayus"
+
+
+def test_a_numbered_calls_number_is_read_as_a_commands_number_is() -> None:
+    # 'lomayu 05' was 'not a table call — did you mean lomayu 5?' where 'lomayu +5' was
+    # told the range: N is the ASCII digits, as every command's number (docs/protocol.md §4)
+    aliases = build_ruleset(2, "tertz").call_aliases
+    for typed in ("lomayu 05", "ломаю 05", "break 005", "lomaju 5"):
+        assert parse_call(typed, [], aliases) == Call("lomayu-5"), typed
+    for typed in ("lomayu +5", "lomayu ５", "lomayu 5.0"):  # no number: refused
+        with pytest.raises(CallSyntaxError):
+            parse_call(typed, [], aliases)
