@@ -18,13 +18,16 @@ from typing import Any
 # its standard input, which ends with its parent (a parent killed, the test's time out,
 # leaves none running), a read at a time as a worker does: the parent writes its drain
 # word there just before the signal, and one buffered read of it all would take the
-# word and read on in C, the signal's handler never run
+# word and read on in C, the signal's handler never run. And never a read that blocks:
+# a signal landing between the read of the word and the next read (Python runs its
+# handler between bytecodes) left that read waiting for ever, the handler not run (the
+# test hung under load); a select with a timeout lets the handler run within 0.1 s
 _WORKER = """
-import os, signal, sys, time
+import os, select, signal, sys, time
 signal.signal(signal.SIGUSR1, lambda *_: sys.exit(0))
 time.sleep({delay})
 print("ready", flush=True)
-while os.read(0, 4096):
+while not select.select([0], [], [], 0.1)[0] or os.read(0, 4096):
     pass
 """
 
