@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
+
+from .serve_process import started
 
 
 def test_serve_serves_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
@@ -16,34 +15,9 @@ def test_serve_serves_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
     # in a file, 0 is any free port; a 0.1 s grace after SIGTERM (the default 2 s is
     # waited in full: what it lets through is test_attacks', not this test's)
     settings.write_text("[server]\nhttp_port = 0\nshutdown_grace_ms = 100\n")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "deberc_net",
-            "serve",
-            "--port",
-            "0",
-            "--config",
-            str(settings),
-            "--db",
-            str(tmp_path / "s.sqlite3"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc, ports = started(settings, tmp_path / "s.sqlite3")
     assert proc.stderr is not None
     try:
-        ports: dict[str, int] = {}
-        deadline = time.monotonic() + 20
-        while "listening" not in ports and time.monotonic() < deadline:
-            line = proc.stderr.readline()
-            if not line:
-                break
-            entry = json.loads(line)
-            if entry.get("event") in ("listening", "http_listening"):
-                ports[entry["event"]] = int(entry["port"])
         assert set(ports) == {"listening", "http_listening"}, ports
         url = f"http://127.0.0.1:{ports['http_listening']}"
         with urllib.request.urlopen(f"{url}/api/tables", timeout=5) as reply:

@@ -13,36 +13,15 @@ from __future__ import annotations
 import json
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from .serve_process import started
+
 REQUESTS = 300  # of table.js (19 KB): more than the kernel buffers on both ends take
-
-
-def started(settings: Path, db: Path) -> tuple[subprocess.Popen[str], dict[str, int]]:
-    serve = ["serve", "--port", "0", "--config", str(settings), "--db", str(db)]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "deberc_net", *serve],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stderr is not None
-    ports: dict[str, int] = {}
-    deadline = time.monotonic() + 20
-    while "listening" not in ports and time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        entry = json.loads(line)
-        if entry.get("event") in ("listening", "http_listening"):
-            ports[entry["event"]] = int(entry["port"])
-    return proc, ports
 
 
 @pytest.mark.timeout(60)
