@@ -12,26 +12,11 @@ from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.wire import parse_line
 from deberc_net.server.table_views import history_deal, history_in_play
-from deberc_net.testing import build_talon_deck, new_match, play, say
+from deberc_net.testing import play, say
 
-from .helpers import RULES, first_card
+from .helpers import first_card, swap_match, swapped_at_trick_two
 
-ANN = "7c 8c 9c Ad Kd 10s 8s 7s 9d"
-BOB = "10d Jd Qd 7h 9h Ks As Jh Qc"  # the trump 7 (hearts)
-TALON = "8h 10h Ah Qh 7d 8d 9s Js Qs 10c Jc Kc"
 NAMES = ("ann", "bob")
-
-
-def _swapped_at_trick_two() -> Match:
-    """bob, who lost the first trick, swaps his 7♥ for the turned K♥ before his card
-    in the second (ann led 7♠)."""
-    match = new_match(RULES, build_talon_deck(ANN, BOB, "Kh", TALON))
-    play(match, "Ad 10d")
-    say(match, 1, "lomayu-1")
-    play(match, "7s")
-    say(match, 1, "menyayu")
-    play(match, "Ks")
-    return match
 
 
 def _history(*deals: ev.HistoryDeal) -> ev.History:
@@ -39,7 +24,7 @@ def _history(*deals: ev.HistoryDeal) -> ev.History:
 
 
 def test_a_finished_deals_history_says_where_the_trump_seven_was_swapped() -> None:
-    match = _swapped_at_trick_two()
+    match = swapped_at_trick_two()
     while match.deal.deal_no == 1:
         say(match, match.to_act, first_card(match, match.to_act))
     record = match.records[0]
@@ -63,7 +48,7 @@ def test_a_finished_deals_history_says_where_the_trump_seven_was_swapped() -> No
 
 
 def test_the_deal_in_play_says_it_once_its_trick_is_taken() -> None:
-    match = _swapped_at_trick_two()
+    match = swapped_at_trick_two()
     human = render(_history(history_in_play(match.deal)), HUMAN)
     assert human[4:6] == [
         "  2 ann 7♠ bob K♠ > bob",
@@ -79,9 +64,7 @@ def _forfeited(match: Match) -> ev.HistoryDeal:
 
 
 def test_a_swap_in_the_trick_a_forfeit_left_untaken_is_said_under_it() -> None:
-    match = new_match(RULES, build_talon_deck(ANN, BOB, "Kh", TALON))
-    play(match, "Ad 10d")
-    say(match, 1, "lomayu-1")
+    match = swap_match()
     play(match, "7s")
     say(match, 1, "menyayu")  # then bob leaves, his card not laid
     history = _history(_forfeited(match))
@@ -101,9 +84,7 @@ def test_a_swap_in_the_trick_a_forfeit_left_untaken_is_said_under_it() -> None:
 
 
 def test_a_swap_before_the_first_card_of_the_trick_a_forfeit_ended_is_said_too() -> None:
-    match = new_match(RULES, build_talon_deck(ANN, BOB, "Kh", TALON))
-    play(match, "Ad 10d")
-    say(match, 1, "lomayu-1")
+    match = swap_match()
     play(match, "7s Ks")  # bob takes it and leads the next
     say(match, 1, "menyayu")  # then leaves: no card on the table
     history = _history(_forfeited(match))

@@ -17,14 +17,11 @@ import trio
 from deberc_net.game.match import Match
 from deberc_net.server.store import open_store
 from deberc_net.server.web.replay import replay_match
-from deberc_net.testing import build_talon_deck, new_match, play, rule_book, say
-from tests.tertz.helpers import RULES, first_card
+from deberc_net.testing import rule_book, say
+from tests.tertz.helpers import first_card, swapped_at_trick_two
 
 from .conftest import WebServer
 
-ANN = "7c 8c 9c Ad Kd 10s 8s 7s 9d"
-BOB = "10d Jd Qd 7h 9h Ks As Jh Qc"  # the trump 7 (hearts)
-TALON = "8h 10h Ah Qh 7d 8d 9s Js Qs 10c Jc Kc"
 TRICKS = re.compile(r'<ol class="tricks">(.*?)</ol>', re.S)
 ITEM = re.compile(r"<li>(.*?)</li>", re.S)
 
@@ -32,12 +29,7 @@ ITEM = re.compile(r"<li>(.*?)</li>", re.S)
 def _played() -> Match:
     """bob, who lost the first trick, swaps his 7♥ for the turned K♥ before his card
     in the second (ann led 7♠); then the match is played out."""
-    match = new_match(RULES, build_talon_deck(ANN, BOB, "Kh", TALON))
-    play(match, "Ad 10d")
-    say(match, 1, "lomayu-1")
-    play(match, "7s")
-    say(match, 1, "menyayu")
-    play(match, "Ks")
+    match = swapped_at_trick_two()
     while not match.over:
         say(match, match.to_act, first_card(match, match.to_act))
     return match
