@@ -277,10 +277,12 @@ class Moderation:
         (each tells only its own players) and the bus tells them first what one of them
         did: a mute heard twice is the same mute (its until_s), told once."""
         seen = self.changes
-        now_s = time.time()
-        stored = await trio.to_thread.run_sync(self.lobby.store.mutes, now_s)
+        stored = await trio.to_thread.run_sync(self.lobby.store.mutes, time.time())
         if self.changes != seen:
             return
+        # the time left counted from after the read: from before it, a mute made while
+        # it read had more than its length left ('mutes you for 6 min' of a 5 min mute)
+        now_s = time.time()
         rows = {name_key(m.name): m for m in stored}
         now = trio.current_time()
         for key, held in list(self.mutes.items()):
@@ -290,9 +292,10 @@ class Moderation:
             session = self.lobby.online.get(key)
             if held.until > now and held.until_s > now_s and session is not None:
                 session.send(ev.info(phrase(Msg.UNMUTED_ELSEWHERE)))
-        for mute in stored:  # (each ends after now_s: the store's choice)
+        for mute in stored:  # (each ended after the read began: the store's choice)
             left = mute.until_s - now_s
-            self.muted(mute.name, left, mute.admin, mute.reason, mute.until_s)
+            if left > 0:  # (one that ran out while it read is not told)
+                self.muted(mute.name, left, mute.admin, mute.reason, mute.until_s)
 
     # ------------------------------------------------------------ what others ask
     async def ban_refusal(self, name: str) -> ev.Error | None:
