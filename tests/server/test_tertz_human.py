@@ -169,7 +169,10 @@ async def test_russian_players_see_the_talon_and_break_the_deck_in_russian(
     # (each side's written points and total right-aligned apart: " 60  60")
     assert re.fullmatch(r" +1 поделена +\d+ +\d+ +\d+ +\d+", sheet[2]), sheet
     assert re.search(r"^Раздача 1, сдаёт \w+, козырь [♠♥♦♣]: поделена, ", history[1]), history
-    assert re.fullmatch(r" +(anna|boris): ломаю \d+", history[3]), history
+    # the break under the first trick, after the trump 7's swap if one came in it
+    # (history-trick's swap, said under its trick: a fresh-clone run's failure)
+    after_first = [x for x in history[3:5] if "меняю —" not in x]
+    assert re.fullmatch(r" +(anna|boris): ломаю \d+", after_first[0]), history
     assert [x for x in lines if TOKENS.search(x)] == []
     assert [x for x in lines if "белла" in x] == []  # Deberts's word: «марьяж» here
 
