@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
+
+import trio
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V", str, bytes)
@@ -24,6 +26,24 @@ class Kept(Generic[K, V]):
         self._kept: OrderedDict[K, V] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
+        # held by the request whose thread makes a value: one at a time, so the first
+        # requests of one that come together make it once, the others finding it kept
+        # (each made it: 50 first requests of a run's plot held the CPU for seconds).
+        # They wait on the event loop: waiting in threads, they held trio's threads,
+        # which logins' hashing and the store's reads share
+        self._making = trio.Lock()
+
+    async def kept_or_made(self, key: K, make: Callable[[], V | None]) -> V | None:
+        """``key``'s value kept, or ``make`` run in a thread, which keeps what it made
+        (``put``: kept even if its request is gone) and returns it."""
+        found = self.get(key)
+        if found is not None:
+            return found
+        async with self._making:
+            found = self.get(key)  # made while this request waited its turn
+            if found is not None:
+                return found
+            return await trio.to_thread.run_sync(make)
 
     def get(self, key: K) -> V | None:
         with self._lock:

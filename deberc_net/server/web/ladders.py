@@ -3,10 +3,10 @@ file or PostgreSQL) a ladder run with ``--db`` shares with the server."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
-import trio
 
 from deberc_net.ladder.results import count_pairs
 from deberc_net.ladder.schedule import set_size
@@ -123,16 +123,8 @@ def _pair_order(summary: dict[str, Any] | None) -> list[str]:
     return sorted(bots)
 
 
-class KeptPlots(Kept[tuple[str, int, Lang], str]):
-    """Plots kept by key (kept.py). ``making`` is held by the request whose thread makes
-    one: one at a time, so the first requests of a run that come together make its plot
-    once, the others finding it kept (each made it: 50 at once, one address's burst,
-    held the server's CPU for seconds). They wait on the event loop: waiting in threads,
-    they held trio's threads, which logins' hashing and the store's reads share."""
-
-    def __init__(self, most_bytes: int) -> None:
-        super().__init__(most_bytes)
-        self.making = trio.Lock()
+# finished runs' plots by (database, run, language), kept (kept.py); '': no plot
+KeptPlots = Kept[tuple[str, int, Lang], str]
 
 
 # A finished run never changes (its games are stored before its summary, and nothing
@@ -154,14 +146,8 @@ async def finished_plot(
     then in every language: the counting is the cost)."""
     if run.summary is None:
         return None
-    key = (db, run.id, lang)
-    kept = kept_plots.get(key)
-    if kept is None:
-        async with kept_plots.making:
-            kept = kept_plots.get(key)  # made while this request waited its turn
-            if kept is None:
-                kept = await trio.to_thread.run_sync(_plots_made, db, run, kept_plots, lang)
-    return kept or None  # ('': a run of no game has no plot)
+    made = functools.partial(_plots_made, db, run, kept_plots, lang)
+    return await kept_plots.kept_or_made((db, run.id, lang), made) or None  # '': none
 
 
 def _plots_made(db: str, run: LadderRun, kept_plots: KeptPlots, lang: Lang) -> str:

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
-import trio
 
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.lang import Lang
@@ -38,15 +37,8 @@ ReplayKey = tuple[str, Lang | None]
 KEPT_REPLAYS_BYTES = 32 * 1024 * 1024
 
 
-class KeptReplays(Kept[ReplayKey, bytes]):
-    """Replays as served (their bodies' bytes), kept by key (kept.py). ``making`` is
-    held by the request whose thread builds one: one at a time, so that the first
-    requests of a match that come together build it once, the others then finding it
-    kept; they wait on the event loop, holding no thread."""
-
-    def __init__(self, most_bytes: int) -> None:
-        super().__init__(most_bytes)
-        self.making = trio.Lock()
+# replays as served (their bodies' bytes), kept by key (kept.py)
+KeptReplays = Kept[ReplayKey, bytes]
 
 
 @attrs.frozen
@@ -60,21 +52,14 @@ async def served_replay(
 ) -> bytes | None:
     """The body of ``key``: kept, or built by ``build`` in a thread (kept if final);
     None: no finished match of that id."""
-    found = kept.get(key)
-    if found is not None:
-        return found
-    async with kept.making:
-        found = kept.get(key)  # built while this request waited its turn
-        if found is not None:
-            return found
 
-        def made() -> bytes | None:
-            built = build()
-            if built.final and built.body is not None:
-                kept.put(key, built.body)  # (here: kept even if its request is gone)
-            return built.body
+    def made() -> bytes | None:
+        built = build()
+        if built.final and built.body is not None:
+            kept.put(key, built.body)
+        return built.body
 
-        return await trio.to_thread.run_sync(made)
+    return await kept.kept_or_made(key, made)
 
 
 def finished_match_read(
