@@ -76,6 +76,9 @@ class ReplayedDeal:
     totals: list[int]  # after the deal, as the replay gives them
     record: dict[str, Any]
     talk_ru: list[tuple[int, str]] = attrs.Factory(list)  # the talk as a Russian page says it
+    # the trick each entry of the talk was said in, 1-based: the tricks taken before it,
+    # plus one (a Tertz declaration at any trick, docs/rules.md §12.5; Deberts' bella)
+    talk_tricks: list[int] = attrs.Factory(list)
 
 
 @attrs.frozen
@@ -207,16 +210,19 @@ class ReplayFold:
         self.ordered: Ordered | None = None
         self.talk: list[tuple[int, str]] = []
         self.talk_ru: list[tuple[int, str]] = []  # the same, said in Russian
+        self.talk_tricks: list[int] = []  # the trick each was said in (ReplayedDeal)
         self.tricks: list[Trick] = []
         self._words = words  # the table's own Russian words for calls (lang.table_words)
         self._plays: list[tuple[int, str]] = []  # the trick in play
         self._swap: tuple[int, int] | None = None  # (seat, trick index) of a menyayu
-        # cards shown, by seat, their 'pokazyvayu' to come: in English and in Russian
-        self._shown: dict[int, tuple[str, str]] = {}
+        # cards shown, by seat, their 'pokazyvayu' to come: in English and in Russian,
+        # and the trick they were shown in
+        self._shown: dict[int, tuple[str, str, int]] = {}
 
-    def _say(self, seat: int, english: str, russian: str) -> None:
+    def _say(self, seat: int, english: str, russian: str, trick: int | None = None) -> None:
         self.talk.append((seat, english))
         self.talk_ru.append((seat, russian))
+        self.talk_tricks.append(len(self.tricks) + 1 if trick is None else trick)
 
     def feed_all(self, events: Iterable[MatchEvent]) -> ReplayFold:
         for event in events:
@@ -241,7 +247,8 @@ class ReplayFold:
             elif isinstance(event, Shown):  # public at the table: docs/rules.md §3.5
                 # listed after its 'pokazyvayu', which the engine's show after 'skin'
                 # logs after it
-                shown = (shown_text(event.cards), shown_text(event.cards, Lang.RU))
+                trick = len(self.tricks) + 1
+                shown = (shown_text(event.cards), shown_text(event.cards, Lang.RU), trick)
                 if self.talk and self.talk[-1] == (event.seat, "pokazyvayu"):
                     self._say(event.seat, *shown)
                 else:
@@ -289,6 +296,7 @@ class ReplayFold:
             player=None if ordered is None else ordered.player,
             talk=self.talk + [(seat, said[0]) for seat, said in self._shown.items()],
             talk_ru=self.talk_ru + [(seat, said[1]) for seat, said in self._shown.items()],
+            talk_tricks=self.talk_tricks + [said[2] for said in self._shown.values()],
             tricks=tricks,
             outcome=outcome,
             talon=talon,

@@ -79,6 +79,7 @@ class W(StrEnum):
     WRITTEN_IS = "written-is"
     TOTALS_IS = "totals-is"
     TALK_IS = "talk-is"
+    AT_TRICK = "at-trick"
     UNFINISHED = "unfinished"
     BREAKS = "breaks"
     SWAPS = "swaps"
@@ -252,6 +253,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.WRITTEN_IS: ("Written", "Записано"),
     W.TOTALS_IS: ("totals", "итого"),
     W.TALK_IS: ("Talk: ", "Разговор: "),
+    W.AT_TRICK: (" (trick {trick})", " (взятка {trick})"),  # said after the first trick
     W.UNFINISHED: ("unfinished", "не взята"),
     W.BREAKS: ("{name} breaks the deck: {call}", "{name}: {call}"),
     # the turned card it took follows (a card's markup)
