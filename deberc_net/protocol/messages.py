@@ -1490,7 +1490,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{admin} (an admin) lets you talk again.",
         "Администратор {admin} возвращает вам слово.",
     ),
-    # lifted on another server on the database: which admin lifted it is not stored
+    # lifted on another server on the database, its row gone from the store before its
+    # end (a host whose clock is ahead cleared it): which admin lifted it is not known
     Msg.UNMUTED_ELSEWHERE: (
         "An admin lets you talk again.",
         "Администратор возвращает вам слово.",

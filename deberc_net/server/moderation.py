@@ -207,13 +207,12 @@ class Moderation:
         name, _ = target
         held = self._mute_of(name)
         node = self.lobby.node
-        end = functools.partial(self.lobby.store.unmute, name)
+        end = functools.partial(self.lobby.store.unmute, name, admin)
         if held is not None:
             # here and on the bus first, then in the store: a worker's look that reads
-            # the store after the bus's word finds the mute it lifted (the same until_s),
-            # not a mute gone that another server lifted (told without the admin's
-            # name). The bus sends from a queue: a look may still read the delete first,
-            # and the player is told once, but so
+            # the store after the bus's word finds the mute it lifted (the same until_s).
+            # The bus sends from a queue: a look may still read the lift first, and the
+            # player is told once, by the look (the store names the admin too)
             name = held.name
             self.unmuted(name, admin)
             if node is not None:
@@ -271,19 +270,22 @@ class Moderation:
     async def look(self) -> None:
         """The store's mutes taken up, at each heartbeat (server/running.py): one made
         on another server on the database (or made anew there) holds here from now, its
-        player told if he is here; one lifted there ends here, he told so. A look whose
+        player told if he is here; one lifted there ends here, he told so and by whom (the
+        store keeps who lifted it till it would have run out). A look whose
         read a change here overlapped is dropped (it may not have seen that change): the
         next heartbeat looks again. Under serve --workers each worker looks for itself
         (each tells only its own players) and the bus tells them first what one of them
         did: a mute heard twice is the same mute (its until_s), told once."""
         seen = self.changes
-        stored = await trio.to_thread.run_sync(self.lobby.store.mutes, time.time())
+        read = await trio.to_thread.run_sync(self.lobby.store.mutes_with_lifts, time.time())
         if self.changes != seen:
             return
         # the time left counted from after the read: from before it, a mute made while
         # it read had more than its length left ('mutes you for 6 min' of a 5 min mute)
         now_s = time.time()
+        stored = [m for m in read if m.lifted_by is None]
         rows = {name_key(m.name): m for m in stored}
+        lifts = {name_key(m.name): m.lifted_by for m in read if m.lifted_by is not None}
         now = trio.current_time()
         for key, held in list(self.mutes.items()):
             if key in rows:
@@ -291,7 +293,11 @@ class Moderation:
             del self.mutes[key]  # ran out, or lifted (here: told already; elsewhere: now)
             session = self.lobby.online.get(key)
             if held.until > now and held.until_s > now_s and session is not None:
-                session.send(ev.info(phrase(Msg.UNMUTED_ELSEWHERE)))
+                # who lifted it, as stored; its row gone before its end (another
+                # host's clock ahead of this one's cleared it): 'An admin …'
+                admin = lifts.get(key)
+                lifted = phrase(Msg.UNMUTED, admin=admin) if admin is not None else None
+                session.send(ev.info(lifted or phrase(Msg.UNMUTED_ELSEWHERE)))
         for mute in stored:  # (each ended after the read began: the store's choice)
             left = mute.until_s - now_s
             if left > 0:  # (one that ran out while it read is not told)

@@ -1,6 +1,7 @@
 """Mutes in the store (server/moderation.py, docs/protocol.md §5.19), kept alike by
 SQLite and PostgreSQL: one mute a name however it is written, muted anew in place, ended
-once, only those still running listed, and kept by a store opened again (a restart)."""
+once (who lifted it kept), only those still running listed, and kept by a store opened
+again (a restart)."""
 
 from __future__ import annotations
 
@@ -32,8 +33,20 @@ def test_a_mute_is_one_a_name_and_only_those_running_are_listed(store_db: str) -
     store = open_store(store_db)  # as a server restarted on the same database
     try:
         assert {m.name for m in store.mutes(NOW_S)} == {"TROLL", "Гость-1"}
-        assert store.unmute("troll") is True
-        assert store.unmute("Troll") is False  # ended once
+        assert store.unmute("troll", "boss") is True
+        assert store.unmute("Troll", "chief") is False  # ended once
         assert [m.name for m in store.mutes(NOW_S)] == ["Гость-1"]
+        # a lifted mute is kept, with who lifted it, till it would have run out: the
+        # other servers' look tells its player his name
+        assert store.mutes_with_lifts(NOW_S) == [
+            StoredMute("TROLL", "chief", "again", NOW_S + 30, lifted_by="boss"),
+            StoredMute("Гость-1", "chief", "", NOW_S + 60),
+        ]
+        assert store.mutes_with_lifts(NOW_S + 30) == [store.mutes(NOW_S)[0]]
+        store.mute("troll", "chief", "", NOW_S + 90)  # muted anew: running again
+        assert [(m.name, m.lifted_by) for m in store.mutes(NOW_S)] == [
+            ("Гость-1", None),
+            ("troll", None),
+        ]
     finally:
         store.close()

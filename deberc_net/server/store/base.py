@@ -103,12 +103,14 @@ class Ban:
 @attrs.frozen
 class StoredMute:
     """A name whose 'say' and 'invite' are refused (docs/protocol.md §5.19) till
-    ``until_s`` (seconds since the epoch), as it was muted, by which admin, and why."""
+    ``until_s`` (seconds since the epoch), as it was muted, by which admin, and why;
+    ``lifted_by``: the admin whose 'unmute' ended it before then (None: running)."""
 
     name: str
     admin: str
     reason: str
     until_s: float
+    lifted_by: str | None = None
 
 
 @attrs.frozen
@@ -196,12 +198,18 @@ class Store(Protocol):
         muted already is muted anew (and the mutes run out are forgotten)."""
         ...
 
-    def unmute(self, name: str) -> bool:
-        """End ``name``'s mute; False if it had none."""
+    def unmute(self, name: str, admin: str) -> bool:
+        """End ``name``'s mute, lifted by ``admin`` (kept till it would have run out, so
+        the other servers tell its player who lifted it); False if it had none."""
         ...
 
     def mutes(self, now_s: float) -> list[StoredMute]:
         """The mutes still running at ``now_s`` (seconds since the epoch)."""
+        ...
+
+    def mutes_with_lifts(self, now_s: float) -> list[StoredMute]:
+        """The mutes not run out at ``now_s``, read together with those lifted before
+        their end (``lifted_by``): what a server's look at the store reads."""
         ...
 
     def tell_cut_off_once(self, name: str, match: str, now_s: float) -> bool:
@@ -681,7 +689,7 @@ def ban_row(row: tuple[Any, ...]) -> Ban:
 MUTE = (
     "INSERT INTO mutes (key, name, admin, reason, until_s) VALUES ({p}, {p}, {p}, {p}, {p})"
     " ON CONFLICT (key) DO UPDATE SET name = excluded.name, admin = excluded.admin,"
-    " reason = excluded.reason, until_s = excluded.until_s"
+    " reason = excluded.reason, until_s = excluded.until_s, lifted_by = NULL"
 )
 MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # a cut-off match is news for a day (server/cut_off.py); its 'told' is kept two, so a
@@ -693,12 +701,17 @@ CUT_OFF_TOLD = (
     "INSERT INTO cut_offs_told (key, match, told_s) VALUES ({p}, {p}, {p})"
     " ON CONFLICT (key, match) DO NOTHING"
 )
-UNMUTE = "DELETE FROM mutes WHERE key = {p}"
-MUTES = "SELECT name, admin, reason, until_s FROM mutes WHERE until_s > {p} ORDER BY until_s, key"
+# a mute lifted stays, with who lifted it (migration 16), till the next mute's clean-up
+# after its end: a server that learns the lift from the store tells the player his name
+UNMUTE = "UPDATE mutes SET lifted_by = {p} WHERE key = {p} AND lifted_by IS NULL"
+_MUTE_COLUMNS = "SELECT name, admin, reason, until_s, lifted_by FROM mutes WHERE until_s > {p}"
+MUTES = _MUTE_COLUMNS + " AND lifted_by IS NULL ORDER BY until_s, key"
+MUTES_WITH_LIFTS = _MUTE_COLUMNS + " ORDER BY until_s, key"
 
 
 def mute_row(row: tuple[Any, ...]) -> StoredMute:
-    return StoredMute(str(row[0]), str(row[1]), str(row[2]), float(row[3]))
+    lifted_by = None if row[4] is None else str(row[4])
+    return StoredMute(str(row[0]), str(row[1]), str(row[2]), float(row[3]), lifted_by)
 
 
 # People's ratings: the same SQL in both dialects ({p}: the placeholder)

@@ -523,6 +523,19 @@ CREATE INDEX match_players_match ON match_players (match_id);
 CREATE INDEX ladder_games_run ON ladder_games (run_id, seq);
 """,
     ),
+    Migration(
+        16,
+        "who lifted a mute",
+        # a mute's row stays when an admin's 'unmute' lifts it, naming him (NULL: still
+        # running), till the next mute clears the rows run out: the other servers on the
+        # database, which learn the lift at their look, tell its player who lifted it
+        sqlite="""
+ALTER TABLE mutes ADD COLUMN lifted_by TEXT;
+""",
+        postgres="""
+ALTER TABLE mutes ADD COLUMN lifted_by TEXT;
+""",
+    ),
 )
 
 

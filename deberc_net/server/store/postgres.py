@@ -42,6 +42,7 @@ from .base import (
     MUTE,
     MUTES,
     MUTES_RUN_OUT,
+    MUTES_WITH_LIFTS,
     OLD_STOP_FINISHED,
     OLD_STOPS,
     ORPHANED,
@@ -379,14 +380,20 @@ class PostgresStore:
             conn.execute(MUTES_RUN_OUT.format(p="%s"), (time.time(),))
             conn.execute(MUTE.format(p="%s"), (name_key(name), name, admin, reason, until_s))
 
-    def unmute(self, name: str) -> bool:
+    def unmute(self, name: str, admin: str) -> bool:
         with self._pool.connection() as conn:
-            gone = conn.execute(UNMUTE.format(p="%s"), (name_key(name),))
-            return gone.rowcount == 1
+            lifted = conn.execute(UNMUTE.format(p="%s"), (admin, name_key(name)))
+            return lifted.rowcount == 1
 
     def mutes(self, now_s: float) -> list[StoredMute]:
+        return self._mutes(MUTES, now_s)
+
+    def mutes_with_lifts(self, now_s: float) -> list[StoredMute]:
+        return self._mutes(MUTES_WITH_LIFTS, now_s)
+
+    def _mutes(self, query: str, now_s: float) -> list[StoredMute]:
         with self._pool.connection() as conn:
-            rows = conn.execute(MUTES.format(p="%s"), (now_s,)).fetchall()
+            rows = conn.execute(query.format(p="%s"), (now_s,)).fetchall()
         return [mute_row(tuple(r)) for r in rows]
 
     def tell_cut_off_once(self, name: str, match: str, now_s: float) -> bool:

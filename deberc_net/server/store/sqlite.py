@@ -44,6 +44,7 @@ from .base import (
     MUTE,
     MUTES,
     MUTES_RUN_OUT,
+    MUTES_WITH_LIFTS,
     OLD_STOP_FINISHED,
     OLD_STOPS,
     ORPHANED,
@@ -497,14 +498,20 @@ class SQLiteStore:
             self._db.execute(MUTES_RUN_OUT.format(p="?"), (time.time(),))
             self._db.execute(MUTE.format(p="?"), (name_key(name), name, admin, reason, until_s))
 
-    def unmute(self, name: str) -> bool:
+    def unmute(self, name: str, admin: str) -> bool:
         with self._writing():
-            gone = self._db.execute(UNMUTE.format(p="?"), (name_key(name),))
-        return gone.rowcount == 1
+            lifted = self._db.execute(UNMUTE.format(p="?"), (admin, name_key(name)))
+        return lifted.rowcount == 1
 
     def mutes(self, now_s: float) -> list[StoredMute]:
+        return self._mutes(MUTES, now_s)
+
+    def mutes_with_lifts(self, now_s: float) -> list[StoredMute]:
+        return self._mutes(MUTES_WITH_LIFTS, now_s)
+
+    def _mutes(self, query: str, now_s: float) -> list[StoredMute]:
         with self._reading():
-            rows = self._db.execute(MUTES.format(p="?"), (now_s,)).fetchall()
+            rows = self._db.execute(query.format(p="?"), (now_s,)).fetchall()
         return [mute_row(r) for r in rows]
 
     def tell_cut_off_once(self, name: str, match: str, now_s: float) -> bool:
