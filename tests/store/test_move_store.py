@@ -4,7 +4,7 @@ database, where a server lets the old players in, keeps the bans and mutes, says
 the SQLite server said of games and ratings, replays the old matches and numbers the new
 ones past them. Every table of the schema is carried (found in the catalogue: a new
 migration's table too); a database that holds a club, or a move that fails mid-way,
-leaves PostgreSQL as it was."""
+leaves PostgreSQL as it was; one whose commit fails says it may be written."""
 
 from __future__ import annotations
 
@@ -543,6 +543,52 @@ def test_ctrl_c_during_the_commit_says_it_may_be_written_and_how_to_know(
         " move's)\n"
     )
     # (here the signal cancelled the waiting COMMIT: the move again, as it says, moves)
+    again = run_cli(argv)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(f"moved {club} into {new_postgres_url} ")
+
+
+def test_a_database_error_during_the_commit_says_it_may_be_written_and_how_to_know(
+    tmp_path: Path, new_postgres_url: str
+) -> None:
+    """An error answering the COMMIT said 'failed and wrote nothing there', which the
+    move cannot know (a commit lost in flight may have been done): it says what Ctrl-C
+    during the commit says, the error named. A deferred trigger of the (migrated,
+    empty) database raises at the commit; PostgreSQL rolls back, and the move again, as
+    the sentence says, moves the club."""
+    club = tmp_path / "club.sqlite3"
+    _a_club(club)
+    open_store(new_postgres_url).close()  # migrated, no rows: a database the move takes
+    with psycopg.connect(new_postgres_url, autocommit=True) as holder:
+        holder.execute(
+            "CREATE FUNCTION refused_commit() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN RAISE EXCEPTION 'no commit today'; END $$"
+        )
+        holder.execute(
+            "CREATE CONSTRAINT TRIGGER refused_commit AFTER INSERT ON accounts"
+            " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refused_commit()"
+        )
+    # the tables' rows (a sequence's setval is not undone by a rollback: PostgreSQL's)
+    before = _state(new_postgres_url)
+    sequences = {"match_numbers", "table_numbers"}
+    argv = ["move-store", new_postgres_url, "--db", str(club)]
+    done = run_cli(argv)
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith("deberc-net move-store: a database error (no commit today")
+    assert done.stderr.endswith(
+        ") during the commit: the move into"
+        f" {new_postgres_url} is written whole or not at all (one transaction), which of"
+        " the two is not known here. Run the move again to know: it moves the club if"
+        " nothing was written, or says that the database holds a club already (this"
+        " move's)\n"
+    )
+    assert done.stderr.count("\n") == 1
+    after = _state(new_postgres_url)
+    assert {t: after[t] for t in after.keys() - sequences} == {
+        t: before[t] for t in before.keys() - sequences
+    }
+    with psycopg.connect(new_postgres_url, autocommit=True) as holder:
+        holder.execute("DROP TRIGGER refused_commit ON accounts")
     again = run_cli(argv)
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith(f"moved {club} into {new_postgres_url} ")

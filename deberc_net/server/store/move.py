@@ -174,33 +174,49 @@ def _copy(source: sqlite3.Connection, url: str, migrations: Sequence[Migration])
     from .postgres import connect, redacted
 
     target = connect(url)
+    where = redacted(url)
     try:
         try:
-            moved = _into(source, target, redacted(url), migrations)
+            moved = _into(source, target, where, migrations)
         except KeyboardInterrupt:  # (before the commit: its transaction rolls back)
             raise MoveInterrupted(
-                f"interrupted: nothing was written into {redacted(url)} (the move is one"
+                f"interrupted: nothing was written into {where} (the move is one"
                 " transaction, not committed); the move can be run again"
             ) from None
+        # its COMMIT sent, PostgreSQL may have done it or not: an error then may be the
+        # connection lost after the commit was done, or before it arrived
         try:
             target.commit()
-        except KeyboardInterrupt:  # (its COMMIT sent: PostgreSQL may have done it or not)
-            raise MoveInterrupted(
-                f"interrupted during the commit: the move into {redacted(url)} is written"
-                " whole or not at all (one transaction), which of the two is not known"
-                " here. Run the move again to know: it moves the club if nothing was"
-                " written, or says that the database holds a club already (this move's)"
-            ) from None
+        except KeyboardInterrupt:
+            raise MoveInterrupted(_commit_not_known("interrupted", where)) from None
+        except psycopg.Error as exc:
+            said = _commit_not_known(f"a database error ({_reason(exc)})", where)
+            raise StoreError(said) from None
         return moved
     except psycopg.Error as exc:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
         raise StoreError(
-            f"the move into {redacted(url)} failed and wrote nothing there: {reason}"
+            f"the move into {where} failed and wrote nothing there: {_reason(exc)}"
         ) from None
     except sqlite3.Error as exc:
         raise StoreError(f"the move failed reading the SQLite file, wrote nothing: {exc}") from None
     finally:
         target.close()  # (uncommitted: rolled back)
+
+
+def _commit_not_known(what: str, where: str) -> str:
+    """The sentence for a move whose commit ``what`` cut short (Ctrl-C, a database
+    error): whether PostgreSQL committed is not known here, and how to know."""
+    return (
+        f"{what} during the commit: the move into {where} is written whole or not at"
+        " all (one transaction), which of the two is not known here. Run the move again"
+        " to know: it moves the club if nothing was written, or says that the database"
+        " holds a club already (this move's)"
+    )
+
+
+def _reason(exc: Exception) -> str:
+    """A database error's words on one line (libpq's may run over several)."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _into(
