@@ -15,7 +15,8 @@ The SQLite file is opened as a server opens it (brought up to this code's schema
 newer refused) and read under its write lock (``BEGIN IMMEDIATE``): one consistent
 snapshot, and no server writes to it meanwhile what the move would leave behind. The
 PostgreSQL side is ONE transaction: its migrations, the check that it holds no club,
-every row, the counters; a failure anywhere rolls it back whole.
+every row, the counters; a failure anywhere rolls it back whole (a sequence's setval
+aside: PostgreSQL never undoes one, docs/scaling.md).
 """
 
 from __future__ import annotations
