@@ -570,12 +570,25 @@ def _game_block(book: RuleBook, rules: RuleSet) -> tuple[str, str]:
     whatever the variant), a built-in game's own text (Tertz), or a third-party game's
     own calls (docs/plugins.md, "Writing a whole new game")."""
     variant = rules.variant
+    if rules.deal_class is None and not rules.settings.seven_swap:
+        # four players, seven-swap-off: no swap of the seven, so no question about it
+        return _without_swap(CALLS_HELP), _without_swap(RU_CALLS_HELP)
     if rules.deal_class is None:
         return CALLS_HELP, RU_CALLS_HELP
     if variant in VARIANT_CALLS_HELP:
         return VARIANT_CALLS_HELP[variant], RU_VARIANT_CALLS_HELP[variant]
     rule = book.get(variant)
     return _own_game_block(rule) if rule is not None else ("", "")
+
+
+# the lines of the swap and of its question in CALLS_HELP and RU_CALLS_HELP (one each)
+_SWAP_CALLS = ("  menyayu (", "  prokhodit? (", "  меняю (", "  проходит? (")
+
+
+def _without_swap(block: str) -> str:
+    """Deberts's calls at a table that has no swap of the seven (docs/rules.md §8, §10):
+    a four-player tryout read menyayu and prokhodit? among his table's calls."""
+    return "".join(x for x in block.splitlines(keepends=True) if not x.startswith(_SWAP_CALLS))
 
 
 def _own_game(book: RuleBook, rule: LoadedRule) -> bool:

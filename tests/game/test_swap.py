@@ -9,7 +9,7 @@ from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
 from deberc_net.testing import build_ruleset
 
-from .decks import SIMPLE, build_deck, cards, legal, play, refused, say
+from .decks import SIMPLE, build_deck, cards, legal, match4, play, refused, say
 
 R = build_ruleset()
 
@@ -321,3 +321,22 @@ def test_second_player_asks_and_the_leader_who_declared_answers() -> None:
     say(deal, 1, "rost?")
     say(deal, 0, "ot-K")
     assert legal(deal, 1) == ["pishet"]
+
+
+def test_a_table_with_no_swap_says_so_in_the_bidding_too() -> None:
+    """An evening's four-player tryout typed `menyayu` during the bidding and was told
+    "bidding is on: menyayu comes after the order", a moment that never comes at a
+    table without the swap (four players, seven-swap-off: docs/rules.md §8, §10)."""
+    off = new_deal(SWAP, rules=build_ruleset(options=["seven-swap-off"]))
+    for call in ("menyayu", "prokhodit?"):
+        said = refused(off, 0, call, E.NotAllowed, "not-allowed")
+        assert str(said) == "this table has no swap of the seven"
+    four = match4().deal
+    for call in ("menyayu", "prokhodit?"):
+        said = refused(four, 0, call, E.NotAllowed, "not-allowed")
+        assert str(said) == "this table has no swap of the seven"
+    say(four, 0, "igrayu")  # ordered: prokhodit? is the swap's question, none here either
+    said = refused(four, 0, "prokhodit?", E.NotAllowed, "not-allowed")
+    assert str(said) == "this table has no swap of the seven"
+    # with the swap, the bidding still says when it comes
+    refused(new_deal(SWAP), 0, "menyayu", E.WrongPhase, "wrong-phase")

@@ -69,3 +69,27 @@ async def test_in_the_lobby_an_options_calls_are_under_the_options_heading(
     told = await person_told(vera, "help конец")
     assert told[1] == "Заявки опций, за столами, где они играют:", told
     assert told[2].startswith("  конец (konets, claim, 501)           опция manual-claim:")
+
+
+async def test_a_table_with_no_swap_of_the_seven_lists_neither_the_swap_nor_its_question(
+    port: int, connect: Connector
+) -> None:
+    """An evening's four players read menyayu and prokhodit? in their table's 'calls'
+    (docs/rules.md §8: no seven swap at four), and were refused both at the table."""
+    ann = await connect.machine(port, "ann")
+    for opened, swap in (("new 2", True), ("new 4", False), ("new 2 seven-swap-off", False)):
+        await ann.send(opened)
+        await ann.expect("ok", cmd="sit")
+        listed = _calls(await help_texts(ann, "calls"))
+        assert ("menyayu" in listed, "prokhodit?" in listed) == (swap, swap), (opened, listed)
+        assert "rost?" in listed and "bella" in listed, listed
+        await ann.send("leave!")
+        await ann.expect("ok", cmd="leave")
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x.startswith("Язык"))
+    await vera.send("new 4")
+    await vera.read_until(lambda x: "стол" in x)
+    told = await person_told(vera, "calls")
+    assert not any(x.startswith(("  меняю (", "  проходит? (")) for x in told), told
+    assert any(x.startswith("  рост? (") for x in told), told
