@@ -764,7 +764,10 @@ def _admins_hint(args: argparse.Namespace) -> str:
     """What is left to do for an admin's name: its listing in the settings' admins."""
     if args.admins is None:  # no settings file given: the server's is not known here
         return "list it in the server's admins"
-    if args.name in args.admins:
+    from deberc_net.server.store import name_key
+
+    # as the server reads its admins: 'Boss' is the admin the file lists as 'boss'
+    if name_key(args.name) in {name_key(admin) for admin in args.admins}:
         return f"{args.config} lists it in admins"
     return f"list it in admins in {args.config} (it is not there yet)"
 

@@ -51,6 +51,19 @@ def test_admin_says_when_the_files_admins_leave_the_name_out(
     )
 
 
+def test_admin_finds_the_name_in_the_files_admins_in_any_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server takes 'Boss' for the admin its file lists as 'boss' (names compared as
+    logins compare them): the command must not tell the operator to list it again."""
+    db = tmp_path / "club.sqlite3"
+    settings = _settings(tmp_path, db)
+    monkeypatch.setattr("sys.stdin", io.StringIO("bosspw1\n"))
+    assert main(["admin", "Boss", "--config", str(settings)]) == 0
+    out = capsys.readouterr().out
+    assert out == f"Boss is registered in {db}; {settings} lists it in admins\n"
+
+
 @pytest.mark.parametrize(
     "command", [["records", "export"], ["ladder", "table"]], ids=lambda c: " ".join(c)
 )
