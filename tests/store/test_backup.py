@@ -128,10 +128,26 @@ def test_a_backup_refuses_the_databases_own_files_and_says_why_it_cannot_write(
     for own in ("db.sqlite3-wal", "db.sqlite3-shm", "db.sqlite3-journal"):
         assert main(["backup", "--db", str(db), str(tmp_path / own), "--replace"]) == 2, own
         assert "is the database's own file" in capsys.readouterr().err
-    (tmp_path / "folder").mkdir()
-    assert main(["backup", "--db", str(db), str(tmp_path / "folder"), "--replace"]) == 2
-    assert f"cannot write {tmp_path / 'folder'}: " in capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["db.sqlite3", "folder"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db.sqlite3"]
+
+
+@pytest.mark.parametrize("replace", [[], ["--replace"]], ids=["plain", "replace"])
+@pytest.mark.parametrize("slash", ["", "/"], ids=["folder", "folder/"])
+def test_a_backup_into_a_folder_says_to_name_the_copys_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], replace: list[str], slash: str
+) -> None:
+    # an operator's 'backup /var/backups/' was told the folder 'exists already:
+    # --replace writes over it', and with --replace 'cannot write …: Not a directory'
+    db, folder = tmp_path / "db.sqlite3", tmp_path / "backups"
+    _a_store_with_a_match(db)
+    folder.mkdir()
+    out = f"{folder}{slash}"
+    assert main(["backup", "--db", str(db), out, *replace]) == 2
+    assert capsys.readouterr().err == (
+        f"deberc-net backup: {out} is a folder: OUT is the copy's file, such as"
+        f" {folder / 'db.sqlite3'}\n"
+    )
+    assert list(folder.iterdir()) == []
 
 
 def test_a_backup_of_no_database_makes_none(

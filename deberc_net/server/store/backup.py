@@ -50,7 +50,7 @@ class Copied:
 def back_up(db: str, out: str, replace: bool = False) -> Copied:
     """Copy the SQLite store ``db`` to ``out`` (0600); StoreError, one sentence saying
     what to do, if it cannot: a PostgreSQL address (pg_dump's), no database at ``db``,
-    ``out`` there already (unless ``replace``), or in use, or ``db`` itself."""
+    ``out`` there already (unless ``replace``), or in use, or a folder, or ``db`` itself."""
     _refused(db, out, replace)
     part = _private_file_beside(out)
     try:
@@ -80,6 +80,9 @@ def _refused(db: str, out: str, replace: bool) -> None:
         raise StoreError(f"no database at {db}")
     if os.path.exists(out) and os.path.samefile(db, out):
         raise StoreError(f"{out} is the database itself: give the copy another name")
+    if os.path.isdir(out):  # 'backup /var/backups/': not a file to write over
+        such = os.path.join(out, os.path.basename(db))
+        raise StoreError(f"{out} is a folder: OUT is the copy's file, such as {such}")
     # its -wal, which a running server writes to: a copy named so would replace the
     # server's last writes (with --replace) or be taken for a log the next open resets
     companions = {
