@@ -308,6 +308,14 @@ def setting_problem(name: str, value: object) -> str | None:
         if wrong is not None:
             such = 'IP addresses or networks such as "10.0.0.0/8" or "::1"'
             return f"expects {such} ({wrong!r} is neither)"
+    if name == "admins" and isinstance(value, list):
+        # a name no login can have ('boss, ana' as one string) would make nobody admin
+        from deberc_net.server.accounts import valid_name
+
+        wrong = next((item for item in value if not valid_name(item)), None)
+        if wrong is not None:
+            rule = "each its own string of 2-20 letters, digits, '_' or '-'"
+            return f"expects names, {rule} ({wrong!r} is not one)"
     if name == "log_level" and str(value).upper() not in logging.getLevelNamesMapping():
         return "expects a log level (debug, info, warning, error)"
     return None

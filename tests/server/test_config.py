@@ -33,6 +33,10 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ('say_per_s = "fast"', "setting say_per_s expects a number, not 'fast'"),
         ("house_bots = 1", "setting house_bots expects true or false, not 1"),
         ('admins = "boss"', "setting admins expects a list of strings, not 'boss'"),
+        # no login can be that name: the file seemed to name an admin, and named none
+        ('admins = ["boss, ana"]', "setting admins expects names, each its own string of"),
+        ('admins = ["boss", "bo ss"]', "2-20 letters, digits, '_' or '-' ('bo ss' is not one)"),
+        ('admins = ["b"]', "setting admins expects names, each its own string of 2-20"),
         ('match_seed = ""', "setting match_seed expects a non-empty string"),
         ("match_seed = 7", "setting match_seed expects a string, not 7"),
         ('log_level = "loud"', "setting log_level expects a log level"),
