@@ -40,6 +40,10 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ('match_seed = ""', "setting match_seed expects a non-empty string"),
         ("match_seed = 7", "setting match_seed expects a string, not 7"),
         ('log_level = "loud"', "setting log_level expects a log level"),
+        # Python's other level names: "critical" dropped every error line to alert on
+        ('log_level = "critical"', "log_level expects a log level (debug, info, warning, error"),
+        ('log_level = "notset"', "setting log_level expects a log level"),
+        ('log_level = "warn"', "setting log_level expects a log level"),
         ("say_per_s = nan", "setting say_per_s expects a number, not nan"),
         # 0 would divide by zero ('who'), never finish a login, beat without a pause
         ("page_size = 0", "setting page_size expects a whole number, 1 or more, not 0"),
