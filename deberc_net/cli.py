@@ -207,8 +207,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers != 1:
         from deberc_net.server.cluster.launch import WorkersError, check_workers, run_workers
 
+        # the file's db, not a --db, is what the operator changes
+        given = _set_in_file(args.config) if args.config and args.db is None else set()
+        db_in = args.config if "db" in given else None
         try:
-            check_workers(config, args.workers)
+            check_workers(config, args.workers, db_in=db_in)
         except WorkersError as exc:
             print(f"deberc-net serve: {exc}", file=sys.stderr)
             return 2

@@ -50,7 +50,7 @@ def start(settings, index, count, parent=""):
     )
     return launch.Worker(index, process)
 
-def check(config, count):
+def check(config, count, **given):
     if SIGNAL_AT == "check":
         os.kill(os.getpid(), signal.SIGUSR1)
 

@@ -40,6 +40,32 @@ async def test_workers_above_one_need_postgresql(tmp_path: Path) -> None:
     assert not db.exists()  # refused before anything was opened
 
 
+@pytest.mark.timeout(30)
+async def test_workers_on_a_settings_files_sqlite_db_say_to_change_the_file(
+    tmp_path: Path,
+) -> None:
+    """After a move-store, an operator who had not yet changed the file's db was told
+    to give '--db postgresql://…', a flag he had not used: it names the file's db now."""
+    settings = tmp_path / "club.toml"
+    settings.write_text('[server]\ndb = "club.sqlite3"\n', encoding="utf-8")
+    with trio.fail_after(20):
+        done = await trio.run_process(
+            [sys.executable, "-m", "deberc_net", "serve", "--workers", "2", "--config", settings],
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        f"deberc-net serve: --workers above 1 needs PostgreSQL, and db in {settings} is the"
+        f' SQLite file {tmp_path / "club.sqlite3"}: set db = "postgresql://…" there (a club'
+        " moves there by 'deberc-net move-store': docs/scaling.md), or give --db"
+        " postgresql://… (the workers share their lobby through PostgreSQL; an SQLite file"
+        " serves one worker)\n"
+    )
+    assert not (tmp_path / "club.sqlite3").exists()
+
+
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> None:
     closed = socket.socket()  # a port nothing listens on: no database there

@@ -41,13 +41,19 @@ class WorkersError(Exception):
     """``--workers`` cannot run as asked (the reason says why)."""
 
 
-def check_workers(config: Config, count: int) -> None:
+def check_workers(config: Config, count: int, db_in: str | None = None) -> None:
+    """Refuse what ``--workers`` cannot run; ``db_in``: the settings file that gave the
+    database, to be changed there (after a move-store, its db is the old file still)."""
     if count < 1:
         raise WorkersError("--workers takes a whole number from 1")
     if count > 1 and not is_postgres(config.db):
+        why = "(the workers share their lobby through PostgreSQL; an SQLite file serves one worker)"
+        if db_in is None:
+            raise WorkersError(f"--workers above 1 needs --db postgresql://… {why}")
         raise WorkersError(
-            "--workers above 1 needs --db postgresql://… (the workers share their lobby "
-            "through PostgreSQL; an SQLite file serves one worker)"
+            f"--workers above 1 needs PostgreSQL, and db in {db_in} is the SQLite file"
+            f' {config.db}: set db = "postgresql://…" there (a club moves there by'
+            f" 'deberc-net move-store': docs/scaling.md), or give --db postgresql://… {why}"
         )
 
 
