@@ -13,9 +13,10 @@ import pytest
 
 from deberc_net.cli import main
 from deberc_net.server.store import open_store
+from deberc_net.server.store.migrations import MIGRATIONS
 from tests.server.process import read_until, start_server_process
 
-from .records import finish
+from .records import finish, opened
 
 
 def _a_match_ended_by_a_forfeit(port: int) -> str:
@@ -148,6 +149,26 @@ def test_a_backup_into_a_folder_says_to_name_the_copys_file(
         f" {folder / 'db.sqlite3'}\n"
     )
     assert list(folder.iterdir()) == []
+
+
+def test_a_backup_by_the_new_code_keeps_the_old_schema_of_file_and_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/security.md, "Upgrading": the backup taken first, with the new deberc-net
+    installed already, is the way back only if neither the database nor the copy is
+    migrated by it; restored by the same command, the copy keeps that schema too."""
+    db, out, back = tmp_path / "db.sqlite3", tmp_path / "before.sqlite3", tmp_path / "r.sqlite3"
+    older = len(MIGRATIONS) - 1
+    opened(str(db), migrations=MIGRATIONS[:older]).close()
+    assert main(["backup", "--db", str(db), str(out)]) == 0
+    assert f"(schema {older})" in capsys.readouterr().out
+    assert main(["backup", "--db", str(out), str(back)]) == 0
+    for path in (db, out, back):
+        with sqlite3.connect(path) as copy:
+            assert copy.execute("SELECT max(number) FROM schema_migrations").fetchone() == (
+                older,
+            ), path
+        copy.close()
 
 
 def test_a_backup_of_no_database_makes_none(
