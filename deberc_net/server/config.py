@@ -65,6 +65,11 @@ class Config:
     # otherwise as long as the connection lives, a stop too (docs/security.md §4;
     # 0: the system's own, some 15 min for a client gone and never for one that stalls)
     web_send_timeout_ms: int = 30_000
+    # frames a live socket may send (pings, pongs, a message's pieces) a second on
+    # average ... and at once; beyond that it is closed (1008; either 0: no limit). A page
+    # sends a pong each 25 s; hypercorn reads the others without a pause of the loop
+    web_socket_frames_per_s: float = 1.0
+    web_socket_frames_burst: float = 20.0
     # Behind a reverse proxy (docs/web.md, "Behind a proxy")
     http_host: str | None = None  # the web face's address (None: the game's host)
     # the peers (addresses, CIDR networks) whose X-Forwarded-For names the web client

@@ -7,7 +7,6 @@ import socket
 from typing import Any
 
 import trio
-from hypercorn.config import Config as HypercornConfig
 from hypercorn.trio import serve
 
 from ..addresses import networks
@@ -16,7 +15,7 @@ from ..lobby import Lobby
 from .app import make_app
 from .forwarded import ForwardedFor
 from .request_limit import RequestLimit, request_buckets
-from .ws_limit import cut_off_too_big_messages
+from .ws_limit import LiveConfig, bound_live_sockets
 
 WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it sends none)
 # A live page's socket is pinged this often: a table can be quiet for minutes (a person
@@ -47,7 +46,7 @@ async def serve_http(
     """Serve on ``bound`` (a socket bound before the store opened, not yet listening)
     until cancelled; report its port."""
     cut_off_when_unread(bound, config.web_send_timeout_ms)
-    settings = HypercornConfig()
+    settings = LiveConfig()
     settings.bind = [f"fd://{bound.detach()}"]  # hypercorn's socket from here
     settings.accesslog = None
     settings.loglevel = "WARNING"  # our own log says where it listens
@@ -56,7 +55,10 @@ async def serve_http(
     # each socket hold that much memory, a frame kept one byte short of its end
     settings.websocket_max_message_size = WEBSOCKET_MAX_MESSAGE
     settings.websocket_ping_interval = WEBSOCKET_PING_S
-    cut_off_too_big_messages()  # (hypercorn 0.18 reads on past it: ws_limit.py)
+    # and a few frames: hypercorn reads pongs and a message's pieces without a pause
+    settings.frames_per_s = config.web_socket_frames_per_s
+    settings.frames_burst = config.web_socket_frames_burst
+    bound_live_sockets()  # (hypercorn 0.18 reads on past the size, and any frames: ws_limit.py)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))

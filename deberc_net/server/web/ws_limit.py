@@ -1,23 +1,67 @@
-"""A live socket whose message passes the limit is cut off, not read on.
+"""What a live socket may send: hypercorn's own handling, bounded where it was not.
 
-hypercorn 0.18 answers a websocket message over ``websocket_max_message_size`` with a
-close (1009) and then goes on reading the connection: a frame that says it holds 2**40
-bytes had the server keep everything sent after it (a tryout: 512 MiB for one socket,
-held until the client left). Its stream is ended with that close here, as hypercorn
-ends one when the other side closes. The page sends nothing (live.py), so no page
-meets this. *Test:* tests/web/test_live_socket.py
-(``test_a_socket_whose_message_passes_the_limit_is_cut_off_not_read_on``)."""
+A message over the limit is cut off, not read on. hypercorn 0.18 answers a websocket
+message over ``websocket_max_message_size`` with a close (1009) and then goes on reading
+the connection: a frame that says it holds 2**40 bytes had the server keep everything
+sent after it (a tryout: 512 MiB for one socket, held until the client left). Its stream
+is ended with that close here, as hypercorn ends one when the other side closes.
+
+Frames are spent from an allowance (``web_socket_frames_per_s``, ``…_burst``). hypercorn
+answers each ping itself, and reads pongs and a message's pieces without yielding
+between them: a socket sending empty pongs (6 bytes each, ten thousand a read) held the
+server's one loop some 60 ms a read, and one such socket stopped every game on the
+server (a hostile tryout: not one call played in 10 s). Past the allowance the socket is
+closed (1008) and nothing more it sent is parsed. The page sends nothing but its pongs,
+one each ``WEBSOCKET_PING_S`` (live.py), so no page meets either limit. *Tests:*
+tests/web/test_live_socket.py
+(``test_a_socket_whose_message_passes_the_limit_is_cut_off_not_read_on``),
+tests/web/test_live_socket_frames.py."""
 
 from __future__ import annotations
 
+import functools
+import weakref
+from collections.abc import Callable, Generator
 from typing import Any
 
+import attrs
+import trio
+from hypercorn.config import Config as HypercornConfig
 from hypercorn.protocol.events import StreamClosed
 from hypercorn.protocol.ws_stream import WSStream
-from wsproto.events import CloseConnection
+from wsproto.events import CloseConnection, Event
 from wsproto.frame_protocol import CloseReason
 
+from ..limits import Bucket
+
 _sends = WSStream._send_wsproto_event  # hypercorn's own
+_handles = WSStream._handle_events
+TOO_MANY_FRAMES = "too many frames: a live page sends none"
+
+
+class LiveConfig(HypercornConfig):
+    """hypercorn's settings and the live sockets' frame allowance (either 0: none)."""
+
+    frames_per_s: float = 0.0
+    frames_burst: float = 0.0
+
+
+@attrs.define
+class _Meter:
+    """One socket's frames: each spends a token; with none left it is ``spent``."""
+
+    bucket: Bucket
+    spent: bool = False
+
+    def events(self, parse: Callable[[], Generator[Event]]) -> Generator[Event]:
+        for event in parse():  # (wsproto parses one frame at each step: the rest waits)
+            if not self.bucket.take(trio.current_time()):
+                self.spent = True
+                return
+            yield event
+
+
+_meters: weakref.WeakKeyDictionary[WSStream, _Meter] = weakref.WeakKeyDictionary()
 
 
 async def _send_then_end_if_too_big(stream: WSStream, event: Any) -> None:
@@ -26,6 +70,30 @@ async def _send_then_end_if_too_big(stream: WSStream, event: Any) -> None:
         await stream.send(StreamClosed(stream_id=stream.stream_id))
 
 
-def cut_off_too_big_messages() -> None:
+def _meter(stream: WSStream) -> _Meter | None:
+    """The socket's meter, made at its first data (its wsproto connection is made by
+    then); None with no allowance set."""
+    meter = _meters.get(stream)
+    config = stream.config
+    if (
+        meter is None
+        and isinstance(config, LiveConfig)
+        and config.frames_per_s > 0 < config.frames_burst
+    ):
+        meter = _meters[stream] = _Meter(Bucket(config.frames_per_s, config.frames_burst))
+        stream.connection.events = functools.partial(meter.events, stream.connection.events)  # type: ignore[method-assign]
+    return meter
+
+
+async def _handle_within_allowance(stream: WSStream) -> None:
+    meter = _meter(stream)
+    await _handles(stream)
+    if meter is not None and meter.spent:
+        await _sends(stream, CloseConnection(CloseReason.POLICY_VIOLATION, TOO_MANY_FRAMES))
+        await stream.send(StreamClosed(stream_id=stream.stream_id))
+
+
+def bound_live_sockets() -> None:
     """Once per process, before the web face serves (serve.py)."""
     WSStream._send_wsproto_event = _send_then_end_if_too_big  # type: ignore[method-assign,assignment]
+    WSStream._handle_events = _handle_within_allowance  # type: ignore[method-assign,assignment]
