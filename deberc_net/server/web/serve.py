@@ -58,7 +58,7 @@ async def serve_http(
     # and a few frames: hypercorn reads pongs and a message's pieces without a pause
     settings.frames_per_s = config.web_socket_frames_per_s
     settings.frames_burst = config.web_socket_frames_burst
-    bound_live_sockets()  # (hypercorn 0.18 reads on past the size, and any frames: ws_limit.py)
+    bound_live_sockets()  # (hypercorn 0.18: past the size, frames, early bytes: ws_limit.py)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))

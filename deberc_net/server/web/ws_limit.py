@@ -6,6 +6,14 @@ the connection: a frame that says it holds 2**40 bytes had the server keep every
 sent after it (a tryout: 512 MiB for one socket, held until the client left). Its stream
 is ended with that close here, as hypercorn ends one when the other side closes.
 
+Bytes before the socket is accepted end the connection. A client may send no frame
+before the server's answer (RFC 6455 §4.1), nor a body with the request; hypercorn
+answered such bytes with a 400 that raced the app's accept (each sent on the one HTTP
+connection, whose h11 state the other broke) and raised out of the connection's task,
+which stopped the whole server, its games too: a hostile tryout's one request with a
+ping frame (or any byte) after it did. The connection now ends there, as it does when
+the other side closes, and the app's accept, after it, is ignored.
+
 Frames are spent from an allowance (``web_socket_frames_per_s``, ``…_burst``). hypercorn
 answers each ping itself, and reads pongs and a message's pieces without yielding
 between them: a socket sending empty pongs (6 bytes each, ten thousand a read) held the
@@ -15,7 +23,7 @@ closed (1008) and nothing more it sent is parsed. The page sends nothing but its
 one each ``WEBSOCKET_PING_S`` (live.py), so no page meets either limit. *Tests:*
 tests/web/test_live_socket.py
 (``test_a_socket_whose_message_passes_the_limit_is_cut_off_not_read_on``),
-tests/web/test_live_socket_frames.py."""
+tests/web/test_live_socket_frames.py, tests/web/test_live_socket_early_bytes.py."""
 
 from __future__ import annotations
 
@@ -27,7 +35,7 @@ from typing import Any
 import attrs
 import trio
 from hypercorn.config import Config as HypercornConfig
-from hypercorn.protocol.events import StreamClosed
+from hypercorn.protocol.events import Body, Data, StreamClosed
 from hypercorn.protocol.ws_stream import WSStream
 from wsproto.events import CloseConnection, Event
 from wsproto.frame_protocol import CloseReason
@@ -36,6 +44,7 @@ from ..limits import Bucket
 
 _sends = WSStream._send_wsproto_event  # hypercorn's own
 _handles = WSStream._handle_events
+_handle = WSStream.handle
 TOO_MANY_FRAMES = "too many frames: a live page sends none"
 
 
@@ -93,7 +102,17 @@ async def _handle_within_allowance(stream: WSStream) -> None:
         await stream.send(StreamClosed(stream_id=stream.stream_id))
 
 
+async def _handle_ending_early_bytes(stream: WSStream, event: Any) -> None:
+    """A frame before the 101, a body, a second request: the connection ends, not the
+    server (hypercorn's 400 here raised out of it once the app had accepted)."""
+    if isinstance(event, Body | Data) and not stream.closed and not stream.handshake.accepted:
+        await stream.send(StreamClosed(stream_id=stream.stream_id))  # (it closes the stream)
+        return
+    await _handle(stream, event)
+
+
 def bound_live_sockets() -> None:
     """Once per process, before the web face serves (serve.py)."""
     WSStream._send_wsproto_event = _send_then_end_if_too_big  # type: ignore[method-assign,assignment]
     WSStream._handle_events = _handle_within_allowance  # type: ignore[method-assign,assignment]
+    WSStream.handle = _handle_ending_early_bytes  # type: ignore[method-assign,assignment]

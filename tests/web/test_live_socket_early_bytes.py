@@ -1,0 +1,63 @@
+"""Bytes sent with a live socket's request, before the server's answer, end that
+connection and nothing else (docs/security.md §4). hypercorn's own answer to them, a
+400, raced the app's accept and raised out of the connection: the whole server stopped."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+from trio_websocket import open_websocket_url
+
+from tests.server.conftest import Connector
+
+from .conftest import WebServer
+
+StartWeb = Callable[..., Any]
+UPGRADE = (
+    b"GET /live/table/1 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    b"Sec-WebSocket-Version: 13\r\n"
+)
+PING = b"\x89\x80\x01\x02\x03\x04"  # a client's ping frame
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        UPGRADE + b"\r\n" + PING,  # a frame before the answer
+        UPGRADE + b"Content-Length: 5\r\n\r\nhello",  # a body
+        UPGRADE + b"\r\n" + UPGRADE + b"\r\n",  # a second request
+        UPGRADE.replace(b"/table/1", b"/table/99") + b"\r\n" + PING,  # a socket refused
+        UPGRADE.replace(b"/live/table/1", b"/") + b"\r\n" + PING,  # no socket's address
+    ],
+)
+async def test_bytes_before_the_answer_end_that_connection_only(
+    start_web: StartWeb, connect: Connector, request_bytes: bytes
+) -> None:
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    with trio.fail_after(20):
+        stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+        async with stream:
+            await stream.send_all(request_bytes)
+            answer = b""
+            while data := await stream.receive_some(65536):
+                answer += data
+        assert not answer.startswith(b"HTTP/1.1 101"), answer  # never a socket open
+        # the server serves on: the table's player, a new player, another page
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+        bob = await connect.machine(web.port, "bob")
+        await bob.send("sit 1")
+        await bob.expect("ok", cmd="sit")
+        async with open_websocket_url(f"ws://127.0.0.1:{web.http_port}/live/table/1") as page:
+            assert (await page.get_message()).startswith("ok cmd=observe table=1 ")
+            status, body = await web.get("/api/tables/1")
+            assert status == 200 and json.loads(body)["observers"] == 1  # that page alone
