@@ -14,6 +14,7 @@ from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
 from .forwarded import ForwardedFor
+from .http1_only import speak_http1_only
 from .request_limit import RequestLimit, request_buckets
 from .ws_limit import LiveConfig, bound_live_sockets
 
@@ -59,6 +60,7 @@ async def serve_http(
     settings.frames_per_s = config.web_socket_frames_per_s
     settings.frames_burst = config.web_socket_frames_burst
     bound_live_sockets()  # (hypercorn 0.18: past the size, frames, early bytes: ws_limit.py)
+    speak_http1_only()  # (no HTTP/2 on the plain port: its PINGs are unmetered)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))
