@@ -39,6 +39,16 @@ def _rule_book(command: str) -> RuleBook | None:
         return None
 
 
+def _read_rule_names(book: RuleBook, args: argparse.Namespace) -> None:
+    """--variant and --option read as 'new' and 'seek' read them on the wire
+    (docs/protocol.md §5.3): in any case, a variant as a club spells it ('Kharkov',
+    'терц'). A word that names no rule stays as typed, for the rule book to refuse."""
+    from deberc_net.plugins.naming import rule_named, variant_named
+
+    args.variant = variant_named(args.variant, book) or args.variant
+    args.option = [rule_named(word, book) for word in args.option]
+
+
 def _structlog_without_rich() -> None:
     """Import structlog without rich when our logs are JSON lines (stderr is not a
     terminal): structlog imports rich at its own import for the console's pretty
@@ -68,6 +78,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     book = _rule_book("selfplay")
     if book is None:
         return 2
+    _read_rule_names(book, args)
     try:
         rules = book.ruleset(args.players, args.variant, args.option)
     except RuleError as exc:
@@ -269,6 +280,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
     book = _rule_book("ladder")
     if book is None:
         return 2
+    _read_rule_names(book, args)
     configure_logging("warning", lifecycle=False)  # the ladder's own server: its warnings only
     try:
         book.ruleset(args.players, args.variant, args.option)

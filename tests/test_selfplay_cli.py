@@ -202,6 +202,37 @@ def test_unknown_rule_exits_2_naming_it(
     assert "unknown" in err
 
 
+def test_variant_and_options_are_read_as_new_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In any case, a variant as a club spells it (docs/protocol.md §5.3): the same
+    games as the names themselves."""
+    typed = records_for(
+        tmp_path,
+        capsys,
+        "typed.jsonl",
+        "--games",
+        "2",
+        "--variant",
+        "Харьков",
+        "--option",
+        "To-301",
+    )
+    named = records_for(
+        tmp_path,
+        capsys,
+        "named.jsonl",
+        "--games",
+        "2",
+        "--variant",
+        "kharkov",
+        "--option",
+        "to-301",
+    )
+    assert {(r["variant"], tuple(r["options"])) for r in typed} == {("kharkov", ("to-301",))}
+    assert untimed(typed) == untimed(named)
+
+
 def test_conflicting_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "--games", "1", "--option", "to-301", "--option", "to-1001")
     assert code == 2

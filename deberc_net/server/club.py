@@ -14,6 +14,7 @@ import trio
 
 from deberc_net.game.sheet import record_row
 from deberc_net.plugins import RuleError, RuleKind
+from deberc_net.plugins.naming import variant_named
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import ServerEvent
@@ -25,7 +26,6 @@ from . import accounts
 from .accounts import name_key
 from .allowance import may_list
 from .house_games import house_bot_games, house_rating_name, is_house_rating_name
-from .matchmaking import variant_named
 from .session import Session
 from .store.base import PlayerRating
 from .table_messages import ShowHistory, ShowSheet

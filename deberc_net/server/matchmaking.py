@@ -15,6 +15,7 @@ import attrs
 import trio
 
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
+from deberc_net.plugins.naming import rule_named, variant_named
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.connection import Tell
@@ -43,27 +44,6 @@ class GameSettings:
     options: tuple[str, ...]
 
 
-# how a club spells a variant it plays (Ukrainian, Russian): that variant
-# (docs/protocol.md §5.3)
-VARIANT_SPELLINGS = {
-    "kharkiv": "kharkov",
-    "харьков": "kharkov",
-    "харків": "kharkov",
-    "moskva": "moscow",
-    "москва": "moscow",
-    "терц": "tertz",  # (a word of 'new', never a call there: not the combination)
-}
-
-
-def variant_named(word: str, rules: RuleBook) -> str | None:
-    """The variant ``word`` names, itself or as a club spells it; None if none."""
-    if rules.kind_of(word) == RuleKind.VARIANT:
-        return word
-    # in any case, as the spellings are: 'Kharkov' as 'Kharkiv'
-    word = VARIANT_SPELLINGS.get(word.casefold(), word.casefold())
-    return word if rules.kind_of(word) == RuleKind.VARIANT else None
-
-
 def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
     """``[PLAYERS] [VARIANT] [OPTION ...]`` (2 players and moscow unless given); the
     options sorted, so the same game asked two ways is one seek."""
@@ -79,16 +59,6 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
         rest.pop(0)
     options = tuple(sorted({rule_named(word, rules) for word in rest}))
     return GameSettings(players, variant, options)
-
-
-def rule_named(word: str, rules: RuleBook) -> str:
-    """An option (or a variant out of its place) typed in any case, as a variant is
-    read ('To-301' is 'to-301'); a word no rule has in any case stays as typed, for
-    the rule book's refusal to name."""
-    if rules.kind_of(word) is not None:
-        return word
-    folded = word.casefold()
-    return folded if rules.kind_of(folded) is not None else word
 
 
 def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Error | None:

@@ -323,6 +323,37 @@ def test_variant_and_options_accepted_unknown_refused(tmp_path: Path) -> None:
     assert spec.returncode == 2 and "NAME=COMMAND" in spec.stderr
 
 
+def test_variant_and_options_are_read_as_new_reads_them(tmp_path: Path) -> None:
+    """'Харьков' and 'To-301' are what 'seek 2 Харьков To-301' takes on the wire
+    (docs/protocol.md §5.3): the ladder plays them, stored by their names."""
+    db = tmp_path / "l.sqlite3"
+    data = summary(
+        ladder(
+            tmp_path,
+            "--bot",
+            HEUR,
+            "--bot",
+            RAND,
+            "--variant",
+            "Харьков",
+            "--option",
+            "To-301",
+            "--deals",
+            "1",
+            "--json",
+            db=db,
+        )
+    )
+    assert data["variant"] == "kharkov" and data["options"] == ["to-301"]
+    assert {(r["variant"], tuple(r["options"])) for r in records_in(db)} == {
+        ("kharkov", ("to-301",))
+    }
+    twice = ladder(
+        tmp_path, "--bot", HEUR, "--bot", RAND, "--option", "To-301", "--option", "to-301"
+    )
+    assert twice.returncode == 2 and "--option to-301 is given more than once" in twice.stderr
+
+
 def test_no_server_and_no_database_are_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

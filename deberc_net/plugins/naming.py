@@ -1,0 +1,39 @@
+"""A variant or option as people type it: in any case, and a variant as a club spells
+it ('Kharkov', 'харьков', 'терц'). Read so by 'new', 'seek' and 'reserve' on the wire
+(docs/protocol.md §5.3) and by the commands that name rules, 'selfplay' and 'ladder
+run', so that a word the server takes is never refused by the command line."""
+
+from __future__ import annotations
+
+from .hookspecs import RuleKind
+from .manager import RuleBook
+
+# how a club spells a variant it plays (Ukrainian, Russian): that variant
+# (docs/protocol.md §5.3)
+VARIANT_SPELLINGS = {
+    "kharkiv": "kharkov",
+    "харьков": "kharkov",
+    "харків": "kharkov",
+    "moskva": "moscow",
+    "москва": "moscow",
+    "терц": "tertz",  # (a word of 'new', never a call there: not the combination)
+}
+
+
+def variant_named(word: str, rules: RuleBook) -> str | None:
+    """The variant ``word`` names, itself or as a club spells it; None if none."""
+    if rules.kind_of(word) == RuleKind.VARIANT:
+        return word
+    # in any case, as the spellings are: 'Kharkov' as 'Kharkiv'
+    word = VARIANT_SPELLINGS.get(word.casefold(), word.casefold())
+    return word if rules.kind_of(word) == RuleKind.VARIANT else None
+
+
+def rule_named(word: str, rules: RuleBook) -> str:
+    """An option (or a variant out of its place) typed in any case, as a variant is
+    read ('To-301' is 'to-301'); a word no rule has in any case stays as typed, for
+    the rule book's refusal to name."""
+    if rules.kind_of(word) is not None:
+        return word
+    folded = word.casefold()
+    return folded if rules.kind_of(folded) is not None else word
