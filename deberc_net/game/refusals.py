@@ -84,9 +84,20 @@ _ANSWERS = frozenset((C.OT, C.PISHET, C.POKAZYVAYU, C.SKIN, C.PROKHODIT, C.NE_PR
 
 
 def _why_not_pokazhi(deal: Deal, seat: int) -> str:
-    """Said as many opponents as the seat has: three and four players have two (a
+    """The case that stops this demand (docs/protocol.md §8.3), not "nothing to show"
+    for all of them: a bot's demand that reached the table after the second trick's
+    first card, an opponent's fifty still unshown, was told no declaration waited
+    (bot34). Said as many opponents as the seat has: three and four players have two (a
     tryout at three read the Russian's «соперник» as one)."""
-    mine = deal.side_of(seat)
+    talk, mine = deal.talk, deal.side_of(seat)
+    best = talk.best
+    if best is not None and deal.side_of(best.seat) != mine:
+        if best.seat in talk.shown:
+            return "that declaration is shown already"
+        if seat in talk.asked_show:
+            return "you have asked to see it already"
+        if len(deal.tricks) > 1 or (deal.tricks and deal.trick.cards):
+            return "pokazhi is said until the first card of the second trick"
     if sum(deal.side_of(s) != mine for s in range(deal.players)) > 1:
         return "neither opponent has a declaration waiting to be shown"
     return "no opponent's declaration is waiting to be shown"

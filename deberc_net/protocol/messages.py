@@ -232,6 +232,9 @@ class Msg(StrEnum):
     SEVENS_ONLY = "sevens-only"
     NOTHING_TO_SHOW = "nothing-to-show"
     NOTHING_TO_SHOW_TWO = "nothing-to-show-two"  # three and four players: two opponents
+    SHOWN_ALREADY = "shown-already"
+    SHOW_ASKED = "show-asked"
+    SHOW_TOO_LATE = "show-too-late"
     BIDDING_ON = "bidding-on"
     NOT_DEALT_YET = "not-dealt-yet"
     PLAY_A_TRUMP = "play-a-trump"
@@ -1018,6 +1021,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOTHING_TO_SHOW_TWO: (
         "neither opponent has a declaration waiting to be shown",
         "ни один из соперников не объявлял комбинации, которую можно потребовать показать",
+    ),
+    Msg.SHOWN_ALREADY: ("that declaration is shown already", "эта комбинация уже показана"),
+    Msg.SHOW_ASKED: (
+        "you have asked to see it already",
+        "вы уже потребовали её показать",
+    ),
+    Msg.SHOW_TOO_LATE: (
+        "pokazhi is said until the first card of the second trick",
+        "«покажи» говорят только до первой карты второй взятки",
     ),
     Msg.BIDDING_ON: (
         "bidding is on: {call} comes after the order",

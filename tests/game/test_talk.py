@@ -304,6 +304,30 @@ def test_pokazhi_window_closes_at_the_second_tricks_first_card() -> None:
     refused(deal, 1, "pokazhi", E.NotAllowed, "not-allowed")
 
 
+def test_a_refused_pokazhi_says_what_stops_it() -> None:
+    """docs/protocol.md §8.3: the case that stops the call. A bot's demand that reached
+    the table after the second trick's first card was told no declaration waited."""
+    deal = ordered(TERTS_K, NOTHING)
+    mine = refused(deal, 0, "pokazhi", E.NotAllowed, "not-allowed")
+    assert mine.message == "no opponent's declaration is waiting to be shown"
+    say(deal, 0, "terts")
+    play(deal, "7h 8h")  # seat 1 takes the trick and leads the second
+    play(deal, "Ah")
+    late = refused(deal, 1, "pokazhi", E.NotAllowed, "not-allowed")
+    assert late.message == "pokazhi is said until the first card of the second trick"
+
+    deal = ordered(TERTS_K, NOTHING)
+    say(deal, 0, "terts")
+    play(deal, "7h")
+    say(deal, 1, "pokazhi")
+    say(deal, 0, "skin")  # asked, and told to play first
+    again = refused(deal, 1, "pokazhi", E.NotAllowed, "not-allowed")
+    assert again.message == "you have asked to see it already"
+    play(deal, "8h")  # the cards go face up after his card
+    shown = refused(deal, 1, "pokazhi", E.NotAllowed, "not-allowed")
+    assert shown.message == "that declaration is shown already"
+
+
 def test_pokazhi_after_the_first_trick_has_no_skin() -> None:
     deal = ordered(TERTS_K, NOTHING)
     say(deal, 0, "terts")
