@@ -20,7 +20,14 @@ from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.ends import short_words
 from deberc_net.protocol.hints import command_hint
-from deberc_net.protocol.lang import RU_MATCH_REASONS, RU_OUTCOMES, Lang, ru_call, spoken_call
+from deberc_net.protocol.lang import (
+    RU_MATCH_REASONS,
+    RU_OUTCOMES,
+    Lang,
+    ru_call,
+    ru_card_text,
+    spoken_call,
+)
 from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.refusals import refusal_phrase
@@ -439,7 +446,8 @@ def _refusal(state: TableState, line: Line) -> str:
             said = None if found is None else found.text(Lang.RU)
         said = said or (russian(text) if text else RU_ERRORS.get(code))
         if said is not None:
-            return said
+            # its cards as the server's Russian lines write them ('Д♠', not 'Q♠')
+            return ru_card_text(said)
     refused = text or code
     if code in CALL_REFUSAL_CODES:
         refused = for_people(refused, state.players)

@@ -163,6 +163,20 @@ def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
     assert state.table is None  # the table closing still takes the pane
 
 
+def test_a_refused_card_is_written_with_the_russian_letters() -> None:
+    """The engine's refusal names a card ('Qs is not in your hand'): read back by its
+    form, it said «карты Q♠ у вас нет» (a tryout, s34), where the hand, the prompt and
+    the server's own Russian lines write В Д К Т."""
+    state = russian_state(
+        [
+            *START,
+            "error code=illegal-card text=Qs is not in your hand",
+            "error code=not-allowed text=you may not play Jh now",
+        ]
+    )
+    assert state.log[-2:] == ("! карты Д♠ у вас нет", "! сейчас ходить В♥ нельзя")
+
+
 @pytest.mark.parametrize(
     "said",
     [
