@@ -7,6 +7,7 @@ split by the project's one parser (deberc_net.protocol.wire).
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import zip_longest
@@ -28,7 +29,7 @@ from deberc_net.protocol.lang import (
     ru_card_text,
     spoken_call,
 )
-from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg
+from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import for_people, question
@@ -444,6 +445,7 @@ def _refusal(state: TableState, line: Line) -> str:
             names = tuple(state.who(seat) for seat in range(max(state.seats, 4)))
             found = refusal_phrase(text, names, state.words)
             said = None if found is None else found.text(Lang.RU)
+        said = said or _no_call_ru(code, text)
         said = said or (russian(text) if text else RU_ERRORS.get(code))
         if said is not None:
             # its cards as the server's Russian lines write them ('Д♠', not 'Q♠')
@@ -452,6 +454,27 @@ def _refusal(state: TableState, line: Line) -> str:
     if code in CALL_REFUSAL_CODES:
         refused = for_people(refused, state.players)
     return refused
+
+
+# the machine style's refusal of a word that is no table call: its catalogue sentence
+# (Msg.NOT_A_CALL) is made of this reason, whose Russian names the word instead
+_NO_CALL = re.compile(
+    r"not a table call(?: here)?: ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
+    r"(?:\. Type 'help' or 'calls'\.)?"
+)
+
+
+def _no_call_ru(code: str, text: str) -> str | None:
+    """A word refused as no table call, said by the catalogue's Russian («хрень» — не ход
+    и не заявка): read_back cannot, its English holding no ``typed``; None for another."""
+    found = _NO_CALL.fullmatch(text) if code == "unknown-command" else None
+    if found is None:
+        return None
+    try:
+        typed = ast.literal_eval(found[1])  # the word as the server quoted it (a repr)
+    except (ValueError, SyntaxError):
+        return None
+    return phrase(Msg.NOT_A_CALL, reason=text, typed=str(typed)).text(Lang.RU)
 
 
 def _command_meant(line: Line) -> str | None:

@@ -147,7 +147,8 @@ def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
             "error code=unknown-command text='tabels' is not a command, and you sit at no"
             " table. Type 'help'.",
             # a mistyped call's likely meaning, said as a Russian player says it
-            "error code=unknown-command hint=ot-K text=not a table call: 'ot korlya'",
+            "error code=unknown-command hint=ot-K text=not a table call: 'ot korlya'. Type"
+            " 'help' or 'calls'.",
             # none of the server's sentences: as it came
             "error code=bad-argument text=something the catalogue never said",
             "info text=Table 3 closes: SIGTERM received.",
@@ -156,7 +157,7 @@ def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
     assert state.log[-5:] == (
         "! сейчас ход игрока b2",
         "! «tabels» — не команда, а за столом вы не сидите. Наберите help. Может быть, tables?",
-        "! not a table call: 'ot korlya' Может быть, «от короля»?",
+        "! «ot korlya» — не ход и не заявка. Наберите help или calls. Может быть, «от короля»?",
         "! something the catalogue never said",
         "Стол 3 закрывается: получен сигнал SIGTERM.",
     )
@@ -175,6 +176,26 @@ def test_a_refused_card_is_written_with_the_russian_letters() -> None:
         ]
     )
     assert state.log[-2:] == ("! карты Д♠ у вас нет", "! сейчас ходить В♥ нельзя")
+
+
+def test_a_word_that_is_no_call_is_refused_in_russian() -> None:
+    """At a table the machine style refuses a word that is no call in English ('not a
+    table call: …', its catalogue sentence made of the reason): the Russian client showed
+    it so, half English (a tryout, s34); the catalogue's Russian names the word."""
+    state = russian_state(
+        [
+            *START,
+            "error code=unknown-command text=not a table call: 'хрень'. Type 'help' or 'calls'.",
+            "error code=unknown-command text=not a table call: \"it's\". Type 'help' or 'calls'.",
+            "error code=unknown-command text=not a table call here: 'skin'. Type 'help' or"
+            " 'calls'.",
+        ]
+    )
+    assert state.log[-3:] == (
+        "! «хрень» — не ход и не заявка. Наберите help или calls.",
+        "! «it's» — не ход и не заявка. Наберите help или calls.",
+        "! «skin» — не ход и не заявка. Наберите help или calls.",
+    )
 
 
 @pytest.mark.parametrize(
