@@ -816,6 +816,14 @@ def _play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if os.environ.get("TERM") == "dumb":  # no cursor to move: the screen would be its codes
+        print(
+            "deberc-net play: this terminal (TERM=dumb) cannot draw the client's screen: "
+            "play in another one, or over nc or telnet, whose plain lines need none "
+            "(docs/play.md)",
+            file=sys.stderr,
+        )
+        return 2
     from clients.play.app import play_app
     from clients.play.texts import lang_of
 

@@ -5,6 +5,7 @@ client tries again."""
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import socket
 import subprocess
@@ -52,6 +53,36 @@ def test_play_without_a_terminal_exits_2_saying_it_needs_one() -> None:
     assert done.stderr == (
         "deberc-net play: the terminal client needs a terminal (standard input and output); "
         "a program speaks the protocol itself (docs/bots.md)\n"
+    )
+
+
+@pytest.mark.timeout(60)
+def test_play_in_a_dumb_terminal_exits_2_saying_it_cannot_draw() -> None:
+    """TERM=dumb (an editor's shell buffer, a bare serial console) has no cursor to
+    move: the client drew its screen there all the same, a page of escape sequences (a
+    tryout, s34). It says so and exits 2 at once, as without a terminal."""
+    parent, child = os.openpty()  # a terminal, stdin and stdout: only TERM says no
+    try:
+        with socket.socket() as held:  # nothing listens: it must not even get that far
+            held.bind(("127.0.0.1", 0))
+            address = f"127.0.0.1:{held.getsockname()[1]}"
+            done = subprocess.run(
+                [sys.executable, "-m", "deberc_net", "play", address, "--name", "x"],
+                stdin=child,
+                stdout=child,
+                stderr=subprocess.PIPE,
+                env={**os.environ, "TERM": "dumb"},
+                text=True,
+                timeout=30,
+                check=False,
+            )
+    finally:
+        os.close(child)
+        os.close(parent)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "deberc-net play: this terminal (TERM=dumb) cannot draw the client's screen: play in"
+        " another one, or over nc or telnet, whose plain lines need none (docs/play.md)\n"
     )
 
 
