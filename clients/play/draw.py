@@ -102,14 +102,22 @@ def fitted(state: TableState, lines: Callable[[Namer], list[str]]) -> list[str]:
     ``name_rooms`` every such line fits: not a form a line, as it was), a line still too
     wide cut. A line that wrapped pushed the pane's last one (your turn, the result) out
     of view."""
+    return _fitted(state, lines)[0]
+
+
+def _fitted(state: TableState, lines: Callable[[Namer], list[str]]) -> tuple[list[str], Namer]:
+    """``fitted``'s lines, and the names' short form on this screen (its namer)."""
     whole = lines(_namer(state, None))
-    text = whole
+    text, short = whole, _namer(state, None)
     for room in name_rooms(state):
-        short = lines(_namer(state, room))
-        text = [w if cell_len(w) <= TABLE_COLUMNS else s for w, s in zip(whole, short, strict=True)]
+        short = _namer(state, room)
+        shorts = lines(short)
+        text = [
+            w if cell_len(w) <= TABLE_COLUMNS else s for w, s in zip(whole, shorts, strict=True)
+        ]
         if all(cell_len(line) <= TABLE_COLUMNS for line in text):
-            return text
-    return [chop_cells(line, TABLE_COLUMNS)[0] if line else line for line in text]
+            return text, short
+    return [chop_cells(line, TABLE_COLUMNS)[0] if line else line for line in text], short
 
 
 def rank_order(hand: tuple[str, ...] | list[str]) -> list[list[str]]:
@@ -188,14 +196,19 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
             state.say(T.TABLE_DEAL, table=state.table, deal=state.deal or "-", seats=seats),
             state.say(T.DEALER_TARGET, name=name(state.dealer), target=target),
             _turned_text(state, name),
-            _talk_text(state, name),
+            _talk_text(state, name)[0],  # (its names as below)
             state.say(T.TRICK, laid=_laid(state.trick, name, state.lang)),
             state.say(T.LAST, laid=_laid(state.last_trick, name, state.lang)),
             *theirs,
             *turn,
         ]
 
-    shown = fitted(state, lines)
+    shown, short = _fitted(state, lines)
+    # the talk in whole names drops the earlier calls the short form has room for (a
+    # house bot's 'terts' gone, 'bella' left, as a rost? was asked: a tryout, s34)
+    whole, told = _talk_text(state, _namer(state, None))
+    shorter, told_short = _talk_text(state, short)
+    shown[TALK_LINE] = shorter if told_short > told else whole
     if state.result is not None:  # on lines of its own: the totals at the end show
         shown += wrapped(state.result, TABLE_COLUMNS)
     return "\n".join(shown)
@@ -217,9 +230,13 @@ def _turned_text(state: TableState, name: Namer) -> str:
     return state.say(T.TURNED_TALON, turned=face_up, talon=state.talon, trump=trump)
 
 
-def _talk_text(state: TableState, name: Namer) -> str:
-    """This deal's latest calls that fit on one line (long names: fewer), as spoken;
-    a leading ``…`` says earlier calls of the deal were left out (``state`` has them)."""
+TALK_LINE = 3  # the table pane's line of the deal's talk
+
+
+def _talk_text(state: TableState, name: Namer) -> tuple[str, int]:
+    """This deal's latest calls that fit on one line (long names: fewer), as spoken,
+    and how many; a leading ``…`` says earlier calls of the deal were left out
+    (``state`` has them)."""
     said = [f"{name(s)} {state.spoken(t)}" for s, t in state.talk[-4:]]  # (Tertz's 'mariage')
 
     def line() -> str:
@@ -228,7 +245,7 @@ def _talk_text(state: TableState, name: Namer) -> str:
 
     while len(said) > 1 and cell_len(line()) > TABLE_COLUMNS:
         del said[0]
-    return line()
+    return line(), len(said)
 
 
 def numbered_runs(legal: tuple[str, ...]) -> list[str]:

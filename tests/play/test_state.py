@@ -1019,6 +1019,28 @@ def test_four_players_with_long_names_keep_the_turn_line_in_the_table_pane() -> 
     assert lines[1] == "Dealer: kostya   Target: 501"
 
 
+def test_the_talk_line_shortens_a_long_name_rather_than_drop_its_calls() -> None:
+    """Against a house bot the talk line kept its whole name and room for one call:
+    'Talk: … house-heuristic-2 bella', the 'terts' a rost? would answer gone (a tryout,
+    s34). The name's short form (the score pane's, as on the other lines) leaves room."""
+    bot = [line.replace("b2", "house-heuristic-2") for line in START]
+    calls = ["menyayu", "terts", "bella"]
+    state = fold_all(
+        [
+            *bot[:9],  # seat 1 said igrayu
+            *(
+                f"event seq={7 + i} table=3 kind=call seat=1 call={c} auto=0"
+                for i, c in enumerate(calls)
+            ),
+        ]
+    )
+    talk = next(x for x in table_text(state).splitlines() if x.startswith("Talk:"))
+    assert talk == "Talk:   … hou~-2 terts, hou~-2 bella", talk
+    assert cell_len(talk) <= TABLE_COLUMNS
+    # whole names where they let as many calls show
+    assert "Talk:   house-heuristic-2 igrayu\n" in table_text(fold_all(bot[:9]))
+
+
 def test_the_talk_is_shown_as_spoken_on_the_talk_line_and_in_the_log() -> None:
     """The web replay says 'sasha: ot damy'; the terminal said 'sasha: ot-Q' (tryout
     s16, finding 7): the calls as people say (and may type) them."""
@@ -1037,9 +1059,9 @@ def test_the_talk_line_marks_earlier_calls_left_out() -> None:
     def talk(state: TableState) -> str:
         return next(x for x in table_text(state).splitlines() if x.startswith("Talk:"))
 
-    long = fold_all(FOUR_LONG)  # six calls; one fits beside the long name
-    assert talk(long) == "Talk:   … house-heuristic-1 ot korolya kozyrnogo"
-    assert talk(fold_all(FOUR_LONG[:8])) == "Talk:   … house-heuristic-1 igrayu, sasha bella"
+    long = fold_all(FOUR_LONG)  # six calls; two fit, the long name in its short form
+    assert talk(long) == "Talk:   … sasha rost?, hou~-1 ot korolya kozyrnogo"
+    assert talk(fold_all(FOUR_LONG[:8])) == "Talk:   sasha pas, hous~-1 igrayu, sasha bella"
     # all of the deal's talk shown: nothing marked
     assert talk(fold_all(FOUR_LONG[:6])) == "Talk:   sasha pas, house-heuristic-1 igrayu"
     assert talk(fold_all(START)) == "Talk:   b2 igrayu"
