@@ -151,7 +151,9 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.DEALER_TARGET: ("Dealer: {name}   Target: {target}", "Сдаёт: {name}   Игра до: {target}"),
     T.TURNED: (
         "Turned: {turned}   Fresa: {fresa}   Trump: {trump}",
-        "Открыта: {turned}   Фреза: {fresa}   Козырь: {trump}",
+        # two spaces, not the English three: its labels are longer, and a player's
+        # name after them was cut off the pane's 51 columns
+        "Открыта: {turned}  Фреза: {fresa}  Козырь: {trump}",
     ),
     T.TURNED_TALON: (
         "Turned: {turned}   Talon: {talon}   Trump: {trump}",

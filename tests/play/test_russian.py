@@ -64,7 +64,7 @@ def test_the_panes_speak_russian_with_cyrillic_ranks() -> None:
     assert table_text(state, 8400).splitlines() == [
         "Стол 3, раздача 1: b1* — b2",
         "Сдаёт: b1   Игра до: 301",
-        "Открыта: Т♦   Фреза: -   Козырь: -",
+        "Открыта: Т♦  Фреза: -  Козырь: -",
         "Разговор: b2 от дамы",
         "Взятка: -",
         "Прошлая: -",
@@ -135,6 +135,24 @@ def test_nothing_the_client_says_of_a_player_fits_a_man_only() -> None:
         "раздача 1: победитель — b2, записано -1 : 1, итого -1 : 1",
         "прошлая взятка (раздача 1): b1 Д♥  b2 Т♣; взятку берёт b2",
     )
+
+
+def test_the_russian_trump_line_keeps_its_player_whole_at_80_columns() -> None:
+    """«Открыта: 10♠   Фреза: 10♥   Козырь: ♠ (играет das~34)» is 53 columns, the pane
+    51 (80×24) and the name already in its one short form: the line was cut, «(играет
+    das~34» (a tryout, s34). The Russian labels are longer than the English: two spaces
+    between them keep the line within the pane."""
+    view = (
+        "ask seq=9 table=3 deal=1 phase=play seat=0 dealer=1 to_act=0 hand=8h,Jh,Qh,Kh,7d "
+        "turned=10s fresa=10h trump=s player=0 round=1 leader=0 trick= tricks=0,0 "
+        "score=0,0 hanging=0 target=501 pending=- shown= talk=0:igrayu clock=60000 "
+        "legal=8h,Jh,Qh,Kh,7d"
+    )
+    long = [line.replace("b1", "dasha34").replace("b2", "house-heuristic-4") for line in START]
+    state = russian_state([*long[:6], view])
+    turned = table_text(state).splitlines()[2]
+    assert turned == "Открыта: 10♠  Фреза: 10♥  Козырь: ♠ (играет das~34)", turned
+    assert len(turned) <= 51
 
 
 def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
