@@ -554,10 +554,11 @@ class Table:
             case Unobserve(session):
                 if self._stop_observing(session):
                     self._watching(session, False)
-            case Away(name):
+            case Away(name, went):
                 seat = self.seat_of(name)  # the seat is held for the away limit, waiting
                 if (
                     seat is not None
+                    and not self._back_since(seat, went)
                     and seat not in self.clocks.away_since  # (told twice: its limit runs on)
                     and (self.match is None or not self.match.over)
                 ):
@@ -624,6 +625,16 @@ class Table:
                     await self._stop(reason, Closure.DRAIN if unstarted else Closure.SHUTDOWN)
 
     # -------------------------------------------------------------- seating
+    def _back_since(self, seat: int, went: Session | None) -> bool:
+        """Whether ``seat``'s player is back here on a session other than ``went``, the
+        one an Away says is gone: a login of his came first (its Back handled, or it
+        sat him at once: login.py), local or another worker's (a stand-in of the worker
+        ``went`` was on is closed by now: node.py ``_forget_worker``)."""
+        if went is None:
+            return False
+        now = self._session(seat)
+        return now is not None and now is not went and not now.closed and now.table is self
+
     def seat_of(self, name: str) -> int | None:
         """The seat ``name`` holds here (told apart by its name key), if any."""
         for seat, who in enumerate(self.seats):

@@ -1311,7 +1311,11 @@ class Node:
             if owner != worker:
                 continue
             if proxy.table is not None and proxy.name is not None:
-                proxy.table.post(Away(proxy.name))
+                # his seat goes away, unless he is back at it on a session of his
+                # login again, here or on a living worker (its Back read first: the
+                # table decides, in its order; a tryout's player was marked away so,
+                # connected and playing, and the away limit forfeited his match)
+                proxy.table.post(Away(proxy.name, went=proxy))
             for table_id in list(proxy.observing):
                 watched = self.lobby.tables.get(table_id)
                 if watched is not None:

@@ -1,0 +1,210 @@
+"""``serve --workers``: a player of a worker that died, back at his seat (logged in
+again, here or at another living worker) before the table's owner forgets the dead
+worker, is not marked away by that forgetting (docs/scaling.md, "A worker's death").
+``serve --workers 2`` with a worker SIGKILLed; and a real worker in this process on
+PostgreSQL owning the table, the test playing the dead worker, its replacement and a
+third worker on the real bus, sending what a worker sends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.server.cluster.bus import LOBBY, Bus, channel
+from tests.server.client import LineClient, close_all, fields, is_event, log_in_machine
+
+from .workers import (
+    OTHER,
+    SETTINGS,
+    Workers,
+    heard_one,
+    playing_across,
+    served_workers,
+    settings_file,
+    worker_and_bus,
+)
+
+THIRD = 900002  # a living worker the test plays
+REPLACEMENT = 900003  # the one its parent starts in the dead OTHER's place
+AS = "elsewhere/4242/0"  # OTHER's name in hello, and its replacement's
+TOKEN = "annstoken1"
+WHO = ["ann", True, "machine", "en", "rank", None, "all"]
+# a killed worker's replacement 4 s later (its player logs in again meanwhile), and a
+# minute of silence before a worker is taken for dead: only the replacement's hello
+# makes the other forget it
+LATE_REPLACEMENT = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms = 4000").replace(
+    "server_dead_ms = 3000", "server_dead_ms = 60000"
+)
+
+
+@asynccontextmanager
+async def played_bus(postgres_url: str, sender: int) -> AsyncIterator[Bus]:
+    """The bus of another worker the test plays (it hears nothing), running."""
+    bus = Bus(postgres_url, sender, lambda _: None)
+    bus.open()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bus.run)
+            yield bus
+            nursery.cancel_scope.cancel()
+    finally:
+        bus.close()
+
+
+async def _ann_plays_from_other(
+    port: int, heard: list[dict[str, Any]], other: Bus
+) -> tuple[LineClient, int, int]:
+    """bob here opens a two-seat table; ann, a guest of OTHER, sits there: the match
+    starts. bob's client, the table's id, and this worker's id."""
+    bob = await log_in_machine(await LineClient.connect(port), "bob")
+    await bob.send("new 2")
+    table = int((await bob.expect("ok", cmd="sit"))["table"])
+    here = (await heard_one(heard, k="in", name="bob"))["w"]
+    other.publish(LOBBY, {"k": "hello", "as": AS})
+    claim = {"k": "in", "name": "ann", "guest": True, "token": TOKEN, "fresh": True}
+    other.publish(LOBBY, claim | {"at": time.time(), "s": 1})
+    sit = {"k": "post", "table": table, "req": True, "r": 1, "m": "sit"}
+    other.publish(channel(here), sit | {"seat": None, "seeking": None, "s": 1, "who": WHO})
+    await bob.read_until(lambda x: is_event(x, "start"))
+    return bob, table, here
+
+
+async def _other_replaced(heard: list[dict[str, Any]], replacement: Bus) -> None:
+    """OTHER's replacement says hello in its place: this worker forgets OTHER at once,
+    then tells the newcomer who is here (its 'in' of bob, heard: the forgetting done)."""
+    heard.clear()
+    replacement.publish(LOBBY, {"k": "hello", "as": AS})
+    await heard_one(heard, k="in", name="bob")
+
+
+async def _away_at_table(bob: LineClient, table: int, said: str) -> tuple[bool, str]:
+    """Whether bob was told ann went away since his last read, up to his own table
+    'say' of ``said`` (his table tells its events in order: an away already posted to
+    it comes first); and his table's line in 'tables' then."""
+    await bob.send(f"say {said}")
+    line = await bob.read_until(
+        lambda x: (
+            (is_event(x, "away") and "name=ann" in x)
+            or (fields(x)[0] == "say" and fields(x)[1].get("text") == said)
+        )
+    )
+    if is_event(line, "away"):
+        return True, line
+    await bob.send("tables")
+    while True:
+        line = await bob.read_until(lambda x: fields(x)[0] == "table")
+        if fields(line)[1].get("id") == str(table):
+            return False, line
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+@pytest.mark.parametrize("where", ["here", "third"])
+async def test_a_player_back_before_his_dead_worker_is_forgotten_is_not_marked_away(
+    postgres_url: str, where: str
+) -> None:
+    # a hostile tryout: ann's worker SIGKILLed, she logged in again with her token and
+    # was back at her seat; then its replacement said hello, the table's owner forgot
+    # the dead worker and marked her away by name, connected and playing: the away
+    # limit forfeited her match (failed before)
+    heard: list[dict[str, Any]] = []
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER) as (port, other),
+            played_bus(postgres_url, THIRD) as third,
+            played_bus(postgres_url, REPLACEMENT) as replacement,
+        ):
+            try:
+                bob, table, here = await _ann_plays_from_other(port, heard, other)
+                opened.append(bob)
+                if where == "here":  # her login again at the table's owner
+                    ann = await log_in_machine(await LineClient.connect(port), "ann", token=TOKEN)
+                    opened.append(ann)
+                else:  # at a third worker, living: it asks the owner for her seat
+                    claim = {"k": "in", "name": "ann", "guest": True, "token": TOKEN}
+                    third.publish(LOBBY, claim | {"at": time.time(), "s": 2, "over": [OTHER, 1]})
+                    back = {"k": "post", "table": table, "req": True, "r": 1, "m": "back"}
+                    third.publish(channel(here), back | {"s": 2, "who": WHO})
+                await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
+                await _other_replaced(heard, replacement)
+                away, listed = await _away_at_table(bob, table, "after")
+                assert not away, listed
+                assert "away" not in listed, listed
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_player_of_a_forgotten_worker_is_away_till_he_comes_back(
+    postgres_url: str,
+) -> None:
+    # the other orders: not back when his worker is forgotten, he is away (his seat's
+    # clock runs: the away limit); his login after it takes his seat back
+    heard: list[dict[str, Any]] = []
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER) as (port, other),
+            played_bus(postgres_url, REPLACEMENT) as replacement,
+        ):
+            try:
+                bob, table, _ = await _ann_plays_from_other(port, heard, other)
+                opened.append(bob)
+                await _other_replaced(heard, replacement)
+                away, listed = await _away_at_table(bob, table, "forgotten")
+                assert away, listed
+                ann = await log_in_machine(await LineClient.connect(port), "ann", token=TOKEN)
+                opened.append(ann)
+                await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
+                away, listed = await _away_at_table(bob, table, "back")
+                assert not away and "away" not in listed, listed
+            finally:
+                await close_all(opened)
+
+
+def _lost(workers: Workers) -> bool:
+    return any(e.get("event") == "worker_lost" for e in workers.events)
+
+
+@pytest.mark.timeout(160)  # its fail_after(120), then its clean-up
+async def test_a_player_back_before_his_killed_worker_is_replaced_plays_on(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # the tryout itself: ann (worker 0) at bob's table (worker 1); worker 0 SIGKILLed,
+    # ann back at her seat on worker 1 with her token; the replacement's hello then
+    # made worker 1 forget worker 0 and mark her away (failed before)
+    opened: list[LineClient] = []
+    with trio.fail_after(120):
+        async with served_workers(
+            postgres_url, settings_file(tmp_path, LATE_REPLACEMENT)
+        ) as workers:
+            try:
+                bob = await workers.connect(1, "bob")  # the table's owner
+                ann = await workers.connect(0, "ann")
+                opened += [bob, ann]
+                table = int(await playing_across(bob, ann))
+                killed = workers.pids[0]
+                os.kill(killed, signal.SIGKILL)
+                with trio.fail_after(15):  # (till then a connection may land on its port)
+                    while not any(e.get("event") == "worker_died" for e in workers.events):
+                        await trio.sleep(0.05)
+                back = await workers.connect(1, "ann", token=ann.token)
+                opened.append(back)
+                await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x, 10)
+                assert not _lost(workers), "worker 0 forgotten before ann was back"
+                with trio.fail_after(30):  # its replacement says hello: worker 0 forgotten
+                    while workers.pids[0] == killed or not _lost(workers):
+                        await trio.sleep(0.05)
+                away, listed = await _away_at_table(bob, table, "after")
+                assert not away, listed
+                assert "away" not in listed, listed
+            finally:
+                await close_all(opened)
