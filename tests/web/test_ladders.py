@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from selenium.webdriver.common.by import By
 
 from deberc_net.ladder import report
 from deberc_net.ladder.stats import PairStats
-from deberc_net.ladder.store import open_ladder_store
+from deberc_net.ladder.store import StoredGame, open_ladder_store
 from deberc_net.server.web.plot import Scale
 from tests.ladder.helpers import RAND, RAND2, ladder, summary
 
@@ -121,6 +122,35 @@ async def test_a_margin_there_is_no_telling_yet_is_said_in_words_not_inf(
     assert status == 200 and "inf" not in page.replace("info", ""), page
     assert f'<td class="elo">{told["elo"]:+.1f} (margin: too few deals)</td>' in page
     assert "<td>6-2-0 <small>(1 void)</small></td>" in page
+
+
+async def test_why_a_game_ended_is_said_in_words_in_both_languages(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """docs/web.md: a run's games say why each ended as its replay does, the forfeiting
+    bot named in the sentence. Failed before: the English page said the stored token,
+    'deals', 'timeouts (rand)', where the Russian said words."""
+    web: WebServer = await start_web()
+    store = open_ladder_store(db_path)
+    try:
+        run = store.start_run({})
+        store.add_games(
+            run,
+            [
+                StoredGame(0, ["heur", "rand"], "m1", [90, 72], "deals", None),
+                StoredGame(0, ["rand", "heur"], "m2", [0, 0], "timeouts", "rand"),
+            ],
+        )
+    finally:
+        store.close()
+    for lang, said in (
+        ("en", ["the agreed deals were played", "rand let the clock run out too many times "
+                "in a row: forfeit"]),
+        ("ru", ["раздачи сыграны", "у игрока rand вышло время: поражение"]),
+    ):  # fmt: skip
+        _, body = await web.get(f"/ladders/1?lang={lang}")
+        games = body.decode().split('id="ladder-games"', 1)[1]
+        assert re.findall(r"<td>([^<]*)</td></tr>", games) == said, lang
 
 
 def _stored(db_path: Path, **summary: Any) -> None:

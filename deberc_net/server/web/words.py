@@ -636,12 +636,9 @@ class PageWords:
         key = STOP_WORDS.get(told)
         return told if key is None else said(key, self.lang)
 
-    def reason(self, reason: str) -> str:
-        """A ladder game's reason as stored ('target'), or as the table says it in
-        Russian («набраны очки»)."""
-        return RU_MATCH_REASONS.get(reason, reason) if self.russian else reason
-
     def why(self, reason: str, who: str | None = None) -> str:
+        """Why a match ended, as its replay says it: 'rand let the clock run out too
+        many times in a row: forfeit', never the stored token ('timeouts')."""
         return end_words_in(reason, who, self.lang)
 
     def call(self, token: str, words: Mapping[str, str] = NO_WORDS) -> str:
