@@ -483,7 +483,11 @@ async def test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_
     status, body = await web.get(f"/games/{match}")
     page = body.decode()
     assert status == 200, page
-    assert "No deal was played: the match ended (left) before the first call." in page
+    # why in words, who left named, as the line above says it (it said the token, 'left')
+    told = "No deal was played: the match ended (bob left the table: forfeit) before the first"
+    assert told in page
+    _, body = await web.get(f"/games/{match}?lang=ru")
+    assert "партия кончилась (bob покидает стол: поражение) раньше первого хода" in body.decode()
     assert (
         "Match over: ann wins (bob left the table: forfeit)." in page
         and '<strong id="final-totals">0 : 0' in page
