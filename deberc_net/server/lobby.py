@@ -258,7 +258,10 @@ class Lobby:
         if name is not None and self.online.get(name_key(name)) is session:
             del self.online[name_key(name)]
             if session.table is not None:
-                session.table.post(Away(name))
+                # another worker's table: the away names this connection (its owner may
+                # read it after his login there, the bus slower than he: node.py _posted)
+                went = session if session.table.remote else None
+                session.table.post(Away(name, went=went))
             elif not self.may_seat(name):  # nothing to come back to: the name is free
                 self.guest_tokens.pop(name_key(name), None)
             if self.node is not None:  # a guest's token goes on while he holds a seat

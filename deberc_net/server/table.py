@@ -629,7 +629,8 @@ class Table:
         """Whether ``seat``'s player is back here on a session other than ``went``, the
         one an Away says is gone: a login of his came first (its Back handled, or it
         sat him at once: login.py), local or another worker's (a stand-in of the worker
-        ``went`` was on is closed by now: node.py ``_forget_worker``)."""
+        ``went`` was on is closed by now: node.py ``_forget_worker``; or his drop there,
+        told over the bus behind that login: node.py ``_posted``)."""
         if went is None:
             return False
         now = self._session(seat)

@@ -70,7 +70,8 @@ class Away:
     name: str
     # the connection whose loss this tells, when it may have been replaced before the
     # table reads it (a dead worker's stand-in, forgotten after its player logged in
-    # again): no away if the name's session then is another, live and back here
+    # again; another worker's connection, its drop told over the bus behind his login
+    # here): no away if the name's session then is another, live and back here
     went: Session | None = None
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from .workers import (
     SETTINGS,
     Workers,
     heard_one,
+    played_bus,
     playing_across,
     served_workers,
     settings_file,
@@ -43,20 +42,6 @@ WHO = ["ann", True, "machine", "en", "rank", None, "all"]
 LATE_REPLACEMENT = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms = 4000").replace(
     "server_dead_ms = 3000", "server_dead_ms = 60000"
 )
-
-
-@asynccontextmanager
-async def played_bus(postgres_url: str, sender: int) -> AsyncIterator[Bus]:
-    """The bus of another worker the test plays (it hears nothing), running."""
-    bus = Bus(postgres_url, sender, lambda _: None)
-    bus.open()
-    try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(bus.run)
-            yield bus
-            nursery.cancel_scope.cancel()
-    finally:
-        bus.close()
 
 
 async def _ann_plays_from_other(

@@ -1,7 +1,8 @@
 """``deberc-net serve --workers N`` in processes of their own, for the tests: the
 parent's port, each worker's pid, and which worker holds a connection (read from
 /proc: the kernel, not the server, chooses the worker of a connection); one worker
-in the test's process whose other worker the test plays on the real bus; and the
+in the test's process whose other worker the test plays on the real bus (and the bus
+of any further worker it plays); and the
 settings most of their tests serve, and a client's wait until a table or a player is
 listed (or is no more)."""
 
@@ -203,6 +204,20 @@ async def worker_and_bus(
                 )
             )
             yield port, bus
+            nursery.cancel_scope.cancel()
+    finally:
+        bus.close()
+
+
+@asynccontextmanager
+async def played_bus(postgres_url: str, sender: int) -> AsyncIterator[Bus]:
+    """The bus of another worker the test plays (it hears nothing), running."""
+    bus = Bus(postgres_url, sender, lambda _: None)
+    bus.open()
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bus.run)
+            yield bus
             nursery.cancel_scope.cancel()
     finally:
         bus.close()

@@ -527,6 +527,8 @@ class Node:
         body: dict[str, Any] = {"k": "post", "table": table.id, "req": request} | told
         session = requester_of(message)
         if session is None:  # Away: a name's, no session waits for it
+            if isinstance(message, Away) and message.went is not None:
+                body["s"] = message.went.id  # the connection it tells the loss of (_posted)
             self.bus.publish(channel(table.owner), body)
             return True
         if session.remote:
@@ -854,7 +856,14 @@ class Node:
         kind = message["m"]
         if kind == "away":
             if table is not None and not isinstance(table, RemoteTable):
-                table.post(Away(message["name"]))
+                # the stand-in of the connection it tells the loss of: nothing orders this
+                # post behind his login again, here or on a third worker (its 'in' and
+                # Back do not wait for it), and the table marks no away of a live session
+                # of his back at the seat. A worker of an older version names none ('s'):
+                # by name, as before; one that does is read so by an older owner too
+                sid = message.get("s")
+                went = None if sid is None else self.remote.get((message["w"], sid))
+                table.post(Away(message["name"], went=went))
             return
         proxy = self._proxy(message["w"], message["s"], message["who"])
         request = message["req"]

@@ -205,9 +205,9 @@ def settings_from_bus(told: list[Any]) -> GameSettings:
 
 def message_for_bus(message: Message) -> dict[str, Any] | None:
     """A table message as a 'post' to its table's owner tells it (``message_from_bus``
-    reads it back; an away, by name, the owner reads itself): its kind (``m``) and its
-    fields, not its session (the post names that). None for Stop and Dismiss: the
-    owner's own business."""
+    reads it back; an away, by name and the connection the post names, the owner reads
+    itself): its kind (``m``) and its fields, not its session (the post names that).
+    None for Stop and Dismiss: the owner's own business."""
     match message:
         case Sit(_, seat, seeking):
             told = None if seeking is None else settings_for_bus(seeking)
