@@ -206,9 +206,12 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
     shown, short = _fitted(state, lines)
     # the talk in whole names drops the earlier calls the short form has room for (a
     # house bot's 'terts' gone, 'bella' left, as a rost? was asked: a tryout, s34)
-    whole, told = _talk_text(state, _namer(state, None))
-    shorter, told_short = _talk_text(state, short)
-    shown[TALK_LINE] = shorter if told_short > told else whole
+    # (whole names first where they show as many; one call alone may be too wide for
+    # either form, and the line that fits, chopped, stays: a wider one would wrap)
+    talks = (_talk_text(state, _namer(state, None)), _talk_text(state, short))
+    fits = [(told, line) for line, told in talks if cell_len(line) <= TABLE_COLUMNS]
+    if fits:
+        shown[TALK_LINE] = max(fits, key=lambda fit: fit[0])[1]
     if state.result is not None:  # on lines of its own: the totals at the end show
         shown += wrapped(state.result, TABLE_COLUMNS)
     return "\n".join(shown)

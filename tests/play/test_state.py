@@ -1041,6 +1041,27 @@ def test_the_talk_line_shortens_a_long_name_rather_than_drop_its_calls() -> None
     assert "Talk:   house-heuristic-2 igrayu\n" in table_text(fold_all(bot[:9]))
 
 
+def test_a_talk_line_too_wide_in_whole_names_is_never_wider_than_the_pane() -> None:
+    """One call is always shown, however long: with a 20-letter name, 'ot desyatki
+    kozyrnogo' and the mark of the calls left out, the line in whole names is 52
+    columns. It was shown so (the whole names kept when the short ones showed no more
+    calls), wrapped, and pushed the pane's last line out of view."""
+    long = [line.replace("b2", "abcdefghijklmnopqrst") for line in START]
+    calls = ("terts", "ot-10-kozyrnogo")
+    state = fold_all(
+        [
+            *long[:9],
+            *(
+                f"event seq={7 + i} table=3 kind=call seat=1 call={c} auto=0"
+                for i, c in enumerate(calls)
+            ),
+        ]
+    )
+    talk = next(x for x in table_text(state).splitlines() if x.startswith("Talk:"))
+    assert cell_len(talk) <= TABLE_COLUMNS, talk
+    assert talk.endswith(" ot desyatki kozyrnogo"), talk  # the call whole, its name short
+
+
 def test_the_talk_is_shown_as_spoken_on_the_talk_line_and_in_the_log() -> None:
     """The web replay says 'sasha: ot damy'; the terminal said 'sasha: ot-Q' (tryout
     s16, finding 7): the calls as people say (and may type) them."""
