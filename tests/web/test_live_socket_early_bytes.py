@@ -61,3 +61,29 @@ async def test_bytes_before_the_answer_end_that_connection_only(
             assert (await page.get_message()).startswith("ok cmd=observe table=1 ")
             status, body = await web.get("/api/tables/1")
             assert status == 200 and json.loads(body)["observers"] == 1  # that page alone
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        UPGRADE.replace(b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", b"") + b"\r\n",
+        UPGRADE.replace(b"Version: 13", b"Version: 8") + b"\r\n" + PING,
+    ],
+)
+async def test_a_handshake_hypercorn_refuses_ends_its_connection(
+    start_web: StartWeb, request_bytes: bytes
+) -> None:
+    """A WebSocket request hypercorn itself refuses (no key, another version: 400,
+    'connection: close'), which the page never sees nor the requests' allowance counts,
+    kept its connection open as long as the client liked: 300 of them from one address
+    were 300 sockets held by the server, an address's way to its file limit."""
+    web: WebServer = await start_web()
+    with trio.fail_after(5):  # (it waited for the client: for ever)
+        stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+        async with stream:
+            await stream.send_all(request_bytes)
+            answer = b""
+            while data := await stream.receive_some(65536):
+                answer += data
+    assert answer.startswith(b"HTTP/1.1 400 "), answer

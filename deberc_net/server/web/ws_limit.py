@@ -12,7 +12,10 @@ answered such bytes with a 400 that raced the app's accept (each sent on the one
 connection, whose h11 state the other broke) and raised out of the connection's task,
 which stopped the whole server, its games too: a hostile tryout's one request with a
 ping frame (or any byte) after it did. The connection now ends there, as it does when
-the other side closes, and the app's accept, after it, is ignored.
+the other side closes, and the app's accept, after it, is ignored. A handshake that
+hypercorn refuses itself (400: no key, another version) ends its connection too: it was
+held open for as long as the client liked, unseen by the page and the requests'
+allowance (a tryout: 300 from one address, 300 sockets held).
 
 Frames are spent from an allowance (``web_socket_frames_per_s``, ``…_burst``). hypercorn
 answers each ping itself, and reads pongs and a message's pieces without yielding
@@ -35,7 +38,7 @@ from typing import Any
 import attrs
 import trio
 from hypercorn.config import Config as HypercornConfig
-from hypercorn.protocol.events import Body, Data, StreamClosed
+from hypercorn.protocol.events import Body, Data, Request, StreamClosed
 from hypercorn.protocol.ws_stream import WSStream
 from wsproto.events import CloseConnection, Event
 from wsproto.frame_protocol import CloseReason
@@ -104,11 +107,15 @@ async def _handle_within_allowance(stream: WSStream) -> None:
 
 async def _handle_ending_early_bytes(stream: WSStream, event: Any) -> None:
     """A frame before the 101, a body, a second request: the connection ends, not the
-    server (hypercorn's 400 here raised out of it once the app had accepted)."""
+    server (hypercorn's 400 here raised out of it once the app had accepted). So does
+    a request hypercorn refuses itself (a handshake without its key: 400, 'connection:
+    close'), which it then held open for as long as the client liked."""
     if isinstance(event, Body | Data) and not stream.closed and not stream.handshake.accepted:
         await stream.send(StreamClosed(stream_id=stream.stream_id))  # (it closes the stream)
         return
     await _handle(stream, event)
+    if isinstance(event, Request) and stream.closed:  # (its answer sent: nothing follows)
+        await stream.send(StreamClosed(stream_id=stream.stream_id))
 
 
 def bound_live_sockets() -> None:
