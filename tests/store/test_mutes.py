@@ -5,6 +5,8 @@ again (a restart)."""
 
 from __future__ import annotations
 
+import time
+
 from deberc_net.server.store import open_store
 from deberc_net.server.store.base import StoredMute
 
@@ -48,5 +50,21 @@ def test_a_mute_is_one_a_name_and_only_those_running_are_listed(store_db: str) -
             ("Гость-1", None),
             ("troll", None),
         ]
+    finally:
+        store.close()
+
+
+def test_a_mute_run_out_is_no_mute_to_lift(store_db: str) -> None:
+    """Its row stays till the next mute clears the run-out ones: 'unmute' found it and
+    said 'NAME may talk again' (and told the other servers) where a mute that ran out
+    is none, 'NAME is not muted', as 'mutes' lists it."""
+    store = open_store(store_db)
+    try:
+        ended = time.time() - 1
+        store.mute("troll", "boss", "", ended)  # (written after the clean-up: it stays)
+        assert store.unmute("troll", "chief") is False
+        assert store.mutes_with_lifts(ended - 60) == [StoredMute("troll", "boss", "", ended)]
+        store.mute("troll", "boss", "", time.time() + 600)  # one running is lifted
+        assert store.unmute("troll", "chief") is True
     finally:
         store.close()

@@ -200,7 +200,7 @@ class Store(Protocol):
 
     def unmute(self, name: str, admin: str) -> bool:
         """End ``name``'s mute, lifted by ``admin`` (kept till it would have run out, so
-        the other servers tell its player who lifted it); False if it had none."""
+        the other servers tell its player who lifted it); False if it had none running."""
         ...
 
     def mutes(self, now_s: float) -> list[StoredMute]:
@@ -702,8 +702,9 @@ CUT_OFF_TOLD = (
     " ON CONFLICT (key, match) DO NOTHING"
 )
 # a mute lifted stays, with who lifted it (migration 16), till the next mute's clean-up
-# after its end: a server that learns the lift from the store tells the player his name
-UNMUTE = "UPDATE mutes SET lifted_by = {p} WHERE key = {p} AND lifted_by IS NULL"
+# after its end: a server that learns the lift from the store tells the player his name.
+# One run out (its row not cleared yet) is no mute: 'NAME is not muted'
+UNMUTE = "UPDATE mutes SET lifted_by = {p} WHERE key = {p} AND lifted_by IS NULL AND until_s > {p}"
 _MUTE_COLUMNS = "SELECT name, admin, reason, until_s, lifted_by FROM mutes WHERE until_s > {p}"
 MUTES = _MUTE_COLUMNS + " AND lifted_by IS NULL ORDER BY until_s, key"
 MUTES_WITH_LIFTS = _MUTE_COLUMNS + " ORDER BY until_s, key"

@@ -382,7 +382,7 @@ class PostgresStore:
 
     def unmute(self, name: str, admin: str) -> bool:
         with self._pool.connection() as conn:
-            lifted = conn.execute(UNMUTE.format(p="%s"), (admin, name_key(name)))
+            lifted = conn.execute(UNMUTE.format(p="%s"), (admin, name_key(name), time.time()))
             return lifted.rowcount == 1
 
     def mutes(self, now_s: float) -> list[StoredMute]:

@@ -500,7 +500,7 @@ class SQLiteStore:
 
     def unmute(self, name: str, admin: str) -> bool:
         with self._writing():
-            lifted = self._db.execute(UNMUTE.format(p="?"), (admin, name_key(name)))
+            lifted = self._db.execute(UNMUTE.format(p="?"), (admin, name_key(name), time.time()))
         return lifted.rowcount == 1
 
     def mutes(self, now_s: float) -> list[StoredMute]:
