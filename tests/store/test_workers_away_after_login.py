@@ -16,32 +16,24 @@ import pytest
 import trio
 
 from deberc_net.server.cluster.bus import LOBBY, Bus, channel
-from tests.server.client import LineClient, close_all, fields, is_event, log_in_machine
+from tests.server.client import LineClient, close_all, is_event, log_in_machine
 
-from .workers import OTHER, heard_one, played_bus, told_table, worker_and_bus
+from .workers import (
+    ANN_TOKEN,
+    ANN_WHO,
+    OTHER,
+    ann_away_at_table,
+    ann_back,
+    ann_plays_from,
+    heard_one,
+    played_bus,
+    told_table,
+    worker_and_bus,
+)
 
 THIRD = 900002  # a third worker the test plays
-TOKEN = "annstoken1"
-WHO = ["ann", True, "machine", "en", "rank", None, "all"]
 DROPPED = 1  # ann's session on OTHER, whose connection drops
 MARKS = itertools.count(1000)  # the ids of its 'mark' messages
-
-
-async def _ann_plays_from_other(
-    port: int, heard: list[dict[str, Any]], other: Bus
-) -> tuple[LineClient, int, int]:
-    """bob here opens a two-seat table; ann, a guest of OTHER (its session DROPPED),
-    sits there: the match starts. bob's client, the table's id, and this worker's id."""
-    bob = await log_in_machine(await LineClient.connect(port), "bob")
-    await bob.send("new 2")
-    table = int((await bob.expect("ok", cmd="sit"))["table"])
-    here = (await heard_one(heard, k="in", name="bob"))["w"]
-    claim = {"k": "in", "name": "ann", "guest": True, "token": TOKEN, "fresh": True}
-    other.publish(LOBBY, claim | {"at": time.time(), "s": DROPPED})
-    sit = {"k": "post", "table": table, "req": True, "r": 1, "m": "sit", "seat": None}
-    other.publish(channel(here), sit | {"seeking": None, "s": DROPPED, "who": WHO})
-    await bob.read_until(lambda x: is_event(x, "start"))
-    return bob, table, here
 
 
 def _away(table: int, named: bool) -> dict[str, Any]:
@@ -61,26 +53,6 @@ async def _told(other: Bus, here: int, heard: list[dict[str, Any]], body: dict[s
     await heard_one(heard, k="marked", s=mark)
 
 
-async def _away_at_table(bob: LineClient, table: int, said: str) -> tuple[bool, str]:
-    """Whether bob was told ann went away since his last read, up to his own table
-    'say' of ``said`` (his table tells its events in order: an away already posted to
-    it comes first); and his table's line in 'tables' then."""
-    await bob.send(f"say {said}")
-    line = await bob.read_until(
-        lambda x: (
-            (is_event(x, "away") and "name=ann" in x)
-            or (fields(x)[0] == "say" and fields(x)[1].get("text") == said)
-        )
-    )
-    if is_event(line, "away"):
-        return True, line
-    await bob.send("tables")
-    while True:
-        line = await bob.read_until(lambda x: fields(x)[0] == "table")
-        if fields(line)[1].get("id") == str(table):
-            return False, line
-
-
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 @pytest.mark.parametrize("where", ["here", "third"])
 async def test_a_drop_told_after_the_players_login_again_marks_no_away(
@@ -98,20 +70,22 @@ async def test_a_drop_told_after_the_players_login_again_marks_no_away(
             played_bus(postgres_url, THIRD) as third,
         ):
             try:
-                bob, table, here = await _ann_plays_from_other(port, heard, other)
+                bob, table, here = await ann_plays_from(port, heard, other, DROPPED)
                 opened.append(bob)
                 if where == "here":
-                    ann = await log_in_machine(await LineClient.connect(port), "ann", token=TOKEN)
+                    ann = await log_in_machine(
+                        await LineClient.connect(port), "ann", token=ANN_TOKEN
+                    )
                     opened.append(ann)
                 else:  # the third worker asks the owner for her seat
-                    claim = {"k": "in", "name": "ann", "guest": True, "token": TOKEN}
+                    claim = {"k": "in", "name": "ann", "guest": True, "token": ANN_TOKEN}
                     over = {"over": [OTHER, DROPPED]}
                     third.publish(LOBBY, claim | {"at": time.time(), "s": 2} | over)
                     back = {"k": "post", "table": table, "req": True, "r": 1, "m": "back"}
-                    third.publish(channel(here), back | {"s": 2, "who": WHO})
+                    third.publish(channel(here), back | {"s": 2, "who": ANN_WHO})
                 await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
                 await _told(other, here, heard, _away(table, named=True))  # the bus, late
-                away, listed = await _away_at_table(bob, table, "after")
+                away, listed = await ann_away_at_table(bob, table, "after")
                 assert not away, listed
                 assert "away" not in listed, listed
             finally:
@@ -131,15 +105,15 @@ async def test_a_drop_told_before_the_login_again_marks_him_away_till_then(
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
             try:
-                bob, table, here = await _ann_plays_from_other(port, heard, other)
+                bob, table, here = await ann_plays_from(port, heard, other, DROPPED)
                 opened.append(bob)
                 await _told(other, here, heard, _away(table, named))
-                away, listed = await _away_at_table(bob, table, "dropped")
+                away, listed = await ann_away_at_table(bob, table, "dropped")
                 assert away, listed
-                ann = await log_in_machine(await LineClient.connect(port), "ann", token=TOKEN)
+                ann = await ann_back(port)
                 opened.append(ann)
                 await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
-                away, listed = await _away_at_table(bob, table, "back")
+                away, listed = await ann_away_at_table(bob, table, "back")
                 assert not away and "away" not in listed, listed
             finally:
                 await close_all(opened)
@@ -157,13 +131,13 @@ async def test_a_previous_versions_away_is_of_the_name_whoever_holds_it(
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
             try:
-                bob, table, here = await _ann_plays_from_other(port, heard, other)
+                bob, table, here = await ann_plays_from(port, heard, other, DROPPED)
                 opened.append(bob)
-                ann = await log_in_machine(await LineClient.connect(port), "ann", token=TOKEN)
+                ann = await ann_back(port)
                 opened.append(ann)
                 await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
                 await _told(other, here, heard, _away(table, named=False))
-                away, listed = await _away_at_table(bob, table, "after")
+                away, listed = await ann_away_at_table(bob, table, "after")
                 assert away, listed
             finally:
                 await close_all(opened)

@@ -17,12 +17,17 @@ import pytest
 import trio
 
 from deberc_net.server.cluster.bus import LOBBY, Bus, channel
-from tests.server.client import LineClient, close_all, fields, is_event, log_in_machine
+from tests.server.client import LineClient, close_all, is_event, log_in_machine
 
 from .workers import (
+    ANN_TOKEN,
+    ANN_WHO,
     OTHER,
     SETTINGS,
     Workers,
+    ann_away_at_table,
+    ann_back,
+    ann_plays_from,
     heard_one,
     played_bus,
     playing_across,
@@ -34,8 +39,6 @@ from .workers import (
 THIRD = 900002  # a living worker the test plays
 REPLACEMENT = 900003  # the one its parent starts in the dead OTHER's place
 AS = "elsewhere/4242/0"  # OTHER's name in hello, and its replacement's
-TOKEN = "annstoken1"
-WHO = ["ann", True, "machine", "en", "rank", None, "all"]
 # a killed worker's replacement 4 s later (its player logs in again meanwhile), and a
 # minute of silence before a worker is taken for dead: only the replacement's hello
 # makes the other forget it
@@ -44,50 +47,12 @@ LATE_REPLACEMENT = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms
 )
 
 
-async def _ann_plays_from_other(
-    port: int, heard: list[dict[str, Any]], other: Bus
-) -> tuple[LineClient, int, int]:
-    """bob here opens a two-seat table; ann, a guest of OTHER, sits there: the match
-    starts. bob's client, the table's id, and this worker's id."""
-    bob = await log_in_machine(await LineClient.connect(port), "bob")
-    await bob.send("new 2")
-    table = int((await bob.expect("ok", cmd="sit"))["table"])
-    here = (await heard_one(heard, k="in", name="bob"))["w"]
-    other.publish(LOBBY, {"k": "hello", "as": AS})
-    claim = {"k": "in", "name": "ann", "guest": True, "token": TOKEN, "fresh": True}
-    other.publish(LOBBY, claim | {"at": time.time(), "s": 1})
-    sit = {"k": "post", "table": table, "req": True, "r": 1, "m": "sit"}
-    other.publish(channel(here), sit | {"seat": None, "seeking": None, "s": 1, "who": WHO})
-    await bob.read_until(lambda x: is_event(x, "start"))
-    return bob, table, here
-
-
 async def _other_replaced(heard: list[dict[str, Any]], replacement: Bus) -> None:
     """OTHER's replacement says hello in its place: this worker forgets OTHER at once,
     then tells the newcomer who is here (its 'in' of bob, heard: the forgetting done)."""
     heard.clear()
     replacement.publish(LOBBY, {"k": "hello", "as": AS})
     await heard_one(heard, k="in", name="bob")
-
-
-async def _away_at_table(bob: LineClient, table: int, said: str) -> tuple[bool, str]:
-    """Whether bob was told ann went away since his last read, up to his own table
-    'say' of ``said`` (his table tells its events in order: an away already posted to
-    it comes first); and his table's line in 'tables' then."""
-    await bob.send(f"say {said}")
-    line = await bob.read_until(
-        lambda x: (
-            (is_event(x, "away") and "name=ann" in x)
-            or (fields(x)[0] == "say" and fields(x)[1].get("text") == said)
-        )
-    )
-    if is_event(line, "away"):
-        return True, line
-    await bob.send("tables")
-    while True:
-        line = await bob.read_until(lambda x: fields(x)[0] == "table")
-        if fields(line)[1].get("id") == str(table):
-            return False, line
 
 
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
@@ -108,19 +73,21 @@ async def test_a_player_back_before_his_dead_worker_is_forgotten_is_not_marked_a
             played_bus(postgres_url, REPLACEMENT) as replacement,
         ):
             try:
-                bob, table, here = await _ann_plays_from_other(port, heard, other)
+                bob, table, here = await ann_plays_from(port, heard, other, 1, hello_as=AS)
                 opened.append(bob)
                 if where == "here":  # her login again at the table's owner
-                    ann = await log_in_machine(await LineClient.connect(port), "ann", token=TOKEN)
+                    ann = await log_in_machine(
+                        await LineClient.connect(port), "ann", token=ANN_TOKEN
+                    )
                     opened.append(ann)
                 else:  # at a third worker, living: it asks the owner for her seat
-                    claim = {"k": "in", "name": "ann", "guest": True, "token": TOKEN}
+                    claim = {"k": "in", "name": "ann", "guest": True, "token": ANN_TOKEN}
                     third.publish(LOBBY, claim | {"at": time.time(), "s": 2, "over": [OTHER, 1]})
                     back = {"k": "post", "table": table, "req": True, "r": 1, "m": "back"}
-                    third.publish(channel(here), back | {"s": 2, "who": WHO})
+                    third.publish(channel(here), back | {"s": 2, "who": ANN_WHO})
                 await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
                 await _other_replaced(heard, replacement)
-                away, listed = await _away_at_table(bob, table, "after")
+                away, listed = await ann_away_at_table(bob, table, "after")
                 assert not away, listed
                 assert "away" not in listed, listed
             finally:
@@ -141,15 +108,15 @@ async def test_a_player_of_a_forgotten_worker_is_away_till_he_comes_back(
             played_bus(postgres_url, REPLACEMENT) as replacement,
         ):
             try:
-                bob, table, _ = await _ann_plays_from_other(port, heard, other)
+                bob, table, _ = await ann_plays_from(port, heard, other, 1, hello_as=AS)
                 opened.append(bob)
                 await _other_replaced(heard, replacement)
-                away, listed = await _away_at_table(bob, table, "forgotten")
+                away, listed = await ann_away_at_table(bob, table, "forgotten")
                 assert away, listed
-                ann = await log_in_machine(await LineClient.connect(port), "ann", token=TOKEN)
+                ann = await ann_back(port)
                 opened.append(ann)
                 await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
-                away, listed = await _away_at_table(bob, table, "back")
+                away, listed = await ann_away_at_table(bob, table, "back")
                 assert not away and "away" not in listed, listed
             finally:
                 await close_all(opened)
@@ -188,7 +155,7 @@ async def test_a_player_back_before_his_killed_worker_is_replaced_plays_on(
                 with trio.fail_after(30):  # its replacement says hello: worker 0 forgotten
                     while workers.pids[0] == killed or not _lost(workers):
                         await trio.sleep(0.05)
-                away, listed = await _away_at_table(bob, table, "after")
+                away, listed = await ann_away_at_table(bob, table, "after")
                 assert not away, listed
                 assert "away" not in listed, listed
             finally:

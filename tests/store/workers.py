@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,7 +26,7 @@ import trio
 
 from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
-from deberc_net.server.cluster.bus import Bus
+from deberc_net.server.cluster.bus import LOBBY, Bus, channel
 from tests.hangup import as_from_a_terminal
 from tests.server.client import LineClient, fields, is_event, log_in_machine
 from tests.server.conftest import make_config
@@ -286,3 +287,54 @@ async def playing_across(opener: LineClient, joiner: LineClient) -> str:
     await joiner.send(f"sit {table}")
     await joiner.read_until(lambda x: is_event(x, "start"))
     return table
+
+
+# ann, a guest of a worker the test plays, at a table of the real worker (her token,
+# and how her sit and back name her: a machine-style guest in English)
+ANN_TOKEN = "annstoken1"
+ANN_WHO = ["ann", True, "machine", "en", "rank", None, "all"]
+
+
+async def ann_plays_from(
+    port: int, heard: list[dict[str, Any]], other: Bus, session: int, hello_as: str | None = None
+) -> tuple[LineClient, int, int]:
+    """bob at the real worker opens a two-seat table; ann, a guest of ``other`` (its
+    session ``session``; its ``hello`` first, as ``hello_as``, if given), sits there:
+    the match starts. bob's client, the table's id, and the real worker's bus id."""
+    bob = await log_in_machine(await LineClient.connect(port), "bob")
+    await bob.send("new 2")
+    table = int((await bob.expect("ok", cmd="sit"))["table"])
+    here = (await heard_one(heard, k="in", name="bob"))["w"]
+    if hello_as is not None:
+        other.publish(LOBBY, {"k": "hello", "as": hello_as})
+    claim = {"k": "in", "name": "ann", "guest": True, "token": ANN_TOKEN, "fresh": True}
+    other.publish(LOBBY, claim | {"at": time.time(), "s": session})
+    sit = {"k": "post", "table": table, "req": True, "r": 1, "m": "sit", "seat": None}
+    other.publish(channel(here), sit | {"seeking": None, "s": session, "who": ANN_WHO})
+    await bob.read_until(lambda x: is_event(x, "start"))
+    return bob, table, here
+
+
+async def ann_back(port: int) -> LineClient:
+    """ann logs in again at the real worker, with her token."""
+    return await log_in_machine(await LineClient.connect(port), "ann", token=ANN_TOKEN)
+
+
+async def ann_away_at_table(bob: LineClient, table: int, said: str) -> tuple[bool, str]:
+    """Whether bob was told ann went away since his last read, up to his own table
+    'say' of ``said`` (his table tells its events in order: an away already posted to
+    it comes first); and his table's line in 'tables' then."""
+    await bob.send(f"say {said}")
+    line = await bob.read_until(
+        lambda x: (
+            (is_event(x, "away") and "name=ann" in x)
+            or (fields(x)[0] == "say" and fields(x)[1].get("text") == said)
+        )
+    )
+    if is_event(line, "away"):
+        return True, line
+    await bob.send("tables")
+    while True:
+        line = await bob.read_until(lambda x: fields(x)[0] == "table")
+        if fields(line)[1].get("id") == str(table):
+            return False, line

@@ -129,6 +129,16 @@ class WebServer:
 
         return await trio.to_thread.run_sync(fetch, limiter=limiter)
 
+    async def answer_to(self, sent: bytes) -> bytes:
+        """All the server says to the raw bytes ``sent`` till it closes the connection."""
+        stream = await trio.open_tcp_stream("127.0.0.1", self.http_port)
+        async with stream:
+            await stream.send_all(sent)
+            answer = b""
+            while data := await stream.receive_some(65536):
+                answer += data
+        return answer
+
     async def ask(
         self,
         method: str,

@@ -18,24 +18,12 @@ SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # an empty SETTINGS frame
 PING = b"\x00\x00\x08\x06\x00\x00\x00\x00\x00" + b"12345678"
 
 
-async def answer_to(web: WebServer, sent: bytes) -> bytes:
-    """All the server says to ``sent`` until it closes the connection."""
-    stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
-    async with stream:
-        await stream.send_all(sent)
-        answer = b""
-        while data := await stream.receive_some(65536):
-            answer += data
-    return answer
-
-
 @pytest.mark.timeout(30)
 async def test_an_h2c_upgrade_is_answered_in_http_1_1(start_web: StartWeb) -> None:
     # (failed before: '101 Switching Protocols', then HTTP/2 frames)
     web: WebServer = await start_web()
     with trio.fail_after(20):
-        answer = await answer_to(
-            web,
+        answer = await web.answer_to(
             b"GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings, close\r\n"
             b"Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n",
         )
@@ -48,7 +36,7 @@ async def test_http_2s_preface_and_pings_get_an_http_1_1_refusal(start_web: Star
     # (failed before: a SETTINGS frame, and a PING's ACK for each PING, without end)
     web: WebServer = await start_web()
     with trio.fail_after(20):
-        answer = await answer_to(web, PREFACE + SETTINGS + PING * 1000)
+        answer = await web.answer_to(PREFACE + SETTINGS + PING * 1000)
     assert answer.startswith(b"HTTP/1.1 404 "), answer[:100]
     assert answer.count(b"HTTP/1.1 ") == 2 and b"HTTP/1.1 400 " in answer  # then a close
     assert b"12345678" not in answer  # no PING answered

@@ -44,12 +44,7 @@ async def test_bytes_before_the_answer_end_that_connection_only(
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
     with trio.fail_after(20):
-        stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
-        async with stream:
-            await stream.send_all(request_bytes)
-            answer = b""
-            while data := await stream.receive_some(65536):
-                answer += data
+        answer = await web.answer_to(request_bytes)
         assert not answer.startswith(b"HTTP/1.1 101"), answer  # never a socket open
         # the server serves on: the table's player, a new player, another page
         await ann.send("ping")
@@ -80,10 +75,5 @@ async def test_a_handshake_hypercorn_refuses_ends_its_connection(
     were 300 sockets held by the server, an address's way to its file limit."""
     web: WebServer = await start_web()
     with trio.fail_after(5):  # (it waited for the client: for ever)
-        stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
-        async with stream:
-            await stream.send_all(request_bytes)
-            answer = b""
-            while data := await stream.receive_some(65536):
-                answer += data
+        answer = await web.answer_to(request_bytes)
     assert answer.startswith(b"HTTP/1.1 400 "), answer
