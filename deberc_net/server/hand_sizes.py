@@ -1,8 +1,11 @@
-"""The hand sizes a web page shows (docs/web.md, "The live socket"): public, as at a real
-table, but not in an observer's lines. A page works them out from the last sizes it was
-told, each ``play`` taking a card from its seat; when that is not what the hands hold,
-it is told them. Shared by the web feed (a table here) and, under ``serve --workers``, a
-table's owner telling them to a page's watcher on another worker (server/cluster/)."""
+"""What a web page shows of a table that an observer's lines do not tell (docs/web.md,
+"The live socket"): the hand sizes, public as at a real table, and the seat the table
+waits for. A page works the sizes out from the last it was told, each ``play`` taking a
+card from its seat, and is told them when that is not what the hands hold; the seat to
+act no line says, so it is told whenever it is not the one last told. Both ride in one
+note, JSON after a message's last line. Shared by the web feed (a table here) and,
+under ``serve --workers``, a table's owner telling them to a page's watcher on another
+worker (server/cluster/)."""
 
 from __future__ import annotations
 
@@ -10,22 +13,36 @@ import json
 import re
 from typing import TYPE_CHECKING
 
+import attrs
+
 if TYPE_CHECKING:
     from .table import Table
 
 _PLAY = re.compile(r" kind=play seat=(\d+) ")  # an event line: a card leaves that hand
-SIZES = '{"hand_sizes":'  # how a sizes message starts (a line never starts with "{")
+SIZES = '{"hand_sizes":'  # how a note starts (a line never starts with "{")
 
 
-def hand_sizes(table: Table) -> list[int]:
-    """The cards in each hand of a table here now."""
+@attrs.frozen
+class Seen:
+    """What a page shows besides the lines: the cards in each hand, and the seat the
+    table waits for (``Match.to_act``: the answerer while a question is pending; None:
+    nobody, no match or it is over)."""
+
+    sizes: list[int]
+    to_act: int | None
+
+
+def seen_now(table: Table) -> Seen:
+    """The hand sizes and the seat to act of a table here now."""
     match = table.match
-    return [] if match is None else [len(hand) for hand in match.deal.hands]
+    if match is None:
+        return Seen([], None)
+    return Seen([len(hand) for hand in match.deal.hands], match.to_act)
 
 
-def sizes_message(sizes: list[int]) -> str:
-    """Never a line: it follows a message's last CRLF."""
-    return json.dumps({"hand_sizes": sizes}, separators=(",", ":"))
+def note(seen: Seen) -> str:
+    """Never a line: it follows a message's last CRLF (both, always: one shape)."""
+    return json.dumps({"hand_sizes": seen.sizes, "to_act": seen.to_act}, separators=(",", ":"))
 
 
 def after_plays(sizes: list[int], text: str) -> list[int]:
@@ -38,22 +55,24 @@ def after_plays(sizes: list[int], text: str) -> list[int]:
     return out
 
 
-def told_among(lines: list[str], sizes: list[int] | None) -> tuple[list[str], list[int] | None]:
-    """``lines`` less the sizes an owner told among them (on lines of their own, server/
-    cluster/node.py), and the sizes after them all: the last told (else ``sizes``, the
-    sizes before the lines), less a card for each play after it; None: none known."""
+def told_among(lines: list[str], seen: Seen | None) -> tuple[list[str], Seen | None]:
+    """``lines`` less the notes an owner told among them (on lines of their own, server/
+    cluster/node.py), and what is seen after them all: the last note (else ``seen``,
+    as before the lines), its sizes less a card for each play after it; None: nothing
+    known."""
     kept = []
     for line in lines:
         if line.startswith(SIZES):
-            sizes = json.loads(line)["hand_sizes"]
+            told = json.loads(line)
+            seen = Seen(told["hand_sizes"], told.get("to_act"))
             continue
         kept.append(line)
-        if sizes is not None and " kind=play " in line:
-            sizes = after_plays(sizes, line)
-    return kept, sizes
+        if seen is not None and " kind=play " in line:
+            seen = Seen(after_plays(seen.sizes, line), seen.to_act)
+    return kept, seen
 
 
-def sizes_to_tell(told: list[int] | None, sizes: list[int], text: str) -> bool:
+def to_tell(told: Seen | None, now: Seen, text: str) -> bool:
     """Whether a page told ``told`` (None: nothing yet) and then ``text`` must be told
-    ``sizes``: what it works out is not what the hands hold."""
-    return told is None or sizes != after_plays(told, text)
+    ``now``: what it works out is not what the table holds, or another seat acts."""
+    return told is None or now != Seen(after_plays(told.sizes, text), told.to_act)

@@ -106,11 +106,11 @@ def until_seat_0_lays() -> Callable[[str], bool]:
     return stop
 
 
-# each seat's name on the board: as written, as its title says it, its font size, and
-# whether it is cut short ('…')
+# each seat's name on the board: as written (its span: the seat to act's mark follows
+# it), as its title says it, its font size, and whether it is cut short ('…')
 SEAT_NAMES = """
 return [...document.querySelectorAll("#board .seat .name")].map((e) =>
-  [e.textContent, e.title, parseFloat(getComputedStyle(e).fontSize),
+  [e.firstElementChild.textContent, e.title, parseFloat(getComputedStyle(e).fontSize),
    e.firstElementChild.scrollWidth > e.firstElementChild.clientWidth]);
 """
 # the replay's talk entries ('bob-the-second-42: igrayu') each broken over lines

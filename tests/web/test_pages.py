@@ -137,9 +137,10 @@ def _seat_div(page: str, seat: int) -> str:
 async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_without_script(
     start_web: StartWeb, connect: Connector
 ) -> None:
-    """/table/N as served (no script runs): the turned card, the trump and who plays
-    it, the talk, the cards of the trick being laid and the finished deals, exactly what
-    an observer's state line and deal ends say at that moment (tryout #5)."""
+    """/table/N as served (no script runs): the turned card, the trump and who ordered
+    it, the seat to act (its mark named for a screen reader), the talk, the cards of the
+    trick being laid and the finished deals, exactly what an observer's state line and
+    deal ends say at that moment (tryout #5)."""
     web: WebServer = await start_web()
     ann = await connect.machine(web.port, "ann")
     bob = await connect.machine(web.port, "bob")
@@ -187,7 +188,10 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
     player = by_seat[int(state["player"])]
     shown_trump = f'<span class="suit-{trump}">{SYMBOL[trump]}</span>'
     who = f'<span class="who">{player}</span>'  # whole on a phone
-    assert f'<div id="trump">Trump {shown_trump} · {who} plays</div>' in page
+    # who ordered it, as the replay says it (not 'bob plays': read as bob's turn)
+    assert f'<div id="trump">Trump {shown_trump}, ordered by {who}</div>' in page
+    _, russian = await web.get(f"/table/{table}?lang=ru")
+    assert f'<div id="trump">Козырь {shown_trump}, играет {who}</div>' in russian.decode()
     talk = [item.split(":") for item in state["talk"].split(",")]
     said = "".join(f"<li>{by_seat[int(s)]}: {spoken_call(c)}</li>" for s, c in talk)
     assert talk and f'<ol id="talk">{said}</ol>' in page  # as spoken: 'igrayu ♠'
@@ -197,6 +201,11 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
     laid = re.findall(r'data-card="(\w+)"', page.split('<section class="side">')[0])
     assert sorted(laid) == sorted([*state["trick"].split(","), state["turned"]])  # no hand
     assert f'<div class="seat seat-{state["to_act"]} to-act"' in page
+    assert page.count(" to-act") == 1
+    # the mark has words for a screen reader (shown at the seat to act alone: style.css)
+    mark = '<span class="mark" role="img" aria-label="{0}" title="{0}">●</span>'
+    assert mark.format("to act") in _seat_div(page, int(state["to_act"]))
+    assert mark.format("ходит") in russian.decode()
     rows = re.findall(
         r"<tr><td>(\d+)</td><td>(\w[\w-]*)</td><td>([\d :]+)</td><td>([\d :]+)</td></tr>", page
     )

@@ -34,7 +34,7 @@ from deberc_net.protocol.render import HandOrder
 
 from ..accounts import name_key
 from ..allowance import seat_given_up
-from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell
+from ..hand_sizes import note, seen_now, to_tell
 from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
@@ -932,19 +932,20 @@ class Node:
             return
         text = "".join(line + "\r\n" for line in lines)
         if proxy.name is None:  # a web page's watcher (docs/web.md): the hand sizes too
-            text += self._page_sizes(proxy, text)
+            text += self._page_note(proxy, text)
         self.bus.publish_text(channel(proxy.worker), proxy.remote_id, text, asks)
 
-    def _page_sizes(self, proxy: RemoteSession, text: str) -> str:
-        """The hand sizes after ``text`` at the table a page's watcher watches (the
-        page shows them; its feed reads them out, web/feed.py), as a line of their own
-        when its plays do not tell them; else ''."""
+    def _page_note(self, proxy: RemoteSession, text: str) -> str:
+        """The hand sizes and the seat to act after ``text`` at the table a page's
+        watcher watches (the page shows them; its feed reads them out, web/feed.py), as
+        a line of their own when its plays do not tell them or another seat acts; else
+        ''."""
         table = next((self.lobby.tables.get(t) for t in proxy.observing), None)
         if table is None or table.remote:
             return ""
-        sizes = hand_sizes(table)
-        told, proxy.page_sizes = proxy.page_sizes, sizes
-        return sizes_message(sizes) + "\r\n" if sizes_to_tell(told, sizes, text) else ""
+        seen = seen_now(table)
+        told, proxy.page_seen = proxy.page_seen, seen
+        return note(seen) + "\r\n" if to_tell(told, seen, text) else ""
 
     def close_remote(self, proxy: RemoteSession) -> None:
         self.bus.publish(channel(proxy.worker), {"k": "close", "s": proxy.remote_id})

@@ -22,6 +22,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.events import ServerEvent, TableState
 
+from ..hand_sizes import Seen
 from ..session import Ending, Outbox, Session
 from ..table import Table
 from ..table_messages import Message
@@ -124,9 +125,10 @@ class RemoteSession(Session):
         self.worker = worker
         self.remote_id = remote_id
         self.ready = False  # placements are told from here on
-        # a web page's watcher: the hand sizes it works out (node.py tells them when
-        # they are not what the hands hold); None: none told yet
-        self.page_sizes: list[int] | None = None
+        # a web page's watcher: the hand sizes it works out and the seat to act it was
+        # told (node.py tells both when they are not what the table holds); None: none
+        # told yet
+        self.page_seen: Seen | None = None
         # the ids of its requests at each table here (by its id), oldest first (None: a
         # worker of an older version's): a table's answer names its oldest. A table
         # handles its requests in order, but two tables may not (one waits on the

@@ -16,13 +16,14 @@ none of them (the match id comes in the ``start`` event), and a finished match's
 are at ``/api/games/ID`` (docs/web.md, "Does watching slow the game?").
 
 The hand sizes are public but not in an observer's lines; a page works them out from
-the last sizes it was told, each ``play`` taking a card from its seat. When that is not
-what the hands hold (a deal, the extra cards, a Tertz draw), the feed tells the sizes,
-``{"hand_sizes": [...]}``, at the end of the message whose lines led to them, after the
-last line's CRLF: never a line, and no message of its own (each costs the server about
-as much as a call). A table on another worker has no hands here: its owner tells the
-sizes among the lines it sends the feed's session (server/cluster/node.py), and the feed
-takes them out.
+the last sizes it was told, each ``play`` taking a card from its seat. Nor do the lines
+say whose turn it is. When the sizes worked out are not what the hands hold (a deal,
+the extra cards, a Tertz draw), or another seat is to act than the one last told, the
+feed tells both, ``{"hand_sizes": [...], "to_act": N}``, at the end of the message whose
+lines led to them, after the last line's CRLF: never a line, and no message of its own
+(each costs the server about as much as a call). A table on another worker has no hands
+here: its owner tells them among the lines it sends the feed's session
+(server/cluster/node.py), and the feed takes them out.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import trio
 
 from deberc_net.protocol.events import ServerEvent
 
-from ..hand_sizes import hand_sizes, sizes_message, sizes_to_tell, told_among
+from ..hand_sizes import Seen, note, seen_now, to_tell, told_among
 from ..lobby import Lobby
 from ..session import Session
 from ..table import Table
@@ -61,25 +62,25 @@ def without_records(text: str) -> str:
     return "".join(f"{line}\r\n" for line in text.split("\r\n")[:-1] if not line.startswith(RECORD))
 
 
-def first_lines(page: Page, own: Session, table: Table) -> tuple[list[int], str]:
+def first_lines(page: Page, own: Session, table: Table) -> tuple[Seen, str]:
     """What ``own`` (the page's own session) was told, to ``page``: less its records,
-    then the hand sizes, before the feed's lines; those sizes, and the start of a line
-    not whole yet. (A table on another worker: its owner told the sizes among the
-    lines, server/cluster/node.py; the bus brings a long text in pieces, so the lines
-    may end in part of one, whose rest comes to the feed: ``Feed.partial``.)"""
+    then the hand sizes and the seat to act, before the feed's lines; those, and the
+    start of a line not whole yet. (A table on another worker: its owner told them among
+    the lines, server/cluster/node.py; the bus brings a long text in pieces, so the
+    lines may end in part of one, whose rest comes to the feed: ``Feed.partial``.)"""
     text = own.outbox.take().decode()
     tail = ""
     if table.remote:
         head, cut, tail = text.rpartition("\r\n")
         lines, told = told_among(without_records(head + cut).split("\r\n")[:-1], None)
         text = "".join(f"{line}\r\n" for line in lines)
-        sizes = [] if told is None else told
+        seen = Seen([], None) if told is None else told
     else:
         text = without_records(text)
-        sizes = hand_sizes(table)
+        seen = seen_now(table)
     page.put(text)
-    page.put(sizes_message(sizes))
-    return sizes, tail
+    page.put(note(seen))
+    return seen, tail
 
 
 @attrs.define(eq=False)
@@ -111,12 +112,12 @@ class PageSession(Session):
 
 @attrs.define(eq=False)
 class Page:
-    """What waits to be sent to one page: lines, and hand sizes (after the lines they
-    follow), bounded in characters (a page too slow to read them is dropped, like a slow
-    connection)."""
+    """What waits to be sent to one page: lines, and notes of the hand sizes and the
+    seat to act (after the lines they follow), bounded in characters (a page too slow
+    to read them is dropped, like a slow connection)."""
 
     limit: int
-    queued: list[str] = attrs.Factory(list)  # lines; a sizes message starts with "{"
+    queued: list[str] = attrs.Factory(list)  # lines; a note starts with "{"
     queued_chars: int = 0
     closed: bool = False
     _ready: trio.Event = attrs.Factory(trio.Event)
@@ -133,9 +134,9 @@ class Page:
         self._ready.set()
 
     def take(self) -> str:
-        """The next message: the lines queued, up to and with the first sizes after them
-        (the sizes told after those lines, at the message's end; later lines wait for
-        the next message, so a page never applies the lines' plays to later sizes)."""
+        """The next message: the lines queued, up to and with the first note after them
+        (told after those lines, at the message's end; later lines wait for the next
+        message, so a page never applies the lines' plays to later sizes)."""
         queued = self.queued
         end = next((i + 1 for i, t in enumerate(queued) if t.startswith("{")), len(queued))
         text = queued[0] if end == 1 else "".join(queued[:end])
@@ -166,10 +167,11 @@ class Feed:
     session: PageSession
     feeds: dict[int, Feed]  # every table's feed, by table id: this one leaves it at the end
     pages: list[Page] = attrs.Factory(list)
-    sizes: list[int] = attrs.Factory(list)  # the hand sizes the pages work out now
-    # a table on another worker: the hand sizes as of the lines received, its owner's
-    # last told less the plays since; None: a table here, whose hands are read
-    told: list[int] | None = None
+    # the hand sizes the pages work out now, and the seat to act they were told
+    seen: Seen = attrs.Factory(lambda: Seen([], None))
+    # a table on another worker: what is seen as of the lines received, its owner's
+    # last told, its sizes less the plays since; None: a table here, which is read
+    told: Seen | None = None
     partial: str = ""  # a line the bus brought part of (a long text comes in chunks)
     lines: list[str] = attrs.Factory(list)  # what came since the last message, no records
     # pages that joined since: they had the first ``skip`` lines in their own lines
@@ -192,9 +194,9 @@ class Feed:
             self.receive(lines)
         return len(data)
 
-    def hands_now(self) -> list[int]:
-        """The hand sizes, in step with the lines received."""
-        return hand_sizes(self.table) if self.told is None else self.told
+    def seen_now(self) -> Seen:
+        """The hand sizes and the seat to act, in step with the lines received."""
+        return seen_now(self.table) if self.told is None else self.told
 
     def join(self, page: Page, own: Session) -> None:
         """``page`` has had its own first lines (``own``'s outbox): it gets the feed's
@@ -225,7 +227,8 @@ class Feed:
 
     def flush(self) -> None:
         """What came since the last message, to every page: joined once, one string;
-        then the hand sizes, when the lines do not tell them."""
+        then the hand sizes and the seat to act, when the lines do not tell them (and
+        when a page joined meanwhile: its own note was as of its joining)."""
         self.session.outbox.flush()  # what a batch holds (lines from the bus)
         lines = self.lines
         if not lines:
@@ -233,9 +236,9 @@ class Feed:
         self.lines = []
         lines.append("")  # each line ends with CRLF
         text = "\r\n".join(lines)
-        sizes = self.hands_now()
-        told = sizes_message(sizes) if sizes_to_tell(self.sizes, sizes, text) else None
-        self.sizes = sizes
+        seen = self.seen_now()
+        told = note(seen) if self.skip or to_tell(self.seen, seen, text) else None
+        self.seen = seen
         for page in self.pages:
             skipped = self.skip.get(page)
             page.put(text if skipped is None else "\r\n".join(lines[skipped:]))
@@ -329,10 +332,10 @@ def _join_now(
     if feed is not None:
         feed.join(page, own)
         return feed
-    sizes, partial = first_lines(page, own, table)
+    seen, partial = first_lines(page, own, table)
     own.cancel_scope = trio.CancelScope()  # the feed's now, not the page's
-    told = list(sizes) if table.remote else None
-    feed = Feed(table, own, feeds, sizes=sizes, told=told, partial=partial)
+    told = seen if table.remote else None
+    feed = Feed(table, own, feeds, seen=seen, told=told, partial=partial)
     feeds[table.id] = feed
     own.to_feed = feed.receive
     own.outbox.direct = feed.receive_bytes

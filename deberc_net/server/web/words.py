@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 import attrs
+from markupsafe import Markup
 
 from deberc_net.game.calls import DECLARATIONS, IGRAYU, OT
 from deberc_net.game.cards import RANKS, SUITS
@@ -60,7 +61,7 @@ class W(StrEnum):
     WAITING_FOR_PLAYERS = "waiting-for-players"
     TALON_N = "talon-n"
     TRUMP = "trump"  # 'Trump ' before the suit
-    PLAYS = "plays"  # ' plays' after the name
+    TO_ACT = "to-act"  # a seat's mark, the seat the table waits for: its accessible name
     TALK = "talk"
     DEALS = "deals"
     OUTCOME = "outcome"
@@ -225,7 +226,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.WAITING_FOR_PLAYERS: ("Waiting for players", "Ждём игроков"),
     W.TALON_N: ("Talon {talon}", "В колоде {talon}"),
     W.TRUMP: ("Trump ", "Козырь "),
-    W.PLAYS: (" plays", " играет"),
+    W.TO_ACT: ("to act", "ходит"),
     W.TALK: ("Talk", "Разговор"),
     W.DEALS: ("Deals", "Раздачи"),
     W.OUTCOME: ("Outcome", "Исход"),
@@ -458,7 +459,7 @@ SCRIPT: dict[str, W] = {
     "turned": W.TURNED_AFTER,
     "talon": W.TALON_N,
     "trump": W.TRUMP,
-    "plays": W.PLAYS,
+    "orderedBy": W.ORDERED_BY,
     "and": W.AND,
     "shows": W.SHOWS,
     "replay": W.REPLAY_IT,
@@ -640,6 +641,11 @@ class PageWords:
         """Why a match ended, as its replay says it: 'rand let the clock run out too
         many times in a row: forfeit', never the stored token ('timeouts')."""
         return end_words_in(reason, who, self.lang)
+
+    def marked(self, key: str, **values: Any) -> Markup:
+        """A page word with markup among its values (``{% set %}`` blocks: a name in its
+        ``who`` span), each other value escaped; the catalogue's own text is trusted."""
+        return Markup(template(W(key), self.lang)).format(**values)
 
     def call(self, token: str, words: Mapping[str, str] = NO_WORDS) -> str:
         """A call as spoken at the table: 'lomayu 6', «ломаю 6» (``words``: the table's)."""

@@ -17,7 +17,7 @@
   const OWN = JSON.parse(board.dataset.own || "{}");
   const WORDS = Object.assign({
     away: "away: the seat is held a while", deal: "Deal {deal}", turned: " · turned ",
-    talon: "Talon {talon}", trump: "Trump ", plays: " plays", and: " and ", shows: "shows ",
+    talon: "Talon {talon}", trump: "Trump ", orderedBy: ", ordered by {name}", and: " and ", shows: "shows ",
     replay: "Replay it", gone: "No longer live: ", over: "the match is over.",
     refused: "the live connection was refused or lost. Reload the page to watch again.",
     closed: "table {table} has closed.",
@@ -191,7 +191,10 @@
     suit.className = "suit-" + s;
     suit.textContent = SUITS[s];
     document.getElementById("trump").append(WORDS.trump, suit);
-    if (who !== null) document.getElementById("trump").append(" · ", whoEl(names[who]), WORDS.plays);
+    if (who === null) return;
+    // who ordered it, as the replay says it (', ordered by ann'; the name kept whole)
+    const [before, after] = WORDS.orderedBy.split("{name}");
+    document.getElementById("trump").append(before, whoEl(names[who]), after);
   }
   // a name kept whole, never broken at its hyphens (style.css .who)
   function whoEl(name) {
@@ -200,10 +203,14 @@
     return s;
   }
   // Hand sizes are public counts, not in an observer's lines: each card played takes
-  // one from its seat, and the server tells them (JSON, {"hand_sizes": [...]}, after a
-  // message's last line) whenever that is not what the hands hold (docs/web.md).
-  function onSizes(text) {
-    st.handSizes = JSON.parse(text).hand_sizes;
+  // one from its seat. Nor do the lines say whose turn it is. The server tells both
+  // (JSON, {"hand_sizes": [...], "to_act": N}, after a message's last line) whenever
+  // the sizes are not what the hands hold or another seat is to act (docs/web.md): the
+  // mark is the table's, never worked out here.
+  function onNote(text) {
+    const note = JSON.parse(text);
+    st.handSizes = note.hand_sizes;
+    if (note.to_act !== undefined) st.toAct = note.to_act;
     drawSeats(); drawStatus();
   }
 
@@ -253,7 +260,7 @@
       case "left": names[Number(f.seat)] = "-"; markAway(f.seat, false); break;
       case "away": case "back": markAway(f.seat, f.kind === "away"); break;
       case "deal":
-        st.trick = []; st.talk = []; st.toAct = null; st.played = 0;
+        st.trick = []; st.talk = []; st.played = 0;
         setStatus(f.deal, f.turned);
         setTrump(null, null);
         setText("score", list(f.score).join(" : "));
@@ -368,9 +375,9 @@
   const socket = new WebSocket(scheme + location.host + "/live/table/" + tableId);
   socket.onmessage = (m) => {
     const parts = m.data.split("\r\n");
-    const tail = parts.pop();  // after the last line's CRLF: the sizes, if told
+    const tail = parts.pop();  // after the last line's CRLF: the note, if told
     for (const l of parts) if (l) onLine(l);
-    if (tail.startsWith("{")) onSizes(tail);
+    if (tail.startsWith("{")) onNote(tail);
   };
   socket.onclose = () => {
     document.body.dataset.live = "closed";
