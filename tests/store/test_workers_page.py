@@ -1,6 +1,7 @@
 """A live page on worker 0 of a table on worker 1 (``serve --workers 2``): its lines
 are an observer's less the records, and the hand sizes it works out are the owner's
-hands whenever the players stop (docs/web.md, "The live socket")."""
+hands whenever the players stop, and the seat it marks to act the owner's (docs/web.md,
+"The live socket")."""
 
 from __future__ import annotations
 
@@ -15,15 +16,16 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
 
 from tests.server.client import Closed, LineClient, close_all, fields, is_event, play_machine
-from tests.web.live import follow_sizes, lines_of
+from tests.web.live import follow_sizes, follow_to_act, lines_of
 
 from .workers import SETTINGS, Workers, served_workers, settings_file, until_listed
 
 OBSERVERS_LINES = ("ok ", "info ", "state ", "event ", "sheet", "say ")  # how each starts
 
 
-async def _held(client: LineClient) -> tuple[int, int] | None:
-    """The client's seat and the cards in its hand, from its state (or ask); None once
+async def _held(client: LineClient) -> tuple[int, int, int | None] | None:
+    """The client's seat, the cards in its hand and the seat to act, from its state (or
+    ask); None once
     its match has ended (the end can come in the same write as the line its play
     stopped at: the last card's trick, deal end and match end at once)."""
     await client.send("state")
@@ -38,7 +40,8 @@ async def _held(client: LineClient) -> tuple[int, int] | None:
     if ended or line.startswith("error "):
         return None
     now = fields(line)[1]
-    return int(now["seat"]), len([c for c in now.get("hand", "").split(",") if c])
+    to_act = None if now["to_act"] == "-" else int(now["to_act"])
+    return int(now["seat"]), len([c for c in now.get("hand", "").split(",") if c]), to_act
 
 
 async def _message(page: WebSocketConnection) -> str:
@@ -82,6 +85,7 @@ async def _follow(workers: Workers, new: str, name: str, opened: list[LineClient
         message = await _message(page)
         assert message.startswith(f"ok cmd=observe table={table} "), message
         sizes, seen = follow_sizes([], message), lines_of(message)
+        to_act = follow_to_act(None, message)
         for player in players[1:]:
             await player.send(f"sit {table}")
             await player.expect("ok", cmd="sit")
@@ -90,15 +94,18 @@ async def _follow(workers: Workers, new: str, name: str, opened: list[LineClient
             if await _play_until(players, seq):
                 break
             answers = [await _held(player) for player in players]
-            held = dict(answer for answer in answers if answer is not None)
+            held = {seat: size for seat, size, _ in filter(None, answers)}
             if len(held) < count:  # the match ended with the lines the play stopped at
                 break
             real = [held[seat] for seat in range(count)]
+            acting = {a[2] for a in answers if a is not None}
+            assert len(acting) == 1, answers  # every seat's state says the same
             with trio.fail_after(5):  # the page catches up with the still table
-                while sizes != real:
+                while (sizes, {to_act}) != (real, acting):
                     message = await _message(page)
                     seen += lines_of(message)
                     sizes = follow_sizes(sizes, message)
+                    to_act = follow_to_act(to_act, message)
             checked.add(tuple(real))
     assert [x for x in seen if not x.startswith(OBSERVERS_LINES)] == [], new
     assert len(seen) > 40 and any(is_event(x, "deal-end") for x in seen), (new, seen)

@@ -12,7 +12,7 @@ def lines_of(message: str) -> list[str]:
     """A message's lines, each ended by CRLF; what may follow the last is the hand sizes
     (the page's own, never a line)."""
     *lines, tail = message.split("\r\n")
-    assert tail == "" or tail.startswith('{"hand_sizes":'), message
+    assert tail == "" or tail.startswith('{"hand_sizes":'), message  # and the seat to act
     assert not [line for line in lines if line.startswith("{")], message  # never a line
     return lines
 
@@ -29,3 +29,13 @@ def follow_sizes(sizes: list[int], message: str) -> list[int]:
         if is_event(line, "play"):
             out[int(fields(line)[1]["seat"])] -= 1
     return out
+
+
+def follow_to_act(to_act: int | None, message: str) -> int | None:
+    """The seat the page marks to act after ``message`` (static/table.js): told after
+    the lines whenever it is another than the last told, never worked out."""
+    tail = message.rsplit("\r\n", 1)[-1]
+    if tail:
+        told: int | None = json.loads(tail)["to_act"]
+        return told
+    return to_act
