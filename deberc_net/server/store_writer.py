@@ -21,12 +21,6 @@ What the jobs will need loaded (the rating model: importing it took a rated matc
 end group 6-26 ms of the store's lock, every thread's store calls waiting) is loaded by
 ``ready``, in the thread, after its first group and outside any.
 
-Inside a trio run the thread is handed a loop pass's writes at once, as the run loop
-goes to wait for I/O (an instrument's ``before_io_wait``), not woken at each: a busy
-server ends several deals a pass, and a writer woken for each took the GIL back and
-forth with the loop's every system call meanwhile (docs/performance.md). A ``run``
-hands over what waits before its own job; outside a run a write is handed over at once.
-
 ``close`` writes everything still queued, then ends the thread: the server calls it
 before it closes the store, so no record is lost on shutdown. A queued write that fails
 is logged (its table has told the deal already); a ``run`` that fails raises in its
@@ -64,26 +58,16 @@ class StoreWriter:
         (the first write is not kept waiting for it), outside any group."""
         self._group = group
         self._ready = ready
-        # (each item a loop pass's jobs, in order; None: close)
-        self._queue: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()  # starting and ending the thread
         self.closed = False
-        # the writes of this loop pass, handed over as the loop waits for I/O
-        self._pending: list[_Job] = []
-        self._hand_off = _HandOff(self)
-        # the trio run whose loop hands over the writes (its token); None: none yet
-        self._run: trio.lowlevel.TrioToken | None = None
 
     def write(self, job: Callable[[], object], **context: object) -> None:
         """Queue ``job`` (a store write); returns at once. After ``close``, the job is
         done here and now (nothing is lost). ``context`` names what a failed write lost
         in its log line (the table, match and deal)."""
-        if self.closed:
-            _logged(job, context)
-        elif self._in_this_run():
-            self._pending.append((job, None, context))
-        elif not self._submit([(job, None, context)]):
+        if not self._submit((job, None, context)):
             _logged(job, context)
 
     async def run(self, job: Callable[[], T]) -> T:
@@ -97,40 +81,14 @@ class StoreWriter:
             with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(trio.lowlevel.reschedule, task, result)
 
-        jobs, self._pending = self._pending, []  # (queued before it: done before it)
-        jobs.append((job, done, {}))
-        if not self._submit(jobs):
+        if not self._submit((job, done, {})):
             return job()
         # (rescheduled with the job's outcome: its value returned, its exception raised)
         result: T = await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
         return result
 
-    def _in_this_run(self) -> bool:
-        """Whether a write is handed over at the loop's pass: inside a trio run (its
-        instrument added there at its first write; the thread started then, so that
-        the hand-off itself only queues)."""
-        try:
-            token = trio.lowlevel.current_trio_token()
-        except RuntimeError:  # no trio run here
-            return False
-        if token is not self._run:
-            if self._run is not None:  # (a new run: the last one's loop hands over no more)
-                self._submit(self._pending)
-                self._pending = []
-            if not self._start():
-                return False
-            trio.lowlevel.add_instrument(self._hand_off)
-            self._run = token
-        return True
-
-    def _handed_off(self) -> None:
-        """The loop pass's writes to the thread, in one item (the loop waits for I/O)."""
-        if self._pending:
-            jobs, self._pending = self._pending, []
-            self._queue.put(jobs)
-
-    def _start(self) -> bool:
-        """Start the thread if need be; False once closed."""
+    def _submit(self, item: _Job) -> bool:
+        """Queue ``item`` for the thread (started if need be); False once closed."""
         if self._thread is None:
             with self._lock:
                 if self.closed:
@@ -140,14 +98,9 @@ class StoreWriter:
                         target=self._drain, name="deberc-store-writer", daemon=True
                     )
                     self._thread.start()
-        return not self.closed
-
-    def _submit(self, jobs: list[_Job]) -> bool:
-        """Queue ``jobs`` for the thread (started if need be); False once closed."""
-        if not self._start():
+        elif self.closed:
             return False
-        if jobs:
-            self._queue.put(jobs)
+        self._queue.put(item)
         return True
 
     def _drain(self) -> None:
@@ -155,7 +108,7 @@ class StoreWriter:
         ending = False
         ready = self._ready
         while not ending and (item := get()) is not None:
-            jobs = item
+            jobs = [item]
             while len(jobs) < GROUP_MOST:
                 try:
                     item = more()
@@ -164,9 +117,8 @@ class StoreWriter:
                 if item is None:  # (close: the group, then no more)
                     ending = True
                     break
-                jobs += item
-            for at in range(0, len(jobs), GROUP_MOST):  # (a pass's jobs may be more)
-                self._do(jobs[at : at + GROUP_MOST])
+                jobs.append(item)
+            self._do(jobs)
             if ready is not None:  # (once)
                 load, ready = ready, None
                 # (if it fails, a job that needs it fails as it would have, and is told)
@@ -190,31 +142,12 @@ class StoreWriter:
 
     def close(self) -> None:
         """Write everything queued, then end the thread; later jobs are done at once."""
-        if self._run is not None:
-            self._handed_off()
-            with contextlib.suppress(RuntimeError, KeyError):  # (outside its run: gone with it)
-                trio.lowlevel.remove_instrument(self._hand_off)
-            self._run = None
         with self._lock:
             self.closed = True
             thread = self._thread
         if thread is not None:
             self._queue.put(None)  # after everything queued
             thread.join()
-
-
-class _HandOff(trio.abc.Instrument):
-    """Hands the writer's thread a loop pass's writes as the run loop waits for I/O
-    (and at the run's end, for a writer never closed in it)."""
-
-    def __init__(self, writer: StoreWriter) -> None:
-        self._writer = writer
-
-    def before_io_wait(self, timeout: float) -> None:
-        self._writer._handed_off()
-
-    def after_run(self) -> None:
-        self._writer._handed_off()
 
 
 def _logged(job: Callable[[], object], context: dict[str, object]) -> None:

@@ -1,17 +1,15 @@
 """server/store_writer.py: the tables' store writes, queued in order and written by one
 thread; what must be on disk before the players are told waits for everything queued
-before it, and closing writes whatever is still queued (nothing lost on shutdown). In a
-trio run the thread is handed a loop pass's writes together, as the loop waits for I/O."""
+before it, and closing writes whatever is still queued (nothing lost on shutdown)."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import random
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -102,70 +100,6 @@ def test_closing_writes_everything_still_queued(store: Store) -> None:
     writer.write(lambda: store.add_deal({**records[0], "match": "m-late"}))  # closed: at once
     writer.write(finish(store, "m-late"))
     assert stored(store, "m-late") == [records[0]["deal_no"]]
-
-
-def counted_groups() -> tuple[
-    list[list[int]], Callable[[], contextlib.AbstractContextManager[None]]
-]:
-    """A writer's ``group`` that keeps what each group's jobs noted, a list a group."""
-    groups: list[list[int]] = []
-
-    @contextlib.contextmanager
-    def group() -> Iterator[None]:
-        groups.append([])
-        yield
-
-    return groups, group
-
-
-async def test_a_loop_pass_writes_reach_the_thread_together_as_the_loop_waits() -> None:
-    """Writes queued in one pass of trio's loop wait for the loop's wait for I/O: the
-    thread starts none of them before, then has them all at once (one group)."""
-    groups, group = counted_groups()
-    writer = StoreWriter(group)
-    started = threading.Event()
-
-    def first() -> None:
-        started.set()
-        groups[-1].append(1)
-
-    writer.write(first)
-    writer.write(lambda: groups[-1].append(2))
-    assert not started.wait(0.2)  # (the loop has not waited yet: nothing handed over)
-    await trio.lowlevel.checkpoint()  # the pass ends: the loop looks at I/O
-    assert started.wait(10)
-    await writer.run(lambda: groups[-1].append(3))
-    writer.close()
-    assert groups[0] == [1, 2]
-    assert [n for g in groups for n in g] == [1, 2, 3]
-
-
-async def test_a_run_hands_over_the_writes_of_its_pass_first() -> None:
-    """A run in the pass of writes is done after them, as every run is."""
-    done: list[int] = []
-    writer = StoreWriter()
-    writer.write(lambda: done.append(1))
-    writer.write(lambda: done.append(2))
-    assert await writer.run(lambda: [*done]) == [1, 2]
-    writer.close()
-
-
-def test_the_writes_of_a_runs_last_pass_are_written() -> None:
-    """A writer not closed in its trio run: what its last pass queued is handed over
-    at the run's end, and the writer hands over at once outside a run, or in the next
-    run, after it."""
-    done: list[int] = []
-    writer = StoreWriter()
-
-    async def writes(*numbers: int) -> None:
-        for number in numbers:
-            writer.write(functools.partial(done.append, number))
-
-    trio.run(writes, 1, 2)
-    writer.write(functools.partial(done.append, 3))
-    trio.run(writes, 4)
-    writer.close()
-    assert done == [1, 2, 3, 4]
 
 
 async def test_a_run_is_not_cancelled_halfway(store: Store) -> None:
