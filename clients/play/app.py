@@ -183,7 +183,10 @@ class PlayApp(App[None]):
             placeholder=say(T.PLACEHOLDER, self.LANG),
             suggester=LegalSuggester(self),
         )
-        yield Footer()
+        # compact (one column between keys) and without Textual's `^p palette`, which
+        # docks right over the last keys: at 80 columns f10 and ^r were hidden under it
+        # (Ctrl+P still opens the palette in English; the Russian app has none)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.redraw()

@@ -322,14 +322,16 @@ TEXTS: dict[T, tuple[str, str]] = {
         "the server sends more lines than the screen can show: the connection is dropped",
         "сервер шлёт больше строк, чем экран успевает показать: соединение разорвано",
     ),
+    # the footer's words: all nine keys of a Deberts table fit 80 columns whole, so
+    # each is one short word (English: the command the key sends; Ctrl+R's is longest)
     T.KEY_HELP: ("help", "помощь"),
     T.KEY_STATE: ("state", "стол"),
     T.KEY_TABLES: ("tables", "столы"),
-    T.KEY_WHO: ("who", "кто здесь"),
-    T.KEY_SEEK: ("seek 2", "ждать партию"),
+    T.KEY_WHO: ("who", "кто"),
+    T.KEY_SEEK: ("seek 2", "ждать"),
     T.KEY_BREAK: ("break", "ломаю"),
     T.KEY_QUIT: ("quit", "выход"),
-    T.KEY_RECONNECT: ("reconnect", "переподключить"),
+    T.KEY_RECONNECT: ("redial", "связь"),
 }
 
 

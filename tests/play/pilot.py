@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from rich.text import Text
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -42,3 +44,17 @@ async def complete_and_send(pilot: Pilot[None], app: PlayApp, said: str, tabs: i
 def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
     """The table moved past request ``seq`` (or the match ended)."""
     return lambda: app.state.seq != seq or app.state.result is not None
+
+
+def footer_row(app: App[None]) -> str:
+    """The screen's last row as drawn: each column's character from the footer key on
+    top there (one docked over another hides it), a blank between keys and past them."""
+    keys = list(app.query("FooterKey"))
+    width, height = app.size
+    row = []
+    for x in range(width):
+        widget, region = app.screen.get_widget_at(x, height - 1)
+        drawn = widget.render() if widget in keys else None
+        text = drawn.plain if isinstance(drawn, Text) else ""
+        row.append(text[x - region.x] if x - region.x < len(text) else " ")
+    return "".join(row)
