@@ -322,8 +322,8 @@ TEXTS: dict[T, tuple[str, str]] = {
         "the server sends more lines than the screen can show: the connection is dropped",
         "сервер шлёт больше строк, чем экран успевает показать: соединение разорвано",
     ),
-    # the footer's words: all nine keys of a Deberts table fit 80 columns whole, so
-    # each is one short word (English: the command the key sends; Ctrl+R's is longest)
+    # the footer's words: the nine keys of a Deberts table fit 80 columns whole with
+    # at most 43 letters in all (English 43, Russian 41; English: the command sent)
     T.KEY_HELP: ("help", "помощь"),
     T.KEY_STATE: ("state", "стол"),
     T.KEY_TABLES: ("tables", "столы"),
