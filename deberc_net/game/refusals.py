@@ -16,7 +16,15 @@ from .cards import SEVEN, card_str, make, suit_of
 from .combos import CATEGORY_NAMES
 from .phases import BIDDING, DONE, ORDERED
 from .play import illegal_card_error
-from .talk import Question, answers, declaration, in_window, may_swap_in_window, question_said
+from .talk import (
+    Question,
+    answers,
+    declaration,
+    in_window,
+    may_swap_in_window,
+    question_said,
+    top_call,
+)
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -38,6 +46,11 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
             )
         legal = " or ".join(c.token() for c in answers(deal, deal.pending))
         if call.name == C.OT and deal.pending.kind in (Question.ROST, Question.ROST_REPLY):
+            if deal.pending.kind == Question.ROST_REPLY and _is_own_top(deal, seat, call):
+                # true, but not higher (Kharkov: an equal top loses to the first declared)
+                return E.FalseDeclaration(
+                    f"{call.token()} does not beat {question_said(deal.talk)}: {legal}"
+                )
             return E.FalseDeclaration(f"that is not your combination's top: {legal}")
         return E.AnswerRequired(f"answer the question first: {legal}")
     name = call.name
@@ -76,6 +89,14 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
     if name == C.BELLA:
         return E.NotAllowed(_why_not_bella(deal, seat))
     return E.NotAllowed(f"{call.token()} is not a call you may make now")
+
+
+def _is_own_top(deal: Deal, seat: int, call: Call) -> bool:
+    """Whether ``call`` names the top of ``seat``'s best combination of the declared
+    length: the asker's true top, refused only because it does not beat the one told."""
+    best = deal.talk.best
+    mine = None if best is None else deal.best_combo(seat, best.category)
+    return mine is not None and call == top_call(deal, mine)
 
 
 # the calls that answer a question (docs/rules.md §2): rost? gets ot …, which gets

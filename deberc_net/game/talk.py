@@ -179,13 +179,13 @@ def answers(deal: Deal, pending: Pending) -> list[Call]:
     best = deal.talk.best
     if pending.kind == Question.ROST:
         assert best is not None
-        return [_ot(deal, best.combo)]
+        return [top_call(deal, best.combo)]
     if pending.kind == Question.ROST_REPLY:
         assert best is not None
         mine = deal.best_combo(pending.answerer, best.category)
         out = [_PISHET]
         if mine is not None and deal.beats(pending.answerer, mine, best.seat, best.combo):
-            out.insert(0, _ot(deal, mine))
+            out.insert(0, top_call(deal, mine))
         return out
     if pending.kind == Question.SHOW:
         out = [_POKAZYVAYU]
@@ -281,7 +281,8 @@ def _trump_passes(deal: Deal, pending: Pending) -> bool:
 _SEVEN_OF = tuple(make(SEVEN, suit) for suit in range(4))  # the seven of each suit
 
 
-def _ot(deal: Deal, combo: Combo) -> Call:
+def top_call(deal: Deal, combo: Combo) -> Call:
+    """The answer that names ``combo``'s top: ``ot-RANK``, ``-kozyrnogo`` in trump."""
     return Call(C.OT, rank=combo.top & 7, trump=combo.suit == deal.trump)
 
 

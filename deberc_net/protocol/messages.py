@@ -228,6 +228,7 @@ class Msg(StrEnum):
     DEAL_OVER = "deal-over"
     WAIT_ANSWER = "wait-answer"
     NOT_THE_TOP = "not-the-top"
+    TOP_NOT_HIGHER = "top-not-higher"
     ANSWER_FIRST = "answer-first"
     SEVENS_ONLY = "sevens-only"
     NOTHING_TO_SHOW = "nothing-to-show"
@@ -1008,6 +1009,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_THE_TOP: (
         "that is not your combination's top: {calls}",
         "это не старшая карта вашей комбинации; можно: {calls}",
+    ),
+    Msg.TOP_NOT_HIGHER: (
+        "{call} does not beat {asked}, the top you heard: {calls}",
+        "«{call}» не старше услышанного «{asked}»; можно: {calls}",
     ),
     Msg.ANSWER_FIRST: ("answer the question first: {calls}", "сначала ответьте на вопрос: {calls}"),
     Msg.SEVENS_ONLY: (

@@ -34,6 +34,10 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"the deal is over", Msg.DEAL_OVER),
     (r"waiting for seat (?P<seat>\d+) to answer (?P<asked>\S+)", Msg.WAIT_ANSWER),
     (r"that is not your combination's top: (?P<calls>.+)", Msg.NOT_THE_TOP),
+    (
+        rf"(?P<call>{_TOKEN}) does not beat (?P<asked>{_TOKEN}): (?P<calls>.+)",
+        Msg.TOP_NOT_HIGHER,
+    ),
     (r"answer the question first: (?P<calls>.+)", Msg.ANSWER_FIRST),
     (r"only a seat holding all four sevens, before the first card", Msg.SEVENS_ONLY),
     (r"no opponent's declaration is waiting to be shown", Msg.NOTHING_TO_SHOW),

@@ -16,7 +16,15 @@ from deberc_net.protocol.lang import Lang, learn_plugin_calls, ru_card_text
 from deberc_net.protocol.messages import RU_ERRORS
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render_ru import render_ru
-from deberc_net.testing import build_ruleset, new_deal, refused, rule_book
+from deberc_net.testing import (
+    build_deck_n,
+    build_ruleset,
+    new_deal,
+    play,
+    refused,
+    rule_book,
+    say,
+)
 
 PACKAGE = Path(deberc_net.__file__).parent
 ERRORS = {name for name, value in vars(E).items() if isinstance(value, type)} - {"IllegalCall"}
@@ -157,3 +165,29 @@ def test_pokazhi_with_nothing_to_show_counts_the_opponents() -> None:
             "neither opponent has a declaration waiting to be shown",
             "ни один из соперников не объявлял комбинации, которую можно потребовать показать",
         )
+
+
+def test_a_true_top_that_does_not_beat_the_one_heard_is_not_called_false() -> None:
+    # an evening of three at Kharkov: the whistler's trump fifty to the ace, asked of
+    # the plain one to the ace declared first, named its true top and was told «это не
+    # старшая карта вашей комбинации» (docs/rules.md §9: with the same top only pishet)
+    hands = (
+        "9s 10s Js Qs 8h As 9d Ad 8d",
+        "7h 9h Jh Kh 7d 10d Kd Ac 7s",
+        "9c 10c Jc Qc 8s 10h Ah Jd Qd",
+    )
+    deal = new_deal(build_ruleset(3, "kharkov"), build_deck_n(hands, 2, "7c"), dealer=2)
+    say(deal, 0, "igrayu", "pyatdesyat")
+    play(deal, "As 7s")
+    say(deal, 2, "rost?")
+    say(deal, 0, "ot-Q")
+    why = refused(deal, 2, "ot-Q-kozyrnogo", E.FalseDeclaration, "false-declaration")
+    said = refusal_phrase(str(why), NAMES)
+    assert said is not None, str(why)
+    assert (
+        said.text(Lang.EN) == "ot damy kozyrnogo does not beat ot damy, the top you heard: pishet"
+    )
+    assert said.text(Lang.RU) == "«от дамы козырной» не старше услышанного «от дамы»; можно: пишет"
+    # a top he does not hold is still no top of his
+    wrong = refused(deal, 2, "ot-K-kozyrnogo", E.FalseDeclaration, "false-declaration")
+    assert str(wrong) == "that is not your combination's top: pishet"
