@@ -115,6 +115,7 @@ class Msg(StrEnum):
     NO_GAMES = "no-games"
     GAME_LINE = "game-line"
     SHEET_TITLE = "sheet-title"
+    SHEET_TITLE_STAKES = "sheet-title-stakes"
     SHEET_TARGET = "sheet-target"
     SHEET_HEADER = "sheet-header"
     SHEET_HEADER_WON = "sheet-header-won"
@@ -716,6 +717,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SHEET_TITLE: (
         "Score sheet, table {table}{goal}: each side's written points, then its total.",
         "Запись, стол {table}{goal}: записанные очки каждой стороны и итог.",
+    ),
+    # a short game's sheet counts stakes, not points (docs/rules.md §11)
+    Msg.SHEET_TITLE_STAKES: (
+        "Score sheet, table {table}{goal}: each side's stakes, then its total.",
+        "Запись, стол {table}{goal}: ставки каждой стороны и итог.",
     ),
     Msg.SHEET_TARGET: (" (to {target})", " (до {target})"),
     # the rows' first columns, padded to one width by the code (by terminal cells)

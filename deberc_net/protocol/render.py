@@ -1646,7 +1646,8 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     # every column padded by terminal columns, not characters (a CJK name takes two a
     # character, an accent added to a letter none): the columns stay in line
     width = max(11, *(columns(side) + 2 for side in sides))
-    out = [_say(lang, Msg.SHEET_TITLE, table=e.table, goal=goal)]
+    title = Msg.SHEET_TITLE_STAKES if e.deal_won_on_points else Msg.SHEET_TITLE
+    out = [_say(lang, title, table=e.table, goal=goal)]
     widest_notes = max((columns(n) for n in notes), default=0)
     if 5 + first + width * len(sides) + widest_notes > WIDTH:
         # long names (three players, two pairs) would wrap every row past the table's

@@ -88,11 +88,12 @@ def test_the_sheet_and_the_history_of_a_short_game_name_each_deals_winner() -> N
     rows = tuple(record_row(r) for r in records)
     sheet = ev.Sheet(4, names, sides, 9, rows, deal_won_on_points=True)
     history = ev.History(4, "m1", names, sides, tuple(map(history_deal, records)), True)
-    for lang, header, won in (
-        (Lang.EN, "deal won by", "won by"),
-        (Lang.RU, "разд. победитель", "победитель —"),
+    for lang, stakes, header, won in (
+        (Lang.EN, "each side's stakes", "deal won by", "won by"),
+        (Lang.RU, "ставки каждой стороны", "разд. победитель", "победитель —"),
     ):
         lines = sheet_lines(sheet, lang)
+        assert stakes in lines[0], lines[0]  # it counts stakes, not points (§11)
         assert lines[1].startswith(header)
         told = history_lines(history, lang)
         for record in decided:
