@@ -1383,6 +1383,7 @@ class Table:
             end.winners,
             end.totals,
             {b.name: b.rating_name for b in bots},
+            end.forfeit,
         )
         return functools.partial(_rated_finish, finish, rate)
 

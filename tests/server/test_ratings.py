@@ -1,12 +1,14 @@
 """Ratings for people over real sockets: a rated match moves 'top' and 'finger'; guests
 and private tables are not rated, house bots only when asked for so, nor a match one
-player left before making a call (an abort), nor one both players left (abandoned)."""
+player left before making a call (an abort), nor one both players left (abandoned); at
+three players a forfeiter ranks below the player who stayed, whatever the totals."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable
 
+import pytest
 import trio
 from trio.testing import MockClock
 
@@ -377,3 +379,60 @@ async def test_one_rated_copy_of_a_house_bot_a_table(
     assert (await ann.expect("ok", cmd="bot"))["rated"] == "1"
     await ann.send("leave!")
     await ann.expect("ok", cmd="leave")
+
+
+def _three_distinct_totals(line: str) -> bool:
+    """A stop for play_machine: a deal ended with three different totals."""
+    if not is_event(line, "deal-end"):
+        return False
+    totals = fields(line)[1]["totals"].split(",")
+    return len(set(totals)) == 3
+
+
+@pytest.mark.timeout(60)
+async def test_a_three_player_forfeit_ranks_the_leaver_below_who_stayed(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
+) -> None:
+    """A club's evening at three: boris left (leave!) the Kharkov match, vera won, and
+    boris, with a higher total than anna, who stayed to the end, was ranked above her:
+    leaving was rated above staying. The side that forfeits ranks last, whatever its
+    total."""
+    port = await start_server(match_seed="leaver34")  # the same decks every run
+    names = ("vera", "boris", "anna")
+    for name in names:
+        await register(name, f"pw-{name}-1")
+    clients = [await connect.machine(port, name, f"pw-{name}-1") for name in names]
+    first = clients[0]
+    await first.send("new 3 kharkov")
+    table = (await first.expect("ok", cmd="sit"))["table"]
+    for client in clients[1:]:
+        await client.send(f"sit {table}")
+        await client.expect("ok", cmd="sit")
+    stops: list[str] = []
+
+    async def play(client: LineClient, seed: int) -> None:
+        stops.append(await play_machine(client, random.Random(seed), _three_distinct_totals))
+
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            for seed, client in enumerate(clients):
+                nursery.start_soon(play, client, seed)
+        assert all(is_event(line, "deal-end") for line in stops), stops
+        totals = [int(t) for t in fields(stops[0])[1]["totals"].split(",")]
+        start = fields(next(x for x in reversed(first.lines) if is_event(x, "start")))[1]
+        seated = start["players"].split(",")
+        # the middle total leaves: above the one who stays, below the winner
+        top, middle, bottom = sorted(range(3), key=lambda seat: -totals[seat])
+        leaver, stayer, winner = seated[middle], seated[bottom], seated[top]
+        assert totals[middle] > totals[bottom]
+        await clients[names.index(leaver)].send("leave!")
+        watcher = clients[names.index(stayer)]
+        end = fields(await watcher.read_until(lambda x: is_event(x, "match-end"), 10))[1]
+        assert (end["name"], end["reason"], end["forfeit"]) == (winner, "left", str(middle))
+        await watcher.send("top kharkov 3")
+        assert (await watcher.expect("top"))["total"] == "3"
+        rated = {r["name"]: r for r in [await watcher.expect("rated") for _ in range(3)]}
+    assert [rated[n]["rank"] for n in (winner, stayer, leaver)] == ["1", "2", "3"]
+    assert float(rated[stayer]["rating"]) > float(rated[leaver]["rating"])
+    assert float(rated[stayer]["mu"]) > float(rated[leaver]["mu"])
+    assert (rated[leaver]["losses"], rated[stayer]["losses"]) == ("1", "1")
