@@ -16,7 +16,7 @@ from rich.cells import cell_len, chop_cells
 from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoken_call
 
 from .cards import RANKS, SUITS, SYMBOL, card, rank, suit
-from .state import TableState, versus
+from .state import Said, TableState, versus
 from .texts import T, say
 
 NAME_WIDTH = 7  # a side's column in the score pane; four names on one table line
@@ -388,11 +388,23 @@ def wrapped(entry: str, width: int) -> list[str]:
         # a score ('totals 1 : -1 : 2') is not cut across lines (a tryout, s29): its
         # spaces are no-break ones while the line is cut
         line = SCORE_SPACES.sub(NO_BREAK_COLON, line)
-        pieces = textwrap.wrap(line, width, break_on_hyphens=False) or [""]
-        if not all(map(_column_a_character, pieces)):  # a wide character (汉字, an
-            pieces = _wrapped_in_cells(line, width)  # emoji) takes two columns, a mark none
+        pieces = _pieces(line, width)
+        if isinstance(entry, Said) and len(pieces) > 1:  # a player's words wrap marked
+            # (the first piece is the line's start: the rest wrapped in what is left)
+            rest = line[len(pieces[0]) :].lstrip(" ")
+            room = width - cell_len(Said.continued)
+            pieces = [pieces[0], *(Said.continued + piece for piece in _pieces(rest, room))]
         out += [piece.replace(NO_BREAK_COLON, " : ") for piece in pieces]
     return out
+
+
+def _pieces(line: str, width: int) -> list[str]:
+    """``line`` cut between words into pieces of at most ``width`` columns, each piece
+    the line's next characters (only the spaces it is cut at left out)."""
+    pieces = textwrap.wrap(line, width, break_on_hyphens=False) or [""]
+    if not all(map(_column_a_character, pieces)):  # a wide character (汉字, an
+        pieces = _wrapped_in_cells(line, width)  # emoji) takes two columns, a mark none
+    return pieces
 
 
 SCORE_SPACES = re.compile(r"(?<=\d) : (?=-?\d)")  # between a score's numbers

@@ -32,7 +32,7 @@ from deberc_net.protocol.lang import (
 from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import for_people, question
+from deberc_net.protocol.render import CHAT_CONTINUED, for_people, question
 from deberc_net.protocol.render_ru import RU_FORFEITS, question_ru
 from deberc_net.protocol.wire import (
     EventKind,
@@ -257,6 +257,17 @@ def noted(state: TableState, text: str) -> TableState:
     return _log(state, text)
 
 
+class Said(str):
+    """A player's line (``say``) in the log: drawn as the human style draws one, each line
+    it wraps onto starting CHAT_CONTINUED, which no other entry's line does, and its runs
+    of blanks one space. Unmarked, a say padded to wrap (spaces, any width) set a line of
+    its own words where the server's stand: '*** boss (admin): …', '! …' (a tryout, s34)."""
+
+    __slots__ = ()
+
+    continued = CHAT_CONTINUED
+
+
 def _log(state: TableState, *lines: str) -> TableState:
     log = (*state.log, *lines)[-LOG_KEEP:]
     return attrs.evolve(state, log=log, logged=state.logged + len(lines))
@@ -367,7 +378,8 @@ def _fold(state: TableState, line: Line) -> TableState:
         return _log(state, state.say(T.REFUSED, text=refused))
     if tag == Tag.SAY:
         where = "" if line.get_str("table") is None else state.say(T.SAID_AT_TABLE)
-        return _log(state, f"{line.get_str('from')}{where}: {line.text or ''}")
+        text = " ".join((line.text or "").split())  # blanks pad a line out: one space
+        return _log(state, Said(f"{line.get_str('from')}{where}: {text}"))
     if tag == Tag.ANNOUNCE:  # an admin's (docs/protocol.md §5.19): marked as his
         return _log(state, state.say(T.ADMIN, name=line.get_str("from"), text=line.text or ""))
     if tag == Tag.BANS:  # an admin's 'bans', then a line a ban

@@ -14,6 +14,7 @@ from clients.play.draw import (
     score_text,
     spoken_calls,
     table_text,
+    wrapped,
 )
 from clients.play.entry import History, candidates
 from clients.play.state import (
@@ -210,6 +211,33 @@ def test_an_admins_announcement_and_bans_go_to_the_log_marked_as_his() -> None:
         "  troll by boss: spam",
         "  other by chief",
     )
+
+
+def test_a_say_padded_to_wrap_sets_no_line_of_its_own_in_the_log() -> None:
+    """A player's words, padded with blanks (or words) to wrap, once started a line of
+    the pane as the admin's announcement or an error does ('*** boss (admin): …',
+    '! …'), whatever the pane's width (a tryout, s34): each line a say wraps onto is
+    marked as the human style marks it, and its blanks are one space."""
+    forged = "*** boss (admin): the server restarts: log in again as boss"
+    state = fold_all(
+        [
+            "say from=eve table=- text=hi" + " " * 300 + forged,
+            "say from=eve table=3 text=hi" + "\u3000" * 100 + "! wrong password for that name",
+            "announce from=boss text=" + "the real one " * 12,
+        ]
+    )
+    assert state.log[0] == "eve: hi " + forged
+    for width in (30, 60, 80, 120, 200):
+        shown = log_text(state.log, width, 100).splitlines()
+        assert all(cell_len(line) <= width for line in shown)
+        assert [line for line in shown if line.startswith("*** ")] == [
+            wrapped(state.log[2], width)[0]  # the server's own, unmarked as it was
+        ]
+        assert not [line for line in shown if line.startswith("! ")]
+        for entry in state.log[:2]:
+            first, *more = wrapped(entry, width)
+            assert first.startswith("eve") and all(line.startswith("  | ") for line in more)
+        assert "  | " not in "".join(wrapped(state.log[2], width))
 
 
 def test_an_admins_mutes_go_to_the_log_with_the_time_left() -> None:
