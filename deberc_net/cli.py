@@ -720,7 +720,7 @@ def _move_store(args: argparse.Namespace) -> int:
 def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or, with --replace, change a registered name's
     password): the only way an admin's name is made."""
-    from deberc_net.server.accounts import new_name, set_password, valid_name
+    from deberc_net.server.accounts import new_name, scripts_mixed, set_password, valid_name
     from deberc_net.server.store import Store, describe, is_postgres, open_store
 
     if not valid_name(args.name):
@@ -745,7 +745,13 @@ def _admin(args: argparse.Namespace) -> int:
         # when the operator says so (docs/security.md)
         known = store is not None and store.account(args.name) is not None
         if not known and not new_name(args.name):  # one registered before may keep it
-            print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
+            why = (
+                "a name keeps to one alphabet: Latin, Cyrillic and Greek letters look alike,"
+                " and are not mixed in it"
+                if scripts_mixed(args.name)
+                else "a name is 2-20 letters, digits, '_' or '-'"
+            )
+            print(f"deberc-net admin: {why}", file=sys.stderr)
             return 2
         if known and not args.replace:
             print(

@@ -39,6 +39,7 @@ class Msg(StrEnum):
     RESUME = "resume"
     LOGIN_USAGE = "login-usage"
     LOGIN_NAME = "login-name"
+    NAME_SCRIPTS = "name-scripts"
     LOGGED_IN_AS = "logged-in-as"
     NEED_PASSWORD = "need-password"
     NAME_IN_USE = "name-in-use"
@@ -482,6 +483,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.LOGIN_NAME: (
         "a name is 2-20 letters, digits, '_' or '-'",
         "имя — от 2 до 20 букв, цифр, знаков «_» или «-»",
+    ),
+    Msg.NAME_SCRIPTS: (
+        "a name keeps to one alphabet: Latin, Cyrillic and Greek letters look alike, and"
+        " are not mixed in it",
+        "имя пишется одним алфавитом: латинские, кириллические и греческие буквы похожи,"
+        " их не смешивают",
     ),
     Msg.LOGGED_IN_AS: ("you are logged in as {name}", "вы уже вошли как {name}"),
     Msg.NEED_PASSWORD: (

@@ -32,6 +32,11 @@ NAME_RULE = re.compile(r"^[^\W_][\w-]{1,19}$")
 # NAME_RULE alone lets them in: the Hangul fillers. A name of them shows as a blank.
 BLANK_LETTERS = re.compile("[\u115f\u1160\u3164\uffa0]")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
+# The alphabets whose letters look alike (Latin a, Cyrillic а, Greek ο and о): a new
+# name mixes none of them, so 'аnna' (a Cyrillic а) is not taken beside anna, nor
+# 'bоss' beside an admin, nor 'hоuse-search3' as a house bot (a hostile tryout, s34).
+# A name wholly in one alphabet is its own ('аня'), as before.
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 
 
 def valid_name(name: str) -> bool:
@@ -46,8 +51,22 @@ def valid_name(name: str) -> bool:
 def new_name(name: str) -> bool:
     """A name that may be taken now (registered, or a guest's): ``valid_name`` in the
     compatibility form names are compared in (``name_key``) too, so one character that
-    stands for many (U+FDFA, a whole phrase with spaces; ½) counts as what it is."""
-    return valid_name(name) and bool(NAME_RULE.match(unicodedata.normalize("NFKC", name)))
+    stands for many (U+FDFA, a whole phrase with spaces; ½) counts as what it is; and
+    not ``scripts_mixed``."""
+    compatible = unicodedata.normalize("NFKC", name)
+    return valid_name(name) and bool(NAME_RULE.match(compatible)) and not scripts_mixed(name)
+
+
+def scripts_mixed(name: str) -> bool:
+    """Whether ``name`` (in its compatibility form: full-width ａ is a Latin a) has
+    letters of more than one of LOOKALIKE_SCRIPTS. Each letter's alphabet is the first
+    word of its Unicode name ('CYRILLIC SMALL LETTER A'), as the standard names them."""
+    scripts = {
+        unicodedata.name(char, "").partition(" ")[0]
+        for char in unicodedata.normalize("NFKC", name)
+        if char.isalpha()
+    }
+    return len(scripts & LOOKALIKE_SCRIPTS) > 1
 
 
 def password_hash(password: str, salt: bytes) -> bytes:

@@ -126,7 +126,10 @@ class Login:
             # one player, one spelling: the account's, whatever case was typed now
             name, guest = await self.lobby.accounts.spelling(name), False
         elif not accounts.new_name(name):  # not taken before, and no longer to be taken
-            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            mixed = accounts.scripts_mixed(name)
+            session.send(
+                ev.error("bad-argument", phrase(Msg.NAME_SCRIPTS if mixed else Msg.LOGIN_NAME))
+            )
             return
         elif password is not None:
             if not await self._register(session, name, password) or not (

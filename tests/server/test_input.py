@@ -725,6 +725,51 @@ async def test_a_name_whose_compatibility_form_is_no_name_is_refused(
     assert refused["code"] == "bad-argument" and refused["text"].startswith("a name is 2-20")
 
 
+@pytest.mark.timeout(30)
+async def test_a_new_name_mixes_no_alphabets_whose_letters_look_alike(
+    start_server: StartServer, connect: Connector, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    """A Cyrillic а in 'аnna' made a second anna on every screen, 'bоss' the admin and
+    'hоuse-search3' a house bot (a hostile tryout, s34): a name taken now keeps to one
+    of the Latin, Cyrillic and Greek alphabets, and is told why. A name wholly in one is
+    its own, with digits, '_', '-' and other alphabets (Chinese); an account registered
+    before the rule still logs in, and is found."""
+    await register("olγa", "her-own-1")  # a Latin name with a Greek gamma, from before
+    port = await start_server(admins=["boss"])
+    why = (
+        "a name keeps to one alphabet: Latin, Cyrillic and Greek letters look alike, and are"
+        " not mixed in it"
+    )
+    with trio.fail_after(20):
+        for name, secret in [
+            ("\u0430nna", ""),  # a Cyrillic а, then Latin
+            ("b\u043ess", ""),  # a Cyrillic о
+            ("h\u043euse-search3", ""),
+            ("\u0430nna", " a-password"),  # nor registered
+            ("\uff41\u043d\u044f", ""),  # a full-width Latin a is a Latin a
+            ("\u03b1lpha_7", ""),  # a Greek alpha
+        ]:
+            client = await connect.raw(port, "new")
+            await client.send("style machine")
+            await client.expect("ok", cmd="style")
+            await client.send(f"login {name}{secret}")
+            assert await client.expect("error") == {"code": "bad-argument", "text": why}, name
+        for name in (
+            "\u0430\u043d\u044f_2",
+            "\u03bf\u03bb\u03b3\u03b1",
+            "anna-7",
+            "\u6c49\u5b57anna",
+        ):
+            client = await connect.raw(port, "new")
+            await client.send("style machine")
+            await client.expect("ok", cmd="style")
+            await client.send(f"login {name}")
+            assert (await client.expect("ok", cmd="login"))["name"] == name
+        old = await connect.machine(port, "olγa", "her-own-1")
+        await old.send("finger olγa")
+        await old.expect("finger", name="olγa")
+
+
 async def test_a_name_registered_before_the_compatibility_rule_still_logs_in(
     start_server: StartServer, connect: Connector, register: Callable[[str, str], Awaitable[None]]
 ) -> None:
