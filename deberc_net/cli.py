@@ -720,11 +720,12 @@ def _move_store(args: argparse.Namespace) -> int:
 def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or, with --replace, change a registered name's
     password): the only way an admin's name is made."""
+    from deberc_net.protocol.messages import Msg, phrase
     from deberc_net.server.accounts import new_name, scripts_mixed, set_password, valid_name
     from deberc_net.server.store import Store, describe, is_postgres, open_store
 
-    if not valid_name(args.name):
-        print("deberc-net admin: a name is 2-20 letters, digits, '_' or '-'", file=sys.stderr)
+    if not valid_name(args.name):  # (in the words the server's login refuses it)
+        print(f"deberc-net admin: {phrase(Msg.LOGIN_NAME).text()}", file=sys.stderr)
         return 2
     store: Store | None = None
     # a name registered already, and a database that cannot be opened or made, are
@@ -745,13 +746,8 @@ def _admin(args: argparse.Namespace) -> int:
         # when the operator says so (docs/security.md)
         known = store is not None and store.account(args.name) is not None
         if not known and not new_name(args.name):  # one registered before may keep it
-            why = (
-                "a name keeps to one alphabet: Latin, Cyrillic and Greek letters look alike,"
-                " and are not mixed in it"
-                if scripts_mixed(args.name)
-                else "a name is 2-20 letters, digits, '_' or '-'"
-            )
-            print(f"deberc-net admin: {why}", file=sys.stderr)
+            why = phrase(Msg.NAME_SCRIPTS if scripts_mixed(args.name) else Msg.LOGIN_NAME)
+            print(f"deberc-net admin: {why.text()}", file=sys.stderr)
             return 2
         if known and not args.replace:
             print(
