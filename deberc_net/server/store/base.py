@@ -224,6 +224,20 @@ class Store(Protocol):
         connection closed before he could be, so his next login tells him."""
         ...
 
+    # ignore lists (server/ignoring.py)
+    def ignored_by(self, name: str) -> list[str]:
+        """The names ``name`` ignores, in the order he added them."""
+        ...
+
+    def ignore(self, name: str, other: str) -> None:
+        """``name`` ignores ``other`` (in any writing of either); kept as ``other`` is
+        written here. Ignored already: nothing changes."""
+        ...
+
+    def unignore(self, name: str, other: str) -> None:
+        """``name`` no longer ignores ``other`` (nothing if he did not)."""
+        ...
+
     # records
     def add_deal(
         self, record: dict[str, Any], board: str | None = None, *, text: str | None = None
@@ -692,6 +706,13 @@ MUTE = (
     " reason = excluded.reason, until_s = excluded.until_s, lifted_by = NULL"
 )
 MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
+# a player's ignore list (migration 17), the same SQL in both dialects
+IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored"
+IGNORE = (
+    "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"
+    " ON CONFLICT (key, ignored) DO NOTHING"
+)
+UNIGNORE = "DELETE FROM ignores WHERE key = {p} AND ignored = {p}"
 # a cut-off match is news for a day (server/cut_off.py); its 'told' is kept two, so a
 # match at the day's edge is not told again after its row went
 CUT_OFF_TOLD_KEPT_S = 2 * 24 * 3600.0

@@ -536,6 +536,31 @@ ALTER TABLE mutes ADD COLUMN lifted_by TEXT;
 ALTER TABLE mutes ADD COLUMN lifted_by TEXT;
 """,
     ),
+    Migration(
+        17,
+        "the names each registered player ignores",
+        # one row a player (his name_key) and a name he ignores (its name_key): the name
+        # as listed, and when it was added (seconds since the epoch: the list's order);
+        # read at his login (server/ignoring.py, docs/protocol.md §5.21)
+        sqlite="""
+CREATE TABLE ignores (
+    key TEXT NOT NULL,
+    ignored TEXT NOT NULL,
+    name TEXT NOT NULL,
+    added_s REAL NOT NULL,
+    PRIMARY KEY (key, ignored)
+);
+""",
+        postgres="""
+CREATE TABLE ignores (
+    key TEXT NOT NULL,
+    ignored TEXT NOT NULL,
+    name TEXT NOT NULL,
+    added_s DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (key, ignored)
+);
+""",
+    ),
 )
 
 

@@ -32,6 +32,8 @@ from .base import (
     CUT_OFF_UNTOLD,
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
+    IGNORE,
+    IGNORED_BY,
     KEPT_BOARD,
     LAST_DEAL,
     LIST_STOPPED,
@@ -68,6 +70,7 @@ from .base import (
     STANDINGS,
     STANDINGS_PAGE,
     UNBOARD_RUNNING,
+    UNIGNORE,
     UNMUTE,
     Arrival,
     Ban,
@@ -405,6 +408,21 @@ class PostgresStore:
     def untell_cut_off(self, name: str, match: str) -> None:
         with self._pool.connection() as conn:
             conn.execute(CUT_OFF_UNTOLD.format(p="%s"), (name_key(name), match))
+
+    # ignore lists
+    def ignored_by(self, name: str) -> list[str]:
+        with self._pool.connection() as conn:
+            rows = conn.execute(IGNORED_BY.format(p="%s"), (name_key(name),)).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def ignore(self, name: str, other: str) -> None:
+        row = (name_key(name), name_key(other), other, time.time())
+        with self._pool.connection() as conn:
+            conn.execute(IGNORE.format(p="%s"), row)
+
+    def unignore(self, name: str, other: str) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(UNIGNORE.format(p="%s"), (name_key(name), name_key(other)))
 
     # records
     def add_deal(

@@ -34,6 +34,8 @@ from .base import (
     CUT_OFF_UNTOLD,
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
+    IGNORE,
+    IGNORED_BY,
     KEPT_BOARD,
     LAST_DEAL,
     LIST_STOPPED,
@@ -70,6 +72,7 @@ from .base import (
     STANDINGS,
     STANDINGS_PAGE,
     UNBOARD_RUNNING,
+    UNIGNORE,
     UNMUTE,
     Arrival,
     Ban,
@@ -523,6 +526,21 @@ class SQLiteStore:
     def untell_cut_off(self, name: str, match: str) -> None:
         with self._writing():
             self._db.execute(CUT_OFF_UNTOLD.format(p="?"), (name_key(name), match))
+
+    # ignore lists
+    def ignored_by(self, name: str) -> list[str]:
+        with self._reading():
+            rows = self._db.execute(IGNORED_BY.format(p="?"), (name_key(name),)).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def ignore(self, name: str, other: str) -> None:
+        row = (name_key(name), name_key(other), other, time.time())
+        with self._writing():
+            self._db.execute(IGNORE.format(p="?"), row)
+
+    def unignore(self, name: str, other: str) -> None:
+        with self._writing():
+            self._db.execute(UNIGNORE.format(p="?"), (name_key(name), name_key(other)))
 
     # records
     def add_deal(
