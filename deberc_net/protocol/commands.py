@@ -215,6 +215,14 @@ COMMANDS: dict[str, CommandSpec] = {
         admins=True,
     ),
     "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
+    "ignore": CommandSpec(
+        "ignore [NAME]",
+        "Stop hearing a player: his 'say' (lobby and table), 'invite' and 'rematch' no "
+        "longer reach you (he is not told); an admin's 'announce' and his calls at your "
+        "table still do. Alone: whom you ignore. A registered name's list is kept.",
+        "any",
+    ),
+    "unignore": CommandSpec("unignore NAME", "Hear an ignored player again.", "any"),
     "rules": CommandSpec(
         "rules [TABLE]",
         "The table's variant, options and clocks in words."

@@ -375,6 +375,15 @@ class Msg(StrEnum):
     MUTES_NONE = "mutes-none"
     MUTES_HEAD = "mutes-head"
     MUTE_LINE = "mute-line"
+    # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
+    IGNORE_DONE = "ignore-done"
+    IGNORE_AGAIN = "ignore-again"
+    IGNORE_SELF = "ignore-self"
+    IGNORE_MOST = "ignore-most"
+    UNIGNORE_DONE = "unignore-done"
+    NOT_IGNORED = "not-ignored"
+    IGNORES_NONE = "ignores-none"
+    IGNORES = "ignores"
     # the lobby's, the tables' and the accounts' refusals that had no Russian of their
     # own: a limit, a seat, a table (RU_ERRORS only says a code's gist)
     WRONG_PASSWORD = "wrong-password"
@@ -1534,6 +1543,22 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "  {name}: by {admin}, {minutes} more min (till {until} UTC){why}",
         "  {name}: {admin}, ещё {minutes} мин (до {until} UTC){why}",
     ),
+    Msg.IGNORE_DONE: (
+        "You ignore {name}: his 'say', 'invite' and 'rematch' no longer reach you (he is"
+        " not told). 'unignore {name}' to hear him again.",
+        "Вы не слышите {name}: его say, invite и rematch до вас больше не доходят (ему"
+        " об этом не говорят). unignore {name} — снова слышать.",
+    ),
+    Msg.IGNORE_AGAIN: ("You ignore {name} already.", "Вы и так не слышите {name}."),
+    Msg.IGNORE_SELF: ("you cannot ignore yourself", "себя не заглушить"),
+    Msg.IGNORE_MOST: (
+        "you ignore {most} names already, the most: 'unignore' one first",
+        "вы не слышите уже {most} имён, больше нельзя: сначала unignore одного",
+    ),
+    Msg.UNIGNORE_DONE: ("You hear {name} again.", "Вы снова слышите {name}."),
+    Msg.NOT_IGNORED: ("you do not ignore {name}", "вы и так слышите {name}"),
+    Msg.IGNORES_NONE: ("You ignore nobody.", "Вы слышите всех."),
+    Msg.IGNORES: ("You ignore {count}: {names}.", "Вы не слышите ({count}): {names}."),
     # the accounts' refusals (server/accounts.py, login.py): a limit names what it counts
     Msg.WRONG_PASSWORD: ("wrong password for that name", "неверный пароль для этого имени"),
     Msg.NO_PASSWORD_HERE: (
@@ -1890,6 +1915,10 @@ RU_COMMANDS: dict[str, str] = {
     " сигналу SIGUSR1, чтобы его снова запустил супервизор (сам он не запускается): до тех"
     " пор новые партии не начинаются, а ждущие игроков столы закрываются.",
     "unseek": "Перестать ждать партию.",
+    "ignore": "Не слышать игрока: его say (в зале и за столом), invite и rematch до вас"
+    " не доходят (ему не говорят); объявления админов и ходы за столом — доходят. Без"
+    " ИМЕНИ — кого вы не слышите. Имя зарегистрированного хранится.",
+    "unignore": "Снова слышать игрока.",
     "rules": "Правила стола словами: вариант, опции, часы."
     " lang=en или lang=ru: этот ответ на этом языке.",
     "state": "Снова показать стол: карты, козырь, взятку, счёт.",

@@ -118,9 +118,11 @@ class Chat:
         # logged, so that an admin can check a complaint (docs/security.md: the log's
         # privacy); a table logs what is said at it (table.py)
         session.log.info("said", table=None, text=text)  # (its conn, peer and name)
+        said = ev.Said(session.name or "?", text, None)
+        speaker = name_key(session.name or "")
         for other in list(self.lobby.online.values()):
-            if other.table is None:
-                other.send(ev.Said(session.name or "?", text, None))
+            if other.table is None and not other.ignores(speaker):  # (§5.21)
+                other.send(said)
         if self.lobby.node is not None:
             self.lobby.node.lobby_say(session.name or "?", text)
 

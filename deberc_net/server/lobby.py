@@ -1,6 +1,7 @@
 """The lobby: who is here, which tables exist, and the one table that hands each command
 to its handler (the handlers live in modules by job: login.py, help.py, preferences.py,
-seating.py, table_requests.py, chat.py, club.py, matchmaking.py, moderation.py)."""
+seating.py, table_requests.py, chat.py, club.py, matchmaking.py, moderation.py,
+ignoring.py)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from .cut_off import CutOff
 from .drain import Drain
 from .help import Help
 from .house import HouseBots
+from .ignoring import Ignoring
 from .limits import AddressBuckets
 from .login import Login
 from .matchmaking import GameSettings, Matchmaking
@@ -132,6 +134,7 @@ class Lobby:
     chat: Chat = attrs.field(init=False)
     club: Club = attrs.field(init=False)
     moderation: Moderation = attrs.field(init=False)
+    ignoring: Ignoring = attrs.field(init=False)
     # each name's seats given up (at waiting tables, or a running match left): the
     # connection's seat allowance kept with the name, so logging in again gives none
     # back (allowance.py; docs/security.md §6)
@@ -174,6 +177,7 @@ class Lobby:
         self.chat = Chat(self)
         self.club = Club(self)
         self.moderation = Moderation(self)
+        self.ignoring = Ignoring(self)
         self.cut_off = CutOff(self.store, self.writes, self.online)
         self.drain = Drain(self)
         config = self.config
@@ -237,6 +241,8 @@ class Lobby:
             "mute": self.moderation.mute,
             "unmute": self.moderation.unmute,
             "drain": self.moderation.drain,
+            "ignore": self.ignoring.ignore,
+            "unignore": self.ignoring.unignore,
         }
         if self.handlers.keys() != COMMANDS.keys():  # a command nobody handles, or a stray
             raise RuntimeError(

@@ -156,9 +156,11 @@ class Login:
                 )
                 return
             guest, fresh = True, held is None
+        # his ignore list, in place before anything is told him (docs/protocol.md §5.21)
+        ignored = [] if guest else await trio.to_thread.run_sync(self.lobby.store.ignored_by, name)
         if session.closed:
             return
-        self._welcome(session, name, guest, fresh, token)
+        self._welcome(session, name, guest, fresh, token, ignored)
 
     async def _still_unbanned(self, session: Session, name: str) -> bool:
         """Whether ``name`` is still not banned after its password's hash (seconds, when
@@ -231,10 +233,12 @@ class Login:
         guest: bool,
         fresh: bool = False,
         presented: str | None = None,
+        ignored: list[str] | None = None,
     ) -> None:
         """Log ``session`` in as ``name`` (its right to it checked; ``fresh``: a guest's
         claim of a free name; ``presented``: the token it gave): a connection that held
-        the name closes, and a seat the name holds comes back."""
+        the name closes, and a seat the name holds comes back. ``ignored``: the names a
+        registered player ignores, as stored."""
         key = name_key(name)
         self._seat_login_spend(name)
         previous = self.lobby.online.get(key)
@@ -250,6 +254,10 @@ class Login:
         else:
             self.lobby.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
+        if not guest:  # his list as stored (a guest's: the connection he takes over's)
+            session.ignored = {name_key(n): n for n in ignored or ()} or None
+        elif previous is not None:
+            session.ignored = previous.ignored
         session.connection.logged_in()
         self.lobby.online[key] = session
         if self.lobby.node is not None:

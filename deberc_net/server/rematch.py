@@ -167,8 +167,11 @@ class Rematches:
                 ),
             )
         )
+        asker = name_key(name)
         for other in self._players(offer):
-            if other is not session and not again:
+            # not to one who ignores him (docs/protocol.md §5.21): the offer's end or
+            # start is told him as ever
+            if other is not session and not again and not other.ignores(asker):
                 other.send(told)
         if not waiting:
             self._start(offer)

@@ -351,6 +351,8 @@ class Session:
     # whether ``address`` is the player's own: a stand-in for another worker's player
     # learns it from what his messages tell (kept_apart.py)
     address_told: bool = True
+    # whom it ignores (server/ignoring.py): name key to the name as listed; None: nobody
+    ignored: dict[str, str] | None = None
     remote = False  # (a class attribute) a player of another worker: server/cluster/
 
     @property
@@ -387,6 +389,11 @@ class Session:
     @property
     def closed(self) -> bool:
         return self.connection.closed
+
+    def ignores(self, key: str) -> bool:
+        """Whether this player ignores the name whose key is ``key`` (his 'say', 'invite'
+        and 'rematch' are not told here: docs/protocol.md §5.21)."""
+        return self.ignored is not None and key in self.ignored
 
     def request_handled(self, table: int | None = None) -> None:
         """A table (its id, ``table``) has handled one of the requests this session

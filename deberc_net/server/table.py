@@ -608,12 +608,17 @@ class Table:
                 # logged, so that an admin can check a complaint (docs/security.md)
                 watchers = session in self.observers
                 session.log.info("said", table=self.id, watchers=watchers, text=text)
+                # not to those who ignore him (docs/protocol.md §5.21): another worker's
+                # player by his stand-in's copy of his list (cluster/remote.py)
+                speaker = name_key(session.name or "")
                 if watchers:  # kibitzers talk among themselves
                     said = ev.Said(session.name or "?", text, self.id, watchers=True)
-                    self._broadcast(list(self.observers), said, asks_only_too=False)
+                    hearing = [s for s in self.observers if not s.ignores(speaker)]
+                    self._broadcast(hearing, said, asks_only_too=False)
                     return
                 said = ev.Said(session.name or "?", text, self.id)
-                self._broadcast(self._audience(), said, asks_only_too=False)
+                hearing = [s for s in self._audience() if not s.ignores(speaker)]
+                self._broadcast(hearing, said, asks_only_too=False)
             case Invite(session, name):
                 self._invite(session, name)
             case SummonBot(session, kind, level, rated):
@@ -805,7 +810,10 @@ class Table:
         )
         guest = self.lobby.online.get(name_key(name))
         if guest is not None:
-            guest.send(invited)
+            # one who ignores the inviter is not told (docs/protocol.md §5.21); the
+            # invitation stands, as one he was told and let pass would
+            if not guest.ignores(name_key(session.name or "")):
+                guest.send(invited)
         elif self.lobby.node is not None:  # perhaps on another worker
             self.lobby.node.tell_invited(name, invited)
 

@@ -35,6 +35,7 @@ from deberc_net.protocol.render import HandOrder
 from ..accounts import name_key
 from ..allowance import seat_given_up
 from ..hand_sizes import note, seen_now, to_tell
+from ..ignoring import digests
 from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
@@ -63,11 +64,11 @@ from .payloads import (
     seeks_messages,
     settings_for_bus,
     settings_from_bus,
+    speaker_for_bus,
     table_described,
     table_for_bus,
     tables_messages,
     told_address,
-    who_for_bus,
 )
 from .remote import MatchNow, RemoteSession, RemoteTable
 
@@ -214,6 +215,7 @@ class Node:
             "bye": self._bye,
             "held": self._held_here,
             "invited": self._invited,
+            "ignores": self._ignores,
             "help": self._help_here,
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
@@ -474,7 +476,8 @@ class Node:
 
     def _invited(self, message: dict[str, Any]) -> None:
         session = self.lobby.online.get(name_key(message["to"]))
-        if session is not None:
+        # not told to one who ignores the inviter (docs/protocol.md §5.21)
+        if session is not None and not session.ignores(name_key(message["sender"])):
             session.send(invited_from_bus(message))
 
     def missed(self, name: str, said: Phrase, token: str | None) -> None:
@@ -485,6 +488,18 @@ class Node:
 
     def missed_told(self, name: str) -> None:
         self.bus.publish(LOBBY, {"k": "missed_told", "name": name})
+
+    def ignores_changed(self, session: Session) -> None:
+        """``session``'s player changed his ignore list (server/ignoring.py): the
+        workers that hold a stand-in of his (at a table, a rematch's offer, a seek) take
+        the new one before anything they tell him next."""
+        body = {"k": "ignores", "s": session.id, "ign": digests(session)}
+        self.bus.publish(LOBBY, body)
+
+    def _ignores(self, message: dict[str, Any]) -> None:
+        proxy = self.remote.get((message["w"], message["s"]))
+        if proxy is not None:
+            proxy.ignored_digests = frozenset(message["ign"])
 
     def lobby_say(self, name: str, text: str) -> None:
         self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
@@ -536,7 +551,7 @@ class Node:
         if session.name is None and not isinstance(message, Observe | Unobserve):
             return False  # a web page (nameless) only watches
         self.forwarded[session.id] = session
-        body |= {"s": session.id, "who": who_for_bus(session)}
+        body |= {"s": session.id} | speaker_for_bus(session)
         if request:
             body["r"] = self._awaits(session, table.owner)
         self.bus.publish(channel(table.owner), body)
@@ -590,7 +605,7 @@ class Node:
         self, owner: int, session: Session, body: dict[str, Any], request: bool = False
     ) -> None:
         self.forwarded[session.id] = session  # its answer comes back as text
-        body = body | {"s": session.id, "who": who_for_bus(session)}
+        body = body | {"s": session.id} | speaker_for_bus(session)
         if request:
             body["r"] = self._awaits(session, owner)
         self.bus.publish(channel(owner), body)
@@ -624,14 +639,14 @@ class Node:
         self.bus.publish(channel(proxy.worker), body, merge=True)
 
     def _help_here(self, message: dict[str, Any]) -> None:
-        proxy = self._proxy(message["w"], message["s"], message["who"])
+        proxy = self._proxy_of(message)
         asked = message.get("lang")  # ('help lang=ru'; a worker of an older version: none)
         lang = Lang(asked) if isinstance(asked, str) and asked in [*Lang] else None
         self.lobby.help.send_help(proxy, (), lang)
         self.answered(proxy, message.get("r"))
 
     def _rematch_here(self, message: dict[str, Any]) -> None:
-        proxy = self._proxy(message["w"], message["s"], message["who"])
+        proxy = self._proxy_of(message)
         self.lobby.rematches.ask(proxy)
         self.answered(proxy, message.get("r"))
 
@@ -799,7 +814,7 @@ class Node:
             matchmaking.forget(session)
             self.seeking_at[session.id] = (there[0], wanted)
             self.forwarded[session.id] = session
-            body = {"k": "seek", "s": session.id, "who": who_for_bus(session)}
+            body = {"k": "seek", "s": session.id} | speaker_for_bus(session)
             body |= {"settings": settings_for_bus(wanted), "address": session.address}
             # whom he is kept apart from, each for how much longer (kept_apart.py)
             body["apart"] = [[k.name, k.address, k.until - now] for k in session.left_by]
@@ -817,7 +832,7 @@ class Node:
         self.bus.publish(channel(worker), {"k": "unseek", "s": session.id})
 
     def _seek_here(self, message: dict[str, Any]) -> None:
-        proxy = self._proxy(message["w"], message["s"], message["who"])
+        proxy = self._proxy_of(message)
         told_address(proxy, message)
         now = trio.current_time()  # (an older worker's seek tells no one kept apart)
         kept = [Left(name, address, now + left) for name, address, left in message.get("apart", [])]
@@ -833,6 +848,14 @@ class Node:
     # ------------------------------------------------------------ owning (a table here)
     def proxy_named(self, key: str) -> RemoteSession | None:
         return self.remote_named.get(key)
+
+    def _proxy_of(self, message: dict[str, Any]) -> RemoteSession:
+        """The stand-in of the session a message speaks for (``speaker_for_bus``), as it
+        tells it now: its settings, and whom its player ignores (a worker of an older
+        version tells none: it has no ignore list)."""
+        proxy = self._proxy(message["w"], message["s"], message["who"])
+        proxy.ignored_digests = frozenset(message.get("ign", ()))
+        return proxy
 
     def _proxy(self, worker: int, sid: int, who: list[Any]) -> RemoteSession:
         proxy = self.remote.get((worker, sid))
@@ -865,7 +888,7 @@ class Node:
                 went = None if sid is None else self.remote.get((message["w"], sid))
                 table.post(Away(message["name"], went=went))
             return
-        proxy = self._proxy(message["w"], message["s"], message["who"])
+        proxy = self._proxy_of(message)
         request = message["req"]
         asked = message.get("r")  # its id (None: a worker of an older version's)
         if kind == "sit" and self._not_his(proxy):  # (a claim that lost its name: _claim_lost)
@@ -1125,8 +1148,9 @@ class Node:
 
     def _said(self, message: dict[str, Any]) -> None:
         said = ev.Said(message["name"], message["text"], None)
+        speaker = name_key(message["name"])
         for session in list(self.lobby.online.values()):
-            if session.table is None:
+            if session.table is None and not session.ignores(speaker):  # (§5.21)
                 session.send(said)
 
     def _seeks(self, message: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, Phrase, Value
 
 from ..house import HouseBotKind
+from ..ignoring import digests
 from ..matchmaking import GameSettings
 from ..table_messages import (
     Away,
@@ -191,6 +192,16 @@ def who_for_bus(session: Session) -> list[Any]:
         clock,
         str(connection.tell),
     ]
+
+
+def speaker_for_bus(session: Session) -> dict[str, Any]:
+    """What a message for another worker tells of the session it speaks for: its
+    settings (``who``), and whom its player ignores (``ign``, as digests: ignoring.py),
+    only if anyone (the owner's stand-in filters by it: docs/protocol.md §5.21)."""
+    told: dict[str, Any] = {"who": who_for_bus(session)}
+    if session.ignored:
+        told["ign"] = digests(session)
+    return told
 
 
 def settings_for_bus(settings: GameSettings) -> list[Any]:

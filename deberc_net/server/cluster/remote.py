@@ -23,6 +23,7 @@ from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.events import ServerEvent, TableState
 
 from ..hand_sizes import Seen
+from ..ignoring import digest
 from ..session import Ending, Outbox, Session
 from ..table import Table
 from ..table_messages import Message
@@ -134,6 +135,9 @@ class RemoteSession(Session):
         # handles its requests in order, but two tables may not (one waits on the
         # database, past its worker's wait): an id per session named the wrong request
         self.asked: dict[int, deque[int | None]] = {}
+        # whom its player ignores, as his worker told it (ignoring.digest of each name
+        # key): kept up to date by every message of his and each change (node.py)
+        self.ignored_digests: frozenset[str] = frozenset()
         connection = Connection(0.0)
         connection.logged_in()
         super().__init__(
@@ -171,6 +175,9 @@ class RemoteSession(Session):
         _SEAT.__set__(self, seat)
         if self.ready:
             self.node.placed(self)
+
+    def ignores(self, key: str) -> bool:
+        return bool(self.ignored_digests) and digest(key) in self.ignored_digests
 
     def request_handled(self, table: int | None = None) -> None:
         super().request_handled(table)

@@ -1,0 +1,137 @@
+"""A player's own ignore list: 'ignore NAME', 'unignore NAME', 'ignore' (docs/protocol.md
+§5.21). Whom he ignores has his 'say', 'invite' and 'rematch' kept from him where they
+are told (chat.py, table.py, rematch.py, and another worker's: cluster/node.py); an
+admin's 'announce' and a table's events are told as ever. A registered player's list
+is kept in the store and read at his login (login.py); a guest's lives with his
+connection."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import unicodedata
+from typing import TYPE_CHECKING
+
+import attrs
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import Command
+from deberc_net.protocol.messages import Msg, phrase
+
+from . import accounts
+from .accounts import name_key
+from .session import Session
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+IGNORE_MOST = 100  # names a player may ignore: what his list costs the server, bounded
+IGNORE_USAGE = "ignore [NAME]"
+UNIGNORE_USAGE = "unignore NAME"
+
+
+def digest(key: str) -> str:
+    """A name key as the bus carries an ignore list (cluster/payloads.py): 12 hex digits
+    (48 bits), whatever the name's length or alphabet, so that a list of IGNORE_MOST
+    names fits in a message beside what it travels with (a whole list of long Cyrillic
+    names did not); two names alike in them are one chance in 10^14 a pair."""
+    return hashlib.blake2b(key.encode(), digest_size=6).hexdigest()
+
+
+def digests(session: Session) -> list[str]:
+    """``session``'s ignore list as the bus tells it (sorted: the same list, the same
+    message)."""
+    return sorted(digest(key) for key in session.ignored or ())
+
+
+@attrs.define(eq=False)
+class Ignoring:
+    lobby: Lobby
+
+    async def ignore(self, session: Session, item: Command) -> None:
+        if not item.args:
+            self._list(session)
+            return
+        name = self._name(session, item, IGNORE_USAGE)
+        if name is None:
+            return
+        key = name_key(name)
+        if key == name_key(session.name or ""):
+            session.send(ev.error("bad-argument", phrase(Msg.IGNORE_SELF)))
+            return
+        ignored = session.ignored or {}
+        if key in ignored:  # nothing changes: answered, as the list stands
+            said = phrase(Msg.IGNORE_AGAIN, name=ignored[key])
+            session.send(ev.ok("ignore", said, self._fields(ignored[key], ignored)))
+            return
+        if len(ignored) >= IGNORE_MOST:
+            session.send(ev.error("not-allowed", phrase(Msg.IGNORE_MOST, most=IGNORE_MOST)))
+            return
+        name = self._spelling(name)
+        if not session.guest:  # kept before it is said done
+            store = self.lobby.store
+            await self.lobby.writes.run(functools.partial(store.ignore, session.name or "", name))
+        ignored = session.ignored = {**ignored, key: name}
+        self._changed(session)
+        said = phrase(Msg.IGNORE_DONE, name=name)
+        session.send(ev.ok("ignore", said, self._fields(name, ignored)))
+
+    async def unignore(self, session: Session, item: Command) -> None:
+        name = self._name(session, item, UNIGNORE_USAGE)
+        if name is None:
+            return
+        key = name_key(name)
+        ignored = session.ignored or {}
+        if key not in ignored:
+            session.send(ev.error("not-allowed", phrase(Msg.NOT_IGNORED, name=name)))
+            return
+        name = ignored[key]
+        if not session.guest:
+            store = self.lobby.store
+            await self.lobby.writes.run(functools.partial(store.unignore, session.name or "", name))
+        left = {k: n for k, n in ignored.items() if k != key}
+        session.ignored = left or None
+        self._changed(session)
+        said = phrase(Msg.UNIGNORE_DONE, name=name)
+        session.send(ev.ok("unignore", said, self._fields(name, left)))
+
+    def _list(self, session: Session) -> None:
+        names = tuple((session.ignored or {}).values())
+        if not names:
+            session.send(ev.ok("ignore", phrase(Msg.IGNORES_NONE), (("count", "0"), ("names", ""))))
+            return
+        said = phrase(Msg.IGNORES, count=len(names), names=names)
+        fields = (("count", str(len(names))), ("names", ",".join(names)))
+        session.send(ev.ok("ignore", said, fields))
+
+    @staticmethod
+    def _fields(name: str, ignored: dict[str, str]) -> tuple[tuple[str, str], ...]:
+        return (("name", name), ("count", str(len(ignored))))
+
+    @staticmethod
+    def _name(session: Session, item: Command, usage: str) -> str | None:
+        """The command's one NAME, as 'login' takes it (else the error is sent)."""
+        if len(item.args) != 1:
+            session.send(ev.usage_error(usage))
+            return None
+        name = unicodedata.normalize("NFC", item.args[0])
+        if not accounts.valid_name(name):
+            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            return None
+        return name
+
+    def _spelling(self, name: str) -> str:
+        """``name`` as its player writes it, when he is online here or on another
+        worker; else as typed (he may be a guest gone, or one to come)."""
+        online = self.lobby.online.get(name_key(name))
+        if online is not None and online.name is not None:
+            return online.name
+        node = self.lobby.node
+        present = node.elsewhere(name) if node is not None else None
+        return present.name if present is not None else name
+
+    def _changed(self, session: Session) -> None:
+        """The list changed: another worker's stand-in of ``session`` (at a table
+        there, or an offer of a rematch) filters by the new one at once."""
+        if self.lobby.node is not None:
+            self.lobby.node.ignores_changed(session)

@@ -1,0 +1,98 @@
+"""An ignore list under ``serve --workers 2`` (docs/protocol.md §5.21, docs/scaling.md):
+ann, on worker 0, at a table worker 1 owns, is not told the table 'say' of bob, whom
+she ignores, though the table's owner renders her lines: her list travels with her
+messages to it, and each change of it reaches her stand-in there at once. A lobby
+'say' and an 'invite' from the other worker are kept from her by her own worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.server.client import LineClient, close_all, is_event
+
+from .workers import served_workers, settings_file, until_listed
+
+
+async def _said_before(ann: LineClient, mark: str) -> str:
+    """The 'say' lines ann is told before her own ``mark``, said at her table now (its
+    owner tells her what it told before first, in order), joined by '|'."""
+    await ann.send(f"say {mark}")
+    said = []
+    while True:
+        line = await ann.read_until(lambda x: x.startswith("say "), 10)
+        if line.endswith(f" text={mark}"):
+            return "|".join(said)
+        said.append(line)
+
+
+async def _told_over_the_bus(dave: LineClient, carl: LineClient, mark: str) -> None:
+    """What ann's worker published before now has reached bob's: a lobby 'say' of
+    dave's (ann's worker) heard by carl (bob's), on the one ordered bus. Not one of
+    ann's messages, which carry her list themselves."""
+    await dave.send(f"say {mark}")
+    await carl.expect("say", text=mark, timeout=10)
+
+
+@pytest.mark.timeout(130)
+async def test_a_player_ignores_one_at_a_table_another_worker_owns(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(1, "bob")
+                carl = await workers.connect(1, "carl")
+                dave = await workers.connect(0, "dave")
+                opened += [ann, bob, carl, dave]
+                await until_listed(ann, "who", "bob")
+                await until_listed(ann, "who", "carl")
+                await ann.send("ignore bob")
+                await ann.expect("ok", cmd="ignore", name="bob")
+
+                # the lobby: bob's line, then carl's, over the bus in that order
+                await bob.send("say lobby hello")
+                await bob.expect("say", text="lobby hello")
+                await carl.send("say carl here")
+                await ann.expect("say", text="carl here", timeout=10)
+                assert not [x for x in ann.lines if x.startswith("say from=bob ")]
+
+                # his table (worker 1's): her list came with her 'sit'
+                await bob.send("new 2 private")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                await bob.send("invite ann")
+                await bob.expect("ok", cmd="invite", name="ann")
+                # what bob's worker published before now has reached ann's: carl's say
+                # (bob's own lines are few: 'say' and 'invite' share an allowance)
+                await carl.send("say after the invitation")
+                await ann.expect("say", text="after the invitation", timeout=10)
+                await until_listed(ann, "tables", f"id={table} ")  # she was let in
+                assert not [x for x in ann.lines if x.startswith("invite ")]
+                await ann.send(f"sit {table}")
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await bob.send("say at the table")
+                await bob.expect("say", text="at the table")
+                assert await _said_before(ann, "mark-1") == ""
+
+                # changed while she sits there: her stand-in is told at once
+                await ann.send("unignore bob")
+                await ann.expect("ok", cmd="unignore", name="bob")
+                await _told_over_the_bus(dave, carl, "sync-1")
+                await bob.send("say hear me now")
+                await bob.expect("say", text="hear me now")
+                told = await _said_before(ann, "mark-2")
+                assert told.startswith("say from=bob ") and told.endswith("text=hear me now")
+                await ann.send("ignore bob")
+                await ann.expect("ok", cmd="ignore", name="bob")
+                await _told_over_the_bus(dave, carl, "sync-2")
+                await bob.send("say and now")
+                await bob.expect("say", text="and now")
+                assert await _said_before(ann, "mark-3") == ""
+                await ann.send("say can you hear me")  # he hears her: his list is empty
+                await bob.expect("say", text="can you hear me", timeout=10)
+            finally:
+                await close_all(opened)
