@@ -15,7 +15,9 @@ The name's part is kept after its connections close, as the address's is, so log
 in again gives none back.
 
 The lists allowance: a long text for a short line ('who', 'help', 'rules',
-'history', …) spends one of the connection's lists (docs/security.md §2)."""
+'history', …), a look in the store ('finger', 'top'), and a change of an ignore list
+(a write to the store: ignoring.py) spend one of the connection's lists
+(docs/security.md §2)."""
 
 from __future__ import annotations
 

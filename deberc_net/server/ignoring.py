@@ -20,6 +20,7 @@ from deberc_net.protocol.messages import Msg, phrase
 
 from . import accounts
 from .accounts import name_key
+from .allowance import may_list
 from .session import Session
 
 if TYPE_CHECKING:
@@ -67,6 +68,8 @@ class Ignoring:
         if len(ignored) >= IGNORE_MOST:
             session.send(ev.error("not-allowed", phrase(Msg.IGNORE_MOST, most=IGNORE_MOST)))
             return
+        if not self._may_change(session, item):
+            return
         name = self._spelling(name)
         if not session.guest:  # kept before it is said done
             store = self.lobby.store
@@ -85,6 +88,8 @@ class Ignoring:
         if key not in ignored:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_IGNORED, name=name)))
             return
+        if not self._may_change(session, item):
+            return
         name = ignored[key]
         if not session.guest:
             store = self.lobby.store
@@ -94,6 +99,15 @@ class Ignoring:
         self._changed(session)
         said = phrase(Msg.UNIGNORE_DONE, name=name)
         session.send(ev.ok("unignore", said, self._fields(name, left)))
+
+    def _may_change(self, session: Session, item: Command) -> bool:
+        """Whether ``session`` may change its list now: each change is a write to the
+        store (a registered player's) and a message to every worker (serve --workers),
+        so it spends one of the connection's lists, as a look in the store does (a
+        refusal before it costs none; docs/security.md §2). Unmetered, one connection's
+        'ignore x'/'unignore x' at the flood limit's 200 lines a second was as many
+        writes and broadcasts."""
+        return may_list(session, item.name, self.lobby.is_admin(session))
 
     def _list(self, session: Session) -> None:
         names = tuple((session.ignored or {}).values())

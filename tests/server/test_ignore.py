@@ -158,8 +158,9 @@ async def test_a_registered_list_outlasts_a_login_and_a_guests_does_not(
 
 @pytest.mark.timeout(60)
 async def test_the_list_is_bounded_and_bad_input_changes_nothing(
-    port: int, connect: Connector
+    start_server: StartServer, connect: Connector
 ) -> None:
+    port = await start_server(lists_burst=IGNORE_MOST + 10)  # (each change spends one)
     with trio.fail_after(30):
         bob = await connect.machine(port, "bob")
         for line, code, text in (
@@ -188,6 +189,31 @@ async def test_the_list_is_bounded_and_bad_input_changes_nothing(
         await bob.send("ignore")
         listed = await bob.expect("ok", cmd="ignore")
         assert listed["count"] == str(IGNORE_MOST) and "one-more" not in listed["names"]
+
+
+@pytest.mark.timeout(60)
+async def test_each_change_spends_a_list_and_one_refused_so_changes_nothing(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # each change is a write to the store: 'ignore x'/'unignore x' at the flood limit
+    # was 200 writes (and, under --workers, broadcasts) a second from one connection
+    port = await start_server(lists_burst=2, lists_per_s=0.001)
+    await register("bob", "bobs-pass")
+    with trio.fail_after(30):
+        bob = await connect.machine(port, "bob", "bobs-pass")
+        await bob.send("ignore x")  # a refusal before the change costs nothing
+        await bob.expect("error", code="bad-argument")
+        await _ignore(bob, "ann")
+        await bob.send("unignore ann")
+        await bob.expect("ok", cmd="unignore", count="0")
+        await bob.send("ignore carl")
+        refused = await bob.expect("error")
+        assert refused["code"] == "slow-down", refused
+        assert refused["text"].startswith("too many 'ignore' at once: wait "), refused
+        await bob.aclose()
+        bob = await connect.machine(port, "bob", "bobs-pass")
+        await bob.send("ignore")  # the listing spends none: nothing was written
+        assert (await bob.expect("ok", cmd="ignore"))["count"] == "0"
 
 
 @pytest.mark.timeout(60)
