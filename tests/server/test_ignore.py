@@ -14,7 +14,7 @@ import trio
 
 from deberc_net.server.ignoring import IGNORE_MOST
 
-from .client import LineClient, fields, is_event, play_machine
+from .client import LineClient, fields, is_event, play_machine, seat_pair
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -98,6 +98,28 @@ async def test_table_say_invite_and_rematch_are_kept_from_him_the_match_is_not(
         await bob.send("rematch")  # his own ask starts it, as ever
         await bob.expect("ok", cmd="rematch", waiting="")
         await ann.expect("ok", cmd="sit")
+
+
+@pytest.mark.timeout(60)
+async def test_a_watchers_say_is_kept_from_a_watcher_who_ignores_him(
+    port: int, connect: Connector
+) -> None:
+    with trio.fail_after(30):
+        ann = await connect.machine(port, "ann")
+        bob = await connect.machine(port, "bob")
+        carl = await connect.machine(port, "carl")
+        dan = await connect.machine(port, "dan")
+        pest = await connect.machine(port, "pest")
+        table, _, _ = await seat_pair(ann, bob)
+        for watcher in (carl, dan, pest):
+            await watcher.send(f"observe {table}")
+            await watcher.expect("ok", cmd="observe")
+        await _ignore(carl, "pest")
+        await pest.send("say she will lose")  # to the watchers only (§5.8)
+        await dan.read_until(lambda x: _said_by("pest")(x) and x.endswith("she will lose"))
+        await _not_told(carl, _said_by("pest"))
+        await dan.send("say he may be right")  # carl hears the others as ever
+        await carl.read_until(lambda x: _said_by("dan")(x) and x.endswith("he may be right"))
 
 
 @pytest.mark.timeout(60)
