@@ -1550,7 +1550,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " об этом не говорят). unignore {name} — снова слышать.",
     ),
     Msg.IGNORE_AGAIN: ("You ignore {name} already.", "Вы и так не слышите {name}."),
-    Msg.IGNORE_SELF: ("you cannot ignore yourself", "себя не заглушить"),
+    Msg.IGNORE_SELF: ("you cannot ignore yourself", "не слышать себя нельзя"),
     Msg.IGNORE_MOST: (
         "you ignore {most} names already, the most: 'unignore' one first",
         "вы не слышите уже {most} имён, больше нельзя: сначала unignore одного",

@@ -168,9 +168,10 @@ def test_pokazhi_with_nothing_to_show_counts_the_opponents() -> None:
 
 
 def test_a_true_top_that_does_not_beat_the_one_heard_is_not_called_false() -> None:
-    # an evening of three at Kharkov: the whistler's trump fifty to the ace, asked of
-    # the plain one to the ace declared first, named its true top and was told «это не
-    # старшая карта вашей комбинации» (docs/rules.md §9: with the same top only pishet)
+    # an evening of three at Kharkov (there with fifties to the ace; here to the queen):
+    # the whistler's trump fifty, asking the plain one of the same top declared first,
+    # named its true top and was told «это не старшая карта вашей комбинации»
+    # (docs/rules.md §9: with the same top only pishet)
     hands = (
         "9s 10s Js Qs 8h As 9d Ad 8d",
         "7h 9h Jh Kh 7d 10d Kd Ac 7s",
