@@ -7,7 +7,7 @@ import pytest
 
 from deberc_net.game import errors as E
 from deberc_net.game.match import Match
-from deberc_net.testing import build_deck, build_ruleset, legal, play, refused, say
+from deberc_net.testing import build_deck, build_deck_n, build_ruleset, legal, play, refused, say
 
 
 def _match(variant: str, hands: tuple[str, str, str]) -> Match:
@@ -63,3 +63,47 @@ def test_an_equal_trump_sequence_of_the_leader_passes_in_both(variant: str) -> N
     say(match, 0, "igrayu")
     say(match, 0, "prokhodit?")
     assert legal(match.deal, 1) == ["prokhodit"]
+
+
+# Three players, dealer 0: seat 1 leads, seat 2 plays second, the dealer third. Trump
+# hearts (turned Ah). One seat holds the trump 7 and the trump terts 7h-9h, another the
+# plain terts 7c-9c; seat 1 holds no sequence. "Declares first" is said of the asker
+# and the answerer (docs/rules.md §8, §9), not of the leader, who is neither.
+TRUMP_TERTS = "7h 8h 9h 7s Js Qd Kd Qc 10c"
+PLAIN_TERTS = "7c 8c 9c Jd Ad 9d Ac 10s Qs"
+LEADER = "10h Kh 8s Ks As 7d 10d Jc Kc"
+
+
+def _three(variant: str, dealer_hand: str, second_hand: str) -> Match:
+    deck = build_deck_n([dealer_hand, LEADER, second_hand], dealer=0, turned="Ah")
+    return Match(build_ruleset(3, variant), seed="kh3", dealer=0, decks={1: deck})
+
+
+@pytest.mark.parametrize("variant", ["moscow", "kharkov"])
+def test_three_players_an_equal_trump_sequence_passes_a_later_answerer(
+    variant: str,
+) -> None:
+    match = _three(variant, PLAIN_TERTS, TRUMP_TERTS)
+    say(match, 1, "igrayu")
+    play(match, "As")  # the leader: no word, no sequence
+    say(match, 2, "prokhodit?")
+    # the dealer's equal plain terts can still count (he has not played), but the
+    # asker declares before him: it passes in Kharkov as in Moscow
+    assert legal(match.deal, 0) == ["prokhodit"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "answer"), [("moscow", "prokhodit"), ("kharkov", "ne-prokhodit")]
+)
+def test_three_players_an_equal_trump_sequence_fails_an_earlier_declarer_in_kharkov(
+    variant: str, answer: str
+) -> None:
+    match = _three(variant, TRUMP_TERTS, PLAIN_TERTS)
+    say(match, 1, "igrayu")
+    play(match, "As")
+    say(match, 2, "terts")  # declared before the dealer's turn
+    play(match, "Qs")
+    say(match, 0, "prokhodit?")
+    assert legal(match.deal, 1) == ["prokhodit"]  # the leader said nothing, played
+    say(match, 1, "prokhodit")
+    assert legal(match.deal, 2) == [answer]
