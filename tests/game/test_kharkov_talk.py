@@ -107,3 +107,38 @@ def test_three_players_an_equal_trump_sequence_fails_an_earlier_declarer_in_khar
     assert legal(match.deal, 1) == ["prokhodit"]  # the leader said nothing, played
     say(match, 1, "prokhodit")
     assert legal(match.deal, 2) == [answer]
+
+
+# Four players, dealer 0, trump diamonds (turned Ad, the dealer's). Seat 3 declares a
+# plain terts to 10; seat 0 (the dealer) asks with the trump terts to J; seat 3's
+# partner, seat 1, holds a plain terts to J and plays first in the deal.
+PARTNER_FIRST = (
+    "9d 10d Jd Ad 7s 9s 7h 8c",
+    "9c 10c Jc 8s 10s Ah Kh 7d",
+    "Js Qs Jh Qh Qc Kc 8d Kd",
+    "8h 9h 10h Ks As Qd 7c Ac",
+)
+
+
+@pytest.mark.parametrize(
+    ("variant", "answerer", "answer"),
+    [("moscow", 3, "ot-10"), ("kharkov", 1, "ot-J")],
+)
+def test_four_players_an_equal_partner_who_plays_before_the_asker_answers_in_kharkov(
+    variant: str, answerer: int, answer: str
+) -> None:
+    """§8: the partner's combination is placed at his own seat: equal to the asker's
+    in Kharkov, it wins because the partner plays before the asker; in Moscow the
+    asker's is in trump and the declarer answers for his own."""
+    deck = build_deck_n(PARTNER_FIRST, dealer=0, turned="Ad")
+    match = Match(build_ruleset(4, variant), seed="kh4", dealer=0, decks={1: deck})
+    say(match, 1, "pas")
+    say(match, 2, "pas")
+    say(match, 3, "igrayu")
+    play(match, "10s Js")  # the partner leads without a word
+    say(match, 3, "terts")
+    play(match, "Ks")
+    say(match, 0, "rost?")
+    assert match.deal.talk.pending is not None
+    assert match.deal.talk.pending.answerer == answerer
+    assert legal(match.deal, answerer) == [answer]
