@@ -9,7 +9,6 @@ which names none); and a real worker whose player drops, naming the connection."
 from __future__ import annotations
 
 import itertools
-import time
 from typing import Any
 
 import pytest
@@ -19,11 +18,10 @@ from deberc_net.server.cluster.bus import LOBBY, Bus, channel
 from tests.server.client import LineClient, close_all, is_event, log_in_machine
 
 from .workers import (
-    ANN_TOKEN,
-    ANN_WHO,
     OTHER,
     ann_away_at_table,
     ann_back,
+    ann_back_at,
     ann_plays_from,
     heard_one,
     played_bus,
@@ -72,17 +70,9 @@ async def test_a_drop_told_after_the_players_login_again_marks_no_away(
             try:
                 bob, table, here = await ann_plays_from(port, heard, other, DROPPED)
                 opened.append(bob)
-                if where == "here":
-                    ann = await log_in_machine(
-                        await LineClient.connect(port), "ann", token=ANN_TOKEN
-                    )
-                    opened.append(ann)
-                else:  # the third worker asks the owner for her seat
-                    claim = {"k": "in", "name": "ann", "guest": True, "token": ANN_TOKEN}
-                    over = {"over": [OTHER, DROPPED]}
-                    third.publish(LOBBY, claim | {"at": time.time(), "s": 2} | over)
-                    back = {"k": "post", "table": table, "req": True, "r": 1, "m": "back"}
-                    third.publish(channel(here), back | {"s": 2, "who": ANN_WHO})
+                # (a third worker asks the owner for her seat)
+                ann = await ann_back_at(where, port, third, table, here, [OTHER, DROPPED])
+                opened += [ann] if ann is not None else []
                 await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
                 await _told(other, here, heard, _away(table, named=True))  # the bus, late
                 away, listed = await ann_away_at_table(bob, table, "after")

@@ -9,24 +9,22 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 
-from deberc_net.server.cluster.bus import LOBBY, Bus, channel
-from tests.server.client import LineClient, close_all, is_event, log_in_machine
+from deberc_net.server.cluster.bus import LOBBY, Bus
+from tests.server.client import LineClient, close_all, is_event
 
 from .workers import (
-    ANN_TOKEN,
-    ANN_WHO,
     OTHER,
     SETTINGS,
     Workers,
     ann_away_at_table,
     ann_back,
+    ann_back_at,
     ann_plays_from,
     heard_one,
     played_bus,
@@ -75,16 +73,10 @@ async def test_a_player_back_before_his_dead_worker_is_forgotten_is_not_marked_a
             try:
                 bob, table, here = await ann_plays_from(port, heard, other, 1, hello_as=AS)
                 opened.append(bob)
-                if where == "here":  # her login again at the table's owner
-                    ann = await log_in_machine(
-                        await LineClient.connect(port), "ann", token=ANN_TOKEN
-                    )
-                    opened.append(ann)
-                else:  # at a third worker, living: it asks the owner for her seat
-                    claim = {"k": "in", "name": "ann", "guest": True, "token": ANN_TOKEN}
-                    third.publish(LOBBY, claim | {"at": time.time(), "s": 2, "over": [OTHER, 1]})
-                    back = {"k": "post", "table": table, "req": True, "r": 1, "m": "back"}
-                    third.publish(channel(here), back | {"s": 2, "who": ANN_WHO})
+                # at the table's owner, or at a third worker, living, which asks the
+                # owner for her seat
+                ann = await ann_back_at(where, port, third, table, here, [OTHER, 1])
+                opened += [ann] if ann is not None else []
                 await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x)
                 await _other_replaced(heard, replacement)
                 away, listed = await ann_away_at_table(bob, table, "after")

@@ -320,6 +320,21 @@ async def ann_back(port: int) -> LineClient:
     return await log_in_machine(await LineClient.connect(port), "ann", token=ANN_TOKEN)
 
 
+async def ann_back_at(
+    where: str, port: int, third: Bus, table: int, here: int, over: list[int]
+) -> LineClient | None:
+    """ann logs in again with her token: at the table's owner (``where`` 'here': her
+    client), or at a third worker the test plays ('third': its claim of her name over
+    ``over``, the worker and session she was on, and its Back at her table; None)."""
+    if where == "here":
+        return await ann_back(port)
+    claim = {"k": "in", "name": "ann", "guest": True, "token": ANN_TOKEN}
+    third.publish(LOBBY, claim | {"at": time.time(), "s": 2, "over": over})
+    back = {"k": "post", "table": table, "req": True, "r": 1, "m": "back"}
+    third.publish(channel(here), back | {"s": 2, "who": ANN_WHO})
+    return None
+
+
 async def ann_away_at_table(bob: LineClient, table: int, said: str) -> tuple[bool, str]:
     """Whether bob was told ann went away since his last read, up to his own table
     'say' of ``said`` (his table tells its events in order: an away already posted to
