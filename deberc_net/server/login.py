@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -19,6 +20,7 @@ from deberc_net.protocol.messages import Msg, count_phrase, phrase
 from . import accounts
 from .accounts import Admitted, name_key
 from .house import PREFIX as HOUSE_PREFIX
+from .ignoring import IGNORE_MOST
 from .limits import AddressBuckets
 from .session import Ending, Session
 from .summaries import Summaries
@@ -98,15 +100,20 @@ class Login:
 
     async def _login_unbanned(self, session: Session, name: str, args: tuple[str, ...]) -> None:
         """``login``'s part from the ban check to the welcome (``arriving`` meanwhile)."""
-        # before any hash or claim: its ban, and whether it has an account, in one read
-        arrival = await trio.to_thread.run_sync(self.lobby.store.arrival, name)
+        secret = args[1] if len(args) == 2 else None
+        token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
+        password = secret if token is None else None
+        # before any hash or claim: its ban, whether it has an account and, for a
+        # password's login (a guest's has none), his ignore list, in one read (a second
+        # read, per registered login, a ladder's per board, was another thread's turn
+        # and PostgreSQL round trip). A change his other connection makes during his
+        # hash is stored but missed here till his next login: one name, rarely
+        ignored_most = 0 if password is None else IGNORE_MOST
+        arrival = await trio.to_thread.run_sync(self.lobby.store.arrival, name, ignored_most)
         banned = self.lobby.moderation.refusal_for(name, arrival.ban)
         if banned is not None:
             self.refused(session, name, banned)
             return
-        secret = args[1] if len(args) == 2 else None
-        token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
-        password = secret if token is None else None
         fresh = False  # a guest's claim of a free name (no right to it beyond being first)
         if password is not None and self.lobby.accounts.trusted(name, password, session.address):
             guest = False  # this process vouches for it (a ladder's admin): nothing hashed
@@ -156,11 +163,10 @@ class Login:
                 )
                 return
             guest, fresh = True, held is None
-        # his ignore list, in place before anything is told him (docs/protocol.md §5.21)
-        ignored = [] if guest else await trio.to_thread.run_sync(self.lobby.store.ignored_by, name)
         if session.closed:
             return
-        self._welcome(session, name, guest, fresh, token, ignored)
+        # his ignore list, in place before anything is told him (docs/protocol.md §5.21)
+        self._welcome(session, name, guest, fresh, token, () if guest else arrival.ignored)
 
     async def _still_unbanned(self, session: Session, name: str) -> bool:
         """Whether ``name`` is still not banned after its password's hash (seconds, when
@@ -233,7 +239,7 @@ class Login:
         guest: bool,
         fresh: bool = False,
         presented: str | None = None,
-        ignored: list[str] | None = None,
+        ignored: Iterable[str] = (),
     ) -> None:
         """Log ``session`` in as ``name`` (its right to it checked; ``fresh``: a guest's
         claim of a free name; ``presented``: the token it gave): a connection that held
@@ -255,7 +261,7 @@ class Login:
             self.lobby.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
         if not guest:  # his list as stored (a guest's: the connection he takes over's)
-            session.ignored = {name_key(n): n for n in ignored or ()} or None
+            session.ignored = {name_key(n): n for n in ignored} or None
         elif previous is not None:
             session.ignored = previous.ignored
         session.connection.logged_in()

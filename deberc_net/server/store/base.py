@@ -117,10 +117,12 @@ class StoredMute:
 class Arrival:
     """What a login reads first, in one read (one thread's turn, not two: a burst of
     logins otherwise holds twice the memory in flight, docs/performance.md): the
-    name's ban, None if it has none, and whether it has an account."""
+    name's ban, None if it has none, whether it has an account, and the names it
+    ignores, in the order added (only if asked: a password's login, not a guest's)."""
 
     ban: Ban | None
     registered: bool
+    ignored: tuple[str, ...] = ()
 
 
 class Store(Protocol):
@@ -184,8 +186,10 @@ class Store(Protocol):
         """``name``'s ban, None if it is not banned."""
         ...
 
-    def arrival(self, name: str) -> Arrival:
-        """``name``'s ban and whether it is registered, read together."""
+    def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
+        """``name``'s ban and whether it is registered, read together, and the first
+        ``ignored_most`` names he ignores (the oldest: a list the store holds beyond
+        its bound, by two servers' changes at once, is read as the bound)."""
         ...
 
     def bans(self) -> list[Ban]:
@@ -224,11 +228,7 @@ class Store(Protocol):
         connection closed before he could be, so his next login tells him."""
         ...
 
-    # ignore lists (server/ignoring.py)
-    def ignored_by(self, name: str) -> list[str]:
-        """The names ``name`` ignores, in the order he added them."""
-        ...
-
+    # ignore lists (server/ignoring.py; read by ``arrival``)
     def ignore(self, name: str, other: str) -> None:
         """``name`` ignores ``other`` (in any writing of either); kept as ``other`` is
         written here. Ignored already: nothing changes."""
@@ -707,7 +707,7 @@ MUTE = (
 )
 MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # a player's ignore list (migration 17), the same SQL in both dialects
-IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored"
+IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored LIMIT {p}"
 IGNORE = (
     "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"
     " ON CONFLICT (key, ignored) DO NOTHING"

@@ -365,12 +365,17 @@ class PostgresStore:
             row = conn.execute(BAN_OF.format(p="%s", since=SINCE), (name_key(name),)).fetchone()
         return None if row is None else ban_row(tuple(row))
 
-    def arrival(self, name: str) -> Arrival:
+    def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
         key = (name_key(name),)
+        ignored: list[Any] = []
         with self._pool.connection() as conn:
             ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
             account = conn.execute("SELECT 1 FROM accounts WHERE key = %s", key).fetchone()
-        return Arrival(None if ban is None else ban_row(tuple(ban)), account is not None)
+            if ignored_most > 0:
+                query = IGNORED_BY.format(p="%s")
+                ignored = conn.execute(query, (*key, ignored_most)).fetchall()
+        ban_read = None if ban is None else ban_row(tuple(ban))
+        return Arrival(ban_read, account is not None, tuple(str(r[0]) for r in ignored))
 
     def bans(self) -> list[Ban]:
         with self._pool.connection() as conn:
@@ -409,12 +414,7 @@ class PostgresStore:
         with self._pool.connection() as conn:
             conn.execute(CUT_OFF_UNTOLD.format(p="%s"), (name_key(name), match))
 
-    # ignore lists
-    def ignored_by(self, name: str) -> list[str]:
-        with self._pool.connection() as conn:
-            rows = conn.execute(IGNORED_BY.format(p="%s"), (name_key(name),)).fetchall()
-        return [str(row[0]) for row in rows]
-
+    # ignore lists (read by arrival)
     def ignore(self, name: str, other: str) -> None:
         row = (name_key(name), name_key(other), other, time.time())
         with self._pool.connection() as conn:

@@ -483,12 +483,17 @@ class SQLiteStore:
             row = self._db.execute(BAN_OF.format(p="?", since=SINCE), (name_key(name),)).fetchone()
         return None if row is None else ban_row(row)
 
-    def arrival(self, name: str) -> Arrival:
+    def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
         key = (name_key(name),)
+        ignored: list[Any] = []
         with self._reading():
             ban = self._db.execute(BAN_OF.format(p="?", since=SINCE), key).fetchone()
             account = self._db.execute("SELECT 1 FROM accounts WHERE key = ?", key).fetchone()
-        return Arrival(None if ban is None else ban_row(ban), account is not None)
+            if ignored_most > 0:
+                query = IGNORED_BY.format(p="?")
+                ignored = self._db.execute(query, (*key, ignored_most)).fetchall()
+        ban_read = None if ban is None else ban_row(ban)
+        return Arrival(ban_read, account is not None, tuple(str(r[0]) for r in ignored))
 
     def bans(self) -> list[Ban]:
         with self._reading():
@@ -527,12 +532,7 @@ class SQLiteStore:
         with self._writing():
             self._db.execute(CUT_OFF_UNTOLD.format(p="?"), (name_key(name), match))
 
-    # ignore lists
-    def ignored_by(self, name: str) -> list[str]:
-        with self._reading():
-            rows = self._db.execute(IGNORED_BY.format(p="?"), (name_key(name),)).fetchall()
-        return [str(row[0]) for row in rows]
-
+    # ignore lists (read by arrival)
     def ignore(self, name: str, other: str) -> None:
         row = (name_key(name), name_key(other), other, time.time())
         with self._writing():
