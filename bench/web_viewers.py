@@ -6,10 +6,13 @@
 It starts one fresh ``deberc-net`` server (a subprocess, fresh SQLite file, the web face
 on a free port) and ``2 * tables`` machine-style bots in this process (bench/server.py's
 ``bot``: they seek two-player games and answer every ``ask`` with a random legal call).
-The bots play to 100001 (``to-100001``, a target option this bench adds to the server's
-rules), so each table plays deal after deal for the whole run: a viewer watches one
-table throughout, as a person watches a match, instead of reconnecting every couple of
-seconds as short matches would make it (that measured reconnects, not watching).
+The bots play to 100000001 (``to-100000001``, a target option this bench adds to the
+server's rules; a table here reached 100001 in 58 s, within a run) and the server's
+``max_match_deals`` is lifted (at its 200 a bots' match here ended within a second or
+two, and the viewers measured reopened sockets again), so each table plays deal after
+deal for the whole run: a viewer watches one table throughout, as a person watches a
+match, instead of reconnecting every couple of seconds as short matches would make it
+(that measured reconnects, not watching: ``viewer_reopened_per_s`` says if it does).
 
 Once every table plays, it counts ``--repeat`` pairs of windows of ``--seconds``: one
 without viewers, then one with them: a fresh process (bench/web_viewer_clients.py:
@@ -53,7 +56,8 @@ HERE = Path(__file__).resolve().parent
 WARM_UP_S = 1.0
 SETTLE_S = 0.5  # after the viewers came (or went), before counting
 Phase = dict[str, float]
-TARGET = 100001  # no match ends within a run: the viewers watch the same tables
+TARGET = 100000001  # no match ends within a run: the viewers watch the same tables
+MOST_DEALS = 10**9  # nor by the server's most deals a match (max_match_deals)
 SEEK = f"seek 2 moscow to-{TARGET}"
 
 
@@ -77,7 +81,8 @@ def start_server(db: str, task_cpu: str | None) -> tuple[subprocess.Popen[str], 
         "    async with trio.open_nursery() as n:\n"
         f"        port = await n.start(lambda task_status: serve(Config(port=0, db={db!r}, "
         "http_port=0, max_connections=5000, max_connections_per_address=0, "
-        "web_viewers_per_address=0, web_requests_per_address_burst=0), rules=rules, "
+        f"max_match_deals={MOST_DEALS}, web_viewers_per_address=0, "
+        "web_requests_per_address_burst=0), rules=rules, "
         "http_bound=bound.append, task_status=task_status))\n"
         "        print(port, bound[0], flush=True)\n"
         + (f"        n.start_soon(report, {task_cpu!r})\n" if task_cpu else "")
