@@ -14,7 +14,8 @@ bots are not starved by their own viewers. Like Chromium, a viewer offers
 as it would for a browser, and the viewer inflates what it gets.
 
 A viewer whose table closes (close frame, or the socket ends) opens the next table of
-the list. Once every viewer is watching it prints ``ready``; then each line ``mark`` on
+the list. Once every viewer is watching and has read its first message it prints
+``ready``; then each line ``mark`` on
 its stdin prints one JSON line of counts so far (lines, messages, bytes, reopened
 sockets, hand-size messages, this process's CPU seconds); ``stop`` (or the end of
 stdin) ends it.
@@ -60,6 +61,7 @@ class Viewer:
         self.sock.setblocking(False)
         self.buf = bytearray()
         self.open = False  # the handshake answered 101
+        self.first = False  # the first message (the state and the sheet) read whole
         self.inflater: zlib._Decompress | None = None
         self.compressed = False  # the message being read (its first frame said so)
 
@@ -118,6 +120,7 @@ class Viewer:
                 counts.sizes += 1
             if final:
                 counts.messages += 1
+                self.first = True
         return True
 
 
@@ -139,7 +142,9 @@ def main() -> None:
     ready = False
     while True:
         watching = [key.data[0] for key in selector.get_map().values() if type(key.data) is tuple]
-        if not ready and all(viewer.open for viewer in watching):
+        # ready once each has its first message: a long match's sheet is in it, which the
+        # server compresses for each page, before the window counts
+        if not ready and all(viewer.first for viewer in watching):
             ready = True
             print("ready", flush=True)
         for key, _ in selector.select():

@@ -58,6 +58,9 @@ SETTLE_S = 0.5  # after the viewers came (or went), before counting
 Phase = dict[str, float]
 TARGET = 100000001  # no match ends within a run: the viewers watch the same tables
 MOST_DEALS = 10**9  # nor by the server's most deals a match (max_match_deals)
+# a page's first message holds its match's sheet, a line a deal: some thousands of deals
+# by a run's end, past the 256 KiB a page may have queued (it was dropped, and reopened)
+OUTBOX = 64 * 1024 * 1024
 SEEK = f"seek 2 moscow to-{TARGET}"
 
 
@@ -81,7 +84,7 @@ def start_server(db: str, task_cpu: str | None) -> tuple[subprocess.Popen[str], 
         "    async with trio.open_nursery() as n:\n"
         f"        port = await n.start(lambda task_status: serve(Config(port=0, db={db!r}, "
         "http_port=0, max_connections=5000, max_connections_per_address=0, "
-        f"max_match_deals={MOST_DEALS}, web_viewers_per_address=0, "
+        f"max_match_deals={MOST_DEALS}, outbox_bytes={OUTBOX}, web_viewers_per_address=0, "
         "web_requests_per_address_burst=0), rules=rules, "
         "http_bound=bound.append, task_status=task_status))\n"
         "        print(port, bound[0], flush=True)\n"
@@ -89,7 +92,11 @@ def start_server(db: str, task_cpu: str | None) -> tuple[subprocess.Popen[str], 
         + "trio.run(main)\n"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        # its log to a file: a pipe nobody reads fills, and the server blocks writing to it
+        stderr=open(f"{db}.log", "w"),  # noqa: SIM115 (the server's, for its lifetime)
+        text=True,
     )
     assert proc.stdout is not None
     port, http_port = (int(p) for p in proc.stdout.readline().split())
