@@ -8,14 +8,17 @@ leaves PostgreSQL as it was; one whose commit fails says it may be written."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import functools
 import random
 import signal
+import socket
 import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -548,14 +551,14 @@ def test_ctrl_c_during_the_commit_says_it_may_be_written_and_how_to_know(
     assert again.stdout.startswith(f"moved {club} into {new_postgres_url} ")
 
 
-def test_a_database_error_during_the_commit_says_it_may_be_written_and_how_to_know(
+def test_an_error_postgresql_answers_the_commit_with_says_nothing_was_written(
     tmp_path: Path, new_postgres_url: str
 ) -> None:
-    """An error answering the COMMIT said 'failed and wrote nothing there', which the
-    move cannot know (a commit lost in flight may have been done): it says what Ctrl-C
-    during the commit says, the error named. A deferred trigger of the (migrated,
-    empty) database raises at the commit; PostgreSQL rolls back, and the move again, as
-    the sentence says, moves the club."""
+    """An error PostgreSQL answers the COMMIT with was told as 'not known here', as a
+    connection lost: PostgreSQL rolled the transaction back, and the move says what any
+    failure says, 'failed and wrote nothing there', the error named. A deferred trigger
+    of the (migrated, empty) database raises at the commit; the move again, the trigger
+    gone, moves the club."""
     club = tmp_path / "club.sqlite3"
     _a_club(club)
     open_store(new_postgres_url).close()  # migrated, no rows: a database the move takes
@@ -574,13 +577,9 @@ def test_a_database_error_during_the_commit_says_it_may_be_written_and_how_to_kn
     argv = ["move-store", new_postgres_url, "--db", str(club)]
     done = run_cli(argv)
     assert (done.returncode, done.stdout) == (2, ""), done.stderr
-    assert done.stderr.startswith("deberc-net move-store: a database error (no commit today")
-    assert done.stderr.endswith(
-        ") during the commit: the move into"
-        f" {new_postgres_url} is written whole or not at all (one transaction), which of"
-        " the two is not known here. Run the move again to know: it moves the club if"
-        " nothing was written, or says that the database holds a club already (this"
-        " move's)\n"
+    assert done.stderr.startswith(
+        f"deberc-net move-store: the move into {new_postgres_url} failed and wrote nothing"
+        " there: no commit today"
     )
     assert done.stderr.count("\n") == 1
     after = _state(new_postgres_url)
@@ -590,6 +589,122 @@ def test_a_database_error_during_the_commit_says_it_may_be_written_and_how_to_kn
     with psycopg.connect(new_postgres_url, autocommit=True) as holder:
         holder.execute("DROP TRIGGER refused_commit ON accounts")
     again = run_cli(argv)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(f"moved {club} into {new_postgres_url} ")
+
+
+# a simple Query message 'Q' of "COMMIT" (its length counts itself and the NUL): how
+# psycopg sends a commit
+COMMIT_QUERY = b"Q" + (4 + len(b"COMMIT\0")).to_bytes(4, "big") + b"COMMIT\0"
+
+
+class _CommitCutter:
+    """A TCP proxy on loopback (port 0) to the PostgreSQL at ``upstream``: it passes the
+    bytes both ways, and when a client sends COMMIT it closes both sides instead, the
+    COMMIT never passed on: the connection lost at the commit, PostgreSQL rolling the
+    transaction back. ``cut`` is set then."""
+
+    def __init__(self, upstream: tuple[str, int]) -> None:
+        self.upstream = upstream
+        self.cut = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.sockets: list[socket.socket] = []
+        self.threads = [threading.Thread(target=self._accept, daemon=True)]
+        self.threads[0].start()
+
+    def close(self) -> None:
+        _shut(self.listener)  # (wakes the accepting thread)
+        self.listener.close()
+        for sock in self.sockets:
+            _shut(sock)
+        for thread in self.threads:
+            thread.join(timeout=10)
+        for sock in self.sockets:
+            sock.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:  # the listener closed
+                return
+            server = socket.create_connection(self.upstream, timeout=10)
+            server.settimeout(None)  # (the move may be quiet a while between queries)
+            self.sockets += [client, server]
+            for pump in (self._to_server, self._to_client):
+                thread = threading.Thread(target=pump, args=(client, server), daemon=True)
+                self.threads.append(thread)
+                thread.start()
+
+    def _to_server(self, client: socket.socket, server: socket.socket) -> None:
+        tail = b""
+        try:
+            while data := _received(client):
+                if COMMIT_QUERY in tail + data:
+                    self.cut.set()
+                    return
+                server.sendall(data)
+                tail = (tail + data)[-len(COMMIT_QUERY) :]
+        except OSError:  # the server's side gone
+            pass
+        finally:  # either side ended: both (the other pump's recv wakes)
+            _shut(client)
+            _shut(server)
+
+    def _to_client(self, client: socket.socket, server: socket.socket) -> None:
+        try:
+            while data := _received(server):
+                client.sendall(data)
+        except OSError:  # the client's side gone
+            pass
+        finally:
+            _shut(client)
+            _shut(server)
+
+
+def _received(sock: socket.socket) -> bytes:
+    """The next bytes from ``sock``; none once it is closed or shut down."""
+    try:
+        return sock.recv(65536)
+    except OSError:
+        return b""
+
+
+def _shut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # (not connected any more)
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+@pytest.mark.timeout(120)
+def test_the_connection_lost_at_the_commit_says_it_may_be_written_and_how_to_know(
+    tmp_path: Path, new_postgres_url: str
+) -> None:
+    """The connection lost at the commit leaves no answer: PostgreSQL may have
+    committed before it was lost, or never had the COMMIT. The move says so and how to
+    know, the error named. A proxy between the move and PostgreSQL closes both sides at
+    the COMMIT (so nothing was written, and the move again moves the club)."""
+    club = tmp_path / "club.sqlite3"
+    _a_club(club)
+    address = psycopg.conninfo.conninfo_to_dict(new_postgres_url)
+    cutter = _CommitCutter((str(address["host"]), int(str(address["port"]))))
+    try:
+        through = new_postgres_url.replace(f":{address['port']}/", f":{cutter.port}/")
+        done = run_cli(["move-store", through, "--db", str(club)])
+    finally:
+        cutter.close()
+    assert cutter.cut.is_set()
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.startswith("deberc-net move-store: a database error (")
+    assert done.stderr.endswith(
+        ") during the commit: the move into"
+        f" {through} is written whole or not at all (one transaction), which of the two"
+        " is not known here. Run the move again to know: it moves the club if nothing"
+        " was written, or says that the database holds a club already (this move's)\n"
+    )
+    assert done.stderr.count("\n") == 1
+    assert "accounts" not in _state(new_postgres_url)  # rolled back: not even the schema
+    again = run_cli(["move-store", new_postgres_url, "--db", str(club)])
     assert again.returncode == 0, again.stderr
     assert again.stdout.startswith(f"moved {club} into {new_postgres_url} ")
 

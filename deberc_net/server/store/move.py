@@ -184,13 +184,17 @@ def _copy(source: sqlite3.Connection, url: str, migrations: Sequence[Migration])
                 f"interrupted: nothing was written into {where} (the move is one"
                 " transaction, not committed); the move can be run again"
             ) from None
-        # its COMMIT sent, PostgreSQL may have done it or not: an error then may be the
-        # connection lost after the commit was done, or before it arrived
+        # its COMMIT sent, PostgreSQL may have done it or not: Ctrl-C, or the connection
+        # lost (no answer: no sqlstate), may be after the commit was done or before it
+        # arrived; an error PostgreSQL answers the COMMIT with (a deferred trigger's, a
+        # termination) rolled it back, and is told as any other failure, below
         try:
             target.commit()
         except KeyboardInterrupt:
             raise MoveInterrupted(_commit_not_known("interrupted", where)) from None
         except psycopg.Error as exc:
+            if exc.sqlstate is not None:
+                raise
             said = _commit_not_known(f"a database error ({_reason(exc)})", where)
             raise StoreError(said) from None
         return moved
@@ -205,8 +209,8 @@ def _copy(source: sqlite3.Connection, url: str, migrations: Sequence[Migration])
 
 
 def _commit_not_known(what: str, where: str) -> str:
-    """The sentence for a move whose commit ``what`` cut short (Ctrl-C, a database
-    error): whether PostgreSQL committed is not known here, and how to know."""
+    """The sentence for a move whose commit ``what`` cut short (Ctrl-C, the connection
+    lost): whether PostgreSQL committed is not known here, and how to know."""
     return (
         f"{what} during the commit: the move into {where} is written whole or not at"
         " all (one transaction), which of the two is not known here. Run the move again"
