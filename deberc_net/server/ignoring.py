@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -71,11 +72,8 @@ class Ignoring:
         if not self._may_change(session, item):
             return
         name = self._spelling(name)
-        if not session.guest:  # kept before it is said done
-            store = self.lobby.store
-            await self.lobby.writes.run(functools.partial(store.ignore, session.name or "", name))
-        ignored = session.ignored = {**ignored, key: name}
-        self._changed(session)
+        ignored = {**ignored, key: name}
+        await self._keep(session, self.lobby.store.ignore, name, ignored)
         said = phrase(Msg.IGNORE_DONE, name=name)
         session.send(ev.ok("ignore", said, self._fields(name, ignored)))
 
@@ -91,14 +89,25 @@ class Ignoring:
         if not self._may_change(session, item):
             return
         name = ignored[key]
-        if not session.guest:
-            store = self.lobby.store
-            await self.lobby.writes.run(functools.partial(store.unignore, session.name or "", name))
         left = {k: n for k, n in ignored.items() if k != key}
-        session.ignored = left or None
-        self._changed(session)
+        await self._keep(session, self.lobby.store.unignore, name, left)
         said = phrase(Msg.UNIGNORE_DONE, name=name)
         session.send(ev.ok("unignore", said, self._fields(name, left)))
+
+    async def _keep(
+        self,
+        session: Session,
+        write: Callable[[str, str], None],
+        name: str,
+        ignored: dict[str, str],
+    ) -> None:
+        """``session``'s list is ``ignored`` now, ``name`` added or taken out by
+        ``write``: a registered player's in the store first (kept before it is said
+        done), then here and on the other workers."""
+        if not session.guest:
+            await self.lobby.writes.run(functools.partial(write, session.name or "", name))
+        session.ignored = ignored or None
+        self._changed(session)
 
     def _may_change(self, session: Session, item: Command) -> bool:
         """Whether ``session`` may change its list now: each change is a write to the

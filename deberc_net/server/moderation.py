@@ -296,8 +296,10 @@ class Moderation:
                 # who lifted it, as stored; its row gone before its end (another
                 # host's clock ahead of this one's cleared it): 'An admin …'
                 admin = lifts.get(key)
-                lifted = phrase(Msg.UNMUTED, admin=admin) if admin is not None else None
-                session.send(ev.info(lifted or phrase(Msg.UNMUTED_ELSEWHERE)))
+                if admin is None:
+                    session.send(ev.info(phrase(Msg.UNMUTED_ELSEWHERE)))
+                else:
+                    session.send(ev.info(phrase(Msg.UNMUTED, admin=admin)))
         for mute in stored:  # (each ended after the read began: the store's choice)
             left = mute.until_s - now_s
             if left > 0:  # (one that ran out while it read is not told)
