@@ -62,9 +62,12 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
         return E.NotAllowed(_why_not_pokazhi(deal, seat))
     if name in (C.PAS, C.IGRAYU):
         return _why_not_bid(deal, seat, call)
-    if name in (C.MENYAYU, C.PROKHODIT_Q) and not deal.rules.settings.seven_swap:
-        # (four players, seven-swap-off) at any moment: not "after the order" in the
-        # bidding, nor a turn to wait for, when it never comes
+    if (
+        deal.phase == BIDDING
+        and name in (C.MENYAYU, C.PROKHODIT_Q)
+        and not deal.rules.settings.seven_swap
+    ):
+        # (four players, seven-swap-off) not "after the order": it never comes
         return E.NotAllowed("this table has no swap of the seven")
     if deal.phase == BIDDING:
         return E.WrongPhase(f"bidding is on: {call.token()} comes after the order")
@@ -199,6 +202,8 @@ def _why_not_rost(deal: Deal, seat: int) -> E.IllegalCall:
 def _why_not_prokhodit_q(deal: Deal, seat: int) -> str:
     """The question's own rule (docs/rules.md §2), not the swap's: it is asked before
     deciding the swap, once, about a trump sequence."""
+    if not deal.rules.settings.seven_swap:  # (four players, seven-swap-off)
+        return "this table has no swap of the seven"
     if not (in_window(deal, seat) and may_swap_in_window(deal, seat)):
         return (
             "prokhodit? is asked by the holder of the trump 7 while he may swap it: in the "
