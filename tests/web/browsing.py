@@ -6,11 +6,12 @@ the check that a page fits it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import trio
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -23,6 +24,20 @@ def wait_for(driver: webdriver.Chrome, css: str, timeout: float = 10) -> Any:
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, css)
     )
+
+
+def script_result(driver: webdriver.Chrome, script: str, want: Any, timeout: float = 5) -> Any:
+    """What ``script`` returns once it returns ``want``, or its last answer after
+    ``timeout`` seconds: for an assert that says how the page differs."""
+    last: list[Any] = []
+
+    def check(d: webdriver.Chrome) -> bool:
+        last[:] = [d.execute_script(script)]
+        return bool(last[0] == want)
+
+    with suppress(TimeoutException):
+        WebDriverWait(driver, timeout, poll_frequency=0.02).until(check)
+    return last[0]
 
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
