@@ -131,7 +131,7 @@ class Login:
             ):
                 return
             # one player, one spelling: the account's, whatever case was typed now
-            name, guest = await self.lobby.accounts.spelling(name), False
+            name, guest = arrival.spelling or name, False
         elif not accounts.new_name(name):  # not taken before, and no longer to be taken
             mixed = accounts.scripts_mixed(name)
             session.send(

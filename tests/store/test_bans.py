@@ -43,9 +43,9 @@ def test_a_ban_is_one_a_name_however_written_and_outlasts_a_reopening(store_db: 
 def test_a_logins_first_read_gives_the_ban_and_the_account_together(store_db: str) -> None:
     store = open_store(store_db)
     try:
-        assert store.arrival("vera") == Arrival(None, registered=False)
+        assert store.arrival("vera") == Arrival(None, spelling=None)
         store.add_account("Vera", b"salt", b"hash")
-        assert store.arrival("VERA") == Arrival(None, registered=True)
+        assert store.arrival("VERA") == Arrival(None, spelling="Vera")  # the account's
         store.ban("vera", "boss", "cheating")
         arrival = store.arrival("Vera")
         assert arrival.registered and arrival.ban is not None

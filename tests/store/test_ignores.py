@@ -42,7 +42,7 @@ def test_a_logins_read_gives_the_list_with_the_ban_and_the_account(store_db: str
         assert arrival.ignored == ("Pest",)
         # not asked for (a guest's login): not read
         assert store.arrival("vera").ignored == ()
-        assert store.arrival("nobody", IGNORE_MOST) == Arrival(None, registered=False)
+        assert store.arrival("nobody", IGNORE_MOST) == Arrival(None, spelling=None)
     finally:
         store.close()
 

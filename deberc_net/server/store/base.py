@@ -117,12 +117,17 @@ class StoredMute:
 class Arrival:
     """What a login reads first, in one read (one thread's turn, not two: a burst of
     logins otherwise holds twice the memory in flight, docs/performance.md): the
-    name's ban, None if it has none, whether it has an account, and the names it
-    ignores, in the order added (only if asked: a password's login, not a guest's)."""
+    name's ban, None if it has none, its account's spelling (``login VERA`` is
+    Vera's), None if it has no account, and the names it ignores, in the order added
+    (only if asked: a password's login, not a guest's)."""
 
     ban: Ban | None
-    registered: bool
+    spelling: str | None
     ignored: tuple[str, ...] = ()
+
+    @property
+    def registered(self) -> bool:
+        return self.spelling is not None
 
 
 class Store(Protocol):
@@ -187,7 +192,7 @@ class Store(Protocol):
         ...
 
     def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
-        """``name``'s ban and whether it is registered, read together, and the first
+        """``name``'s ban and its account's spelling, read together, and the first
         ``ignored_most`` names he ignores (the oldest: a list the store holds beyond
         its bound, by two servers' changes at once, is read as the bound)."""
         ...

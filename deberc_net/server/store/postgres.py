@@ -370,12 +370,13 @@ class PostgresStore:
         ignored: list[Any] = []
         with self._pool.connection() as conn:
             ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
-            account = conn.execute("SELECT 1 FROM accounts WHERE key = %s", key).fetchone()
+            account = conn.execute("SELECT name FROM accounts WHERE key = %s", key).fetchone()
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="%s")
                 ignored = conn.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(tuple(ban))
-        return Arrival(ban_read, account is not None, tuple(str(r[0]) for r in ignored))
+        spelling = None if account is None else str(account[0])
+        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored))
 
     def bans(self) -> list[Ban]:
         with self._pool.connection() as conn:

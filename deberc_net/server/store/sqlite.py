@@ -488,12 +488,13 @@ class SQLiteStore:
         ignored: list[Any] = []
         with self._reading():
             ban = self._db.execute(BAN_OF.format(p="?", since=SINCE), key).fetchone()
-            account = self._db.execute("SELECT 1 FROM accounts WHERE key = ?", key).fetchone()
+            account = self._db.execute("SELECT name FROM accounts WHERE key = ?", key).fetchone()
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="?")
                 ignored = self._db.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(ban)
-        return Arrival(ban_read, account is not None, tuple(str(r[0]) for r in ignored))
+        spelling = None if account is None else str(account[0])
+        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored))
 
     def bans(self) -> list[Ban]:
         with self._reading():
