@@ -57,3 +57,14 @@ def test_a_help_word_folds_calls_once_not_on_every_line(monkeypatch: pytest.Monk
     assert H.calls_about("x" * 1000, TEXTS, Lang.EN) == ()
     assert H.calls_about(" ".join(["abc"] * 250), TEXTS, Lang.RU) == ()
     assert folds == []  # longer than any call's word: not looked for
+
+
+def test_a_call_word_gets_its_whole_entry_when_the_calls_take_two_lines() -> None:
+    """A tryout (Kharkiv players): 'help терц' told «объявить лучшую комбинацию до своей
+    первой» and stopped, and 'help две копы' told «карты» alone: the Russian entry's
+    calls took two lines, each read as an entry of its own."""
+    for topic in ("терц", "пятьдесят", "два полтинника", "две копы"):
+        told = H.calls_about(topic, TEXTS, Lang.RU)
+        said = " ".join(" ".join(x.split()) for x in told[1:])
+        assert "терц, два терца, пятьдесят, два полтинника (две копы)" in said, told
+        assert "объявить лучшую комбинацию до своей первой карты" in said, told

@@ -246,7 +246,8 @@ async def test_calls_in_russian_say_the_options_calls_russian_first(
 ) -> None:
     """A tryout: the options' calls led with the Latin token (`prinimayu (принимаю,
     accept)`), the opposite of the main list (`пас (pas, pass)`); and `два полтинника,
-    две копы`, calls, wrapped into the explanations' column."""
+    две копы`, calls, wrapped into the explanations' column (now the calls' line, and
+    the explanation under it, so 'help терц' tells it whole)."""
     vera = await connect.human(port, "vera")
     await vera.send("lang ru")
     await vera.read_until(lambda x: x == "Язык: русский.")
@@ -262,8 +263,8 @@ async def test_calls_in_russian_say_the_options_calls_russian_first(
         "  принимаю (prinimayu, accept)         опция dave",
         "  сдаюсь (sdayus, give up, resign)     опция dave",
     ]
-    declare = said.index("  терц, два терца, пятьдесят  объявить лучшую комбинацию до своей первой")
-    assert said[declare + 1] == "  два полтинника (две копы)   карты"
+    declare = said.index("  терц, два терца, пятьдесят, два полтинника (две копы)")
+    assert said[declare + 1].strip() == "объявить лучшую комбинацию до своей первой карты"
 
 
 async def _told_before(person: LineClient, command: str, marker: str) -> list[str]:
