@@ -270,8 +270,9 @@ COMMANDS: dict[str, CommandSpec] = {
     "top": CommandSpec(
         "top [VARIANT] [PLAYERS] [PAGE]",
         "The rated players of a variant and player count (alone: the game you play "
-        "rated most, else moscow, 2), best first (a page at a time). Rated: public "
-        "matches of registered players, a house bot only with 'bot KIND rated'.",
+        "rated most, else the one with the most rated players), best first (a page at a "
+        "time). Rated: public matches of registered players, a house bot only with 'bot "
+        "KIND rated'.",
         "any",
     ),
     "finger": CommandSpec(

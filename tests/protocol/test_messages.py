@@ -168,3 +168,14 @@ def test_a_full_tables_wait_is_shown_in_the_protocol_as_the_server_says_it() -> 
     waits = phrase(Msg.WAITS_FOR_AWAY, table=1, names=names)
     assert f"info text={waits.text()}\n" in section
     assert " ".join(waits.text(Lang.RU).split(". ")[0].split()) in " ".join(section.split())
+
+
+def test_help_top_says_the_default_the_server_picks() -> None:
+    """A tryout (Kharkiv players): 'help top' said `top` alone shows Moscow for two to
+    one who has played nothing rated, and the server showed their club's Kharkov for
+    two: the game with the most rated players (docs/protocol.md §5.18)."""
+    english = " ".join(" ".join(x.split()) for x in help_text("top"))
+    assert "else the one with the most rated players" in english, english
+    russian = " ".join(" ".join(x.split()) for x in help_text("top", lang=Lang.RU))
+    assert "иначе той, где в рейтинге больше всего игроков" in russian, russian
+    assert "moscow" not in russian + english
