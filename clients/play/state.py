@@ -554,7 +554,8 @@ def _gathered(state: TableState) -> TableState:
             # a busy server lists ours on a later page (100 to a page: docs/protocol.md §5.2)
             state = attrs.evolve(state, resync=(*state.resync, f"tables {page + 1}"))
         total = head.get_int("total") or 0
-        count = state.say(T.ONE_OPEN_TABLE) if total == 1 else state.say(T.OPEN_TABLES, count=total)
+        listed = T.ONE_TABLE_LISTED if total == 1 else T.TABLES_LISTED
+        count = state.say(listed, count=total)
         shown = [count, *(_table_text(state, table) for table in lines[1:])]
     elif head.tag == Tag.SHEET:
         if head.get_int("table") == state.table and state.table is not None:
@@ -595,8 +596,15 @@ def _table_text(state: TableState, line: Line) -> str:
     if state.lang == Lang.RU and told in TABLE_STATES:  # as the lobby's list says it
         told = MESSAGES[TABLE_STATES[told]][1]
     table, variant = line.get_str("id"), line.get_str("variant")
+    private = state.say(T.PRIVATE_TABLE) if line.get_str("private") == "1" else ""
     return state.say(
-        T.TABLE_LINE, table=table, variant=variant, options=options, seats=seats, state=told
+        T.TABLE_LINE,
+        table=table,
+        private=private,
+        variant=variant,
+        options=options,
+        seats=seats,
+        state=told,
     )
 
 

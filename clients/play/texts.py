@@ -91,9 +91,10 @@ class T(StrEnum):
     MUTED_BY = "muted-by"
     HERE = "here"
     NOBODY = "nobody"
-    OPEN_TABLES = "open-tables"
-    ONE_OPEN_TABLE = "one-open-table"
+    TABLES_LISTED = "tables-listed"
+    ONE_TABLE_LISTED = "one-table-listed"
     TABLE_LINE = "table-line"
+    PRIVATE_TABLE = "private-table"
     REFUSED = "refused"
     MEANT_CALL = "meant-call"
     MEANT_COMMAND = "meant-command"
@@ -238,12 +239,15 @@ TEXTS: dict[T, tuple[str, str]] = {
     ),
     T.HERE: ("here: {names}", "здесь: {names}"),
     T.NOBODY: ("nobody", "никого"),
-    T.OPEN_TABLES: ("{count} open tables", "открытых столов: {count}"),
-    T.ONE_OPEN_TABLE: ("1 open table", "открытых столов: 1"),
+    # the tables 'tables' lists: the public ones and the private ones the player sits at
+    # or is invited to (not «открытых»: a private table is «закрытый», as the server says)
+    T.TABLES_LISTED: ("{count} tables", "столов: {count}"),
+    T.ONE_TABLE_LISTED: ("1 table", "столов: 1"),
     T.TABLE_LINE: (
-        "table {table}: {variant} {options} [{seats}] {state}",
-        "стол {table}: {variant} {options} [{seats}] {state}",
+        "table {table}{private}: {variant} {options} [{seats}] {state}",
+        "стол {table}{private}: {variant} {options} [{seats}] {state}",
     ),
+    T.PRIVATE_TABLE: (" (private)", " (закрытый)"),
     T.REFUSED: ("! {text}", "! {text}"),
     T.MEANT_CALL: (" Did you mean {call}?", " Может быть, «{call}»?"),
     T.MEANT_COMMAND: (" Did you mean '{command}'?", " Может быть, {command}?"),

@@ -138,7 +138,7 @@ async def _lobby(pilot: Pilot[None], app: PlayApp, by_key: bool) -> None:
     await until(pilot, lambda: any(line.startswith("here: ") for line in app.state.log), "who")
     assert "tuiplayer" in next(line for line in app.state.log if line.startswith("here: "))
     await pilot.press("f5")
-    await until(pilot, lambda: any("open tables" in line for line in app.state.log), "tables")
+    await until(pilot, lambda: any(line.endswith(" tables") for line in app.state.log), "tables")
     await type_line(pilot, "say hello lobby", by_key=by_key)
     await until(pilot, lambda: "tuiplayer: hello lobby" in app.state.log, "say")
 

@@ -643,7 +643,7 @@ def test_a_table_listed_on_a_later_page_is_asked_for_there() -> None:
     assert len(state.log) == logged
     # the person's own 'tables' is shown, and a page without ours asks nothing more
     state = fold_all(["tables count=2 total=3 page=1 pages=2", *others], state)
-    assert state.resync == () and state.log[logged] == "3 open tables"
+    assert state.resync == () and state.log[logged] == "3 tables"
 
 
 def test_a_reply_short_of_its_count_is_taken_in_at_the_next_line() -> None:
@@ -1368,11 +1368,35 @@ def test_a_misspelled_command_is_told_the_one_it_is_close_to() -> None:
     ]
 
 
-def test_one_open_table_is_said_in_the_singular() -> None:
+def test_one_table_is_said_in_the_singular() -> None:
     state = fold_all([START[0], "tables count=1 total=1 page=1 pages=1", OUR_TABLE])
-    assert state.log[-2] == "1 open table"
+    assert state.log[-2] == "1 table"
     state = fold_all(["tables count=0 total=0 page=1 pages=1"], state)
-    assert state.log[-1] == "0 open tables"
+    assert state.log[-1] == "0 tables"
+
+
+def test_a_private_table_is_listed_as_private_not_as_open() -> None:
+    """A pty tryout (Kharkiv players): invited to a private table, the client's 'tables'
+    said «открытых столов: 1» and listed it unmarked, where the server's own list says
+    «Стол 36 (закрытый)» (docs/play.ru.md): the list counts the tables the player may
+    see, and marks a private one."""
+    private = (
+        "table id=36 players=2 variant=kharkov options= seats=anna,- state=waiting"
+        " observers=0 private=1"
+    )
+    listed = ["tables count=2 total=2 page=1 pages=1", OUR_TABLE, private]
+    english = fold_all([START[0], *listed])
+    assert list(english.log[-3:]) == [
+        "2 tables",
+        "table 3: moscow to-301 [b1 b2] playing",
+        "table 36 (private): kharkov - [anna (free)] waiting",
+    ]
+    russian = fold_all([START[0], *listed], TableState(lang=Lang.RU))
+    assert list(russian.log[-3:]) == [
+        "столов: 2",
+        "стол 3: moscow to-301 [b1 b2] играют",
+        "стол 36 (закрытый): kharkov - [anna (свободно)] ждёт игроков",
+    ]
 
 
 def test_a_quiet_resync_request_refused_slow_down_is_no_longer_awaited() -> None:
