@@ -16,7 +16,7 @@ import attrs
 from deberc_net.game.cards import SUITS, parse_card
 from deberc_net.game.sheet import SheetRow
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.lang import Lang, ru_card_text
 from deberc_net.protocol.render import (
     finger_lines,
     games_lines,
@@ -175,7 +175,7 @@ def history_text(
     seats = seats or (len(written) if written else 2)
     names = _seat_names(players, seats)
     count = len(written) if written else (2 if seats == 4 else seats)
-    return history_lines(
+    told = history_lines(
         ev.History(
             head.require_int("table"),
             head.get_str("match") or "-",
@@ -187,6 +187,9 @@ def history_text(
         ),
         lang,
     )
+    # the tricks' cards in the letters of the rest of the screen (Д♠, not Q♠), as the
+    # server's own Russian lines write them (render_ru)
+    return [ru_card_text(x) for x in told] if lang == Lang.RU else told
 
 
 def _unfinished(line: Line) -> ev.UnfinishedTrick | None:

@@ -892,6 +892,22 @@ def test_the_names_of_a_finished_match_outlive_watching_another_table() -> None:
     assert "History of table 3 (m3): b1 v b2" in told and "  1 b2 K♥ b1 7♥ > b2" in told
 
 
+def test_a_russian_history_writes_its_cards_in_russian_letters() -> None:
+    """A pty tryout (Kharkiv players): the Russian client's 'history' wrote the tricks
+    in Latin letters ('Оксана Q♠', 'K♥ … J♣'), where every other line of it, and the
+    server's own Russian 'history', write В Д К Т."""
+    history = [
+        "history table=3 match=m3 deals=1",
+        "history-deal table=3 deal=1 dealer=0 trump=h player=1 outcome=made "
+        "written=62,100 tricks=2",
+        "history-trick table=3 deal=1 trick=1 leader=1 cards=Kh,Jh winner=1",
+        "history-trick table=3 deal=1 trick=2 leader=1 cards=As,Qs winner=1",
+    ]
+    state = fold_all([*START, *history], TableState(lang=Lang.RU))
+    told = state.log[-3:]
+    assert told[1:] == ("  1 b2 К♥ b1 В♥ > b2", "  2 b2 Т♠ b1 Д♠ > b2"), told
+
+
 def test_a_restarted_servers_table_of_the_same_number_is_not_named_as_the_old_one() -> None:
     """A plain server restarted numbers its tables from 1 again: the names of the match
     we played at table 3 (m3) do not name a later match at another table 3 (m9, watched
