@@ -1546,17 +1546,17 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.IGNORE_DONE: (
         "You ignore {name}: his 'say', 'invite' and 'rematch' no longer reach you (he is"
         " not told). 'unignore {name}' to hear him again.",
-        "Вы не слышите {name}: его say, invite и rematch до вас больше не доходят (ему"
-        " об этом не говорят). unignore {name} — снова слышать.",
+        "Вы не слышите игрока {name}: его say, invite и rematch до вас больше не доходят"
+        " (ему об этом не говорят). unignore {name} — снова слышать.",
     ),
-    Msg.IGNORE_AGAIN: ("You ignore {name} already.", "Вы и так не слышите {name}."),
+    Msg.IGNORE_AGAIN: ("You ignore {name} already.", "Вы и так не слышите игрока {name}."),
     Msg.IGNORE_SELF: ("you cannot ignore yourself", "не слышать себя нельзя"),
     Msg.IGNORE_MOST: (
         "you ignore {most} names already, the most: 'unignore' one first",
         "вы не слышите уже {most} имён, больше нельзя: сначала unignore одного",
     ),
-    Msg.UNIGNORE_DONE: ("You hear {name} again.", "Вы снова слышите {name}."),
-    Msg.NOT_IGNORED: ("you do not ignore {name}", "вы и так слышите {name}"),
+    Msg.UNIGNORE_DONE: ("You hear {name} again.", "Вы снова слышите игрока {name}."),
+    Msg.NOT_IGNORED: ("you do not ignore {name}", "вы и так слышите игрока {name}"),
     Msg.IGNORES_NONE: ("You ignore nobody.", "Вы слышите всех."),
     Msg.IGNORES: ("You ignore {count}: {names}.", "Вы не слышите ({count}): {names}."),
     # the accounts' refusals (server/accounts.py, login.py): a limit names what it counts

@@ -245,8 +245,19 @@ async def test_a_person_is_answered_in_his_language(port: int, connect: Connecto
         await bob.send("lang ru")
         await bob.read_until(lambda x: "русский" in x)
         await bob.send("ignore ann")
-        await bob.read_until(lambda x: x.startswith("Вы не слышите ann:"))
+        # «игрока ann», as every line naming a player: the name stays undeclined, and
+        # «его», «ему» are the player's (a tryout: «Вы не слышите Оксана: его say»)
+        said = await bob.read_until(lambda x: x.startswith("Вы не слышите"))
+        assert said.startswith("Вы не слышите игрока ann: его say, invite и rematch"), said
+        await bob.send("ignore ann")
+        again = await bob.read_until(lambda x: x.startswith("Вы "))
+        assert again == "Вы и так не слышите игрока ann.", again
         await bob.send("ignore")
         assert await bob.read_until(lambda x: x.startswith("Вы ")) == "Вы не слышите (1): ann."
+        await bob.send("unignore ann")
+        assert await bob.read_until(lambda x: x.startswith("Вы ")) == "Вы снова слышите игрока ann."
+        await bob.send("unignore ann")
+        refused = await bob.read_until(lambda x: x.startswith("Ошибка"))
+        assert refused == "Ошибка (not-allowed): вы и так слышите игрока ann", refused
         await bob.send("help ignore")
         await bob.read_until(lambda x: x.startswith("ignore [ИМЯ]: Не слышать игрока"))
