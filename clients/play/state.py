@@ -32,7 +32,7 @@ from deberc_net.protocol.lang import (
 from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import CHAT_CONTINUED, for_people, question
+from deberc_net.protocol.render import BANNER_RU, CHAT_CONTINUED, for_people, question
 from deberc_net.protocol.render_ru import RU_FORFEITS, question_ru
 from deberc_net.protocol.wire import (
     EventKind,
@@ -424,6 +424,14 @@ def _fold(state: TableState, line: Line) -> TableState:
             # greeted is enough)
     if state.banners > 1:  # (the banner's second line)
         return state
+    if state.lang == Lang.RU:  # a Russian screen says the banner in Russian, and not
+        # the server's hint to type 'lang ru' (for nc: this screen is Russian already)
+        if line.line == BANNER_RU:
+            return state
+        protocol = banner_protocol(line.line)
+        if protocol is not None:
+            version = line.line.split()[1]
+            return _log(state, state.say(T.BANNER, version=version, protocol=protocol))
     return _log(state, line.line) if line.line.strip() else state  # the banner
 
 

@@ -102,6 +102,7 @@ class T(StrEnum):
     UNREADABLE_REPLY = "unreadable-reply"
     MATCH_OVER_LOBBY = "match-over-lobby"
     CONNECTED_AGAIN = "connected-again"
+    BANNER = "banner"
     SEAT_BACK = "seat-back"
     NOT_KEPT_WHY = "not-kept-why"
     NOT_KEPT_UNSAID = "not-kept-unsaid"
@@ -258,6 +259,12 @@ TEXTS: dict[T, tuple[str, str]] = {
         "Партия за столом {table} окончена: вы в лобби.",
     ),
     T.CONNECTED_AGAIN: ("Connected again.", "Связь восстановлена."),
+    # the server's banner (docs/protocol.md §4.1), as a Russian screen says it; the
+    # English screen shows the server's own two lines
+    T.BANNER: (
+        "deberc-net {version} (protocol {protocol}) — Deberts for people and bots.",
+        "deberc-net {version} (протокол {protocol}) — деберц для людей и ботов.",
+    ),
     T.SEAT_BACK: (
         "Connected again: your seat at table {table} is back.",
         "Связь восстановлена: вы снова на своём месте за столом {table}.",

@@ -1569,6 +1569,18 @@ BANNER = [
     "deberc-net 0.1.0 (protocol 1) — Deberts for people and bots. Type 'help'.",
     "Деберц для людей и ботов. По-русски: наберите lang ru, потом help.",
 ]
+
+
+def test_a_russian_screen_says_the_banner_in_russian() -> None:
+    """A pty tryout (Kharkiv players, Russian only): the Russian client's log opened
+    with the server's English banner and its Russian hint «наберите lang ru», for nc
+    users: the screen is Russian already. It says the banner in Russian, once."""
+    state = fold_all([*BANNER, START[0]], TableState(lang=Lang.RU))
+    assert state.log[0] == "deberc-net 0.1.0 (протокол 1) — деберц для людей и ботов."
+    assert not any("lang ru" in x or "Deberts" in x for x in state.log), state.log
+    assert fold_all([*BANNER, START[0]]).log[:2] == tuple(BANNER)  # English: as sent
+
+
 # what a connection made again brings before the table's lines: the link's notice, the
 # banner, the replies to its own 'style', 'clock' and login
 AGAIN = [
