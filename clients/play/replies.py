@@ -50,9 +50,11 @@ def lines_after(line: Line) -> int:
     return 0
 
 
-def _seat_names(players: Sequence[str], seats: int) -> tuple[str, ...]:
+def _seat_names(players: Sequence[str], seats: int, lang: Lang) -> tuple[str, ...]:
+    """The players' names, a seat's number for one not known («место 1» in Russian)."""
+    seat = "место" if lang == Lang.RU else "seat"
     return tuple(
-        players[i] if i < len(players) and players[i] else f"seat {i}" for i in range(seats)
+        players[i] if i < len(players) and players[i] else f"{seat} {i}" for i in range(seats)
     )
 
 
@@ -101,7 +103,7 @@ def sheet_text(
     return sheet_lines(
         ev.Sheet(
             head.require_int("table"),
-            _seat_names(players, seats),
+            _seat_names(players, seats, lang),
             _sides(seats, count),
             head.get_int("target"),
             sheet_rows,
@@ -173,7 +175,7 @@ def history_text(
         deals[-1] = attrs.evolve(deals[-1], tricks=tuple(tricks))
     written = next((d.written for d in deals if d.written), None)
     seats = seats or (len(written) if written else 2)
-    names = _seat_names(players, seats)
+    names = _seat_names(players, seats, lang)
     count = len(written) if written else (2 if seats == 4 else seats)
     told = history_lines(
         ev.History(

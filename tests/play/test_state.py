@@ -906,6 +906,15 @@ def test_a_russian_history_writes_its_cards_in_russian_letters() -> None:
     state = fold_all([*START, *history], TableState(lang=Lang.RU))
     told = state.log[-3:]
     assert told[1:] == ("  1 b2 К♥ b1 В♥ > b2", "  2 b2 Т♠ b1 Д♠ > b2"), told
+    # a match whose names this client never saw (a fresh client's last match): its
+    # seats, in Russian too (it said «seat 0 — seat 1»)
+    fresh = fold_all([START[0], *history], TableState(lang=Lang.RU))
+    told = fresh.log[-4:]
+    assert told[0] == "История стола 3 (m3): место 0 — место 1", told
+    assert told[2:] == (
+        "  1 место 1 К♥ место 0 В♥ > место 1",
+        "  2 место 1 Т♠ место 0 Д♠ > место 1",
+    )
 
 
 def test_a_restarted_servers_table_of_the_same_number_is_not_named_as_the_old_one() -> None:
