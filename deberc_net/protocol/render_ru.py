@@ -234,12 +234,14 @@ def _shown(e: g.Shown, n: Names, sides: Sides) -> list[str]:
 
 @_human.register
 def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
+    # a dash, not «против»: after it a name would need its genitive («против Богдана»),
+    # which a name as typed cannot take
     if any(len(side) > 1 for side in sides):
         pairs = [" и ".join(n[s] for s in side) for side in sides]
-        return [f"Партия начинается: {' против '.join(pairs)} (партнёры сидят напротив)."]
+        return [f"Партия начинается: {' — '.join(pairs)} (партнёры сидят напротив)."]
     if len(n) > 2:  # as in English
         return [f"Партия начинается: {', '.join(n[:-1])} и {n[-1]}, каждый сам за себя."]
-    return [f"Партия начинается: {' против '.join(n)}."]
+    return [f"Партия начинается: {' — '.join(n)}."]
 
 
 @_human.register

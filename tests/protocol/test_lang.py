@@ -133,6 +133,18 @@ def test_the_rost_exchange_and_the_prompt_in_russian() -> None:
     assert all(len(x) <= 80 for x in lines)
 
 
+def test_a_matchs_start_in_russian_declines_no_name() -> None:
+    """«Оксана против Богдан» wanted the genitive a name as typed cannot take."""
+    two = ev.TableEvent(1, 1, TWO, g.MatchStarted(TWO, "m1"))
+    assert render_ru(two) == ["Партия начинается: anna — boris."]
+    four = ("anna", "boris", "vera", "gleb")
+    started = g.MatchStarted(four, "m2")
+    pairs = ev.TableEvent(1, 1, four, started, sides=((0, 2), (1, 3)))  # type: ignore[arg-type]
+    assert render_ru(pairs) == [
+        "Партия начинается: anna и vera — boris и gleb (партнёры сидят напротив)."
+    ]
+
+
 def test_errors_in_russian_keep_their_code() -> None:
     error = ev.Error("not-in-hand", "Js is not in your hand", "J♠ is not in your hand")
     assert render_ru(error) == ["Ошибка (not-in-hand): В♠ is not in your hand"]
