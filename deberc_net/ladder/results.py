@@ -4,6 +4,7 @@ gives the same summary with one copy of each bot or many."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -224,13 +225,18 @@ class Results:
         if sprt is None or len(self.o.bots) != 2:
             return
         first = self.o.bots[0].name
-        mine = [t for b, t in zip(bots, totals, strict=True) if b == first]
-        theirs = [t for b, t in zip(bots, totals, strict=True) if b != first]
         if loser is not None:
             result = 0.0 if loser == first else 1.0
         else:
-            diff = sum(mine) - sum(theirs)
-            result = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
+            # each pair of the two bots' seats is a deal, as the pairs' Elo counts it
+            # (three players, (a, a, b): two deals a seating); the sum of a bot's two
+            # seats against the other's one would win for whichever sits twice
+            deals = [
+                _deal_score(ti - tj if bi == first else tj - ti)
+                for (bi, ti), (bj, tj) in itertools.combinations(zip(bots, totals, strict=True), 2)
+                if bi != bj
+            ]
+            result = sum(deals) / len(deals)
         results = self._set_results.setdefault(game.key, [])
         results.append(result)
         if len(results) == len(seatings(game.group, self.o.players)):
@@ -245,6 +251,10 @@ class Results:
                 self.summary.sprt_verdict = verdict
                 if self.on_verdict is not None:
                     self.on_verdict()  # stop: the games already running still finish
+
+
+def _deal_score(diff: int) -> float:
+    return 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
 
 
 def count_pairs(

@@ -219,3 +219,31 @@ def test_pairs_finished_after_the_verdict_leave_the_llr_as_it_decided() -> None:
     assert told["sprt"]["pairs_after_verdict"] == 3
     assert told["games"] == 2 * decided[1] + 6  # every game played is in the totals
     assert "3 pairs finished after it, in the totals above only" in report.text(told)
+
+
+def test_three_player_sprt_scores_the_pairs_of_seats_as_the_elo_does() -> None:
+    """With three players and two bots a seating (a, a, b) is two deals of the pair, one
+    for each of a's seats (docs/bots.md, "Statistics"); the SPRT scores the same deals.
+    Here b writes more than a at every seat: every deal is b's, its Elo -inf, and the
+    test finds H0. Failed before: a seating was scored by the sum of a bot's seats, so
+    whichever sat twice won it ((a, a, b) sets scored 1, (a, b, b) sets 0), and the
+    test never saw b better."""
+    options = LadderOptions(
+        bots=[BotSpec("a", "cmd a"), BotSpec("b", "cmd b")],
+        players=3,
+        deals=40,
+        seed="t",
+        sprt=Sprt(0, 20, 0.05, 0.05),
+        progress=False,
+    )
+    summary = Summary(options, "t")
+    results = Results(options, summary)
+    for index, game in enumerate(schedule(["a", "b"], 3, 40, "t", options.mode)):
+        written = [50 if bot == "a" else 60 for bot in game.seating]
+        results.add_result(index, GameResult(game, written, "deals", None, None))
+        if summary.sprt_verdict is not None:
+            break
+    told = summary.as_dict()
+    assert told["pairs"][0]["wins"] == 0 and told["pairs"][0]["losses"] == told["games"] * 2
+    assert options.sprt is not None and set(options.sprt.scores) == {0.0}
+    assert told["sprt"]["verdict"] == "H0"
