@@ -102,15 +102,16 @@ class PairStats:
         return mean_interval(self.set_means())
 
     def points_los(self) -> float | None:
-        """Likelihood that a writes more points a deal than b (normal approximation
-        over the complete duplicate sets, as points/deal's interval); None below two."""
+        """Likelihood that a writes more points a deal than b (Student's t over the
+        complete duplicate sets, as points/deal's interval); None below two."""
         per_set = self.set_means()
-        if len(per_set) < 2:
+        n = len(per_set)
+        if n < 2:
             return None
         mean, half_width = mean_interval(per_set)
         if half_width == 0:
             return 0.5 if mean == 0 else float(mean > 0)
-        return 0.5 * (1 + math.erf(mean / (half_width / Z95) / math.sqrt(2)))
+        return t_cdf(mean / (half_width / t_quantile(0.975, n - 1)), n - 1)
 
     def as_dict(self) -> dict[str, object]:
         elo, margin = self.elo()
@@ -142,6 +143,9 @@ def _finite(x: float) -> float | None:
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and its 95% half-width, Student's t with n - 1 degrees of freedom: the
+    variance is estimated from the same few sets, and the normal's 1.96 would make
+    the interval of 3 sets half as wide as it is (t 4.30), of 2 sets a sixth (t 12.7)."""
     n = len(values)
     if n == 0:
         return 0.0, math.inf
@@ -149,7 +153,58 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float]:
     if n == 1:
         return mean, math.inf
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, Z95 * math.sqrt(var / n)
+    return mean, t_quantile(0.975, n - 1) * math.sqrt(var / n)
+
+
+def t_cdf(t: float, df: int) -> float:
+    """Student's t distribution function with ``df`` degrees of freedom."""
+    x = df / (df + t * t)
+    tail = 0.5 * _beta_regularized(x, df / 2, 0.5)
+    return 1 - tail if t > 0 else tail
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The t with ``t_cdf(t, df) == p``, for 0.5 <= p < 1 (bisection: monotone)."""
+    low, high = 0.0, 1.0
+    while t_cdf(high, df) < p:
+        low, high = high, 2 * high
+    for _ in range(100):
+        mid = (low + high) / 2
+        if t_cdf(mid, df) < p:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def _beta_regularized(x: float, a: float, b: float) -> float:
+    """I_x(a, b) by its continued fraction (Lentz), on the side where it converges."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - _beta_regularized(1 - x, b, a)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    f = d
+    for m in range(1, 10_000):
+        for num in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            f *= c * d
+        if abs(c * d - 1.0) < 1e-15:
+            break
+    return front * f / a
 
 
 @attrs.define

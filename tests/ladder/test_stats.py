@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 import pytest
 
@@ -91,17 +92,38 @@ def test_points_per_deal_uses_each_duplicate_set_as_one_observation() -> None:
     assert p.diffs == [30, -10, 50, 10, 0, -20]
     mean, half = p.points_per_deal()
     assert mean == pytest.approx(10.0)
-    # sample variance of (10, 30, -10) is 400: half-width 1.959964 * sqrt(400 / 3)
-    assert half == pytest.approx(1.959964 * math.sqrt(400 / 3))
+    # sample variance of (10, 30, -10) is 400: half-width t(0.975, 2) * sqrt(400 / 3)
+    assert half == pytest.approx(4.302653 * math.sqrt(400 / 3))
     d = p.as_dict()
     assert d["points_per_deal"] == 10.0 and d["duplicate_sets"] == 3 and d["deals"] == 6
-    assert d["points_per_deal_margin"] == pytest.approx(22.63, abs=0.01)
+    assert d["points_per_deal_margin"] == pytest.approx(49.68, abs=0.01)
 
 
 def test_mean_interval_needs_two_values() -> None:
     assert mean_interval([]) == (0.0, math.inf)
     assert mean_interval([7.0]) == (7.0, math.inf)
-    assert mean_interval([1.0, 3.0]) == (2.0, pytest.approx(1.959964 * 1.0))
+    assert mean_interval([1.0, 3.0]) == (2.0, pytest.approx(12.7062 * 1.0))
+
+
+def test_a_few_duplicate_sets_get_students_t_not_the_normal() -> None:
+    """Points/deal's interval and LOS estimate the variance from the sets themselves:
+    with three sets (+40, +60, +80: mean 60, standard error 11.55) the 95% interval is
+    t(0.975, 2) = 4.30 standard errors wide each way, not 1.96, and the LOS is t's
+    98.2%, not the normal's 99.99999%. Failed before: the normal's, which made a
+    three-board ladder look certain."""
+    p = PairStats("a", "b", 2)
+    for board, diff in ((1, 40), (2, 60), (3, 80)):
+        p.add((board, ("a", "b")), 100 + diff, 100)
+        p.add((board, ("a", "b")), 100 + diff, 100)
+    se = 20 / math.sqrt(3)
+    mean, half = p.points_per_deal()
+    assert mean == 60 and half == pytest.approx(4.302653 * se, rel=1e-6)
+    los = p.points_los()
+    assert los is not None and los == pytest.approx(0.98240, abs=1e-4)
+    # many sets: t is the normal, as before
+    values = [float(i % 7) for i in range(5000)]
+    many = mean_interval(values)
+    assert many[1] == pytest.approx(1.959964 * statistics.stdev(values) / math.sqrt(5000), rel=1e-3)
 
 
 def test_sprt_bounds_and_llr_by_hand() -> None:
