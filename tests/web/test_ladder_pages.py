@@ -19,7 +19,7 @@ import trio
 from deberc_net.ladder.stats import PairStats
 from deberc_net.ladder.store import StoredGame, open_ladder_store
 from deberc_net.protocol.lang import Lang
-from deberc_net.server.web.ladders import GAMES_PAGE, KeptPlots, LadderRun, elo_plot
+from deberc_net.server.web.ladders import GAMES_PAGE, KeptPlots, LadderRun, elo_curves, elo_plot
 
 from .conftest import WebServer
 
@@ -223,3 +223,26 @@ def test_the_plots_kept_are_bounded_by_their_size_the_least_recently_asked_dropp
     assert [kept.get(("db", run, Lang.EN)) for run in (1, 3, 4)] == ["x" * 10, "x" * 10, "y" * 10]
     kept.put(("db", 5, Lang.EN), "z" * 100)  # past the bound alone: kept, the rest dropped
     assert [kept.get(("db", run, Lang.EN)) for run in (1, 3, 4, 5)] == [None, None, None, "z" * 100]
+
+
+def test_a_three_player_runs_plot_has_a_point_a_game_where_a_bot_sits_twice() -> None:
+    """With three players and two bots, a game (a, a, b) is two deals of the pair, both
+    counted before the point is drawn: one point a game (docs/web.md), the last the
+    table's Elo. Failed before: each game gave two points alike, so the x axis, 'games
+    counted for the pair', ran to twice the games."""
+    seatings = [("a", "a", "b"), ("a", "b", "a"), ("b", "a", "a")]
+    seatings += [("a", "b", "b"), ("b", "a", "b"), ("b", "b", "a")]
+    games = [
+        {"board": 1, "seating": list(seating), "match_id": f"m{n}", "reason": "deals",
+         "written": [60 if bot == "a" else 50 for bot in seating], "forfeit": None}
+        for n, seating in enumerate(seatings)
+    ]  # fmt: skip
+    games[5]["written"] = [70, 5, 10]  # a (seat 2) loses to b at seat 0, beats b at seat 1
+    summary = {"bots": ["a", "b"], "players": 3, "pairs": [{"a": "a", "b": "b"}]}
+    curve = elo_curves(LadderRun(1, "2026-12-01", summary, games))[("a", "b")]
+    assert len(curve) == len(games)
+    pair = PairStats("a", "b", 6)
+    for _ in range(11):
+        pair.add((1, ("a", "b")), 60, 50)
+    pair.add((1, ("a", "b")), 10, 70)
+    assert curve[-1] == pytest.approx(pair.elo()[0])

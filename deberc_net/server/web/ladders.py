@@ -92,7 +92,9 @@ def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:
         bots = game["seating"][: len(written)]  # side i's first seat is seat i
         key = (game["board"], tuple(sorted(set(game["seating"]))))
         size = set_size(game["seating"])
-        for pair in count_pairs(pairs, key, size, bots, written, game["forfeit"], order):
+        counted = count_pairs(pairs, key, size, bots, written, game["forfeit"], order)
+        # a pair meets twice in a game of (a, a, b): one point a game, as docs/web.md says
+        for pair in dict.fromkeys(counted):
             curves.setdefault(pair, []).append(pairs[pair].elo()[0])
     return dict(sorted(curves.items()))
 
