@@ -114,12 +114,15 @@ def after_verdict(s: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) ->
 
 
 def _verdict(s: dict[str, Any]) -> str:
-    """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone)."""
+    """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone), and
+    what it shows: H1 that first is more than elo0 over second (wrong at most alpha of
+    the time), H0 less than elo1 (beta); not 'at least elo1': bots between elo0 and
+    elo1 end in either, equal bots under -10,10 in H1 a third of the time."""
     first, second = s["first"], s["second"]
     if s["verdict"] == "H1":
-        return f"H1 ({first} at least {s['elo1']:+g} Elo over {second})"
+        return f"H1 ({first} more than {s['elo0']:+g} Elo over {second})"
     if s["verdict"] == "H0":
-        return f"H0 ({first} at most {s['elo0']:+g} Elo over {second})"
+        return f"H0 ({first} less than {s['elo1']:+g} Elo over {second})"
     return "no decision"
 
 

@@ -47,7 +47,10 @@ def _sprt_line(verdict: str | None) -> str:
     return next(line for line in report.text(data).splitlines() if line.startswith("SPRT "))
 
 
-def test_the_sprt_verdict_names_its_bots() -> None:
-    assert _sprt_line("H1").endswith(": H1 (zed at least +20 Elo over ann)")
-    assert _sprt_line("H0").endswith(": H0 (zed at most +0 Elo over ann)")
+def test_the_sprt_verdict_names_its_bots_and_says_only_what_the_test_shows() -> None:
+    """H1 shows the first more than elo0 over the second (an error at most alpha), H0
+    less than elo1 (beta). Failed before: H1 said 'at least elo1', H0 'at most elo0',
+    which bots between the two (equal bots under -10,10) contradict in either verdict."""
+    assert _sprt_line("H1").endswith(": H1 (zed more than +0 Elo over ann)")
+    assert _sprt_line("H0").endswith(": H0 (zed less than +20 Elo over ann)")
     assert _sprt_line(None).endswith(" after 12 pairs: no decision")
