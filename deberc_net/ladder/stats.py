@@ -139,7 +139,8 @@ class PairStats:
 
 
 def _finite(x: float) -> float | None:
-    return None if math.isinf(x) or math.isnan(x) else round(x, 2)
+    # + 0.0: an even score's Elo is -400 log10(1), -0.0, which JSON would say as such
+    return None if math.isinf(x) or math.isnan(x) else round(x, 2) + 0.0
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float]:

@@ -3,6 +3,7 @@ examples worked by hand."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
@@ -269,3 +270,11 @@ def test_three_player_sprt_scores_the_pairs_of_seats_as_the_elo_does() -> None:
     assert told["pairs"][0]["wins"] == 0 and told["pairs"][0]["losses"] == told["games"] * 2
     assert options.sprt is not None and set(options.sprt.scores) == {0.0}
     assert told["sprt"]["verdict"] == "H0"
+
+
+def test_an_even_pairs_figures_are_zero_in_json_never_minus_zero() -> None:
+    """docs/bots.md: a figure that rounds to zero is 0.0, never -0.0 — in --json and
+    the web's API too. Failed before: an even score's Elo, -400 log10(1), was -0.0."""
+    d = pair(3, 2, 3).as_dict()
+    assert d["elo"] == 0.0 and math.copysign(1.0, d["elo"]) == 1.0  # type: ignore[arg-type]
+    assert '"elo": 0.0' in json.dumps(d)
