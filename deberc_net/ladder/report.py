@@ -113,6 +113,11 @@ def after_verdict(s: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) ->
     return words["after-one" if after == 1 else "after-many"].format(after=after)
 
 
+def _per_bot(counts: Mapping[str, int]) -> str:
+    """A count per bot in words, 'flaky 5, rand 1' (not the dict's "{'flaky': 5}")."""
+    return ", ".join(f"{bot} {count}" for bot, count in counts.items()) or "none"
+
+
 def _verdict(s: dict[str, Any]) -> str:
     """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone), and
     what it shows: H1 that first is more than elo0 over second (wrong at most alpha of
@@ -162,8 +167,8 @@ def text(data: dict[str, Any]) -> str:
     if data["crashes"] or data["forfeits"]:
         lines += [
             "",
-            f"Crashes (restarted): {data['crashes'] or 'none'}; "
-            f"forfeits: {data['forfeits'] or 'none'}",
+            f"Crashes (restarted): {_per_bot(data['crashes'])}; "
+            f"forfeits: {_per_bot(data['forfeits'])}",
         ]
     if data.get("fallbacks") or data.get("bot_errors") or data.get("first_faults"):
         lines += ["", "Bot faults:"]

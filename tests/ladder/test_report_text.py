@@ -158,3 +158,14 @@ def test_the_ratings_say_they_are_kept_by_name() -> None:
     assert "kept from run to run, by name" in report.text(_summary(pair))
     rows = [{"bot": "a", "rating": 1.0, "mu": 25.0, "sigma": 8.0, "games": 2}]
     assert report.leaderboard(rows).splitlines()[-1] == report.BY_NAME
+
+
+def test_crashes_and_forfeits_are_counted_per_bot_in_words() -> None:
+    """Said "Crashes (restarted): none; forfeits: {'flaky': 5}", a Python dict."""
+    pair = PairStats("flaky", "rand", 2)
+    pair.add((1, ("flaky", "rand")), 40, 10)
+    told = {**_summary(pair), "crashes": {"flaky": 2, "rand": 1}, "forfeits": {"flaky": 5}}
+    lines = report.text(told).splitlines()
+    assert "Crashes (restarted): flaky 2, rand 1; forfeits: flaky 5" in lines, lines
+    told = {**_summary(pair), "forfeits": {"flaky": 1}}
+    assert "Crashes (restarted): none; forfeits: flaky 1" in report.text(told).splitlines()
