@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import ipaddress
 import os
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -20,29 +21,144 @@ _EXPECTS = {
     "str": "a string",
     "list[str]": "a list of strings",
 }
-_PORTS = ("port", "http_port")
 MOST_SEND_TIMEOUT_MS = 2**31 - 1  # web_send_timeout_ms: what TCP_USER_TIMEOUT takes
 _PROXY_LISTS = ("trusted_proxies", "game_proxies")  # addresses or networks, both versions
-# a clock shorter than this forfeits every seat on time: a person needs seconds to read
-# and type a call, a program a network round trip
-_SHORTEST_CLOCKS = {"human_clock_ms": 5000, "bot_clock_ms": 100}
 SETTINGS_PAGE = "docs/settings.md"  # every setting, its default and what it does
-# 0 would make the server unusable: every reader dropped, no call queued, 'who' divided
-# by zero, no login finished, a heartbeat without a pause, every connection refused
-_AT_LEAST_ONE = (
-    "outbox_bytes",
-    "table_requests_waiting",
-    "page_size",
-    "hash_workers",
-    "registration_workers",
-    "password_checks_per_address",
-    "password_checks_at_once_per_address",
-    "heartbeat_ms",
-    "max_connections",
-)
 # the shortest max_line: a login fits, 'login NAME PASSWORD lang=ru' with a 20-letter
 # name (80 bytes in UTF-8 at most) and a password of up to 150 bytes (10 let in no one)
 SHORTEST_LINE = 256
+
+
+@attrs.frozen
+class Range:
+    """The values a number setting takes, both ends included; ``unit`` is said with
+    them when a value is refused."""
+
+    least: int
+    most: int
+    unit: str
+
+
+_SECOND_MS = 1000
+_MINUTE_MS = 60 * _SECOND_MS
+_HOUR_MS = 60 * _MINUTE_MS
+_DAY_MS = 24 * _HOUR_MS
+_WEEK_MS = 7 * _DAY_MS
+_MONTH_MS = 30 * _DAY_MS
+_YEAR_MS = 365 * _DAY_MS
+# a rate or burst no client comes near (the tests' "no limit" is 1e6): more is a typo,
+# or inf, which turns the limit off (0 does that where a row says so)
+_MOST_RATE = 1_000_000
+_RATE = Range(0, _MOST_RATE, "a second")
+_BURST = Range(0, _MOST_RATE, "at once")
+# things at once on one server (sockets, tables): a million is past any process's
+# file descriptors; more is a typo
+_MOST_AT_ONCE = 1_000_000
+# house bots (a process each) and search bots' tables (a core each)
+_MOST_BOTS = 1000
+# threads hashing passwords: each keeps a core busy, no machine has more
+_MOST_THREADS = 256
+# counts of one address's or one name's attempts in a window: past that the limit
+# limits nothing (a big NAT's address stays far below)
+_MOST_PER_WINDOW = 10_000
+# a window of counts, or of memory: past a month it is a ban's job, not a limit's
+_WINDOW = Range(0, _MONTH_MS, "milliseconds: 30 days at most")
+# Every number setting's range (docs/settings.md, each row's "range"). The least: where
+# less breaks the server (none negative; where it is 1, 0 would drop every reader, queue
+# no call, divide 'who' by zero, finish no login, beat without a pause, refuse every
+# connection; a clock nobody can meet, a line no login fits); the most: where an
+# operator's typo (an extra zero, seconds as milliseconds, 1e12, inf) is harm, not a
+# wish: a clock of years, an outbox of terabytes, a limit that limits nothing, a number
+# a float, trio or SQLite cannot take (a start-up, a stop or a 'top' that failed)
+RANGES: dict[str, Range] = {
+    "port": Range(0, 65535, "a port number"),
+    "http_port": Range(0, 65535, "a port number"),
+    "max_web_viewers": Range(0, _MOST_AT_ONCE, "sockets"),
+    "web_viewers_per_address": Range(0, _MOST_AT_ONCE, "sockets"),
+    "web_requests_per_address_per_s": _RATE,
+    "web_requests_per_address_burst": _BURST,
+    # (the kernel's TCP_USER_TIMEOUT is a C int: more failed the web face's start)
+    "web_send_timeout_ms": Range(0, MOST_SEND_TIMEOUT_MS, "milliseconds, some 24 days"),
+    "web_socket_frames_per_s": _RATE,
+    "web_socket_frames_burst": _BURST,
+    # shorter forfeits every seat on time (a person needs seconds to read and type a
+    # call, a program a network round trip); longer than a day a call, a silent
+    # player holds his table for good
+    "human_clock_ms": Range(5000, _DAY_MS, "milliseconds a call, a day at most"),
+    "bot_clock_ms": Range(100, _DAY_MS, "milliseconds a call, a day at most"),
+    "lag_ms": Range(0, _MINUTE_MS, "milliseconds: no network lags a minute"),
+    "clock_warning_ms": Range(0, _DAY_MS, "milliseconds, a day at most as a clock"),
+    "max_timeouts": Range(0, 1000, "timeouts in a row"),
+    # each deal's records, memory and replay: 1000 deals is a 1 MB replay page
+    "max_match_deals": Range(0, 1000, "deals: a match to 301 is some 8"),
+    "away_limit_ms": Range(0, _DAY_MS, "milliseconds, a day at most"),
+    # an unfinished line is held in memory, each connection's: 64 KiB is 64 times the
+    # longest line a client needs, and a limit on one client's memory still
+    "max_line": Range(SHORTEST_LINE, 65536, "bytes: a login must fit"),
+    "partial_line_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
+    "flood_lines_per_s": _RATE,
+    "flood_burst": _BURST,
+    # a slow reader's queue: 64 MiB is 256 times the default, and 5000 such readers
+    # hold 320 GB already
+    "outbox_bytes": Range(1, 64 * 1024 * 1024, "bytes, 64 MiB at most"),
+    "say_per_s": _RATE,
+    "say_burst": _BURST,
+    "say_per_address_per_s": _RATE,
+    "say_per_address_burst": _BURST,
+    "seat_churn_per_s": _RATE,
+    "seat_churn_burst": _BURST,
+    "seat_churn_per_address_per_s": _RATE,
+    "seat_churn_per_address_burst": _BURST,
+    "seek_apart_ms": _WINDOW,
+    "watch_news_window_ms": Range(0, _DAY_MS, "milliseconds, a day at most"),
+    "watch_news_per_s": _RATE,
+    "watch_news_burst": _BURST,
+    "lists_per_s": _RATE,
+    "lists_burst": _BURST,
+    # a page is one reply: 1000 names fit an outbox; 0 divides by zero
+    "page_size": Range(1, 1000, "names or tables a page"),
+    "max_connections": Range(1, _MOST_AT_ONCE, "connections"),
+    "max_connections_per_address": Range(0, _MOST_AT_ONCE, "connections"),
+    "login_timeout_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
+    "idle_timeout_ms": Range(0, _WEEK_MS, "milliseconds, a week at most"),
+    "max_tables": Range(0, _MOST_AT_ONCE, "tables"),
+    "max_tables_per_address": Range(0, _MOST_AT_ONCE, "tables"),
+    "empty_table_ms": Range(0, _DAY_MS, "milliseconds, a day at most"),
+    "table_requests_waiting": Range(1, 1000, "requests"),
+    "house_bots_per_table": Range(0, _MOST_BOTS, "bots"),
+    "max_house_bots": Range(0, _MOST_BOTS, "bot processes"),
+    "house_bots_per_address": Range(0, _MOST_BOTS, "bots"),
+    "house_bot_starts_per_address_per_s": _RATE,
+    "house_bot_starts_per_address_burst": _BURST,
+    "house_bot_starts_per_s": _RATE,
+    "house_bot_starts_burst": _BURST,
+    "house_search_tables_per_address": Range(0, _MOST_BOTS, "tables"),
+    "max_house_search_tables": Range(0, _MOST_BOTS, "tables"),
+    "house_bot_nice": Range(0, 19, "the kernel's nicest is 19"),
+    "hash_workers": Range(1, _MOST_THREADS, "threads"),
+    "registration_workers": Range(1, _MOST_THREADS, "threads"),
+    "registrations_waiting": Range(0, _MOST_PER_WINDOW, "registrations"),
+    "registrations_waiting_per_address": Range(0, _MOST_PER_WINDOW, "registrations"),
+    "registrations_per_address": Range(0, _MOST_PER_WINDOW, "names a window"),
+    "registration_window_ms": _WINDOW,
+    "failed_logins_per_name": Range(0, _MOST_PER_WINDOW, "passwords a window"),
+    "failed_logins_per_address": Range(0, _MOST_PER_WINDOW, "passwords a window"),
+    "failure_window_ms": _WINDOW,
+    "failed_logins_per_connection": Range(0, 1000, "passwords"),
+    # the default is 30 days: a year is as long as an address stays a player's
+    "known_address_ms": Range(0, _YEAR_MS, "milliseconds, a year at most"),
+    "password_checks_per_address": Range(1, _MOST_PER_WINDOW, "checks a window"),
+    "password_check_window_ms": _WINDOW,
+    "password_checks_at_once_per_address": Range(1, _MOST_THREADS, "checks"),
+    # a stop that waits longer is killed first (systemd's TimeoutStopSec: 90 s)
+    "shutdown_grace_ms": Range(0, 10 * _MINUTE_MS, "milliseconds, 10 minutes at most"),
+    "drain_limit_ms": Range(0, _WEEK_MS, "milliseconds, a week at most; 0: no limit"),
+    # (the tests' "no heartbeat" is a day)
+    "heartbeat_ms": Range(1, _DAY_MS, "milliseconds, a day at most"),
+    "server_dead_ms": Range(0, _WEEK_MS, "milliseconds, a week at most"),
+    "worker_restart_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
+    "seek_patience_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
+}
 # docs/settings.md's four: Python's others ("critical" dropped the error lines an
 # operator alerts on, "notset" is debug by another name) are refused
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -222,6 +338,11 @@ class Config:
             data = tomllib.loads(raw.decode("utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ValueError(f"{path}: not a TOML file: {exc}") from None
+        except ValueError:  # (Python's: it reads no number of more digits than this)
+            raise ValueError(
+                f"{path}: a number of more than {sys.get_int_max_str_digits()} digits;"
+                " no setting takes one"
+            ) from None
         section = data.get("server", data)
         if not isinstance(section, dict):
             raise ValueError(f"{path}: [server] must be a table of settings")
@@ -248,7 +369,7 @@ class Config:
         for name, value in section.items():
             problem = setting_problem(name, value)
             if problem is not None:
-                raise ValueError(f"{path}: setting {name} {problem}, not {value!r}")
+                raise ValueError(f"{path}: setting {name} {problem}, not {shown(value)}")
         if "db" in section:  # (the command line's --db stays the current directory's)
             section["db"] = beside(path, section["db"])
         merged = {**section, **{k: v for k, v in overrides.items() if v is not None}}
@@ -273,6 +394,18 @@ def beside(settings_file: str | Path, db: str) -> str:
     return os.path.abspath(os.path.join(os.path.dirname(settings_file), db))
 
 
+def shown(value: object) -> str:
+    """A refused value as a refusal says it: whole if short, else its start and size (a
+    string of megabytes would be a line of megabytes on the operator's terminal)."""
+    if isinstance(value, int) and value.bit_length() > 80:  # some 24 digits
+        return f"a whole number of {len(str(value))} digits"
+    said = repr(value)
+    if len(said) > 80:
+        size = f"{len(value)} items" if isinstance(value, list) else f"{len(said)} characters"
+        return f"{said[:60]}… ({size})"
+    return said
+
+
 def _with_guess(name: str, known: set[str]) -> str:
     """An unknown setting's name, with the known one it was likely meant to be."""
     close = difflib.get_close_matches(name, known, n=1)
@@ -292,20 +425,11 @@ def setting_problem(name: str, value: object) -> str | None:
     }[kind]
     if not fits or value != value:  # TOML's nan is not a number either
         return f"expects {_EXPECTS[kind]}"
-    if isinstance(value, int | float) and value < 0:  # counts, times, rates
-        return f"expects {_EXPECTS[kind]}, 0 or more"
-    if name in _AT_LEAST_ONE and isinstance(value, int) and value < 1:
-        return f"expects {_EXPECTS[kind]}, 1 or more"
-    if name == "max_line" and isinstance(value, int) and value < SHORTEST_LINE:
-        return f"expects a whole number, {SHORTEST_LINE} or more (bytes: a login must fit)"
-    least = _SHORTEST_CLOCKS.get(name)
-    if least is not None and isinstance(value, int) and value < least:
-        return f"expects a whole number, {least} or more (milliseconds a call)"
-    if name in _PORTS and isinstance(value, int) and value > 65535:
-        return "expects a port number, 0 to 65535"
-    if name == "web_send_timeout_ms" and isinstance(value, int) and value > MOST_SEND_TIMEOUT_MS:
-        # (the kernel's TCP_USER_TIMEOUT is a C int: more failed the web face's start)
-        return f"expects a whole number, 0 to {MOST_SEND_TIMEOUT_MS} (milliseconds, some 24 days)"
+    bounds = RANGES.get(name)
+    if isinstance(value, int | float) and bounds and not bounds.least <= value <= bounds.most:
+        what = "a port number" if name in ("port", "http_port") else _EXPECTS[kind]
+        unit = "" if what == bounds.unit else f" ({bounds.unit})"
+        return f"expects {what}, {bounds.least} to {bounds.most}{unit}"
     if name == "match_seed" and not value:  # '' would mean a fresh random seed a match
         return "expects a non-empty string (leave it out for a random seed a match)"
     if name == "http_host" and not value:  # '' would be every address, not the game's
@@ -314,7 +438,7 @@ def setting_problem(name: str, value: object) -> str | None:
         wrong = next((item for item in value if not _is_network(item)), None)
         if wrong is not None:
             such = 'IP addresses or networks such as "10.0.0.0/8" or "::1"'
-            return f"expects {such} ({wrong!r} is neither)"
+            return f"expects {such} ({shown(wrong)} is neither)"
     if name == "admins" and isinstance(value, list):
         # a name no login can have ('boss, ana' as one string) would make nobody admin
         from deberc_net.server.accounts import valid_name
@@ -322,7 +446,7 @@ def setting_problem(name: str, value: object) -> str | None:
         wrong = next((item for item in value if not valid_name(item)), None)
         if wrong is not None:
             rule = "each its own string of 2-20 letters, digits, '_' or '-'"
-            return f"expects names, {rule} ({wrong!r} is not one)"
+            return f"expects names, {rule} ({shown(wrong)} is not one)"
     if name == "log_level" and str(value).lower() not in LOG_LEVELS:
         return "expects a log level (debug, info, warning, error)"
     return None

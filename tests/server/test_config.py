@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from deberc_net.cli import build_parser, main, serve_config
-from deberc_net.server.config import Config, setting_problem
+from deberc_net.server.config import RANGES, Config, setting_problem
 
 
 def _settings(tmp_path: Path, text: str) -> Path:
@@ -29,7 +29,7 @@ def _settings(tmp_path: Path, text: str) -> Path:
         # (the kernel's option is a C int: a traceback at the web face's start)
         ("web_send_timeout_ms = 2147483648", "web_send_timeout_ms expects a whole number, 0 to"),
         ("http_port = true", "setting http_port expects a whole number, not True"),
-        ("max_line = -1", "setting max_line expects a whole number, 0 or more"),
+        ("max_line = -1", "setting max_line expects a whole number, 256 to 65536"),
         ('say_per_s = "fast"', "setting say_per_s expects a number, not 'fast'"),
         ("house_bots = 1", "setting house_bots expects true or false, not 1"),
         ('admins = "boss"', "setting admins expects a list of strings, not 'boss'"),
@@ -46,15 +46,15 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ('log_level = "warn"', "setting log_level expects a log level"),
         ("say_per_s = nan", "setting say_per_s expects a number, not nan"),
         # 0 would divide by zero ('who'), never finish a login, beat without a pause
-        ("page_size = 0", "setting page_size expects a whole number, 1 or more, not 0"),
-        ("hash_workers = 0", "setting hash_workers expects a whole number, 1 or more"),
+        ("page_size = 0", "setting page_size expects a whole number, 1 to 1000 (names or"),
+        ("hash_workers = 0", "setting hash_workers expects a whole number, 1 to 256"),
         ("registration_workers = 0", "setting registration_workers expects a whole number, 1"),
-        ("heartbeat_ms = 0", "setting heartbeat_ms expects a whole number, 1 or more"),
+        ("heartbeat_ms = 0", "setting heartbeat_ms expects a whole number, 1 to"),
         # a line shorter than a login lets nobody in; no connection at all, nobody
-        ("max_line = 0", "setting max_line expects a whole number, 256 or more (bytes: a login"),
-        ("max_line = 10", "setting max_line expects a whole number, 256 or more"),
-        ("max_connections = 0", "setting max_connections expects a whole number, 1 or more"),
-        ("outbox_bytes = 0", "setting outbox_bytes expects a whole number, 1 or more"),
+        ("max_line = 0", "setting max_line expects a whole number, 256 to 65536 (bytes: a login"),
+        ("max_line = 10", "setting max_line expects a whole number, 256 to"),
+        ("max_connections = 0", "setting max_connections expects a whole number, 1 to"),
+        ("outbox_bytes = 0", "setting outbox_bytes expects a whole number, 1 to"),
         ("table_requests_waiting = 0", "setting table_requests_waiting expects a whole"),
         ("server_dead_ms = 5000", "setting server_dead_ms expects more than heartbeat_ms"),
         ("heartbeat_ms = 40000", "setting server_dead_ms expects more than heartbeat_ms"),
@@ -185,10 +185,10 @@ def test_every_settings_default_passes_its_own_check() -> None:
 @pytest.mark.parametrize(
     ("line", "said"),
     [
-        ("human_clock_ms = 5", "setting human_clock_ms expects a whole number, 5000 or more"),
-        ("human_clock_ms = 4999", "setting human_clock_ms expects a whole number, 5000 or"),
-        ("bot_clock_ms = 0", "setting bot_clock_ms expects a whole number, 100 or more"),
-        ("bot_clock_ms = 99", "setting bot_clock_ms expects a whole number, 100 or more"),
+        ("human_clock_ms = 5", "setting human_clock_ms expects a whole number, 5000 to"),
+        ("human_clock_ms = 4999", "setting human_clock_ms expects a whole number, 5000 to"),
+        ("bot_clock_ms = 0", "setting bot_clock_ms expects a whole number, 100 to"),
+        ("bot_clock_ms = 99", "setting bot_clock_ms expects a whole number, 100 to"),
     ],
 )
 def test_a_clock_too_short_to_play_is_refused(
@@ -200,7 +200,7 @@ def test_a_clock_too_short_to_play_is_refused(
     db = tmp_path / "serve.sqlite3"
     assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
     err = capsys.readouterr().err
-    assert said in err and "(milliseconds a call)" in err, err
+    assert said in err and "(milliseconds a call" in err, err
     assert not db.exists()
 
 
@@ -263,3 +263,107 @@ def test_settings_without_a_server_table_are_still_read(tmp_path: Path) -> None:
     path = tmp_path / "server.toml"
     path.write_text("max_line = 300\n", encoding="utf-8")
     assert Config.from_toml(path).max_line == 300
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        # a clock of years: a silent player held his table for good
+        (
+            "human_clock_ms = 100000000000000000000",
+            "setting human_clock_ms expects a whole number, 5000 to 86400000 (milliseconds"
+            " a call, a day at most), not 100000000000000000000",
+        ),
+        ("bot_clock_ms = 86400001", "setting bot_clock_ms expects a whole number, 100 to 86400000"),
+        # an outbox of terabytes, a line of gigabytes held for one client
+        ("outbox_bytes = 1000000000000", "setting outbox_bytes expects a whole number, 1 to"),
+        ("max_line = 1000000000000", "setting max_line expects a whole number, 256 to 65536"),
+        # SQLite took no such LIMIT: every 'top' failed (internal)
+        ("page_size = 100000000000000000000", "setting page_size expects a whole number, 1 to"),
+        # a stop after SIGTERM that never came
+        ("shutdown_grace_ms = 100000000000", "setting shutdown_grace_ms expects a whole number"),
+        # past a float: the start-up failed with a traceback
+        ("login_timeout_ms = 1" + "0" * 400, "login_timeout_ms expects a whole number, 0 to"),
+        ("server_dead_ms = 1" + "0" * 400, "not a whole number of 401 digits"),
+        # a rate or burst of inf (TOML's) or 1e12: a limit that limits nothing
+        ("say_burst = inf", "setting say_burst expects a number, 0 to 1000000 (at once), not inf"),
+        ("flood_lines_per_s = 1e12", "setting flood_lines_per_s expects a number, 0 to 1000000"),
+        ("lists_per_s = +inf", "setting lists_per_s expects a number, 0 to 1000000 (a second)"),
+        ("web_socket_frames_burst = -inf", "web_socket_frames_burst expects a number, 0 to"),
+        ("seat_churn_burst = 1e400", "setting seat_churn_burst expects a number, 0 to 1000000"),
+        ("failed_logins_per_name = 1000000", "failed_logins_per_name expects a whole number, 0"),
+        ("hash_workers = 100000", "setting hash_workers expects a whole number, 1 to 256"),
+        ("house_bot_nice = 20", "house_bot_nice expects a whole number, 0 to 19"),
+        ("known_address_ms = 31536000001", "known_address_ms expects a whole number, 0 to"),
+        # a float where a whole number goes, a true where a number does
+        ("human_clock_ms = 6e4", "setting human_clock_ms expects a whole number, not 60000.0"),
+        ("say_per_s = true", "setting say_per_s expects a number, not True"),
+    ],
+)
+def test_a_number_past_its_range_is_refused_naming_it_and_the_range(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, said: str
+) -> None:
+    """An extra zero, seconds as milliseconds, 1e12 or inf was taken silently: a clock of
+    years, an outbox of terabytes, a limit that limits nothing, a traceback at the start
+    or the stop. Now serve stops with status 2 and one line, before opening anything."""
+    path = _settings(tmp_path, line)
+    db = tmp_path / "serve.sqlite3"
+    assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"deberc-net serve: {path}: ") and said in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not db.exists()
+
+
+def test_the_ends_of_every_range_are_taken(tmp_path: Path) -> None:
+    """Both ends are the setting's own (a heartbeat at its most, its dead time above)."""
+    for end in ("least", "most"):
+        values = {name: getattr(bounds, end) for name, bounds in RANGES.items()}
+        values["server_dead_ms"] = values["heartbeat_ms"] + 1
+        text = "\n".join(f"{name} = {value}" for name, value in values.items())
+        config = Config.from_toml(_settings(tmp_path, text))
+        assert all(getattr(config, name) == value for name, value in values.items()), end
+
+
+def test_every_number_setting_has_a_range() -> None:
+    """A number setting added without a range would take a typo's 1e12 silently."""
+    numbers = {
+        field.name
+        for field in attrs.fields(Config)
+        if str(field.type).removesuffix(" | None") in ("int", "float")
+    }
+    assert set(RANGES) == numbers
+
+
+def test_a_number_too_long_for_python_is_said_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TOML has no limit of digits, Python reads 4300: the error said to call
+    sys.set_int_max_str_digits() and named no file."""
+    path = _settings(tmp_path, "human_clock_ms = 1" + "0" * 5000)
+    assert main(["serve", "--config", str(path), "--db", str(tmp_path / "s.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"deberc-net serve: {path}: a number of more than 4300 digits; no setting takes one\n"
+    )
+
+
+def test_a_long_refused_value_is_said_cut_short(tmp_path: Path) -> None:
+    """A refusal quoted the whole value: a megabyte's string was a megabyte's line."""
+    path = _settings(tmp_path, f'log_level = "{"x" * 1_000_000}"')
+    with pytest.raises(ValueError) as info:
+        Config.from_toml(path)
+    said = str(info.value)
+    assert len(said) < 300 and said.endswith("… (1000002 characters)"), said
+
+
+@pytest.mark.parametrize("count", ["0", "257", "100000"])
+def test_serve_refuses_workers_out_of_range(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], count: str
+) -> None:
+    """--workers 100000 (an extra zero or two) started that many servers."""
+    argv = ["serve", "--workers", count, "--db", "postgresql://nobody@127.0.0.1/none"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"deberc-net serve: --workers takes a whole number from 1 to 256, not {count}\n"

@@ -1,6 +1,6 @@
 """docs/settings.md lists every setting of the ``[server]`` table (a field of Config)
-with its true type, default and command-line flag, and names no setting that does not
-exist: a field added without its line, or a line left for a field removed, fails here."""
+with its true type, default, range and command-line flag, and names no setting that does
+not exist: a field added without its line, or a line left for a field removed, fails here."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from deberc_net.cli import build_parser, serve_config
-from deberc_net.server.config import SETTINGS_PAGE, Config
+from deberc_net.server.config import RANGES, SETTINGS_PAGE, Config
 
 PAGE = Path(__file__).resolve().parents[2] / SETTINGS_PAGE
 # the page's words for a field's annotation (an optional field: the same, "unset" default)
@@ -24,7 +24,9 @@ TYPES = {
     "str": "string",
     "list[str]": "list of strings",
 }
-ROW = re.compile(r"^\| `(\w+)` \|([^|]+)\|([^|]+)\|([^|]*)\|([^|]+)\|$")
+ROW = re.compile(r"^\| `(\w+)` \|([^|]+)\|([^|]+)\|([^|]*)\|([^|]*)\|([^|]+)\|$")
+# a range as a row writes it: "5000 to 86400000", then a gloss ("(a day)") if any
+RANGE = re.compile(r"^(\d+) to (\d+)(?: \(|,|$)")
 
 
 @attrs.frozen
@@ -32,6 +34,7 @@ class Row:
     name: str
     type: str
     default: str
+    range: str
     flag: str
 
 
@@ -40,8 +43,8 @@ def _rows() -> list[Row]:
     for line in PAGE.read_text(encoding="utf-8").splitlines():
         found = ROW.match(line)
         if found:
-            name, kind, default, flag, _ = (part.strip() for part in found.groups())
-            rows.append(Row(name, kind, default, flag.strip("`")))
+            name, kind, default, bounds, flag, _ = (part.strip() for part in found.groups())
+            rows.append(Row(name, kind, default, bounds, flag.strip("`")))
     return rows
 
 
@@ -63,6 +66,18 @@ def test_each_settings_type_and_default_are_the_configs(row: Row) -> None:
     field = attrs.fields_dict(Config)[row.name]
     assert row.type == TYPES[str(field.type).removesuffix(" | None")]
     assert _value(row.default) == getattr(Config(), row.name)
+
+
+@pytest.mark.parametrize("row", _rows(), ids=lambda row: row.name)
+def test_each_settings_range_is_the_one_the_config_checks(row: Row) -> None:
+    """A number's row says its least and most as the refusal does; others have none."""
+    bounds = RANGES.get(row.name)
+    if bounds is None:
+        assert row.range == ""
+        return
+    found = RANGE.match(row.range)
+    assert found, row.range
+    assert (int(found[1]), int(found[2])) == (bounds.least, bounds.most)
 
 
 def test_each_flag_on_the_page_is_serves_and_sets_its_setting() -> None:

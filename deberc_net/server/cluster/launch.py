@@ -41,11 +41,16 @@ class WorkersError(Exception):
     """``--workers`` cannot run as asked (the reason says why)."""
 
 
+# a process a core, each with its own database connections: no machine has more cores,
+# and a typo's extra zeros would start thousands of servers
+MOST_WORKERS = 256
+
+
 def check_workers(config: Config, count: int, db_in: str | None = None) -> None:
     """Refuse what ``--workers`` cannot run; ``db_in``: the settings file that gave the
     database, to be changed there (after a move-store, its db is the old file still)."""
-    if count < 1:
-        raise WorkersError("--workers takes a whole number from 1")
+    if not 1 <= count <= MOST_WORKERS:
+        raise WorkersError(f"--workers takes a whole number from 1 to {MOST_WORKERS}, not {count}")
     if count > 1 and not is_postgres(config.db):
         why = "(the workers share their lobby through PostgreSQL; an SQLite file serves one worker)"
         if db_in is None:
