@@ -124,7 +124,7 @@ def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> Store
 
 def serve_config(args: argparse.Namespace) -> Config:
     """The server's Config from 'serve''s arguments (the file, then the flags over it)."""
-    from deberc_net.server.config import Config, setting_problem
+    from deberc_net.server.config import Config, setting_problem, shown
 
     overrides = {"host": args.host, "port": args.port, "db": args.db, "http_host": args.http_host}
     if args.config:
@@ -143,10 +143,12 @@ def serve_config(args: argparse.Namespace) -> Config:
     for flag, port in (("--port", config.port), ("--http-port", config.http_port)):
         if port is not None and not 0 <= port <= 65535:
             raise ValueError(f"{flag} expects a port number, 0 to 65535, not {port}")
-    if args.http_host is not None:  # (the file's was checked with the file)
-        problem = setting_problem("http_host", args.http_host)
-        if problem is not None:
-            raise ValueError(f"--http-host {problem}, not {args.http_host!r}")
+    for flag, name in (("--host", "host"), ("--http-host", "http_host")):
+        given = getattr(args, name)
+        if given is not None:  # (the file's was checked with the file)
+            problem = setting_problem(name, given)
+            if problem is not None:
+                raise ValueError(f"{flag} {problem}, not {shown(given)}")
     if args.workers > 1:  # one host: a dead worker is noticed in seconds
         from deberc_net.server.cluster.launch import workers_timing
 

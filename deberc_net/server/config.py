@@ -434,6 +434,9 @@ def setting_problem(name: str, value: object) -> str | None:
         return "expects a non-empty string (leave it out for a random seed a match)"
     if name == "http_host" and not value:  # '' would be every address, not the game's
         return "expects an address to listen on (leave it out for the game's host)"
+    if name in ("host", "http_host") and isinstance(value, str) and not _is_host(value):
+        # (a part past 63 letters failed the start with a traceback, not a refusal)
+        return "expects an address or a host name (at most 253 characters, 63 between dots)"
     if name in _PROXY_LISTS and isinstance(value, list):
         wrong = next((item for item in value if not _is_network(item)), None)
         if wrong is not None:
@@ -450,6 +453,16 @@ def setting_problem(name: str, value: object) -> str | None:
     if name == "log_level" and str(value).lower() not in LOG_LEVELS:
         return "expects a log level (debug, info, warning, error)"
     return None
+
+
+def _is_host(text: str) -> bool:
+    """An address or a name the resolver takes: DNS's 253 characters at most, no part
+    between dots empty or past 63 (Python's idna codec refuses those, a UnicodeError)."""
+    try:
+        text.encode("idna")
+    except UnicodeError:
+        return False
+    return len(text) <= 253
 
 
 def _is_network(text: str) -> bool:

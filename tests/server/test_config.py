@@ -367,3 +367,38 @@ def test_serve_refuses_workers_out_of_range(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err == f"deberc-net serve: --workers takes a whole number from 1 to 256, not {count}\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "settings", "said"),
+    [
+        ([], f'host = "{"a" * 64}"', "setting host expects an address or a host name"),
+        ([], 'http_host = "a..b"', "setting http_host expects an address or a host name"),
+        ([], f'host = "{"a." * 200}"', "(at most 253 characters, 63 between dots), not 'a.a."),
+        (["--host", "b" * 64], None, "--host expects an address or a host name (at most 253"),
+        (["--http-host", ".x"], None, "--http-host expects an address or a host name"),
+    ],
+)
+def test_a_host_the_resolver_cannot_take_is_refused(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    settings: str | None,
+    said: str,
+) -> None:
+    """A part of a host name past 63 letters (or empty) stopped serve with Python's
+    idna traceback as it bound the port, not a refusal naming the setting."""
+    argv = ["serve", "--port", "0", "--db", str(tmp_path / "s.sqlite3"), *argv]
+    if settings is not None:
+        argv += ["--config", str(_settings(tmp_path, settings))]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("deberc-net serve: ") and said in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "s.sqlite3").exists()
+
+
+def test_the_longest_host_names_are_taken(tmp_path: Path) -> None:
+    name = ".".join(["a" * 63] * 4)[:253]
+    config = Config.from_toml(_settings(tmp_path, f'host = "{name}"\nhttp_host = "::1"'))
+    assert (config.host, config.http_host) == (name, "::1")
