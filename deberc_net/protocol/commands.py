@@ -84,7 +84,8 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "clock": CommandSpec(
         "clock human|bot",
-        "Ask for a person's clock (60 s a call by default) or a bot's (10 s). Without it "
+        "Ask for a person's clock ({human} s a call on this server) or a bot's ({bot} s)."
+        " Without it "
         "the style decides: machine style, a bot's. Fixed at each match's start.",
         "any",
     ),
@@ -412,6 +413,12 @@ OPTION_CALLS_HELP = {
 }
 
 
+def seconds_said(ms: int, lang: Lang) -> str:
+    """Milliseconds as seconds said: '60', '0.5' (Russian '0,5')."""
+    said = f"{ms / 1000:g}"
+    return said.replace(".", ",") if lang == Lang.RU else said
+
+
 def help_text(
     topic: str | None = None,
     phase: str = "lobby",
@@ -420,11 +427,13 @@ def help_text(
     *,
     admin: bool = False,
     playing: bool = False,
+    clocks_ms: tuple[int, int] = (60_000, 10_000),
 ) -> list[str]:
     """Help for one command, or for the commands that make sense where the user is
     (``phase``: "login", "lobby" or "table"; an ``admin`` sees the admins' commands, a
     table ``playing`` hides those for a waiting table), with the table calls he may make
-    now; in ``lang`` (a command without Russian words yet is explained in English)."""
+    now; in ``lang`` (a command without Russian words yet is explained in English).
+    ``clocks_ms``: the server's clocks a call, a person's and a bot's, as 'clock' says."""
     ru = lang == Lang.RU
 
     def summary(name: str) -> str:
@@ -432,6 +441,9 @@ def help_text(
         said = RU_COMMANDS.get(name, spec.summary) if ru else spec.summary
         if admin and spec.admin_summary:
             said += RU_ADMIN_SUMMARIES.get(name, spec.admin_summary) if ru else spec.admin_summary
+        if name == "clock":  # the server's own (human_clock_ms, bot_clock_ms), not 60 and 10
+            human, bot = (seconds_said(ms, lang) for ms in clocks_ms)
+            said = said.format(human=human, bot=bot)
         return said
 
     def usage(name: str) -> str:

@@ -73,8 +73,11 @@ def _help_text(
     lang: Lang,
     admin: bool,
     playing: bool,
+    clocks_ms: tuple[int, int],
 ) -> tuple[str, ...]:
-    return tuple(help_text(topic, phase, calls_now, lang, admin=admin, playing=playing))
+    return tuple(
+        help_text(topic, phase, calls_now, lang, admin=admin, playing=playing, clocks_ms=clocks_ms)
+    )
 
 
 # the longest word 'help' looks for in 'calls' ('от короля козырного': 19): a longer
@@ -257,6 +260,8 @@ class Help:
 
     def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
         admin = self.lobby.is_admin(session)  # ('seek reserved' is told to admins only)
+        c = self.lobby.config
+        clocks = (c.human_clock_ms, c.bot_clock_ms)
         if args and command_word(args[0]) not in COMMANDS:  # 'help рост?': a table call, maybe
             topic = " ".join(args)
             about = calls_about(topic, self._calls_texts(session.table), lang)
@@ -273,12 +278,12 @@ class Help:
             near = None if command_word(args[0]) in COMMANDS else command_hint(args[0], COMMANDS)
             if near is not None:  # (a tryout, s28: bare 'пароль' was hinted, this not)
                 return (phrase(Msg.HELP_MEANT, topic=args[0], command=near).text(lang),)
-            return _help_text(args[0], "lobby", (), lang, admin, False)
+            return _help_text(args[0], "lobby", (), lang, admin, False, clocks)
         if session.name is None:
-            return _help_text(None, "login", (), lang, False, False)
+            return _help_text(None, "login", (), lang, False, False, clocks)
         table = session.table
         if table is None:
-            return _help_text(None, "lobby", (), lang, admin, False)
+            return _help_text(None, "lobby", (), lang, admin, False, clocks)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
@@ -291,7 +296,7 @@ class Help:
                 hand = view(match, seat).hand
                 calls = prompt_calls(calls, hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
-        return _help_text(None, "table", tuple(calls), lang, admin, playing)
+        return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)
 
     async def calls(self, session: Session, item: Command) -> None:
         """The calls of the table's game and options; in the lobby, of every game and

@@ -52,7 +52,8 @@ async def test_help(port: int, connect: Connector) -> None:
             (line.startswith("  ") and line[2] != " ") or line[:column].isspace()
         ), line
     for name, spec in COMMANDS.items():
-        assert await _block(client, f"help {name}", "help") == [f"{spec.usage}: {spec.summary}"]
+        summary = spec.summary.format(human=60, bot=10) if name == "clock" else spec.summary
+        assert await _block(client, f"help {name}", "help") == [f"{spec.usage}: {summary}"]
     [nothing] = await _block(client, "help frobnicate", "help")
     assert "frobnicate" in nothing
     calls = await _block(client, "calls", "help")
@@ -62,6 +63,21 @@ async def test_help(port: int, connect: Connector) -> None:
     assert (await anon.read_until(lambda _: True)).startswith("login NAME [PASSWORD")
     await anon.send("help")
     assert "First log in" in await anon.read_until(lambda x: "log in" in x)
+
+
+async def test_help_clock_says_this_servers_clocks(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """'help clock' said '60 s a call by default' and '10 s' whatever human_clock_ms and
+    bot_clock_ms the server has: the operator's are said."""
+    port = await start_server(human_clock_ms=120_000, bot_clock_ms=500)
+    ann = await connect.machine(port, "ann")
+    [clock] = await _block(ann, "help clock", "help")
+    assert "a person's clock (120 s a call on this server) or a bot's (0.5 s)" in clock, clock
+    listed = " ".join(" ".join(x.split()) for x in await _block(ann, "help", "help"))
+    assert "clock (120 s a call on this server) or a bot's (0.5 s)" in listed, listed
+    said = " ".join(x.strip() for x in await _block(ann, "help clock lang=ru", "help"))
+    assert "Часы человека (120 с на ход на этом сервере) или бота (0,5 с)" in said, said
 
 
 async def test_help_at_a_table_names_the_calls_of_the_moment(port: int, connect: Connector) -> None:
