@@ -227,3 +227,49 @@ async def test_a_seat_that_shows_twice_is_told_as_a_page_loaded_now_tells_it(
     await in_thread(browser.refresh)
     await in_thread(wait_for, browser, 'body[data-live="open"] #status .card')
     assert await in_thread(script_result, browser, TALK, at_once) == at_once
+
+
+STATUS = """
+return [document.getElementById("talon").textContent,
+        document.getElementById("trump").textContent];
+"""
+SUIT_SIGNS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+async def test_a_page_opened_before_a_tertz_match_shows_its_talon_and_trump_every_deal(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """Tertz has no bidding, so no order event says its trump: a live page's new deal
+    left it blank (deal 2 of a page watched from the start, an evening's tryout), and a
+    page opened while the table waited, which no state line reaches, never showed the
+    talon either. Both are shown live, as a page loaded now shows them."""
+    web: WebServer = await start_web(bot_clock_ms=120_000)  # no auto call meanwhile
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    watcher = await connect.machine(web.port, "watcher")
+    await ann.send("new 2 tertz")
+    sat = await ann.expect("ok", cmd="sit")
+    table = sat["table"]
+    await in_thread(browser.get, web.url(f"/table/{table}"))
+    await in_thread(wait_for, browser, 'body[data-live="open"]')
+    await bob.send(f"sit {table}")
+    by_seat = {int(sat["seat"]): ann, int((await bob.expect("ok", cmd="sit"))["seat"]): bob}
+    await watcher.send(f"observe {table}")
+    await watcher.expect("ok", cmd="observe")
+    rng = random.Random(5)
+    with trio.fail_after(90):
+        state = fields(await watcher.read_until(lambda x: x.startswith("state ")))[1]
+        want = ["Talon 14", f"Trump {SUIT_SIGNS[state['trump']]}"]
+        assert state["talon"] == "14", state
+        assert await in_thread(script_result, browser, STATUS, want) == want
+        while state["deal"] == "1":  # deal 1 played out, at random
+            player = by_seat[int(state["to_act"])]
+            ask = fields(await player.read_until(lambda x: x.startswith("ask ")))[1]
+            await player.send(f"{rng.choice(ask['legal'].split(','))} seq={ask['seq']}")
+            seq = int(ask["seq"])
+            await watcher.read_until(lambda x, seq=seq: _event_after(x, seq))
+            await watcher.send("state")
+            state = fields(await watcher.read_until(lambda x: x.startswith("state ")))[1]
+    want = ["Talon 14", f"Trump {SUIT_SIGNS[state['trump']]}"]
+    assert state["deal"] == "2" and state["talon"] == "14", state
+    assert await in_thread(script_result, browser, STATUS, want) == want

@@ -212,7 +212,7 @@ def make_app(lobby: Lobby) -> Starlette:
         own = script_json(dict(table.words.en)) if table.words.en else ""
         return page(
             request, "table.html", table=summary, board=board, table_words=said_live,
-            own_words=own,
+            own_words=own, talon=views.has_talon(table, board),
         )  # fmt: skip
 
     async def api_table(request: Request) -> Response:

@@ -9,6 +9,9 @@ import attrs
 import trio
 
 from deberc_net.game.cards import SUITS, Card, card_str
+from deberc_net.game.deal import Deal
+from deberc_net.game.rules import RuleSet
+from deberc_net.game.seeding import deck_for
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
@@ -115,6 +118,25 @@ class BoardNow:
     talk: list[tuple[int, str]]  # (seat, call) said this deal, as spoken ('igrayu ♠')
     deals: list[SheetRow]  # each finished deal of the match, as 'sheet' tells them
     talon: int | None = None  # a game with a talon (Tertz): the cards left to draw
+
+
+def has_talon(table: Table, board: BoardNow | None) -> bool:
+    """Whether the table's game draws from a talon (Tertz): its views say ``talon``.
+    The live page is told it as served, so that a page opened while the table waited
+    (no state line comes to it) shows the talon, and the turned card's suit as trump,
+    from the first deal's event (docs/web.md). Without a match, a deal of its rules
+    that nobody plays is asked."""
+    if board is not None:
+        return board.talon is not None
+    return "talon" in dict(_unplayed_deal(table.rules).view_fields(None))
+
+
+def _unplayed_deal(rules: RuleSet) -> Deal:
+    sides = len(rules.settings.sides())
+    return (rules.deal_class or Deal)(
+        rules=rules, deal_no=1, dealer=0, deck=deck_for("-", 1), seed="-",
+        totals_before=(0,) * sides,
+    )  # fmt: skip
 
 
 def board_now(table: Table, lang: Lang = Lang.EN) -> BoardNow | None:

@@ -30,8 +30,9 @@
   // a game with a talon (Tertz: its state says talon=): the cards played this deal,
   // so that the talon is the deck less the hands and those (talon() below)
   // deal: null until a state line or a deal event tells it (a waiting table tells neither)
+  // (a talon game: the served page says so, for a page opened before any state line)
   const st = { trick: [], talk: [], handSizes: [], match: board.dataset.match || null, toAct: null,
-               hasTalon: false, played: 0, deal: null, turned: null };
+               hasTalon: board.dataset.talon === "1", played: 0, deal: null, turned: null };
   window.debercLines = [];  // every line received, for the tests (and the curious)
 
   function parse(line) {
@@ -262,7 +263,9 @@
       case "deal":
         st.trick = []; st.talk = []; st.played = 0;
         setStatus(f.deal, f.turned);
-        setTrump(null, null);
+        // a game with a talon (Tertz) has no bidding: the turned card is trump from the
+        // deal's start, and no order event will say it (as the terminal client reads it)
+        setTrump(st.hasTalon && f.turned && f.turned !== "-" ? f.turned.slice(-1) : null, null);
         setText("score", list(f.score).join(" : "));
         break;
       case "call":
