@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 
+import trio
+
+from .client import LineClient, fields
 from .conftest import Connector
 
 TIMEOUT = 20
@@ -37,3 +40,47 @@ async def test_a_swap_names_the_card_face_up_now_in_english_and_russian(
     await anna.send("state")  # the view agrees: J♣ in her hand, 7♣ face up
     trump = await anna.read_until(lambda x: x.startswith("Trump: "), TIMEOUT)
     assert trump == "Trump: ♣. Turned: 7♣.", trump
+
+
+# this seed's first deal, each seat preferring these calls (else its first legal one):
+# a seat shows 10♥ J♥ Q♥ K♥, then a run of five grown under it, 9♥, at a later trick
+LATE_SHOW_SEED = "late-show-4"
+SHOWING = ("pokazyvayu", "pokazhi", "terts", "dva-tertsa", "pyatdesyat", "sto", "rost?")
+FACE_UP = re.compile(r"^\w+ shows: 9♥ \(face up now: (.+)\)$")
+
+
+async def test_a_show_under_a_run_shown_before_lists_the_cards_face_up_in_hand_order(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """A run shown, then a longer one grown under it by a draw: the second show said
+    «(теперь открыты: Д♠ К♠ Т♠ В♠)», and `state` «Показано: ann Д♠ К♠ Т♠ В♠», the
+    cards in the order shown (an evening's tryout); what lies face up reads as the run
+    does, as docs/play.md's example has it."""
+    port = await start_server(match_seed=LATE_SHOW_SEED)
+    anna = await connect.machine(port, "anna")
+    boris = await connect.machine(port, "boris")
+    eve = await connect.human(port, "eve")
+    await anna.send("new 2 tertz")
+    table = (await anna.expect("ok", cmd="sit"))["table"]
+    await boris.send(f"sit {table}")
+    await boris.expect("ok", cmd="sit")
+    await eve.send(f"observe {table}")
+
+    async def play(client: LineClient) -> None:
+        while True:
+            ask = fields(await client.read_until(lambda x: x.startswith("ask "), TIMEOUT))[1]
+            legal = ask["legal"].split(",")
+            call = next((c for c in SHOWING if c in legal), legal[0])
+            await client.send(f"{call} seq={ask['seq']}")
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play, anna)
+            nursery.start_soon(play, boris)
+            line = await eve.read_until(lambda x: FACE_UP.match(x) is not None, TIMEOUT)
+            nursery.cancel_scope.cancel()
+    face_up = FACE_UP.match(line)
+    assert face_up is not None and face_up.group(1) == "9♥ 10♥ J♥ Q♥ K♥", line
+    await eve.send("state")
+    shown = await eve.read_until(lambda x: x.startswith("Shown: "), TIMEOUT)
+    assert shown.endswith(" 9♥ 10♥ J♥ Q♥ K♥"), shown

@@ -394,7 +394,9 @@ class TertzDeal(Deal):
         cards = [c for combo in standing if combo.category == category for c in combo.cards]
         before = list(self.talk.shown.get(seat, ()))
         added = [c for c in cards if c not in before]
-        self.talk.shown[seat] = before + added
+        # what lies face up is listed as its combinations read: a run grown under the
+        # one shown before is J♠ Q♠ K♠ A♠, not Q♠ K♠ A♠ J♠
+        self.talk.shown[seat] = [c for c in before if c not in cards] + cards
         if added:
             self._tell(Shown(seat, tuple(added)))
 
