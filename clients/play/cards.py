@@ -6,7 +6,7 @@ from deberc_net.game.cards import RANKS, SUITS
 from deberc_net.game.cards import SUIT_SYMBOLS as SYMBOL
 from deberc_net.protocol.lang import RU_RANKS, Lang
 
-__all__ = ["RANKS", "SUITS", "SYMBOL", "card", "cards", "rank", "suit"]
+__all__ = ["RANKS", "SUITS", "SYMBOL", "card", "cards", "in_hand_order", "rank", "suit"]
 
 
 def rank(token: str, lang: Lang = Lang.EN) -> str:
@@ -27,6 +27,12 @@ def card(token: str | None, lang: Lang = Lang.EN) -> str:
 
 def cards(tokens: list[str] | tuple[str, ...], lang: Lang = Lang.EN) -> str:
     return " ".join(card(t, lang) for t in tokens)
+
+
+def in_hand_order(tokens: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Cards as the hand lists them: by suit ♠ ♥ ♦ ♣, each in rank order 7 … A."""
+    known = [t for t in tokens if t[:-1] in RANKS and t[-1:] in SUITS]
+    return tuple(sorted(known, key=lambda t: (SUITS.index(t[-1:]), RANKS.index(t[:-1]))))
 
 
 def suit(token: str | None) -> str:

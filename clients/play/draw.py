@@ -15,7 +15,7 @@ from rich.cells import cell_len, chop_cells
 
 from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoken_call
 
-from .cards import RANKS, SUITS, SYMBOL, card, rank, suit
+from .cards import RANKS, SUITS, SYMBOL, card, in_hand_order, rank, suit
 from .state import Said, TableState, versus
 from .texts import T, say
 
@@ -148,6 +148,16 @@ def _laid(cards: tuple[tuple[int, str], ...], name: Namer, lang: Lang = Lang.EN)
     return "  ".join(laid) or "-"
 
 
+def _shown(state: TableState, name: Namer) -> str:
+    """Each seat's cards face up, in seat order, each in the hand's order."""
+    seats = sorted({seat for seat, _ in state.shown})
+    parts = []
+    for seat in seats:
+        face_up = in_hand_order([c for s, c in state.shown if s == seat])
+        parts.append(f"{name(seat)} {state.cards(face_up)}")
+    return state.say(T.SHOWN, shown="  ".join(parts))
+
+
 def clock_text(remaining_ms: int | None, lang: Lang = Lang.EN) -> str:
     if remaining_ms is None:
         return ""
@@ -189,6 +199,9 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
         theirs = []
         if state.their_tricks:  # Tertz: the opponent's taken tricks, while they are open
             theirs = [state.say(T.THEIRS, cards=state.cards(state.their_tricks))]
+        # the cards face up (pokazyvayu), in view all deal; not beside a match's result,
+        # whose lines take the room
+        shown = [] if state.result is not None or not state.shown else [_shown(state, name)]
         turn = [] if state.result is not None else [turn_text(state, remaining_ms, name)]
         seats = seats_text(state, name)
         target = state.target or "-"
@@ -200,6 +213,7 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
             state.say(T.TRICK, laid=_laid(state.trick, name, state.lang)),
             state.say(T.LAST, laid=_laid(state.last_trick, name, state.lang)),
             *theirs,
+            *shown,
             *turn,
         ]
 

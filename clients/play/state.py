@@ -45,7 +45,7 @@ from deberc_net.protocol.wire import (
 )
 
 from . import replies
-from .cards import card, cards, suit
+from .cards import card, cards, in_hand_order, suit
 from .texts import T, say
 from .words import words_for
 
@@ -100,6 +100,9 @@ class TableState:
     # opponent's taken tricks while they are open to see (None: no such game, or closed)
     talon: int | None = None
     their_tricks: tuple[str, ...] | None = None
+    # the cards shown face up this deal (pokazyvayu), (seat, card): the views' and each
+    # show's since, so they stay in view once the log has scrolled them away
+    shown: tuple[tuple[int, str], ...] = ()
     trick: tuple[tuple[int, str], ...] = ()  # (seat, card) as laid, leader first
     last_trick: tuple[tuple[int, str], ...] = ()
     tricks: tuple[int, ...] = ()
@@ -830,6 +833,7 @@ def _view(state: TableState, view: View) -> TableState:
         player=view.player,
         talon=int(talon) if talon is not None and talon.isdigit() else None,
         their_tricks=tuple(theirs.split(",")) if theirs and theirs != "-" else None,
+        shown=_face_up(view.shown),
         trick=tuple(zip(trick_seats, view.trick, strict=True)),
         tricks=tuple(view.tricks),
         to_act=view.to_act,
@@ -904,6 +908,16 @@ _MOVES = frozenset(
 )
 
 
+def _face_up(shown: Sequence[str]) -> tuple[tuple[int, str], ...]:
+    """A view's ``shown`` (``SEAT:CARD``, docs/protocol.md §6.3) as (seat, card)."""
+    out = []
+    for item in shown:
+        seat, _, card_ = item.partition(":")
+        if seat.isdigit() and card_:
+            out.append((int(seat), card_))
+    return tuple(out)
+
+
 def _event(state: TableState, line: Line) -> TableState:
     kind = line.kind
     if kind in _MOVES:  # the table moved on: the next ask (if any) brings the new request
@@ -948,6 +962,7 @@ def _event(state: TableState, line: Line) -> TableState:
                 last_trick=(),
                 tricks=(),
                 their_tricks=None,
+                shown=(),
                 talk=(),
                 score=tuple(line.get_ints("score")),
                 phase="play" if talon_game else "bidding",
@@ -1034,8 +1049,17 @@ def _event(state: TableState, line: Line) -> TableState:
     if kind == EventKind.DEALT:
         return attrs.evolve(state, fresa=line.get_str("fresa"))
     if kind == EventKind.SHOWN:
-        shown = state.cards(line.get_list("cards"))
-        return _log(state, state.say(T.SHOWS, name=state.who(line.get_int("seat")), cards=shown))
+        seat = line.require_int("seat")
+        before = [c for s, c in state.shown if s == seat]
+        added = [c for c in line.get_list("cards") if c not in before]
+        state = attrs.evolve(state, shown=(*state.shown, *((seat, c) for c in added)))
+        said = state.cards(line.get_list("cards"))
+        if not before:
+            return _log(state, state.say(T.SHOWS, name=state.who(seat), cards=said))
+        # a show that adds to one before (Tertz): what lies face up now, as the server's
+        # human style says it
+        now = state.cards(in_hand_order([*before, *added]))
+        return _log(state, state.say(T.SHOWS_NOW, name=state.who(seat), cards=said, now=now))
     if kind == EventKind.PENALTY:
         offender, punished = line.get_int("seat"), line.get_str("call")
         if offender is not None and punished and not _is_card(punished):  # in talk= too

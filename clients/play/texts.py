@@ -34,6 +34,7 @@ class T(StrEnum):
     TRICK = "trick"
     LAST = "last"
     THEIRS = "theirs"
+    SHOWN = "shown"
     TURN_YOU = "turn-you"
     TURN = "turn"
     SECONDS = "seconds"
@@ -67,6 +68,7 @@ class T(StrEnum):
     TAKES = "takes"
     ORDERS = "orders"
     SHOWS = "shows"
+    SHOWS_NOW = "shows-now"
     PENALTY = "penalty"
     DEAL_END = "deal-end"
     WON_BY = "won-by"
@@ -165,6 +167,7 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.TALK: ("Talk:   ", "Разговор: "),
     T.TRICK: ("Trick:  {laid}", "Взятка: {laid}"),
     T.LAST: ("Last:   {laid}", "Прошлая: {laid}"),
+    T.SHOWN: ("Shown:  {shown}", "Открыты: {shown}"),
     T.THEIRS: ("Theirs: {cards}", "У соперника: {cards}"),
     T.TURN_YOU: ("Turn:   YOU ({name}), {clock} left", "Ход:    ВАШ ({name}), осталось {clock}"),
     T.TURN: ("Turn:   {name}", "Ход:    {name}"),
@@ -203,6 +206,11 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.TAKES: ("{name} takes {cards}", "{name} берёт {cards}"),
     T.ORDERS: ("{name} plays, trump {suit}", "{name} играет, козырь {suit}"),
     T.SHOWS: ("{name} shows {cards}", "{name} показывает {cards}"),
+    # a show that adds to the seat's earlier one (Tertz: a terts grown to a fifty)
+    T.SHOWS_NOW: (
+        "{name} shows {cards} (face up now: {now})",
+        "{name} показывает {cards} (теперь открыты: {now})",
+    ),
     T.PENALTY: ("{name}: penalty ({code})", "{name}: штраф ({code})"),
     T.DEAL_END: (
         "deal {deal} {how}: written {written}, totals {totals}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 from rich.cells import cell_len
 
 from clients.play.draw import (
@@ -350,6 +351,33 @@ def test_a_tertz_table_shows_the_talon_the_turned_trump_and_no_bidding() -> None
         opened, "event seq=9 table=4 kind=deal deal=2 dealer=1 turned=9s score=70,80 hanging=0"
     )
     assert (nxt.phase, nxt.trump, nxt.tricks, nxt.their_tricks) == ("play", "s", (), None)
+
+
+def test_the_cards_shown_stay_in_view_and_a_second_show_says_all_face_up() -> None:
+    """What the opponent showed was only in the log, which scrolls (and a reconnect
+    empties): an evening's tryout had it gone in a few tricks. The table pane keeps a
+    line of the cards face up, in the hand's order; a show that adds to an earlier one
+    says what lies face up now (docs/play.md), as the server's human style does."""
+    state = fold_all(TERTZ)
+    assert "Shown:" not in table_text(state)
+    state = fold(state, "event seq=3 table=4 kind=shown seat=0 cards=Qs,Ks,As")
+    assert state.log[-1] == "b1 shows Q♠ K♠ A♠"
+    assert "\nShown:  b1 Q♠ K♠ A♠\n" in table_text(state)
+    # a fifty grown under the terts by a draw: only the new card goes face up
+    state = fold(state, "event seq=9 table=4 kind=shown seat=0 cards=Js")
+    assert state.log[-1] == "b1 shows J♠ (face up now: J♠ Q♠ K♠ A♠)"
+    assert "\nShown:  b1 J♠ Q♠ K♠ A♠\n" in table_text(state)
+    ru = fold(attrs.evolve(state, lang=Lang.RU), "event seq=10 table=4 kind=shown seat=0 cards=10s")
+    assert ru.log[-1] == "b1 показывает 10♠ (теперь открыты: 10♠ В♠ Д♠ К♠ Т♠)"
+    assert "\nОткрыты: b1 10♠ В♠ Д♠ К♠ Т♠\n" in table_text(ru)
+    # a view (after a reconnect) says them too; the next deal has none
+    resumed = TERTZ[-1].replace("shown= ", "shown=0:Js,0:Qs,0:Ks,0:As ")
+    again = fold_all([*TERTZ[:2], resumed])
+    assert "\nShown:  b1 J♠ Q♠ K♠ A♠\n" in table_text(again)
+    nxt = fold(
+        state, "event seq=11 table=4 kind=deal deal=2 dealer=1 turned=9s score=70,80 hanging=0"
+    )
+    assert nxt.shown == () and "Shown:" not in table_text(nxt)
 
 
 def test_the_break_is_one_option_with_a_default_for_f8() -> None:
