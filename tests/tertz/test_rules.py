@@ -586,6 +586,27 @@ def test_pokazyvayu_shows_what_was_declared_not_a_combination_held_undeclared() 
     assert deal.shown[1] == cards("10d Jd Qd")
 
 
+def test_what_lies_face_up_is_listed_as_runs_read_whatever_was_played_or_shown_first() -> None:
+    # seat 0 shows Q-K-A of spades and plays the ace; two draws make 10-J-Q-K a fifty,
+    # shown in its turn: face up are 10 J Q K A, not Q K A 10 J as shown (an evening's
+    # tryout said «теперь открыты: Д♠ К♠ Т♠ В♠»), nor the ace before the run
+    talon = "Ah 10s 9d Js Kc 9s Jh Kh Jd Qd Kd Ad Ac"  # lomayu-1: 10s, 9d, Js, Kc, …
+    deal = deal_of("Qs Ks As 8h 9h 7c 9c Jc 8d", "7h 10h Qh 7s 8s 8c 10c Qc 10d", "7d", talon)
+    say(deal, 0, "terts")
+    play(deal, "As")
+    say(deal, 1, "pokazhi")
+    say(deal, 0, "pokazyvayu")
+    assert deal.shown[0] == cards("Qs Ks As")
+    play(deal, "7s")
+    say(deal, 1, "lomayu-1")
+    play(deal, "8h 7h")  # seat 0 takes it and draws the Js: 10-J-Q-K of spades
+    say(deal, 0, "pyatdesyat")
+    play(deal, "9h")
+    say(deal, 1, "pokazhi")
+    say(deal, 0, "pokazyvayu")
+    assert deal.shown[0] == cards("10s Js Qs Ks As")
+
+
 class NeedsBidding:
     """A third-party option that acts only through the player who ordered."""
 

@@ -19,7 +19,7 @@ from deberc_net.game import scoring
 from deberc_net.game import talk as T
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
-from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella
+from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella, rank_order
 from deberc_net.game.deal import DONE, PLAY, TALK, Deal, Pending, Trick
 from deberc_net.game.events import DealEvent, Shown, in_telling_order
 
@@ -394,9 +394,13 @@ class TertzDeal(Deal):
         cards = [c for combo in standing if combo.category == category for c in combo.cards]
         before = list(self.talk.shown.get(seat, ()))
         added = [c for c in cards if c not in before]
-        # what lies face up is listed as its combinations read: a run grown under the
-        # one shown before is J♠ Q♠ K♠ A♠, not Q♠ K♠ A♠ J♠
-        self.talk.shown[seat] = [c for c in before if c not in cards] + cards
+        # what lies face up is listed as runs read, by suit: a run grown under the one
+        # shown before is J♠ Q♠ K♠ A♠, not Q♠ K♠ A♠ J♠
+        by_strength = self.rules.settings.sequence_by_strength
+        orders = {s: rank_order(by_strength, s, self.trump) for s in range(4)}
+        self.talk.shown[seat] = sorted(
+            before + added, key=lambda c: (suit_of(c), orders[suit_of(c)].index(c & 7))
+        )
         if added:
             self._tell(Shown(seat, tuple(added)))
 
