@@ -11,7 +11,7 @@ from deberc_net.protocol.commands import help_text
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.render_ru import render_ru
-from deberc_net.testing import build_talon_deck, new_match, say
+from deberc_net.testing import build_talon_deck, new_match, say, spoken
 
 from .helpers import RULES, first_card
 
@@ -77,3 +77,12 @@ def test_a_tertz_state_shows_the_turned_card_only_while_it_lies_face_up() -> Non
     assert "Козырь: ♦." in russian and "Открыта" not in russian
     # the machine field keeps its meaning (docs/protocol.md §1): talon=0 says it is drawn
     assert " turned=7d " in machine and " talon=0 " in machine
+
+
+def test_from_what_is_read_with_or_without_its_question_mark() -> None:
+    # «от чего» typed as «рост» is, without the '?', was read as 'ot' and a rank: "not
+    # a rank: 'чего'" (an evening's tryout, a Russian player asking at his turn)
+    legal = ["rost?", "ot-K", "pishet", "7c"]
+    for word in ("от чего?", "от чего", "От чего", "ot chego", "ot chego?", "from what"):
+        assert spoken(RULES, word, legal).token() == "rost?", word
+    assert spoken(RULES, "от короля", legal).token() == "ot-K"

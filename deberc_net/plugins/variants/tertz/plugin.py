@@ -72,7 +72,9 @@ def deberc_call_aliases() -> dict[str, tuple[str, ...]]:
         **WORDS,
         # its first word is the one people are told (docs/rules.md §12.5: mariage)
         "bella": ("mariage", "марьяж", "mariazh", "marriage"),
-        "rost?": ("от чего?", "ot chego?", "from what?"),  # seed 004: "From what?"
+        # seed 004: "From what?"; typed without its '?' too, as 'rost' and «рост» are
+        # («от чего» was read as 'ot' and a rank: "not a rank: 'чего'")
+        "rost?": ("от чего?", "ot chego?", "from what?", "от чего", "ot chego", "from what"),
     }
 
 
