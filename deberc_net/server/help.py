@@ -16,6 +16,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
 from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, summary_for
+from deberc_net.plugins.naming import rule_named, variant_named
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
@@ -339,6 +340,14 @@ class Help:
         table = session.table
         if table is None and session.observing:  # as 'state', 'last', 'sheet' (§5.9)
             table = self.lobby.tables.get(min(session.observing))
+        named = self._rule_named(args[0]) if len(args) == 1 else None
+        if named is not None:  # 'rules tertz': that variant or option, wherever asked
+            if not may_list(session, item.name, self.lobby.is_admin(session)):
+                return
+            said = self._rule_entry(named)
+            english, russian = tuple(p.text() for p in said), tuple(p.text(Lang.RU) for p in said)
+            session.send(told_in(ev.TextBlock("rules", english, russian), lang))
+            return
         if len(args) > 1 or (args and number_word(args[0]) is None):  # as observe and sit
             session.send(ev.usage_error("rules [TABLE]"))
             return
@@ -382,35 +391,48 @@ class Help:
     def _rules_list(self) -> list[Phrase]:
         """Every variant and option (a plugin's summary is in its own words)."""
         lines = [phrase(Msg.RULES_LIST)]
+        for rule in self.lobby.rules.rules():
+            if rule.info.kind != RuleKind.PLAYERS:  # they come with the player count
+                lines += self._rule_entry(rule.info)
+        return lines
+
+    def _rule_named(self, word: str) -> RuleInfo | None:
+        """The variant or option ``word`` names, as 'new' reads it ('Tertz', «терц»,
+        'To-301'); None for any other word (a table's number among them)."""
         book = self.lobby.rules
-        for rule in book.rules():
-            info = rule.info
-            if info.kind == RuleKind.PLAYERS:
-                continue  # they come with the player count, nobody asks for them
-            counts = "/".join(str(p) for p in info.players)
-            kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
-            summary = phrase(
-                Msg.OWN_WORDS,
-                en=summary_for(info, russian=False),
-                ru=summary_for(info, russian=True),
+        name = variant_named(word, book) or rule_named(word, book)
+        rule = book.get(name)
+        return None if rule is None or rule.info.kind == RuleKind.PLAYERS else rule.info
+
+    def _rule_entry(self, info: RuleInfo) -> list[Phrase]:
+        """A variant's or option's lines of the list: its entry, and a variant's
+        refusals."""
+        book = self.lobby.rules
+        lines: list[Phrase] = []
+        counts = "/".join(str(p) for p in info.players)
+        kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
+        summary = phrase(
+            Msg.OWN_WORDS,
+            en=summary_for(info, russian=False),
+            ru=summary_for(info, russian=True),
+        )
+        target = _own_target(book, info) if info.kind == RuleKind.VARIANT else None
+        if target is None:
+            entry = phrase(
+                Msg.RULES_ENTRY, name=info.name, kind=kind, counts=counts, summary=summary
             )
-            target = _own_target(book, info) if info.kind == RuleKind.VARIANT else None
-            if target is None:
-                entry = phrase(
-                    Msg.RULES_ENTRY, name=info.name, kind=kind, counts=counts, summary=summary
-                )
-            else:
-                entry = phrase(
-                    Msg.RULES_VARIANT_ENTRY,
-                    name=info.name,
-                    kind=kind,
-                    counts=counts,
-                    target=target,
-                    summary=summary,
-                )
-            lines.append(entry)
-            if info.kind == RuleKind.VARIANT:
-                lines += _refused_by(info, self.lobby.rules)
+        else:
+            entry = phrase(
+                Msg.RULES_VARIANT_ENTRY,
+                name=info.name,
+                kind=kind,
+                counts=counts,
+                target=target,
+                summary=summary,
+            )
+        lines.append(entry)
+        if info.kind == RuleKind.VARIANT:
+            lines += _refused_by(info, self.lobby.rules)
         return lines
 
     def _rules_lines(self, table: Table) -> list[Phrase]:

@@ -212,6 +212,31 @@ async def test_rules_at_a_tertz_table_say_its_target_not_the_variants(
     assert "Игра до" not in said and not re.search(r"\b(500|501)\b", said), said
 
 
+async def test_rules_of_a_variant_or_option_named_say_that_one(
+    port: int, connect: Connector
+) -> None:
+    """'rules tertz', what a club player types to read the game, was refused with the
+    command's bare form, 'rules [TABLE]' (an evening's tryout); it says that variant's
+    lines of the list (or an option's), read as 'new' reads the name, at a table too."""
+    anna = await connect.machine(port, "anna")
+    await anna.send("rules tertz")
+    told = [(await anna.expect("rules"))["text"] for _ in range(3)]
+    assert told[0].startswith("tertz (variant, 2 players, to 500): Tertz, the ancestor"), told
+    assert told[1].startswith("tertz is not played with the options: "), told
+    assert told[2].startswith("tertz has no bidding"), told
+    await anna.send("new 2")  # seated at a Deberts table: an option by name, any case
+    await anna.expect("ok", cmd="sit")
+    await anna.send("rules Tertz-501")
+    assert (await anna.expect("rules"))["text"] == (
+        "tertz-501 (option, 2 players): Tertz to 501 instead of 500."
+    )
+    await anna.send("rules frob")  # no rule, no number: the command's form, as before
+    assert await anna.expect("error") == {"code": "bad-argument", "text": "rules [TABLE]"}
+    await anna.send("rules терц lang=ru")  # the club's spelling, in Russian
+    said = (await anna.expect("rules"))["text"]
+    assert said.startswith("tertz (вариант, игроков: 2, до 500): Терц, предок деберца"), said
+
+
 async def test_a_refused_rost_says_tertz_rule_in_english_and_russian(
     port: int, connect: Connector
 ) -> None:
