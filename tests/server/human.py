@@ -28,9 +28,18 @@ LATIN_CARD = re.compile(
     rf"|[{SUITS}](?: (?:10|[2-9]|[ВДКТAKQJT]))* [AKQJT](?![\w])"
 )
 CYRILLIC = re.compile(r"[а-яА-ЯёЁ]")
+# a guest's resume token is random (url-safe base64), and as random reads as a card now
+# and then: '7s-gMq…' (tests/server/test_secrecy.py once), 'Qd-OSg…' (a full run)
+RESUME_TOKEN = re.compile(r"(token=|token is |код возврата: )\S+")
 # a Russian prompt, and a card as the Russian human style shows it
 RU_PROMPT = re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$")
 RU_CARD = re.compile(r"(?:10|[789ВДКТ])[♠♥♦♣]")
+
+
+def without_tokens(line: str) -> str:
+    """``line`` with any resume token it tells left out (its words kept): what a card
+    check reads, so a token's letters are not taken for a card."""
+    return RESUME_TOKEN.sub(r"\1", line)
 
 
 def columns(line: str) -> int:

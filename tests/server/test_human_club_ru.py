@@ -22,6 +22,7 @@ from .human import (
     columns,
     english_lines,
     play_randomly,
+    without_tokens,
 )
 
 
@@ -30,7 +31,7 @@ def check_russian(people: tuple[LineClient, ...], *others: str) -> None:
     for person in people:
         wide = [x for x in person.lines if columns(x) > COLUMNS]
         assert wide == [], f"{person.label}: lines wider than {COLUMNS} columns"
-        latin = [x for x in person.lines if LATIN_CARD.search(x)]
+        latin = [x for x in person.lines if LATIN_CARD.search(without_tokens(x))]
         assert latin == [], f"{person.label}: cards in Latin letters"
         # the banner is said before any language is chosen
         assert english_lines(person.lines[1:], names) == [], f"{person.label}: lines in English"

@@ -19,12 +19,11 @@ from deberc_net.testing import build_ruleset
 
 from .client import LineClient, fields, is_event, play_machine
 from .conftest import Connector
+from .human import without_tokens
 
 CARD_TOKEN = re.compile(r"(?<![\w])(?:10|[789JQKA])[shdc](?![\w])")
 PRETTY_TOKEN = re.compile(r"(10|[789JQKA])([♠♥♦♣])")
 SYMBOL_SUIT = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
-# a resume token is random (url-safe base64): '7s-gMq…' read as the card 7s once
-RESUME_TOKEN = re.compile(r"(token=|token is |код возврата: )\S+")
 
 
 def dealt_hands(record: dict) -> list[set[str]]:
@@ -115,7 +114,7 @@ class Checker:
                 revealed.add("7" + record["trump"])  # it becomes the turned card
             if tag == "state" and self.me is None:
                 assert f["hand"] == "" and f["legal"] == "", line
-            self._tokens(line, CARD_TOKEN.findall(_without_tokens(line)), own | revealed)
+            self._tokens(line, CARD_TOKEN.findall(without_tokens(line)), own | revealed)
         if segment and any(is_event(x, "deal") for x in segment):
             all_cards = [c for t in record["tricks"] for c in t["cards"]]
             assert plays == all_cards  # every card played was told, in order
@@ -154,12 +153,8 @@ class Checker:
                 self.leaks.append(f"{token} in {line!r}")
 
 
-def _without_tokens(line: str) -> str:
-    return RESUME_TOKEN.sub(r"\1", line)
-
-
 def _human_cards(line: str) -> list[str]:
-    line = _without_tokens(line)
+    line = without_tokens(line)
     pretty = [r + SYMBOL_SUIT[s] for r, s in PRETTY_TOKEN.findall(line)]
     return CARD_TOKEN.findall(line) + pretty
 
