@@ -44,6 +44,7 @@ class Msg(StrEnum):
     NEED_PASSWORD = "need-password"
     NAME_IN_USE = "name-in-use"
     NAME_IN_USE_BY_GUEST = "name-in-use-by-guest"
+    NAME_BEING_REGISTERED = "name-being-registered"
     NOT_A_COMMAND = "not-a-command"
     NOT_A_COMMAND_OVER = "not-a-command-over"
     NOT_A_CALL = "not-a-call"
@@ -513,6 +514,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NAME_IN_USE_BY_GUEST: (
         "{name} is in use by a guest: register another name",
         "имя {name} занято гостем: зарегистрируйте другое",
+    ),
+    Msg.NAME_BEING_REGISTERED: (
+        "{name} is being registered from another connection: try again in a moment, or"
+        " choose another name",
+        "имя {name} сейчас регистрируют с другого подключения: попробуйте через"
+        " мгновение или выберите другое имя",
     ),
     Msg.NOT_A_COMMAND: (
         "{word!r} is not a command, and you sit at no table. Type 'help'.",

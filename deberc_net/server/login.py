@@ -155,9 +155,10 @@ class Login:
             return
         else:
             held = self.guest_token(name)
-            if name_key(name) in self.registering or (
-                held is not None and (token is None or not accounts.same_secret(token, held))
-            ):
+            if name_key(name) in self.registering:  # no guest's: nobody has its token
+                self.refused(session, name, self._being_registered(name))
+                return
+            if held is not None and (token is None or not accounts.same_secret(token, held)):
                 self.refused(
                     session, name, ev.error("name-in-use", phrase(Msg.NAME_IN_USE, name=name))
                 )
@@ -222,7 +223,10 @@ class Login:
     async def _register(self, session: Session, name: str, password: str) -> bool:
         """Register a free name; refused while a guest holds it (connected or seated)."""
         key = name_key(name)
-        if self.guest_token(name) is not None or key in self.registering:
+        if key in self.registering:
+            self.refused(session, name, self._being_registered(name))
+            return False
+        if self.guest_token(name) is not None:
             error = ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name))
             self.refused(session, name, error)
             return False
@@ -231,6 +235,13 @@ class Login:
             return await self._check_password(session, name, password)
         finally:
             self.registering.discard(key)
+
+    @staticmethod
+    def _being_registered(name: str) -> ev.Error:
+        """The refusal of ``name`` while another connection's registration of it waits
+        for its hash: not a guest's name (no token resumes it), and free again if that
+        registration fails."""
+        return ev.error("name-in-use", phrase(Msg.NAME_BEING_REGISTERED, name=name))
 
     def _welcome(
         self,

@@ -980,6 +980,44 @@ async def test_registering_a_name_a_guest_plays_under_is_refused(
     assert (await _login_reply(port, "login ann pw", connect))["code"] == "name-in-use"
 
 
+@pytest.mark.timeout(60)
+async def test_a_name_being_registered_is_refused_as_such_and_stays_free_to_its_registrant(
+    start_server: StartServer, connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # hostile tryout (2026-12-06): a second login of a name whose registration waited
+    # for its hash was told 'in use by a guest' (or to resume it with a token): nobody
+    # held it as a guest, and no token could take it
+    released = threading.Event()
+    hashing = threading.Semaphore(0)
+    real = accounts.password_hash
+
+    def held(password: str, salt: bytes) -> bytes:
+        hashing.release()
+        released.wait(30)  # (a hash thread's wait, not the loop's)
+        return real(password, salt)
+
+    monkeypatch.setattr(accounts, "password_hash", held)
+    port = await start_server()
+    first = await connect.raw(port, "first", "127.0.0.2")
+    await first.send("style machine\nlogin racer secret1")
+    with trio.fail_after(30):
+        while not hashing.acquire(blocking=False):
+            await trio.sleep(0.01)
+    said = (
+        "is being registered from another connection: try again in a moment, or choose another name"
+    )
+    for line in ("login racer secret2", "login racer", "login RACER token=abc"):
+        reply = await _login_reply(port, line, connect, "127.0.0.3")
+        assert reply == {"code": "name-in-use", "text": f"{line.split()[1]} {said}"}, line
+    released.set()
+    with trio.fail_after(30):
+        await first.expect("ok", cmd="login", name="racer", guest="0")
+    assert (await _login_reply(port, "login racer secret2", connect, "127.0.0.3")) == {
+        "code": "bad-password",
+        "text": "wrong password for that name",
+    }
+
+
 # ------------------------------------------------------ 9. departures from the spec
 async def test_a_second_cr_before_the_lf_is_a_control_character(
     port: int, connect: Connector
