@@ -115,6 +115,8 @@ RANGES: dict[str, Range] = {
     "watch_news_burst": _BURST,
     "lists_per_s": _RATE,
     "lists_burst": _BURST,
+    "lists_per_address_per_s": _RATE,
+    "lists_per_address_burst": _BURST,
     # a page is one reply: 1000 names fit an outbox; 0 divides by zero
     "page_size": Range(1, 1000, "names or tables a page"),
     "max_connections": Range(1, _MOST_AT_ONCE, "connections"),
@@ -236,6 +238,10 @@ class Config:
     watch_news_burst: float = 10.0
     lists_per_s: float = 5.0  # who/tables pages, help/calls/rules/history/sheet texts a second ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
+    # the same, for all the connections of one address together: each a long text or a
+    # look in the store for a short line, and 100 connections had 100 times one's
+    lists_per_address_per_s: float = 10.0
+    lists_per_address_burst: float = 60.0
     page_size: int = 100  # names in one 'who' page, tables in one 'tables' page
     # Slots
     max_connections: int = 5000  # when full, the oldest connection not logged in is closed

@@ -44,7 +44,7 @@ from deberc_net.protocol.messages import Msg, Phrase, phrase
 from .addresses import Network, limited_address, listed, networks, peer_of, plain_ip
 from .app import ListenError, sole_exception
 from .config import Config, cannot_listen
-from .limits import AddressBuckets, Bucket, SharedBucket
+from .limits import AddressBuckets, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import LifecycleLog
@@ -449,6 +449,10 @@ class Server:
         self.address_says = AddressBuckets(
             config.say_per_address_per_s, config.say_per_address_burst, ADDRESSES_KEPT
         )
+        # and its long texts and looks in the store (docs/security.md §2)
+        self.address_lists = AddressBuckets(
+            config.lists_per_address_per_s, config.lists_per_address_burst, ADDRESSES_KEPT
+        )
         # and its seats given up at waiting tables (docs/security.md §6)
         self.address_churn = AddressBuckets(
             config.seat_churn_per_address_per_s,
@@ -660,7 +664,8 @@ class Server:
         # (docs/security.md §3: an address's connections share one chat allowance)
         shared = self.address_says.of(address, self._now(), self.per_address)
         session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
-        session.lists = Bucket(self.config.lists_per_s, self.config.lists_burst)
+        lists = self.address_lists.of(address, self._now(), self.per_address)
+        session.lists = SharedBucket(c.lists_per_s, c.lists_burst, shared=lists)
         churn = self.address_churn.of(address, self._now(), self.per_address)
         session.seat_churn = SharedBucket(c.seat_churn_per_s, c.seat_churn_burst, shared=churn)
         # a writer task only while something waits to be written (most lines go out at

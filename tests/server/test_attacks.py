@@ -293,6 +293,31 @@ async def test_history_and_sheet_spend_the_lists_allowance(
     await bob.expect("sheet")
 
 
+@pytest.mark.timeout(60)
+async def test_long_texts_from_one_address_share_one_allowance(
+    start_server: StartServer, connect: Connector
+) -> None:
+    # hostile tryout (2026-12-06): 100 observers of a long match, from one address,
+    # each asked 'history' within its own allowance: 83 MB in 10 s, and an honest
+    # pair's calls elsewhere answered in 150 ms at worst (5 ms before)
+    port = await start_server(
+        lists_burst=3, lists_per_s=0.001, lists_per_address_burst=4, lists_per_address_per_s=0.001
+    )
+    askers = [await connect.machine(port, f"t{i}", source="127.0.0.2") for i in range(3)]
+    for asker in askers:  # 6 texts, 2 each (within each one's own 3)
+        await asker.send_raw(b"who\ntables\nping\n")
+        await asker.expect("ok", cmd="ping")
+    refused = [[fields(x)[1] for x in a.lines if x.startswith("error ")] for a in askers]
+    assert [len(r) for r in refused] == [0, 0, 2], refused  # the address's 4, then none
+    said = refused[2][0]
+    seconds = -(-int(said.pop("wait_ms")) // 1000)
+    assert said == {"code": "slow-down", "text": f"too many 'who' at once: wait {seconds} s"}
+    again = await connect.machine(port, "t9", source="127.0.0.2")  # none by reconnecting
+    assert fields(await again.reply("help"))[1]["code"] == "slow-down"
+    other = await connect.machine(port, "elsewhere", source="127.0.0.3")
+    assert fields(await other.reply("who"))[0] == "who"  # another address: its own
+
+
 async def test_finger_and_games_spend_the_lists_allowance(
     start_server: StartServer, connect: Connector
 ) -> None:

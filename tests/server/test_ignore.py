@@ -182,7 +182,9 @@ async def test_a_registered_list_outlasts_a_login_and_a_guests_does_not(
 async def test_the_list_is_bounded_and_bad_input_changes_nothing(
     start_server: StartServer, connect: Connector
 ) -> None:
-    port = await start_server(lists_burst=IGNORE_MOST + 10)  # (each change spends one)
+    port = await start_server(  # (each change spends one)
+        lists_burst=IGNORE_MOST + 10, lists_per_address_burst=IGNORE_MOST + 10
+    )
     with trio.fail_after(30):
         bob = await connect.machine(port, "bob")
         for line, code, text in (
