@@ -430,6 +430,10 @@ def _log_unlisted_proxy(**fields: Any) -> None:
     log.warning("proxy_header_not_listed", **fields)
 
 
+def _log_flood(**fields: Any) -> None:
+    log.warning("flood", **fields)
+
+
 class Server:
     """Serves connections on any streams, for one lobby."""
 
@@ -473,6 +477,9 @@ class Server:
         self.refusals = Summaries(_log_refused, nursery)
         # PROXY headers from peers not in game_proxies (read as lines): likewise
         self.unlisted_proxies = Summaries(_log_unlisted_proxy, nursery)
+        # connections cut off for flooding: 5 KB and a connect each, as fast as one can
+        # connect (a line each was a warning a connection: a hostile tryout's)
+        self.floods = Summaries(_log_flood, nursery)
         self.limits = Limits(
             max_line=config.max_line,
             flood_lines_per_s=config.flood_lines_per_s,
@@ -828,7 +835,13 @@ class Server:
                     self.unlisted_proxies.note("unlisted", session.address, peer=session.peer)
                 session.send(item.error)
                 if item.hang_up:
-                    session.log.warning(item.error.code)
+                    if item.error.code == "flood":  # (its whole line as a session's)
+                        named = {} if session.name is None else {"name": session.name}
+                        self.floods.note(
+                            "flood", session.address, conn=session.id, peer=session.peer, **named
+                        )
+                    else:
+                        session.log.warning(item.error.code)
                     session.ending(Ending.of_code(item.error.code))
                     return False
                 item = None

@@ -215,6 +215,32 @@ async def test_a_flooder_is_disconnected_for_flood(
     assert gone["reason"] == "flood" and _events(logs, "flood")
 
 
+@pytest.mark.timeout(60)
+async def test_a_flood_of_flooders_is_one_warning_then_a_summary_a_minute(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A hostile tryout (2026-12-06): a connection and 5 KB of 'ping' cut off for
+    flooding was a warning line each, as fast as one could connect (62 a second from
+    one process): one whole line, then the rest counted a minute at a time, as the
+    refusals are (docs/settings.md, "Logs")."""
+    port = await start_server(flood_burst=5.0, flood_lines_per_s=0.1)
+    with structlog.testing.capture_logs() as logs:
+        for n in range(5):
+            flooder = await connect.raw(port, f"flooder{n}", f"127.0.0.{20 + n % 2}")
+            await flooder.send_raw(b"ping\n" * 20)
+            await flooder.read_until(lambda x: x.startswith("Error (flood)"))
+            await flooder.wait_closed()
+        await trio.sleep(61)
+    lines = _events(logs, "flood")
+    assert [line.get("peer", "").split(":")[0] for line in lines] == ["127.0.0.20", ""]
+    assert lines[0]["reason"] == "flood" and "conn" in lines[0]
+    assert lines[1]["repeated"] == 4 and lines[1]["top"] == {"127.0.0.21": 2, "127.0.0.20": 2}
+    assert [line["reason"] for line in _events(logs, "disconnect")] == ["flood"] * 5
+
+
 async def test_an_admins_kick_and_ban_say_so_in_the_disconnect_and_a_banned_login(
     start_server: Callable[..., Awaitable[int]], connect: Connector, register: Register
 ) -> None:
