@@ -495,9 +495,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "имя — от 2 до 20 букв, цифр, знаков «_» или «-»",
     ),
     Msg.NAME_SCRIPTS: (
-        "a name keeps to one alphabet: Latin, Cyrillic and Greek letters look alike, and"
-        " are not mixed in it",
-        "имя пишется одним алфавитом: латинские, кириллические и греческие буквы похожи,"
+        "a name keeps to one alphabet: Latin, Cyrillic, Greek, Armenian, Cherokee, Coptic,"
+        " Lisu, Canadian syllabic and Tifinagh letters look alike, and are not mixed in it",
+        "имя пишется одним алфавитом: латинские, кириллические, греческие, армянские,"
+        " буквы чероки, коптские, лису, канадского слогового письма и тифинаг похожи,"
         " их не смешивают",
     ),
     Msg.LOGGED_IN_AS: ("you are logged in as {name}", "вы уже вошли как {name}"),

@@ -35,8 +35,12 @@ SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 # The alphabets whose letters look alike (Latin a, Cyrillic а, Greek ο and о): a new
 # name mixes none of them, so 'аnna' (a Cyrillic а) is not taken beside anna, nor
 # 'bоss' beside an admin, nor 'hоuse-search3' as a house bot (a hostile tryout, s34).
+# Nor with an Armenian օ, a Cherokee Ꭺ, a Coptic ⲟ, a Lisu ꓮ, a Canadian syllabic ᐯ or
+# a Tifinagh ⵔ: 'hօuse-search3' was taken beside the house bot (a tryout, 2026-12-06).
 # A name wholly in one alphabet is its own ('аня'), as before.
-LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+LOOKALIKE_SCRIPTS = frozenset(
+    {"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LISU", "CANADIAN", "TIFINAGH"}
+)
 
 
 def valid_name(name: str) -> bool:

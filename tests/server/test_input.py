@@ -725,6 +725,12 @@ async def test_a_name_whose_compatibility_form_is_no_name_is_refused(
     assert refused["code"] == "bad-argument" and refused["text"].startswith("a name is 2-20")
 
 
+_WHY = (  # the refusal of a name that mixes alphabets whose letters look alike
+    "a name keeps to one alphabet: Latin, Cyrillic, Greek, Armenian, Cherokee, Coptic, Lisu,"
+    " Canadian syllabic and Tifinagh letters look alike, and are not mixed in it"
+)
+
+
 @pytest.mark.timeout(30)
 async def test_a_new_name_mixes_no_alphabets_whose_letters_look_alike(
     start_server: StartServer, connect: Connector, register: Callable[[str, str], Awaitable[None]]
@@ -736,10 +742,6 @@ async def test_a_new_name_mixes_no_alphabets_whose_letters_look_alike(
     before the rule still logs in, and is found."""
     await register("olγa", "her-own-1")  # a Latin name with a Greek gamma, from before
     port = await start_server(admins=["boss"])
-    why = (
-        "a name keeps to one alphabet: Latin, Cyrillic and Greek letters look alike, and are"
-        " not mixed in it"
-    )
     with trio.fail_after(20):
         for name, secret in [
             ("\u0430nna", ""),  # a Cyrillic а, then Latin
@@ -753,7 +755,7 @@ async def test_a_new_name_mixes_no_alphabets_whose_letters_look_alike(
             await client.send("style machine")
             await client.expect("ok", cmd="style")
             await client.send(f"login {name}{secret}")
-            assert await client.expect("error") == {"code": "bad-argument", "text": why}, name
+            assert await client.expect("error") == {"code": "bad-argument", "text": _WHY}, name
         for name in (
             "\u0430\u043d\u044f_2",
             "\u03bf\u03bb\u03b3\u03b1",
@@ -768,6 +770,37 @@ async def test_a_new_name_mixes_no_alphabets_whose_letters_look_alike(
         old = await connect.machine(port, "olγa", "her-own-1")
         await old.send("finger olγa")
         await old.expect("finger", name="olγa")
+
+
+@pytest.mark.timeout(30)
+async def test_a_new_name_mixes_latin_with_no_other_alphabet_whose_letters_look_like_it(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A hostile tryout (2026-12-06): an Armenian օ made 'hօuse-search3' beside the
+    house bot and 'bօss' beside the admin, a Cherokee Ꭺ a second Anna: the alphabets
+    whose letters look like Latin ones are not mixed with it either. Each alone is a
+    name, as Chinese with Latin is."""
+    port = await start_server(admins=["boss"])
+    with trio.fail_after(20):
+        for name in (
+            "h\u0585use-search3",  # ARMENIAN SMALL LETTER OH
+            "b\u0585ss",
+            "\u13aanna",  # CHEROKEE LETTER GO, drawn as A
+            "b\u2c9fss",  # COPTIC SMALL LETTER O
+            "\ua4eenna",  # LISU LETTER A
+            "b\u2d54ss",  # TIFINAGH LETTER YAR, drawn as O
+        ):
+            client = await connect.raw(port, "new")
+            await client.send("style machine")
+            await client.expect("ok", cmd="style")
+            await client.send(f"login {name}")
+            assert await client.expect("error") == {"code": "bad-argument", "text": _WHY}, name
+        for name in ("\u0570\u0561\u0575", "\u13aa\u13a6\u13af_1"):  # Armenian, Cherokee alone
+            client = await connect.raw(port, "new")
+            await client.send("style machine")
+            await client.expect("ok", cmd="style")
+            await client.send(f"login {name}")
+            assert (await client.expect("ok", cmd="login"))["name"] == name
 
 
 async def test_a_name_registered_before_the_compatibility_rule_still_logs_in(
