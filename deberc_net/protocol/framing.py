@@ -19,9 +19,11 @@ import attrs
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 MAX_LINE = 1024
 # a run of what is dropped whole, found at C speed: two-byte telnet commands (NOP, GA,
-# a stray SE, ...), three-byte negotiation (WILL/WONT/DO/DONT and its option), NULs;
-# not IAC IAC (a data byte) nor IAC SB (a subnegotiation: the state machine's)
-_DROPPED_RUN = re.compile(rb"(?:\xff[\x00-\xf9]|\x00|\xff[\xfb-\xfe][\x00-\xff])++")
+# a stray SE, ...: 240-249), three-byte negotiation (WILL/WONT/DO/DONT and its option),
+# NULs; not IAC IAC (a data byte), IAC SB (a subnegotiation: the state machine's), nor
+# IAC before a byte no telnet command is (the state machine keeps both as data)
+_DROPPED_RUN = re.compile(rb"(?:\xff[\xf0-\xf9]|\x00|\xff[\xfb-\xfe][\x00-\xff])++")
+FIRST_COMMAND = 240  # SE, the lowest telnet command: IAC before a lower byte is no telnet
 
 
 @attrs.frozen
@@ -218,6 +220,11 @@ class LineDecoder:
                     self._iac = 2
                 elif byte == SB:
                     self._iac, self._sb_bytes = 3, 0
+                elif byte < FIRST_COMMAND:  # no telnet (a raw ÿ, Latin-1's 255): data, so
+                    # its line fails as bad-encoding and an LF after it still ends it (it
+                    # vanished with the IAC: 'say ÿ' and the next line were one line)
+                    kept += bytes((IAC, byte))
+                    self._iac = 0
                 else:
                     self._iac = 0  # a two-byte command (NOP, GA, ...)
             elif state == 2:

@@ -29,26 +29,37 @@ class Reference:
     def feed(self, data: bytes) -> list[Event]:
         out: list[Event] = []
         for byte in data:
-            if self.telnet(byte) or byte == 0:
+            telnet = self.telnet(byte)
+            if telnet is None:  # the IAC before it was no telnet: data after all
+                self.dropped -= 1
+                out.extend(self.data(IAC))
+            if telnet or byte == 0:
                 self.dropped += 1
-            elif byte == 10:
-                if not self.overflow:
-                    escaped = bytes(self.line).replace(b"\xff", b"\xff\xff")  # data: kept
-                    out.extend(self.ref.feed(escaped + b"\n"))
-                self.line.clear()
-                self.overflow = False
-            elif not self.overflow:
-                self.line.append(byte)
-                if len(self.line) > self.max_line:
-                    self.line.clear()
-                    self.overflow = True
-                    out.append(
-                        BadLine("line-too-long", f"lines are limited to {self.max_line} bytes")
-                    )
+            else:
+                out.extend(self.data(byte))
         return out
 
-    def telnet(self, byte: int) -> bool:
-        """Whether ``byte`` is telnet's (dropped); an escaped 255 is a data byte."""
+    def data(self, byte: int) -> list[Event]:
+        """A data byte, NULs dropped already: an LF ends the line."""
+        out: list[Event] = []
+        if byte == 10:
+            if not self.overflow:
+                escaped = bytes(self.line).replace(b"\xff", b"\xff\xff")  # data: kept
+                out.extend(self.ref.feed(escaped + b"\n"))
+            self.line.clear()
+            self.overflow = False
+        elif not self.overflow:
+            self.line.append(byte)
+            if len(self.line) > self.max_line:
+                self.line.clear()
+                self.overflow = True
+                out.append(BadLine("line-too-long", f"lines are limited to {self.max_line} bytes"))
+        return out
+
+    def telnet(self, byte: int) -> bool | None:
+        """Whether ``byte`` is telnet's (dropped); an escaped 255 is a data byte. None:
+        the IAC before it is no telnet (``byte`` is below 240, no command): both are
+        data."""
         state = self.iac
         if state == 0:
             if byte != IAC:
@@ -62,6 +73,9 @@ class Reference:
                 self.iac = 2
             elif byte == SB:
                 self.iac, self.sb_bytes = 3, 0
+            elif byte < SE:
+                self.iac = 0
+                return None
             else:
                 self.iac = 0
         elif state == 2:
@@ -89,6 +103,9 @@ TELNET = st.lists(
             b"\xff\xfd",
             b"\xff\xfa\x18\x01",
             b"\xff\xf0",
+            b"\xff\n",  # no telnet: a raw 255, then the line's end
+            b"\xff\x00",
+            b"\xffa",
             b"\xff\xfa" + b"z" * 20,
             b"\x00",
             b"\r\x00",

@@ -87,6 +87,27 @@ async def test_telnet_negotiation_is_stripped(port: int, connect: Connector) -> 
     assert [fields(x)[0] for x in client.lines[2:]] == ["ok", "ok", "who"]
 
 
+@pytest.mark.timeout(30)
+async def test_a_raw_255_before_a_line_end_is_no_telnet_and_eats_no_line(
+    port: int, connect: Connector
+) -> None:
+    """A hostile tryout (2026-12-06): 'say ÿ' typed in Latin-1 (the byte 255, telnet's
+    IAC, then LF) lost its LF with the IAC, a two-byte telnet command: the next line,
+    'ping', was said to the lobby. IAC before a byte no telnet command is (below 240)
+    is data: that line is refused as bad-encoding, and the next one is its own."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    with trio.fail_after(10):
+        for raw in (b"say \xff\n", b"say \xffa\n", b"say \xff\x00\n"):
+            await ann.send_raw(raw + b"ping\n")
+            assert (await ann.expect("error"))["code"] == "bad-encoding", raw
+            await ann.expect("ok", cmd="ping")
+        await ann.send_raw(bytes([IAC, 241]) + b"ping\n")  # IAC NOP: telnet, dropped
+        await ann.expect("ok", cmd="ping")
+        await _who_works(ann, "ann", "bob")
+    assert not any(x.startswith(("say ", "error ")) for x in bob.lines), bob.lines
+
+
 async def test_garbage_and_broken_lines(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
