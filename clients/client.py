@@ -228,6 +228,13 @@ class Stats:
     first_fault: str | None = None
 
 
+# the bot's own code, as its exceptions are kept in ``Stats.errors`` ("choose: …")
+OWN_CODE = ("choose", "pick", "on_event", "on_board")
+NOTIFIED = frozenset({"on_event", "on_board"})  # told a line, they answer nothing
+# what the first fault's line says came of it (a ladder reads them: ladder.bot_output)
+FELL_BACK = "; the first legal call was sent instead (a fallback)"
+PLAYED_ON = "; the bot plays on (that line was not taken in)"
+
 RECONNECTS = 5  # drops in a row a bot survives, by default
 RESERVED = "reserved"  # the seek of a ladder's bot: it sits where the ladder reserved
 # the match ends that were no game played out (docs/protocol.md §9.7): told (``tell``).
@@ -439,7 +446,10 @@ class Bot:
             raise ProtocolMismatch(f"the server speaks protocol {version}, this client {PROTOCOL}")
         item = parse(line)
         if self.on_event is not None:
-            self.on_event(item)
+            try:
+                self.on_event(item)
+            except Exception as exc:  # a bug in on_event costs that line, not the seat
+                self._raised("on_event", exc)
         if isinstance(item, View):
             self._seeking = False
             if item.kind == "ask":
@@ -463,7 +473,10 @@ class Bot:
             return self._table_closed(out, f.get("text", ""))
         board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
         if board is not None and self.on_board is not None:
-            self.on_board(board)
+            try:
+                self.on_board(board)
+            except Exception as exc:  # as on_event's: the board is played on
+                self._raised("on_board", exc)
         if tag == Tag.OK and f.get("cmd") == "login":
             self.stats.logins += 1
             self._logged_in = True
@@ -621,22 +634,28 @@ class Bot:
             self.on_fallback(self.stats)
 
     def _raised(self, what: str, exc: Exception) -> None:
-        """``choose`` or ``pick`` raised: kept in ``errors``; the first fault says where."""
+        """``choose``, ``pick``, ``on_event`` or ``on_board`` raised: kept in
+        ``errors``; the first fault says where. A notification's (``on_event``,
+        ``on_board``) costs no call: the bot plays on, and the counts are said as after
+        a fallback (``on_fallback``), so a ladder counts it."""
         self.stats.errors.append(f"{what}: {exc!r}")
+        notified = what in NOTIFIED
         if self.stats.first_fault is None:
             frames = traceback.extract_tb(exc.__traceback__)
             last = frames[-1] if frames else None
             where = "" if last is None else f" at {os.path.basename(last.filename)}:{last.lineno}"
-            self._faulted(f"{what} raised {exc!r}{where}")
+            self._faulted(f"{what} raised {exc!r}{where}", PLAYED_ON if notified else FELL_BACK)
+        if notified and self.on_fallback is not None:
+            self.on_fallback(self.stats)
 
-    def _faulted(self, fault: str) -> None:
+    def _faulted(self, fault: str, then: str = "") -> None:
         """A fault of the bot's own: the first is kept and told (``tell``: a reference
         bot's standard error, a ladder's), so a broken bot is seen, not just outplayed."""
         if self.stats.first_fault is not None:
             return
         self.stats.first_fault = fault
         if self.tell is not None:
-            self.tell(f"{fault}; the first legal call was sent instead (a fallback)")
+            self.tell(f"{fault}{then or FELL_BACK}")
 
 
 class Handed:
@@ -892,9 +911,15 @@ FAULT_COUNTS_ENV = "DEBERC_FAULT_COUNTS"
 
 
 def fault_counts(name: str, stats: Stats) -> str:
-    """``NAME: faults fallbacks=N exceptions=M`` (exceptions of choose and pick)."""
-    raised = sum(e.startswith(("choose:", "pick:")) for e in stats.errors)
+    """``NAME: faults fallbacks=N exceptions=M`` (exceptions of the bot's own code:
+    ``choose``, ``pick``, ``on_event``, ``on_board``)."""
+    raised = own_exceptions(stats)
     return f"{name}: faults fallbacks={stats.fallbacks} exceptions={raised}"
+
+
+def own_exceptions(stats: Stats) -> int:
+    """How many exceptions the bot's own code raised (``OWN_CODE``)."""
+    return sum(e.startswith(tuple(f"{what}:" for what in OWN_CODE)) for e in stats.errors)
 
 
 def _wait_s(wait_ms: str | None) -> float | None:

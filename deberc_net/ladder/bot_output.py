@@ -15,11 +15,13 @@ import threading
 import attrs
 import trio
 
+from clients.client import FELL_BACK, PLAYED_ON
+
 LAST_WORDS = 600  # bytes
 MAX_WAITING = 10_000  # the bots' lines waiting for standard error; more are dropped
 LONGEST_LINE = 4096  # a line without its end yet is passed on at this length
 COUNTS = re.compile(r"faults fallbacks=(\d+) exceptions=(\d+)")
-FIRST_FAULT_END = "; the first legal call was sent instead (a fallback)"  # Bot._faulted
+FIRST_FAULT_ENDS = (FELL_BACK, PLAYED_ON)  # what Bot._faulted says came of a fault
 
 
 class ErrorLines:
@@ -102,6 +104,7 @@ class BotOutput:
         if counts is not None:  # for the report, not for people
             self.fallbacks, self.exceptions = int(counts[1]), int(counts[2])
             return
-        if named and said.endswith(FIRST_FAULT_END) and self.first_fault is None:
-            self.first_fault = said.removesuffix(FIRST_FAULT_END)
+        end = next((e for e in FIRST_FAULT_ENDS if said.endswith(e)), None) if named else None
+        if end is not None and self.first_fault is None:
+            self.first_fault = said.removesuffix(end)
         self.lines.say(text if named else f"{self.instance}: {text}")

@@ -108,8 +108,10 @@ class Summary:
 
     def count_faults(self, copies: list[tuple[str, Stats]]) -> None:
         """The in-process copies' stats, by bot, once they have stopped."""
+        from clients.client import own_exceptions  # only a ladder with in-process bots
+
         for bot, stats in copies:
-            raised = sum(e.startswith(("choose:", "pick:")) for e in stats.errors)
+            raised = own_exceptions(stats)
             first = {} if stats.first_fault is None else {bot: stats.first_fault}
             self.add_faults({bot: stats.fallbacks}, {bot: raised}, first)
 

@@ -73,3 +73,64 @@ def test_a_process_bots_fault_counts_come_back_to_the_report(tmp_path: Path) -> 
     assert "faults fallbacks=" not in done.stderr  # read, not passed on
     told = report.text(data).splitlines()
     assert "Bot faults:" in told and any(x.startswith("  bug: ") for x in told), told
+
+
+# a bot that keeps the deal's history, with a bug in it: on_event raises now and then
+FORGETFUL = """
+from clients.client import Brain
+
+
+def brain(name, seed):
+    lines = [0]
+
+    def on_event(item):
+        lines[0] += 1
+        if lines[0] % 9 == 0:
+            raise KeyError("bug in on_event")
+
+    def on_board(key):
+        if seed == "boards":
+            raise ValueError("bug in on_board")
+
+    events = None if seed else on_event
+    return Brain(lambda view: view.legal[-1], on_event=events, on_board=on_board)
+"""
+
+FORGETFUL_PROCESS = """
+from forgetful_bot_here import brain
+
+from clients.client import Bot, bot_arguments, run_to_end
+
+args = bot_arguments("a forgetful bot").parse_args()
+mind = brain(args.name, None)
+bot = Bot(mind.choose, args.name, args.host, args.port, seek=args.seek, on_event=mind.on_event)
+run_to_end(bot)
+"""
+
+
+def test_an_exception_in_on_event_is_a_fault_not_a_crash(tmp_path: Path) -> None:
+    """``on_event`` (or ``on_board``) raising is counted and said as ``choose`` raising
+    is, and the bot plays on, in the ladder's process and as a command alike. Failed before: each
+    exception ended the copy (a crash; as a command, a traceback), which was restarted
+    again and again, its logins slowed down and its seats forfeited, and the report
+    said only "keeps failing; its last words: KeyError('bug in on_event')", or nothing
+    of why."""
+    (tmp_path / "forgetful_bot_here.py").write_text(FORGETFUL, encoding="utf-8")
+    cmd = script(tmp_path, "cmd", FORGETFUL_PROCESS)
+    boards = "boards=py:forgetful_bot_here --seed boards"
+    bots = ("--bot", "inproc=py:forgetful_bot_here", "--bot", cmd, "--bot", boards)
+    done = ladder(tmp_path, *bots, "--deals", "3", "--seed", "e1", "--json")
+    data = summary(done)
+    assert data["crashes"] == {} and data["forfeits"] == {}, data
+    assert data["games"] == 3 * 2 * 3  # every pair of the three, both seatings
+    assert data["first_faults"]["boards"].startswith(
+        "on_board raised ValueError('bug in on_board') at forgetful_bot_here.py:"
+    )
+    for bot in ("inproc", "cmd"):
+        assert data["bot_errors"][bot] > 0 and not data["fallbacks"].get(bot), data
+        first = data["first_faults"][bot]
+        assert first.startswith(
+            "on_event raised KeyError('bug in on_event') at forgetful_bot_here.py:"
+        ), first
+        assert f"{bot}-1: {first}; the bot plays on (that line was not taken in)" in done.stderr
+    assert "Traceback" not in done.stderr and "faults fallbacks=" not in done.stderr
