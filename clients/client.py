@@ -1,7 +1,8 @@
 """A small trio client for bots: connect, log in, seek games, answer every request.
 
 A bot author writes one function ``choose(view) -> str`` that returns one of
-``view.legal``; ``play`` does the rest: the machine style, seeking game after game,
+``view.legal``; ``Bot`` does the rest (``run_to_end(Bot(choose, name=…))``, or from a
+command line ``run_bot`` and ``run_brain``): the machine style, seeking game after game,
 answering with ``seq=`` so a stale answer is refused, falling back to a legal call if
 ``choose`` is too slow for the clock or returns something illegal, and reconnecting
 if the connection drops (logging in again with the password, or a guest with the resume
@@ -854,6 +855,40 @@ def run_bot(
     bot.pick = pick
     if rng is not None:
         bot.on_board = board_reseeder(rng, args.seed)
+    return run_to_end(bot)
+
+
+def run_brain(brain: Callable[[str, str | None], Brain], args: argparse.Namespace) -> Stats:
+    """Play as the command line says with what ``brain(args.name, args.seed)`` gives: a
+    bot module's ``brain``, the one a ladder plays in its process (``py:MODULE``), so
+    the same module runs as a command too, its ``on_event``, ``on_board``, ``pick`` and
+    ``asks_only`` included (``run_bot`` takes ``choose`` and ``pick`` only)::
+
+        if __name__ == "__main__":
+            run_brain(brain, bot_arguments("my bot").parse_args())
+
+    A ``ValueError`` from ``brain`` (settings it refuses) ends the process with its
+    text in one line and ``REFUSED_STATUS``, as a ladder stops on it."""
+    freeze_heap_at_exit()
+    try:
+        mind = brain(args.name, args.seed)
+    except ValueError as exc:
+        print(f"{args.name}: brain refused its settings: {exc}", file=sys.stderr)
+        raise SystemExit(REFUSED_STATUS) from None
+    bot = Bot(
+        mind.choose,
+        args.name,
+        args.host,
+        args.port,
+        args.password,
+        args.seek,
+        args.games,
+        args.reconnects,
+        on_event=mind.on_event,
+        on_board=mind.on_board,
+        pick=mind.pick,
+        asks_only=mind.asks_only,
+    )
     return run_to_end(bot)
 
 
