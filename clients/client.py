@@ -614,11 +614,16 @@ class Bot:
         self.stats.asks += 1
         choice: str | None = None
         budget = (view.clock_ms or 10_000) / 1000 - CLOCK_MARGIN
-        with trio.move_on_after(max(0.05, budget)):
+        with trio.move_on_after(max(0.05, budget)) as clock:
             try:
                 choice = await trio.to_thread.run_sync(self.choose, view, abandon_on_cancel=True)
             except Exception as exc:  # a bug in choose costs a fallback, not the seat
                 self._raised("choose", exc)
+        if clock.cancelled_caught:  # said as the other faults are: not a silent fallback
+            self._faulted(
+                f"choose took longer than its {max(0.05, budget):.2f} s (the request's"
+                f" clock={view.clock_ms} ms less {CLOCK_MARGIN} s)"
+            )
         return self._checked(choice, view)
 
     def _checked(self, choice: str | None, view: View) -> str:

@@ -126,6 +126,32 @@ async def test_a_failing_choose_still_gets_a_legal_answer_in_time(
     assert end.get_str("reason") in ("target", "claim")
 
 
+async def test_a_choose_past_its_clock_is_said_as_the_first_fault(
+    start_server: StartServer,
+) -> None:
+    """A ``choose`` that misses its clock is a fallback with a reason, told as an
+    exception or an answer not legal is. Failed before: counted as a fallback and
+    nothing more (a ladder's report: ``1 fallback, 0 exceptions`` and no first fault,
+    which left its author guessing)."""
+    port = await start_server(bot_clock_ms=600)  # the Bot keeps 0.3 s back: 0.3 s to think
+    calls = itertools.count()
+
+    def slow_once(view: View) -> str:
+        if next(calls) == 1:
+            time.sleep(1.0)
+        return view.legal[-1]
+
+    told: list[str] = []
+    ann = Bot(slow_once, "ann", port=port, seek="2 moscow to-301", games=1, tell=told.append)
+    bob = Bot(random_choose(4), "bob", port=port, seek="2 moscow to-301", games=1)
+    await play(ann, bob)
+    assert ann.stats.fallbacks == 1
+    assert ann.stats.first_fault == (
+        "choose took longer than its 0.30 s (the request's clock=600 ms less 0.3 s)"
+    )
+    assert told == [f"{ann.stats.first_fault}; the first legal call was sent instead (a fallback)"]
+
+
 async def test_a_bot_with_pick_answers_every_ask_from_its_legal_calls_alone(
     start_server: StartServer,
 ) -> None:
