@@ -415,8 +415,9 @@ OPTION_CALLS_HELP = {
 
 
 def seconds_said(ms: int, lang: Lang) -> str:
-    """Milliseconds as seconds said: '60', '0.5' (Russian '0,5')."""
-    said = f"{ms / 1000:g}"
+    """Milliseconds as seconds said, to the millisecond: '60', '0.5', '1234.567' (Russian
+    '0,5'; ``:g``'s six digits said 1234567 ms as '1234.57')."""
+    said = f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
     return said.replace(".", ",") if lang == Lang.RU else said
 
 

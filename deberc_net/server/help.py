@@ -27,6 +27,7 @@ from deberc_net.protocol.commands import (
     command_word,
     help_text,
     number_word,
+    seconds_said,
 )
 from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import (
@@ -128,6 +129,12 @@ def calls_about(
             last = section
         told += entry
     return tuple(told)
+
+
+def _seconds(ms: int) -> Phrase:
+    """Milliseconds as seconds said in either language, as 'help clock' says them: a
+    bot clock of 1500 ms is '1.5' (Russian '1,5'), not the '1' a whole division made."""
+    return phrase(Msg.OWN_WORDS, en=seconds_said(ms, Lang.EN), ru=seconds_said(ms, Lang.RU))
 
 
 def call_pointer(topic: str, lang: Lang, texts: Texts | None) -> tuple[str, ...]:
@@ -444,11 +451,11 @@ class Help:
             *_refused_by(None if variant is None else variant.info, self.lobby.rules),
             phrase(
                 Msg.RULES_CLOCK,
-                human=c.human_clock_ms // 1000,
-                bot=c.bot_clock_ms // 1000,
+                human=_seconds(c.human_clock_ms),
+                bot=_seconds(c.bot_clock_ms),
                 lag=c.lag_ms,
                 timeouts=c.max_timeouts,
-                away=c.away_limit_ms // 1000,
+                away=_seconds(c.away_limit_ms),
                 out=phrase(
                     Msg.RULES_CLOCK_BREAK
                     if table.rules.variant in RULES_BREAKS

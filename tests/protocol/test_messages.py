@@ -8,7 +8,7 @@ import string
 from pathlib import Path
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import COMMANDS, help_text
+from deberc_net.protocol.commands import COMMANDS, help_text, seconds_said
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import (
     MESSAGES,
@@ -179,3 +179,11 @@ def test_help_top_says_the_default_the_server_picks() -> None:
     russian = " ".join(" ".join(x.split()) for x in help_text("top", lang=Lang.RU))
     assert "иначе той, где в рейтинге больше всего игроков" in russian, russian
     assert "moscow" not in russian + english
+
+
+def test_a_clock_is_said_in_seconds_to_the_millisecond() -> None:
+    """'help clock' and 'rules' say a clock as seconds: six digits of ``:g`` said a
+    1234567 ms clock as '1234.57'."""
+    said = [seconds_said(ms, Lang.EN) for ms in (60_000, 500, 1_234_567, 86_400_000, 10)]
+    assert said == ["60", "0.5", "1234.567", "86400", "0.01"]
+    assert seconds_said(1500, Lang.RU) == "1,5"

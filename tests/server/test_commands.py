@@ -337,6 +337,25 @@ async def test_rules(port: int, connect: Connector) -> None:
     assert any(x.startswith("ski-penalty (option") and "(seed" not in x for x in general)
 
 
+async def test_rules_say_a_clock_of_part_of_a_second_as_help_clock_does(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """A table's 'rules' said its clocks in whole seconds, cut: a ladder's 1500 ms bot
+    clock was '1 s for bots' beside 'help clock''s '1.5 s', and 500 ms was '0 s'."""
+    port = await start_server(human_clock_ms=90_500, bot_clock_ms=1500, away_limit_ms=2250)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    clock = (await _block(ann, "rules", "rules"))[-1]
+    assert "Clock: 90.5 s a call for people, 1.5 s for bots ('clock')" in clock, clock
+    assert "or 2.25 s disconnected" in clock, clock
+    [said] = await _block(ann, "help clock", "help")
+    assert "(90.5 s a call on this server) or a bot's (1.5 s)" in said, said
+    russian = (await _block(ann, "rules lang=ru", "rules"))[-1]
+    assert "Часы: 90,5 с на ход людям, 1,5 с ботам" in russian, russian
+    assert "или 2,25 с без связи" in russian, russian
+
+
 async def test_rules_leave_the_target_to_the_table_line(port: int, connect: Connector) -> None:
     """A variant's summary states no target: an option may change it, and the table's
     line says the one played (the moscow line said 'game to 501' at a to-301 table;
