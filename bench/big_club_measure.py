@@ -61,6 +61,8 @@ PAGES = (
 CONFIG = """[server]
 lists_per_s = 1000.0
 lists_burst = 1000.0
+lists_per_address_per_s = 1000.0
+lists_per_address_burst = 1000.0
 web_requests_per_address_per_s = 0
 flood_lines_per_s = 1000.0
 """
@@ -123,7 +125,8 @@ def main() -> None:
                 before = cpu_s(server.pid)
                 for _ in range(args.times):
                     sock.sendall(f"{line}\nping\n".encode())
-                    until(sock, b"cmd=ping")
+                    if b"code=slow-down" in until(sock, b"cmd=ping"):  # a refusal's CPU
+                        raise SystemExit(f"{line!r} was refused: raise its limit in CONFIG")
                 rounds.append((cpu_s(server.pid) - before) / args.times)
             told(line, rounds)
         for path in PAGES:

@@ -46,8 +46,10 @@ class Lines:
         self.ready: deque[str] = deque()  # complete lines not yet read
 
     @classmethod
-    async def open(cls, port: int) -> Lines:
-        return cls(await trio.open_tcp_stream(HOST, port))
+    async def open(cls, port: int, source: str | None = None) -> Lines:
+        """A connection to HOST's ``port``, from the loopback address ``source`` if given
+        (another address to the server's per-address limits: '127.0.0.2')."""
+        return cls(await trio.open_tcp_stream(HOST, port, local_address=source))
 
     async def send(self, text: str) -> None:
         await self.stream.send_all(text.encode() + b"\n")

@@ -3,13 +3,15 @@
     .venv/bin/python bench/soak.py [--minutes 1] [--pairs 4]
 
 Starts ``deberc-net``'s server in a subprocess (fresh SQLite file; every client here
-comes from 127.0.0.1, so the per-address connection limit is off — every other limit
-is at its default) and runs, for ``--minutes``:
+but the ``help`` prober comes from 127.0.0.1, so the per-address connection limit is
+off — every other limit is at its default) and runs, for ``--minutes``:
 
 - ``--pairs`` pairs of honest bots that seek and play match after match, answering
   every ``ask`` at once, resuming with their guest token if dropped;
 - an honest client that sends ``help`` four times a second (under ``lists_per_s``,
-  which 'help' spends as 'who' does) and times each answer;
+  which 'help' spends as 'who' does) from 127.0.0.2, an address of its own (the
+  attackers' ``who`` spend 127.0.0.1's ``lists_per_address_*``), and times each
+  answer (a refusal is counted, ``help refused``, not timed);
 - takeover attempts: ``login`` with a playing bot's name, with no token or a wrong one;
 - 50 logged-in clients that never read, a sayer flooding the lobby with 1 KB lines,
   and the non-readers asking ``who`` without end;
@@ -43,6 +45,7 @@ from lines import Lines, status_kib  # bench/lines.py
 from deberc_net.protocol.wire import fields_of
 
 ROOT = Path(__file__).resolve().parent.parent
+HONEST_ADDRESS = "127.0.0.2"  # the help prober's: every other client is 127.0.0.1's
 
 
 @attrs.define
@@ -96,7 +99,9 @@ async def honest_bot(port: int, name: str, tally: Tally, rng: random.Random) -> 
 
 
 async def help_prober(port: int, tally: Tally) -> None:
-    lines = await Lines.open(port)
+    # from an address of its own, as an honest player is: the attackers' 'who' spend
+    # 127.0.0.1's allowance of long texts (lists_per_address_*), which it would share
+    lines = await Lines.open(port, source=HONEST_ADDRESS)
     await lines.send("style machine")
     await lines.send("login prober")
     await lines.login_reply()
@@ -104,8 +109,13 @@ async def help_prober(port: int, tally: Tally) -> None:
         began = time.perf_counter()
         await lines.send("help")
         await lines.send("ping")  # the end of the help block
-        await lines.until(lambda t, f: t == "ok" and f.get("cmd") == "ping")
-        tally.help_ms.append((time.perf_counter() - began) * 1000)
+        answered = True
+        while (await lines.until(lambda t, f: t in ("ok", "error")))[0] == "error":
+            answered = False  # a slow-down: no answer to time, and a limit to see
+        if answered:
+            tally.help_ms.append((time.perf_counter() - began) * 1000)
+        else:
+            tally.count("help refused")
         await trio.sleep(0.25)  # under lists_per_s (5): every 'help' is answered
 
 
