@@ -225,7 +225,7 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "unignore": CommandSpec("unignore NAME", "Hear an ignored player again.", "any"),
     "rules": CommandSpec(
-        "rules [TABLE]",
+        "rules [TABLE|RULE]",
         "The table's variant, options and clocks in words. 'rules tertz' (a variant or"
         " option by name): that one alone. lang=en or lang=ru: this answer in that"
         " language.",

@@ -1759,6 +1759,7 @@ RU_PLACEHOLDERS: dict[str, str] = {
     "VARIANT": "ВАРИАНТ",
     "OPTION ...": "ОПЦИИ…",
     "TABLE": "СТОЛ",
+    "RULE": "ПРАВИЛО",
     "SEAT": "МЕСТО",
     "TEXT": "ТЕКСТ",
     "LEVEL": "УРОВЕНЬ",

@@ -340,7 +340,7 @@ class Help:
         return tuple(english), tuple(russian)
 
     async def rules(self, session: Session, item: Command) -> None:
-        asked = _lang_asked(session, item.args, "rules [TABLE] [lang=en|ru]")
+        asked = _lang_asked(session, item.args, "rules [TABLE|RULE] [lang=en|ru]")
         if asked is None:
             return
         args, lang = asked
@@ -356,7 +356,7 @@ class Help:
             session.send(told_in(ev.TextBlock("rules", english, russian), lang))
             return
         if len(args) > 1 or (args and number_word(args[0]) is None):  # as observe and sit
-            session.send(ev.usage_error("rules [TABLE]"))
+            session.send(ev.usage_error("rules [TABLE|RULE]"))
             return
         if args:
             table = self.lobby.table_named(session, args[0])

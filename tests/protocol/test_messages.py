@@ -130,10 +130,10 @@ def test_russian_help_and_usage_refusals_name_the_placeholders_in_russian() -> N
     assert placeholders <= set(RU_PLACEHOLDERS), placeholders - set(RU_PLACEHOLDERS)
     for spec in COMMANDS.values():  # nothing Latin in capitals is left in Russian
         assert not re.search(r"\b[A-Z]{2,}\b", Usage(spec.usage).text(Lang.RU)), spec.usage
-    refusal = phrase(Msg.USAGE, usage=Usage("rules [TABLE]"))
+    refusal = phrase(Msg.USAGE, usage=Usage("rules [TABLE|RULE]"))
     assert (refusal.text(), refusal.text(Lang.RU)) == (
-        "rules [TABLE]",
-        "набирайте так: rules [СТОЛ]",
+        "rules [TABLE|RULE]",
+        "набирайте так: rules [СТОЛ|ПРАВИЛО]",
     )
 
 

@@ -48,7 +48,9 @@ async def test_help_calls_and_rules_come_in_the_language_asked(
     # another language is refused as 'lang' refuses it; nothing is listed
     assert await told(ann, "help lang=de") == [("error", "help [COMMAND] [lang=en|ru]")]
     assert (await told(ann, "calls lang=uk"))[0][1].startswith("lang en|ru: no Ukrainian")
-    assert await told(ann, "rules lang=ru lang=en") == [("error", "rules [TABLE] [lang=en|ru]")]
+    assert await told(ann, "rules lang=ru lang=en") == [
+        ("error", "rules [TABLE|RULE] [lang=en|ru]")
+    ]
 
 
 async def test_help_on_help_calls_and_rules_says_lang_is_taken(

@@ -286,7 +286,7 @@ async def test_a_command_s_numbers_are_ascii_digits_only(port: int, connect: Con
             (f"sit {one}", "sit TABLE [SEAT]"),
             (f"sit 1 {one}", "sit TABLE [SEAT]"),
             (f"observe {one}", "observe TABLE"),
-            (f"rules {one}", "rules [TABLE]"),
+            (f"rules {one}", "rules [TABLE|RULE]"),
         ):
             await ann.send(line)
             assert await ann.expect("error") == {"code": "bad-argument", "text": usage}, ascii(line)
