@@ -217,9 +217,10 @@ class Step(enum.Enum):
 class Stats:
     """What a bot did: ``fallbacks`` counts the asks answered with the first legal call
     (``choose`` or ``pick`` raised, answered a call not in ``legal``, or missed its
-    clock); ``errors`` holds the server's ``error`` lines and what ``choose`` or
-    ``pick`` raised; ``first_fault`` says the first of the bot's own faults (an
-    exception, with where it was raised, or an answer not legal)."""
+    clock); ``errors`` holds the server's ``error`` lines and what the bot's own code
+    raised (``OWN_CODE``: ``choose``, ``pick``, ``on_event``, ``on_board``);
+    ``first_fault`` says the first of the bot's own faults (an exception, with where
+    it was raised, an answer not legal, or a ``choose`` past its clock)."""
 
     games: int = 0
     asks: int = 0
@@ -284,8 +285,10 @@ class Bot:
     # told, in a line, what the bot waits for unasked (a seek put off, and how long it
     # waits to seek again); ``run_to_end`` prints it to standard error
     tell: Callable[[str], None] | None = None
-    # called after each fallback with the stats: ``run_to_end`` prints the fault counts
-    # for a ladder (FAULT_COUNTS_ENV), which counts a process bot's faults from them
+    # called with the stats after each fallback, and after each exception of
+    # ``on_event`` or ``on_board`` (no fallback: a fault all the same): ``run_to_end``
+    # prints the fault counts for a ladder (FAULT_COUNTS_ENV), which counts a process
+    # bot's faults from them
     on_fallback: Callable[[Stats], None] | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
     _table: str | None = attrs.field(default=None, init=False)  # where 'ok cmd=sit' sat it

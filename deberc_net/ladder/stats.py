@@ -210,8 +210,10 @@ def _beta_regularized(x: float, a: float, b: float) -> float:
 
 @attrs.define
 class Sprt:
-    """Sequential probability ratio test on duplicate-pair scores (each pair scored 0,
-    0.25, 0.5, 0.75 or 1 for bot a), with the normal approximation fishtest uses."""
+    """Sequential probability ratio test on duplicate-set scores from 0 to 1 for bot a
+    (two or four players: a pair of seatings, 0, 0.25, 0.5, 0.75 or 1; three: the mean
+    of a set's deals of the pair, results.Results), with the normal approximation
+    fishtest uses."""
 
     elo0: float
     elo1: float
