@@ -646,3 +646,26 @@ def test_a_tables_score_names_its_sides_pairs_with_four_players() -> None:
     assert summary.sides() == ["ann+cat", "bob+-"]  # partners sit opposite
     assert summary.side_players() == [["ann", "cat"], ["bob", "-"]]
     assert attrs.evolve(summary, score=None).sides() == []  # no match yet: no sides
+
+
+async def test_only_a_talon_games_table_page_says_it_has_a_talon(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """``data-talon`` tells the live page that a deal starts with its trump turned and
+    a talon to count (docs/web.md): a Tertz table's, playing or waiting, and no other's
+    (a Moscow page told it would show the turned suit as trump before any bidding)."""
+    web: WebServer = await start_web()
+    playing = {}
+    for n, rules in enumerate(("2 tertz", "2 moscow")):
+        a, b = [await connect.machine(web.port, f"{side}{n}") for side in ("a", "b")]
+        playing[rules] = (await seat_pair(a, b, rules))[0]
+    waiting = {}  # (after the pairs: a seek would sit at one of these)
+    for n, rules in enumerate(("2 tertz", "2 moscow", "3 kharkov", "4 moscow to-301")):
+        host = await connect.machine(web.port, f"host{n}")  # a table of its own
+        await host.send(f"new {rules}")
+        waiting[rules] = (await host.expect("ok", cmd="sit"))["table"]
+    for state, tables in (("playing", playing), ("waiting", waiting)):
+        for rules, table in tables.items():
+            status, body = await web.get(f"/table/{table}")
+            assert status == 200, (state, rules)
+            assert (b'data-talon="1"' in body) == ("tertz" in rules), (state, rules)
