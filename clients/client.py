@@ -857,13 +857,8 @@ def run_bot(
     """Play as the command line says. ``rng``, the bot's own generator, is reseeded from
     ``--seed`` and the board at every ladder board, so seeded copies agree; ``pick``, if
     given, answers the asks from their legal calls alone (``Bot.pick``)."""
-    freeze_heap_at_exit()  # a bot process's exit walks no heap (as deberc-net's commands)
-    bot = Bot(choose, args.name, args.host, args.port, args.password, args.seek, args.games)
-    bot.reconnects = args.reconnects
-    bot.pick = pick
-    if rng is not None:
-        bot.on_board = board_reseeder(rng, args.seed)
-    return run_to_end(bot)
+    on_board = None if rng is None else board_reseeder(rng, args.seed)
+    return _run_mind(Brain(choose, on_board=on_board, pick=pick), args)
 
 
 def run_brain(brain: Callable[[str, str | None], Brain], args: argparse.Namespace) -> Stats:
@@ -877,12 +872,17 @@ def run_brain(brain: Callable[[str, str | None], Brain], args: argparse.Namespac
 
     A ``ValueError`` from ``brain`` (settings it refuses) ends the process with its
     text in one line and ``REFUSED_STATUS``, as a ladder stops on it."""
-    freeze_heap_at_exit()
     try:
         mind = brain(args.name, args.seed)
     except ValueError as exc:
         print(f"{args.name}: brain refused its settings: {exc}", file=sys.stderr)
         raise SystemExit(REFUSED_STATUS) from None
+    return _run_mind(mind, args)
+
+
+def _run_mind(mind: Brain, args: argparse.Namespace) -> Stats:
+    """Play ``mind`` as the command line (``bot_arguments``) says, to the end."""
+    freeze_heap_at_exit()  # a bot process's exit walks no heap (as deberc-net's commands)
     bot = Bot(
         mind.choose,
         args.name,
