@@ -30,6 +30,9 @@ FIGURE_WORDS: dict[str, str] = {
     "no-points": "none",
     "after-one": "; {after} pair finished after it, in the totals above only",
     "after-many": "; {after} pairs finished after it, in the totals above only",
+    "verdict-h1": "H1 ({first} more than {elo0} Elo over {second})",
+    "verdict-h0": "H0 ({first} less than {elo1} Elo over {second})",
+    "no-decision": "no decision",
 }
 
 
@@ -118,17 +121,15 @@ def _per_bot(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{bot} {count}" for bot, count in counts.items()) or "none"
 
 
-def _verdict(s: dict[str, Any]) -> str:
+def verdict(s: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> str:
     """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone), and
     what it shows: H1 that first is more than elo0 over second (wrong at most alpha of
     the time), H0 less than elo1 (beta); not 'at least elo1': bots between elo0 and
-    elo1 end in either, equal bots under -10,10 in H1 a third of the time."""
-    first, second = s["first"], s["second"]
-    if s["verdict"] == "H1":
-        return f"H1 ({first} more than {s['elo0']:+g} Elo over {second})"
-    if s["verdict"] == "H0":
-        return f"H0 ({first} less than {s['elo1']:+g} Elo over {second})"
-    return "no decision"
+    elo1 end in either, equal bots under -10,10 in H1 a third of the time. The text
+    report's SPRT line and the web's /ladders/N say it, ``words`` in its language."""
+    key = {"H1": "verdict-h1", "H0": "verdict-h0"}.get(s["verdict"], "no-decision")
+    bounds = {"elo0": f"{s['elo0']:+g}", "elo1": f"{s['elo1']:+g}"}
+    return words[key].format(first=s["first"], second=s["second"], **bounds)
 
 
 def text(data: dict[str, Any]) -> str:
@@ -162,7 +163,7 @@ def text(data: dict[str, Any]) -> str:
             "",
             f"SPRT {s['first']} v {s['second']} elo0={s['elo0']} elo1={s['elo1']} "
             f"alpha={s['alpha']} beta={s['beta']}: LLR {s['llr']} in {s['bounds']} after "
-            f"{s['pairs']} pairs: {_verdict(s)}" + after_verdict(s),
+            f"{s['pairs']} pairs: {verdict(s)}" + after_verdict(s),
         ]
     if data["crashes"] or data["forfeits"]:
         lines += [

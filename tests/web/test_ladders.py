@@ -218,9 +218,13 @@ async def test_the_sprt_line_says_the_pairs_finished_after_its_verdict(
     status, body = await web.get("/ladders/1")
     assert status == 200
     assert (
-        "after 12 pairs: H1; 3 pairs finished after it, in the totals above only.</p>"
-        in body.decode()
+        "after 12 pairs: H1 (heur more than +0 Elo over rand); 3 pairs finished after it,"
+        " in the totals above only.</p>" in body.decode()
     )
+    # the verdict says what it shows, as the text report does (a bare 'H1' said nothing
+    # of the bots or the bound: a review), in Russian too
+    status, body = await web.get("/ladders/1?lang=ru")
+    assert "пар: 12: H1 (heur сильнее rand больше чем на +0 Elo); после него" in body.decode()
 
 
 async def test_a_failed_or_cancelled_run_says_so_not_that_it_has_not_finished(

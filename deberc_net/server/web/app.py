@@ -126,6 +126,7 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["elo_told"] = report.elo_told  # as the ladder's text says them
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
+    templates.env.filters["verdict"] = report.verdict
     # how a match ended, in words, for the live table page's script (web/ends.py)
     ends_json = {lang: json.dumps(ends_for_script(lang), ensure_ascii=False) for lang in Lang}
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)

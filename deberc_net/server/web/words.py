@@ -192,6 +192,8 @@ class W(StrEnum):
     NO_POINTS = "no-points"
     AFTER_ONE = "after-one"
     AFTER_MANY = "after-many"
+    VERDICT_H1 = "verdict-h1"
+    VERDICT_H0 = "verdict-h0"
     PLOT_ELO_X = "plot-elo-x"
     PLOT_ELO_Y = "plot-elo-y"
     PLOT_ELO_TITLE = "plot-elo-title"
@@ -358,7 +360,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.BOTS: ("Bots", "Боты"),
     W.BOARDS: ("Boards", "Досок"),
     W.N_PLAYERS: ("{players} players", "игроков: {players}"),
-    W.NO_DECISION: ("no decision", "нет решения"),
+    W.NO_DECISION: (FIGURE_WORDS["no-decision"], "нет решения"),
     W.NEVER_COUNTED: ("never counted", "не засчитан"),
     W.RUN_NOT_FINISHED: ("not finished", "не окончен"),
     W.STOP_FAILED: (RunStop(StopKind.FAILED, "").told(), "сорван: бот не смог играть"),
@@ -432,6 +434,14 @@ WORDS: dict[W, tuple[str, str]] = {
         FIGURE_WORDS["after-many"],
         "; после него закончено пар: {after}, они только в итогах выше",
     ),
+    W.VERDICT_H1: (
+        FIGURE_WORDS["verdict-h1"],
+        "H1 ({first} сильнее {second} больше чем на {elo0} Elo)",
+    ),
+    W.VERDICT_H0: (
+        FIGURE_WORDS["verdict-h0"],
+        "H0 ({first} сильнее {second} меньше чем на {elo1} Elo)",
+    ),
     W.PLOT_ELO_X: (
         "games counted for the pair (each board once per seating)",
         "партии, засчитанные паре (каждая доска по разу на рассадку)",
@@ -489,6 +499,9 @@ FIGURES: dict[str, W] = {
     "no-points": W.NO_POINTS,
     "after-one": W.AFTER_ONE,
     "after-many": W.AFTER_MANY,
+    "verdict-h1": W.VERDICT_H1,
+    "verdict-h0": W.VERDICT_H0,
+    "no-decision": W.NO_DECISION,
 }
 
 # why a ladder run stopped before its report, as its page says it (RunStop.told)
