@@ -53,6 +53,24 @@ def _rss_bytes() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def _hold_hashes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> tuple[threading.Event, threading.Semaphore]:
+    """Every password hash waits (in its thread) till the event is set; the semaphore is
+    released as each begins: registrations held in the queue at will."""
+    released = threading.Event()
+    hashing = threading.Semaphore(0)
+    real = accounts.password_hash
+
+    def held(password: str, salt: bytes) -> bytes:
+        hashing.release()
+        released.wait(30)  # (a hash thread's wait, not the loop's)
+        return real(password, salt)
+
+    monkeypatch.setattr(accounts, "password_hash", held)
+    return released, hashing
+
+
 async def _login_reply(
     port: int, line: str, connect: Connector, source: str | None = None
 ) -> dict[str, str]:
@@ -815,16 +833,7 @@ async def test_one_addresss_registrations_do_not_fill_everyones_queue(
 ) -> None:
     # hostile tryout (s24): 20 registrations at once from one address filled the queue,
     # and a newcomer from elsewhere was told 'busy'
-    released = threading.Event()
-    hashing = threading.Semaphore(0)
-    real = accounts.password_hash
-
-    def held(password: str, salt: bytes) -> bytes:
-        hashing.release()
-        released.wait(30)  # (a hash thread's wait, not the loop's)
-        return real(password, salt)
-
-    monkeypatch.setattr(accounts, "password_hash", held)
+    released, hashing = _hold_hashes(monkeypatch)
     port = await start_server(
         registrations_waiting=3, registrations_waiting_per_address=2, registration_workers=2
     )
@@ -1012,16 +1021,7 @@ async def test_a_name_being_registered_is_refused_as_such_and_stays_free_to_its_
     # hostile tryout (2026-12-06): a second login of a name whose registration waited
     # for its hash was told 'in use by a guest' (or to resume it with a token): nobody
     # held it as a guest, and no token could take it
-    released = threading.Event()
-    hashing = threading.Semaphore(0)
-    real = accounts.password_hash
-
-    def held(password: str, salt: bytes) -> bytes:
-        hashing.release()
-        released.wait(30)  # (a hash thread's wait, not the loop's)
-        return real(password, salt)
-
-    monkeypatch.setattr(accounts, "password_hash", held)
+    released, hashing = _hold_hashes(monkeypatch)
     port = await start_server()
     first = await connect.raw(port, "first", "127.0.0.2")
     await first.send("style machine\nlogin racer secret1")

@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import trio
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -80,20 +81,35 @@ class LiveTalk:
         await watcher.read_until(lambda x: bool(self.heard(x)) and _event_after(x, seq))
 
 
-async def test_a_tertz_tables_pages_show_the_break_in_words_and_the_talon(
-    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
-) -> None:
-    web: WebServer = await start_web(bot_clock_ms=120_000)  # no auto call meanwhile
+@attrs.frozen
+class Watched:
+    table: int
+    names: dict[int, str]
+    by_seat: dict[int, LineClient]
+    watcher: LineClient
+
+
+async def _watched_table(web: WebServer, browser: webdriver.Chrome, connect: Connector) -> Watched:
+    """ann and bob at a new Tertz table, its live page open in the browser before the
+    first call, and a machine-style watcher observing it."""
     ann = await connect.machine(web.port, "ann")
     bob = await connect.machine(web.port, "bob")
     watcher = await connect.machine(web.port, "watcher")
     table, seat_ann, seat_bob = await seat_pair(ann, bob, "2 tertz")
-    names = {seat_ann: "ann", seat_bob: "bob"}
-    by_seat: dict[int, LineClient] = {seat_ann: ann, seat_bob: bob}
     await in_thread(browser.get, web.url(f"/table/{table}"))
     await in_thread(wait_for, browser, 'body[data-live="open"] #status .card')
     await watcher.send(f"observe {table}")
     await watcher.expect("ok", cmd="observe")
+    names = {seat_ann: "ann", seat_bob: "bob"}
+    return Watched(table, names, {seat_ann: ann, seat_bob: bob}, watcher)
+
+
+async def test_a_tertz_tables_pages_show_the_break_in_words_and_the_talon(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    web: WebServer = await start_web(bot_clock_ms=120_000)  # no auto call meanwhile
+    watched = await _watched_table(web, browser, connect)
+    table, names, by_seat, watcher = watched.table, watched.names, watched.by_seat, watched.watcher
     rng = random.Random(3)
     talons: set[str] = set()
     served = False
@@ -195,16 +211,8 @@ async def test_a_seat_that_shows_twice_is_told_as_a_page_loaded_now_tells_it(
     'pokazyvayu' (a full-suite run's failure of the first test here, whose model had
     put them after the first)."""
     web: WebServer = await start_web(match_seed="two-shows-2", bot_clock_ms=120_000)
-    ann = await connect.machine(web.port, "ann")
-    bob = await connect.machine(web.port, "bob")
-    watcher = await connect.machine(web.port, "watcher")
-    table, seat_ann, seat_bob = await seat_pair(ann, bob, "2 tertz")
-    names = {seat_ann: "ann", seat_bob: "bob"}
-    by_seat: dict[int, LineClient] = {seat_ann: ann, seat_bob: bob}
-    await in_thread(browser.get, web.url(f"/table/{table}"))
-    await in_thread(wait_for, browser, 'body[data-live="open"] #status .card')
-    await watcher.send(f"observe {table}")
-    await watcher.expect("ok", cmd="observe")
+    watched = await _watched_table(web, browser, connect)
+    table, names, by_seat, watcher = watched.table, watched.names, watched.by_seat, watched.watcher
     live = LiveTalk(names)
     with trio.fail_after(60):
         while len(live.shows) == len(set(live.shows)):  # till a seat has shown twice
