@@ -249,4 +249,7 @@ class Rematches:
         for name in rotated:
             session = by_key[name_key(name)]
             session.table = table  # at once, as 'new' does
-            table.post(Sit(session, None))
+            # a request of each player's: his reader takes his next line once the table
+            # has seated him, so his 'ok cmd=sit' comes before its reply (one read as it
+            # completed was refused 'already-seated' first: docs/protocol.md §5.16)
+            table.post(Sit(session, None), request=True, capped=False)

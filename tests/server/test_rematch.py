@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable, Callable
 
+import pytest
 import trio
 import trio.testing
 
@@ -238,3 +239,52 @@ async def test_the_one_who_left_is_not_told_a_rematch_is_on_offer(
     assert offer not in bob.lines, bob.lines
     await ann.send("rematch")
     await bob.take(lambda x: x.startswith(f"Rematch of table {table} asked by ann"))
+
+
+async def _replies_until(client, pred) -> list[str]:
+    """The ok and error lines (each 'tag cmd-or-code') a client has had up to the first
+    unread line that satisfies ``pred``, which is taken: the lines before it stay unread
+    (a match's lines among them, for its play)."""
+    mark = client.pos
+    await client.read_until(pred)
+    said = []
+    for line in client.lines[: client.pos]:
+        tag, f = fields(line)
+        if tag in ("ok", "error"):
+            said.append(f"{tag} {f.get('cmd') or f.get('code')}")
+    del client.lines[client.pos - 1]
+    client.pos = mark
+    return said
+
+
+@pytest.mark.timeout(60)
+async def test_a_rematch_seats_each_player_before_his_next_line_is_answered(
+    port: int, connect: Connector
+) -> None:
+    """A line of a player's that came as the rematch completed was answered before the
+    new table had seated him: `error code=already-seated … you sit at table T` came
+    before his `ok cmd=sit table=T` (hostile tryout). Each one's seat is told first: the
+    one whose 'rematch' completes it (the line after it, in the same write), and the
+    other, whose line the server reads while the new table seats him. (A few rematches:
+    the table's task raced the next line, and won now and then.)"""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await _play_one(ann, bob)
+    for round_ in range(3):
+        await ann.send("rematch")
+        await ann.expect("ok", cmd="rematch")
+        await bob.expect("rematch")
+        # bob's 'rematch' completes it, and his next line comes with it; ann asks again
+        # as it does (before it: answered again; after it: she sits, and is told so first)
+        with trio.fail_after(10):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(bob.send_raw, b"rematch\r\nrematch\r\n")
+                nursery.start_soon(ann.send, "rematch")
+        said = await _replies_until(bob, lambda x: "code=already-seated" in x)
+        assert said[-3:] == ["ok rematch", "ok sit", "error already-seated"], round_
+        said = await _replies_until(ann, lambda x: "code=already-seated" in x or "waiting=bob" in x)
+        if said[-1] == "error already-seated":  # her line came after bob's
+            assert said[-2:] == ["ok sit", "error already-seated"], round_
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, ann, random.Random(round_))
+            nursery.start_soon(play_machine, bob, random.Random(round_ + 10))
