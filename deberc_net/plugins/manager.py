@@ -36,6 +36,7 @@ from deberc_net.game.calls import PLAY, Call
 from deberc_net.game.deal import Deal
 from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
+from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import engine_call
 
 from .api import PluginDeal
@@ -222,9 +223,10 @@ class RuleBook:
             expected = RuleKind.VARIANT if index == 0 else RuleKind.OPTION
             rule = self._rules.get(name)
             if rule is None:
+                told = said_back(name)  # the word as typed: cut, as any word said back
                 known = ", ".join(r.name for r in self.rules() if r.info.kind == expected)
                 if expected == RuleKind.VARIANT:
-                    raise RuleError(f"unknown {expected} {name!r}; known: {known}")
+                    raise RuleError(f"unknown {expected} {told!r}; known: {known}")
                 # after the player count a word may be a variant mistyped: name them too
                 names = [r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT]
                 variants = ", ".join(names)
@@ -233,10 +235,10 @@ class RuleBook:
                 near = difflib.get_close_matches(name, [*names, *known.split(", ")], n=1)
                 if near:
                     raise RuleError(
-                        f"unknown {expected} {name!r} ({near[0]}?); variants: {variants}"
+                        f"unknown {expected} {told!r} ({near[0]}?); variants: {variants}"
                     )
                 raise RuleError(
-                    f"unknown {expected} {name!r}; variants: {variants}; options: {known}"
+                    f"unknown {expected} {told!r}; variants: {variants}; options: {known}"
                 )
             if rule.info.kind == RuleKind.VARIANT and expected == RuleKind.OPTION:
                 raise RuleError(

@@ -15,6 +15,7 @@ import attrs
 
 from .lang import Lang
 from .messages import RU_ADMIN_SUMMARIES, RU_COMMANDS, Msg, Phrase, Usage, phrase
+from .said_back import said_back
 
 PROTOCOL_VERSION = "1"
 
@@ -457,9 +458,10 @@ def help_text(
         if key in COMMANDS:
             text = f"{usage(key)}: {summary(key)}"
             return textwrap.wrap(text, 80, subsequent_indent="  ") if ru else [text]
+        told = said_back(topic)
         if ru:
-            return [f"нет команды «{topic}»; help перечисляет команды, calls — ходы"]
-        return [f"no command {topic!r}; 'help' lists them, 'calls' lists the table calls"]
+            return [f"нет команды «{told}»; help перечисляет команды, calls — ходы"]
+        return [f"no command {told!r}; 'help' lists them, 'calls' lists the table calls"]
     if phase == "login" and ru:
         return [
             "Сначала войдите: login ИМЯ [ПАРОЛЬ] [lang=ru] (с паролем имя регистрируется).",

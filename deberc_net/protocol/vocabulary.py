@@ -19,6 +19,7 @@ from deberc_net.game.calls import Call
 from deberc_net.game.cards import card_str, make
 
 from .commands import number_word
+from .said_back import said_back
 
 _RANK_WORDS = {
     "7": 0,
@@ -283,7 +284,7 @@ class AmbiguousRank(CallSyntaxError):
     def __init__(self, typed: str, suit: int | None) -> None:
         self.typed = typed  # the letter as typed
         self.suit = suit  # the card's suit; None in an answer to rost? ("ot T")
-        super().__init__(f"{typed!r} is both the ten (Latin T) and the ace (Cyrillic Т)")
+        super().__init__(f"{said_back(typed)!r} is both the ten (Latin T) and the ace (Cyrillic Т)")
 
 
 def normalize(text: str) -> str:
@@ -333,7 +334,7 @@ def _card_words(text: str) -> tuple[str, int, int]:
         rank, suit = t[:cut].strip(), t[cut:].strip()
         if rank in _RANK_WORDS and suit in _SUIT_WORDS:
             return rank, _RANK_WORDS[rank], _SUIT_WORDS[suit]
-    raise CallSyntaxError(f"not a card: {text!r} (try 10h, Js, Q♠)")
+    raise CallSyntaxError(f"not a card: {said_back(text)!r} (try 10h, Js, Q♠)")
 
 
 def parse_card_text(text: str) -> int:
@@ -421,7 +422,7 @@ def parse_call(
             raise
         except CallSyntaxError:
             pass
-    raise CallSyntaxError(f"not a table call: {text.strip()!r}")
+    raise CallSyntaxError(f"not a table call: {said_back(text.strip())!r}")
 
 
 def engine_call(word: str) -> Call | None:
@@ -470,7 +471,7 @@ def _igrayu(rest: list[str], text: str) -> Call:
         return Call(C.IGRAYU)
     if len(rest) == 1 and rest[0] in _SUIT_WORDS:
         return Call(C.IGRAYU, suit=_SUIT_WORDS[rest[0]])
-    raise CallSyntaxError(f"name a suit: igrayu s|h|d|c (got {text.strip()!r})")
+    raise CallSyntaxError(f"name a suit: igrayu s|h|d|c (got {said_back(text.strip())!r})")
 
 
 _OT_SHAPES = "ot korolya, ot K, ot korolya kozyrnogo, от козырной дамы"
@@ -484,7 +485,7 @@ def _ot(rest: list[str], text: str, legal: Sequence[Call], cyrillic_ace: bool) -
     elif trump:
         rest = rest[:1]
     if len(rest) != 1:
-        raise CallSyntaxError(f"say the top card: {_OT_SHAPES} (got {text.strip()!r})")
+        raise CallSyntaxError(f"say the top card: {_OT_SHAPES} (got {said_back(text.strip())!r})")
     word = rest[0]
     rank = _RANK_GENITIVE.get(word, _RANK_WORDS.get(word))
     if _look_alike(word, cyrillic_ace):  # "ot T": the ten or the ace, as with a card
@@ -493,7 +494,9 @@ def _ot(rest: list[str], text: str, legal: Sequence[Call], cyrillic_ace: bool) -
             raise AmbiguousRank(word.upper(), None)
         rank = ranks.pop() if ranks else rank
     if rank is None:
-        raise CallSyntaxError(f"not a rank: {word!r} (7 8 9 10 J Q K A, or korolya, tuza ...)")
+        raise CallSyntaxError(
+            f"not a rank: {said_back(word)!r} (7 8 9 10 J Q K A, or korolya, tuza ...)"
+        )
     for call in legal:  # a person may leave out "kozyrnogo": the engine knows it
         if call.name == C.OT and call.rank == rank and (call.trump or not trump):
             return call

@@ -49,6 +49,7 @@ from deberc_net.protocol.messages import (
     phrase,
 )
 from deberc_net.protocol.render import prompt_calls
+from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import engine_call
 
 from .allowance import may_list
@@ -285,7 +286,7 @@ class Help:
             # a command said by what it does ('help пароль') or mistyped: which one
             near = None if command_word(args[0]) in COMMANDS else command_hint(args[0], COMMANDS)
             if near is not None:  # (a tryout, s28: bare 'пароль' was hinted, this not)
-                return (phrase(Msg.HELP_MEANT, topic=args[0], command=near).text(lang),)
+                return (phrase(Msg.HELP_MEANT, topic=said_back(args[0]), command=near).text(lang),)
             return _help_text(args[0], "lobby", (), lang, admin, False, clocks)
         if session.name is None:
             return _help_text(None, "login", (), lang, False, False, clocks)

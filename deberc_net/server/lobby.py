@@ -25,6 +25,7 @@ from deberc_net.protocol.commands import (
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.said_back import said_back
 
 from .accounts import Accounts, name_key
 from .allowance import may_sit
@@ -334,9 +335,9 @@ class Lobby:
             # REMATCH_S, names its table): said so, not as if he never sat anywhere
             over = self.rematches.offers.get(name_key(session.name or ""))
             if over is not None:
-                said = phrase(Msg.NOT_A_COMMAND_OVER, table=over.table, word=word)
+                said = phrase(Msg.NOT_A_COMMAND_OVER, table=over.table, word=said_back(word))
             else:
-                said = phrase(Msg.NOT_A_COMMAND, word=word)
+                said = phrase(Msg.NOT_A_COMMAND, word=said_back(word))
             near = command_hint(item.text, COMMANDS)
             session.send(ev.Error("unknown-command", said.text(), said=said, command=near))
             return

@@ -22,6 +22,7 @@ from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.refusals import rules_refused
+from deberc_net.protocol.said_back import said_back
 
 from .accounts import name_key
 from .kept_apart import Left, apart, apart_from_names, earliest_end, noted
@@ -78,7 +79,7 @@ def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Er
     )
     said = phrase(
         Msg.PLAYERS_A_NUMBER,
-        word=word,
+        word=said_back(word),
         head=", ".join(map(str, counts[:-1])),
         last=counts[-1],
         command=command,

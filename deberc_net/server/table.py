@@ -41,6 +41,7 @@ from deberc_net.protocol.lang import Lang, TableWords, table_words
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
+from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import (
     AmbiguousRank,
     CallSyntaxError,
@@ -1190,7 +1191,7 @@ class Table:
             if _option_off(call.name, self.rules.settings) and call not in legal:
                 # a call only where its option makes it one, like any option's words;
                 # one a plugin lists in legal= is taken all the same (§8.2)
-                raise CallSyntaxError(f"not a table call here: {text.strip()!r}")
+                raise CallSyntaxError(f"not a table call here: {said_back(text.strip())!r}")
         except AmbiguousRank as exc:
             session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
             return
@@ -1228,7 +1229,7 @@ class Table:
             token = None if near is None else near.token()
             # no call near it: a command mistyped at the table ('tabels')?
             command = command_hint(text, COMMANDS) if near is None else None
-            typed = text.strip()
+            typed = said_back(text.strip())
             if command in SECRET_COMMANDS:  # 'пароль OLD NEW', 'logn NAME PASSWORD':
                 typed = f"{typed.split()[0]} …"  # not read back (nor logged) whole
                 reason = f"not a table call: {typed!r}"

@@ -12,6 +12,7 @@ import attrs
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.said_back import said_back
 
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
@@ -82,4 +83,4 @@ def _no_such_bot(kind: str | None) -> Phrase:
         return which
     near = difflib.get_close_matches(kind, kinds, n=1)
     guess = f" ({near[0]}?)" if near else ""
-    return phrase(Msg.BOT_UNKNOWN, kind=kind, guess=guess, which=which)
+    return phrase(Msg.BOT_UNKNOWN, kind=said_back(kind), guess=guess, which=which)

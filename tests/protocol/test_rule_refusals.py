@@ -29,6 +29,7 @@ GENERIC = RU_ERRORS["bad-rules"]
 SAMPLES: dict[str, list[object]] = {
     "expected": ["variant", "option"],
     "name": ["moskow", "it's"],
+    "told": ["moskow", "it's", "x" * 40 + "…"],  # a name as typed, said back cut
     "near[0]": ["moscow"],
     "variants": ["kharkov, moscow, tertz"],
     "known": ["to-301, to-1001"],
