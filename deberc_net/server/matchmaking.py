@@ -164,11 +164,13 @@ class Matchmaking:
         # first in line, kept_seek: a bot seeks again after every match)
         held = (self.seekers.index(session), session.seeking) if session in self.seekers else None
         kept = session.kept_place  # (a program's: its seek goes first, kept_seek)
-        if not lobby.free_to_sit(session):
-            return
         if item.args == ("reserved",):
-            self._seek_reserved(session)
+            if lobby.free_to_sit(session):
+                self._seek_reserved(session)
             return
+        # the rules first: wrong ones are said at once, not after a wait ('slow-down')
+        # and a retry, and refused before free_to_sit ends this seek or a rematch offer
+        # (bad input changes nothing)
         if any(arg.lower() == PRIVATE for arg in item.args):  # a seek meets strangers
             said = phrase(Msg.SEEK_PRIVATE)
             session.send(ev.Error("bad-rules", said.text(), said=said))
@@ -177,11 +179,13 @@ class Matchmaking:
         if refused is not None:
             session.send(refused)
             return
-        settings = game_settings(item.args, lobby.rules)
         try:
+            settings = game_settings(item.args, lobby.rules)
             lobby.rules.ruleset(settings.players, settings.variant, settings.options)
         except RuleError as exc:
             session.send(rules_refusal(session, exc))
+            return
+        if not lobby.free_to_sit(session):
             return
         if self._on_the_way(session, settings):
             # his seat at a table of this game is on its way (a kept seek met someone at

@@ -27,8 +27,9 @@ class Seating:
     lobby: Lobby
 
     async def new(self, session: Session, item: Command) -> None:
-        if not self.lobby.free_to_sit(session) or not self.lobby.table_room(session, opening=True):
-            return
+        # the rules first: wrong ones are said at once, not after a wait ('slow-down')
+        # and a retry, and refused before free_to_sit ends a seek or a rematch offer
+        # (bad input changes nothing)
         # 'private' anywhere after 'new' is no rule option: the table is listed to nobody
         args = [a for a in item.args if a.lower() != PRIVATE]
         private = len(args) < len(item.args)
@@ -38,10 +39,13 @@ class Seating:
             return
         try:
             settings = game_settings(args, self.lobby.rules)
-            table = self.lobby.open_table(settings, opened_from=session.address, private=private)
+            self.lobby.rules.ruleset(settings.players, settings.variant, settings.options)
         except RuleError as exc:
             session.send(rules_refusal(session, exc))
             return
+        if not self.lobby.free_to_sit(session) or not self.lobby.table_room(session, opening=True):
+            return
+        table = self.lobby.open_table(settings, opened_from=session.address, private=private)
         session.table = table  # at once: the next line must not open another table
         # no seeker takes his seat; answers 'new' before the next line is read
         self.lobby.matchmaking.promise(table, session, None, answers=True)
