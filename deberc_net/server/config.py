@@ -236,8 +236,7 @@ class Config:
     watch_news_window_ms: int = 60_000
     watch_news_per_s: float = 0.2
     watch_news_burst: float = 10.0
-    # who/tables pages, help/calls/rules/history/sheet texts, an observer's state a second ...
-    lists_per_s: float = 5.0
+    lists_per_s: float = 5.0  # who/tables pages, help/calls/rules/history/sheet texts a second ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
     # the same, for all the connections of one address together: each a long text or a
     # look in the store for a short line, and 100 connections had 100 times one's

@@ -14,7 +14,6 @@ from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.said_back import said_back
 
-from .allowance import may_list
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
 from .table_messages import ShowLast, ShowState, SummonBot
@@ -29,16 +28,8 @@ class TableRequests:
 
     async def state(self, session: Session, item: Command) -> None:
         table = self.lobby.watched(session)
-        if table is None:
-            return
-        # an observer's is a long text for a short line, and nothing of his depends on
-        # it: it spends the lists allowance (hundreds of observers asking it at the
-        # flood limit held two thirds of a core). A seat's is free: a bot's own view,
-        # which it asks again after a stale answer and for the out-of-turn calls
-        # (docs/protocol.md §5.10)
-        if session.table is None and not may_list(session, item.name, self.lobby.is_admin(session)):
-            return
-        self.lobby.post_for(session, table, ShowState(session))
+        if table is not None:
+            self.lobby.post_for(session, table, ShowState(session))
 
     async def last(self, session: Session, item: Command) -> None:
         table = self.lobby.watched(session)
