@@ -192,8 +192,8 @@ class W(StrEnum):
     NO_POINTS = "no-points"
     AFTER_ONE = "after-one"
     AFTER_MANY = "after-many"
-    VERDICT_H1 = "verdict-h1"
-    VERDICT_H0 = "verdict-h0"
+    VERDICT_FOR = "verdict-h1"  # the SPRT's H1
+    VERDICT_AGAINST = "verdict-h0"  # its H0
     PLOT_ELO_X = "plot-elo-x"
     PLOT_ELO_Y = "plot-elo-y"
     PLOT_ELO_TITLE = "plot-elo-title"
@@ -434,11 +434,11 @@ WORDS: dict[W, tuple[str, str]] = {
         FIGURE_WORDS["after-many"],
         "; после него закончено пар: {after}, они только в итогах выше",
     ),
-    W.VERDICT_H1: (
+    W.VERDICT_FOR: (
         FIGURE_WORDS["verdict-h1"],
         "H1 ({first} сильнее {second} больше чем на {elo0} Elo)",
     ),
-    W.VERDICT_H0: (
+    W.VERDICT_AGAINST: (
         FIGURE_WORDS["verdict-h0"],
         "H0 ({first} сильнее {second} меньше чем на {elo1} Elo)",
     ),
@@ -499,8 +499,8 @@ FIGURES: dict[str, W] = {
     "no-points": W.NO_POINTS,
     "after-one": W.AFTER_ONE,
     "after-many": W.AFTER_MANY,
-    "verdict-h1": W.VERDICT_H1,
-    "verdict-h0": W.VERDICT_H0,
+    "verdict-h1": W.VERDICT_FOR,
+    "verdict-h0": W.VERDICT_AGAINST,
     "no-decision": W.NO_DECISION,
 }
 
