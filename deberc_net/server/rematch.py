@@ -248,7 +248,7 @@ class Rematches:
         by_key = {name_key(p.name or ""): p for p in players}
         for name in rotated:
             session = by_key[name_key(name)]
-            session.table = table  # at once, as 'new' does
+            session.seat_coming(table)  # at once, as 'new' does
             # a request of each player's: his reader takes his next line once the table
             # has seated him, so his 'ok cmd=sit' comes before its reply (one read as it
             # completed was refused 'already-seated' first: docs/protocol.md §5.16)

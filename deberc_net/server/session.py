@@ -395,6 +395,12 @@ class Session:
         and 'rematch' are not told here: docs/protocol.md §5.21)."""
         return self.ignored is not None and key in self.ignored
 
+    def seat_coming(self, table: Table) -> None:
+        """``table`` will seat this session: a Sit of its, posted as its request (a
+        rematch's), comes next. It is placed there at once, as 'new' places its opener
+        (the next line must not open another table)."""
+        self.table = table
+
     def request_handled(self, table: int | None = None) -> None:
         """A table (its id, ``table``) has handled one of the requests this session
         posted to it."""

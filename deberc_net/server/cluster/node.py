@@ -102,6 +102,9 @@ class Awaited:
     session: int  # its id
     owner: int  # the worker that answers it
     since: float  # when it was sent (trio time)
+    # a seat the owner gives unasked (a rematch's): the id the owner names it by in its
+    # answer ('placed' told it, ``Node.seat_wait``); None: a request of the session's
+    named: int | None = None
 
 
 @attrs.define
@@ -621,6 +624,13 @@ class Node:
             self.awaited[request] = Awaited(session.id, owner, trio.current_time())
         return request
 
+    def seat_wait(self) -> int:
+        """An id for a seat this worker gives a player of another worker unasked (a
+        rematch's): 'placed' tells it, and his worker holds his next line until the
+        Sit's answer names it (its 'done'). Below zero: none of the ids that worker
+        gives its own requests (a worker of an older version waits for none of these)."""
+        return -1 - next(self._request_ids)
+
     def _release(self, request: int) -> Awaited:
         """The wait for ``request`` is over (answered, or no answer is waited for)."""
         waiting = self.awaited.pop(request)
@@ -690,9 +700,19 @@ class Node:
             # them: its answers end the oldest waits for it (a rolling upgrade)
             done = self._oldest_waits(sid, message["w"])[:done]
         for request in done or ():  # (a wait already over, a late answer: waited no more)
+            if request < 0:  # a seat given unasked: the wait 'placed' told (seat_wait)
+                request = self._seat_awaited(sid, message["w"], request)
             waiting = self.awaited.get(request)
             if waiting is not None and (waiting.session, waiting.owner) == (sid, message["w"]):
                 self._release(request)
+
+    def _seat_awaited(self, sid: int, owner: int, named: int) -> int:
+        """The wait here for the seat ``owner`` gives session ``sid``, by the owner's id
+        of it (-1: none, or none any more)."""
+        for request, waiting in self.awaited.items():
+            if (waiting.session, waiting.owner, waiting.named) == (sid, owner, named):
+                return request
+        return -1
 
     def _oldest_waits(self, sid: int, owner: int) -> list[int]:
         """The requests of session ``sid`` waiting for ``owner``'s answer, oldest first."""
@@ -715,6 +735,13 @@ class Node:
         table = self._table_copy(message["w"], message["info"])
         self.seeking_at.pop(session.id, None)  # seated: its seek there is over
         session.table, session.seat = table, message["seat"]
+        wait = message.get("wait")  # (a worker of an older version tells none)
+        if isinstance(wait, int) and message["w"] not in self.unanswering:
+            # a seat given unasked (a rematch's), not yet by the table: the next line
+            # waits for its 'ok cmd=sit' (docs/protocol.md §5.16), as for a request's
+            session.requests_waiting += 1
+            since = trio.current_time()
+            self.awaited[next(self._request_ids)] = Awaited(session.id, message["w"], since, wait)
 
     def tell_seat_spent(self, proxy: RemoteSession) -> None:
         """``proxy``'s player left a running match here of his own choice: his worker,
@@ -918,9 +945,13 @@ class Node:
         else:  # answered once the table has handled it (RemoteSession.request_handled)
             proxy.asked.setdefault(table.id, deque()).append(asked)
 
-    def placed(self, proxy: RemoteSession) -> None:
+    def placed(self, proxy: RemoteSession, wait: int | None = None) -> None:
+        """Tell ``proxy``'s worker where it sits now (``wait``: the id of the seat a Sit
+        posted next gives it, its worker holding its next line till then: seat_wait)."""
         table = proxy.table
         body: dict[str, Any] = {"k": "placed", "s": proxy.remote_id, "seat": proxy.seat}
+        if wait is not None:
+            body["wait"] = wait
         body |= {"table": None if table is None else table.id}
         if table is not None:
             body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)

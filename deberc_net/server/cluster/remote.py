@@ -179,6 +179,15 @@ class RemoteSession(Session):
     def ignores(self, key: str) -> bool:
         return bool(self.ignored_digests) and digest(key) in self.ignored_digests
 
+    def seat_coming(self, table: Table) -> None:
+        # his worker holds his next line until the table has seated him: the Sit's
+        # answer names the wait (one read meanwhile was refused 'already-seated' there
+        # before his 'ok cmd=sit' came: docs/protocol.md §5.16)
+        wait = self.node.seat_wait()
+        self.asked.setdefault(table.id, deque()).append(wait)
+        _TABLE.__set__(self, table)
+        self.node.placed(self, wait)
+
     def request_handled(self, table: int | None = None) -> None:
         super().request_handled(table)
         request = None
