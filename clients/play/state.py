@@ -380,7 +380,10 @@ def _fold(state: TableState, line: Line) -> TableState:
             refused += state.say(T.MEANT_COMMAND, command=meant)
         return _log(state, state.say(T.REFUSED, text=refused))
     if tag == Tag.SAY:
-        where = "" if line.get_str("table") is None else state.say(T.SAID_AT_TABLE)
+        where = ""
+        if line.get_str("table") is not None:  # a watcher's reach the watchers only
+            kept = line.get_str("watchers") == "1"
+            where = state.say(T.SAID_TO_WATCHERS if kept else T.SAID_AT_TABLE)
         text = " ".join((line.text or "").split())  # blanks pad a line out: one space
         return _log(state, Said(f"{line.get_str('from')}{where}: {text}"))
     if tag == Tag.ANNOUNCE:  # an admin's (docs/protocol.md §5.19): marked as his

@@ -86,6 +86,7 @@ class T(StrEnum):
     LAST_TRICK = "last-trick"
     # the log: replies and notices
     SAID_AT_TABLE = "said-at-table"
+    SAID_TO_WATCHERS = "said-to-watchers"
     ADMIN = "admin"
     BANNED = "banned"
     BANNED_BY = "banned-by"
@@ -238,6 +239,7 @@ TEXTS: dict[T, tuple[str, str]] = {
         "прошлая взятка (раздача {deal}): {laid}; взятку берёт {name}",
     ),
     T.SAID_AT_TABLE: (" (table)", " (за столом)"),
+    T.SAID_TO_WATCHERS: (" (watchers)", " (зрители)"),
     T.ADMIN: ("*** {name} (admin): {text}", "*** {name} (администратор): {text}"),
     T.BANNED: ("banned names: {count}", "закрытых имён: {count}"),
     T.BANNED_BY: ("  {name} by {by}{why}", "  {name}: {by}{why}"),

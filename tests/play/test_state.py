@@ -196,6 +196,18 @@ def test_talk_errors_and_lobby_lines_go_to_the_log() -> None:
     assert state.log[4].startswith("(unreadable line:") and state.players == ()
 
 
+def test_watchers_talk_is_marked_apart_from_the_tables() -> None:
+    """A watcher's words reach the table's other watchers only (docs/protocol.md §5.8):
+    marked as the table's, a kibitzer took them for words the players heard too."""
+    lines = [
+        "say from=boris table=34 text=my deal",
+        "say from=kib5 table=34 watchers=1 text=nice pas, boris",
+    ]
+    assert fold_all(lines).log[:2] == ("boris (table): my deal", "kib5 (watchers): nice pas, boris")
+    russian = fold_all(lines, TableState(lang=Lang.RU))
+    assert russian.log[:2] == ("boris (за столом): my deal", "kib5 (зрители): nice pas, boris")
+
+
 def test_an_admins_announcement_and_bans_go_to_the_log_marked_as_his() -> None:
     # the tags are known to the wire module now: not shown raw, and not dropped either
     state = fold_all(
