@@ -1113,6 +1113,11 @@ def _event(state: TableState, line: Line) -> TableState:
             state, result=result, to_act=None, score=totals, former=former, hand=()
         )
         return _log(state, told)
+    if kind == EventKind.OBSERVER:  # who looks on: the players are told (protocol §5.7)
+        count = line.get_int("observers") or 0
+        now = state.say(T.WATCHING, count=count) if count else state.say(T.NOBODY_WATCHING)
+        verb = T.WATCHES if line.get_str("watching") == "1" else T.STOPS_WATCHING
+        return _log(state, state.say(verb, name=line.get_str("name"), now=now))
     if kind == EventKind.BACK and line.get_str("name") == state.name:
         state = _back(state, line.get_int("table"))
     if kind == EventKind.AWAY or kind == EventKind.BACK:

@@ -73,6 +73,10 @@ class T(StrEnum):
     DEAL_END = "deal-end"
     WON_BY = "won-by"
     IS_AWAY = "is-away"
+    WATCHES = "watches"
+    STOPS_WATCHING = "stops-watching"
+    WATCHING = "watching"
+    NOBODY_WATCHING = "nobody-watching"
     IS_BACK = "is-back"
     BY_THE_CLOCK = "by-the-clock"
     GAME_OVER = "game-over"
@@ -221,6 +225,11 @@ TEXTS: dict[T, tuple[str, str]] = {
     # «выиграл», «взял», «закрыл»; the server's own words (its «победитель —»)
     T.WON_BY: ("won by {name}", "победитель — {name}"),
     T.IS_AWAY: ("{name} is away", "{name}: нет связи"),
+    # as the human style tells the players who looks on (docs/protocol.md §5.7)
+    T.WATCHES: ("{name} watches the table ({now})", "{name} смотрит за столом ({now})"),
+    T.STOPS_WATCHING: ("{name} stops watching ({now})", "{name} больше не смотрит ({now})"),
+    T.WATCHING: ("{count} watching", "зрителей: {count}"),
+    T.NOBODY_WATCHING: ("nobody watching", "зрителей нет"),
     T.IS_BACK: ("{name} is back", "{name} снова на связи"),
     T.BY_THE_CLOCK: (" (by the clock)", " (по часам)"),
     T.GAME_OVER: (

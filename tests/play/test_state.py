@@ -196,6 +196,30 @@ def test_talk_errors_and_lobby_lines_go_to_the_log() -> None:
     assert state.log[4].startswith("(unreadable line:") and state.players == ()
 
 
+def test_a_watcher_coming_and_going_is_told_in_the_log() -> None:
+    """The players are told who looks on (docs/protocol.md §5.7): the client dropped the
+    server's observer events, so its player never learned that anyone watched."""
+    lines = [
+        *START,
+        "event seq=8 table=3 kind=observer name=eve watching=1 observers=1",
+        "event seq=9 table=3 kind=observer name=eve watching=0 observers=0",
+        "event seq=10 table=3 kind=observer name=kib watching=1 observers=2",
+    ]
+    state = fold_all(lines)
+    assert state.log[-3:] == (
+        "eve watches the table (1 watching)",
+        "eve stops watching (nobody watching)",
+        "kib watches the table (2 watching)",
+    )
+    assert state.asking and state.legal == ("menyayu", "Kc", "8c")  # the ask stays open
+    russian = fold_all(lines, TableState(lang=Lang.RU))
+    assert russian.log[-3:] == (
+        "eve смотрит за столом (зрителей: 1)",
+        "eve больше не смотрит (зрителей нет)",
+        "kib смотрит за столом (зрителей: 2)",
+    )
+
+
 def test_watchers_talk_is_marked_apart_from_the_tables() -> None:
     """A watcher's words reach the table's other watchers only (docs/protocol.md §5.8):
     marked as the table's, a kibitzer took them for words the players heard too."""
