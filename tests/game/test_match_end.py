@@ -14,7 +14,7 @@ from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleError
 from deberc_net.testing import build_ruleset
 
-from .decks import SIMPLE, SIMPLE_PLAY, build_deck, play, say, snapshot
+from .decks import SIMPLE, SIMPLE_PLAY, build_deck, legal, play, refused, say, snapshot
 
 R = build_ruleset()
 R301 = build_ruleset(options=("to-301",))
@@ -89,6 +89,42 @@ def test_no_claim_before_the_last_trick_when_short_of_the_target() -> None:
     # seat 1 is over (490 + 50) but took no trick: no claim; seat 0 is at 491
     assert deal.running_total(0) == 491 and deal.running_total(1) == 540
     assert deal.result is None  # the deal goes on: no claim ended it
+
+
+# BOTH_OVER from (470, 470): seat 1's fifty, settled at the first trick, makes it 520;
+# seat 0 takes the tricks: 481, 485, 496, 500, 500, then 514 after the sixth
+SIXTH_TRICK = "7s Ks 8s Ah 7h Kh 8h 8c 7d 9c 8d"
+
+
+@pytest.mark.parametrize("option", [None, "manual-claim"])
+def test_only_the_taker_claims_the_other_over_the_target_waits(option: str | None) -> None:
+    """docs/rules.md §7: a claim comes only after a trick the claimer took (seed 000:
+    «после любой забранной им взятки»). Seat 1 is over the target by its fifty from the
+    first trick on but takes none, so it cannot claim; seat 0 reaches the target with
+    its sixth trick and wins 514 : 520 — of two over it, the taker of the latest trick."""
+    rules = R if option is None else build_ruleset(options=(option,))
+    match = match_at((470, 470), BOTH_OVER, rules)
+    say(match, 0, "igrayu")
+    play(match, "As")
+    say(match, 1, "pyatdesyat")
+    deal = match.deal
+    for card in SIXTH_TRICK.split():
+        assert match.result is None
+        if deal.tricks:
+            assert deal.running_total(1) == 520  # over the target, no trick of its own
+            if option is not None:  # nor may it say konets, on its turn or not
+                assert "konets" not in legal(deal, 1)
+                code = "not-your-turn" if deal.turn == 0 else "not-allowed"
+                refused(deal, 1, "konets", code=code)
+        play(match, card)
+    if option is not None:  # the konets is seat 0's to say
+        assert match.result is None and deal.running_total(0) == 514
+        say(match, 0, "konets")
+    assert match.result is not None
+    assert (match.result.winner, match.result.reason) == (0, "claim")
+    rec = match.records[-1]
+    assert (rec["outcome"], rec["points"], rec["written"]) == ("claim", [44, 50], [44, 50])
+    assert len(rec["tricks"]) == 6 and match.totals == [514, 520]
 
 
 def test_a_bide_cannot_be_claimed_by_the_bide_player() -> None:
