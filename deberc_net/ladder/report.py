@@ -128,6 +128,8 @@ def verdict(s: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> str:
     elo1 end in either, equal bots under -10,10 in H1 a third of the time. The text
     report's SPRT line and the web's /ladders/N say it, ``words`` in its language."""
     key = {"H1": "verdict-h1", "H0": "verdict-h0"}.get(s["verdict"], "no-decision")
+    if key == "no-decision":  # (names no bots: a run stored before it named them too)
+        return words[key]
     bounds = {"elo0": f"{s['elo0']:+g}", "elo1": f"{s['elo1']:+g}"}
     return words[key].format(first=s["first"], second=s["second"], **bounds)
 
