@@ -431,12 +431,14 @@ def help_text(
     admin: bool = False,
     playing: bool = False,
     clocks_ms: tuple[int, int] = (60_000, 10_000),
+    house_bots: bool = False,
 ) -> list[str]:
     """Help for one command, or for the commands that make sense where the user is
     (``phase``: "login", "lobby" or "table"; an ``admin`` sees the admins' commands, a
     table ``playing`` hides those for a waiting table), with the table calls he may make
     now; in ``lang`` (a command without Russian words yet is explained in English).
-    ``clocks_ms``: the server's clocks a call, a person's and a bot's, as 'clock' says."""
+    ``clocks_ms``: the server's clocks a call, a person's and a bot's, as 'clock' says.
+    ``house_bots``: the server seats its own bots ('bot'), said in the lobby."""
     ru = lang == Lang.RU
 
     def summary(name: str) -> str:
@@ -499,6 +501,18 @@ def help_text(
         lines.append("За столом набирайте ходы и заявки (calls их перечисляет).")
     else:
         lines.append("At a table you type the table calls ('calls' lists them).")
+    if phase == "lobby" and house_bots:
+        # 'bot' is listed at a waiting table only: a lone player in the lobby never
+        # learnt that bots would play with him (a tryout at 3 a.m.)
+        lines += textwrap.wrap(
+            "Не с кем играть? new 2 открывает стол, bot heuristic сажает за него бота "
+            "сервера (help bot)."
+            if ru
+            else "Nobody to play with? 'new 2' opens a table, then 'bot heuristic' seats "
+            "a house bot at it ('help bot').",
+            80,
+            subsequent_indent="  ",
+        )
     return lines
 
 

@@ -77,9 +77,19 @@ def _help_text(
     admin: bool,
     playing: bool,
     clocks_ms: tuple[int, int],
+    house_bots: bool = False,
 ) -> tuple[str, ...]:
     return tuple(
-        help_text(topic, phase, calls_now, lang, admin=admin, playing=playing, clocks_ms=clocks_ms)
+        help_text(
+            topic,
+            phase,
+            calls_now,
+            lang,
+            admin=admin,
+            playing=playing,
+            clocks_ms=clocks_ms,
+            house_bots=house_bots,
+        )
     )
 
 
@@ -292,7 +302,8 @@ class Help:
             return _help_text(None, "login", (), lang, False, False, clocks)
         table = session.table
         if table is None:
-            return _help_text(None, "lobby", (), lang, admin, False, clocks)
+            bots = self.lobby.house.enabled
+            return _help_text(None, "lobby", (), lang, admin, False, clocks, bots)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state

@@ -4,6 +4,8 @@ terminal client's --lang ru) gets the server's own Russian, not its English."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from .client import LineClient, fields
 from .conftest import Connector
 
@@ -64,3 +66,23 @@ async def test_help_on_help_calls_and_rules_says_lang_is_taken(
         said_ru = " ".join(texts(await told(ann, f"help {command} lang=ru")))
         assert "lang=en или lang=ru" in said_ru
     assert not any("lang=" in text for text in texts(await told(ann, "help")))
+
+
+async def test_lobby_help_tells_a_lone_player_of_the_house_bots(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """'bot' is listed at a waiting table only: the lobby's help says how to get one
+    there on a server that seats house bots, and says nothing of them on another."""
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    hint_en = " ".join(" ".join(texts(await told(ann, "help"))[-2:]).split())
+    assert hint_en.startswith("Nobody to play with? 'new 2' opens a table, then")
+    assert "'bot heuristic' seats a house bot at it ('help bot')." in hint_en
+    hint_ru = " ".join(" ".join(texts(await told(ann, "help lang=ru"))[-2:]).split())
+    assert "bot heuristic сажает за него бота сервера" in hint_ru
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    assert not any("Nobody to play" in t for t in texts(await told(ann, "help")))
+    plain = await start_server()
+    bob = await connect.machine(plain, "bob")
+    assert not any("house bot" in t for t in texts(await told(bob, "help")))
