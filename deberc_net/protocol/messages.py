@@ -327,6 +327,7 @@ class Msg(StrEnum):
     LADDER_BOARD = "ladder-board"
     BOARD_NOT_WATCHED = "board-not-watched"
     UNRATED_TABLE = "unrated-table"
+    GUEST_NOT_RATED = "guest-not-rated"
     RATED_BOT_HERE = "rated-bot-here"
     # a table's rules refused ('new', 'seek': bad-rules), read back by protocol.refusals
     RULES_UNKNOWN_VARIANT = "rules-unknown-variant"
@@ -1366,6 +1367,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.UNRATED_TABLE: (
         "table {table}'s matches are not rated",
         "партии за столом {table} не идут в рейтинг",
+    ),
+    Msg.GUEST_NOT_RATED: (
+        "a guest's matches are not rated: log in with a password to play rated; without"
+        " 'rated' the bot comes",
+        "партии гостя не идут в рейтинг: чтобы играть на рейтинг, войдите с паролем; без"
+        " rated бот придёт",
     ),
     Msg.RATED_BOT_HERE: (
         "{name} plays rated at this table already: its rating is one player's; ask"

@@ -834,6 +834,11 @@ class Table:
         if rated and not self.rated:
             session.send(ev.error("not-allowed", phrase(Msg.UNRATED_TABLE, table=self.id)))
             return
+        if rated and session.guest:
+            # a guest's match is never rated: his 'rated' was taken and came to nothing,
+            # told nowhere (a tryout at 3 a.m.)
+            session.send(ev.error("not-allowed", phrase(Msg.GUEST_NOT_RATED)))
+            return
         rated_here = house.rated_copy(self, kind, level) if rated else None
         if rated_here is not None:
             # one player's rating: two copies in one match were rated twice, as two

@@ -436,3 +436,25 @@ async def test_a_three_player_forfeit_ranks_the_leaver_below_who_stayed(
     assert float(rated[stayer]["rating"]) > float(rated[leaver]["rating"])
     assert float(rated[stayer]["mu"]) > float(rated[leaver]["mu"])
     assert (rated[leaver]["losses"], rated[stayer]["losses"]) == ("1", "1")
+
+
+async def test_a_guests_rated_house_bot_is_refused_not_taken_and_forgotten(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """A guest's match is never rated (§5.18): his 'bot heuristic rated' was answered
+    rated=1 and the match went unrated, told nowhere. It is refused, nothing started;
+    without 'rated' the bot comes."""
+    port = await start_server(house_bots=True)
+    gus = await connect.machine(port, "gus")
+    await gus.send("new 2 to-301")
+    await gus.expect("ok", cmd="sit")
+    await gus.send("bot heuristic rated")
+    assert await gus.expect("error") == {
+        "code": "not-allowed",
+        "text": "a guest's matches are not rated: log in with a password to play rated;"
+        " without 'rated' the bot comes",
+    }
+    await gus.send("bot heuristic")  # the seat was not kept for a bot: one comes now
+    assert (await gus.expect("ok", cmd="bot"))["rated"] == "0"
+    await gus.send("leave!")
+    await gus.expect("ok", cmd="leave")
