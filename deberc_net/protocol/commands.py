@@ -251,10 +251,11 @@ COMMANDS: dict[str, CommandSpec] = {
     "bot": CommandSpec(
         "bot heuristic|random|search [LEVEL] [rated]",
         "Ask a house bot (one of the server's own bots) to sit at your waiting table: "
-        "the heuristic bot, the random bot, or the search bot at LEVEL 1-5 (default 3; "
-        "it thinks 50, 100, 200, 500 or 1000 ms a decision by level). "
-        "It plays the match, then leaves. 'rated': the match is rated, the bot too "
-        "(not the random bot).",
+        "the heuristic bot (a club player's habits), the random bot (any legal card, for "
+        "a first try), or the search bot at LEVEL 1-5 (it simulates the cards it cannot "
+        "see; default 3, stronger than the heuristic bot; it thinks 50, 100, 200, 500 or "
+        "1000 ms a decision by level). It plays the match, then leaves. 'rated': the "
+        "match is rated, the bot too (not the random bot).",
         "table",
         waiting=True,
     ),

@@ -86,3 +86,20 @@ async def test_lobby_help_tells_a_lone_player_of_the_house_bots(
     plain = await start_server()
     bob = await connect.machine(plain, "bob")
     assert not any("house bot" in t for t in texts(await told(bob, "help")))
+
+
+async def test_help_bot_says_what_each_kind_is_in_both_languages(
+    port: int, connect: Connector
+) -> None:
+    """A player choosing a bot learns from 'help bot' how each plays and how strong the
+    search bot's levels are, in Russian as in English (the Russian had no think times,
+    and neither said what the kinds were)."""
+    ann = await connect.machine(port, "ann")
+    en = " ".join(" ".join(texts(await told(ann, "help bot"))).split())
+    ru = " ".join(" ".join(texts(await told(ann, "help bot lang=ru"))).split())
+    for said in ("heuristic bot (a club player's habits)", "random bot (any legal card"):
+        assert said in en
+    assert "stronger than the heuristic bot; it thinks 50, 100, 200, 500 or 1000 ms" in en
+    for said in ("эвристического (привычки клубного игрока)", "случайного (любая разрешённая"):
+        assert said in ru
+    assert "сильнее эвристического; думает 50, 100, 200, 500 или 1000 мс на ход" in ru
