@@ -269,6 +269,7 @@ def finger_text(lines: Sequence[Line], lang: Lang = Lang.EN) -> list[str]:
             tuple(_rated(r) for r in lines[1:]),
             tuple(head.get_list("last")),
             bool(head.get_bool("house_bot")),
+            bool(head.get_bool("never_rated")),
         ),
         lang,
     )

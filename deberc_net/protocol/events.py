@@ -208,6 +208,7 @@ class Finger:
     ratings: tuple[Rated, ...]
     last: tuple[str, ...]  # match ids, newest first
     house_bot: bool = False  # a house bot's rating name: its copies played the matches
+    never_rated: bool = False  # a house bot that is never rated (the random bot)
 
 
 @attrs.frozen

@@ -223,6 +223,7 @@ class Msg(StrEnum):
     NOT_RATED = "not-rated"
     FINGER_RATED = "finger-rated"
     HOUSE_FINGER_TITLE = "house-finger-title"
+    HOUSE_FINGER_NEVER_RATED = "house-finger-never-rated"
     # an engine refusal with its detail (a name, a suit, a card)
     NOT_YOUR_TURN = "not-your-turn"
     NOT_YOUR_TURN_TO_BID = "not-your-turn-to-bid"
@@ -1016,6 +1017,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HOUSE_FINGER_TITLE: (
         "{name}: a house bot, rated under this name however many copies play ({name}-N).{last}",
         "{name}: бот сервера; рейтинг один на все его копии ({name}-N).{last}",
+    ),
+    Msg.HOUSE_FINGER_NEVER_RATED: (
+        "{name}: a house bot, never rated (its copies play as {name}-N).",
+        "{name}: бот сервера, в рейтинг не играет (его копии играют как {name}-N).",
     ),
     Msg.NOT_RATED: ("  Not rated yet.", "  Рейтинга пока нет."),
     Msg.FINGER_RATED: (

@@ -606,6 +606,8 @@ def _finger(e: ev.Finger, machine: bool) -> list[str]:
         fields += [("ratings", len(e.ratings)), ("last", e.last)]
         if e.house_bot:
             fields.append(("house_bot", True))
+        if e.never_rated:
+            fields.append(("never_rated", True))
         return [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
     return finger_lines(e)
 
@@ -618,6 +620,8 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
         if e.last
         else _say(lang, Msg.NO_FINISHED_GAME)
     )
+    if e.never_rated:  # its copies' matches are no rated ones to list
+        return [_say(lang, Msg.HOUSE_FINGER_NEVER_RATED, name=e.name)]
     if e.house_bot:
         out = [_say(lang, Msg.HOUSE_FINGER_TITLE, name=e.name, last=last)]
     else:

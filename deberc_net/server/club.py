@@ -25,7 +25,7 @@ from deberc_net.protocol.refusals import rules_phrase
 from . import accounts
 from .accounts import name_key
 from .allowance import may_list
-from .house_games import house_bot_games, house_rating_name, is_house_rating_name
+from .house_games import house_bot_games, house_rating_name, is_house_rating_name, never_rated
 from .session import Session
 from .store.base import PlayerRating
 from .table_messages import ShowHistory, ShowSheet
@@ -185,7 +185,9 @@ class Club:
         if online is None and present is not None:
             shown = present.name
         here = online is not None or elsewhere
-        session.send(ev.Finger(shown, registered, here, tuple(ratings), tuple(last), house_bot))
+        unrated = house_bot and never_rated(name)  # not 'rated under this name'
+        finger = ev.Finger(shown, registered, here, tuple(ratings), tuple(last), house_bot, unrated)
+        session.send(finger)
 
     async def games(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:  # as 'finger'

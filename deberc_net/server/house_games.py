@@ -23,6 +23,12 @@ def is_house_rating_name(name: str) -> bool:
     return name_key(name) in _RATING_NAMES
 
 
+def never_rated(name: str) -> bool:
+    """Whether ``name`` (a rating name) is the house bot that is never rated: the
+    random bot, whose rating could be farmed (docs/protocol.md §5.15)."""
+    return name_key(name) == f"{PREFIX}{HouseBotKind.RANDOM}"
+
+
 def house_rating_name(name: str) -> str | None:
     """The rating name of a house bot's copy (``house-heuristic-3``: its
     ``house-heuristic``; a rating name: itself), None for any other name."""

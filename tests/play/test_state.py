@@ -529,6 +529,21 @@ def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None
     assert state.deals and state.deals[0].written == (0, 162)  # the score pane's row
 
 
+def test_the_random_house_bots_finger_says_it_is_never_rated() -> None:
+    """The server's 'never_rated=1' is read: the client wrote of the random bot, as the
+    server once did, that it was rated under its name."""
+    state = fold_all(
+        [
+            *START,
+            "finger name=house-random registered=0 online=0 ratings=0 last= house_bot=1 "
+            "never_rated=1",
+        ]
+    )
+    log = "\n".join(state.log)
+    assert "house-random: a house bot, never rated (its copies play as house-random-N)." in log
+    assert "rated under this name" not in log and "Not rated yet" not in log
+
+
 def test_back_after_a_drop_asks_the_table_again_quietly() -> None:
     """A client resuming with its token knows no names (they came with 'seated' and
     'start', not replayed): its 'back' asks 'tables', 'sheet' and 'last', whose replies

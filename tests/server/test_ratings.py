@@ -458,3 +458,33 @@ async def test_a_guests_rated_house_bot_is_refused_not_taken_and_forgotten(
     assert (await gus.expect("ok", cmd="bot"))["rated"] == "0"
     await gus.send("leave!")
     await gus.expect("ok", cmd="leave")
+
+
+async def test_finger_of_the_random_house_bot_says_it_is_never_rated(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """'finger house-random' read 'a house bot, rated under this name however many
+    copies play' of the one bot that is never rated; a copy's name is told the same."""
+    port = await start_server(house_bots=True)
+    eve = await connect.human(port, "eve")
+    for name in ("house-random", "house-random-7"):
+        await eve.send(f"finger {name}")
+        told = await eve.read_until(lambda x: x.startswith("house-random"))
+        assert told == "house-random: a house bot, never rated (its copies play as house-random-N)."
+    ann = await connect.machine(port, "ann")  # a program reads it in a field of its own
+    await ann.send("finger house-random")
+    assert (await ann.expect("finger"))["never_rated"] == "1"
+    await ann.send("finger house-search3")
+    assert "never_rated" not in await ann.expect("finger")
+    await eve.send("finger house-heuristic")  # a bot that may be rated is told as before
+    told = await eve.read_until(lambda x: x.startswith("house-heuristic"))
+    assert told.startswith("house-heuristic: a house bot, rated under this name")
+    await eve.send("lang ru")
+    await eve.send("finger house-random")
+    told = await eve.read_until(lambda x: x.startswith("house-random"))
+    told += await eve.read_until(lambda _: True)  # (wrapped at 80 columns)
+    assert (
+        told
+        == "house-random: бот сервера, в рейтинг не играет (его копии играют как"
+        + "  house-random-N)."
+    )
