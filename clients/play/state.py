@@ -604,7 +604,14 @@ def _over(state: TableState, head: Line) -> bool:
 
 def _table_text(state: TableState, line: Line) -> str:
     free = state.say(T.FREE)
-    seats = " ".join(name if name != "-" else free for name in line.get_list("seats"))
+    # a player away marked as the human style marks him: his table may wait for him,
+    # or a bot at it play on alone till his away limit (docs/protocol.md §5.2)
+    away = set(line.get_list("away"))
+    mark = MESSAGES[Msg.AWAY_MARK][1 if state.lang == Lang.RU else 0]
+    seats = " ".join(
+        free if name == "-" else name + (mark if name in away else "")
+        for name in line.get_list("seats")
+    )
     options = ",".join(line.get_list("options")) or "-"
     told = line.get_str("state") or ""
     if state.lang == Lang.RU and told in TABLE_STATES:  # as the lobby's list says it

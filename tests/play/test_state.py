@@ -602,6 +602,20 @@ def test_sitting_at_a_waiting_table_learns_who_is_there_and_the_target() -> None
     assert "Target: 301" in table_text(state)
 
 
+def test_the_tables_list_marks_a_player_away_as_the_server_does() -> None:
+    """'tables' dropped the line's away=: a table whose player had dropped, a house bot
+    playing on against his clock, read as any match being played (a tryout at 3 a.m.)."""
+    listed = [
+        "tables count=1 total=1 page=1 pages=1",
+        "table id=10 players=2 variant=moscow options=to-301 seats=lena,house-search2-14 "
+        "state=playing observers=0 away=lena",
+    ]
+    state = fold_all([START[0], *listed])
+    assert "table 10: moscow to-301 [lena (away) house-search2-14] playing" in state.log
+    state = fold_all(listed, attrs.evolve(fold_all([START[0]]), lang=Lang.RU))
+    assert any("[lena (нет связи) house-search2-14]" in line for line in state.log)
+
+
 def test_the_calls_offered_are_spoken_and_the_cards_in_the_hands_order() -> None:
     assert spoken_calls(("As", "Kd", "Js", "Qh", "9d", "menyayu")) == [
         "menyayu",
