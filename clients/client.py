@@ -858,7 +858,7 @@ def run_bot(
     ``--seed`` and the board at every ladder board, so seeded copies agree; ``pick``, if
     given, answers the asks from their legal calls alone (``Bot.pick``)."""
     on_board = None if rng is None else board_reseeder(rng, args.seed)
-    return _run_mind(Brain(choose, on_board=on_board, pick=pick), args)
+    return run_mind(Brain(choose, on_board=on_board, pick=pick), args)
 
 
 def run_brain(brain: Callable[[str, str | None], Brain], args: argparse.Namespace) -> Stats:
@@ -877,11 +877,12 @@ def run_brain(brain: Callable[[str, str | None], Brain], args: argparse.Namespac
     except ValueError as exc:
         print(f"{args.name}: brain refused its settings: {exc}", file=sys.stderr)
         raise SystemExit(REFUSED_STATUS) from None
-    return _run_mind(mind, args)
+    return run_mind(mind, args)
 
 
-def _run_mind(mind: Brain, args: argparse.Namespace) -> Stats:
-    """Play ``mind`` as the command line (``bot_arguments``) says, to the end."""
+def run_mind(mind: Brain, args: argparse.Namespace) -> Stats:
+    """Play ``mind`` as the command line (``bot_arguments``) says, to the end: what
+    ``run_bot`` and ``run_brain`` do once they have a ``Brain``."""
     freeze_heap_at_exit()  # a bot process's exit walks no heap (as deberc-net's commands)
     bot = Bot(
         mind.choose,

@@ -14,7 +14,7 @@ import argparse
 import os
 from collections.abc import Callable, Sequence
 
-from .client import Bot, Brain, board_reseeder, bot_arguments, run_to_end
+from .client import Brain, board_reseeder, bot_arguments, run_mind
 from .search.history import rules_from_seek
 from .search.policy import DEFAULT_LEVEL, LEVELS, SearchPlayer, level_error, ms_error
 
@@ -92,20 +92,9 @@ def player_from(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, 
 def main() -> None:
     args, player = player_from()
     player.tracker.rules = rules_from_seek(args.seek)
-    bot = Bot(
-        player.choose,
-        args.name,
-        args.host,
-        args.port,
-        args.password,
-        args.seek,
-        args.games,
-        on_event=player.tracker,
-        reconnects=args.reconnects,
-    )
     # any copy of the bot samples a ladder board alike
-    bot.on_board = board_reseeder(player.rng, args.seed)
-    stats = run_to_end(bot)
+    on_board = board_reseeder(player.rng, args.seed)
+    stats = run_mind(Brain(player.choose, on_board=on_board, on_event=player.tracker), args)
     print(
         f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks,"
         f" {player.fallbacks} heuristic calls"
