@@ -14,6 +14,7 @@ from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.said_back import said_back
 
+from .allowance import may_list
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
 from .table_messages import ShowLast, ShowState, SummonBot
@@ -28,8 +29,17 @@ class TableRequests:
 
     async def state(self, session: Session, item: Command) -> None:
         table = self.lobby.watched(session)
-        if table is not None:
-            self.lobby.post_for(session, table, ShowState(session))
+        if table is None:
+            return
+        # a person's while observing is a board of many lines for a short one: it spends
+        # the lists allowance (hundreds of observers asking it at the flood limit held
+        # two thirds of a core). A program's (one line, asked after each event by a
+        # watching one) and a seated player's (his own view, a bot's after a stale
+        # answer: docs/protocol.md §5.10) are free
+        person_watching = session.table is None and not session.machine
+        if person_watching and not may_list(session, item.name, self.lobby.is_admin(session)):
+            return
+        self.lobby.post_for(session, table, ShowState(session))
 
     async def last(self, session: Session, item: Command) -> None:
         table = self.lobby.watched(session)
