@@ -415,6 +415,8 @@ class Msg(StrEnum):
     HOUSE_BOTS_TOO_OFTEN = "house-bots-too-often"
     HOUSE_BOTS_SERVER_TOO_OFTEN = "house-bots-server-too-often"
     HOUSE_SEARCH_TABLES_OF_ADDRESS = "house-search-tables-of-address"
+    HOUSE_SEARCH_AT_TABLE = "house-search-at-table"
+    HOUSE_SEARCH_AT_TABLES = "house-search-at-tables"
     HOUSE_SEARCH_TABLES_ON_SERVER = "house-search-tables-on-server"
     NOT_SEEKING = "not-seeking"
     SEATS_RANGE = "seats-range"
@@ -1686,11 +1688,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # a table with search bots keeps about a core thinking (server/house.py)
     Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS: (
-        "search bots from your address already play at {count} table(s), as many as one"
-        " address may: ask for one there, or try later",
-        "поисковые боты с вашего адреса уже играют за столами ({count}), больше одному"
-        " адресу нельзя: зовите их туда или попробуйте позже",
+        "search bots from your address already play {at}, as many as one address may:"
+        " ask for one there, or try later",
+        "поисковые боты с вашего адреса уже играют {at}, больше одному адресу нельзя:"
+        " зовите их туда или попробуйте позже",
     ),
+    # where they play, named: a tryout read '1 table(s)' and could not tell which
+    Msg.HOUSE_SEARCH_AT_TABLE: ("at table {table}", "за столом {table}"),
+    Msg.HOUSE_SEARCH_AT_TABLES: ("at tables {tables}", "за столами {tables}"),
     Msg.HOUSE_SEARCH_TABLES_ON_SERVER: (
         "search bots already play at {count} tables, as many as this server allows; try later",
         "поисковые боты уже играют за столами ({count}), больше сервер не позволяет:"

@@ -169,7 +169,13 @@ class HouseBots:
         own = {b.table.id for b in searching if b.address == address}
         cap = self.search_tables_per_address
         if cap and table.id not in own and len(own) >= cap:
-            return phrase(Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS, count=cap)
+            ids = sorted(own)
+            at = (
+                phrase(Msg.HOUSE_SEARCH_AT_TABLE, table=ids[0])
+                if len(ids) == 1
+                else phrase(Msg.HOUSE_SEARCH_AT_TABLES, tables=", ".join(map(str, ids)))
+            )
+            return phrase(Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS, at=at)
         anywhere = {b.table.id for b in searching}
         if table.id not in anywhere and len(anywhere) >= self.search_tables:
             return phrase(Msg.HOUSE_SEARCH_TABLES_ON_SERVER, count=self.search_tables)

@@ -417,17 +417,18 @@ async def test_one_address_cannot_keep_the_server_thinking_with_search_bots(
     monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
     port = await start_server(house_bots=True, max_house_search_tables=2)  # 1 an address
     tryout = [await connect.machine(port, f"t{n}") for n in range(6)]  # one address
-    answers = []
+    answers, tables = [], []
     for client in tryout:
         await client.send("new 2")
-        await client.expect("ok", cmd="sit")
+        tables.append((await client.expect("ok", cmd="sit"))["table"])
         await client.send("bot search 5")
         answers.append(await client.read_until(lambda x: x.startswith(("ok cmd=bot", "error"))))
     assert [x.split()[0] for x in answers] == ["ok"] + ["error"] * 5, answers
+    # the refusal names the table they play at (a tryout read '1 table(s)': which?)
     assert fields(answers[1])[1] == {
         "code": "busy",
-        "text": "search bots from your address already play at 1 table(s), as many as one"
-        " address may: ask for one there, or try later",
+        "text": f"search bots from your address already play at table {tables[0]}, as many"
+        " as one address may: ask for one there, or try later",
     }
     await tryout[1].send("tables")  # nothing changed: its seat free, no bot on its way
     await tryout[1].expect("tables")
@@ -437,6 +438,17 @@ async def test_one_address_cannot_keep_the_server_thinking_with_search_bots(
     await tryout[1].expect("ok", cmd="bot")
     await tryout[0].send("bot search 1")  # ... as a search bot to its one table
     assert (await tryout[0].expect("error"))["code"] == "table-full"  # (2 players: full)
+    nina = await connect.human(port, "nina")  # the same address, told in Russian
+    await nina.send("lang ru")
+    await nina.read_until(lambda x: x == "Язык: русский.")
+    await nina.send("new 2")
+    await nina.send("bot search 5")
+    refused = await nina.read_until(lambda x: x.startswith("Ошибка ("))
+    refused += " " + (await nina.read_until(lambda _: True)).strip()  # (80 columns)
+    assert refused == (
+        f"Ошибка (busy): поисковые боты с вашего адреса уже играют за столом {tables[0]},"
+        " больше одному адресу нельзя: зовите их туда или попробуйте позже"
+    )
 
     # a person at a four-player table with three search bots: one thinks at a time
     olga = await connect.machine(port, "olga", source="127.0.0.2")
@@ -459,6 +471,27 @@ async def test_one_address_cannot_keep_the_server_thinking_with_search_bots(
     await tryout[0].expect("ok", cmd="leave")
     await vera.send("bot search")
     await vera.read_until(lambda x: "house-search3-" in x)
+
+
+async def test_the_search_refusal_names_the_tables_of_the_address(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """Past its cap an address is told where its search bots play, each table named
+    (a tryout read 'at 1 table(s)', which named none). (Bots that never come.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(house_bots=True, house_search_tables_per_address=2)
+    tryout = [await connect.machine(port, f"t{n}") for n in range(3)]  # one address
+    tables = []
+    for client in tryout:
+        await client.send("new 2")
+        tables.append((await client.expect("ok", cmd="sit"))["table"])
+        await client.send("bot search 5")
+    await tryout[0].expect("ok", cmd="bot")
+    await tryout[1].expect("ok", cmd="bot")
+    assert (await tryout[2].expect("error"))["text"] == (
+        f"search bots from your address already play at tables {tables[0]}, {tables[1]},"
+        " as many as one address may: ask for one there, or try later"
+    )
 
 
 async def test_house_bots_run_nicer_than_the_server(
