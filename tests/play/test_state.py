@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 from rich.cells import cell_len
 
@@ -614,6 +616,23 @@ def test_the_tables_list_marks_a_player_away_as_the_server_does() -> None:
     assert "table 10: moscow to-301 [lena (away) house-search2-14] playing" in state.log
     state = fold_all(listed, attrs.evolve(fold_all([START[0]]), lang=Lang.RU))
     assert any("[lena (нет связи) house-search2-14]" in line for line in state.log)
+
+
+def test_the_russian_guide_promises_of_tables_only_what_the_client_shows() -> None:
+    """docs/play.ru.md said 'tables' showed a running match's deal and score; the
+    server's machine line carries neither (docs/protocol.md §5.2), so the client shows
+    only that it plays, and the guide says so."""
+    listed = [
+        "tables count=1 total=1 page=1 pages=1",
+        "table id=10 players=2 variant=moscow options=to-301 seats=lena,anna "
+        "state=playing observers=0",
+    ]
+    state = fold_all(listed, attrs.evolve(fold_all([START[0]]), lang=Lang.RU))
+    shown = [line for line in state.log if "[lena anna]" in line]
+    assert shown and "раздача" not in shown[0], state.log
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "play.ru.md").read_text("utf-8")
+    row = next(x for x in guide.splitlines() if x.startswith("| `tables "))
+    assert "номером раздачи" not in row and "observe СТОЛ" in row, row
 
 
 def test_the_calls_offered_are_spoken_and_the_cards_in_the_hands_order() -> None:
