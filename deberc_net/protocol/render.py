@@ -584,13 +584,20 @@ def _top(e: ev.Top, machine: bool) -> list[str]:
     return top_lines(e)
 
 
+def _decimal(value: float, lang: Lang, spec: str = ".1f") -> str:
+    """A number with a fraction as the reader writes it: Russian uses a decimal comma
+    («21,2»); English and the machine lines keep the point."""
+    text = format(value, spec)
+    return text.replace(".", ",") if lang == Lang.RU else text
+
+
 def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
     key = Msg.TOP_TITLE if e.ratings else Msg.TOP_NOBODY
     game = _game_of(e.players, lang)
     out = [_say(lang, key, variant=e.variant, game=game, total=e.total)]
     for r in e.ratings:
         record = _record_text(r, lang)
-        rating = f"{r.rating:7.1f}"
+        rating = _decimal(r.rating, lang, "7.1f")
         out.append(_say(lang, Msg.TOP_LINE, rank=r.rank, name=r.name, rating=rating, record=record))
     more = _more("top", e.page, e.pages, lang) if e.ratings else ""
     return [*out, more.strip()] if more else out
@@ -636,9 +643,9 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
                 variant=r.variant,
                 game=_game_of(r.players, lang),
                 rank=r.rank,
-                rating=f"{r.rating:.1f}",
-                mu=f"{r.mu:.1f}",
-                sigma=f"{r.sigma:.1f}",
+                rating=_decimal(r.rating, lang),
+                mu=_decimal(r.mu, lang),
+                sigma=_decimal(r.sigma, lang),
             )
         )
         out.append(f"    {_record_text(r, lang)}")

@@ -45,9 +45,10 @@ def test_top_and_finger_with_ratings_in_both_languages() -> None:
     ru = render_ru(top)
     assert ru == [
         "Рейтинг: moscow на двоих (в рейтинге: 2).",
-        "   1. anna                    21.2  партий: 1 — побед 0, поражений 1, ничьих 0",
-        "   2. boris                   21.2  партий: 12 — побед 11, поражений 1, ничьих 0",
-    ]
+        "   1. anna                    21,2  партий: 1 — побед 0, поражений 1, ничьих 0",
+        "   2. boris                   21,2  партий: 12 — побед 11, поражений 1, ничьих 0",
+    ]  # Russian writes a decimal comma; English and the machine lines a point
+    assert " ".join(render(top, MACHINE)).count(" rating=21.2") == 2
     _russian(ru)
     finger = ev.Finger("anna", True, False, (_rated(3, "anna", 4),), ("m7", "m9"))
     assert render(finger, HUMAN) == [
@@ -57,7 +58,7 @@ def test_top_and_finger_with_ratings_in_both_languages() -> None:
     ]
     ru = render_ru(finger)
     assert ru[0] == "anna: имя зарегистрировано, не на сервере. Последние партии: m7 m9."
-    assert ru[1] == "  moscow на двоих: место 3, рейтинг 21.2 (μ 27.5, σ 2.1)"  # no Latin
+    assert ru[1] == "  moscow на двоих: место 3, рейтинг 21,2 (μ 27,5, σ 2,1)"  # no Latin
     _russian(ru)
     more = ev.Top("moscow", 2, (_rated(1, "anna", 1),), 30, 1, 2)
     assert render_ru(more)[-1] == "(страница 1 из 2. Дальше: top 2.)"
@@ -78,7 +79,7 @@ def test_standings_name_the_game_for_three_not_a_count_of_players() -> None:
         rated = attrs.evolve(_rated(1, "anna", 3), variant="kharkov", players=players)
         finger = ev.Finger("anna", True, True, (rated,), ("m7",))
         assert render(finger, HUMAN)[1].startswith(f"  kharkov {en}: #1, rating 21.2")
-        assert render_ru(finger)[1].startswith(f"  kharkov {ru}: место 1, рейтинг 21.2")
+        assert render_ru(finger)[1].startswith(f"  kharkov {ru}: место 1, рейтинг 21,2")
 
 
 def test_rematch_lines_in_both_languages() -> None:
