@@ -74,7 +74,7 @@ async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> No
     command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2"]
     with trio.fail_after(60):
         done = await trio.run_process(
-            [*command, "--db", url, "--http-port", "0"],
+            [*command, "--port", "0", "--db", url, "--http-port", "0"],
             capture_stdout=True,
             capture_stderr=True,
             check=False,
