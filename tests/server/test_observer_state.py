@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 import trio
 
-from .client import LineClient, fields
+from .client import LineClient, fields, seat_pair
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -35,10 +35,7 @@ async def test_a_persons_state_while_observing_spends_the_lists_allowance(
     )
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
-    await ann.send("new 2")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await bob.send(f"sit {table}")
-    await bob.expect("ok", cmd="sit")
+    table, _, _ = await seat_pair(ann, bob)
     with trio.fail_after(20):
         cat = await connect.human(port, "cat")  # (127.0.0.1, as ann and bob: a person
         await cat.send(f"observe {table}")  # behind the players' address shares theirs)
