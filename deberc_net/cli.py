@@ -581,7 +581,7 @@ def _ladder_table(args: argparse.Namespace) -> int:
     if listed is None:
         return 2
     rows, runs, kept = listed
-    print(json.dumps(rows) if args.json else report.leaderboard(rows))
+    print(json.dumps(rows) if args.json else report.leaderboard(rows, bool(runs)))
     # runs without boards: single-machine ones (or a distributed one not queued yet); a
     # stopped one stays so for good, so all of them are one line, however many
     alone = [str(run.id) for run in runs if run.total == 0 and run.stop is None]
@@ -600,8 +600,9 @@ def _ladder_table(args: argparse.Namespace) -> int:
         elif run.total == 0:
             continue
         elif run.done < run.total:
+            above = " above" if rows else ""  # (none yet: nothing is above)
             print(f"run {run.id} (distributed): {run.done} of {run.total} boards played so "
-                  "far; the ratings above take it in when it ends")  # fmt: skip
+                  f"far; the ratings{above} take it in when it ends")  # fmt: skip
         else:  # its `ladder run --distributed` counts it within a second, if alive
             print(f"run {run.id} (distributed): every board played, not counted yet; "
                   f"if its 'ladder run' is gone, 'deberc-net ladder finish {run.id}' "

@@ -191,7 +191,11 @@ def text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def leaderboard(rows: list[dict[str, Any]]) -> str:
+def leaderboard(rows: list[dict[str, Any]], runs_pending: bool = False) -> str:
+    """The ratings; with none, whether a run is on its way to them (one being played,
+    or stopped) or none was ever started."""
+    if not rows and runs_pending:
+        return "No ladder ratings on this database yet."
     if not rows:
         return "No ladder has been run on this database."
     lines = [f"{'#':>3}  {'bot':<16} {'rating':>8} {'mu':>7} {'sigma':>6} {'games':>6}"]

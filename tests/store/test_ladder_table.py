@@ -37,7 +37,8 @@ def test_the_table_lists_runs_not_counted_and_withheld_boards_on_both_stores(
     store = open_ladder_store(store_db)
     try:
         counted = store.start_run({"argv": []})
-        store.finish_run(counted, {"deals": 1}, [], {})
+        rated = {"bot": "heur", "mu": 3.0, "sigma": 2.5, "rating": 30.0}
+        store.finish_run(counted, {"deals": 1}, [rated], {"heur": 1})
         playing = store.start_run({"argv": []})  # a single-machine run: no boards
         distributed = store.start_run({"argv": [], "distributed": {}})
     finally:
@@ -65,6 +66,32 @@ def test_the_table_lists_runs_not_counted_and_withheld_boards_on_both_stores(
         "board k1: 2 results withheld until its release (a ladder playing it now, or one killed)",
     ], lines
     assert f"run {counted}" not in table.stdout
+
+
+def test_a_run_being_played_before_any_counted_is_not_called_no_ladder(
+    store_db: str,
+) -> None:
+    """The first distributed run on a database, its boards being played: the table
+    said "No ladder has been run on this database." over that very run, and pointed to
+    "the ratings above" where there were none (a run with ratings: the first test)."""
+    store = open_ladder_store(store_db)
+    try:
+        distributed = store.start_run({"argv": [], "distributed": {}})
+    finally:
+        store.close()
+    for board, done in ((1, True), (2, False)):
+        _execute(
+            store_db,
+            "INSERT INTO ladder_boards (run_id, board, spec, done) VALUES (?, ?, '{}', ?)",
+            distributed, board, done,
+        )  # fmt: skip
+    table = run_cli(["ladder", "table", "--db", store_db])
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines() == [
+        "No ladder ratings on this database yet.",
+        f"run {distributed} (distributed): 1 of 2 boards played so far; the ratings take "
+        "it in when it ends",
+    ], table.stdout
 
 
 def test_runs_stopped_before_their_end_are_one_line_however_many(store_db: str) -> None:
