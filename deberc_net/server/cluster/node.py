@@ -613,15 +613,16 @@ class Node:
             body["r"] = self._awaits(session, owner)
         self.bus.publish(channel(owner), body)
 
-    def _awaits(self, session: Session, owner: int) -> int:
+    def _awaits(self, session: Session, owner: int, named: int | None = None) -> int:
         """``session``'s line waits for ``owner``'s answer (``answered``) before its next
         line is taken: so the answer comes before the next line's (docs/protocol.md §2.3;
         a 'help' at another worker's table came after a 'ping' sent behind it). The
-        request's id, which the owner's answer names."""
+        request's id, which the owner's answer names (``named``: a seat the owner gives
+        unasked, its answer naming the owner's id of it: seat_wait)."""
         request = next(self._request_ids)
         if owner not in self.unanswering:
             session.requests_waiting += 1
-            self.awaited[request] = Awaited(session.id, owner, trio.current_time())
+            self.awaited[request] = Awaited(session.id, owner, trio.current_time(), named)
         return request
 
     def seat_wait(self) -> int:
@@ -736,12 +737,10 @@ class Node:
         self.seeking_at.pop(session.id, None)  # seated: its seek there is over
         session.table, session.seat = table, message["seat"]
         wait = message.get("wait")  # (a worker of an older version tells none)
-        if isinstance(wait, int) and message["w"] not in self.unanswering:
+        if isinstance(wait, int):
             # a seat given unasked (a rematch's), not yet by the table: the next line
             # waits for its 'ok cmd=sit' (docs/protocol.md §5.16), as for a request's
-            session.requests_waiting += 1
-            since = trio.current_time()
-            self.awaited[next(self._request_ids)] = Awaited(session.id, message["w"], since, wait)
+            self._awaits(session, message["w"], named=wait)
 
     def tell_seat_spent(self, proxy: RemoteSession) -> None:
         """``proxy``'s player left a running match here of his own choice: his worker,
