@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Callable, Mapping
+from itertools import groupby
 
 from rich.cells import cell_len, chop_cells
 
@@ -122,12 +123,7 @@ def _fitted(state: TableState, lines: Callable[[Namer], list[str]]) -> tuple[lis
 
 def rank_order(hand: tuple[str, ...] | list[str]) -> list[list[str]]:
     """The hand grouped by suit (♠ ♥ ♦ ♣), each group in rank order 7 … A."""
-    groups: list[list[str]] = []
-    for s in SUITS:
-        group = [c for c in hand if c[-1:] == s and c[:-1] in RANKS]
-        if group:
-            groups.append(sorted(group, key=lambda c: RANKS.index(c[:-1])))
-    return groups
+    return [list(group) for _, group in groupby(in_hand_order(hand), key=lambda c: c[-1:])]
 
 
 def hand_text(state: TableState) -> str:
