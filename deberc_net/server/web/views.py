@@ -9,9 +9,7 @@ import attrs
 import trio
 
 from deberc_net.game.cards import SUITS, Card, card_str
-from deberc_net.game.deal import Deal
-from deberc_net.game.rules import RuleSet
-from deberc_net.game.seeding import deck_for
+from deberc_net.game.match import Match
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.events import TableState
@@ -125,18 +123,10 @@ def has_talon(table: Table, board: BoardNow | None) -> bool:
     The live page is told it as served, so that a page opened while the table waited
     (no state line comes to it) shows the talon, and the turned card's suit as trump,
     from the first deal's event (docs/web.md). Without a match, a deal of its rules
-    that nobody plays is asked."""
+    that nobody plays (a match's first, dealt as a match deals it) is asked."""
     if board is not None:
         return board.talon is not None
-    return "talon" in dict(_unplayed_deal(table.rules).view_fields(None))
-
-
-def _unplayed_deal(rules: RuleSet) -> Deal:
-    sides = len(rules.settings.sides())
-    return (rules.deal_class or Deal)(
-        rules=rules, deal_no=1, dealer=0, deck=deck_for("-", 1), seed="-",
-        totals_before=(0,) * sides,
-    )  # fmt: skip
+    return "talon" in dict(Match(table.rules, seed="-").deal.view_fields(None))
 
 
 def board_now(table: Table, lang: Lang = Lang.EN) -> BoardNow | None:
