@@ -140,9 +140,13 @@ def serve_config(args: argparse.Namespace) -> Config:
         config.http_port = args.http_port
     elif config.http_port is None and not args.config:
         config.http_port = DEFAULT_HTTP_PORT
-    for flag, port in (("--port", config.port), ("--http-port", config.http_port)):
-        if port is not None and not 0 <= port <= 65535:
-            raise ValueError(f"{flag} expects a port number, 0 to 65535, not {port}")
+    for flag, name, port in (
+        ("--port", "port", config.port),
+        ("--http-port", "http_port", config.http_port),
+    ):
+        problem = None if port is None else setting_problem(name, port)
+        if problem is not None:  # (the settings' own range, said as the flag's)
+            raise ValueError(f"{flag} {problem}, not {port}")
     for flag, name in (("--host", "host"), ("--http-host", "http_host")):
         given = getattr(args, name)
         if given is not None:  # (the file's was checked with the file)
