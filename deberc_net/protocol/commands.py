@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from .lang import Lang
+from .lang import Lang, decimal_mark
 from .messages import RU_ADMIN_SUMMARIES, RU_COMMANDS, Msg, Phrase, Usage, phrase
 from .said_back import said_back
 
@@ -419,8 +419,7 @@ OPTION_CALLS_HELP = {
 def seconds_said(ms: int, lang: Lang) -> str:
     """Milliseconds as seconds said, to the millisecond: '60', '0.5', '1234.567' (Russian
     '0,5'; ``:g``'s six digits said 1234567 ms as '1234.57')."""
-    said = f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
-    return said.replace(".", ",") if lang == Lang.RU else said
+    return decimal_mark(f"{ms / 1000:.3f}".rstrip("0").rstrip("."), lang)
 
 
 def help_text(

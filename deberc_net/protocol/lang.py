@@ -29,6 +29,12 @@ UKRAINIAN = frozenset(
 )
 
 
+def decimal_mark(number: str, lang: Lang) -> str:
+    """A number written with a fraction as the reader writes it: Russian's decimal comma
+    («21,2», «0,5 с»); English and the machine lines keep the point."""
+    return number.replace(".", ",") if lang == Lang.RU else number
+
+
 def asks_ukrainian(arg: str) -> bool:
     """Whether ``arg`` is 'lang=uk' (or ua, українська)."""
     key, _, word = arg.partition("=")

@@ -33,6 +33,7 @@ from .lang import (
     RU_OUTCOMES,
     Lang,
     TableWords,
+    decimal_mark,
     ru_call,
     spoken_call,
     spoken_calls_in,
@@ -585,10 +586,8 @@ def _top(e: ev.Top, machine: bool) -> list[str]:
 
 
 def _decimal(value: float, lang: Lang, spec: str = ".1f") -> str:
-    """A number with a fraction as the reader writes it: Russian uses a decimal comma
-    («21,2»); English and the machine lines keep the point."""
-    text = format(value, spec)
-    return text.replace(".", ",") if lang == Lang.RU else text
+    """A number with a fraction as the reader writes it (``decimal_mark``)."""
+    return decimal_mark(format(value, spec), lang)
 
 
 def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
