@@ -13,6 +13,7 @@ import pytest
 from deberc_net.game.match import Match
 from deberc_net.game.rules import RuleSet
 from deberc_net.testing import (
+    build_deck,
     build_deck_n,
     build_ruleset,
     legal,
@@ -300,3 +301,80 @@ def test_short_with_kharkov_plays_one_deal() -> None:
     assert rec["variant"] == "kharkov" and rec["points"] == [103, 43, 16]
     assert (rec["outcome"], rec["written"]) == ("made", [2, -1, -1])
     assert result(match) == (0, "short")
+
+
+# --------------------------------------------------- §11: a deberts in a short game
+# Two players, dealer 1, trump clubs (the Ac turned): seat 1 holds 7c..Kc, seven trumps
+# in sequence (tests/game/test_options.py's DEBERTS).
+DEBERTS2 = ("7s 8s 9s 10s Js 7h 8h 9h 10h", "7c 8c 9c 10c Jc Qc Kc Qs Ks", "Ac")
+# Three players, dealer 2, the same trumps in seat 1's hand.
+DEBERTS3 = (
+    "7s 8s 9s 10s Js 7h 8h 9h 10h",
+    "7c 8c 9c 10c Jc Qc Kc Qs Ks",
+    "Jh Qh Kh Ah 7d 8d 9d 10d Jd",
+)
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "written"),
+    [
+        (("short",), 2, [-1, 1]),
+        (("short",), 3, [-1, 2, -1]),
+        # nobody scored less: the player pays one stake, not a lost deal's two
+        (("short-bide",), 2, [-1, 1]),
+        (("dave",), 2, [-1, 1]),
+        (("dave", "to-9-stakes"), 2, [0, 1]),  # the loser writes nothing
+    ],
+)
+def test_a_deberts_in_a_short_game_wins_the_stake(
+    options: tuple[str, ...], players: int, written: list[int]
+) -> None:
+    """§11: "**Choice**: a `deberts` (§10) wins the game for its holder, who takes the
+    stake as the winner of a deal in `short` does: one stake (the one reached, with
+    `dave`) from each other player — in `short-bide` too ...; under `to-9-stakes` the
+    others write nothing". Seat 0 orders clubs; seat 1's seven trumps end the match."""
+    ruleset = build_ruleset(players, options=(*options, "deberts"))
+    deck = build_deck(*DEBERTS2) if players == 2 else build_deck_n(DEBERTS3, 2, "Ac")
+    match = Match(ruleset, seed="audit3", dealer=players - 1, decks={1: deck})
+    say(match, 0, "igrayu")
+    rec = match.records[0]
+    assert (rec["outcome"], rec["written"], rec["notes"]) == ("deberts", written, ["stake 1"])
+    assert match.totals == written and result(match) == (1, "deberts")
+
+
+# Two players, dealer 1, trump hearts (the 8h turned): seat 1 holds 7h and 9h..Ah; the
+# seven swap gives him 8h..Ah, seven in sequence.
+DEBERTS_BY_SWAP = ("9s 10s Js Qs Ks As 7d 8d 9d", "7h 9h 10h Jh Qh Kh Ah 7s 8s", "8h")
+
+
+def test_a_deberts_after_an_accepted_dave_wins_the_stake_reached() -> None:
+    """§11 `dave` with the Choice above: seat 0 says `dave`, seat 1 accepts (the stake is
+    2), then completes his deberts with the seven swap: he wins 2."""
+    match = Match(
+        build_ruleset(2, options=("dave", "deberts")),
+        seed="audit3",
+        dealer=1,
+        decks={1: build_deck(*DEBERTS_BY_SWAP)},
+    )
+    say(match, 0, "igrayu", "dave")
+    say(match, 1, "prinimayu")
+    play(match, "As")
+    assert match.result is None
+    say(match, 1, "menyayu")
+    rec = match.records[0]
+    assert (rec["outcome"], rec["written"], rec["notes"]) == ("deberts", [-2, 2], ["stake 2"])
+    assert match.totals == [-2, 2] and result(match) == (1, "deberts")
+
+
+def test_a_deberts_in_a_normal_match_writes_nothing() -> None:
+    """§10 `deberts`: "seven trumps in sequence in one hand win the match" — outside the
+    short games nothing is written (the totals count points, and none were played)."""
+    match = Match(
+        build_ruleset(2, options=("deberts",)),
+        seed="audit3",
+        dealer=1,
+        decks={1: build_deck(*DEBERTS2)},
+    )
+    say(match, 0, "igrayu")
+    rec = match.records[0]
+    assert (rec["outcome"], rec["written"], rec["notes"]) == ("deberts", [0, 0], [])

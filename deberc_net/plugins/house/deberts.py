@@ -6,6 +6,7 @@ from deberc_net.game.combos import rank_order
 from deberc_net.game.deal import PLAY, Deal
 from deberc_net.game.outcomes import Outcome
 from deberc_net.plugins.hookspecs import RuleInfo, hookimpl
+from deberc_net.plugins.house.short import stakes_won_outright
 from deberc_net.plugins.summaries_ru import SUMMARIES_RU
 
 NAME = "deberts"
@@ -32,15 +33,16 @@ def deberc_deal_event(deal: Deal, name: str) -> None:
     for seat, hand in enumerate(deal.hands):
         ranks = sorted(order.index(c & 7) for c in hand if c >> 3 == deal.trump)
         if longest_run(ranks) >= RUN:
-            zero = [0] * len(deal.sides)
+            side = deal.side_of(seat)
+            # a short game's totals count stakes: the holder wins the stake (§11)
+            stakes = stakes_won_outright(deal, side)
+            written = [0] * len(deal.sides) if stakes is None else stakes
             # the points so far (a bella said before the swap): the record lists it
             deal.end_deal(
-                Outcome.DEBERTS,
-                deal.deal_points(),
-                zero,
-                winner=deal.side_of(seat),
-                reason=Outcome.DEBERTS,
+                Outcome.DEBERTS, deal.deal_points(), written, winner=side, reason=Outcome.DEBERTS
             )
+            if stakes is not None and deal.result is not None:
+                deal.result.score.notes.append(f"stake {deal.extra.get('stake', 1)}")
             return
 
 

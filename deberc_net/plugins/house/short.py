@@ -108,6 +108,20 @@ class ShortGame:
         return None
 
 
+def stakes_won_outright(deal: Deal, side: int) -> list[int] | None:
+    """In a short game, what a deal that ``side`` won without a score writes (a
+    ``deberts``, docs/rules.md §11): the current stake from each other player, as a deal
+    won on points in ``short``; under ``to-9-stakes`` the others write nothing. None
+    when no short game is played."""
+    options = deal.rules.options
+    if not any(name in options for name in SHORT_NAMES):
+        return None
+    stake = int(deal.extra.get("stake", 1))
+    n = len(deal.sides)
+    lost = 0 if NINE in options else -stake  # to 9 stakes counts the stakes won
+    return [stake * (n - 1) if s == side else lost for s in range(n)]
+
+
 class Dave(ShortGame):
     """Doubling in the short game for two: never twice in a row by the same player."""
 
