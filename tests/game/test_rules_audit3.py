@@ -378,3 +378,19 @@ def test_a_deberts_in_a_normal_match_writes_nothing() -> None:
     say(match, 0, "igrayu")
     rec = match.records[0]
     assert (rec["outcome"], rec["written"], rec["notes"]) == ("deberts", [0, 0], [])
+
+
+# ------------------------------------------------ §8: a false claim with three players
+def test_three_players_a_false_claim_goes_to_the_best_total_with_the_points_so_far() -> None:
+    """§8: "**Choice**, a false claim (`manual-claim`): the claimer loses; the match goes
+    to the best other total (its total before the deal plus its points so far)". D3:
+    seat 0 takes the first three tricks (71), seat 2 the fourth (8s 9s As, 11) and says
+    `konets` at 11: seat 0's 300 + 71 beats seat 1's 330 + 0, the higher total before
+    the deal."""
+    match = match3_at(D3, 2, rules("manual-claim"), totals=(300, 330, 0))
+    say(match, 0, "igrayu")
+    play(match, D3_PLAY[: len("Jc Ac 9c 10s Js Qs Ah 8h 9h 8s 9s As")])
+    say(match, 2, "konets")
+    rec = match.records[0]
+    assert (rec["outcome"], rec["points"]) == ("false-claim", [71, 0, 11])
+    assert result(match) == (0, "false-claim")
