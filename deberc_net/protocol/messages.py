@@ -417,6 +417,9 @@ class Msg(StrEnum):
     HOUSE_SEARCH_TABLES_OF_ADDRESS = "house-search-tables-of-address"
     HOUSE_SEARCH_AT_TABLE = "house-search-at-table"
     HOUSE_SEARCH_AT_TABLES = "house-search-at-tables"
+    HOUSE_SEARCH_AT_ANOTHER = "house-search-at-another"
+    HOUSE_SEARCH_AT_OTHERS = "house-search-at-others"
+    HOUSE_SEARCH_AND_UNNAMED = "house-search-and-unnamed"
     HOUSE_SEARCH_TABLES_ON_SERVER = "house-search-tables-on-server"
     NOT_SEEKING = "not-seeking"
     SEATS_RANGE = "seats-range"
@@ -1696,6 +1699,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     # where they play, named: a tryout read '1 table(s)' and could not tell which
     Msg.HOUSE_SEARCH_AT_TABLE: ("at table {table}", "за столом {table}"),
     Msg.HOUSE_SEARCH_AT_TABLES: ("at tables {tables}", "за столами {tables}"),
+    # ... but not a private table the asker may not know of (only counted)
+    Msg.HOUSE_SEARCH_AT_ANOTHER: ("at another table", "за другим столом"),
+    Msg.HOUSE_SEARCH_AT_OTHERS: ("at {count} other tables", "за другими столами ({count})"),
+    Msg.HOUSE_SEARCH_AND_UNNAMED: ("{named} and {unnamed}", "{named} и {unnamed}"),
     Msg.HOUSE_SEARCH_TABLES_ON_SERVER: (
         "search bots already play at {count} tables, as many as this server allows; try later",
         "поисковые боты уже играют за столами ({count}), больше сервер не позволяет:"

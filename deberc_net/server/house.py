@@ -27,11 +27,11 @@ import structlog
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.messages import Msg, Phrase, count_phrase, phrase
 
 from .accounts import name_key
 from .limits import AddressBuckets, Bucket
-from .session import Ending
+from .session import Ending, Session
 from .table import Table
 from .table_messages import Dismiss
 
@@ -146,40 +146,53 @@ class HouseBots:
         return self.bots.get(name_key(name))
 
     def refusal(
-        self, table: Table, address: str, kind: HouseBotKind = HouseBotKind.HEURISTIC
+        self, table: Table, session: Session, kind: HouseBotKind = HouseBotKind.HEURISTIC
     ) -> Phrase | None:
-        """Why no more house bots (of ``kind``) may come to ``table`` at the word of a
-        player from ``address`` (the caps), or None."""
+        """Why no more house bots (of ``kind``) may come to ``table`` at the word of
+        ``session`` (the caps; those per address count its address's), or None."""
         if len(self.at(table)) >= self.per_table:
             return phrase(Msg.HOUSE_BOTS_AT_TABLE, table=table.id, count=self.per_table)
-        cap = self.per_address
+        cap, address = self.per_address, session.address
         if cap and sum(1 for b in self.bots.values() if b.address == address) >= cap:
             return phrase(Msg.HOUSE_BOTS_OF_ADDRESS, count=cap)
         if len(self.bots) >= self.per_server:
             return phrase(Msg.HOUSE_BOTS_ON_SERVER, count=self.per_server)
-        return self._search_refusal(table, address) if kind is HouseBotKind.SEARCH else None
+        return self._search_refusal(table, session) if kind is HouseBotKind.SEARCH else None
 
-    def _search_refusal(self, table: Table, address: str) -> Phrase | None:
-        """Why no search bot may come to ``table`` at the word of ``address``: search
-        bots asked for from it play at ``search_tables_per_address`` other tables
-        already, or on the server at ``search_tables`` others; or None. A table that
-        has one may take more: at a four-player table one person with three search bots
-        keeps one of them thinking at a time."""
+    def _search_refusal(self, table: Table, session: Session) -> Phrase | None:
+        """Why no search bot may come to ``table`` at the word of ``session``: search
+        bots asked for from its address play at ``search_tables_per_address`` other
+        tables already, or on the server at ``search_tables`` others; or None. A table
+        that has one may take more: at a four-player table one person with three search
+        bots keeps one of them thinking at a time."""
         searching = [b for b in self.bots.values() if b.kind is HouseBotKind.SEARCH]
-        own = {b.table.id for b in searching if b.address == address}
+        own = {b.table.id: b.table for b in searching if b.address == session.address}
         cap = self.search_tables_per_address
         if cap and table.id not in own and len(own) >= cap:
-            ids = sorted(own)
-            at = (
-                phrase(Msg.HOUSE_SEARCH_AT_TABLE, table=ids[0])
-                if len(ids) == 1
-                else phrase(Msg.HOUSE_SEARCH_AT_TABLES, tables=", ".join(map(str, ids)))
-            )
-            return phrase(Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS, at=at)
+            return phrase(Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS, at=self._where(own, session))
         anywhere = {b.table.id for b in searching}
         if table.id not in anywhere and len(anywhere) >= self.search_tables:
             return phrase(Msg.HOUSE_SEARCH_TABLES_ON_SERVER, count=self.search_tables)
         return None
+
+    def _where(self, tables: dict[int, Table], session: Session) -> Phrase:
+        """Where an address's search bots play, as told to ``session``: each table named
+        that it may know of, another's private table only counted (one address is many
+        people behind a NAT: its number was told to a neighbour who could not see it)."""
+        named = sorted(n for n, t in tables.items() if not self.lobby.hidden_from(t, session))
+        unnamed = count_phrase(
+            len(tables) - len(named), Msg.HOUSE_SEARCH_AT_ANOTHER, Msg.HOUSE_SEARCH_AT_OTHERS
+        )
+        if not named:
+            return unnamed
+        at = (
+            phrase(Msg.HOUSE_SEARCH_AT_TABLE, table=named[0])
+            if len(named) == 1
+            else phrase(Msg.HOUSE_SEARCH_AT_TABLES, tables=", ".join(map(str, named)))
+        )
+        if len(named) == len(tables):
+            return at
+        return phrase(Msg.HOUSE_SEARCH_AND_UNNAMED, named=at, unnamed=unnamed)
 
     def too_often(self, address: str) -> ev.Error | None:
         """Why no house bot may start now at the word of a player from ``address``: the

@@ -845,7 +845,7 @@ class Table:
             # winners, and listed twice on its page (docs/protocol.md §5.15)
             session.send(ev.error("not-allowed", phrase(Msg.RATED_BOT_HERE, name=rated_here)))
             return
-        refusal = house.refusal(self, session.address, kind)
+        refusal = house.refusal(self, session, kind)
         if refusal is not None:
             session.send(ev.error("busy", refusal))
             return

@@ -494,6 +494,57 @@ async def test_the_search_refusal_names_the_tables_of_the_address(
     )
 
 
+async def test_the_search_refusal_names_no_private_table_the_asker_may_not_know_of(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """One address is many people behind a NAT: refused a search bot, a player was told
+    the number of a neighbour's private table, which 'tables' hides from him. It is
+    counted, not named, until he is invited to it. (Bots that never come.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    port = await start_server(house_bots=True, house_search_tables_per_address=2)
+    ann, bob, cyd = [await connect.machine(port, n) for n in ("ann", "bob", "cyd")]
+    tables = []
+    for client, new in ((ann, "new 2 private"), (bob, "new 2"), (cyd, "new 2")):
+        await client.send(new)
+        tables.append((await client.expect("ok", cmd="sit"))["table"])
+    for client in (ann, bob):
+        await client.send("bot search 5")
+        await client.expect("ok", cmd="bot")
+    await cyd.send("bot search 5")
+    assert (await cyd.expect("error"))["text"] == (
+        f"search bots from your address already play at table {tables[1]} and at another"
+        " table, as many as one address may: ask for one there, or try later"
+    )
+    dan = await connect.human(port, "dan")  # the same address, in Russian, alone
+    await dan.send("lang ru")
+    await dan.read_until(lambda x: x == "Язык: русский.")
+    await dan.send("new 2")
+    await dan.send("bot search 5")
+    refused = await dan.read_until(lambda x: x.startswith("Ошибка ("))
+    refused += " " + (await dan.read_until(lambda _: True)).strip()  # (80 columns)
+    assert refused == (
+        f"Ошибка (busy): поисковые боты с вашего адреса уже играют за столом {tables[1]} и"
+        " за другим столом, больше одному адресу нельзя: зовите их туда или попробуйте позже"
+    )
+    await bob.send("leave")  # his table closes, its bot with it; he opens a private one
+    await bob.expect("ok", cmd="leave")
+    await bob.send("new 2 private")
+    await bob.expect("ok", cmd="sit")
+    await bob.send("bot search 5")
+    await bob.expect("ok", cmd="bot")
+    await cyd.send("bot search 5")
+    assert (await cyd.expect("error"))["text"].startswith(
+        "search bots from your address already play at 2 other tables, as many"
+    )
+    await ann.send("invite cyd")  # invited, he may know its number
+    await ann.expect("ok", cmd="invite")
+    await cyd.send("bot search 5")
+    assert (await cyd.expect("error"))["text"].startswith(
+        f"search bots from your address already play at table {tables[0]} and at another"
+        " table, as many"
+    )
+
+
 async def test_house_bots_run_nicer_than_the_server(
     start_server: Callable[..., Awaitable[int]],
     connect: Connector,
