@@ -409,9 +409,13 @@ class Msg(StrEnum):
     LINES_WAITING = "lines-waiting"
     TOO_MANY_TABLES = "too-many-tables"
     ADDRESS_TABLES = "address-tables"
+    ADDRESS_TABLE = "address-table"
     HOUSE_BOTS_AT_TABLE = "house-bots-at-table"
+    HOUSE_BOT_AT_TABLE = "house-bot-at-table"
     HOUSE_BOTS_OF_ADDRESS = "house-bots-of-address"
+    HOUSE_BOT_OF_ADDRESS = "house-bot-of-address"
     HOUSE_BOTS_ON_SERVER = "house-bots-on-server"
+    HOUSE_BOT_ON_SERVER = "house-bot-on-server"
     HOUSE_BOTS_TOO_OFTEN = "house-bots-too-often"
     HOUSE_BOTS_SERVER_TOO_OFTEN = "house-bots-server-too-often"
     HOUSE_SEARCH_TABLES_OF_ADDRESS = "house-search-tables-of-address"
@@ -421,6 +425,7 @@ class Msg(StrEnum):
     HOUSE_SEARCH_AT_OTHERS = "house-search-at-others"
     HOUSE_SEARCH_AND_UNNAMED = "house-search-and-unnamed"
     HOUSE_SEARCH_TABLES_ON_SERVER = "house-search-tables-on-server"
+    HOUSE_SEARCH_TABLE_ON_SERVER = "house-search-table-on-server"
     NOT_SEEKING = "not-seeking"
     SEATS_RANGE = "seats-range"
     SIT_AT_THAT_TABLE = "sit-at-that-table"
@@ -1665,17 +1670,30 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "too many tables are open; sit at one or try again later",
         "открыто слишком много столов: сядьте за один или попробуйте позже",
     ),
+    # the caps, each in the singular too: a server may set one to 1 ('its 1 house bots')
     Msg.ADDRESS_TABLES: (
         "your address has {count} waiting tables open; sit at one or wait",
         "ждущих столов с вашего адреса: {count}; сядьте за один или подождите",
+    ),
+    Msg.ADDRESS_TABLE: (
+        "your address has 1 waiting table open; sit at it or wait",
+        "с вашего адреса уже открыт ждущий стол: сядьте за него или подождите",
     ),
     Msg.HOUSE_BOTS_AT_TABLE: (
         "table {table} has its {count} house bots already",
         "ботов сервера за столом {table} уже {count}: больше нельзя",
     ),
+    Msg.HOUSE_BOT_AT_TABLE: (
+        "table {table} has its 1 house bot already",
+        "за столом {table} уже есть бот сервера: больше нельзя",
+    ),
     Msg.HOUSE_BOTS_OF_ADDRESS: (
         "your address has its {count} house bots already; try later",
         "ботов сервера с вашего адреса уже {count}: попробуйте позже",
+    ),
+    Msg.HOUSE_BOT_OF_ADDRESS: (
+        "your address has its 1 house bot already; try later",
+        "бот сервера с вашего адреса уже есть: попробуйте позже",
     ),
     Msg.HOUSE_BOTS_SERVER_TOO_OFTEN: (
         "house bots are asked for too often on this server: wait {seconds} s",
@@ -1688,6 +1706,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HOUSE_BOTS_ON_SERVER: (
         "the server runs its {count} house bots already; try later",
         "сервер уже запустил всех своих ботов ({count}): попробуйте позже",
+    ),
+    Msg.HOUSE_BOT_ON_SERVER: (
+        "the server runs its 1 house bot already; try later",
+        "сервер уже запустил своего единственного бота: попробуйте позже",
     ),
     # a table with search bots keeps about a core thinking (server/house.py)
     Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS: (
@@ -1707,6 +1729,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "search bots already play at {count} tables, as many as this server allows; try later",
         "поисковые боты уже играют за столами ({count}), больше сервер не позволяет:"
         " попробуйте позже",
+    ),
+    Msg.HOUSE_SEARCH_TABLE_ON_SERVER: (
+        "search bots already play at 1 table, as many as this server allows; try later",
+        "поисковые боты уже играют за одним столом, больше сервер не позволяет: попробуйте позже",
     ),
     # seats and tables (server/matchmaking.py, seating.py, table.py, lobby.py)
     Msg.NOT_SEEKING: ("you are not waiting for a game", "вы не ждёте партию"),
@@ -1827,9 +1853,10 @@ def game_for(players: int) -> Phrase:
     return phrase(_FOR_PLAYERS[players])
 
 
-def count_phrase(count: int, one: Msg, many: Msg) -> Phrase:
-    """``one`` for a count of 1, else ``many`` with the count (``{count}``)."""
-    return phrase(one) if count == 1 else phrase(many, count=count)
+def count_phrase(count: int, one: Msg, many: Msg, **values: Value) -> Phrase:
+    """``one`` for a count of 1, else ``many`` with the count (``{count}``); both with
+    ``values``."""
+    return phrase(one, **values) if count == 1 else phrase(many, count=count, **values)
 
 
 # A refusal without a phrase of its own, in Russian by its code (docs/protocol.md §10).

@@ -151,12 +151,14 @@ class HouseBots:
         """Why no more house bots (of ``kind``) may come to ``table`` at the word of
         ``session`` (the caps; those per address count its address's), or None."""
         if len(self.at(table)) >= self.per_table:
-            return phrase(Msg.HOUSE_BOTS_AT_TABLE, table=table.id, count=self.per_table)
+            at = (Msg.HOUSE_BOT_AT_TABLE, Msg.HOUSE_BOTS_AT_TABLE)
+            return count_phrase(self.per_table, *at, table=table.id)
         cap, address = self.per_address, session.address
         if cap and sum(1 for b in self.bots.values() if b.address == address) >= cap:
-            return phrase(Msg.HOUSE_BOTS_OF_ADDRESS, count=cap)
+            return count_phrase(cap, Msg.HOUSE_BOT_OF_ADDRESS, Msg.HOUSE_BOTS_OF_ADDRESS)
         if len(self.bots) >= self.per_server:
-            return phrase(Msg.HOUSE_BOTS_ON_SERVER, count=self.per_server)
+            on = (Msg.HOUSE_BOT_ON_SERVER, Msg.HOUSE_BOTS_ON_SERVER)
+            return count_phrase(self.per_server, *on)
         return self._search_refusal(table, session) if kind is HouseBotKind.SEARCH else None
 
     def _search_refusal(self, table: Table, session: Session) -> Phrase | None:
@@ -172,7 +174,8 @@ class HouseBots:
             return phrase(Msg.HOUSE_SEARCH_TABLES_OF_ADDRESS, at=self._where(own, session))
         anywhere = {b.table.id for b in searching}
         if table.id not in anywhere and len(anywhere) >= self.search_tables:
-            return phrase(Msg.HOUSE_SEARCH_TABLES_ON_SERVER, count=self.search_tables)
+            on = (Msg.HOUSE_SEARCH_TABLE_ON_SERVER, Msg.HOUSE_SEARCH_TABLES_ON_SERVER)
+            return count_phrase(self.search_tables, *on)
         return None
 
     def _where(self, tables: dict[int, Table], session: Session) -> Phrase:

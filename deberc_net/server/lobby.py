@@ -24,7 +24,7 @@ from deberc_net.protocol.commands import (
 )
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.hints import command_hint
-from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.messages import Msg, Phrase, count_phrase, phrase
 from deberc_net.protocol.said_back import said_back
 
 from .accounts import Accounts, name_key
@@ -403,7 +403,8 @@ class Lobby:
             )
             >= cap
         ):
-            session.send(ev.error("busy", phrase(Msg.ADDRESS_TABLES, count=cap)))
+            said = count_phrase(cap, Msg.ADDRESS_TABLE, Msg.ADDRESS_TABLES)
+            session.send(ev.error("busy", said))
             return False
         return True
 

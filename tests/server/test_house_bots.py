@@ -144,7 +144,7 @@ async def test_bot_errors_change_nothing(
     await ann.send("bot heuristic")  # a cap of one a table
     assert await ann.expect("error") == {
         "code": "busy",
-        "text": f"table {table} has its 1 house bots already",
+        "text": f"table {table} has its 1 house bot already",
     }
     bob = await connect.machine(port, "bob")
     cat = await connect.machine(port, "cat")
@@ -542,6 +542,75 @@ async def test_the_search_refusal_names_no_private_table_the_asker_may_not_know_
     assert (await cyd.expect("error"))["text"].startswith(
         f"search bots from your address already play at table {tables[0]} and at another"
         " table, as many"
+    )
+
+
+async def test_a_cap_of_one_is_said_in_the_singular(
+    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+) -> None:
+    """A server may set a cap to 1: it was told 'at 1 tables', 'its 1 house bots'.
+    (Bots that never come.)"""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, SLEEPER])
+    caps = {"house_bots_per_table": 1, "house_bots_per_address": 1, "max_house_bots": 1}
+    port = await start_server(house_bots=True, **caps)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 4")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot heuristic")
+    await ann.expect("ok", cmd="bot")
+    await ann.send("bot heuristic")
+    assert (await ann.expect("error"))["text"] == f"table {table} has its 1 house bot already"
+    bob = await connect.machine(port, "bob")  # ann's address
+    await bob.send("new 2")
+    await bob.send("bot random")
+    assert (await bob.expect("error"))["text"] == (
+        "your address has its 1 house bot already; try later"
+    )
+    cyd = await connect.machine(port, "cyd", source="127.0.0.2")
+    await cyd.send("new 2")
+    await cyd.send("bot random")
+    assert (await cyd.expect("error"))["text"] == (
+        "the server runs its 1 house bot already; try later"
+    )
+    ru = await connect.raw(port, "vera", source="127.0.0.3")
+    await ru.send("login vera lang=ru")
+    await ru.send("new 2")
+    await ru.send("bot random")
+    refused = await ru.read_until(lambda x: x.startswith("Ошибка ("))
+    assert (
+        refused == "Ошибка (busy): сервер уже запустил своего единственного бота: попробуйте позже"
+    )
+
+    port = await start_server(max_tables_per_address=1)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    bob = await connect.machine(port, "bob")
+    await bob.send("new 2")
+    assert (await bob.expect("error"))["text"] == (
+        "your address has 1 waiting table open; sit at it or wait"
+    )
+
+    port = await start_server(house_bots=True, max_house_search_tables=1)
+    olga = await connect.machine(port, "olga")
+    await olga.send("new 2")
+    await olga.send("bot search 1")
+    await olga.expect("ok", cmd="bot")
+    nina = await connect.machine(port, "nina", source="127.0.0.2")
+    await nina.send("new 2")
+    await nina.send("bot search 1")
+    assert (await nina.expect("error"))["text"] == (
+        "search bots already play at 1 table, as many as this server allows; try later"
+    )
+    vera = await connect.raw(port, "vera", source="127.0.0.3")
+    await vera.send("login vera lang=ru")
+    await vera.send("new 2")
+    await vera.send("bot search")
+    refused = await vera.read_until(lambda x: x.startswith("Ошибка ("))
+    refused += " " + (await vera.read_until(lambda _: True)).strip()  # (80 columns)
+    assert refused == (
+        "Ошибка (busy): поисковые боты уже играют за одним столом, больше сервер не"
+        " позволяет: попробуйте позже"
     )
 
 
