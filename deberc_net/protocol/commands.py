@@ -432,13 +432,15 @@ def help_text(
     playing: bool = False,
     clocks_ms: tuple[int, int] = (60_000, 10_000),
     house_bots: bool = False,
+    draining: bool = False,
 ) -> list[str]:
     """Help for one command, or for the commands that make sense where the user is
     (``phase``: "login", "lobby" or "table"; an ``admin`` sees the admins' commands, a
     table ``playing`` hides those for a waiting table), with the table calls he may make
     now; in ``lang`` (a command without Russian words yet is explained in English).
     ``clocks_ms``: the server's clocks a call, a person's and a bot's, as 'clock' says.
-    ``house_bots``: the server seats its own bots ('bot'), said in the lobby."""
+    ``house_bots``: the server seats its own bots ('bot'), said in the lobby; unless
+    ``draining``: no new game starts, and the lobby's last line says so instead."""
     ru = lang == Lang.RU
 
     def summary(name: str) -> str:
@@ -501,7 +503,18 @@ def help_text(
         lines.append("За столом набирайте ходы и заявки (calls их перечисляет).")
     else:
         lines.append("At a table you type the table calls ('calls' lists them).")
-    if phase == "lobby" and house_bots:
+    if phase == "lobby" and draining:
+        # its hint offered 'new 2', which a drain refuses: what may be done meanwhile
+        lines += textwrap.wrap(
+            "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые"
+            " партии не начинаются (observe СТОЛ — смотреть идущую)."
+            if ru
+            else "The server restarts once the running matches are over: no new game"
+            " starts until then ('observe TABLE' watches one).",
+            80,
+            subsequent_indent="  ",
+        )
+    elif phase == "lobby" and house_bots:
         # 'bot' is listed at a waiting table only: a lone player in the lobby never
         # learnt that bots would play with him (a tryout at 3 a.m.)
         lines += textwrap.wrap(

@@ -30,6 +30,8 @@ class Msg(StrEnum):
     CLOCK = "clock"
     WELCOME = "welcome"
     WELCOME_BACK = "welcome-back"
+    LOBBY_COMMANDS = "lobby-commands"
+    LOBBY_COMMANDS_DRAINING = "lobby-commands-draining"
     TABLES_COUNT = "tables-count"
     ONE_TABLE = "one-table"
     PLAYERS_HERE = "players-here"
@@ -472,11 +474,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Ваши часы: {seconds} с на ход, с начала следующей партии.",
     ),
     Msg.WELCOME: (
-        "Hello, {name} ({what}). {tables}, {players}. "
-        "'tables', 'new', 'sit N', 'seek', 'help'.{resume}",
-        "Здравствуйте, {name} ({what}). {tables}, {players}. "
-        "Команды: tables, new, sit N, seek, help.{resume}",
+        "Hello, {name} ({what}). {tables}, {players}. {commands}.{resume}",
+        "Здравствуйте, {name} ({what}). {tables}, {players}. Команды: {commands}.{resume}",
     ),
+    # the greeting's commands: during a drain none that starts a game (it is refused)
+    Msg.LOBBY_COMMANDS: (
+        "'tables', 'new', 'sit N', 'seek', 'help'",
+        "tables, new, sit N, seek, help",
+    ),
+    Msg.LOBBY_COMMANDS_DRAINING: ("'tables', 'observe N', 'help'", "tables, observe N, help"),
     # the greeting of one whose seat is held: where he is, not the lobby's commands
     Msg.WELCOME_BACK: (
         "Hello, {name} ({what}). You are back at your seat at table {table}.{resume}",

@@ -78,6 +78,7 @@ def _help_text(
     playing: bool,
     clocks_ms: tuple[int, int],
     house_bots: bool = False,
+    draining: bool = False,
 ) -> tuple[str, ...]:
     return tuple(
         help_text(
@@ -89,6 +90,7 @@ def _help_text(
             playing=playing,
             clocks_ms=clocks_ms,
             house_bots=house_bots,
+            draining=draining,
         )
     )
 
@@ -302,8 +304,8 @@ class Help:
             return _help_text(None, "login", (), lang, False, False, clocks)
         table = session.table
         if table is None:
-            bots = self.lobby.house.enabled
-            return _help_text(None, "lobby", (), lang, admin, False, clocks, bots)
+            bots, draining = self.lobby.house.enabled, self.lobby.drain.begun
+            return _help_text(None, "lobby", (), lang, admin, False, clocks, bots, draining)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state

@@ -303,6 +303,9 @@ class Login:
                     Msg.ONE_PLAYER_HERE,
                     Msg.PLAYERS_HERE,
                 ),
+                commands=phrase(
+                    Msg.LOBBY_COMMANDS_DRAINING if self.lobby.drain.begun else Msg.LOBBY_COMMANDS
+                ),
                 resume=resume,
             )
         session.send(ev.ok("login", said, fields))

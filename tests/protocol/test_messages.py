@@ -56,6 +56,7 @@ def test_a_phrase_is_said_in_each_language_and_nests() -> None:
         what=phrase(Msg.GUEST),
         tables=count_phrase(2, Msg.ONE_TABLE, Msg.TABLES_COUNT),
         players=count_phrase(5, Msg.ONE_PLAYER_HERE, Msg.PLAYERS_HERE),
+        commands=phrase(Msg.LOBBY_COMMANDS),
         resume=phrase(Msg.NOTHING),
     )
     assert said.text() == (

@@ -220,3 +220,47 @@ async def test_help_lists_drain_to_the_admins(
     await russian.send("login boss owners lang=ru")
     told = " ".join(x.strip() for x in await person_told(russian, "help drain"))
     assert "Остановить сервер" in told and "сам он не запускается" in told
+
+
+def _greeting(client: LineClient) -> str:
+    return next(x for x in client.lines if x.startswith("ok cmd=login"))
+
+
+async def test_during_a_drain_the_lobby_offers_no_new_game(
+    nursery: trio.Nursery, db_path: Path, connect: Connector, register: Register
+) -> None:
+    """The greeting offered 'new', 'sit N', 'seek', and the lobby's help ended with
+    "Nobody to play with? 'new 2' opens a table, …": each refused during a drain. They
+    offer what may be done then (watch a match), in either language."""
+    await register("boss", "owners")
+    port = await _serving(nursery, db_path, trio.Event(), house_bots=True)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")  # a match that plays on (nobody answers its asks: 10 s)
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.read_until(lambda line: is_event(line, "start"))
+    carl = await connect.machine(port, "carl")
+    assert "'tables', 'new', 'sit N', 'seek', 'help'." in _greeting(carl)
+    assert "Nobody to play with?" in " ".join(await help_texts(carl, "help"))
+    boss = await connect.machine(port, "boss", "owners")
+    await boss.send("drain")
+    await boss.expect("ok", cmd="drain")
+    dora = await connect.machine(port, "dora")
+    greeting = _greeting(dora)
+    assert "1 table, 5 players here. 'tables', 'observe N', 'help'." in greeting, greeting
+    told = " ".join(" ".join(await help_texts(dora, "help")).split())
+    assert "new 2" not in told and "Nobody to play with?" not in told
+    assert told.endswith(
+        f"{RESTARTS.capitalize()}: no new game starts until then ('observe TABLE' watches one)."
+    )
+    vera = await connect.raw(port, "vera")
+    await vera.send("login vera lang=ru")
+    await _told(vera, "Команды: tables, observe N, help.")
+    await vera.send("help")
+    await _told(
+        vera,
+        "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые партии не"
+        " начинаются (observe СТОЛ — смотреть идущую).",
+    )
+    assert "Не с кем играть?" not in " ".join(vera.lines)
