@@ -368,7 +368,9 @@ Table calls (Latin, Cyrillic or English; case does not matter):
   pas (пас, pass)                      pass in bidding
   igrayu (играю, play)                 order the game in the turned suit
   igrayu SUIT (igrayu h, играю черви)  round two: name another suit
-  menyayu (меняю, swap)                swap the trump 7 for the turned card
+  menyayu (меняю, swap)                swap the trump 7 for the turned card: in
+                                       the first trump, before your first card
+                                       and before you declare
   prokhodit? (проходит?)               ask whether your trump sequence passes
   terts, dva tertsa, pyatdesyat (50)   declare your best combination (before
                                        your first card)
@@ -389,7 +391,9 @@ TERTZ_CALLS_HELP = f"""\
 Tertz table calls (no bidding; Latin, Cyrillic or English):
   lomayu N (ломаю N, break N)          after the first trick, its loser breaks
                                        the deck: N from 1 to 12
-  menyayu (меняю, swap)                swap the trump 7 for the turned card
+  menyayu (меняю, swap)                swap the trump 7 for the turned card: on
+                                       your turn, while the talon holds two
+                                       cards or more (a 7 you declared stays)
   terts, pyatdesyat (50)               declare a run of 3 (20) or 4 (50), at
                                        any trick while you hold nine cards
   sto-pyat … sto-vosem (сто пять …)    declare a run of 5, 6, 7, 8 (100)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deberc_net.protocol.commands import CALLS_HELP
+from deberc_net.protocol.commands import CALLS_HELP, VARIANT_CALLS_HELP
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import RU_CALLS_HELP, RU_VARIANT_CALLS_HELP
 from deberc_net.server import help as H
@@ -23,10 +23,9 @@ def test_a_call_word_gets_the_entries_of_calls_naming_it() -> None:
     said = H.calls_about("от туза", TEXTS, Lang.RU)
     assert said[0].startswith("«от туза» — не команда.")
     assert any(x.startswith("  от КАРТЫ") for x in said[1:])
-    # only the entries whose call says it: not Tertz's break, whose explanation has «от»
-    tertz = tuple(RU_VARIANT_CALLS_HELP["tertz"].rstrip().splitlines())
-    assert any("N от 1" in x for x in tertz)
-    said = H.calls_about("от туза", (TEXTS[0], TEXTS[1] + tertz), Lang.RU)
+    # only the entries whose call says it: not one whose explanation alone has «от»
+    other = ("  ломаю N (lomayu N)         ломает колоду: N от 1 до 12",)
+    said = H.calls_about("от туза", (TEXTS[0], TEXTS[1] + other), Lang.RU)
     assert any(x.startswith("  от КАРТЫ") for x in said[1:])
     assert not any("ломаю" in x or "N от 1" in x for x in said), said
     assert H.calls_about("a pas", TEXTS, Lang.EN) == ()  # (its first word no call's)
@@ -68,3 +67,50 @@ def test_a_call_word_gets_its_whole_entry_when_the_calls_take_two_lines() -> Non
         said = " ".join(" ".join(x.split()) for x in told[1:])
         assert "терц, два терца, пятьдесят, два полтинника (две копы)" in said, told
         assert "объявить лучшую комбинацию до своей первой карты" in said, told
+
+
+def test_the_calls_that_say_ot_are_the_answer_and_tertzs_question() -> None:
+    """'help от' listed Tertz's break, «ломаю N», whose explanation said «N от 1 до 12»,
+    and its call column ran on into its explanation (one space apart), so 'help
+    колоду' named it a call. In both languages it tells the answer 'от КАРТЫ' and, in
+    Tertz, the question «от чего?», nothing else."""
+    tertz = tuple(RU_VARIANT_CALLS_HELP["tertz"].rstrip().splitlines())
+    ru = H.calls_about("от", (TEXTS[0], TEXTS[1] + tertz), Lang.RU)
+    calls = [x.split("  ")[1] for x in ru if x.startswith("  ") and not x.startswith("   ")]
+    assert calls == ["от КАРТЫ [козырного]", "от чего? (rost?, рост?)", "от КАРТЫ [козырного]"]
+    assert ru[1:4:2] == ("Ходы и заявки:", "Ходы и заявки в терце:")
+    assert H.calls_about("колоду", (TEXTS[0], TEXTS[1] + tertz), Lang.RU) == ()
+    lomayu = H.calls_about("ломаю", (TEXTS[0], TEXTS[1] + tertz), Lang.RU)
+    assert [" ".join(x.split()) for x in lomayu[1:]] == [
+        "ломаю N (lomayu N, break N)",
+        "проигравший первую взятку ломает колоду;",
+        "N — число 1–12",
+    ]
+
+
+def test_help_menyayu_says_when_the_seven_is_swapped() -> None:
+    """'help menyayu' said 'swap the trump 7 for the turned card' and no more: not that
+    Deberts swaps it in the first trump before the holder's first card and declaration
+    (docs/rules.md §2), nor Tertz on the holder's turn while the talon holds two cards,
+    a declared seven staying (§ Tertz), in either language."""
+    tertz_en = tuple(VARIANT_CALLS_HELP["tertz"].rstrip().splitlines())
+    tertz_ru = tuple(RU_VARIANT_CALLS_HELP["tertz"].rstrip().splitlines())
+    texts = (TEXTS[0] + tertz_en, TEXTS[1] + tertz_ru)
+    en = " ".join(" ".join(H.calls_about("menyayu", texts, Lang.EN)).split())
+    assert (
+        "swap the trump 7 for the turned card: in the first trump, before your first card"
+        " and before you declare"
+    ) in en
+    assert (
+        "swap the trump 7 for the turned card: on your turn, while the talon holds two"
+        " cards or more (a 7 you declared stays)"
+    ) in en
+    ru = " ".join(" ".join(H.calls_about("меняю", texts, Lang.RU)).split())
+    assert (
+        "поменять козырную семёрку на открытую карту: в первом козыре, до своей первой"
+        " карты и до объявления"
+    ) in ru
+    assert (
+        "поменять козырную семёрку на открытую карту: на своём ходу, пока в колоде две карты"
+        " или больше (семёрка из объявленной комбинации остаётся)"
+    ) in ru

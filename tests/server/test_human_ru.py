@@ -297,8 +297,9 @@ async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
     )
     told = await _told_before(vera, "help ломаю", "фыва")  # (Tertz's, in the lobby)
     assert told[1:] == [
-        "  ломаю N (lomayu N, break N) проигравший первую взятку ломает колоду:",
-        "                              N от 1 до 12",
+        "  ломаю N (lomayu N, break N)",
+        "                              проигравший первую взятку ломает колоду;",
+        "                              N — число 1–12",
     ]
     # the lobby's entries of Deberts and of Tertz each under its game's heading
     told = await _told_before(vera, "help пишет", "фыва")  # (a tryout, s28)
