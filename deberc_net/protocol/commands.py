@@ -250,12 +250,13 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "bot": CommandSpec(
         "bot heuristic|random|search [LEVEL] [rated]",
-        "Ask a house bot (one of the server's own bots) to sit at your waiting table: "
-        "the heuristic bot (a club player's habits), the random bot (any legal card, for "
-        "a first try), or the search bot at LEVEL 1-5 (it simulates the cards it cannot "
-        "see; default 3, stronger than the heuristic bot; it thinks 50, 100, 200, 500 or "
-        "1000 ms a decision by level). It plays the match, then leaves. 'rated': the "
-        "match is rated, the bot too (not the random bot).",
+        # five lines at 80 columns, as the longest others ('top' in Russian): it was
+        # seven; its first sentence, all a table's 'help' lists, is short
+        "A house bot comes to play one match at your waiting table. Kinds: heuristic (a "
+        "club player's habits), random (any legal card; a first try), search at LEVEL 1-5 "
+        "(simulates unseen cards; default 3, stronger than heuristic; thinks "
+        "50/100/200/500/1000 ms a call). 'rated': the match and the bot are rated (not "
+        "random).",
         "table",
         waiting=True,
     ),

@@ -93,13 +93,37 @@ async def test_help_bot_says_what_each_kind_is_in_both_languages(
 ) -> None:
     """A player choosing a bot learns from 'help bot' how each plays and how strong the
     search bot's levels are, in Russian as in English (the Russian had no think times,
-    and neither said what the kinds were)."""
+    and neither said what the kinds were); on a person's screen in five lines at most,
+    as the longest of the others ('top'): it took seven."""
     ann = await connect.machine(port, "ann")
     en = " ".join(" ".join(texts(await told(ann, "help bot"))).split())
     ru = " ".join(" ".join(texts(await told(ann, "help bot lang=ru"))).split())
-    for said in ("heuristic bot (a club player's habits)", "random bot (any legal card"):
-        assert said in en
-    assert "stronger than the heuristic bot; it thinks 50, 100, 200, 500 or 1000 ms" in en
-    for said in ("эвристического (привычки клубного игрока)", "случайного (любая разрешённая"):
-        assert said in ru
-    assert "сильнее эвристического; думает 50, 100, 200, 500 или 1000 мс на ход" in ru
+    for said in (
+        "A house bot comes to play one match at your waiting table.",
+        "heuristic (a club player's habits)",
+        "random (any legal card; a first try)",
+        "search at LEVEL 1-5 (simulates unseen cards; default 3, stronger than heuristic;"
+        " thinks 50/100/200/500/1000 ms a call)",
+        "'rated': the match and the bot are rated (not random).",
+    ):
+        assert said in en, en
+    for said in (
+        "Бот сервера сыграет партию за вашим ждущим столом.",
+        "Эвристический (привычки клубного игрока)",
+        "случайный (любая разрешённая карта; для первой пробы)",
+        "поисковый уровня 1-5 (перебирает невидимые карты; по умолчанию 3, сильнее"
+        " эвристического; 50/100/200/500/1000 мс на ход)",
+        "rated: в рейтинг идут партия и бот (кроме случайного).",
+    ):
+        assert said in ru, ru
+    for lang in ("en", "ru"):
+        bea = await connect.human(port, f"bea{lang}")
+        await bea.send("help фыва")  # (the greeting read first)
+        await bea.read_until(lambda x: "фыва" in x)
+        await bea.send("help bot lang=" + lang)
+        start = bea.pos
+        await bea.send("help фыва")  # (its answer marks the end)
+        await bea.read_until(lambda x: "фыва" in x)
+        lines = bea.lines[start : bea.pos - 1]
+        assert lines[0].startswith("bot heuristic|random|search [")
+        assert 1 < len(lines) <= 5 and all(len(x) <= 80 for x in lines), lines
