@@ -332,6 +332,10 @@ class Msg(StrEnum):
     UNRATED_TABLE = "unrated-table"
     GUEST_NOT_RATED = "guest-not-rated"
     RATED_BOT_HERE = "rated-bot-here"
+    # a waiting table's match, rated or not as its seats change (server/rated_news.py)
+    UNRATED_BY_GUEST = "unrated-by-guest"
+    UNRATED_BY_BOT = "unrated-by-bot"
+    RATED_AGAIN = "rated-again"
     # a table's rules refused ('new', 'seek': bad-rules), read back by protocol.refusals
     RULES_UNKNOWN_VARIANT = "rules-unknown-variant"
     RULES_UNKNOWN_NEAR = "rules-unknown-near"
@@ -1400,6 +1404,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " another without 'rated'",
         "{name} уже играет здесь на рейтинг, а рейтинг у него один: другого такого"
         " зовите без rated",
+    ),
+    Msg.UNRATED_BY_GUEST: (
+        "Table {table}'s match will not be rated: {name} is a guest.",
+        "Партия за столом {table} не пойдёт в рейтинг: {name} — гость.",
+    ),
+    Msg.UNRATED_BY_BOT: (
+        "Table {table}'s match will not be rated: {name} plays unrated.",
+        "Партия за столом {table} не пойдёт в рейтинг: {name} играет без рейтинга.",
+    ),
+    Msg.RATED_AGAIN: (
+        "Table {table}'s match will be rated again.",
+        "Партия за столом {table} снова пойдёт в рейтинг.",
     ),
     Msg.STALE_PAST: (
         "that answers request {seq}; the open request is {open}",

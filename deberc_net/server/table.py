@@ -56,6 +56,7 @@ from .config import Config
 from .inbox import Inbox
 from .kept_apart import address_of
 from .limits import Bucket
+from .rated_news import RatedNews
 from .ratings import new_ratings
 from .seat_log import SeatLeft, came_back, seat_left, seat_taken, went_away
 from .session import Batch, Session, batched, flush_batch, send_to_each
@@ -193,6 +194,8 @@ class Table:
     # the match was forfeited while every player of the winning side was away too: both
     # sides left it, and it is not rated (docs/protocol.md §5.18)
     _deserted_by_winners: bool = attrs.field(init=False, default=False)
+    # whether the match will be rated, told its players as seats change (rated_news.py)
+    _rated_news: RatedNews = attrs.field(init=False, factory=RatedNews)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -690,6 +693,8 @@ class Table:
         )
         seat_taken(session, self.id, seat)
         self._event(ev.Seated(name, seat))
+        self._rated_news.sat(seat, session.guest and bot is None)
+        self._tell_rated()  # before its start: a guest's last seat starts an unrated match
         if all(self.seats):
             self._full()
 
@@ -863,6 +868,7 @@ class Table:
             ("rated", "1" if rated else "0"),
         )
         session.send(ev.ok("bot", phrase(Msg.BOT_COMES, name=bot.name, table=self.id), fields))
+        self._tell_rated()
 
     async def _dismiss(self, name: str) -> None:
         seat = self.seat_of(name)
@@ -870,6 +876,7 @@ class Table:
             return
         if seat is None:  # it never came: its seat is free for anyone again
             self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_NOT_COME, name=name)))
+            self._tell_rated()
             self.lobby.matchmaking.fill(self)  # a seeker of its game sits at once
             return
         self._broadcast(self._audience(), ev.info(phrase(Msg.BOT_GIVES_UP, name=name)))
@@ -878,6 +885,17 @@ class Table:
             await self._forfeit(seat, Outcome.LEFT)
             return
         self._free_seat(seat, name, SeatLeft.GAVE_UP)
+
+    def _tell_rated(self) -> None:
+        """Tell the people seated at this waiting table, if it has changed, whether its
+        match will be rated (rated_news.py; docs/protocol.md §5.18)."""
+        if not self.rated or self.reserved is not None or self.state != ev.TableState.WAITING:
+            return
+        house = self.lobby.house
+        news = self._rated_news.news(self.id, self.seats, house.at(self))
+        if news is not None:
+            people = [s for s in self._seated_sessions() if house.get(s.name or "") is None]
+            self._broadcast(people, news)
 
     def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:
         if error is not None:
@@ -1009,12 +1027,14 @@ class Table:
         self.seat_addresses.pop(seat, None)
         self.away_in.pop(seat, None)
         self._seated_at = -1
+        self._rated_news.left(seat)
         self._event(ev.Left(name, seat, away_too_long))
         if self.reserved is not None:  # a board waits for its player, or its forfeit
             self.clocks.away(seat, trio.current_time())
         elif not any(s for s in self.seats if s is not None and not self.lobby.house.get(s)):
             self._close(Closure.LEFT)  # nobody left, or only house bots: they go too
         else:  # a seeker waiting for this game sits at once (docs/protocol.md §5.5)
+            self._tell_rated()
             self.lobby.matchmaking.fill(self)
 
     # ------------------------------------------------- a full waiting table

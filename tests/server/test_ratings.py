@@ -6,11 +6,14 @@ three players a forfeiter ranks below the player who stayed, whatever the totals
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
 from trio.testing import MockClock
+
+from deberc_net.server.house import HouseBots
 
 from .client import BOT_START_S, LineClient, fields, is_event, next_ask, play_machine
 from .conftest import Connector
@@ -488,3 +491,67 @@ async def test_finger_of_the_random_house_bot_says_it_is_never_rated(
         == "house-random: бот сервера, в рейтинг не играет (его копии играют как"
         + "  house-random-N)."
     )
+
+
+def _rated_news(client: LineClient) -> list[str]:
+    return [x for x in client.lines if x.startswith("info ") and " rated=" in x]
+
+
+async def test_the_players_are_told_when_a_guest_or_an_unrated_bot_unrates_the_match(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    register: Register,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ann, registered, asked for a rated house bot at a table for four; a guest sat
+    down, and the match he made unrated would have been played as if nothing had
+    changed, nobody told. Each change is told the people seated, one line (§5.18), in
+    their language. (The bots never come.)"""
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: sleeper)
+    port = await start_server(house_bots=True)
+    await register("ann", "pw-ann-1")
+    await register("vera", "pw-vera-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send("new 4")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot heuristic rated")  # rated as before: nothing to tell
+    await ann.expect("ok", cmd="bot")
+    vera = await connect.raw(port, "vera")
+    await vera.send("login vera pw-vera-1 lang=ru")
+    await vera.send(f"sit {table}")
+    await ann.expect("event", kind="seated", name="vera")
+    assert not _rated_news(ann)
+    gus = await connect.machine(port, "gus")  # a guest
+    await gus.send(f"sit {table}")
+    unrated = {
+        "table": table,
+        "rated": "0",
+        "text": f"Table {table}'s match will not be rated: gus is a guest.",
+    }
+    for told in (ann, gus):
+        assert await told.expect("info", table=table) == unrated
+    await vera.read_until(
+        lambda x: x == f"Партия за столом {table} не пойдёт в рейтинг: gus — гость."
+    )
+    await gus.send("leave")
+    await gus.expect("ok", cmd="leave")
+    again = {"table": table, "rated": "1", "text": f"Table {table}'s match will be rated again."}
+    assert await ann.expect("info", table=table) == again
+    await vera.read_until(lambda x: x == f"Партия за столом {table} снова пойдёт в рейтинг.")
+    await ann.send("bot random")  # never rated
+    bot = (await ann.expect("ok", cmd="bot"))["name"]
+    assert await ann.expect("info", table=table) == {
+        "table": table,
+        "rated": "0",
+        "text": f"Table {table}'s match will not be rated: {bot} plays unrated.",
+    }
+    assert len(_rated_news(ann)) == 3  # one line each
+    # a guest's own table: nobody registered expected a rated match, nothing is told
+    await gus.send("new 2")
+    await gus.expect("ok", cmd="sit")
+    await gus.send("bot heuristic")
+    await gus.expect("ok", cmd="bot")
+    await gus.send("ping")
+    await gus.expect("ok", cmd="ping")
+    assert len(_rated_news(gus)) == 1  # (ann's table's)
