@@ -30,7 +30,10 @@ from deberc_net.process_exit import freeze_heap_at_exit
 from deberc_net.protocol.ends import end_words
 from deberc_net.protocol.wire import LineBuffer, first_value, parse_line, quick_ask
 
-from .protocol import Event, EventKind, Record, Tag, View, banner_protocol, parse
+from .match_result import MatchResult as MatchResult
+from .match_result import Outcome as Outcome
+from .match_result import match_result, summary
+from .protocol import Event, EventKind, Record, Tag, View, WireError, banner_protocol, parse
 
 Choose = Callable[[View], str]
 # a decision from the legal calls alone (the random bot): its asks are read for seq= and
@@ -213,6 +216,9 @@ class Step(enum.Enum):
     SEEK_LATER = "seek-later"  # the seek was put off ('busy'): seek again after a wait
 
 
+MATCHES_KEPT = 1000  # the match results a bot's Stats keep, the newest
+
+
 @attrs.define
 class Stats:
     """What a bot did: ``fallbacks`` counts the asks answered with the first legal call
@@ -220,7 +226,9 @@ class Stats:
     clock); ``errors`` holds the server's ``error`` lines and what the bot's own code
     raised (``OWN_CODE``: ``choose``, ``pick``, ``on_event``, ``on_board``);
     ``first_fault`` says the first of the bot's own faults (an exception, with where
-    it was raised, an answer not legal, or a ``choose`` past its clock)."""
+    it was raised, an answer not legal, or a ``choose`` past its clock); ``matches``
+    holds each match's result as it ended (``MatchResult``: who won, the totals, the
+    deals), oldest first, the last ``MATCHES_KEPT``."""
 
     games: int = 0
     asks: int = 0
@@ -228,6 +236,8 @@ class Stats:
     logins: int = 0
     errors: list[str] = attrs.Factory(list)
     first_fault: str | None = None
+    # (a bot that plays for ever keeps the last MATCHES_KEPT: its memory stays bounded)
+    matches: deque[MatchResult] = attrs.Factory(lambda: deque(maxlen=MATCHES_KEPT))
 
 
 # the bot's own code, as its exceptions are kept in ``Stats.errors`` ("choose: …")
@@ -283,7 +293,8 @@ class Bot:
     # ``inline`` ignores it (``connect``)
     attach: Attach | None = None
     # told, in a line, what the bot waits for unasked (a seek put off, and how long it
-    # waits to seek again); ``run_to_end`` prints it to standard error
+    # waits to seek again) and each match's result; ``run_to_end`` prints it to
+    # standard error
     tell: Callable[[str], None] | None = None
     # called with the stats after each fallback, and after each exception of
     # ``on_event`` or ``on_board`` (no fallback: a fault all the same): ``run_to_end``
@@ -306,6 +317,7 @@ class Bot:
     _pings: int = attrs.field(default=0, init=False)
     _pongs: int = attrs.field(default=0, init=False)
     _fence: int = attrs.field(default=0, init=False)  # its pong not read yet: > _pongs
+    _deal: int = attrs.field(default=0, init=False)  # the last deal= read this match
 
     async def run(self) -> Stats:
         failures = 0
@@ -428,6 +440,7 @@ class Bot:
                 quick = quick_ask(line)
                 if quick is not None:
                     seq, legal = quick
+                    self._read_deal(line)
                     out.append(f"{self._pick(self.pick, legal)} seq={seq}")
                     self._seeking = False
                     return Step.ON
@@ -444,6 +457,7 @@ class Bot:
                     return self._match_ended(out, line)
             if line.startswith("state "):
                 self._seeking = False
+                self._read_deal(line)
                 return Step.ON
         version = banner_protocol(line)
         if version is not None and version != PROTOCOL:
@@ -456,6 +470,7 @@ class Bot:
                 self._raised("on_event", exc)
         if isinstance(item, View):
             self._seeking = False
+            self._deal = item.deal
             if item.kind == "ask":
                 if not self.inline:
                     return item
@@ -560,16 +575,31 @@ class Bot:
         last = self.games is not None and self.stats.games >= self.games
         end = parse_line(line)
         reason = end.get_str("reason") or ""
+        then = "its last game: quitting" if last else f"seeking again ('seek {self.seek}')"
         if reason in NOT_PLAYED_OUT:
             what = f"match {end.get_str('match') or '?'} at table {end.get_str('table')}"
-            then = "its last game: quitting" if last else f"seeking again ('seek {self.seek}')"
             self._told(f"{what} ended: {end_words(reason)}; {then}")
+        try:
+            result = match_result(line, self.name, self._deal)
+        except WireError as exc:  # the server's line lacks a field: the match still ends
+            self._told(f"a match's end not read ({exc}); {then}")
+        else:
+            self.stats.matches.append(result)
+            if reason not in NOT_PLAYED_OUT:  # played out: its result, in one line
+                self._told(f"{summary(result)}; {then}")
+        self._deal = 0
         self._table = None
         if last:
             out.append("quit")
             return Step.OVER
         self._seek_again(out)
         return Step.ON
+
+    def _read_deal(self, line: str) -> None:
+        """An ask's or state's ``deal=``, read without parsing the line (quick bots)."""
+        deal = first_value(line, " deal=")
+        if deal is not None and deal.isascii() and deal.isdecimal():
+            self._deal = int(deal)
 
     def _seek_again(self, out: list[str]) -> None:
         self._pinged()  # the fence: an answer after its pong is the seek's
@@ -924,7 +954,8 @@ def run_to_end(bot: Bot) -> Stats:
     line and ``REFUSED_STATUS``; so does a server never reached, or lost for good,
     after the bot's reconnects, a seek put off ('busy') as many times in a row, or a
     server of another protocol version. What
-    the bot waits for meanwhile (``Bot.tell``) is said on standard error too."""
+    the bot waits for meanwhile (``Bot.tell``) is said on standard error too, and each
+    match's result as it ends; the ``Stats`` returned hold them typed (``matches``)."""
     if bot.tell is None:
         bot.tell = lambda text: print(f"{bot.name}: {text}", file=sys.stderr, flush=True)
     if os.environ.get(FAULT_COUNTS_ENV) and bot.on_fallback is None:

@@ -1,0 +1,88 @@
+"""How a bot's match ended, typed (``MatchResult``): who won, the totals, the deals.
+
+Built from the match's ``event … kind=match-end`` line and the deal number the bot last
+read at that table (the line has no count of deals; every ask and state says ``deal=``).
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from deberc_net.protocol.ends import short_words
+from deberc_net.protocol.wire import parse_line
+
+# the ends in which nobody won or lost (docs/protocol.md §9.7: a table that failed, a
+# server stopping or lost while the match ran): no draw either
+NO_RESULT_REASONS = frozenset({"internal", "shutdown", "server-lost"})
+
+
+class Outcome(enum.Enum):
+    """The match's end for the bot."""
+
+    WON = "won"
+    LOST = "lost"
+    DRAWN = "drawn"
+    NO_RESULT = "no result"  # NO_RESULT_REASONS: nobody won, lost or drew
+
+
+@attrs.frozen
+class MatchResult:
+    """One match of the bot's, as its ``match-end`` said. ``winner`` is the winning
+    side (None: nobody won), ``winners`` its players' names, ``totals`` each side's
+    points (side 0 first; with four players seats 0 and 2 are side 0), ``deals`` the
+    number of the last deal the bot was asked or shown (``deal=``): the deals dealt,
+    one given up mid-deal included (0: none reached it)."""
+
+    match: str | None  # the match's id (``history``, ``games``); None if not told
+    table: int
+    outcome: Outcome
+    winner: int | None
+    winners: list[str]
+    reason: str  # docs/protocol.md §9.7: target, claim, deals, left, internal, …
+    totals: list[int]
+    deals: int
+    forfeit: int | None = None  # the seat that lost by forfeit
+
+
+def match_result(line: str, name: str, deals: int) -> MatchResult:
+    """The result of the ``match-end`` ``line`` for the bot logged in as ``name``
+    (names compare as the server folds them: case apart). Raises ``WireError`` for a
+    line without ``table=`` or with a number that is none."""
+    end = parse_line(line)
+    winner, names = end.get_int("winner"), end.get_list("name")
+    reason = end.get_str("reason") or ""  # (the server's always has one)
+    if winner is not None:
+        won = name.casefold() in {n.casefold() for n in names}
+        outcome = Outcome.WON if won else Outcome.LOST
+    else:
+        outcome = Outcome.NO_RESULT if reason in NO_RESULT_REASONS else Outcome.DRAWN
+    return MatchResult(
+        match=end.get_str("match"),
+        table=end.require_int("table"),
+        outcome=outcome,
+        winner=winner,
+        winners=names,
+        reason=reason,
+        totals=end.get_ints("totals"),
+        deals=deals,
+        forfeit=end.get_int("forfeit"),
+    )
+
+
+def summary(result: MatchResult) -> str:
+    """The result in one line: ``match m3 at table 3: won by mybot, totals 301,226,
+    7 deals (target)``."""
+    if result.outcome is Outcome.DRAWN:
+        who = "drawn"
+    elif result.outcome is Outcome.NO_RESULT:
+        who = "no result"
+    else:
+        who = f"won by {'+'.join(result.winners) or f'side {result.winner}'}"
+    deals = "1 deal" if result.deals == 1 else f"{result.deals} deals"
+    totals = ",".join(map(str, result.totals)) or "-"
+    why = f" ({short_words(result.reason)})" if result.reason else ""
+    return (
+        f"match {result.match or '?'} at table {result.table}: {who}, totals {totals}, {deals}{why}"
+    )

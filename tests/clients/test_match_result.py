@@ -1,0 +1,99 @@
+"""A bot's match results, typed (``Stats.matches``, ``MatchResult``): who won, the
+totals and the deals dealt, each said in one line on the bot's ``tell`` (a reference
+bot's standard error). Failed before: ``run_to_end`` returned counts only (games, asks,
+fallbacks) and a match played out was said nowhere (docs/bots.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+
+import attrs
+import pytest
+import trio
+
+from clients.client import Bot, MatchResult, Outcome
+from clients.match_result import match_result
+from clients.protocol import Event, MatchEnd, Record, View
+from deberc_net.protocol.wire import parse_line
+
+StartServer = Callable[..., Awaitable[int]]
+SEEK = "2 moscow to-301"
+
+
+@pytest.mark.timeout(60)
+async def test_each_match_leaves_its_result_and_says_it(start_server: StartServer) -> None:
+    port = await start_server()
+    seen: list[Event | View | Record] = []
+    told: list[str] = []
+    rng = random.Random(7)
+    ann = Bot(
+        lambda view: rng.choice(view.legal),
+        "ann",
+        port=port,
+        seek=SEEK,
+        games=1,
+        on_event=seen.append,
+        tell=told.append,
+    )
+    # a quick bot told only its asks: its deals read from asks it never parses whole
+    bob = Bot(lambda view: view.legal[0], "bob", port=port, seek=SEEK, games=1, asks_only=True)
+    bob.pick = lambda legal: legal[-1]
+    with trio.fail_after(45):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ann.run)
+            nursery.start_soon(bob.run)
+
+    ends = [e for e in seen if isinstance(e, Event) and e.fields.get("kind") == "match-end"]
+    assert len(ends) == 1
+    end = MatchEnd.from_line(ends[0])
+    deals = max(v.deal for v in seen if isinstance(v, View))
+    assert deals >= 1 and end.reason in ("target", "claim") and end.winner is not None
+    ann_won = end.names == ["ann"]
+    expected = MatchResult(
+        match=ends[0].get_str("match"),
+        table=end.table,
+        outcome=Outcome.WON if ann_won else Outcome.LOST,
+        winner=end.winner,
+        winners=end.names,
+        reason=end.reason,
+        totals=end.totals,
+        deals=deals,
+    )
+    assert list(ann.stats.matches) == [expected]
+    assert list(bob.stats.matches) == [
+        attrs.evolve(expected, outcome=Outcome.LOST if ann_won else Outcome.WON)
+    ]
+    totals = ",".join(map(str, end.totals))
+    assert told == [
+        f"match {expected.match} at table {end.table}: won by {end.names[0]}, totals {totals},"
+        f" {deals} deals ({'target' if end.reason == 'target' else 'target mid-deal'});"
+        " its last game: quitting"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "outcome"),
+    [
+        (
+            "event seq=9 table=2 kind=match-end winner=- name=- reason=deals totals=80,80"
+            " seed=- match=m2",
+            Outcome.DRAWN,
+        ),
+        (
+            "event seq=9 table=2 kind=match-end winner=- name=- reason=internal totals=80,12"
+            " seed=- match=m2",
+            Outcome.NO_RESULT,
+        ),
+        (
+            "event seq=9 table=2 kind=match-end winner=1 name=Ann,olga reason=left totals=0,0"
+            " seed=5a forfeit=0 match=m2",
+            Outcome.WON,
+        ),
+    ],
+)
+def test_a_results_outcome_is_the_bots_own(line: str, outcome: Outcome) -> None:
+    """A draw and a failed table are told apart; names compare as the server folds them."""
+    result = match_result(line, "ann", 3)
+    assert result.outcome is outcome and result.deals == 3
+    assert result.totals == parse_line(line).get_ints("totals")
