@@ -133,7 +133,7 @@ def _card(view: View, hand: list[int], tokens: list[str]) -> str:
     top = max(_strength(c, trump, led) for c in trick)
     at_stake = sum(_points(c, trump) for c in trick)
     winners = [c for c in options if _strength(c, trump, led) > top]
-    seats = view.players or len(view.score)  # four players have two scores, not four
+    seats = view.players
     last_to_play = len(trick) == seats - 1 or len(view.hand) == 1
     if winners and (last_to_play or at_stake >= 10 or len(view.hand) == 1):
         cheapest = min(winners, key=lambda c: _keep_value(c, trump))

@@ -799,7 +799,7 @@ def _back(state: TableState, table: int | None) -> TableState:
 
 
 def _view(state: TableState, view: View) -> TableState:
-    seats = view.players or max(len(state.players), len(view.score), 2)
+    seats = view.players
     trick_seats = [(view.leader + i) % seats for i in range(len(view.trick))]
     said = []
     for item in view.talk:

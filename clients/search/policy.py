@@ -164,7 +164,7 @@ class SearchPlayer:
         if history is None or view.seat is None:
             self.fallbacks += 1
             return heuristic_bot.choose(view)
-        players = view.players or self.tracker.rules.players
+        players = view.players
         try:
             rules = self.ruleset(players)
             if self.tracker.rules.variant == TERTZ:

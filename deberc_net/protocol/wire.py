@@ -349,7 +349,9 @@ class View:
     clock_ms: int | None
     legal: list[str]
     raw: dict[str, str]
-    players: int | None = None  # the number of seats (appended to the line later)
+    # the number of seats: every ask and state line has it (the server's first cut
+    # appended it after legal=), so a line without it is refused as one without seq=
+    players: int
 
     @classmethod
     def parse(cls, tag: str, f: dict[str, str]) -> View:
@@ -397,7 +399,7 @@ class View:
             clock_ms=None if (v := g("clock", NONE)) in absent else int(v),
             legal=[] if (v := g("legal", "")) in absent else v.split(","),
             raw=dict(f),
-            players=None if (v := g("players", NONE)) in absent else int(v),
+            players=int(f["players"]),
         )
 
     @classmethod
@@ -433,7 +435,7 @@ class View:
             clock_ms=line.get_int("clock"),
             legal=line.get_list("legal"),
             raw=dict(line.fields),
-            players=line.get_int("players"),
+            players=line.require_int("players"),
         )
 
 

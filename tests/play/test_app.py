@@ -322,7 +322,7 @@ ASK = (
     "ask seq={seq} table=1 deal=1 phase={phase} seat=0 dealer=1 to_act=0 "
     "hand=8h,Jh,Qh,7d,Qd,9d,Js,Qs,Kc turned=Ad fresa=- trump=- player=- round=1 leader=0 "
     "trick= tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk= "
-    "clock=60500 legal={legal}"
+    "clock=60500 legal={legal} players=2"
 )
 
 

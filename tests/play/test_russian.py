@@ -42,7 +42,7 @@ START = [
     "ask seq=5 table=3 deal=1 phase=bidding seat=0 dealer=0 to_act=0 "
     "hand=8h,Jh,Qh,Kh,7d,Ad turned=Ad fresa=- trump=- player=- round=1 leader=1 trick= "
     "tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=1:ot-Q clock=10500 "
-    "legal=pas,igrayu,ot-K,Ad",
+    "legal=pas,igrayu,ot-K,Ad players=2",
 ]
 PLAYED = [
     "event seq=6 table=3 kind=call seat=0 call=igrayu auto=0",
@@ -146,7 +146,7 @@ def test_the_russian_trump_line_keeps_its_player_whole_at_80_columns() -> None:
         "ask seq=9 table=3 deal=1 phase=play seat=0 dealer=1 to_act=0 hand=8h,Jh,Qh,Kh,7d "
         "turned=10s fresa=10h trump=s player=0 round=1 leader=0 trick= tricks=0,0 "
         "score=0,0 hanging=0 target=501 pending=- shown= talk=0:igrayu clock=60000 "
-        "legal=8h,Jh,Qh,Kh,7d"
+        "legal=8h,Jh,Qh,Kh,7d players=2"
     )
     long = [line.replace("b1", "dasha34").replace("b2", "house-heuristic-4") for line in START]
     state = russian_state([*long[:6], view])

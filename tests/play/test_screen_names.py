@@ -23,7 +23,7 @@ DEAL = [
     "ask seq=5 table=3 deal=1 phase=play seat=0 dealer=0 to_act=0 "
     "hand=8h,Jh,Qh,7d,Qd,9d,Jd,8c,Kc turned=Ad fresa=10c trump=d player=1 round=1 leader=1 "
     "trick=7c tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=1:igrayu "
-    "clock=10500 legal=menyayu,Kc,8c",
+    "clock=10500 legal=menyayu,Kc,8c players=2",
 ]
 
 
@@ -189,7 +189,7 @@ def test_a_deal_that_ended_before_the_tables_options_came_is_named_by_its_winner
             "ok cmd=observe table=3 text=You observe table 3.",
             "state seq=20 table=3 deal=1 phase=play seat=- dealer=0 to_act=0 hand= turned=Ad "
             "fresa=10c trump=d player=1 round=9 leader=1 trick= tricks=4,4 score=0,0 "
-            "hanging=0 target=- pending=- shown= talk= clock=10500 legal=",
+            "hanging=0 target=- pending=- shown= talk= clock=10500 legal= players=2",
             SHORT[-1],
             *SHORT[2:4],
         ]

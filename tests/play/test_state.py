@@ -40,14 +40,14 @@ START = [
     "event seq=4 table=3 kind=deal deal=1 dealer=0 turned=Ad score=0,0 hanging=0",
     "state seq=4 table=3 deal=1 phase=bidding seat=0 dealer=0 to_act=1 "
     "hand=8h,Jh,Qh,7d,9d,Qd turned=Ad fresa=- trump=- player=- round=1 leader=1 trick= "
-    "tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk= clock=10500 legal=",
+    "tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk= clock=10500 legal= players=2",
     "event seq=5 table=3 kind=call seat=1 call=igrayu auto=0",
     "event seq=6 table=3 kind=order player=1 trump=d first=1 fresa=10c",
     "event seq=7 table=3 kind=play seat=1 card=7c auto=0",
     "ask seq=7 table=3 deal=1 phase=play seat=0 dealer=0 to_act=0 "
     "hand=8h,Jh,Qh,7d,Qd,9d,Jd,8c,Kc turned=Ad fresa=10c trump=d player=1 round=1 leader=1 "
     "trick=7c tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=1:igrayu "
-    "clock=10500 legal=menyayu,Kc,8c",
+    "clock=10500 legal=menyayu,Kc,8c players=2",
 ]
 
 

@@ -436,10 +436,10 @@ GOLDEN = [
     "ask seq=7 table=3 deal=1 phase=play seat=0 dealer=0 to_act=0 "
     "hand=8h,Jh,Qh,7d,Qd,9d,Jd,8c,Kc turned=Ad fresa=10c trump=d player=1 round=1 leader=1 "
     "trick=7c tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=1:igrayu "
-    "clock=10500 legal=menyayu,Kc,8c",
+    "clock=10500 legal=menyayu,Kc,8c players=2",
     "state seq=4 table=14 deal=1 phase=bidding seat=- dealer=0 to_act=1 hand= turned=Ah "
     "fresa=- trump=- player=- round=1 leader=1 trick= tricks=0,0 score=0,0 hanging=0 "
-    "target=501 pending=- shown= talk= clock=- legal=",
+    "target=501 pending=- shown= talk= clock=- legal= players=2",
     'record table=5 deal=2 text={"format":"deberc-deal/1","table":"5","match":"m5",'
     '"deal_no":2,"seed":null,"players":["x2a","x1a"],"outcome":"void"}',
 ]
@@ -477,11 +477,21 @@ def test_golden_lines_parse_and_still_parse_with_fields_appended(line: str) -> N
 
 def test_golden_view_is_typed() -> None:
     ask = parse(GOLDEN[-3])
-    assert isinstance(ask, View) and ask.kind == "ask" and ask.players is None
+    assert isinstance(ask, View) and ask.kind == "ask" and ask.players == 2
     assert ask.legal == ["menyayu", "Kc", "8c"] and ask.trick == ["7c"] and ask.target == 301
     observer = parse(GOLDEN[-2])
     assert isinstance(observer, View)
     assert observer.seat is None and observer.hand == [] and observer.clock_ms is None
+
+
+@pytest.mark.parametrize("golden", [-3, -2])
+def test_a_view_without_players_is_refused_not_typed_none(golden: int) -> None:
+    """Every ask and state line has ``players=`` (the seats), so ``View.players`` is an
+    ``int`` a bot uses as is; a line without it is refused as one without ``seq=``
+    (failed before: it was typed ``int | None`` and read as None)."""
+    line = GOLDEN[golden].replace(" players=2", "")
+    with pytest.raises(WireError, match="line without players="):
+        parse(line)
 
 
 def golden_key(line: Line) -> tuple[str, str | None]:
