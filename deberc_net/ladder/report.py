@@ -55,11 +55,36 @@ DISAGREE = (
 )
 
 
+NO_DIFFERENCE = (
+    "no difference established: neither Elo nor points/deal is clear of 0 (each LOS "
+    "within 2.5%-97.5%); more boards would tell"
+)
+# a LOS this far from 50% either way: the figure's 95% interval leaves out 0
+ESTABLISHED_LOS = 0.975
+
+
+def _established(los: float | None) -> bool:
+    """A figure's sign is established: its LOS (Elo's from the deals won and lost,
+    points/deal's from the duplicate sets) is past 97.5% one way or the other."""
+    return los is not None and max(los, 1 - los) > ESTABLISHED_LOS
+
+
 def _disagree(elo: float | None, points: float | None) -> bool:
     """Elo and points/deal point opposite ways (each as the report rounds it)."""
     if elo is None or points is None:
         return False
     return round(elo, 1) * round(points, 1) < 0
+
+
+def pair_note(p: Mapping[str, Any]) -> str | None:
+    """The line under a pair's, if any: no difference established when neither figure
+    is clear of 0 (their signs are noise, whichever way they point); else DISAGREE when
+    they point opposite ways, one of them at least established."""
+    if not (_established(p.get("los")) or _established(p.get("points_los"))):
+        return NO_DIFFERENCE
+    if _disagree(p.get("elo"), p.get("points_per_deal")):
+        return DISAGREE
+    return None
 
 
 def _boards(data: dict[str, Any]) -> str:
@@ -157,8 +182,9 @@ def text(data: dict[str, Any]) -> str:
             f"{_points(p)}"
             + ("" if p.get("points_los") is None else f", points LOS {100 * p['points_los']:.1f}%")
         )
-        if _disagree(p.get("elo"), p.get("points_per_deal")):
-            lines.append(f"    {DISAGREE}")
+        note = pair_note(p)
+        if note is not None:
+            lines.append(f"    {note}")
     if data.get("sprt"):
         s = data["sprt"]
         lines += [

@@ -82,6 +82,35 @@ def test_elo_and_points_of_opposite_signs_are_pointed_out() -> None:
     assert lines[at + 1] == f"    {report.DISAGREE}"
 
 
+def test_opposite_signs_within_their_margins_are_no_difference_not_a_disagreement() -> None:
+    """Elo +88.7 ± 227.1 (LOS 81.7%) and points/deal -1.7 ± 11.3 (points LOS 36.0%):
+    both noise. The report said they disagreed in sign, and why, of signs nothing had
+    established (failed before); it says no difference is established."""
+    pair = PairStats("a", "b", 2)
+    boards = [[(10, 0), (0, 40)], [(10, 0), (20, 0)], [(0, 10), (10, 0)]]
+    boards += [[(10, 0), (0, 30)], [(0, 20), (10, 0)], [(10, 0), (5, 5)]]
+    for board, deals in enumerate(boards):
+        for x, y in deals:
+            pair.add((board, ("a", "b")), x, y)
+    told = pair.as_dict()
+    assert told["elo"] > 0 > told["points_per_deal"]
+    lines = report.text(_summary(pair)).splitlines()
+    at = lines.index(_pair_line(pair))
+    assert lines[at + 1] == f"    {report.NO_DIFFERENCE}"
+    assert report.DISAGREE not in lines
+
+
+def test_figures_both_within_their_margins_say_no_difference_whatever_their_signs() -> None:
+    """A pair whose signs agree by chance is said alike: no note for it would read as a
+    difference established beside a pair that has the note."""
+    pair = PairStats("a", "b", 2)
+    for board, deals in enumerate([[(10, 0), (0, 8)], [(10, 0), (14, 0)]]):
+        for x, y in deals:
+            pair.add((board, ("a", "b")), x, y)
+    assert pair.as_dict()["elo"] > 0 < pair.as_dict()["points_per_deal"]
+    assert f"    {report.NO_DIFFERENCE}" in report.text(_summary(pair)).splitlines()
+
+
 def test_agreeing_figures_have_no_note() -> None:
     pair = PairStats("a", "b", 2)
     for board in range(4):

@@ -227,6 +227,26 @@ async def test_the_sprt_line_says_the_pairs_finished_after_its_verdict(
     assert "пар: 12: H1 (heur сильнее rand больше чем на +0 Elo); после него" in body.decode()
 
 
+async def test_the_runs_list_says_the_verdict_in_words_as_the_runs_page_does(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """/ladders listed a run's SPRT verdict as a bare 'H1' or 'H0', which says nothing of
+    the bots or the bound (failed before); it says it as /ladders/N does."""
+    web: WebServer = await start_web()
+    sprt = {
+        "first": "heur", "second": "rand", "elo0": -10.0, "elo1": 10.0, "alpha": 0.05,
+        "beta": 0.05, "pairs": 30, "llr": -3.1, "bounds": [-2.944, 2.944], "verdict": "H0",
+    }  # fmt: skip
+    _stored(db_path, sprt=sprt)
+    _stored(db_path, sprt={**sprt, "verdict": None})
+    page = (await web.get("/ladders"))[1].decode()
+    assert "<td>H0 (heur less than +10 Elo over rand)</td>" in page
+    assert "<td>no decision</td>" in page and "<td>H0</td>" not in page
+    page = (await web.get("/ladders?lang=ru"))[1].decode()
+    assert "<td>H0 (heur сильнее rand меньше чем на +10 Elo)</td>" in page
+    assert "<td>нет решения</td>" in page
+
+
 async def test_a_failed_or_cancelled_run_says_so_not_that_it_has_not_finished(
     start_web: Callable[..., Any], db_path: Path
 ) -> None:
