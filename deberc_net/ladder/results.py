@@ -273,7 +273,7 @@ def count_pairs(
     first against second in ``order`` (the ``--bot`` options'; without it, by name);
     returns the pairs it counted for (the web page's
     Elo plot replays stored games through this, so it matches the table)."""
-    counted = []
+    counted: list[tuple[str, str]] = []
     met = [(i, j) for i, j in _pairs(len(bots)) if bots[i] != bots[j]]
     for i, j in met:
         a, b = bots[i], bots[j]
@@ -284,7 +284,9 @@ def count_pairs(
         seats = sum({bots[x], bots[y]} == {a, b} for x, y in met)
         pair = pairs.setdefault(pair_key, PairStats(*pair_key, seatings_per_board * seats))
         if loser is not None:
-            if loser in pair_key:  # three-handed, the other two bots' pair is untouched
+            # three-handed, the other two bots' pair is untouched; a bot in two seats
+            # loses (or wins) both its pairs of seats' deals, but forfeited once
+            if loser in pair_key and pair_key not in counted:
                 pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1
             if loser == pair_key[0]:
                 pair.losses += 1

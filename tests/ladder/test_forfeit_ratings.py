@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from deberc_net.ladder.ratings import Ratings
-from deberc_net.ladder.results import rating_teams
+from deberc_net.ladder.results import count_pairs, rating_teams
+from deberc_net.ladder.stats import PairStats
 
 
 def test_a_forfeit_ranks_its_bot_last_whatever_it_had_written() -> None:
@@ -18,3 +19,21 @@ def test_a_forfeit_ranks_its_bot_last_whatever_it_had_written() -> None:
     ratings.update(teams, points)
     mu = {row["bot"]: row["mu"] for row in ratings.table()}
     assert mu["a"] == mu["c"] > 25 > mu["b"]
+
+
+def test_a_forfeit_at_three_is_one_forfeit_and_its_seatings_deals_lost() -> None:
+    """Three players, two bots, (a, b, a): the pair meets in two pairs of seats, two
+    deals a seating (docs/bots.md). A forfeit loses both, as a seating played counts
+    both, but it is one forfeit: the pair said two (failed before), where the run's
+    forfeits said one. The forfeited seating writes no points and no duplicate set."""
+    pairs: dict[tuple[str, str], PairStats] = {}
+    key = (1, ("a", "b"))
+    count_pairs(pairs, key, 3, ["a", "a", "b"], [10, 20, 30], None, ["a", "b"])
+    played = pairs["a", "b"].as_dict()
+    count_pairs(pairs, key, 3, ["a", "b", "a"], [0, 0, 0], "b", ["a", "b"])
+    told = pairs["a", "b"].as_dict()
+    assert told["forfeits"] == {"b": 1}
+    assert told["deals"] - played["deals"] == played["deals"] == 2  # as many as one played
+    assert (told["wins"] - played["wins"], told["losses"]) == (2, played["losses"])
+    assert pairs["a", "b"].diffs == [-20, -10]  # the points: the played seating's only
+    assert told["duplicate_sets"] == 0
