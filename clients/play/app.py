@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -26,10 +27,12 @@ from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, p
 from . import draw
 from .entry import History, asked_in, candidates, token_of
 from .link import Link
-from .state import TableState, fold, noted, playing, resync_requests
+from .state import TableState, fold, noted, playing, resync_requests, watching
 from .texts import T, say
 
 TICK_S = 0.25  # how often the clock redraws
+SCORE_PANE = 27  # the score pane's columns, border and padding included (CSS below)
+TOP_LINES = 9  # the table and score panes' height, when the table's lines fit in it
 
 
 class WireLine(Message):
@@ -106,6 +109,29 @@ class Pane(Static):
         if text != self.text:
             self.text = text
             self.update(text)
+
+
+class KeyBar(Footer):
+    """The keys' footer: on one line where they all fit whole, else on two (a terminal
+    narrower than 80 columns: the last keys, F10 and Ctrl+R, went past its edge)."""
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        keys = [
+            (self.app.get_key_display(binding), binding.description)
+            for _node, binding, enabled, _tip in self.screen.active_bindings.values()
+            if binding.show
+        ]
+        # each key as the compact footer draws it: 'f1 help' and a column after it
+        width = sum(cell_len(f"{key} {word} ") for key, word in keys)
+        if keys and width > self.app.size.width:
+            columns = -(-len(keys) // 2)
+            self.styles.layout = "grid"
+            self.styles.grid_size_columns, self.styles.grid_size_rows = columns, 2
+            self.styles.height = 2
+        else:
+            self.styles.layout = "horizontal"
+            self.styles.height = 1
 
 
 def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
@@ -186,7 +212,7 @@ class PlayApp(App[None]):
         # compact (one column between keys) and without Textual's `^p palette`, which
         # docks right over the last keys: at 80 columns f10 and ^r were hidden under it
         # (Ctrl+P still opens the palette in English; the Russian app has none)
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyBar(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.redraw()
@@ -213,10 +239,23 @@ class PlayApp(App[None]):
             # (seen under load in tests/play: a traceback at exit); nothing to draw then
             return
 
+    def on_resize(self, event: events.Resize) -> None:
+        try:
+            bar = self.query_one(KeyBar)
+        except NoMatches:  # (not composed yet: it is laid out for this size then)
+            return
+        bar.refresh(recompose=True)  # one line of keys or two
+        self.redraw()
+
     def _draw(self) -> None:
         state = self.state
         self.pane("status").show(draw.status_text(state, self.address))
-        self.pane("table").show(draw.table_text(state, self.remaining_ms()))
+        # the table pane's columns as laid out (80 - 27 - 2 at 80 columns): narrower, a
+        # line that does not fit is folded, and the panes grow to hold it (the log less)
+        columns = max(self.size.width - SCORE_PANE - 2, 10)
+        table = draw.table_text(state, self.remaining_ms(), columns)
+        self.query_one("#top").styles.height = max(TOP_LINES, table.count("\n") + 1)
+        self.pane("table").show(table)
         self.pane("score").show(draw.score_text(state))
         self.pane("hand").show(draw.hand_text(state) if state.table is not None else "")
         self.pane("legal").show(draw.legal_text(state))
@@ -232,7 +271,7 @@ class PlayApp(App[None]):
     def on_wire_line(self, message: WireLine) -> None:
         self.link.shown_one()
         was_asking, seq = self.state.asking, self.state.seq
-        had_talon = self.state.talon is not None
+        had_talon, watched = self.state.talon is not None, watching(self.state)
         logged = self.state.logged
         self.state = fold(self.state, message.line)
         added = self.state.logged - logged
@@ -241,8 +280,8 @@ class PlayApp(App[None]):
             # log full, the oldest go: counted, not found by comparing the logs)
             new = self.state.log[-added:]
             self.log_back += draw.log_lines(new, self.pane("log").content_size.width)
-        if (self.state.talon is not None) != had_talon:
-            self.refresh_bindings()  # the bidding keys come and go with the game
+        if (self.state.talon is not None) != had_talon or watching(self.state) != watched:
+            self.refresh_bindings()  # the bidding keys come and go with the game and seat
         self.state, again = resync_requests(self.state)
         for request in again:  # back after a drop: ask what was missed (state.py)
             self.link.send(request)
@@ -310,8 +349,11 @@ class PlayApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a game with a talon (Tertz) has no bidding: F2/F3 neither shown nor sent; and
-        # only it breaks the deck: F8 elsewhere neither
+        # only it breaks the deck: F8 elsewhere neither. A watcher makes no call at all
+        # (the server answers 'you sit at no table'): neither is his
         tertz = self.state.talon is not None
+        if action in ("bid", "break_deck") and watching(self.state):
+            return False
         return not ((action == "bid" and tertz) or (action == "break_deck" and not tertz))
 
     def action_scroll_log(self, pages: int) -> None:

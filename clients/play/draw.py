@@ -97,28 +97,55 @@ def _namer(state: TableState, room: int | None) -> Namer:
     return name
 
 
-def fitted(state: TableState, lines: Callable[[Namer], list[str]]) -> list[str]:
-    """The table pane's ``lines`` within its width: each written with whole names if it
-    fits, else with the names' one short form on this screen (the widest of
+def fitted(
+    state: TableState, lines: Callable[[Namer], list[str]], columns: int = TABLE_COLUMNS
+) -> list[str]:
+    """The table pane's ``lines`` within its ``columns``: each written with whole names
+    if it fits, else with the names' one short form on this screen (the widest of
     ``name_rooms`` every such line fits: not a form a line, as it was), a line still too
-    wide cut. A line that wrapped pushed the pane's last one (your turn, the result) out
-    of view."""
-    return _fitted(state, lines)[0]
+    wide broken between its fields (``folded``: a narrow terminal's). A line the pane
+    wrapped itself pushed its last one (your turn, the result) out of view."""
+    return [part for line in _fitted(state, lines, columns)[0] for part in folded(line, columns)]
 
 
-def _fitted(state: TableState, lines: Callable[[Namer], list[str]]) -> tuple[list[str], Namer]:
-    """``fitted``'s lines, and the names' short form on this screen (its namer)."""
+def _fitted(
+    state: TableState, lines: Callable[[Namer], list[str]], columns: int = TABLE_COLUMNS
+) -> tuple[list[str], Namer]:
+    """``fitted``'s lines not yet folded (one a line of ``lines``), and the names' short
+    form on this screen (its namer)."""
     whole = lines(_namer(state, None))
     text, short = whole, _namer(state, None)
     for room in name_rooms(state):
         short = _namer(state, room)
         shorts = lines(short)
-        text = [
-            w if cell_len(w) <= TABLE_COLUMNS else s for w, s in zip(whole, shorts, strict=True)
-        ]
-        if all(cell_len(line) <= TABLE_COLUMNS for line in text):
+        text = [w if cell_len(w) <= columns else s for w, s in zip(whole, shorts, strict=True)]
+        if all(cell_len(line) <= columns for line in text):
             return text, short
-    return [chop_cells(line, TABLE_COLUMNS)[0] if line else line for line in text], short
+    return text, short
+
+
+FIELDS = "   "  # what parts a table line's fields ('Turned: A♦   Fresa: 10♣   Trump: ♦')
+CONTINUED = "  "  # before the rest of a line folded
+
+
+def folded(line: str, columns: int) -> list[str]:
+    """``line`` in lines of at most ``columns``: broken between its fields where it can,
+    else between words (a word wider than the pane alone is cut), the rest indented.
+    Never cut mid-word, as chopping at the edge did (a narrow terminal's 'Trump: ♦ (b2
+    pl')."""
+    if cell_len(line) <= columns:
+        return [line]
+    out: list[str] = []
+    rest_room = max(columns - cell_len(CONTINUED), 1)
+    for field in line.split(FIELDS):
+        if out and cell_len(out[-1] + FIELDS + field) <= columns:
+            out[-1] += FIELDS + field
+            continue
+        first, *more = _pieces(field, columns if not out else rest_room)
+        if more:  # the rest of the field in the room the indent leaves
+            more = _pieces(field[len(first) :].lstrip(" "), rest_room)
+        out += [first if not out else CONTINUED + first, *(CONTINUED + piece for piece in more)]
+    return out
 
 
 def rank_order(hand: tuple[str, ...] | list[str]) -> list[list[str]]:
@@ -179,8 +206,12 @@ def seats_text(state: TableState, name: Namer) -> str:
     return versus(names, state.lang) or state.say(T.WAITING)
 
 
-def table_text(state: TableState, remaining_ms: int | None = None) -> str:
-    """The table pane: who sits, the turned card and fresa, the trick, whose turn."""
+def table_text(
+    state: TableState, remaining_ms: int | None = None, columns: int = TABLE_COLUMNS
+) -> str:
+    """The table pane, ``columns`` wide: who sits, the turned card and fresa, the trick,
+    whose turn. Narrower than at 80 columns, a line that does not fit is folded onto
+    the next (``folded``), and the pane is as many lines taller (app.py)."""
     if state.table is None:
         return "\n".join(
             [
@@ -205,7 +236,7 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
             state.say(T.TABLE_DEAL, table=state.table, deal=state.deal or "-", seats=seats),
             state.say(T.DEALER_TARGET, name=name(state.dealer), target=target),
             _turned_text(state, name),
-            _talk_text(state, name)[0],  # (its names as below)
+            _talk_text(state, name, columns)[0],  # (its names as below)
             state.say(T.TRICK, laid=_laid(state.trick, name, state.lang)),
             state.say(T.LAST, laid=_laid(state.last_trick, name, state.lang)),
             *theirs,
@@ -213,17 +244,18 @@ def table_text(state: TableState, remaining_ms: int | None = None) -> str:
             *turn,
         ]
 
-    shown, short = _fitted(state, lines)
+    shown, short = _fitted(state, lines, columns)
     # the talk in whole names drops the earlier calls the short form has room for (a
     # house bot's 'terts' gone, 'bella' left, as a rost? was asked: a tryout, s34)
     # (whole names first where they show as many; one call alone may be too wide for
     # either form, and the line that fits, chopped, stays: a wider one would wrap)
-    talks = (_talk_text(state, _namer(state, None)), _talk_text(state, short))
-    fits = [(told, line) for line, told in talks if cell_len(line) <= TABLE_COLUMNS]
+    talks = (_talk_text(state, _namer(state, None), columns), _talk_text(state, short, columns))
+    fits = [(told, line) for line, told in talks if cell_len(line) <= columns]
     if fits:
         shown[TALK_LINE] = max(fits, key=lambda fit: fit[0])[1]
+    shown = [part for line in shown for part in folded(line, columns)]
     if state.result is not None:  # on lines of its own: the totals at the end show
-        shown += wrapped(state.result, TABLE_COLUMNS)
+        shown += wrapped(state.result, columns)
     return "\n".join(shown)
 
 
@@ -246,7 +278,7 @@ def _turned_text(state: TableState, name: Namer) -> str:
 TALK_LINE = 3  # the table pane's line of the deal's talk
 
 
-def _talk_text(state: TableState, name: Namer) -> tuple[str, int]:
+def _talk_text(state: TableState, name: Namer, columns: int = TABLE_COLUMNS) -> tuple[str, int]:
     """This deal's latest calls that fit on one line (long names: fewer), as spoken,
     and how many; a leading ``…`` says earlier calls of the deal were left out
     (``state`` has them)."""
@@ -256,7 +288,7 @@ def _talk_text(state: TableState, name: Namer) -> tuple[str, int]:
         cut = CUT if len(said) < len(state.talk) else ""
         return state.say(T.TALK) + cut + (", ".join(said) or "-")
 
-    while len(said) > 1 and cell_len(line()) > TABLE_COLUMNS:
+    while len(said) > 1 and cell_len(line()) > columns:
         del said[0]
     return line(), len(said)
 

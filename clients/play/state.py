@@ -255,6 +255,11 @@ def playing(state: TableState) -> bool:
     return state.seat is not None and state.table is not None and running
 
 
+def watching(state: TableState) -> bool:
+    """Whether we watch a table (``observe``): at it, in no seat; a call is not ours."""
+    return state.table is not None and state.seat is None
+
+
 def noted(state: TableState, text: str) -> TableState:
     """The state with the client's own notice ``text`` in the log."""
     return _log(state, text)

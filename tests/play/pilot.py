@@ -46,15 +46,16 @@ def answered(app: PlayApp, seq: int | None) -> Callable[[], bool]:
     return lambda: app.state.seq != seq or app.state.result is not None
 
 
-def footer_row(app: App[None]) -> str:
-    """The screen's last row as drawn: each column's character from the footer key on
-    top there (one docked over another hides it), a blank between keys and past them."""
+def footer_row(app: App[None], up: int = 0) -> str:
+    """The screen's last row (``up`` rows above it) as drawn: each column's character
+    from the footer key on top there (one docked over another hides it), a blank
+    between keys and past them."""
     keys = list(app.query("FooterKey"))
     width, height = app.size
     row = []
     for x in range(width):
-        widget, region = app.screen.get_widget_at(x, height - 1)
+        widget, region = app.screen.get_widget_at(x, height - 1 - up)
         drawn = widget.render() if widget in keys else None
         text = drawn.plain if isinstance(drawn, Text) else ""
-        row.append(text[x - region.x] if x - region.x < len(text) else " ")
+        row.append(text[x - region.x] if 0 <= x - region.x < len(text) else " ")
     return "".join(row)

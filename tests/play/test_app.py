@@ -675,6 +675,52 @@ def test_the_panes_are_as_wide_as_the_drawing_counts() -> None:
     asyncio.run(_the_panes_are_as_wide_as_the_drawing_counts())
 
 
+NARROW = [
+    "ok cmd=login name=dasha34 guest=1 token=Tok123 text=Hello, dasha34 (guest).",
+    "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
+    "event seq=1 table=3 kind=seated name=dasha34 seat=0",
+    "event seq=2 table=3 kind=seated name=house-heuristic-4 seat=1",
+    "event seq=3 table=3 kind=start players=dasha34,house-heuristic-4 match=m3",
+    "ask seq=7 table=3 deal=1 phase=play seat=0 dealer=0 to_act=0 "
+    "hand=8h,Jh,Qh,7d,Qd,9d,Jd,8c,Kc turned=Ad fresa=10c trump=d player=1 round=1 leader=1 "
+    "trick=7c tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= "
+    "talk=1:igrayu clock=10500 legal=menyayu,Kc,8c players=2",
+]
+
+
+# the table pane's lines each start with one of these (a line folded: two spaces)
+LABELS = ("Table 3", "Dealer:", "Turned:", "Talk:", "Trick:", "Last:", "Turn:")
+
+
+async def _narrow_table_pane(columns: int) -> None:
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=(columns, 24)) as pilot:
+        for line in NARROW:
+            app.post_message(WireLine(line))
+        await until(pilot, lambda: app.state.asking, "the ask")
+        await pilot.pause(0.1)
+        pane, top = app.query_one("#table"), app.query_one("#top")
+        lines = app.pane("table").text.splitlines()
+        assert all(len(line) <= pane.content_size.width for line in lines), lines
+        assert pane.content_size.height == len(lines) <= top.size.height, lines  # none hidden
+        assert lines[-1].startswith("Turn:   YOU ("), lines  # your turn in view
+        assert all(line.startswith(("  ", *LABELS)) for line in lines), lines  # folded
+        # folded between its fields, each whole: not cut at the edge ('Trump: ♦ (hous')
+        assert "Turned: A♦   Fresa: 10♣" in lines
+        assert any(line.strip() == "Trump: ♦ (hou~-4 plays)" for line in lines), lines
+        assert app.pane("log").content_size.height >= 5  # the log still has room
+        await pilot.press("ctrl+q")
+
+
+@pytest.mark.parametrize("columns", [60, 70])
+def test_a_narrow_terminals_table_pane_folds_its_lines_and_grows(columns: int) -> None:
+    """Below 80 columns the table pane's lines, fitted to its 51 columns at 80, wrapped
+    where the pane cut them, mid-word ('(house-' / 'heuristic-4 plays)'), and pushed
+    the last one, your turn, out of view (failed before). Each is fitted to the pane
+    as it is, folded between its fields, and the panes grow by as many lines."""
+    asyncio.run(asyncio.wait_for(_narrow_table_pane(columns), 50))
+
+
 @pytest.mark.timeout(120)
 def test_ctrl_r_after_the_client_gave_up_connects_and_logs_in_again(tmp_path: Path) -> None:
     """A server stopped and started again on its port (tryout 18, finding 1): the link

@@ -1,7 +1,8 @@
 """The keys' footer at 80×24 (docs/play.md, "The screen"): every key the app shows is
 drawn whole, its word too, in English and in Russian, at a Deberts table (nine keys)
 and at a Tertz one (F8 in F2 and F3's place). A tryout read `^p palette` over F10 and
-Ctrl+R in English, and `f10 выхо` cut at the edge in Russian."""
+Ctrl+R in English, and `f10 выхо` cut at the edge in Russian. Narrower, on two lines;
+a watcher is shown only the keys that work for him (no call is his)."""
 
 from __future__ import annotations
 
@@ -32,17 +33,18 @@ def shown_keys(app: PlayApp) -> list[str]:
 
 
 def assert_whole(app: PlayApp, keys: set[str]) -> None:
-    row, shown = footer_row(app), shown_keys(app)
+    # (one line of keys, or two on a narrow screen)
+    row, shown = f"{footer_row(app, 1)}  {footer_row(app)}", shown_keys(app)
     assert {key.split()[0] for key in shown} == keys, shown
     missing = [key for key in shown if f" {key} " not in f" {row} "]
     assert not missing, f"not drawn whole in {row!r}: {missing}"
 
 
-async def _whole_keys(app_class: type[PlayApp]) -> None:
+async def _whole_keys(app_class: type[PlayApp], size: tuple[int, int] = SIZE) -> None:
     app = app_class("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        assert app.size == (80, 24)
+        assert app.size == size
         deberts = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f10", "^r"}
         assert_whole(app, deberts)
         assert f"f10 {say(T.KEY_QUIT, app.LANG)}" in footer_row(app)
@@ -57,3 +59,45 @@ async def _whole_keys(app_class: type[PlayApp]) -> None:
 @pytest.mark.parametrize("app_class", [PlayApp, RussianPlayApp])
 def test_every_key_is_drawn_whole_at_80_columns(app_class: type[PlayApp]) -> None:
     asyncio.run(asyncio.wait_for(_whole_keys(app_class), 50))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("app_class", [PlayApp, RussianPlayApp])
+@pytest.mark.parametrize("columns", [60, 70])
+def test_every_key_is_drawn_whole_below_80_columns(app_class: type[PlayApp], columns: int) -> None:
+    """Below 80 columns the keys past the edge were not drawn: F10 and Ctrl+R at 70,
+    and F7's word too at 60 (failed before). They go on two lines."""
+    asyncio.run(asyncio.wait_for(_whole_keys(app_class, (columns, 24)), 50))
+
+
+WATCHED = [
+    "ok cmd=login name=eve guest=1 token=T text=Hello.",
+    "ok cmd=observe table=3 text=You observe table 3.",
+    "event seq=3 table=3 kind=start players=anna,boris match=m3",
+    "state seq=20 table=3 deal=1 phase=bidding seat=- dealer=0 to_act=1 hand= turned=Ad "
+    "fresa=- trump=- player=- round=1 leader=1 trick= tricks=0,0 score=0,0 hanging=0 "
+    "target=301 pending=- shown= talk= clock=- legal= players=2",
+]
+
+
+async def _a_watchers_keys() -> None:
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        for line in WATCHED:
+            app.post_message(WireLine(line))
+        await until(pilot, lambda: app.state.table == 3, "the watched table")
+        await pilot.pause()
+        # F2 and F3 were shown: 'pas' and 'igrayu' from a watcher are refused ("you sit
+        # at no table"); help, state, tables, who, seek, quit and redial all work
+        assert_whole(app, {"f1", "f4", "f5", "f6", "f7", "f10", "^r"})
+        tertz = WATCHED[-1].replace("players=2", "players=2 talon=14")
+        app.post_message(WireLine(tertz.replace("seq=20", "seq=21")))
+        await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
+        await pilot.pause()
+        assert_whole(app, {"f1", "f4", "f5", "f6", "f7", "f10", "^r"})  # no F8 either
+        await pilot.press("ctrl+q")
+
+
+@pytest.mark.timeout(60)
+def test_a_watcher_is_shown_only_the_keys_that_work_for_him() -> None:
+    asyncio.run(asyncio.wait_for(_a_watchers_keys(), 50))
