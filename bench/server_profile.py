@@ -12,22 +12,24 @@ system CPU, printed in µs a call: the main thread's user and system (the kernel
 but the writer's), the busiest other thread's (the store writer's) and the rest's. The
 clock tick is 10 ms: at ~5,000 calls a second, a 10-second window resolves 0.2 µs.
 
-``--py-spy PATH``: then a second window, sampled by that py-spy (``record --native
---threads --format raw``, ``--rate`` a second; py-spy is not one of the project's
-dependencies: install it apart, e.g. in a scratch venv), whose main-thread samples are
-split: an innermost frame in libc (a system call, nearly always: under a socket write
-(``Outbox.flush``, trio's socket), a socket read (``Server._read``), trio's epoll, the
-store writer's queue, other) and the rest by the file
-of the innermost Python frame (self time): our packages (``deberc_net/game/``,
-``protocol/``, ``server/``, ``plugins/``, the rest), trio (and outcome), attrs (its
-generated methods too), structlog, pluggy, the standard library, other libraries. Each
-share is also given in µs of the first (unsampled) window's main-thread CPU a call: the
-sampler stops the process at each sample, so the sampled window's own CPU is not the
-server's. Other threads' samples are left out (py-spy counts trio's idle thread-cache
-workers and the writer's waits as busy); their CPU is the first window's ``/proc``
-figure. ``--raw FILE`` keeps py-spy's collapsed stacks.
+``--py-spy PATH``: then a second window, in a second fresh server (in the first one,
+the first window's tables, their bots gone, played on by their clocks in it: up to a
+tenth of its samples), sampled by that py-spy (``record --native --threads --format raw``,
+``--rate`` a second; py-spy is not one of the project's dependencies: install it
+apart, e.g. in a scratch venv), whose main-thread samples are split: an innermost
+frame in libc (a system call, nearly always: under a socket write (``Outbox.flush``,
+trio's socket), a socket read (``Server._read``), trio's epoll, the store writer's
+queue, other) and the rest by the file of the innermost Python frame (self time): our
+packages (``deberc_net/game/``, ``protocol/``, ``server/``, ``plugins/``, the rest),
+trio (and outcome), attrs (its generated methods too), structlog, pluggy, the standard
+library, other libraries. Each share is also given in µs of the first (unsampled)
+window's main-thread CPU a call: the sampler stops the process at each sample, so the
+sampled window's own CPU is not the server's. Other threads' samples are left out
+(py-spy counts trio's idle thread-cache workers and the writer's waits as busy); their
+CPU is the first window's ``/proc`` figure. ``--raw FILE`` keeps py-spy's collapsed
+stacks.
 
-Prints the figures, then ONE JSON line. The server is killed at the end.
+Prints the figures, then ONE JSON line. Each server is killed at its window's end.
 """
 
 from __future__ import annotations
@@ -186,6 +188,8 @@ def main() -> None:
             cost = per_call(calls, spent, server.pid)
             result.update(calls=calls, calls_per_s=round(calls / elapsed), us_per_call=cost)
             if args.py_spy:
+                stop(server)  # its tables, their bots gone, would close in the next window
+                server, port = start(deberc_server_code(os.path.join(tmp, "sampled.sqlite3")))
                 py_spy = [args.py_spy, "record", "--native", "--threads", "--format", "raw"]
                 py_spy += ["--rate", str(args.rate), "--output", raw_path]
                 py_spy += ["--duration", str(args.seconds)]
