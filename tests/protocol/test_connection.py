@@ -8,7 +8,7 @@ import pytest
 
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command, TableCallText, stale_answer
+from deberc_net.protocol.commands import Command, TableCallText, parse_line, stale_answer
 from deberc_net.protocol.connection import (
     NEED_DATA,
     Connection,
@@ -53,6 +53,30 @@ def test_seq_takes_ascii_digits_only() -> None:
         TableCallText("pas seq=\u0664"),  # no call: the table says so
         Command("who", ("seq=\u0664",), "seq=\u0664"),  # an argument 'who' refuses
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("igrayu d seq=5", TableCallText("igrayu d", 5)),
+        ("10h \t\u00a0seq=3", TableCallText("10h", 3)),  # any spaces, a no-break one too
+        ("10h\u3000seq=3", TableCallText("10h", 3)),  # an ideographic space is a space
+        ("pas seq=3 seq=4", TableCallText("pas seq=3", 4)),  # the last one only
+        ("pas seq=007", TableCallText("pas", 7)),
+        ("10hseq=3", TableCallText("10hseq=3")),  # no space before it: part of the call
+        ("seq=3", TableCallText("seq=3")),  # nothing before it
+        ("pas seq=", TableCallText("pas seq=")),
+        ("pas seq=3x", TableCallText("pas seq=3x")),
+        ("pas seq=-3", TableCallText("pas seq=-3")),
+        ("pas seq=\u00b2", TableCallText("pas seq=\u00b2")),  # '²' is no ASCII digit
+        ("pas seq=3 ", TableCallText("pas", 3)),  # the line's own spaces stripped first
+        ("a\nb seq=3", TableCallText("a\nb seq=3")),  # a line feed in the call: no seq=
+    ],
+)
+def test_a_calls_seq_is_its_last_word(line: str, read: TableCallText) -> None:
+    # docs/protocol.md §7: a table call may end with ``seq=N`` (ASCII digits), after
+    # a space; anything else is the call's own text, which the table reads or refuses
+    assert parse_line(line) == read
 
 
 def test_commands_take_no_seq_but_say_speaks_it() -> None:
