@@ -113,10 +113,67 @@ def test_a_backup_refuses_the_database_itself_and_a_file_in_use(
     _a_store_with_a_match(db)
     assert main(["backup", "--db", str(db), str(db), "--replace"]) == 2
     assert "is the database itself" in capsys.readouterr().err
-    _a_store_with_a_match(live)
-    (tmp_path / "live.sqlite3-wal").write_bytes(b"")  # as a running server's
-    assert main(["backup", "--db", str(db), str(live), "--replace"]) == 2
-    assert f"{live} is in use" in capsys.readouterr().err
+    proc, port = start_server_process(live, "shutdown_grace_ms = 100")
+    try:
+        match = _a_match_ended_by_a_forfeit(port)
+        assert main(["backup", "--db", str(db), str(live), "--replace"]) == 2
+    finally:
+        _stop(proc)
+    assert capsys.readouterr().err == (
+        f"deberc-net backup: {live} is in use: a server (or another program) has it open;"
+        " stop it first (a restore is made with its server stopped), or give another name\n"
+    )
+    with sqlite3.connect(live) as kept:
+        assert kept.execute("SELECT id FROM matches").fetchall() == [(match,)]
+    kept.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_restore_over_a_killed_servers_database_leaves_nothing_of_its_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server killed outright (SIGKILL, the OOM killer, a power cut) leaves its -wal
+    and -shm beside the file; restoring the backup over it, as docs/security.md says,
+    was refused: "is in use (…-wal is there): give another name", with no server
+    running. The copy restored is the backup's: the killed server's log is not read
+    into it."""
+    db, out = tmp_path / "live.sqlite3", tmp_path / "copy.sqlite3"
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
+    try:
+        before = _a_match_ended_by_a_forfeit(port)
+        assert main(["backup", "--db", str(db), str(out)]) == 0
+        after = _a_match_ended_by_a_forfeit(port)
+    finally:
+        proc.kill()
+        proc.wait(timeout=20)
+    assert (tmp_path / "live.sqlite3-wal").exists()  # as the killed server left it
+    capsys.readouterr()
+    assert main(["backup", "--db", str(out), str(db), "--replace"]) == 0
+    assert capsys.readouterr().out.startswith(f"copied {out} to {db} (schema ")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("live.sqlite3-")]
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as carl:
+            carl.sendall(b"style machine\nlogin carl\ngames ann\n")
+            listed = read_until(carl, f"match={before} ".encode())
+            while b"\n" not in listed.split(f"match={before} ".encode())[1]:  # the line whole
+                listed += carl.recv(65536)
+    finally:
+        _stop(proc)
+    assert b"games name=ann count=1\r\n" in listed and f"match={after} ".encode() not in listed
+
+
+def test_a_log_without_its_database_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, out = tmp_path / "db.sqlite3", tmp_path / "gone.sqlite3"
+    _a_store_with_a_match(db)
+    (tmp_path / "gone.sqlite3-wal").write_bytes(b"")  # the next open would read it
+    assert main(["backup", "--db", str(db), str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"deberc-net backup: {out}-wal is there without {out}: remove it, or give another name\n"
+    )
+    assert not out.exists()
 
 
 def test_a_backup_refuses_the_databases_own_files_and_says_why_it_cannot_write(

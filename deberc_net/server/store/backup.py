@@ -50,7 +50,8 @@ class Copied:
 def back_up(db: str, out: str, replace: bool = False) -> Copied:
     """Copy the SQLite store ``db`` to ``out`` (0600); StoreError, one sentence saying
     what to do, if it cannot: a PostgreSQL address (pg_dump's), no database at ``db``,
-    ``out`` there already (unless ``replace``), or in use, or a folder, or ``db`` itself."""
+    ``out`` there already (unless ``replace``), or in use, or a folder, or ``db`` itself;
+    a killed server's -wal and -shm beside ``out`` are folded into it and gone first."""
     _refused(db, out, replace)
     part = _private_file_beside(out)
     try:
@@ -94,9 +95,45 @@ def _refused(db: str, out: str, replace: bool) -> None:
         raise StoreError(f"{out} is the database's own file: give the copy another name")
     if os.path.exists(out) and not replace:
         raise StoreError(_EXISTS.format(out=out))
-    for name in (f"{out}-wal", f"{out}-shm"):  # a live database's: never written over
+    for name in (f"{out}-wal", f"{out}-shm"):  # a live database's, or a killed server's
         if os.path.exists(name):
-            raise StoreError(f"{out} is in use ({name} is there): give another name")
+            _not_in_use(out, name)
+            break
+
+
+def _not_in_use(out: str, name: str) -> None:
+    """``out``, a database with its ``name`` (-wal or -shm) beside it, that no program
+    has open: else StoreError. Every connection to a database in WAL mode holds a shared
+    lock on its file (SQLite's wal.c), so an exclusive lock is had only where none is
+    open: then the files are a killed server's, whose -wal the next open of ``out``
+    would read into the copy put there (a restore after a crash was refused as "in use").
+    Had, they are folded into the old file as any open does (SQLite removes its -wal
+    when the last connection closes) and its -shm removed: nothing of them is left."""
+    if not os.path.isfile(out):
+        raise StoreError(f"{name} is there without {out}: remove it, or give another name")
+    uri = f"file:{urllib.parse.quote(os.path.abspath(out))}?mode=rw"
+    try:
+        probe = sqlite3.connect(uri, uri=True, timeout=0, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {out} to see whether it is in use: {exc}") from None
+    try:
+        # no shared memory: the exclusive lock is on the file itself, as wal.c's close takes it
+        probe.execute("PRAGMA locking_mode=EXCLUSIVE")
+        probe.execute("BEGIN EXCLUSIVE")
+        probe.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise StoreError(f"cannot open {out} to see whether it is in use: {exc}") from None
+        raise StoreError(
+            f"{out} is in use: a server (or another program) has it open; stop it first"
+            " (a restore is made with its server stopped), or give another name"
+        ) from None
+    except sqlite3.DatabaseError as exc:  # not a database at all
+        raise StoreError(f"cannot open {out} to see whether it is in use: {exc}") from None
+    finally:
+        probe.close()
+    with contextlib.suppress(FileNotFoundError):  # nobody's now: the next open makes it anew
+        os.unlink(f"{out}-shm")
 
 
 _EXISTS = "{out} exists already: --replace writes over it, or give another name"
