@@ -786,14 +786,22 @@ def _admin(args: argparse.Namespace) -> int:
 
 def _admins_hint(args: argparse.Namespace) -> str:
     """What is left to do for an admin's name: its listing in the settings' admins."""
+    # a running server read its admins when it started (an operator listed a name, was
+    # told the file lists it, and the server went on refusing him the admins' commands)
     if args.admins is None:  # no settings file given: the server's is not known here
-        return "list it in the server's admins"
+        return "list it in the server's admins (a server reads them when it starts)"
     from deberc_net.server.store import name_key
 
     # as the server reads its admins: 'Boss' is the admin the file lists as 'boss'
     if name_key(args.name) in {name_key(admin) for admin in args.admins}:
-        return f"{args.config} lists it in admins"
-    return f"list it in admins in {args.config} (it is not there yet)"
+        return (
+            f"{args.config} lists it in admins (a server reads the file when it starts: one"
+            " started before the name was listed knows it after a restart)"
+        )
+    return (
+        f"list it in admins in {args.config} (it is not there yet), then restart the server:"
+        " it reads the file when it starts"
+    )
 
 
 def _admin_password(name: str) -> str | None:

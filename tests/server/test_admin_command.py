@@ -76,7 +76,10 @@ def test_admin_registers_a_new_name_with_or_without_replace(
     for name, flags in (("boss", ()), ("chief", ("--replace",))):
         code, out, err = _admin(monkeypatch, capsys, name, *flags, "--db", str(db_path), pw="pw")
         assert (code, err) == (0, "")
-        assert out == f"{name} is registered in {db_path}; list it in the server's admins\n"
+        assert out == (
+            f"{name} is registered in {db_path}; list it in the server's admins (a server"
+            " reads them when it starts)\n"
+        )
 
 
 class _NoPasswordHere(io.StringIO):
