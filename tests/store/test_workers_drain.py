@@ -203,6 +203,41 @@ async def test_an_admins_drain_finds_the_parents_drain_begun_a_worker_dead(
     assert [e.get("event") for e in workers.events].count("drain") == 2  # the parent's, 1's
 
 
+@pytest.mark.timeout(110)  # its fail_after(60), then its clean-up
+async def test_a_worker_killed_during_a_drain_is_logged_dead_not_drained(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """An operator's drain, worker 1 SIGKILLed before its match was over: the parent
+    logged `worker_drained` at info ("its matches over"), so an alert on `worker_died`
+    never heard of the players cut off. It is `worker_died`, at warning, with
+    `draining`; not started again, and the drain ends as the others have drained."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann, _ = await _playing_at_worker_1(workers, opened, "new 2")
+                killed = workers.pids[1]
+                workers.process.send_signal(signal.SIGUSR1)
+                await ann.read_until(lambda x: x == TOLD, 10)
+                os.kill(killed, signal.SIGKILL)
+                with trio.fail_after(30):
+                    await workers.process.wait()
+            finally:
+                await close_all(opened)
+    assert workers.process.returncode == 0
+    ends = [
+        (e["event"], e["level"], e["worker"], e["status"])
+        for e in workers.events
+        if e.get("event") in ("worker_drained", "worker_died")
+    ]
+    assert sorted(ends) == [("worker_died", "warning", 1, -9), ("worker_drained", "info", 0, 0)]
+    [died] = [e for e in workers.events if e.get("event") == "worker_died"]
+    assert (died["pid"], died["draining"]) == (killed, True)
+    assert "worker_started" not in [e.get("event") for e in workers.events][-6:]
+
+
 def _with_web(tmp_path: Path) -> Path:
     """The settings, the web face on (worker 0's) on a free port."""
     settings = tmp_path / "server.toml"

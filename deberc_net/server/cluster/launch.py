@@ -210,8 +210,20 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 # its matches over, it stopped: not started again (one the drain reached
                 # as the others still started too: it had served, it did not fail to start)
                 if draining and (announced or worker.draining):
-                    _let_go(worker)
-                    log.info("worker_drained", worker=i, pid=worker.process.pid, status=code)
+                    if code == 0:
+                        _let_go(worker)
+                        log.info("worker_drained", worker=i, pid=worker.process.pid, status=code)
+                    else:  # killed or failed meanwhile: its matches were cut off, not over
+                        reason = _last_words(worker)
+                        _let_go(worker)
+                        log.warning(
+                            "worker_died",
+                            worker=i,
+                            pid=worker.process.pid,
+                            status=code,
+                            reason=reason,
+                            draining=True,
+                        )
                     drained.add(i)
                     continue
                 if not announced:  # it could not start, nor would it next time
