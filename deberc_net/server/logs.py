@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import logging
+import os
 import sys
 from typing import Any, TextIO, cast
 
@@ -125,10 +126,30 @@ class _Worker:
 class _CurrentStderr:
     """Writes to ``sys.stderr`` as it is at each line, not as it was at set-up: a
     process that swaps it (and closes the old one, as a test's capture does) would
-    otherwise make every later log line raise, hiding the error being logged."""
+    otherwise make every later log line raise, hiding the error being logged.
+
+    A line it cannot write is dropped, not raised: raised, it came out of whatever
+    logged it (a connection's task, a table's), and a server whose log's reader went
+    away (``serve 2>&1 | tee club.log``, tee stopped; a log shipper restarted) stopped
+    with status 1 at its next line, every player cut off. A pipe with no reader never
+    takes a line again: standard error becomes /dev/null (the lines it kept are
+    dropped, and the exit does not fail flushing them). A full disk under ``2>> FILE``
+    drops the lines until there is room."""
 
     def write(self, text: str) -> int:
-        return sys.stderr.write(text)
+        try:
+            return sys.stderr.write(text)
+        except OSError as exc:
+            _gone(exc)
+            return len(text)
 
     def flush(self) -> None:
-        sys.stderr.flush()
+        try:
+            sys.stderr.flush()
+        except OSError as exc:
+            _gone(exc)
+
+
+def _gone(exc: OSError) -> None:
+    if isinstance(exc, BrokenPipeError):
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (kept open)

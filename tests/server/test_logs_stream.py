@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import io
 import json
+import signal
+import socket
 import sys
+from pathlib import Path
 
 import pytest
 import structlog
 
 from deberc_net.server import logs
 from deberc_net.server.logs import LifecycleLog, configure_logging
+from tests.server.process import read_until, start_server_process
 
 
 def test_a_log_line_after_the_first_stderr_was_closed_goes_to_the_current_one() -> None:
@@ -87,3 +91,31 @@ def test_a_json_line_keeps_cyrillic_as_written_where_the_stream_takes_it(encodin
     text = raw.getvalue().decode("utf-8")
     assert json.loads(text)["text"] == "привет всем"
     assert ('"text": "привет всем"' in text) == (encoding == "utf-8"), text
+
+
+@pytest.mark.timeout(60)
+def test_a_server_whose_log_reader_went_away_plays_on_and_stops_cleanly(tmp_path: Path) -> None:
+    """An operator's `serve 2>&1 | tee club.log`, tee stopped: the server's next log line
+    raised BrokenPipeError out of the task that logged it, and the server stopped with
+    status 1, its players cut off. Its lines are dropped now; it plays on."""
+    proc, port = start_server_process(tmp_path / "db.sqlite3", "shutdown_grace_ms = 100")
+    try:
+        assert proc.stderr is not None
+        proc.stderr.close()  # the log's reader is gone: each line written meets EPIPE
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
+            socket.create_connection(("127.0.0.1", port), timeout=10) as bob,
+        ):
+            ann.sendall(b"style machine\nlogin ann\nnew 2\n")  # connect, login, a table: logged
+            table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0]
+            bob.sendall(b"style machine\nlogin bob\nsit " + table + b"\n")
+            assert b"kind=start" in read_until(bob, b"kind=start")
+            ann.sendall(b"who\n")
+            assert b"who " in read_until(ann, b"\nwho ")
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
