@@ -2,8 +2,10 @@
 (docs/protocol.md §5.18). Registered players wait for a rated match (a house bot among
 them asked for 'rated'); a guest sits, or a house bot comes asked for without 'rated':
 the match will not be rated, and they are told so and why, one line. The one who made
-it so goes: it will be rated again, told too. A table where no registered person sits,
-or one whose matches are never rated (private, a ladder's board), tells nothing."""
+it so goes: it will be rated again, told too. A registered person who comes where it
+will not be (sits down, or is back on a new connection) is told so himself: nothing
+changed, but nobody had told him. A table where no registered person sits, or one whose
+matches are never rated (private, a ladder's board), tells nothing."""
 
 from __future__ import annotations
 
@@ -36,11 +38,17 @@ class RatedNews:
         self.guests.discard(seat)
 
     def news(
-        self, table: int, seats: Sequence[str | None], bots: Sequence[HouseBot]
-    ) -> ev.Info | None:
+        self,
+        table: int,
+        seats: Sequence[str | None],
+        bots: Sequence[HouseBot],
+        came: int | None = None,
+    ) -> News | None:
         """What ``table``'s players are told now that its ``seats`` (and the house
-        ``bots`` seated or on their way) are as they are: None when whether its match
-        will be rated is as it was, or no registered person sits there."""
+        ``bots`` seated or on their way) are as they are, ``came``: the seat whose
+        person just sat or is back. None when whether its match will be rated is as it
+        was, or no registered person sits there, and ``came`` is no registered person
+        to whom it will not be."""
         names = {b.name for b in bots}
         people = [s for s, name in enumerate(seats) if name is not None and name not in names]
         if all(s in self.guests for s in people):  # nobody registered: nobody expects it
@@ -55,7 +63,21 @@ class RatedNews:
             why = phrase(Msg.UNRATED_BY_BOT, table=table, name=unrated)
         rates, before = why is None, self.rates
         self.rates = rates
-        if before is None or before == rates:
-            return None
-        said = why if why is not None else phrase(Msg.RATED_AGAIN, table=table)
-        return ev.Info(said.text(), said, (("table", str(table)), ("rated", str(int(rates)))))
+        if before is not None and before != rates:
+            said = why if why is not None else phrase(Msg.RATED_AGAIN, table=table)
+            return News(_info(table, rates, said))
+        if why is not None and came in people and came not in self.guests:
+            # a registered newcomer where it is so already (the first one too, at a
+            # guest's table): those there knew, he did not
+            return News(_info(table, rates, why), came)
+        return None
+
+
+@attrs.frozen
+class News:
+    info: ev.Info
+    seat: int | None = None  # only this seat's person is told; None: every person seated
+
+
+def _info(table: int, rates: bool, said: Phrase) -> ev.Info:
+    return ev.Info(said.text(), said, (("table", str(table)), ("rated", str(int(rates)))))

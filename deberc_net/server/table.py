@@ -585,6 +585,7 @@ class Table:
                     person = None if session.machine else session
                     came_back(session, self.id, seat, was_away)
                     self._event(ev.CameBack(session.name or "?", seat), besides=person)
+                    self._tell_rated(seat)  # (a new connection: he may not know)
                     if self._all_back():
                         self._start()  # his cards are his view
                     else:
@@ -694,7 +695,7 @@ class Table:
         seat_taken(session, self.id, seat)
         self._event(ev.Seated(name, seat))
         self._rated_news.sat(seat, session.guest and bot is None)
-        self._tell_rated()  # before its start: a guest's last seat starts an unrated match
+        self._tell_rated(seat)  # before its start: a guest's last seat starts an unrated match
         if all(self.seats):
             self._full()
 
@@ -886,16 +887,23 @@ class Table:
             return
         self._free_seat(seat, name, SeatLeft.GAVE_UP)
 
-    def _tell_rated(self) -> None:
+    def _tell_rated(self, came: int | None = None) -> None:
         """Tell the people seated at this waiting table, if it has changed, whether its
-        match will be rated (rated_news.py; docs/protocol.md §5.18)."""
+        match will be rated, or ``came``'s person (just seated, or back) that it will
+        not be (rated_news.py; docs/protocol.md §5.18)."""
         if not self.rated or self.reserved is not None or self.state != ev.TableState.WAITING:
             return
         house = self.lobby.house
-        news = self._rated_news.news(self.id, self.seats, house.at(self))
-        if news is not None:
-            people = [s for s in self._seated_sessions() if house.get(s.name or "") is None]
-            self._broadcast(people, news)
+        news = self._rated_news.news(self.id, self.seats, house.at(self), came)
+        if news is None:
+            return
+        if news.seat is not None:
+            session = self._session(news.seat)
+            if session is not None:
+                session.send(news.info)
+            return
+        people = [s for s in self._seated_sessions() if house.get(s.name or "") is None]
+        self._broadcast(people, news.info)
 
     def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:
         if error is not None:

@@ -555,3 +555,74 @@ async def test_the_players_are_told_when_a_guest_or_an_unrated_bot_unrates_the_m
     await gus.send("ping")
     await gus.expect("ok", cmd="ping")
     assert len(_rated_news(gus)) == 1  # (ann's table's)
+
+
+async def test_a_registered_player_sitting_where_the_match_is_unrated_is_told_so(
+    port: int, connect: Connector, register: Register
+) -> None:
+    """ann, registered, sat down at a guest's table and was told nothing: the news said
+    only changes, and none came of her sitting. The match started unrated for bob, who
+    took the last seat beside a guest; and when the guest left, ann was told it 'will
+    be rated again', never told it would not be. Whoever registered sits down where
+    the match will not be rated is told so, himself, before any start (§5.18)."""
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    gus = await connect.machine(port, "gus")  # a guest
+    await gus.send("new 3")
+    table = (await gus.expect("ok", cmd="sit"))["table"]
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send(f"sit {table}")
+    await ann.expect("ok", cmd="sit")
+    assert await ann.expect("info", table=table) == {
+        "table": table,
+        "rated": "0",
+        "text": f"Table {table}'s match will not be rated: gus is a guest.",
+    }
+    await gus.send("leave")
+    await gus.expect("ok", cmd="leave")
+    assert (await ann.expect("info", table=table))["rated"] == "1"
+    dan = await connect.machine(port, "dan")  # a guest: a change, told both
+    await dan.send(f"sit {table}")
+    for told in (ann, dan):
+        assert (await told.expect("info", table=table))["rated"] == "0"
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    await bob.send(f"sit {table}")  # the last seat: the match starts, unrated
+    await bob.expect("ok", cmd="sit")
+    told = await bob.expect("info", table=table)
+    assert told["text"] == f"Table {table}'s match will not be rated: dan is a guest."
+    await bob.expect("event", kind="start")
+    await ann.expect("event", kind="start")
+    await dan.expect("event", kind="start")
+    for told, lines in ((ann, 3), (dan, 1)):  # bob's sitting changed nothing: not told again
+        assert len(_rated_news(told)) == lines
+
+
+async def test_a_registered_player_back_at_a_waiting_table_is_told_it_is_unrated(
+    port: int, connect: Connector, register: Register
+) -> None:
+    """ann dropped from a waiting table; a guest took its last seat meanwhile, which
+    was told those present only. The table waited for her, and her match started
+    unrated, nothing told on her new connection. Back, she is told (§5.18)."""
+    await register("ann", "pw-ann-1")
+    await register("bob", "pw-bob-1")
+    bob = await connect.machine(port, "bob", "pw-bob-1")
+    await bob.send("new 3")
+    table = (await bob.expect("ok", cmd="sit"))["table"]
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send(f"sit {table}")
+    await bob.expect("event", kind="seated", name="ann")
+    await ann.aclose()
+    await bob.expect("event", kind="away", name="ann")
+    gus = await connect.machine(port, "gus")
+    await gus.send(f"sit {table}")
+    assert (await bob.expect("info", table=table))["rated"] == "0"
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    told = await ann.expect("info", table=table)
+    assert told == {
+        "table": table,
+        "rated": "0",
+        "text": f"Table {table}'s match will not be rated: gus is a guest.",
+    }
+    await ann.expect("event", kind="start")
+    await bob.expect("event", kind="start")
+    assert len(_rated_news(bob)) == 1
