@@ -626,3 +626,34 @@ async def test_a_registered_player_back_at_a_waiting_table_is_told_it_is_unrated
     await ann.expect("event", kind="start")
     await bob.expect("event", kind="start")
     assert len(_rated_news(bob)) == 1
+
+
+async def test_the_match_is_rated_again_when_an_unrated_bot_could_not_come(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    register: Register,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A house bot asked for without 'rated' that never comes (it keeps exiting) gives
+    its seat up: what made the match unrated is gone, and ann is told (§5.18)."""
+    failing = [sys.executable, "-c", "raise SystemExit(3)"]
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: failing)
+    port = await start_server(house_bots=True)
+    await register("ann", "pw-ann-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot heuristic")
+    bot = (await ann.expect("ok", cmd="bot"))["name"]
+    told = await ann.expect("info", table=table)
+    assert (told["rated"], told["text"]) == (
+        "0",
+        f"Table {table}'s match will not be rated: {bot} plays unrated.",
+    )
+    said = await ann.expect("info", timeout=BOT_START_S)  # after its restarts
+    assert said["text"] == f"{bot} could not come."
+    assert await ann.expect("info", table=table) == {
+        "table": table,
+        "rated": "1",
+        "text": f"Table {table}'s match will be rated again.",
+    }
