@@ -399,7 +399,8 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
                                        any trick while you hold nine cards
   sto-pyat … sto-vosem (сто пять …)    declare a run of 5, 6, 7, 8 (100)
   sto-dam, sto-korolei, sto-tuzov      declare four queens, kings, aces (100)
-  dvesti (двести, two hundred)         declare four jacks (200)
+  hundred (сто, 100)                   your hundred, whichever it is
+  dvesti (двести, two hundred, 200)    declare four jacks (200)
   rost? (от чего?, ot chego?)          ask the height of a combination of the
                                        same class
 {_TALK_ANSWERS}

@@ -53,6 +53,8 @@ class Msg(StrEnum):
     CALL_RANGE = "call-range"
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
+    AMBIGUOUS_CALL = "ambiguous-call"
+    FIRST_PERSON_WRITES = "first-person-writes"
     SIT = "sit"
     SEAT_KEPT_AFTER_STALL = "seat-kept-after-stall"
     TEXT_NONE = "text-none"
@@ -569,6 +571,17 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "ot {letter}: from the ten or from the ace? Latin T is the ten, Cyrillic Т "
         "the ace: type ot 10 or ot A.",
         "от {letter} — от туза или от десятки? Напишите «от туза» или «от десятки».",
+    ),
+    Msg.AMBIGUOUS_CALL: (
+        "'{typed}' may be {calls}: say which.",
+        "«{typed}» — это может быть {calls}: скажите, что именно.",
+    ),
+    # «пишу»: the talk's «пишет» said of oneself (docs/protocol.md §8.2)
+    Msg.FIRST_PERSON_WRITES: (
+        "'{typed}' is no call: to give way, say pishet (the other's combination is "
+        "written); a better combination of yours is said by its top card: {top}.",
+        "«{typed}» — не ход: уступить — «пишет» (записывается комбинация соперника); "
+        "свою, если она лучше, называют по старшей карте: {top}.",
     ),
     Msg.SIT: (
         "You sit at table {table}, seat {seat}.{others}",
@@ -1922,6 +1935,7 @@ RU_ERRORS: dict[str, str] = {
     "game-over": "партия окончена",
     "illegal-call": "так сейчас нельзя",
     "ambiguous-rank": "туз или десятка? напишите «туз» или «10»",
+    "ambiguous-call": "это может быть разное: скажите, что именно",
     "not-invited": "стол закрытый: сначала вас должен пригласить кто-то за ним (invite)",
     "unknown-player": "игрока с таким именем здесь нет",
     "already-invited": "этого игрока уже пригласили за этот стол",
@@ -2066,7 +2080,8 @@ RU_TERTZ_CALLS_HELP = f"""\
                               взятке, пока у вас девять карт
   сто пять … сто восемь       объявить пять, шесть, семь, восемь подряд (100)
   сто дам, королей, тузов     объявить четыре дамы, короля, туза (100)
-  двести (dvesti)             объявить четыре валета (200)
+  сто (100, hundred)          свою сотню: какую — сервер подставит сам
+  двести (dvesti, 200)        объявить четыре валета (200)
   от чего? (rost?, рост?)     спросить высоту комбинации того же класса
 {_RU_TALK_ANSWERS.replace("«рост?»", "«от чего?»")}
   марьяж (bella, белла)       козырные К и Д: на своём ходу, один раз

@@ -220,6 +220,8 @@ _COUNT = {
     **{word: 2 for word in ("dva", "dve", "два", "две", "дві", "two", "2")},
     **{word: 3 for word in ("tri", "три", "three", "3")},
 }
+# «пишу», 'I write': «пишет» said of oneself, no call (FirstPersonWrites)
+_WRITE_I = {"пишу", "pishu"}
 _PLAY_PREFIX = {"hod", "ход", "card", "хід"}
 _OT_PREFIX = {"ot", "от", "from", "від"}
 
@@ -245,6 +247,7 @@ _KNOWN_WORDS = frozenset(
         *_COUNT,
         *_PLAY_PREFIX,
         *_OT_PREFIX,
+        *_WRITE_I,
         *(part for word in _WORDS for part in word.split()),
     }
 )
@@ -275,6 +278,29 @@ def words_for(call: Call) -> tuple[str, ...]:
 
 class CallSyntaxError(ValueError):
     """What was typed is not a table call."""
+
+
+class AmbiguousCall(CallSyntaxError):
+    """A word of the table's plugins that heads several calls (Tertz's «сто» of ``sto-pyat``
+    … ``sto-tuzov``), more than one of them legal now: the person is asked which."""
+
+    def __init__(self, typed: str, choices: Sequence[Call]) -> None:
+        self.typed = typed  # the word as typed
+        self.choices = tuple(choices)  # the legal calls it may be, in legal order
+        tokens = ", ".join(c.token() for c in self.choices)
+        super().__init__(f"{said_back(typed)!r} may be {tokens}: say which")
+
+
+class FirstPersonWrites(CallSyntaxError):
+    """«пишу» ('I write'): the talk's «пишет» ('it writes': the other's combination is
+    written, docs/rules.md §3) said of oneself, which names no call: the one who gives
+    way says ``pishet``, the one whose combination is better says its top card
+    (``ot-…``) or nothing. The person is told both, not that it is no call."""
+
+    def __init__(self, typed: str, top: Call | None) -> None:
+        self.typed = typed
+        self.top = top  # the top card he may answer with now (rost-reply), if any
+        super().__init__(f"{said_back(typed)!r} is no call: pishet concedes")
 
 
 class AmbiguousRank(CallSyntaxError):
@@ -398,7 +424,7 @@ def parse_call(
     plain = " ".join(str(n) if (n := number_word(w)) is not None else w for w in t.split())
     for word, name in (aliases or {}).items():
         if normalize(word) in (t, plain):
-            return Call(name)
+            return _filled_in(name, legal, text)
     if t in _PROKHODIT:
         names = {c.name for c in legal}
         return Call(C.PROKHODIT if C.PROKHODIT in names or C.PISHET not in names else C.PISHET)
@@ -422,7 +448,24 @@ def parse_call(
             raise
         except CallSyntaxError:
             pass
+    if t in _WRITE_I:
+        top = next((c for c in legal if c.name == C.OT), None)
+        raise FirstPersonWrites(text.strip(), top)
     raise CallSyntaxError(f"not a table call: {said_back(text.strip())!r}")
+
+
+def _filled_in(name: str, legal: Sequence[Call], text: str) -> Call:
+    """A plugin's call ``name``; or, when ``name`` only heads its calls (Tertz's ``sto``
+    of ``sto-pyat`` … ``sto-tuzov``: "one hundred", which one left out), the one of them
+    legal now, as ``terts`` is ``dva-tertsa`` (docs/protocol.md §8.2). With several legal
+    the person is asked which; with none it is refused as any call not legal now."""
+    head = f"{name}-"
+    meant = [c for c in legal if c.name.startswith(head)]
+    if not meant or any(c.name == name for c in legal):
+        return Call(name)
+    if len(meant) > 1:
+        raise AmbiguousCall(text.strip(), meant)
+    return meant[0]
 
 
 def engine_call(word: str) -> Call | None:

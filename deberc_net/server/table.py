@@ -37,14 +37,16 @@ from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.hints import command_hint, hint, ten_meant
-from deberc_net.protocol.lang import Lang, TableWords, table_words
+from deberc_net.protocol.lang import Lang, TableWords, ru_call, table_words
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import (
+    AmbiguousCall,
     AmbiguousRank,
     CallSyntaxError,
+    FirstPersonWrites,
     numbered_call_range,
     parse_call,
 )
@@ -1228,6 +1230,18 @@ class Table:
         except AmbiguousRank as exc:
             session.send(ev.error("ambiguous-rank", _ambiguity(exc)))
             return
+        except AmbiguousCall as exc:
+            calls = tuple(self._call_word(c.token()) for c in exc.choices)
+            said = phrase(Msg.AMBIGUOUS_CALL, typed=said_back(exc.typed), calls=calls)
+            session.send(ev.error("ambiguous-call", said))
+            return
+        except FirstPersonWrites as exc:
+            top = phrase(Msg.CALL_WORD, call="ot RANK", ru="«от …»")
+            if exc.top is not None:
+                top = self._call_word(exc.top.token())
+            said = phrase(Msg.FIRST_PERSON_WRITES, typed=said_back(exc.typed), top=top)
+            session.send(ev.error("ambiguous-call", said))
+            return
         except CallSyntaxError as exc:
             self._refuse_unread(session, text, legal, str(exc))
             return
@@ -1245,6 +1259,11 @@ class Table:
         clocks = self.clocks
         if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
             clocks.answered(seat)
+
+    def _call_word(self, token: str) -> Phrase:
+        """A call named in a refusal: its token, in Russian as the table says it
+        («сто пять», «от короля»)."""
+        return phrase(Msg.CALL_WORD, call=token, ru=f"«{ru_call(token, self.words)}»")
 
     def _refuse_unread(
         self, session: Session, text: str, legal: Sequence[Call], reason: str

@@ -12,7 +12,14 @@ from deberc_net.game.cards import card_str
 from deberc_net.game.match import Match
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.lang import ru_call, spoken_call
-from deberc_net.protocol.vocabulary import AmbiguousRank, CallSyntaxError, engine_call, parse_call
+from deberc_net.protocol.vocabulary import (
+    AmbiguousCall,
+    AmbiguousRank,
+    CallSyntaxError,
+    FirstPersonWrites,
+    engine_call,
+    parse_call,
+)
 from deberc_net.testing import build_ruleset
 
 
@@ -348,3 +355,31 @@ def test_a_numbered_calls_number_is_read_as_a_commands_number_is() -> None:
     for typed in ("lomayu +5", "lomayu ５", "lomayu 5.0"):  # no number: refused
         with pytest.raises(CallSyntaxError):
             parse_call(typed, [], aliases)
+
+
+def test_a_hundred_said_alone_is_asked_about_when_two_are_legal() -> None:
+    """«сто» heads Tertz's hundreds: the one legal is meant, two legal are asked about
+    (a plugin whose seat may declare two classes at once meets it), none legal is
+    the head itself, refused by the table as not legal now (docs/protocol.md §8.2)."""
+    aliases = build_ruleset(2, "tertz").call_aliases
+    pyat, dam = Call("sto-pyat"), Call("sto-dam")
+    for typed in ("сто", "СТО", "hundred", "100", "sto"):
+        assert parse_call(typed, [pyat, Call(C.PLAY, card=3)], aliases) is pyat, typed
+        with pytest.raises(AmbiguousCall) as asked:
+            parse_call(typed, [pyat, dam], aliases)
+        assert asked.value.choices == (pyat, dam)
+        assert parse_call(typed, [Call("dvesti")], aliases) == Call("sto")
+    assert parse_call("200", [], aliases) == Call("dvesti")
+    assert engine_call("сто") is None  # only at a Tertz table
+
+
+def test_pishu_names_what_it_may_mean() -> None:
+    """«пишу» ('I write') is no call: the person is told pishet and his top card."""
+    top = Call(C.OT, rank=6)
+    for typed in ("пишу", "Pishu", "пишУ"):
+        with pytest.raises(FirstPersonWrites) as said:
+            parse_call(typed, [top, Call(C.PISHET)])
+        assert said.value.top is top
+    with pytest.raises(FirstPersonWrites) as said:
+        parse_call("пишу", [])
+    assert said.value.top is None

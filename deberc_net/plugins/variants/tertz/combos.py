@@ -37,7 +37,10 @@ WORDS = {  # what people say (seed 004: "one hundred ladies", "two hundred jacks
     "sto-dam": ("сто дам", "hundred queens", "hundred ladies"),
     "sto-korolei": ("сто королей", "hundred kings"),
     "sto-tuzov": ("сто тузов", "hundred aces"),
-    "dvesti": ("двести", "двести вальтов", "two hundred", "two hundred jacks"),
+    "dvesti": ("двести", "двести вальтов", "two hundred", "two hundred jacks", "200"),
+    # not a call: it heads the hundreds' calls, so said alone it is the one of them
+    # legal now (vocabulary.parse_call; one at most: a seat declares his highest class)
+    "sto": ("сто", "hundred", "100"),
 }
 
 
