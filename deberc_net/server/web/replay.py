@@ -55,6 +55,8 @@ class Trick:
     # a game with a talon: the seat that swapped its trump 7 for the turned card before
     # its card in this trick, and that card (docs/rules.md §12.3: at any trick)
     swap: tuple[int, str] | None = None
+    # the seats whose card in it the clock played (auto=1: their time ran out)
+    by_clock: frozenset[int] = frozenset()
 
 
 @attrs.frozen
@@ -79,6 +81,8 @@ class ReplayedDeal:
     # the trick each entry of the talk was said in, 1-based: the tricks taken before it,
     # plus one (a Tertz declaration at any trick, docs/rules.md §12.5; Deberts' bella)
     talk_tricks: list[int] = attrs.Factory(list)
+    # whether the clock made each entry of the talk for its seat (auto=1)
+    talk_by_clock: list[bool] = attrs.Factory(list)
 
 
 @attrs.frozen
@@ -211,26 +215,39 @@ class ReplayFold:
         self.talk: list[tuple[int, str]] = []
         self.talk_ru: list[tuple[int, str]] = []  # the same, said in Russian
         self.talk_tricks: list[int] = []  # the trick each was said in (ReplayedDeal)
+        self.talk_by_clock: list[bool] = []  # whether the clock said each (auto=1)
         self.tricks: list[Trick] = []
         self._words = words  # the table's own Russian words for calls (lang.table_words)
         self._plays: list[tuple[int, str]] = []  # the trick in play
+        self._by_clock: set[int] = set()  # the seats whose card in it the clock played
         self._swap: tuple[int, int] | None = None  # (seat, trick index) of a menyayu
         # cards shown, by seat, their 'pokazyvayu' to come: in English and in Russian,
         # and the trick they were shown in
         self._shown: dict[int, tuple[str, str, int]] = {}
 
-    def _say(self, seat: int, english: str, russian: str, trick: int | None = None) -> None:
+    def _say(
+        self,
+        seat: int,
+        english: str,
+        russian: str,
+        trick: int | None = None,
+        by_clock: bool = False,
+    ) -> None:
         self.talk.append((seat, english))
         self.talk_ru.append((seat, russian))
         self.talk_tricks.append(len(self.tricks) + 1 if trick is None else trick)
+        self.talk_by_clock.append(by_clock)
 
     def feed_all(self, events: Iterable[MatchEvent]) -> ReplayFold:
         for event in events:
             if isinstance(event, CardPlayed):
                 self._plays.append((event.seat, card_str(event.card)))
+                if event.auto:
+                    self._by_clock.add(event.seat)
             elif isinstance(event, TrickTaken):
                 plays, self._plays = self._plays, []
-                self.tricks.append(Trick(plays[0][0], plays, event.winner))
+                by_clock, self._by_clock = frozenset(self._by_clock), set()
+                self.tricks.append(Trick(plays[0][0], plays, event.winner, by_clock=by_clock))
             elif isinstance(event, CallMade):
                 if event.call.name == MENYAYU:  # during the trick not yet taken
                     self._swap = (event.seat, len(self.tricks))
@@ -238,6 +255,7 @@ class ReplayFold:
                     event.seat,
                     _call_text(event.call, self._words),
                     _ru_call_text(event.call, self._words),
+                    by_clock=event.auto,
                 )
                 if event.seat in self._shown and event.call.token() == "pokazyvayu":
                     self._say(event.seat, *self._shown.pop(event.seat))
@@ -277,7 +295,9 @@ class ReplayFold:
         trump = started.trump if ordered is None else ordered.trump
         talon = _talon_at_start(hands, record["deck"], extra)
         tricks = _with_draws(self.tricks, extra.get("draws"), talon) + (
-            [Trick(self._plays[0][0], self._plays, None)] if self._plays else []
+            [Trick(self._plays[0][0], self._plays, None, by_clock=frozenset(self._by_clock))]
+            if self._plays
+            else []
         )
         if talon is not None and self._swap is not None:  # Tertz: where the 7 swapped
             seat, at = self._swap
@@ -297,6 +317,7 @@ class ReplayFold:
             talk=self.talk + [(seat, said[0]) for seat, said in self._shown.items()],
             talk_ru=self.talk_ru + [(seat, said[1]) for seat, said in self._shown.items()],
             talk_tricks=self.talk_tricks + [said[2] for said in self._shown.values()],
+            talk_by_clock=self.talk_by_clock + [False] * len(self._shown),
             tricks=tricks,
             outcome=outcome,
             talon=talon,

@@ -81,6 +81,7 @@ class W(StrEnum):
     TOTALS_IS = "totals-is"
     TALK_IS = "talk-is"
     AT_TRICK = "at-trick"
+    BY_CLOCK = "by-clock"
     UNFINISHED = "unfinished"
     BREAKS = "breaks"
     SWAPS = "swaps"
@@ -257,6 +258,8 @@ WORDS: dict[W, tuple[str, str]] = {
     W.TOTALS_IS: ("totals", "итого"),
     W.TALK_IS: ("Talk: ", "Разговор: "),
     W.AT_TRICK: (" (trick {trick})", " (взятка {trick})"),  # said after the first trick
+    # a call the clock made for a seat (auto=1), as the table said it (protocol §11.2)
+    W.BY_CLOCK: (" (by the clock)", " (по часам)"),
     W.UNFINISHED: ("unfinished", "не взята"),
     W.BREAKS: ("{name} breaks the deck: {call}", "{name}: {call}"),
     # the turned card it took follows (a card's markup)

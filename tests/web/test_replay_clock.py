@@ -1,0 +1,99 @@
+"""/games/ID marks the calls the clock made for a seat (docs/web.md): a reader of a
+replay told a player's own call from the clock's by nothing, though the record says
+it (``"auto": true``, docs/records.md) and the table said it (``auto=1``, ``(by the
+clock)``, docs/protocol.md §11.2)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from html import unescape
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.game.cards import parse_card
+from deberc_net.protocol.lang import ru_card
+from deberc_net.protocol.render import pretty_card
+from tests.server.client import LineClient, fields, is_event
+from tests.server.conftest import Connector
+
+TALK = re.compile(r'<p class="talk">(.*?)</p>', re.S)
+TRICKS = re.compile(r'<ol class="tricks">(.*?)</ol>', re.S)
+TAG = re.compile(r"<[^>]+>")
+CARD = re.compile(r"(?:10|[789JQKA])[shdc]")
+
+
+def _text(html: str) -> str:
+    return unescape(TAG.sub("", html))
+
+
+def _choice(legal: list[str]) -> str:
+    """igrayu when it may (no deal voided by passes), else a card, else the first."""
+    if "igrayu" in legal:
+        return "igrayu"
+    return next((c for c in legal if CARD.fullmatch(c)), legal[0])
+
+
+async def _play(client: LineClient, silent: dict[str, bool]) -> None:
+    """Answer each ask, but let the clock answer the first ask of the bidding and the
+    first of the play (whoever gets them); the seat whose card the clock played leaves
+    once that trick is taken (the match ends: a forfeit)."""
+    seat, leaving = "", False
+    while True:
+        line = await client.read_until(lambda _: True, 10)
+        tag, f = fields(line)
+        assert tag != "error", f"{client.label}: {line}"
+        if is_event(line, "match-end"):
+            return
+        if is_event(line, "play") and f.get("auto") == "1":
+            leaving = f["seat"] == seat
+        elif is_event(line, "trick") and leaving:
+            await client.send("leave!")
+        elif tag == "ask":
+            seat = f["seat"]
+            if not silent.get(f["phase"], True):
+                silent[f["phase"]] = True  # this one the clock answers
+                continue
+            await client.send(f"{_choice(f['legal'].split(','))} seq={f['seq']}")
+
+
+@pytest.mark.timeout(60)
+async def test_the_replay_marks_the_calls_the_clock_made(
+    start_web: Callable[..., Any], connect: Connector
+) -> None:
+    web = await start_web(bot_clock_ms=300)
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    silent = {"bidding": False, "play": False}
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_play, ann, silent)
+            nursery.start_soon(_play, bob, silent)
+        status, body = await web.get("/api/games/m1")
+        assert status == 200
+        english = (await web.get("/games/m1"))[1].decode()
+        russian = (await web.get("/games/m1", {"Accept-Language": "ru"}))[1].decode()
+    record = json.loads(body)["deals"][0]
+    players = ("ann", "bob")
+    auto = [c for c in record["calls"] if c.get("auto")]  # the machine form says it
+    assert [c["call"] for c in auto] == ["pas", "play"], record["calls"]
+    said, played = auto
+    card = parse_card(played["card"])
+    for page, clock, pas, shown in (
+        (english, "(by the clock)", "pas", pretty_card(card)),
+        (russian, "(по часам)", "пас", ru_card(card)),
+    ):
+        talk = _text(TALK.search(page)[1])
+        tricks = _text(TRICKS.search(page)[1])
+        assert f"{players[said['seat']]}: {pas} {clock}" in talk, talk
+        assert talk.count(clock) == 1  # the others' calls are their own
+        # in a trick taken, as the table said it: 'ann plays 7♠ (by the clock)'
+        assert f"{players[played['seat']]} {shown} {clock}" in tricks, tricks
+        assert tricks.count(clock) == 1, tricks
