@@ -11,7 +11,7 @@ import pytest
 import trio
 
 from deberc_net.game.match import Match
-from deberc_net.testing import build_ruleset
+from deberc_net.testing import build_ruleset, say
 
 from .client import LineClient
 from .conftest import Connector
@@ -19,17 +19,20 @@ from .conftest import Connector
 TERTZ = build_ruleset(2, "tertz")
 
 
-async def first_ask(port: int, connect: Connector, seed: str) -> tuple[LineClient, dict[str, str]]:
-    """ann opens a Tertz table, bob sits; the client of the seat the seed gives the
-    first turn, and its first ask."""
+async def seated(port: int, connect: Connector) -> dict[int, LineClient]:
+    """ann opens a Tertz table, bob sits: each client by its seat."""
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await ann.send("new 2 tertz")
     sat = await ann.expect("ok", cmd="sit")
     await bob.send(f"sit {sat['table']}")
     await bob.expect("ok", cmd="sit")
-    first = Match(TERTZ, seed=seed).to_act
-    client = ann if int(sat["seat"]) == first else bob
+    return {int(sat["seat"]): ann, 1 - int(sat["seat"]): bob}
+
+
+async def first_ask(port: int, connect: Connector, seed: str) -> tuple[LineClient, dict[str, str]]:
+    """The client of the seat the seed gives the first turn, and its first ask."""
+    client = (await seated(port, connect))[Match(TERTZ, seed=seed).to_act]
     return client, await client.expect("ask")
 
 
@@ -101,4 +104,38 @@ async def test_pishu_is_told_what_it_may_mean_not_that_it_is_no_call(
         "code": "ambiguous-call",
         "text": "'pishu' is no call: to give way, say pishet (the other's combination is "
         "written); a better combination of yours is said by its top card: ot RANK.",
+    }
+
+
+def _talk(legal: list[str]) -> str:
+    """Declare a terts, ask rost?, answer it with the top card; else the first card."""
+    for call in ("terts", "rost?"):
+        if call in legal:
+            return call
+    return next(c for c in legal if c.startswith("ot-") or c[0] in "789JQKA1")
+
+
+@pytest.mark.timeout(30)
+async def test_pishu_answering_a_top_card_names_the_one_that_beats_it(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """Both hold a terts; bob asks rost?, ann answers her top card, and bob, whose
+    terts is higher (ot-K, the seed's), types «пишу»: told pishet, or ot-K."""
+    port = await start_server(match_seed="words36-153")
+    mirror = Match(TERTZ, seed="words36-153")  # whose ask comes next
+    with trio.fail_after(20):
+        clients = await seated(port, connect)
+        ask = await clients[mirror.to_act].expect("ask")
+        while "pishet" not in ask["legal"].split(","):
+            call = _talk(ask["legal"].split(","))
+            await clients[mirror.to_act].send(f"{call} seq={ask['seq']}")
+            say(mirror, mirror.to_act, call)
+            ask = await clients[mirror.to_act].expect("ask")
+        await clients[mirror.to_act].send(f"пишу seq={ask['seq']}")
+        told = await clients[mirror.to_act].expect("error")
+    assert ask["legal"] == "ot-K,pishet"
+    assert told == {
+        "code": "ambiguous-call",
+        "text": "'пишу' is no call: to give way, say pishet (the other's combination is "
+        "written); a better combination of yours is said by its top card: ot-K.",
     }
