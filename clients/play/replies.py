@@ -169,6 +169,7 @@ def history_text(
                     line.require_int("winner"),
                     draws,
                     _draw(swapped) if swapped else None,
+                    _ints(line, "auto"),  # the seats whose card the clock played
                 )
             )
     if deals:
@@ -199,7 +200,8 @@ def _unfinished(line: Line) -> ev.UnfinishedTrick | None:
     leader = line.get_int("unfinished_leader")
     if leader is None:
         return None
-    return ev.UnfinishedTrick(leader, tuple(parse_card(c) for c in line.get_list("unfinished")))
+    laid = tuple(parse_card(c) for c in line.get_list("unfinished"))
+    return ev.UnfinishedTrick(leader, laid, _ints(line, "unfinished_auto"))
 
 
 def _draw(item: str) -> tuple[int, int]:

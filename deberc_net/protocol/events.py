@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
 import attrs
 
+from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import Card
 from deberc_net.game.events import MatchEvent
 from deberc_net.game.outcomes import FORFEITS
@@ -342,6 +343,8 @@ class HistoryTrick:
     # a game with a talon (Tertz): the seat that swapped the trump 7 for the turned card
     # before its card in this trick, and the card it took (None: no swap here)
     swap: tuple[int, int] | None = None
+    # the seats whose card in it the clock played (auto=1: their time ran out)
+    by_clock: tuple[int, ...] = ()
 
 
 @attrs.frozen
@@ -351,6 +354,7 @@ class UnfinishedTrick:
 
     leader: int
     cards: tuple[int, ...]  # in the order laid from the leader
+    by_clock: tuple[int, ...] = ()  # as HistoryTrick's
 
 
 @attrs.frozen
@@ -376,6 +380,31 @@ def scored_in(record: dict[str, Any]) -> tuple[Scored, ...]:
         for item in entry.get("scored") or ()
     ]
     return tuple(sorted(counted, key=lambda s: s.seat))
+
+
+def by_clock(plays: Iterable[tuple[int, bool]], sizes: Iterable[int]) -> list[tuple[int, ...]]:
+    """For each trick (its cards' count, in order), the seats whose card in it the
+    clock played: ``plays`` are the cards laid, in order, as (seat, made by the clock)."""
+    laid = list(plays)
+    out, at = [], 0
+    for size in sizes:
+        out.append(tuple(seat for seat, auto in laid[at : at + size] if auto))
+        at += size
+    return out
+
+
+def clock_cards(record: dict[str, Any]) -> list[tuple[int, ...]]:
+    """A deal record's tricks (the one left unfinished last), each with the seats whose
+    card in it the clock played: its calls' ``"auto": true`` (docs/records.md); a
+    punished card was laid on no trick."""
+    left = record.get("unfinished_trick")
+    tricks = [*(record.get("tricks") or ()), *([left] if left else [])]
+    laid = (
+        (c["seat"], bool(c.get("auto")))
+        for c in record.get("calls") or ()
+        if c["call"] == PLAY and "penalty" not in c
+    )
+    return by_clock(laid, (len(t["cards"]) for t in tricks))
 
 
 @attrs.frozen

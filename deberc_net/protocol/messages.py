@@ -207,6 +207,7 @@ class Msg(StrEnum):
     HISTORY_SWAP = "history-swap"
     HISTORY_DRAWS = "history-draws"
     HISTORY_UNFINISHED = "history-unfinished"
+    HISTORY_BY_CLOCK = "history-by-clock"
     TOP_TITLE = "top-title"
     # which standings: the game for 2, 3 or 4 ("moscow, 2 players (0 rated)" read as
     # two players, none rated, to a club of three who had just played)
@@ -1020,6 +1021,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "    {laid}: not taken, the deal ended there",
         "    {laid}: не взята, на этом раздача кончилась",
     ),
+    # the cards of a trick the clock played (auto=1), as the table said: "(by the clock)"
+    Msg.HISTORY_BY_CLOCK: ("      by the clock: {laid}", "      по часам: {laid}"),
     Msg.TOP_TITLE: (
         "Standings: {variant} {game} ({total} rated).",
         "Рейтинг: {variant} {game} (в рейтинге: {total}).",

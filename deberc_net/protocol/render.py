@@ -1541,6 +1541,12 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                             if d.unfinished_swap is not None
                             else []
                         ),
+                        # the seats whose card in the trick not taken the clock played
+                        *(
+                            [("unfinished_auto", d.unfinished.by_clock)]
+                            if d.unfinished is not None and d.unfinished.by_clock
+                            else []
+                        ),
                     ],
                 )
             )
@@ -1552,6 +1558,8 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                     fields.append(("draws", [f"{s}:{card_str(c)}" for s, c in t.draws]))
                 if t.swap is not None:  # Tertz: the trump 7 took the turned card here
                     fields.append(("swap", _swap_field(t.swap)))
+                if t.by_clock:  # the seats whose card the clock played (auto=1)
+                    fields.append(("auto", t.by_clock))
                 out.append(line("history-trick", fields))
         return out
     return history_lines(e)
@@ -1569,6 +1577,18 @@ def _swap_line(
     seat, took = swap
     said = phrase(Msg.CALL_WORD, call=spoken_call(C.MENYAYU), ru=ru_call(C.MENYAYU, words))
     return _say(lang, Msg.HISTORY_SWAP, seat=n[seat], card=pretty_card(took), call=said)
+
+
+def _by_clock_line(
+    trick: ev.HistoryTrick | ev.UnfinishedTrick, n: Sequence[str], lang: Lang
+) -> str:
+    """'      by the clock: vera 7♠', under a trick: the cards in it the clock played."""
+    laid = [
+        f"{n[(trick.leader + k) % len(n)]} {pretty_card(c)}"
+        for k, c in enumerate(trick.cards)
+        if (trick.leader + k) % len(n) in trick.by_clock
+    ]
+    return _say(lang, Msg.HISTORY_BY_CLOCK, laid=", ".join(laid))
 
 
 def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
@@ -1596,6 +1616,8 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")
+            if t.by_clock:  # as the table said them: 'vera plays 7♠ (by the clock)'
+                out.append(_by_clock_line(t, n, lang))
             if t.swap is not None:  # Tertz: before his card the seat swapped his trump 7
                 out.append(_swap_line(t.swap, n, lang, e.words))
             if i == 1 and d.broken is not None:  # Tertz: the loser breaks the deck (§12.2)
@@ -1612,6 +1634,8 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
                 for k, c in enumerate(left.cards)
             ]
             out.append(_say(lang, Msg.HISTORY_UNFINISHED, laid=" ".join(laid)))
+            if left.by_clock:
+                out.append(_by_clock_line(left, n, lang))
         if d.unfinished_swap is not None:  # made in it (or before its first card)
             out.append(_swap_line(d.unfinished_swap, n, lang, e.words))
     return out
@@ -1709,11 +1733,12 @@ def _human_record(record: dict[str, Any]) -> list[str]:
     names = record["players"]
     tricks = played_tricks(record)
     out = [f"Deal {record['deal_no']} in full" + (":" if tricks else ": no card was played.")]
-    for number, trick in enumerate(tricks, 1):
+    clock = ev.clock_cards(record)  # a card the clock played says so, as it was told
+    for number, (trick, auto) in enumerate(zip(tricks, clock, strict=True), 1):
         seat = trick["leader"]
         laid = []
         for text in trick["cards"]:
-            laid.append(f"{names[seat]} {_pretty_token(text)}")
+            laid.append(f"{names[seat]} {_pretty_token(text)}{_clock(seat in auto)}")
             seat = (seat + 1) % len(names)
         taker = trick.get("winner")
         took = f" → {names[taker]}" if isinstance(taker, int) else " (unfinished)"

@@ -510,11 +510,12 @@ def _record(record: dict[str, Any]) -> list[str]:
     tricks = played_tricks(record)
     none = "" if tricks else " ни одной карты не сыграно."
     out = [f"Раздача {record['deal_no']} полностью:{none}"]
-    for number, trick in enumerate(tricks, 1):
+    clock = ev.clock_cards(record)  # a card the clock played says so, as it was told
+    for number, (trick, auto) in enumerate(zip(tricks, clock, strict=True), 1):
         seat = trick["leader"]
         laid = []
         for text in trick["cards"]:
-            laid.append(f"{names[seat]} {ru_call(text)}")
+            laid.append(f"{names[seat]} {ru_call(text)}{_clock(seat in auto)}")
             seat = (seat + 1) % len(names)
         taker = trick.get("winner")
         took = f" → {names[taker]}" if isinstance(taker, int) else " (не доиграна)"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import SUITS, card_str, parse_card
 from deberc_net.game.record import draws_per_trick, swap_trick
 from deberc_net.game.view import view
@@ -43,6 +44,8 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         record.get("turned"),
         talon,
     )
+    left = record.get("unfinished_trick")
+    clock = ev.clock_cards(record)
     tricks = [
         ev.HistoryTrick(
             t["leader"],
@@ -50,14 +53,16 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
             t["winner"],
             tuple(drawn) if talon and draws_told else None,
             swap.get(i),
+            clock[i],
         )
         for i, (t, drawn) in enumerate(zip(taken, draws, strict=True))
     ]
-    left = record.get("unfinished_trick")
     unfinished = (
         None
         if left is None
-        else ev.UnfinishedTrick(left["leader"], tuple(parse_card(c) for c in left["cards"]))
+        else ev.UnfinishedTrick(
+            left["leader"], tuple(parse_card(c) for c in left["cards"]), clock[len(tricks)]
+        )
     )
     return ev.HistoryDeal(
         record["deal_no"],
@@ -86,10 +91,14 @@ def history_in_play(deal: Deal) -> ev.HistoryDeal:
         card_str(deal.original_turned),
         "talon_broken" in extra,
     )
+    done = [(t, t.winner) for t in deal.tricks if t.winner is not None]
+    clock = ev.by_clock(
+        ((c.seat, c.auto) for c in deal.log if c.call.name == PLAY and c.penalty is None),
+        [len(t.cards) for t, _ in done],
+    )
     taken = tuple(
-        ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), t.winner, None, swap.get(i))
-        for i, t in enumerate(deal.tricks)
-        if t.winner is not None
+        ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), won, None, swap.get(i), clock[i])
+        for i, (t, won) in enumerate(done)
     )
     return ev.HistoryDeal(
         deal.deal_no,

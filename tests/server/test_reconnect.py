@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import socket
 import struct
 import time
@@ -173,7 +174,12 @@ async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
     assert [e["auto"] for e in mine] == ["1", "1", "0", "1", "1"]
     assert asks == 6
     # bob's calls were his own; the human rendering marks ann's automatic ones
-    assert sum("(by the clock)" in line for line in bob.lines) == 4
+    told = [line for line in bob.lines if "(by the clock)" in line]
+    laid = [line for line in told if line.startswith("  trick ")]  # the deal's record, §14
+    assert len(told) - len(laid) == 4
+    # the record's tricks mark the cards the clock played, ann's alone
+    marked = [m for line in laid for m in re.findall(r"(\w+) \S+ \(by the clock\)", line)]
+    assert marked and set(marked) == {"ann"}
     assert all(
         e["auto"] == "0" for e in events if e["kind"] in ("call", "play") and e["seat"] != str(seat)
     )
