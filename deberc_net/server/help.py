@@ -635,8 +635,17 @@ _SWAP_CALLS = ("  menyayu (", "  prokhodit? (", "  меняю (", "  прохо�
 
 def _without_swap(block: str) -> str:
     """Deberts's calls at a table that has no swap of the seven (docs/rules.md §8, §10):
-    a four-player tryout read menyayu and prokhodit? among his table's calls."""
-    return "".join(x for x in block.splitlines(keepends=True) if not x.startswith(_SWAP_CALLS))
+    a four-player tryout read menyayu and prokhodit? among his table's calls. An entry
+    goes with the lines its explanation wraps to (indented past the call's column): an
+    evening of four read menyayu's last two under 'igrayu SUIT'."""
+    kept: list[str] = []
+    dropping = False
+    for x in block.splitlines(keepends=True):
+        if not x.startswith("   "):  # an entry's first line (or a heading)
+            dropping = x.startswith(_SWAP_CALLS)
+        if not dropping:
+            kept.append(x)
+    return "".join(kept)
 
 
 def _own_game(book: RuleBook, rule: LoadedRule) -> bool:

@@ -17,6 +17,17 @@ def _calls(lines: list[str]) -> list[str]:
     return [x.split()[0] for x in lines if x.startswith("  ") and not x.startswith("   ")]
 
 
+def _entries(lines: list[str]) -> list[list[str]]:
+    """A block's entries, each its first line and the lines its explanation wraps to."""
+    out: list[list[str]] = []
+    for x in lines:
+        if x.startswith("   ") and out:
+            out[-1].append(x)
+        else:
+            out.append([x])
+    return out
+
+
 async def test_a_plain_table_lists_no_calls_of_options_it_does_not_play(
     port: int, connect: Connector
 ) -> None:
@@ -93,3 +104,24 @@ async def test_a_table_with_no_swap_of_the_seven_lists_neither_the_swap_nor_its_
     told = await person_told(vera, "calls")
     assert not any(x.startswith(("  меняю (", "  проходит? (")) for x in told), told
     assert any(x.startswith("  рост? (") for x in told), told
+
+
+async def test_a_table_with_no_swap_keeps_no_line_of_the_swaps_explanation(
+    port: int, connect: Connector
+) -> None:
+    """An evening's four players read, under 'igrayu SUIT … name another suit', the
+    lines 'the first trump, before your first card / and before you declare': the
+    rest of menyayu's explanation, whose first line alone was left out."""
+    swap_words = {"menyayu", "prokhodit?", "меняю", "проходит?"}
+    for lang in ("en", "ru"):
+        ann = await connect.machine(port, f"ann{lang}")
+        listed = {}
+        for opened in ("new 2", "new 4"):
+            await ann.send(opened)
+            await ann.expect("ok", cmd="sit")
+            listed[opened] = _entries(await help_texts(ann, f"calls lang={lang}"))
+            await ann.send("leave!")
+            await ann.expect("ok", cmd="leave")
+        kept = [e for e in listed["new 2"] if e[0].split()[0] not in swap_words]
+        assert len(kept) == len(listed["new 2"]) - 2, listed["new 2"]
+        assert listed["new 4"] == kept, listed["new 4"]
