@@ -128,6 +128,8 @@ class Msg(StrEnum):
     DEAL_WON_BY = "deal-won-by"
     DEAL_VOID = "deal-void"
     SCORED = "scored"
+    HUNG_WON = "hung-won"
+    HUNG_SHARED = "hung-shared"
     STATE_TALK = "state-talk"
     STATE_SHOWN = "state-shown"
     STATE_TRICKS = "state-tricks"
@@ -797,6 +799,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # what each seat's declarations counted in a deal (its record's declared[].scored)
     Msg.SCORED: ("Scored for combinations: {combos}.", "За комбинации: {combos}."),
+    # the points hanging from a hanging bide, written in this deal (docs/rules.md §5)
+    Msg.HUNG_WON: (
+        "The {hanging} points that hung go to {side}.",
+        "Висевшие очки ({hanging}) записаны: {side}.",
+    ),
+    Msg.HUNG_SHARED: (
+        "The {hanging} points that hung are shared by the whistlers, {sides}.",
+        "Висевшие очки ({hanging}) делят вистующие: {sides}.",
+    ),
     # the table's view again ('state', a resume): what the deal's events told
     Msg.STATE_TALK: ("Talk: {talk}", "Разговор: {talk}"),
     Msg.STATE_SHOWN: ("Shown: {shown}", "Показано: {shown}"),

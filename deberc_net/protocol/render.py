@@ -793,7 +793,8 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
     if e.deal_won_on_points and type(told) is g.DealEnded:
         how = deal_word(told.outcome, told.written, e.names, True, Lang.EN)
         scored = scored_lines(ev.scored_in(told.record), e.names, Lang.EN, e.words)
-        return [deal_end_line(told, e.names, how), *scored]
+        hung = hung_lines(told, e.names, Lang.EN)
+        return [deal_end_line(told, e.names, how), *scored, *hung]
     if type(told) is g.CallMade:  # in the table's words (Tertz's 'mariage')
         said = [call_line(told, e.names, e.face_up, e.words)]
         if e.round_two is not None:  # its pas opened round two
@@ -1035,7 +1036,8 @@ def _human_deal_end(
         how = f"hanging bide for {bide}, {e.hanging} points hang"
     else:
         how = f"bide for {bide}"
-    return [deal_end_line(e, n, how), *scored_lines(ev.scored_in(e.record), n, Lang.EN, words)]
+    scored = scored_lines(ev.scored_in(e.record), n, Lang.EN, words)
+    return [deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.EN)]
 
 
 def bide_side(e: g.DealEnded, n: Sequence[str]) -> str | None:
@@ -1119,6 +1121,33 @@ def scored_lines(
         return []
     combos = "; ".join(f"{names[seat]} {', '.join(said)}" for seat, said in sorted(by_seat.items()))
     return [_say(lang, Msg.SCORED, combos=combos)]
+
+
+# the engine's note of where the hanging points went (game/scoring.py, the Moscow rules)
+_HUNG = re.compile(r"hanging (\d+) to (?:side (\d+)|the whistlers)")
+
+
+def hung_lines(e: g.DealEnded, names: Sequence[str], lang: Lang) -> list[str]:
+    """Who writes the points that hung into this deal, if it won them ('The 81 points
+    that hung go to boris+gleb.'): its written points are its own and those, which its
+    line alone did not add up to (an evening of four, docs/rules.md §5)."""
+    record = e.record
+    notes = record.get("notes") or ()
+    found = next((m for note in notes if (m := _HUNG.fullmatch(str(note)))), None)
+    player = record.get("player")
+    if found is None or not e.totals:
+        return []
+    sides = side_names(names, len(e.totals))
+    if found.group(2) is not None:
+        taker = [int(found.group(2))]
+    elif isinstance(player, int):  # a bide: the player's whistlers (three: two share)
+        taker = [s for s in range(len(sides)) if s != player % len(sides)]
+    else:
+        return []
+    if len(taker) == 1:
+        return [_say(lang, Msg.HUNG_WON, hanging=found.group(1), side=sides[taker[0]])]
+    both = (" и " if lang == Lang.RU else " and ").join(sides[s] for s in taker)
+    return [_say(lang, Msg.HUNG_SHARED, hanging=found.group(1), sides=both)]
 
 
 def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:

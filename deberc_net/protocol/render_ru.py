@@ -49,6 +49,7 @@ from .render import (
     games_lines,
     held_for,
     history_lines,
+    hung_lines,
     invited_lines,
     mutes_lines,
     order_sides,
@@ -120,7 +121,8 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             if event.deal_won_on_points and type(told) is g.DealEnded:
                 how = deal_word(told.outcome, told.written, event.names, True, Lang.RU)
                 scored = scored_lines(ev.scored_in(told.record), event.names, Lang.RU, event.words)
-                lines = [_deal_end_line(told, event.names, how), *scored]
+                hung = hung_lines(told, event.names, Lang.RU)
+                lines = [_deal_end_line(told, event.names, how), *scored, *hung]
             elif event.face_up is not None and type(told) is g.CallMade:  # a swap
                 lines = _call_in(told, event.names, event.words, event.face_up)
             elif event.shown_now is not None and type(told) is g.Shown:  # as in English
@@ -267,7 +269,7 @@ def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) 
         how = f"висячий байд {_at(bide)}, висит {e.hanging}"
     else:
         how = f"байд {_at(bide)}"
-    return [_deal_end_line(e, n, how), *scored]
+    return [_deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.RU)]
 
 
 # the events that say a call (or a combination named as one), told in a table's own

@@ -484,6 +484,37 @@ def test_a_hanging_bide_says_whose_it_is_and_what_hangs() -> None:
     )
 
 
+def test_a_deal_that_wins_the_hanging_points_says_who_writes_them() -> None:
+    """An evening of four read 'Deal 3: bide for vera+anna. Points: boris+gleb 123,
+    vera+anna 79. Written: boris+gleb 283, …': 123 + 79 is 202, and nothing said that
+    the 81 points hanging from the deal before were written too (docs/rules.md §5)."""
+    four = ("boris", "vera", "gleb", "anna")
+    record = {"player": 3, "hanging_before": 81, "notes": ["hanging 81 to the whistlers"]}
+    bide = g.DealEnded(3, "bide", (123, 79), (283, 0), (513, 13), 0, record)
+    told = ev.TableEvent(9, 1, four, bide)
+    assert render(told, HUMAN)[-1] == "The 81 points that hung go to boris+gleb."
+    assert render_ru(told)[-1] == "Висевшие очки (81) записаны: boris+gleb."
+    made = {"player": 1, "hanging_before": 91, "notes": ["hanging 91 to side 1"]}
+    deal = g.DealEnded(3, "made", (100, 102), (100, 193), (282, 284), 0, made)
+    assert render(ev.TableEvent(9, 1, FOUR, deal), HUMAN)[-1] == (
+        "The 91 points that hung go to boris+gleb."
+    )
+    # three players: the whistlers of a bide share them (docs/rules.md §8)
+    three = ("anna", "boris", "vera")
+    shared = {"player": 0, "hanging_before": 61, "notes": ["hanging 61 to the whistlers"]}
+    split = g.DealEnded(2, "bide", (30, 60, 72), (0, 106, 117), (0, 106, 117), 0, shared)
+    assert render(ev.TableEvent(9, 1, three, split), HUMAN)[-1] == (
+        "The 61 points that hung are shared by the whistlers, boris and vera."
+    )
+    assert render_ru(ev.TableEvent(9, 1, three, split))[-1] == (
+        "Висевшие очки (61) делят вистующие: boris и vera."
+    )
+    # the deal that leaves them hanging says nothing more than it did
+    kept = g.DealEnded(4, "made", (90, 72), (90, 72), (90, 72), 81, {"hanging_before": 81})
+    assert not any("hung" in x for x in render(ev.TableEvent(9, 1, FOUR, kept), HUMAN))
+    assert not any("Висевшие" in x for x in render_ru(ev.TableEvent(9, 1, FOUR, kept)))
+
+
 def test_the_options_questions_are_said_as_what_they_are_in_english() -> None:
     """A tryout (s30) read "house-heuristic-18 asks offer?: you answer." at a poltinniki
     table: the pending kind's token where the Russian screens say the offer and its
