@@ -176,6 +176,7 @@ class Msg(StrEnum):
     PRIVATE_TABLE = "private-table"
     PRIVATE_MARK = "private-mark"
     AWAY_MARK = "away-mark"
+    AWAY_NAMED = "away-named"
     # told at the next login of a player away when it happened (server/missed.py)
     MISSED_SEAT = "missed-seat"
     MISSED_FORFEIT = "missed-forfeit"
@@ -938,6 +939,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
     Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
     Msg.AWAY_MARK: (" (away)", " (нет связи)"),  # a seat's player in 'tables'
+    Msg.AWAY_NAMED: (" (away: {names})", " (нет связи: {names})"),  # a pair's, playing
     Msg.MISSED_SEAT: (
         "While you were away, your seat at table {table} was freed: a seat is held {seconds} s"
         " for a player away, then it is free for another.",

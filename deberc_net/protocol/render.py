@@ -148,9 +148,12 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
 # a login to copy and type ('login anna token=…', «login anna token=…»): kept on one
 # line when a line is wrapped (a tryout copied half of it from two lines, s28); and a
 # line's last number with the word before it ('boris 0': a history heading's last side
-# left its points alone on the next line, s31). The word tried only where one begins:
-# tried at each character, a chat line of one 1000-character word took 1.5 ms, not 0.05
-_UNBROKEN = re.compile(r"['«]login [^'»\n]{1,60}['»]|(?<!\S)\S+ -?\d+[.)]?$")
+# left its points alone on the next line, s31); and who of a pair is away in 'tables'
+# ('(away: vera)'). The word tried only where one begins: tried at each character, a
+# chat line of one 1000-character word took 1.5 ms, not 0.05
+_UNBROKEN = re.compile(
+    r"['«]login [^'»\n]{1,60}['»]|\((?:away|нет связи): [^)\n]{1,60}\)|(?<!\S)\S+ -?\d+[.)]?$"
+)
 # stands for a space within it while the line is wrapped: one column wide, as the space
 # (a control character counts none), and no space to str.split or textwrap
 _JOINED = "\u2423"
@@ -396,7 +399,13 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
         if t.state == ev.TableState.PLAYING and t.deal is not None and all(t.seats):
             # a running match: its deal and each side's score, as the web index shows
             state = _say(lang, Msg.PLAYING_DEAL, deal=t.deal)
-            seats = _by_side(named, t.score)
+            if len(t.score) < len(t.seats) and t.away:
+                # partners: 'anna+vera (away) 182' read as the pair away; who is, after
+                players = tuple(s or "" for s in t.seats)
+                gone = ", ".join(players[i] for i in sorted(t.away))
+                seats = _by_side(players, t.score) + _say(lang, Msg.AWAY_NAMED, names=gone)
+            else:
+                seats = _by_side(named, t.score)
         out.append(
             _say(
                 lang,

@@ -384,6 +384,16 @@ def test_a_tables_line_marks_a_seat_whose_player_is_away() -> None:
     assert render_ru(tables)[0] == (
         "Стол 5 (закрытый): moscow, игроков: 3, ждёт игроков: bob, ann (нет связи), carl"
     )
+    # partners: 'anna+vera (away) 182' read as the pair away (an evening of four)
+    pairs = ev.TableInfo(
+        7, 4, "kharkov", (), ("anna", "boris", "vera", "gleb"), ev.TableState.PLAYING, 0,
+        False, 2, (182, 0), away=(2,),
+    )  # fmt: skip
+    assert render(ev.Tables((pairs,), 1), HUMAN) == [
+        "Table 7: kharkov, 4 players, playing deal 2: anna+vera 182, boris+gleb 0",
+        "  (away: vera)",
+    ]
+    assert render_ru(ev.Tables((pairs,), 1))[-1] == "  (нет связи: vera)"
     assert render(tables, MACHINE)[1:] == [
         "table id=5 players=3 variant=moscow options= seats=bob,ann,carl state=waiting"
         " observers=0 private=1 away=ann",
