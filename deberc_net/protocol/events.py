@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
@@ -407,6 +408,27 @@ def clock_cards(record: dict[str, Any]) -> list[tuple[int, ...]]:
     return by_clock(laid, (len(t["cards"]) for t in tricks))
 
 
+# the engine's note of where the hanging points went (game/scoring.py, the Moscow rules)
+_HUNG = re.compile(r"hanging (\d+) to (?:side (\d+)|the whistlers)")
+
+
+def hung_in(record: dict[str, Any], sides: int) -> tuple[int, tuple[int, ...]] | None:
+    """The points that hung into a deal and the sides that wrote them in it, if it won
+    them (docs/rules.md §5: the side that wrote more; a bide's whistlers), from its
+    record's ``notes``; None if it did not (they hang on, or none did)."""
+    notes = record.get("notes") or ()
+    found = next((m for note in notes if (m := _HUNG.fullmatch(str(note)))), None)
+    player = record.get("player")
+    if found is None or not sides:
+        return None
+    if found.group(2) is not None:
+        return int(found.group(1)), (int(found.group(2)),)
+    if not isinstance(player, int):
+        return None
+    # a bide: the player's whistlers (with three, two of them share)
+    return int(found.group(1)), tuple(s for s in range(sides) if s != player % sides)
+
+
 @attrs.frozen
 class HistoryDeal:
     """One deal of a match's history: who dealt, the trump and who ordered it, how it
@@ -427,6 +449,8 @@ class HistoryDeal:
     # its last taken trick (in the trick not taken, its cards laid or not), as
     # HistoryTrick.swap; None: none there
     unfinished_swap: tuple[int, int] | None = None
+    # the points that hung into it and the sides that wrote them in it (hung_in)
+    hung: tuple[int, tuple[int, ...]] | None = None
 
 
 @attrs.frozen

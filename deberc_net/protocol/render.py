@@ -1132,31 +1132,26 @@ def scored_lines(
     return [_say(lang, Msg.SCORED, combos=combos)]
 
 
-# the engine's note of where the hanging points went (game/scoring.py, the Moscow rules)
-_HUNG = re.compile(r"hanging (\d+) to (?:side (\d+)|the whistlers)")
-
-
 def hung_lines(e: g.DealEnded, names: Sequence[str], lang: Lang) -> list[str]:
     """Who writes the points that hung into this deal, if it won them ('The 81 points
     that hung go to boris+gleb.'): its written points are its own and those, which its
     line alone did not add up to (an evening of four, docs/rules.md §5)."""
-    record = e.record
-    notes = record.get("notes") or ()
-    found = next((m for note in notes if (m := _HUNG.fullmatch(str(note)))), None)
-    player = record.get("player")
-    if found is None or not e.totals:
+    return hung_said(ev.hung_in(e.record, len(e.totals)), names, len(e.totals), lang)
+
+
+def hung_said(
+    hung: tuple[int, tuple[int, ...]] | None, names: Sequence[str], sides: int, lang: Lang
+) -> list[str]:
+    """``hung`` (events.hung_in) said: the side that writes them, or the whistlers who
+    share them."""
+    if hung is None:
         return []
-    sides = side_names(names, len(e.totals))
-    if found.group(2) is not None:
-        taker = [int(found.group(2))]
-    elif isinstance(player, int):  # a bide: the player's whistlers (three: two share)
-        taker = [s for s in range(len(sides)) if s != player % len(sides)]
-    else:
-        return []
-    if len(taker) == 1:
-        return [_say(lang, Msg.HUNG_WON, hanging=found.group(1), side=sides[taker[0]])]
-    both = (" и " if lang == Lang.RU else " and ").join(sides[s] for s in taker)
-    return [_say(lang, Msg.HUNG_SHARED, hanging=found.group(1), sides=both)]
+    points, takers = hung
+    said = side_names(names, sides)
+    if len(takers) == 1:
+        return [_say(lang, Msg.HUNG_WON, hanging=points, side=said[takers[0]])]
+    both = (" и " if lang == Lang.RU else " and ").join(said[s] for s in takers)
+    return [_say(lang, Msg.HUNG_SHARED, hanging=points, sides=both)]
 
 
 def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:
@@ -1651,6 +1646,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
         deal = _say(lang, Msg.HISTORY_DEAL, deal=d.deal, dealer=n[d.dealer], trump=trump, end=end)
         out.append(deal)
         out += [f"    {said}" for said in scored_lines(d.scored, n, lang, e.words)]
+        out += [f"    {said}" for said in hung_said(d.hung, n, len(e.sides), lang)]
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")

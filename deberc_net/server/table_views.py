@@ -77,6 +77,7 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         ev.scored_in(record),
         unfinished,
         swap.get(len(tricks)),  # a forfeit after the swap, before the trick was taken
+        ev.hung_in(record, len(written or ())),
     )
 
 

@@ -188,6 +188,33 @@ def test_history_says_what_each_deals_declarations_scored() -> None:
     )
 
 
+def test_history_says_who_wrote_the_points_that_hung_under_the_deal_that_won_them() -> None:
+    """As the deal's end says it (docs/protocol.md §9.6): an evening of four read
+    'bide, boris+gleb 283, vera+anna 0' in its history, 202 points played."""
+    record = {
+        "deal_no": 3,
+        "dealer": 2,
+        "trump": "d",
+        "player": 3,
+        "outcome": "bide",
+        "written": [283, 0],
+        "tricks": [],
+        "declared": [],
+        "hanging_before": 81,
+        "notes": ["hanging 81 to the whistlers"],
+    }
+    names = ("boris", "vera", "gleb", "anna")
+    history = ev.History(5, "m2", names, ((0, 2), (1, 3)), (history_deal(record),))
+    assert render(history, HUMAN)[1:] == [
+        "Deal 3, gleb deals, trump ♦ (anna): bide, boris+gleb 283, vera+anna 0",
+        "    The 81 points that hung go to boris+gleb.",
+    ]
+    assert render_ru(history)[2] == "    Висевшие очки (81) записаны: boris+gleb."
+    assert render(history, MACHINE)[1] == (  # the machine lines are as they were
+        "history-deal table=5 deal=3 dealer=2 trump=d player=3 outcome=bide written=283,0 tricks=0"
+    )
+
+
 def test_history_shows_the_trick_a_deal_ended_on_untaken() -> None:
     """A tryout: the end of a match forfeited mid-trick and its web replay showed the
     cards left on the table, 'history' only the tricks taken (docs/protocol.md §5.17)."""
