@@ -62,6 +62,7 @@ class W(StrEnum):
     TALON_N = "talon-n"
     TRUMP = "trump"  # 'Trump ' before the suit
     TO_ACT = "to-act"  # a seat's mark, the seat the table waits for: its accessible name
+    IN_HAND = "in-hand"  # a seat's face-down hand: its accessible name, the cards' count
     TALK = "talk"
     DEALS = "deals"
     OUTCOME = "outcome"
@@ -230,6 +231,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.TALON_N: ("Talon {talon}", "В колоде {talon}"),
     W.TRUMP: ("Trump ", "Козырь "),
     W.TO_ACT: ("to act", "ходит"),
+    W.IN_HAND: ("cards in hand: {cards}", "карт на руке: {cards}"),
     W.TALK: ("Talk", "Разговор"),
     W.DEALS: ("Deals", "Раздачи"),
     W.OUTCOME: ("Outcome", "Исход"),
@@ -471,6 +473,7 @@ SCRIPT: dict[str, W] = {
     "deal": W.DEAL_N,
     "turned": W.TURNED_AFTER,
     "talon": W.TALON_N,
+    "hand": W.IN_HAND,
     "trump": W.TRUMP,
     "orderedBy": W.ORDERED_BY,
     "and": W.AND,

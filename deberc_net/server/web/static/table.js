@@ -17,7 +17,7 @@
   const OWN = JSON.parse(board.dataset.own || "{}");
   const WORDS = Object.assign({
     away: "away: the seat is held a while", deal: "Deal {deal}", turned: " · turned ",
-    talon: "Talon {talon}", trump: "Trump ", orderedBy: ", ordered by {name}", and: " and ", shows: "shows ",
+    talon: "Talon {talon}", hand: "cards in hand: {cards}", trump: "Trump ", orderedBy: ", ordered by {name}", and: " and ", shows: "shows ",
     replay: "Replay it", gone: "No longer live: ", over: "the match is over.",
     refused: "the live connection was refused or lost. Reload the page to watch again.",
     closed: "table {table} has closed.",
@@ -141,6 +141,8 @@
         const b = document.createElement("span"); b.className = "card back"; backs.push(b);
       }
       hand.replaceChildren(...backs);
+      // the backs say nothing to a screen reader: the hand's name says how many
+      hand.setAttribute("aria-label", WORDS.hand.replace("{cards}", backs.length));
       const laid = st.trick.filter((p) => p.seat === seat).map((p) => cardEl(p.card));
       el.querySelector(".laid").replaceChildren(...laid);
     }
