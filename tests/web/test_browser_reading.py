@@ -2,8 +2,9 @@
 (headless Chromium, tests/web/conftest.py; docs/web.md): a list wider than a tablet's
 window scrolls in its own box, not the page; on a phone the name of who ordered the
 trump is whole in the board's narrow centre, and a plot keeps its words' size (shrunk to
-the phone they were 6 pixels high); each seat's face-down hand says to the accessibility
-tree how many cards it holds, served and live, in English and Russian.
+the phone they were 6 pixels high) and a replay's deal numbers are targets a finger can
+take; each seat's face-down hand says to the accessibility tree how many cards it holds,
+served and live, in English and Russian.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import pytest
 import trio
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.ladder.helpers import RAND, RAND2, ladder
-from tests.server.client import LineClient, fields, is_event, play_machine
+from tests.server.client import LineClient, a_whole_match, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
 from .browsing import FITS, in_thread, sized, wait_for
@@ -171,6 +173,37 @@ async def test_a_plot_on_a_phone_keeps_its_words_size(
                 assert browser.execute_script(PLOT_SCALE) == 1, lang
                 assert browser.execute_script(FITS) == [PHONE["width"], 0], lang
                 screenshot(browser, f"reading-360-{lang}-plot")
+
+    with trio.fail_after(20):
+        await in_thread(look)
+
+
+# the replay's deal numbers narrower or lower than WCAG's least target, 24 by 24 pixels
+SMALL_TARGETS = """
+return [...document.querySelectorAll("nav.deals a")].map((a) => a.getBoundingClientRect())
+  .filter((r) => r.width < 24 || r.height < 24).map((r) => [r.width, r.height]);
+"""
+
+
+@pytest.mark.timeout(60)
+async def test_a_replays_deal_numbers_are_targets_a_finger_can_take(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, NAMES[0])
+    bob = await connect.machine(web.port, NAMES[1])
+    await a_whole_match(ann, bob, "2 short")
+    body = (await web.get(f"/api/players/{NAMES[0]}"))[1]
+    match = re.search(rb'"match":"(m\d+)"', body)
+    assert match
+
+    def look() -> None:
+        with sized(browser, PHONE):
+            browser.get(web.url(f"/games/{match.group(1).decode()}"))
+            assert browser.find_elements(By.CSS_SELECTOR, "nav.deals a")
+            assert browser.execute_script(SMALL_TARGETS) == []
+            assert browser.execute_script(FITS) == [PHONE["width"], 0]
+            screenshot(browser, "reading-360-replay")
 
     with trio.fail_after(20):
         await in_thread(look)
