@@ -80,3 +80,28 @@ def assert_fits(driver: webdriver.Chrome, width: int, where: str) -> None:
     past it sideways, and no name, date or tally is broken over two lines."""
     assert driver.execute_script(FITS) == [width, 0], where
     assert driver.execute_script(BROKEN) == [], where
+
+
+def ax_node(driver: webdriver.Chrome, css: str) -> dict[str, Any]:
+    """The accessibility tree's node (what a screen reader is given) of the element at ``css``."""
+    root = driver.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = driver.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": css})
+    tree = driver.execute_cdp_cmd(
+        "Accessibility.getPartialAXTree", {"nodeId": node["nodeId"], "fetchRelatives": False}
+    )
+    ax: dict[str, Any] = tree["nodes"][0]
+    return ax
+
+
+def ax_role(driver: webdriver.Chrome, css: str) -> tuple[str, str | None]:
+    """The role the accessibility tree gives the element at ``css``, and how it is told
+    when it changes (its ``live`` property: 'polite'; None)."""
+    ax = ax_node(driver, css)
+    live = {p["name"]: p["value"].get("value") for p in ax.get("properties", [])}.get("live")
+    return ax["role"]["value"], live
+
+
+def ax_name(driver: webdriver.Chrome, css: str) -> str:
+    """The element's accessible name (a landmark's, said when a reader lists them)."""
+    name: str = ax_node(driver, css).get("name", {}).get("value", "")
+    return name

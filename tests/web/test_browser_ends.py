@@ -19,6 +19,7 @@ from deberc_net.server.web.ends import END_WORDS, match_over_words
 from tests.server.client import LineClient, fields, is_event
 from tests.server.conftest import Connector
 
+from .browsing import ax_role, wait_for
 from .conftest import WebServer
 
 TALK = 'return [...document.querySelectorAll("#talk li")].map((e) => e.textContent);'
@@ -95,6 +96,10 @@ async def test_the_live_page_and_the_replay_show_shown_cards_and_name_the_winner
         )
         text = await trio.to_thread.run_sync(lambda: over.text)
         assert text == "Match over: bob wins (ann left the table: forfeit). Replay it"
+        # both said to a screen reader as they come (a status), not left for it to find
+        await trio.to_thread.run_sync(wait_for, browser, "#gone:not([hidden])")
+        assert await trio.to_thread.run_sync(ax_role, browser, "#over") == ("status", "polite")
+        assert await trio.to_thread.run_sync(ax_role, browser, "#gone") == ("status", "polite")
 
     status, body = await web.get(f"/games/{match}")
     page = body.decode()

@@ -1,10 +1,10 @@
 """The pages as read on a phone (360 pixels) and a tablet (768), and by a screen reader
 (headless Chromium, tests/web/conftest.py; docs/web.md): a list wider than a tablet's
 window scrolls in its own box, not the page; on a phone the name of who ordered the
-trump is whole in the board's narrow centre, and a plot keeps its words' size (shrunk to
-the phone they were 6 pixels high) and a replay's deal numbers are targets a finger can
-take; each seat's face-down hand says to the accessibility tree how many cards it holds,
-served and live, in English and Russian.
+trump is whole in the board's narrow centre, a plot keeps its words' size (shrunk to
+the phone they were 6 pixels high), and a replay's deal numbers are targets a finger
+can take, their list named; each seat's face-down hand says to the accessibility tree
+how many cards it holds, served and live, in English and Russian.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from tests.ladder.helpers import RAND, RAND2, ladder
 from tests.server.client import LineClient, a_whole_match, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
-from .browsing import FITS, in_thread, sized, wait_for
+from .browsing import FITS, ax_name, ax_role, in_thread, sized, wait_for
 from .conftest import WebServer, screenshot
 
 PHONE = {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True}
@@ -202,6 +202,9 @@ async def test_a_replays_deal_numbers_are_targets_a_finger_can_take(
             browser.get(web.url(f"/games/{match.group(1).decode()}"))
             assert browser.find_elements(By.CSS_SELECTOR, "nav.deals a")
             assert browser.execute_script(SMALL_TARGETS) == []
+            # the page's second list of links is named, as a reader lists the landmarks
+            assert ax_role(browser, "nav.deals")[0] == "navigation"
+            assert ax_name(browser, "nav.deals") == "Deals"
             assert browser.execute_script(FITS) == [PHONE["width"], 0]
             screenshot(browser, "reading-360-replay")
 

@@ -78,6 +78,8 @@ async def test_a_long_runs_games_are_paged_with_links_to_the_next_and_previous(
     assert f"Games 1–{GAMES_PAGE} of {GAMES} (page 1 of 3).".encode() in first
     assert b'<a rel="next" href="/ladders/1?page=2">' in first and b'rel="prev"' not in first
     assert b"<svg" not in first  # a run not finished: no plot (its games still come)
+    # the pages' links a landmark of their own, named as a reader lists it
+    assert b'<nav class="pages" id="games-pages" aria-label="Games">' in first
     status, second = await web.get("/ladders/1?page=2")
     assert status == 200 and _rows(second) == every[GAMES_PAGE : 2 * GAMES_PAGE]
     assert b'<a rel="prev" href="/ladders/1">' in second
