@@ -145,13 +145,17 @@ async def test_a_tablets_lists_fit_and_a_phones_board_says_its_hands_and_whole_n
         by_seat[int(sit["seat"])] = player
     table = int(sit["table"])
     await play(by_seat, until_seat_0_lays)
-    with trio.fail_after(60):
-        await in_thread(on_a_tablet, browser, web)
-        with sized(browser, PHONE):
-            for lang in ("en", "ru"):
-                await in_thread(as_served, browser, web, table, lang, await hand_sizes(web, table))
-                await play(by_seat, lambda: lambda line: is_event(line, "play"))  # one card
-                await in_thread(live, browser, lang, await hand_sizes(web, table))
+    try:
+        with trio.fail_after(60):
+            await in_thread(on_a_tablet, browser, web)
+            with sized(browser, PHONE):
+                for lang in ("en", "ru"):
+                    sizes = await hand_sizes(web, table)
+                    await in_thread(as_served, browser, web, table, lang, sizes)
+                    await play(by_seat, lambda: lambda line: is_event(line, "play"))  # one card
+                    await in_thread(live, browser, lang, await hand_sizes(web, table))
+    finally:  # the choice's cookie would make the session's next pages Russian (one browser)
+        await in_thread(browser.delete_all_cookies)
 
 
 @pytest.mark.timeout(90)
@@ -168,11 +172,14 @@ async def test_a_plot_on_a_phone_keeps_its_words_size(
 
     def look() -> None:
         with sized(browser, PHONE):
-            for lang in ("en", "ru"):
-                browser.get(web.url(f"/ladders/1?lang={lang}"))
-                assert browser.execute_script(PLOT_SCALE) == 1, lang
-                assert browser.execute_script(FITS) == [PHONE["width"], 0], lang
-                screenshot(browser, f"reading-360-{lang}-plot")
+            try:
+                for lang in ("en", "ru"):
+                    browser.get(web.url(f"/ladders/1?lang={lang}"))
+                    assert browser.execute_script(PLOT_SCALE) == 1, lang
+                    assert browser.execute_script(FITS) == [PHONE["width"], 0], lang
+                    screenshot(browser, f"reading-360-{lang}-plot")
+            finally:  # the language's cookie: the session's next pages in theirs
+                browser.delete_all_cookies()
 
     with trio.fail_after(20):
         await in_thread(look)
@@ -199,7 +206,9 @@ async def test_a_replays_deal_numbers_are_targets_a_finger_can_take(
 
     def look() -> None:
         with sized(browser, PHONE):
-            browser.get(web.url(f"/games/{match.group(1).decode()}"))
+            # in English whatever an earlier test chose (its cookie), none left after
+            browser.get(web.url(f"/games/{match.group(1).decode()}?lang=en"))
+            browser.delete_all_cookies()
             assert browser.find_elements(By.CSS_SELECTOR, "nav.deals a")
             assert browser.execute_script(SMALL_TARGETS) == []
             # the page's second list of links is named, as a reader lists the landmarks
