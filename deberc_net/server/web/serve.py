@@ -13,6 +13,7 @@ from ..addresses import networks
 from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
+from .connection_end import end_connections_whole
 from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
 from .request_limit import RequestLimit, request_buckets
@@ -24,6 +25,11 @@ WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it send
 # a cloud load balancer's idle timeout, 60 s) closed a socket that long silent, the page
 # then saying "No longer live" on a match still running (docs/web.md)
 WEBSOCKET_PING_S = 25.0
+# a connection with no request under way (none yet, its headers coming, or between
+# two) is closed this long after its last answer, or after it was opened: what bounds
+# a client that trickles its headers a byte a second, or sends none (hypercorn's own
+# default, named here as docs/security.md §8 says it)
+KEEP_ALIVE_S = 5.0
 
 
 def cut_off_when_unread(bound: socket.socket, timeout_ms: int) -> None:
@@ -52,6 +58,7 @@ async def serve_http(
     settings.accesslog = None
     settings.loglevel = "WARNING"  # our own log says where it listens
     settings.graceful_timeout = 1.0
+    settings.keep_alive_timeout = KEEP_ALIVE_S
     # a live page sends nothing (live.py): hypercorn's default of 16 MiB a message let
     # each socket hold that much memory, a frame kept one byte short of its end
     settings.websocket_max_message_size = WEBSOCKET_MAX_MESSAGE
@@ -61,6 +68,7 @@ async def serve_http(
     settings.frames_burst = config.web_socket_frames_burst
     bound_live_sockets()  # (hypercorn 0.18: past the size, frames, early bytes: ws_limit.py)
     speak_http1_only()  # (no HTTP/2 on the plain port: its PINGs are unmetered)
+    end_connections_whole()  # (a static file's answer left its connection open for good)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))

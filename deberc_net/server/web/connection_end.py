@@ -1,0 +1,30 @@
+"""A connection's end after its answer is not the app's to cancel.
+
+hypercorn ends an HTTP/1.1 exchange inside the app's last ``send``: it tells the app the
+stream is closed (``http.disconnect``), then closes the connection (``Connection:
+close``) or makes it idle, its keep-alive timer started. Starlette's ``FileResponse``
+(every static file, the favicon) listens for that disconnect in a task of its own and
+cancels its sending task on it, the very task doing that ending: the cancel landed
+halfway, so the connection was neither closed nor timed, and stayed open, held by the
+server, for as long as the client liked (a hostile tryout: 60 connections from one
+address, each after one ``GET /static/style.css``, all still open minutes later; one
+request each of the address's allowance, docs/security.md §8). The end now runs
+shielded, after the app has been told. *Test:* tests/web/test_connections_end.py."""
+
+from __future__ import annotations
+
+import trio
+from hypercorn.protocol.h11 import H11Protocol
+
+_maybe_recycle = H11Protocol._maybe_recycle  # hypercorn's own
+
+
+async def _recycle_whatever_the_app_does(protocol: H11Protocol) -> None:
+    await protocol._close_stream()  # (the app told: it may cancel the task it sends from)
+    with trio.CancelScope(shield=True):
+        await _maybe_recycle(protocol)  # (its stream closed: the rest, close or keep-alive)
+
+
+def end_connections_whole() -> None:
+    """Once per process, before the web face serves (serve.py)."""
+    H11Protocol._maybe_recycle = _recycle_whatever_the_app_does  # type: ignore[method-assign,assignment]

@@ -1,0 +1,48 @@
+"""A web connection ends when its answer says so, or once idle for the keep-alive
+(docs/security.md §8): after a static file's answer it stayed open for good, the
+server's to hold for as long as the client liked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.server.web.serve import KEEP_ALIVE_S
+
+from .conftest import WebServer
+
+StartWeb = Callable[..., Any]
+
+
+def asked(path: str, close: bool) -> bytes:
+    told = b"Connection: close\r\n" if close else b""
+    return b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n" + told + b"\r\n"
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("path", ["/static/style.css", "/favicon.ico", "/", "/api/tables"])
+async def test_an_answer_that_says_close_closes_its_connection(
+    start_web: StartWeb, path: str
+) -> None:
+    # (failed before for the static files: the client had to close)
+    web: WebServer = await start_web()
+    with trio.fail_after(KEEP_ALIVE_S / 2):  # closed by the answer, not by the idle timer
+        answer = await web.answer_to(asked(path, close=True))
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("path", ["/static/style.css", "/favicon.ico", "/"])
+async def test_a_connection_kept_alive_and_left_idle_is_closed(
+    start_web: StartWeb, path: str
+) -> None:
+    # (failed before for the static files: open for as long as the client stayed)
+    web: WebServer = await start_web()
+    started = trio.current_time()
+    with trio.fail_after(KEEP_ALIVE_S + 5):
+        answer = await web.answer_to(asked(path, close=False))
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+    assert trio.current_time() - started >= KEEP_ALIVE_S - 0.5  # kept alive meanwhile
