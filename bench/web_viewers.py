@@ -85,7 +85,7 @@ def start_server(db: str, task_cpu: str | None) -> tuple[subprocess.Popen[str], 
         f"        port = await n.start(lambda task_status: serve(Config(port=0, db={db!r}, "
         "http_port=0, max_connections=5000, max_connections_per_address=0, "
         f"max_match_deals={MOST_DEALS}, outbox_bytes={OUTBOX}, web_viewers_per_address=0, "
-        "web_requests_per_address_burst=0), rules=rules, "
+        "web_requests_per_address_burst=0, web_connections_per_address=0), rules=rules, "
         "http_bound=bound.append, task_status=task_status))\n"
         "        print(port, bound[0], flush=True)\n"
         + (f"        n.start_soon(report, {task_cpu!r})\n" if task_cpu else "")

@@ -14,6 +14,7 @@ from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
 from .connection_end import end_connections_whole
+from .connection_limit import OpenConnections, bound_connections
 from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
 from .request_limit import RequestLimit, request_buckets
@@ -69,6 +70,10 @@ async def serve_http(
     bound_live_sockets()  # (hypercorn 0.18: past the size, frames, early bytes: ws_limit.py)
     speak_http1_only()  # (no HTTP/2 on the plain port: its PINGs are unmetered)
     end_connections_whole()  # (a static file's answer left its connection open for good)
+    if config.web_connections_per_address:  # (a trusted proxy's are everyone's: not counted)
+        proxies = networks(config.trusted_proxies)
+        settings.connections = OpenConnections(config.web_connections_per_address, proxies)
+    bound_connections()
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))

@@ -44,6 +44,7 @@ from wsproto.events import CloseConnection, Event
 from wsproto.frame_protocol import CloseReason
 
 from ..limits import Bucket
+from .connection_limit import OpenConnections
 
 _sends = WSStream._send_wsproto_event  # hypercorn's own
 _handles = WSStream._handle_events
@@ -52,10 +53,12 @@ TOO_MANY_FRAMES = "too many frames: a live page sends none"
 
 
 class LiveConfig(HypercornConfig):
-    """hypercorn's settings and the live sockets' frame allowance (either 0: none)."""
+    """hypercorn's settings, the live sockets' frame allowance (either 0: none) and
+    each address's open connections (connection_limit.py; None: no limit)."""
 
     frames_per_s: float = 0.0
     frames_burst: float = 0.0
+    connections: OpenConnections | None = None
 
 
 @attrs.define

@@ -1,0 +1,86 @@
+"""One address holds at most `web_connections_per_address` connections to the web face
+open (docs/security.md §8): connections that sent nothing spent no request of its
+allowance, and one address held 1,700 of the server's descriptors at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.server.web.connection_limit import REFUSAL_TEXT
+from deberc_net.server.web.serve import KEEP_ALIVE_S
+
+from .conftest import WebServer
+
+StartWeb = Callable[..., Any]
+PAGE = b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+
+
+async def held_open(web: WebServer, count: int) -> list[trio.SocketStream]:
+    """``count`` connections from 127.0.0.1 that send nothing (for the keep-alive, 5 s)."""
+    return [await trio.open_tcp_stream("127.0.0.1", web.http_port) for _ in range(count)]
+
+
+async def told(web: WebServer, sent: bytes, source: str = "127.0.0.1") -> bytes:
+    """All a new connection from ``source`` is told, after it sends ``sent``, till it
+    is closed."""
+    stream = await trio.open_tcp_stream("127.0.0.1", web.http_port, local_address=source)
+    async with stream:
+        if sent:
+            await stream.send_all(sent)
+        answer = b""
+        while data := await stream.receive_some(65536):
+            answer += data
+    return answer
+
+
+async def served(web: WebServer) -> bool:
+    """Whether a page asked from 127.0.0.1 is served (refused, the request may have come
+    before the close: a reset)."""
+    try:
+        return (await told(web, PAGE)).startswith(b"HTTP/1.1 200 ")
+    except trio.BrokenResourceError:
+        return False
+
+
+@pytest.mark.timeout(30)
+async def test_connections_past_an_addresss_limit_are_refused_429(start_web: StartWeb) -> None:
+    # (failed before: the fourth was served like the others, and the hundredth)
+    web: WebServer = await start_web(web_connections_per_address=3)
+    with trio.fail_after(4):  # (before the keep-alive lets the three go)
+        held = await held_open(web, 3)
+        refused = await told(web, b"")  # told before it asks anything
+        assert refused.startswith(b"HTTP/1.1 429 "), refused[:100]
+        assert refused.endswith(REFUSAL_TEXT)
+        other = await told(web, PAGE, source="127.0.0.2")  # another address: served
+        assert other.startswith(b"HTTP/1.1 200 "), other[:100]
+    with trio.fail_after(KEEP_ALIVE_S + 3):  # the three let go: the address's places back
+        while not (await served(web)):
+            await trio.sleep(0.05)
+    for stream in held:
+        await stream.aclose()
+
+
+@pytest.mark.timeout(30)
+async def test_a_trusted_proxys_connections_are_not_counted(start_web: StartWeb) -> None:
+    web: WebServer = await start_web(web_connections_per_address=1, trusted_proxies=["127.0.0.1"])
+    with trio.fail_after(4):
+        held = await held_open(web, 3)
+        answer = await told(web, PAGE)
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+    for stream in held:
+        await stream.aclose()
+
+
+@pytest.mark.timeout(30)
+async def test_0_is_no_limit(start_web: StartWeb) -> None:
+    web: WebServer = await start_web(web_connections_per_address=0)
+    with trio.fail_after(4):
+        held = await held_open(web, 150)
+        answer = await told(web, PAGE)
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+    for stream in held:
+        await stream.aclose()
