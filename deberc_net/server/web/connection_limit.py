@@ -17,10 +17,15 @@ import contextlib
 from collections import Counter
 
 import attrs
+import structlog
 import trio
 from hypercorn.trio.tcp_server import TCPServer
 
-from ..addresses import Network, limited_address, listed, plain_ip
+from ..addresses import Network, limited_address, listed, peer_of, plain_ip
+from ..spawner import Spawner
+from ..summaries import Summaries
+
+log = structlog.get_logger("deberc.server")
 
 REFUSAL_TEXT = b"too many connections from your address: close one first"
 REFUSAL = (
@@ -61,23 +66,51 @@ class OpenConnections:
 
 async def _run_within_allowance(server: TCPServer) -> None:
     counts: OpenConnections | None = getattr(server.config, "connections", None)
-    if counts is None:
-        await _run(server)
-        return
     stream = server.stream
     try:
-        host = stream.socket.getpeername()[0]
+        host, port = stream.socket.getpeername()[:2]
     except OSError:  # (gone already)
         await stream.aclose()
         return
-    address = counts.take(host)
+    address = "" if counts is None else counts.take(host)
     if address is None:
         await _refuse(stream)
         return
     try:
-        await _run(server)
+        await _run_alone(server, peer_of(host, port), limited_address(host))
     finally:
-        counts.leave(address)
+        if counts is not None:
+            counts.leave(address)
+
+
+async def _run_alone(server: TCPServer, peer: str, address: str) -> None:
+    """hypercorn's serving of the connection; an error in it ends it alone (hypercorn
+    closes its socket on the way out)."""
+    try:
+        await _run(server)
+    except Exception as error:  # (trio's Cancelled is no Exception: a stop goes on)
+        failures: Summaries | None = getattr(server.config, "failures", None)
+        reason = type(_first_of(error)).__name__
+        if failures is None:
+            _log_failed(reason=reason, peer=peer, exc_info=error)
+        else:
+            failures.note(reason, address, peer=peer, exc_info=error)
+
+
+def _first_of(error: BaseException) -> BaseException:
+    """The error itself, not the groups trio's nurseries wrap it in."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
+def _log_failed(**fields: object) -> None:
+    log.error("web_connection_failed", **fields)
+
+
+def connection_failures(spawner: Spawner) -> Summaries:
+    """The log of connections ended by an error, summarized in a flood."""
+    return Summaries(_log_failed, spawner)
 
 
 async def _refuse(stream: trio.abc.Stream) -> None:

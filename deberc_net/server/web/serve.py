@@ -14,11 +14,12 @@ from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
 from .connection_end import end_connections_whole
-from .connection_limit import OpenConnections, bound_connections
+from .connection_limit import OpenConnections, bound_connections, connection_failures
 from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
 from .request_limit import RequestLimit, request_buckets
 from .ws_limit import LiveConfig, bound_live_sockets
+from .ws_offer import decline_unreadable_offers
 
 WEBSOCKET_MAX_MESSAGE = 1024  # bytes: more than a page would ever send (it sends none)
 # A live page's socket is pinged this often: a table can be quiet for minutes (a person
@@ -73,12 +74,14 @@ async def serve_http(
     if config.web_connections_per_address:  # (a trusted proxy's are everyone's: not counted)
         proxies = networks(config.trusted_proxies)
         settings.connections = OpenConnections(config.web_connections_per_address, proxies)
-    bound_connections()
+    bound_connections()  # (and a connection's error ends it alone, not the server)
+    decline_unreadable_offers()  # (an offer wsproto cannot read stopped the server)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))
     if config.trusted_proxies:  # and before it, behind a proxy, the client's address
         app = ForwardedFor(app, networks(config.trusted_proxies))
     async with trio.open_nursery() as nursery:
+        settings.failures = connection_failures(nursery)
         binds: list[str] = await nursery.start(functools.partial(serve, app, settings))
         task_status.started(int(binds[0].rsplit(":", 1)[1]))

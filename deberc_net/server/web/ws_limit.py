@@ -44,6 +44,7 @@ from wsproto.events import CloseConnection, Event
 from wsproto.frame_protocol import CloseReason
 
 from ..limits import Bucket
+from ..summaries import Summaries
 from .connection_limit import OpenConnections
 
 _sends = WSStream._send_wsproto_event  # hypercorn's own
@@ -53,12 +54,14 @@ TOO_MANY_FRAMES = "too many frames: a live page sends none"
 
 
 class LiveConfig(HypercornConfig):
-    """hypercorn's settings, the live sockets' frame allowance (either 0: none) and
-    each address's open connections (connection_limit.py; None: no limit)."""
+    """hypercorn's settings, the live sockets' frame allowance (either 0: none),
+    each address's open connections (connection_limit.py; None: no limit) and the log
+    of connections an error ended."""
 
     frames_per_s: float = 0.0
     frames_burst: float = 0.0
     connections: OpenConnections | None = None
+    failures: Summaries | None = None  # connections ended by an error (connection_limit.py)
 
 
 @attrs.define
