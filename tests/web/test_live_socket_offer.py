@@ -98,3 +98,30 @@ async def test_a_readable_offer_beside_it_is_still_taken(
     assert head.startswith(b"HTTP/1.1 101 "), head
     assert b"sec-websocket-extensions: permessage-deflate" in head.lower()
     assert first == 0xC1  # a whole text frame, compressed (RSV1 set)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "header",
+    [
+        b"Sec-WebSocket-Protocol: a, \xff",
+        b"Sec-WebSocket-Extensions: permessage-deflate, x\xe9",
+        b"X-Ok: 1\r\nConnection: Upgrade, \xff",
+    ],
+)
+async def test_a_handshake_header_past_ascii_is_refused_400_and_the_server_serves_on(
+    start_web: StartWeb, connect: Connector, header: bytes
+) -> None:
+    # (failed before: the server stopped, ann's connection with it)
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    handshake = HANDSHAKE.replace(b"Sec-WebSocket-Extensions: %s", header)
+    with trio.fail_after(20):
+        answer = await web.answer_to(handshake)  # (till the server closes)
+        assert answer.startswith(b"HTTP/1.1 400 "), answer
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+        async with open_websocket_url(f"ws://127.0.0.1:{web.http_port}/live/table/1") as page:
+            assert (await page.get_message()).startswith("ok cmd=observe table=1 ")

@@ -46,6 +46,7 @@ from wsproto.frame_protocol import CloseReason
 from ..limits import Bucket
 from ..summaries import Summaries
 from .connection_limit import OpenConnections
+from .ws_offer import readable_handshake, refuse_unreadable
 
 _sends = WSStream._send_wsproto_event  # hypercorn's own
 _handles = WSStream._handle_events
@@ -116,6 +117,9 @@ async def _handle_ending_early_bytes(stream: WSStream, event: Any) -> None:
     server (hypercorn's 400 here raised out of it once the app had accepted). So does
     a request hypercorn refuses itself (a handshake without its key: 400, 'connection:
     close'), which it then held open for as long as the client liked."""
+    if isinstance(event, Request) and not readable_handshake(event.headers):
+        await refuse_unreadable(stream)  # (hypercorn's parsing of it raised: ws_offer.py)
+        return
     if isinstance(event, Body | Data) and not stream.closed and not stream.handshake.accepted:
         await stream.send(StreamClosed(stream_id=stream.stream_id))  # (it closes the stream)
         return
