@@ -4,6 +4,7 @@ server's to hold for as long as the client liked."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -46,3 +47,24 @@ async def test_a_connection_kept_alive_and_left_idle_is_closed(
         answer = await web.answer_to(asked(path, close=False))
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
     assert trio.current_time() - started >= KEEP_ALIVE_S - 0.5  # kept alive meanwhile
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("path", ["/", "/api/tables"])
+async def test_a_client_that_closes_its_side_mid_request_costs_no_traceback(
+    start_web: StartWeb, caplog: pytest.LogCaptureFixture, path: str
+) -> None:
+    # (failed before: hypercorn's 'Error in ASGI Framework' and 55 lines, for each)
+    web: WebServer = await start_web()
+    promised = b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Length: 13\r\n\r\n"
+    with trio.fail_after(20):
+        for _ in range(10):
+            stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+            async with stream:
+                await stream.send_all(promised)
+                await stream.send_eof()  # (the body never comes)
+                while await stream.receive_some(65536):
+                    pass
+        status, _ = await web.get(path)  # served on
+    assert status == 200
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
