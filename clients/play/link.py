@@ -22,6 +22,7 @@ import trio
 
 from clients.client import Connection, why_not_connected
 from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.login_words import LoginWords, read_login
 from deberc_net.protocol.wire import Tag, format_line, parse_line
 
 from .texts import T, say
@@ -50,23 +51,14 @@ def shown(line: str) -> str:
 
 def login_secrets(words: list[str]) -> tuple[str | None, str | None] | None:
     """The password and the language (each None if not given) of a typed ``login NAME
-    [PASSWORD | token=TOKEN] [lang=en|ru]``, read as the server reads it
-    (docs/protocol.md §4.2): ``lang=`` in any case and anywhere after NAME, ``token=``
-    as it is; None if the server refuses the line (a wrong count, a second or an
-    unknown language)."""
-    args = words[1:]
-    asked = [a for a in args if a.lower().startswith("lang=")]
-    if len(asked) > 1:
+    [PASSWORD | token=TOKEN] [lang=en|ru] [style=human|machine]``, read as the server
+    reads it (docs/protocol.md §4.2, protocol.login_words): ``lang=`` and ``style=``
+    no password; None if the server refuses the line (a wrong count, a second or an
+    unknown language or style, a ``tell=``, ``sort=`` or ``clock=``)."""
+    read = read_login(tuple(words[1:]))
+    if not isinstance(read, LoginWords):
         return None
-    lang = asked[0][len("lang=") :].lower() if asked else None
-    if lang is not None and lang not in [str(c) for c in Lang]:
-        return None
-    rest = [a for a in args if a not in asked]
-    if len(rest) not in (1, 2):
-        return None
-    secret = rest[1] if len(rest) == 2 else None
-    password = None if secret is None or secret.startswith("token=") else secret
-    return password, lang
+    return read.password, None if read.lang is None else str(read.lang)
 
 
 def pause_before(attempt: int) -> float:

@@ -65,10 +65,11 @@ COMMANDS: dict[str, CommandSpec] = {
         "any",
     ),
     "login": CommandSpec(
-        "login NAME [PASSWORD | token=TOKEN] [lang=en|ru]",
+        "login NAME [PASSWORD | token=TOKEN] [lang=en|ru] [style=human|machine]",
         "Log in. With a password the name is registered on first use and checked after; "
         "without one you are a guest, given a resume token. A name in use is refused; "
-        "your password, or a guest's token, resumes your seat. lang=ru: as 'lang ru'.",
+        "your password, or a guest's token, resumes your seat. lang=ru: as 'lang ru'; "
+        "style=machine: as 'style machine'.",
         "any",
     ),
     "style": CommandSpec(

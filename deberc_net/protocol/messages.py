@@ -40,6 +40,7 @@ class Msg(StrEnum):
     REGISTERED = "registered"
     RESUME = "resume"
     LOGIN_USAGE = "login-usage"
+    LOGIN_SET_ELSEWHERE = "login-set-elsewhere"
     LOGIN_NAME = "login-name"
     NAME_SCRIPTS = "name-scripts"
     LOGGED_IN_AS = "logged-in-as"
@@ -515,8 +516,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " lang=ru» вернёт вам место.",
     ),
     Msg.LOGIN_USAGE: (
-        "login NAME [PASSWORD | token=TOKEN] [lang=en|ru]",
-        "login ИМЯ [ПАРОЛЬ | token=КОД] [lang=en|ru]",
+        "login NAME [PASSWORD | token=TOKEN] [lang=en|ru] [style=human|machine]",
+        "login ИМЯ [ПАРОЛЬ | token=КОД] [lang=en|ru] [style=human|machine]",
+    ),
+    # 'login gus tell=asks' registered gus with the password 'tell=asks'
+    Msg.LOGIN_SET_ELSEWHERE: (
+        "login takes no {word}: '{command}' sets it, before or after login",
+        "login не принимает {word}: это задаёт команда «{command}», до входа или после",
     ),
     Msg.LOGIN_NAME: (
         "a name is 2-20 letters, digits, '_' or '-'",
@@ -721,8 +727,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "СТАРЫЙ и НОВЫЙ совпадают: новый пароль должен быть другим",
     ),
     Msg.PASSWORD_RESERVED: (
-        "a password may not begin with 'token=' or 'lang=': 'login' reads those otherwise",
-        "пароль не может начинаться с token= или lang=: login читает их иначе",
+        "a password may not begin with 'token=', 'lang=', 'style=', 'tell=', 'sort=' or"
+        " 'clock=': 'login' reads those otherwise",
+        "пароль не может начинаться с token=, lang=, style=, tell=, sort= или clock=:"
+        " login читает их иначе",
     ),
     Msg.PASSWORD_CHANGED: (
         "Your password is changed: log in with the new one from now on.",
@@ -1968,7 +1976,8 @@ RU_COMMANDS: dict[str, str] = {
     " lang=en или lang=ru: этот ответ на этом языке.",
     "login": "Войти. С паролем имя регистрируется при первом входе и проверяется потом; "
     "без пароля вы гость и получаете код возврата. Занятое имя не дают; пароль "
-    "или код возврата гостя возвращают ваше место. lang=ru сразу включает русский.",
+    "или код возврата гостя возвращают ваше место. lang=ru сразу включает русский, "
+    "style=machine — как «style machine».",
     "style": "Вывод: текст для людей или строки key=value для программ.",
     "sort": "Порядок карт в руке: по порядку, 7 8 9 10 В Д К Т (так видны терцы и "
     "полтинники; так по умолчанию), или по силе в игре. В обоих случаях по мастям.",

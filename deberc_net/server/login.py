@@ -14,7 +14,8 @@ import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
-from deberc_net.protocol.lang import asks_ukrainian, lang_argument
+from deberc_net.protocol.connection import Tell
+from deberc_net.protocol.login_words import Refused, SetElsewhere, read_login
 from deberc_net.protocol.messages import Msg, count_phrase, phrase
 
 from . import accounts
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.lobby")
-TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
 # logins of a name that holds a seat: 10 at once, then one every 5 s (a dropped player
 # comes back at once; a loop of resumes is held to a line every few seconds)
 SEAT_LOGINS_PER_S = 0.2
@@ -63,18 +63,25 @@ class Login:
     arriving: dict[str, set[Session]] = attrs.Factory(dict)
 
     async def login(self, session: Session, item: Command) -> None:
-        asked = lang_argument(item.args)
-        if asked is None and any(asks_ukrainian(a) for a in item.args):
+        read = read_login(item.args)
+        if isinstance(read, SetElsewhere):  # no password: refused, naming its command
+            said = phrase(Msg.LOGIN_SET_ELSEWHERE, word=read.word, command=read.command)
+            session.send(ev.error("bad-argument", said))
+            return
+        if read is Refused.UKRAINIAN:
             # a Ukrainian player's first try: told what there is, not the bare usage
             session.send(ev.error("bad-argument", phrase(Msg.LANG_UK)))
             return
-        if asked is None or len(asked[0]) not in (1, 2):
+        if read is Refused.USAGE:
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_USAGE)))
             return
-        args, lang = asked
-        if lang is not None:  # 'login NAME lang=ru': the replies from here on in Russian
-            session.connection.lang = lang
-        name = unicodedata.normalize("NFC", args[0])
+        # 'login NAME lang=ru style=machine': the replies from here on so, this one's too
+        if read.lang is not None:
+            session.connection.lang = read.lang
+        if read.style is not None:  # as 'style machine' (every line told: tell=all)
+            session.style = str(read.style)
+            session.connection.tell = Tell.ALL
+        name = unicodedata.normalize("NFC", read.name)
         if not accounts.valid_name(name):
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
@@ -91,18 +98,17 @@ class Login:
         key = name_key(name)
         self.arriving.setdefault(key, set()).add(session)
         try:
-            await self._login_unbanned(session, name, args)
+            await self._login_unbanned(session, name, read.password, read.token)
         finally:
             waiting = self.arriving[key]
             waiting.discard(session)
             if not waiting:
                 del self.arriving[key]
 
-    async def _login_unbanned(self, session: Session, name: str, args: tuple[str, ...]) -> None:
+    async def _login_unbanned(
+        self, session: Session, name: str, password: str | None, token: str | None
+    ) -> None:
         """``login``'s part from the ban check to the welcome (``arriving`` meanwhile)."""
-        secret = args[1] if len(args) == 2 else None
-        token = secret[len(TOKEN) :] if secret and secret.startswith(TOKEN) else None
-        password = secret if token is None else None
         # before any hash or claim: its ban, whether it has an account and, for a
         # password's login (a guest's has none), his ignore list, in one read (a second
         # read, per registered login, a ladder's per board, was another thread's turn

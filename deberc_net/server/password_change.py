@@ -11,15 +11,13 @@ import attrs
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
+from deberc_net.protocol.login_words import typable
 from deberc_net.protocol.messages import Msg, phrase
 
-from .login import TOKEN
 from .session import Session
 
 if TYPE_CHECKING:
     from .lobby import Lobby
-
-LANG = "lang="  # 'login NAME lang=ru': a language, not a password
 
 
 @attrs.define(eq=False)
@@ -43,8 +41,9 @@ class PasswordChange:
         if new == old:
             session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_SAME)))
             return
-        # as 'login NAME SECRET' reads them: 'token=' as it is, 'lang=' in any case
-        if new.startswith(TOKEN) or new.lower().startswith(LANG):  # it could never log in
+        # as 'login NAME SECRET' reads them: 'token=' as it is, 'lang=', 'style=', … in
+        # any case
+        if not typable(new):  # it could never log in
             session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_RESERVED)))
             return
         # the new one's limits first: nothing hashed for a change refused anyway

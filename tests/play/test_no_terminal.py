@@ -500,7 +500,12 @@ def _next_error(lines: queue.Queue[str]) -> str:
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(
     "login",
-    ["login masha pwone1 lang=ru", "login петя секрет123 lang=ru", "login masha LANG=RU pwone1"],
+    [
+        "login masha pwone1 lang=ru",
+        "login петя секрет123 lang=ru",
+        "login masha LANG=RU pwone1",
+        "login masha STYLE=machine pwone1 lang=ru",  # style= is no password either
+    ],
 )
 def test_a_password_typed_with_lang_logs_in_again_after_a_drop(tmp_path: Path, login: str) -> None:
     """docs/play.ru.md's 'login NAME PASSWORD lang=ru': the link kept the password only

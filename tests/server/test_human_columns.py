@@ -139,6 +139,7 @@ async def test_login_with_a_language_that_is_none_changes_nothing(
     await anna.send("login anna lang=fr")
     refused = await anna.read_until(lambda x: x.startswith("Error ("))
     assert refused == "Error (bad-argument): login NAME [PASSWORD | token=TOKEN] [lang=en|ru]"
+    assert await anna.read_until(lambda _: True) == "  [style=human|machine]"  # (80 columns)
     await anna.send("who")  # still not logged in, still in English
     assert (await anna.read_until(lambda x: x.startswith("Error ("))).startswith(
         "Error (not-logged-in)"
