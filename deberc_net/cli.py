@@ -818,6 +818,15 @@ def _admin_password(name: str) -> str | None:
             "deberc-net admin: the password is one word, read from standard input", file=sys.stderr
         )
         return None
+    from deberc_net.protocol.login_words import typable
+
+    if not typable(password):  # 'login NAME token=…' would read it as something else
+        print(
+            "deberc-net admin: no login can type a password beginning with token=, lang=,"
+            " style=, tell=, sort= or clock= (it reads those words otherwise): choose another",
+            file=sys.stderr,
+        )
+        return None
     return password
 
 

@@ -131,6 +131,23 @@ def test_admin_with_a_bad_password_makes_no_database(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("password", ["token=abc", "lang=ru", "Style=machine", "clock=bot"])
+def test_admin_refuses_a_password_no_login_can_type(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    password: str,
+) -> None:
+    db = tmp_path / "d.sqlite3"
+    code, out, err = _admin(monkeypatch, capsys, "boss", "--db", str(db), pw=password)
+    assert (code, out) == (2, "")
+    assert err == (
+        "deberc-net admin: no login can type a password beginning with token=, lang=, style=,"
+        " tell=, sort= or clock= (it reads those words otherwise): choose another\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 async def test_admin_takes_no_new_name_against_the_compatibility_rule_but_resets_an_old_one(
     db_path: Path,
     register: Callable[[str, str], Awaitable[None]],
