@@ -695,7 +695,8 @@ class Table:
             )
         )
         seat_taken(session, self.id, seat)
-        self._event(ev.Seated(name, seat))
+        # (a person was told 'You sit at table 1, seat 1.': not 'boris sits at seat 1.')
+        self._event(ev.Seated(name, seat), besides=session)
         self._rated_news.sat(seat, session.guest and bot is None)
         self._tell_rated(seat)  # before its start: a guest's last seat starts an unrated match
         if all(self.seats):
@@ -1656,7 +1657,8 @@ class Table:
     ) -> None:
         """Number a public event and send it to everyone at the table (of those told
         only their asks, only the match's end), ``besides`` one person told it in his
-        own words (a person back at his seat: not 'boris is back.' of himself)."""
+        own words (a person back at his seat: not 'boris is back.' of himself; one who
+        sat: not 'boris sits at seat 1.'); in the machine style he is told it too."""
         self.seq += 1
         kind = type(event)
         template = EVENT_LINES.get(kind)
@@ -1698,8 +1700,6 @@ class Table:
                     audience.append(s)
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
-        if besides is not None:
-            audience = [s for s in audience if s is not besides]
         if template is not None:
             machines = []
             others = []
@@ -1709,9 +1709,12 @@ class Table:
                 self._tell_machines(machines, template, event)
                 if kind is g.MatchEnded:
                     self.end_told = True
-                if not others:
-                    return
                 audience = others
+        # a machine is told its own event as any other (above); a person, in his words
+        if besides is not None:
+            audience = [s for s in audience if s is not besides]
+        if not audience:
+            return
         table_event = self._table_event(event)
         if kind is g.MatchEnded:  # (once a match) to one listener at a time: a failure
             # partway (a voice that cannot tell it) knows whether it went out to anyone

@@ -33,7 +33,7 @@ async def test_a_card_is_pointed_to_at_a_table_and_in_russian(
 ) -> None:
     vera = await connect.human(port, "vera")
     await vera.send("new 2")
-    await vera.read_until(lambda x: x.startswith("vera sits at seat"))
+    await vera.read_until(lambda x: x.startswith("You sit at table"))
     told = await person_told(vera, "help 9h")
     assert _joined(told).startswith(f"9h {CARD}"), told
     await vera.send("lang ru")

@@ -85,6 +85,9 @@ async def test_four_players_are_told_who_partners_whom(port: int, connect: Conne
     for line in people[0].lines:
         if m := re.fullmatch(r"(\w+) sits at seat (\d)\.", line):
             seated[int(m.group(2))] = m.group(1)
+        elif m := re.match(r"You sit at table \d+, seat (\d)\.", line):  # (not of himself)
+            seated[int(m.group(1))] = NAMES[0]
+    assert len(seated) == 4, people[0].lines
     assert start == (
         f"The game starts: {seated[0]} and {seated[2]} against {seated[1]} "
         f"and {seated[3]} (partners sit opposite)."
@@ -253,3 +256,17 @@ async def test_the_resume_login_to_copy_is_never_cut_across_lines(
         told = [x for x in person.lines if "token=" in x]
         assert len(told) == 1 and re.search(rf"'login {name} token=[\w-]+'", told[0]), told
         assert all(len(x) <= 80 for x in person.lines)
+
+
+async def test_one_who_sits_is_told_it_once_in_his_words(port: int, connect: Connector) -> None:
+    # (he was told 'You sit at table 1, seat 0.' and then 'anna sits at seat 0.')
+    anna = await connect.human(port, "anna")
+    await anna.send("new 2 to-301")
+    await anna.read_until(lambda line: line.startswith("You sit at table"))
+    bot = await connect.machine(port, "robo")  # a program is told its own event as ever
+    await bot.send("sit 1")
+    await bot.expect("ok", cmd="sit")
+    seated = await bot.expect("event", kind="seated")
+    assert (seated["name"], seated["seat"]) == ("robo", "1")
+    await anna.read_until(lambda line: line == "robo sits at seat 1.")  # the others are
+    assert not [line for line in anna.lines if line.startswith("anna sits at seat")]
