@@ -418,11 +418,11 @@ def hung_in(record: dict[str, Any], sides: int) -> tuple[int, tuple[int, ...]] |
     record's ``notes``; None if it did not (they hang on, or none did)."""
     notes = record.get("notes") or ()
     found = next((m for note in notes if (m := _HUNG.fullmatch(str(note)))), None)
-    player = record.get("player")
     if found is None or not sides:
         return None
     if found.group(2) is not None:
         return int(found.group(1)), (int(found.group(2)),)
+    player = record.get("player")
     if not isinstance(player, int):
         return None
     # a bide: the player's whistlers (with three, two of them share)

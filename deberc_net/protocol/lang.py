@@ -6,7 +6,7 @@ Only the human style has a language: the machine style's words are the protocol'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -41,18 +41,32 @@ def asks_ukrainian(arg: str) -> bool:
     return key.lower() == "lang" and word.casefold() in UKRAINIAN
 
 
-def lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] | None:
-    """A command's ``lang=en|ru`` (in any case, anywhere among ``args``: 'login NAME
-    lang=ru', 'help lang=ru', docs/protocol.md §4.2, §4.4): the other arguments and the
-    language asked for (None if none was); None if what follows 'lang=' is no language,
-    or it is given twice."""
-    asked = [a for a in args if a.lower().startswith("lang=")]
+def keyword_argument(
+    args: tuple[str, ...], key: str, words: Collection[str]
+) -> tuple[tuple[str, ...], str | None] | None:
+    """A command's ``KEY=WORD`` (in any case, anywhere among ``args``; WORD one of
+    ``words``): the other arguments and the word, lower-cased (None if none was given);
+    None if the word is none of ``words``, or ``KEY=`` is given twice."""
+    prefix = f"{key}="
+    asked = [a for a in args if a.lower().startswith(prefix)]
     if not asked:
         return args, None
-    word = asked[-1][len("lang=") :].lower()
-    if len(asked) > 1 or word not in [str(c) for c in Lang]:
+    word = asked[0][len(prefix) :].lower()
+    if len(asked) > 1 or word not in words:
         return None
-    return tuple(a for a in args if a not in asked), Lang(word)
+    return tuple(a for a in args if a not in asked), word
+
+
+def lang_argument(args: tuple[str, ...]) -> tuple[tuple[str, ...], Lang | None] | None:
+    """A command's ``lang=en|ru`` (``keyword_argument``: 'login NAME lang=ru', 'help
+    lang=ru', docs/protocol.md §4.2, §4.4): the other arguments and the language asked
+    for (None if none was); None if what follows 'lang=' is no language, or it is given
+    twice."""
+    found = keyword_argument(args, "lang", [str(c) for c in Lang])
+    if found is None:
+        return None
+    rest, word = found
+    return rest, None if word is None else Lang(word)
 
 
 # the ranks 7 8 9 10 J Q K A as Russian players write them: валет, дама, король, туз

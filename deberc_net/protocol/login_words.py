@@ -8,7 +8,7 @@ import enum
 
 import attrs
 
-from .lang import Lang, asks_ukrainian, lang_argument
+from .lang import Lang, asks_ukrainian, keyword_argument, lang_argument
 from .render import Style
 
 TOKEN = "token="  # 'login NAME token=T': a guest resumes with the token it was given
@@ -72,15 +72,14 @@ def read_login(args: tuple[str, ...]) -> LoginWords | Refused | SetElsewhere:
     if asked is None:
         return Refused.UKRAINIAN if any(asks_ukrainian(a) for a in args) else Refused.USAGE
     rest, lang = asked
-    styles = [a for a in rest if a.lower().startswith(STYLE)]
-    words = [str(s) for s in Style]
-    if len(styles) > 1 or any(s[len(STYLE) :].lower() not in words for s in styles):
+    styled = keyword_argument(rest, "style", [str(s) for s in Style])
+    if styled is None:
         return Refused.USAGE
-    rest = tuple(a for a in rest if a not in styles)
+    rest, style = styled
     if len(rest) not in (1, 2):
         return Refused.USAGE
-    style = Style(styles[0][len(STYLE) :].lower()) if styles else None
-    return LoginWords(rest[0], rest[1] if len(rest) == 2 else None, lang, style)
+    secret = rest[1] if len(rest) == 2 else None
+    return LoginWords(rest[0], secret, lang, None if style is None else Style(style))
 
 
 def typable(password: str) -> bool:
