@@ -76,6 +76,7 @@ RANGES: dict[str, Range] = {
     "max_web_viewers": Range(0, _MOST_AT_ONCE, "sockets"),
     "web_viewers_per_address": Range(0, _MOST_AT_ONCE, "sockets"),
     "web_connections_per_address": Range(0, _MOST_AT_ONCE, "connections"),
+    "max_web_connections": Range(0, _MOST_AT_ONCE, "connections"),
     "web_requests_per_address_per_s": _RATE,
     "web_requests_per_address_burst": _BURST,
     # (the kernel's TCP_USER_TIMEOUT is a C int: more failed the web face's start)
@@ -177,6 +178,9 @@ class Config:
     # connections to the web face one address holds open (live sockets, pages, idle
     # ones): each is a descriptor of the server's; past it 429 and a close (0: no limit)
     web_connections_per_address: int = 100
+    # ... and all addresses together (a spray of addresses, each under its own limit,
+    # held every descriptor): past it 503 and a close (0: no limit)
+    max_web_connections: int = 2000
     # requests to the web face from one address (pages, JSON, static files, live sockets'
     # handshakes) a second on average ... and at once; beyond that: HTTP 429 (either 0:
     # no limit). A page with its files and socket is 5 of them: docs/security.md §8

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import trio
 
-from deberc_net.server.web.connection_limit import REFUSAL_TEXT
+from deberc_net.server.web.connection_limit import BUSY_TEXT, REFUSAL_TEXT
 from deberc_net.server.web.serve import KEEP_ALIVE_S
 
 from .conftest import WebServer
@@ -94,3 +94,34 @@ async def test_0_is_no_limit(start_web: StartWeb) -> None:
         assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
     for stream in held:
         await stream.aclose()
+
+
+@pytest.mark.timeout(30)
+async def test_connections_past_the_servers_limit_are_refused_503(start_web: StartWeb) -> None:
+    # (failed before: no limit across addresses; each address under its own was served)
+    web: WebServer = await start_web(max_web_connections=3)
+    with trio.fail_after(4):  # (before the keep-alive lets the three go)
+        held = [
+            await trio.open_tcp_stream("127.0.0.1", web.http_port, local_address=f"127.0.0.{n}")
+            for n in (1, 2, 3)
+        ]
+        assert await served_on(held[0])  # the three are accepted, one serves still
+        refused = await told(web, b"", source="127.0.0.9")  # a fourth address: full
+        assert refused.startswith(b"HTTP/1.1 503 "), refused[:100]
+        assert b"\r\nretry-after: " in refused.lower()
+        assert refused.endswith(BUSY_TEXT)
+        assert await served_on(held[1])  # those held are untouched
+    for stream in held:
+        await stream.aclose()
+    with trio.fail_after(KEEP_ALIVE_S + 3):  # their places back (closed, or let go idle)
+        while not (await served(web)):
+            await trio.sleep(0.05)
+
+
+async def served_on(stream: trio.SocketStream) -> bool:
+    """Whether a page asked on a connection held open (kept alive) is served."""
+    await stream.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer and (data := await stream.receive_some(65536)):
+        answer += data
+    return answer.startswith(b"HTTP/1.1 200 ")

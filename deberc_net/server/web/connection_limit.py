@@ -9,11 +9,15 @@ once, and with more of them every ``accept`` of the game port too would have fai
 One address now holds at most ``web_connections_per_address`` (live sockets included);
 a connection past them is told ``429`` at once, with no request read, and closed. A
 trusted proxy's connections (``trusted_proxies``) are not counted: they are every
-visitor's (its own limits are a proxy's business)."""
+visitor's (its own limits are a proxy's business). All addresses together hold at most
+``max_web_connections`` (a spray of addresses, each under its own limit, would hold
+every descriptor still): a connection past them is told ``503`` and closed, the same
+way, a trusted proxy's too; the connections held are not touched."""
 
 from __future__ import annotations
 
 import contextlib
+import enum
 from collections import Counter
 
 import attrs
@@ -30,34 +34,55 @@ log = structlog.get_logger("deberc.server")
 REFUSAL_TEXT = b"too many connections from your address: close one first"
 REFUSAL = (
     b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"x-content-type-options: nosniff\r\n"
     b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
     % (len(REFUSAL_TEXT), REFUSAL_TEXT)
+)
+BUSY_TEXT = b"the server holds all the web connections it takes: try again shortly"
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"x-content-type-options: nosniff\r\n"
+    b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
+    % (len(BUSY_TEXT), BUSY_TEXT)
 )
 REFUSAL_SEND_S = 1.0  # (an empty socket's buffer takes it at once)
 _run = TCPServer.run  # hypercorn's own
 
 
+class Refusal(enum.Enum):
+    PER_ADDRESS = "per-address"  # 429: web_connections_per_address
+    FULL = "full"  # 503: max_web_connections
+
+
 @attrs.define
 class OpenConnections:
-    """How many connections each address holds open, at most ``most`` each."""
+    """How many connections each address holds open, at most ``most`` each (0: no
+    limit), and all of them together, at most ``most_in_all`` (0: no limit)."""
 
     most: int
     proxies: tuple[Network, ...]
+    most_in_all: int = 0
     held: Counter[str] = attrs.field(factory=Counter)
+    in_all: int = 0
 
-    def take(self, host: str) -> str | None:
+    def take(self, host: str) -> str | Refusal:
         """The address a new connection from ``host`` counts against (its place
-        taken), '' when it is not counted (a trusted proxy); None: refused."""
+        taken), '' when its address is not counted (a trusted proxy, or no limit per
+        address); or why it is refused."""
+        if self.most_in_all and self.in_all >= self.most_in_all:
+            return Refusal.FULL
         ip = plain_ip(host)
-        if ip is not None and listed(ip, self.proxies):
-            return ""
-        address = limited_address(host)
-        if self.held[address] >= self.most:
-            return None
-        self.held[address] += 1
+        address = ""
+        if self.most and not (ip is not None and listed(ip, self.proxies)):
+            address = limited_address(host)
+            if self.held[address] >= self.most:
+                return Refusal.PER_ADDRESS
+            self.held[address] += 1
+        self.in_all += 1
         return address
 
     def leave(self, address: str) -> None:
+        self.in_all -= 1
         if address:
             self.held[address] -= 1
             if not self.held[address]:
@@ -73,8 +98,8 @@ async def _run_within_allowance(server: TCPServer) -> None:
         await stream.aclose()
         return
     address = "" if counts is None else counts.take(host)
-    if address is None:
-        await _refuse(stream)
+    if isinstance(address, Refusal):
+        await _refuse(stream, BUSY if address is Refusal.FULL else REFUSAL)
         return
     try:
         await _run_alone(server, peer_of(host, port), limited_address(host))
@@ -113,13 +138,13 @@ def connection_failures(spawner: Spawner) -> Summaries:
     return Summaries(_log_failed, spawner)
 
 
-async def _refuse(stream: trio.abc.Stream) -> None:
-    """429 before any request is read, then the close."""
+async def _refuse(stream: trio.abc.Stream, refusal: bytes) -> None:
+    """429 (or 503) before any request is read, then the close."""
     with (
         trio.move_on_after(REFUSAL_SEND_S),
         contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError),
     ):
-        await stream.send_all(REFUSAL)
+        await stream.send_all(refusal)
     await stream.aclose()  # (a request come meanwhile, unread: the client sees a reset)
 
 

@@ -71,9 +71,11 @@ async def serve_http(
     bound_live_sockets()  # (hypercorn 0.18: past the size, frames, early bytes: ws_limit.py)
     speak_http1_only()  # (no HTTP/2 on the plain port: its PINGs are unmetered)
     end_connections_whole()  # (a static file's answer left its connection open for good)
-    if config.web_connections_per_address:  # (a trusted proxy's are everyone's: not counted)
-        proxies = networks(config.trusted_proxies)
-        settings.connections = OpenConnections(config.web_connections_per_address, proxies)
+    if config.web_connections_per_address or config.max_web_connections:
+        proxies = networks(config.trusted_proxies)  # (a proxy's are everyone's: not per address)
+        settings.connections = OpenConnections(
+            config.web_connections_per_address, proxies, config.max_web_connections
+        )
     bound_connections()  # (and a connection's error ends it alone, not the server)
     decline_unreadable_offers()  # (an offer wsproto cannot read stopped the server)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
