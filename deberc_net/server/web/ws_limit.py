@@ -55,14 +55,22 @@ TOO_MANY_FRAMES = "too many frames: a live page sends none"
 
 
 class LiveConfig(HypercornConfig):
-    """hypercorn's settings, the live sockets' frame allowance (either 0: none),
-    each address's open connections (connection_limit.py; None: no limit) and the log
-    of connections an error ended."""
+    """hypercorn's settings (and a header every answer has), the live sockets' frame
+    allowance (either 0: none), each address's open connections (connection_limit.py;
+    None: no limit) and the log of connections an error ended."""
 
     frames_per_s: float = 0.0
     frames_burst: float = 0.0
     connections: OpenConnections | None = None
     failures: Summaries | None = None  # connections ended by an error (connection_limit.py)
+
+    def response_headers(self, protocol: str) -> list[tuple[bytes, bytes]]:
+        """hypercorn's headers of every answer it writes (the app's, its own 400s), and
+        ``nosniff``: a JSON answer that echoes the path asked is not read as a page."""
+        return [*super().response_headers(protocol), NOSNIFF]
+
+
+NOSNIFF = (b"x-content-type-options", b"nosniff")
 
 
 @attrs.define
