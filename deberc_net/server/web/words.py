@@ -116,6 +116,7 @@ class W(StrEnum):
     GONE_NOT_FINISHED = "gone-not-finished"
     STOPPED_WHILE = "stopped-while"
     # a player's page (/players/NAME)
+    PLAYER_TITLE = "player-title"  # its <title>: what the page is, not the bare name
     TALLY_WON = "tally-won"
     TALLY_LOST = "tally-lost"
     TALLY_DRAWN = "tally-drawn"
@@ -312,6 +313,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.STOPPED_WHILE: ("Not finished: {why} while it ran.", "Не окончена: {why} во время партии."),
     # a player's page: his tally and ratings as 'finger' and 'top' say them (побед,
     # поражений, ничьих; a match cut off is «прервана», as Msg.MATCH_STOPPED says)
+    W.PLAYER_TITLE: ("{name} — player", "{name} — игрок"),
     W.TALLY_WON: ("Won", "Побед"),
     W.TALLY_LOST: ("lost", "поражений"),
     W.TALLY_DRAWN: ("drawn", "ничьих"),
