@@ -1,7 +1,8 @@
 """How a bot's match ended, typed (``MatchResult``): who won, the totals, the deals.
 
-Built from the match's ``event … kind=match-end`` line and the deal number the bot last
-read at that table (the line has no count of deals; every ask and state says ``deal=``).
+Built from the match's ``event … kind=match-end`` line: its ``deals=`` counts the deals;
+from a server older than that field, the deal number the bot last read at that table
+(every ask and state says ``deal=``) stands in.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ class MatchResult:
     """One match of the bot's, as its ``match-end`` said. ``winner`` is the winning
     side (None: nobody won), ``winners`` its players' names, ``totals`` each side's
     points (side 0 first; with four players seats 0 and 2 are side 0), ``deals`` the
-    number of the last deal the bot was asked or shown (``deal=``): the deals dealt,
-    one given up mid-deal included (0: none reached it)."""
+    deals dealt, one given up mid-deal included (0: none), as ``match-end`` says them
+    (``deals=``) or, from an older server, the last ``deal=`` the bot read."""
 
     match: str | None  # the match's id (``history``, ``games``); None if not told
     table: int
@@ -48,9 +49,11 @@ class MatchResult:
 
 def match_result(line: str, name: str, deals: int) -> MatchResult:
     """The result of the ``match-end`` ``line`` for the bot logged in as ``name``
-    (names compare as the server folds them: case apart). Raises ``WireError`` for a
-    line without ``table=`` or with a number that is none."""
+    (names compare as the server folds them: case apart); ``deals`` the last deal number
+    it read, for a line without ``deals=``. Raises ``WireError`` for a line without
+    ``table=`` or with a number that is none."""
     end = parse_line(line)
+    told = end.get_int("deals")
     winner, names = end.get_int("winner"), end.get_list("name")
     reason = end.get_str("reason") or ""  # (the server's always has one)
     if winner is not None:
@@ -66,7 +69,7 @@ def match_result(line: str, name: str, deals: int) -> MatchResult:
         winners=names,
         reason=reason,
         totals=end.get_ints("totals"),
-        deals=deals,
+        deals=deals if told is None else told,
         forfeit=end.get_int("forfeit"),
     )
 

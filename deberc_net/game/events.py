@@ -180,7 +180,8 @@ class DealAbandoned(NamedTuple):
 class MatchEnded(NamedTuple):
     """``winner`` is a side (None: a draw); ``winners`` its players' names;
     ``forfeit`` the seat whose leaving, clock or absence lost the match; ``match`` its
-    id, as the server's table tells it (the human style names it: its replay's key)."""
+    id, as the server's table tells it (the human style names it: its replay's key);
+    ``deals`` how many deals it dealt."""
 
     winner: int | None
     winners: tuple[str, ...]
@@ -189,6 +190,8 @@ class MatchEnded(NamedTuple):
     seed: str | None  # None: withheld (a ladder board whose other seatings still play)
     forfeit: int | None = None
     match: str | None = None
+    # the deals dealt (played out or given up mid-deal: one record each); None: untold
+    deals: int | None = None
 
 
 def _compared(cls: type[tuple[Any, ...]], *left_out: str) -> None:

@@ -205,7 +205,13 @@ class Match:
             () if result.winner is None else tuple(self.names[s] for s in sides[result.winner])
         )
         return MatchEnded(
-            result.winner, winners, result.reason, tuple(self.totals), self.seed, forfeit
+            result.winner,
+            winners,
+            result.reason,
+            tuple(self.totals),
+            self.seed,
+            forfeit,
+            deals=len(self.records),
         )
 
     def _finish_deal(self) -> list[MatchEvent]:

@@ -904,6 +904,8 @@ def _told_deal_end(e: g.DealEnded) -> tuple[str, Fields]:
 @_told.register
 def _told_match_end(e: g.MatchEnded) -> tuple[str, Fields]:
     forfeit = [] if e.forfeit is None else [("forfeit", e.forfeit)]
+    match = [] if e.match is None else [("match", e.match)]
+    deals = [] if e.deals is None else [("deals", e.deals)]
     return "match-end", [
         ("winner", e.winner),
         ("name", ",".join(e.winners) or None),
@@ -911,6 +913,8 @@ def _told_match_end(e: g.MatchEnded) -> tuple[str, Fields]:
         ("totals", e.totals),
         ("seed", e.seed),
         *forfeit,
+        *match,
+        *deals,
     ]
 
 

@@ -470,6 +470,7 @@ class MatchEnd:
     totals: list[int]
     seed: str | None
     forfeit: int | None  # the seat that lost by forfeit
+    deals: int | None = None  # the deals dealt (None: a server from before ``deals=``)
 
     @classmethod
     def from_line(cls, line: Line) -> MatchEnd:
@@ -482,6 +483,7 @@ class MatchEnd:
             totals=line.get_ints("totals"),
             seed=line.get_str("seed"),
             forfeit=line.get_int("forfeit"),
+            deals=line.get_int("deals"),
         )
 
 

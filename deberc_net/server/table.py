@@ -459,7 +459,9 @@ class Table:
         started = self.match is not None or all(self.seats)
         if not ended and (started or self.told_ends):
             totals = self.match.totals if self.match is not None else [0] * len(self._sides)
-            self._event(g.MatchEnded(None, (), MatchEndReason.INTERNAL, tuple(totals), None))
+            deals = len(self.match.records) if self.match is not None else 0
+            reason = MatchEndReason.INTERNAL
+            self._event(g.MatchEnded(None, (), reason, tuple(totals), None, deals=deals))
 
     def _deserted(self) -> bool:
         """A waiting table (not a board) whose seated players have all left the server."""

@@ -48,6 +48,8 @@ async def test_each_match_leaves_its_result_and_says_it(start_server: StartServe
     assert len(ends) == 1
     end = MatchEnd.from_line(ends[0])
     deals = max(v.deal for v in seen if isinstance(v, View))
+    assert end.deals == deals  # the server counts them (match-end's last field)
+    assert list(ends[0].fields)[-1] == "deals"  # appended after every older field (§1)
     assert deals >= 1 and end.reason in ("target", "claim") and end.winner is not None
     ann_won = end.names == ["ann"]
     expected = MatchResult(
@@ -97,3 +99,11 @@ def test_a_results_outcome_is_the_bots_own(line: str, outcome: Outcome) -> None:
     result = match_result(line, "ann", 3)
     assert result.outcome is outcome and result.deals == 3
     assert result.totals == parse_line(line).get_ints("totals")
+
+
+def test_a_results_deals_are_the_servers_count_when_told() -> None:
+    """``match-end``'s ``deals=`` is the count; an older server's line without it leaves
+    the last ``deal=`` the bot read (failed before: always that last ``deal=``)."""
+    line = "event seq=9 table=2 kind=match-end winner=0 name=ann reason=left totals=0,0 seed=5a"
+    assert match_result(f"{line} forfeit=1 match=m2 deals=5", "ann", 3).deals == 5
+    assert match_result(f"{line} forfeit=1 match=m2", "ann", 3).deals == 3
