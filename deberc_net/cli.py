@@ -127,6 +127,17 @@ def serve_config(args: argparse.Namespace) -> Config:
     from deberc_net.server.config import Config, setting_problem, shown
 
     overrides = {"host": args.host, "port": args.port, "db": args.db, "http_host": args.http_host}
+    for flag, name in (
+        ("--host", "host"),
+        ("--http-host", "http_host"),
+        ("--port", "port"),
+        ("--http-port", "http_port"),
+    ):
+        given = getattr(args, name)
+        if given is not None:  # said as the flag's, before a Config refuses it
+            problem = setting_problem(name, given)
+            if problem is not None:
+                raise ValueError(f"{flag} {problem}, not {shown(given)}")
     if args.config:
         config = Config.from_toml(args.config, **overrides)
     else:
@@ -147,12 +158,6 @@ def serve_config(args: argparse.Namespace) -> Config:
         problem = None if port is None else setting_problem(name, port)
         if problem is not None:  # (the settings' own range, said as the flag's)
             raise ValueError(f"{flag} {problem}, not {port}")
-    for flag, name in (("--host", "host"), ("--http-host", "http_host")):
-        given = getattr(args, name)
-        if given is not None:  # (the file's was checked with the file)
-            problem = setting_problem(name, given)
-            if problem is not None:
-                raise ValueError(f"{flag} {problem}, not {shown(given)}")
     if args.workers > 1:  # one host: a dead worker is noticed in seconds
         from deberc_net.server.cluster.launch import workers_timing
 

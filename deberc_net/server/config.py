@@ -168,7 +168,22 @@ RANGES: dict[str, Range] = {
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
-@attrs.define
+def _check_setting(_config: object, field: attrs.Attribute[Any], value: object) -> None:
+    """A Config built in code (a library caller's, a test's) is held to the settings
+    file's rules: a bad value fails at once, named, not as a server that misbehaves."""
+    if value is None and "None" in str(field.type):
+        return
+    problem = setting_problem(field.name, value, in_code=True)
+    if problem is not None:
+        raise ValueError(f"Config: setting {field.name} {problem}, not {shown(value)}")
+
+
+def _checked(_cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
+    """Every setting checked by ``setting_problem`` (on construction and assignment)."""
+    return [field.evolve(validator=_check_setting) for field in fields]
+
+
+@attrs.define(field_transformer=_checked)
 class Config:
     host: str = "127.0.0.1"
     port: int = 7501
@@ -426,9 +441,15 @@ def _with_guess(name: str, known: set[str]) -> str:
     return f"{name} ({close[0]}?)" if close else name
 
 
-def setting_problem(name: str, value: object) -> str | None:
+# the clocks' least for a program's own Config: a clock a person cannot meet is an
+# operator's typo in a file, but a ladder of bots (or a test) means a short one
+_CODE_LEAST = {"human_clock_ms": 1, "bot_clock_ms": 1}
+
+
+def setting_problem(name: str, value: object, *, in_code: bool = False) -> str | None:
     """What is wrong with ``value`` for the setting ``name`` ("expects ..."), or None.
-    A settings file has no null, so an optional setting's value must be of its type."""
+    A settings file has no null, so an optional setting's value must be of its type.
+    ``in_code``: a Config built by a program, whose clocks may be shorter."""
     kind = str(attrs.fields_dict(Config)[name].type).removesuffix(" | None")
     fits = {
         "int": type(value) is int,
@@ -440,6 +461,8 @@ def setting_problem(name: str, value: object) -> str | None:
     if not fits or value != value:  # TOML's nan is not a number either
         return f"expects {_EXPECTS[kind]}"
     bounds = RANGES.get(name)
+    if bounds is not None and in_code and name in _CODE_LEAST:
+        bounds = attrs.evolve(bounds, least=_CODE_LEAST[name])
     if isinstance(value, int | float) and bounds and not bounds.least <= value <= bounds.most:
         what = "a port number" if name in ("port", "http_port") else _EXPECTS[kind]
         unit = "" if what == bounds.unit else f" ({bounds.unit})"

@@ -5,6 +5,7 @@ and a line naming it, before anything is opened."""
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import attrs
@@ -402,3 +403,33 @@ def test_the_longest_host_names_are_taken(tmp_path: Path) -> None:
     name = ".".join(["a" * 63] * 4)[:253]
     config = Config.from_toml(_settings(tmp_path, f'host = "{name}"\nhttp_host = "::1"'))
     assert (config.host, config.http_host) == (name, "::1")
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"outbox_bytes": -1}, "setting outbox_bytes expects a whole number, 1 to"),
+        ({"max_line": 0}, "setting max_line expects a whole number, 256 to"),
+        ({"max_connections": 0}, "setting max_connections expects a whole number, 1 to"),
+        ({"flood_burst": float("nan")}, "setting flood_burst expects a number, not nan"),
+        ({"say_per_s": -0.5}, "setting say_per_s expects a number, 0 to"),
+        ({"human_clock_ms": 10**12}, "setting human_clock_ms expects a whole number"),
+        ({"port": True}, "setting port expects a whole number, not True"),
+        ({"log_level": "loud"}, "setting log_level expects a log level"),
+    ],
+)
+def test_a_config_built_in_code_is_checked_as_a_file_is(
+    settings: dict[str, object], said: str
+) -> None:
+    """A library caller's Config(...) was taken as it came: a negative outbox or a zero
+    line length made a server that dropped every client, with no word of why."""
+    with pytest.raises(ValueError, match=r"^Config: " + re.escape(said)):
+        Config(**settings)  # type: ignore[arg-type]
+
+
+def test_a_config_is_checked_when_a_setting_is_changed_too() -> None:
+    config = Config(http_port=None)  # an optional setting's None is its own value
+    config.outbox_bytes = 1024
+    with pytest.raises(ValueError, match=r"^Config: setting outbox_bytes expects"):
+        config.outbox_bytes = 0
+    assert config.outbox_bytes == 1024
