@@ -125,3 +125,29 @@ async def served_on(stream: trio.SocketStream) -> bool:
     while b"\r\n\r\n" not in answer and (data := await stream.receive_some(65536)):
         answer += data
     return answer.startswith(b"HTTP/1.1 200 ")
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("asks", [False, True])
+async def test_a_connection_its_client_closed_gives_its_place_back_at_once(
+    start_web: StartWeb, asks: bool
+) -> None:
+    """A client that closed its connection, idle (nothing asked yet, or its answer
+    read whole and kept alive), held its place, and the server its socket, until the
+    keep-alive's 5 s ran out: 429 meanwhile, though it held nothing."""
+    # (failed before: the place came back only after KEEP_ALIVE_S)
+    web: WebServer = await start_web(web_connections_per_address=1)
+    for _ in range(3):
+        stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+        if asks:  # (kept alive: the answer says no close)
+            await stream.send_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = b""
+            while not answer.endswith(b"}"):  # (its JSON whole: nothing left unread)
+                answer += await stream.receive_some(65536)
+            assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+            # (no event tells a client the server is idle again: a moment for it)
+            await trio.sleep(0.2)
+        await stream.aclose()
+        with trio.fail_after(KEEP_ALIVE_S / 2):
+            while not (await served(web)):
+                await trio.sleep(0.05)

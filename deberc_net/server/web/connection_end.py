@@ -18,9 +18,21 @@ and whose client then closed its side (``Content-Length: 13``, then a half-close
 page's answer raise ``BusyResourceError``, logged by hypercorn as a traceback of 55
 lines, for every such request to ``/`` or ``/api/tables`` (a hostile tryout: 200
 requests, 11,000 lines of log). It is now taken as the client gone, as a broken write
-is. *Tests:* tests/web/test_connections_end.py."""
+is.
+
+And a connection its client has closed ends then, not at its keep-alive. hypercorn
+times an idle connection (``KEEP_ALIVE_S``) in a task beside its reading, and waits for
+that task when the reading ends: a client that closed its idle connection (nothing asked
+yet, or its answer read) left the server its socket and its address its place
+(connection_limit.py) for the 5 s, told 429 meanwhile though it held nothing (connect
+and close in a loop from many addresses: the server's ``max_web_connections`` held by
+clients holding none). Once the client is gone, the timer is stopped, and one started
+after (an answer's end, the client reset meanwhile) closes at once. *Tests:*
+tests/web/test_connections_end.py, tests/web/test_connection_limit.py."""
 
 from __future__ import annotations
+
+import weakref
 
 import trio
 from hypercorn.events import Closed, Event
@@ -29,6 +41,9 @@ from hypercorn.trio.tcp_server import TCPServer
 
 _maybe_recycle = H11Protocol._maybe_recycle  # hypercorn's own
 _protocol_send = TCPServer.protocol_send
+_read_data = TCPServer._read_data
+_idle_timeout = TCPServer._idle_timeout
+_gone: weakref.WeakSet[TCPServer] = weakref.WeakSet()  # connections their client closed
 
 
 async def _recycle_whatever_the_app_does(protocol: H11Protocol) -> None:
@@ -44,7 +59,23 @@ async def _send_unless_closing(server: TCPServer, event: Event) -> None:
         await server.protocol.handle(Closed())  # (as hypercorn takes a broken write)
 
 
+async def _read_till_gone(server: TCPServer) -> None:
+    await _read_data(server)  # (till the client closed, or reset, the connection)
+    _gone.add(server)
+    await server.idle_task.stop()  # (an idle one ends now; one answering, when it has)
+
+
+async def _idle_unless_gone(server: TCPServer) -> None:
+    if server not in _gone:
+        await _idle_timeout(server)
+        return
+    with trio.CancelScope(shield=True):  # (as hypercorn's own end of the wait)
+        await server._initiate_server_close()
+
+
 def end_connections_whole() -> None:
     """Once per process, before the web face serves (serve.py)."""
     H11Protocol._maybe_recycle = _recycle_whatever_the_app_does  # type: ignore[method-assign,assignment]
     TCPServer.protocol_send = _send_unless_closing  # type: ignore[method-assign,assignment]
+    TCPServer._read_data = _read_till_gone  # type: ignore[method-assign,assignment]
+    TCPServer._idle_timeout = _idle_unless_gone  # type: ignore[method-assign,assignment]
