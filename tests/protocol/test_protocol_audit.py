@@ -1,0 +1,431 @@
+"""An audit of docs/protocol.md against the server, part 1: connecting (§2.1), what
+travels (§2.2, §2.3), the session before and at login (§4, §4.1, §4.2), `seq=` (§7) and
+the errors (§10). Each promise a client may rely on, and (→) the tests that pin it: a
+module under tests/ and its tests, "here" for this module's. The examples of these
+sections are checked here against a real server, line for line.
+
+§1 the banner names `(protocol 1)`; a client finds it there
+    → protocol/test_wire.py
+      test_unknown_tags_and_kinds_stay_strings_and_human_lines_parse_harmlessly;
+    → here: test_the_banner_is_two_lines_each_in_80_columns_as_4_1_shows
+§1 fields are only appended, `text=` last
+    → protocol/test_wire.py
+      test_a_real_servers_lines_round_trip_and_only_append_to_the_documented_fields,
+      test_text_is_last_and_runs_to_the_end_whatever_it_holds
+§2.1 full server: the oldest not logged in is closed with `busy` ("…make room")
+    → server/test_attacks.py test_idle_sockets_that_never_log_in_do_not_keep_a_player_out;
+    → server/test_game_proxy.py
+§2.1 full of logged-in connections: the one line `error code=busy text=the server is full`
+    → server/test_input.py test_a_full_server_refuses_politely
+§2.1 shutting down: `busy text=the server is shutting down`
+    → server/test_shutdown.py
+§2.1 100 connections per address: `busy text=too many connections from your address`
+    → server/test_attacks.py test_connections_are_limited_per_address;
+    → server/test_streams.py
+§2.1 a refused client still sending reads its refusal (no reset)
+    → server/test_attacks.py
+      test_a_refused_client_still_talking_is_not_reset_over_its_refusal
+§2.1 PROXY header from a listed proxy; `bad-proxy-header`
+    → server/test_game_proxy.py
+§2.1 no login within 15 s: `login-timeout`, closed, trickling or not
+    → server/test_attacks.py
+      test_a_connection_that_does_not_log_in_is_closed_even_if_it_trickles;
+    → protocol/test_connection.py
+§2.1 15 min silence: `idle-timeout`; `ping` counts, an empty line does not; watching a match
+is no silence
+    → server/test_streams.py
+      test_silence_closes_a_connection_on_virtual_time_and_ping_delays_it;
+    → server/test_attacks.py test_an_idle_connection_is_closed_and_ping_keeps_one_open;
+    → protocol/test_connection.py;
+    → server/test_silent_observer.py
+§2.2 LF or CRLF; a second CR is a control character
+    → protocol/test_connection.py;
+    → server/test_attacks.py test_a_second_cr_before_the_lf_is_a_control_character
+§2.2 NULs dropped, telnet negotiation stripped, `IAC IAC`, a raw 255 is data
+    → protocol/test_framing_telnet.py;
+    → server/test_input.py test_telnet_negotiation_is_stripped,
+      test_a_raw_255_before_a_line_end_is_no_telnet_and_eats_no_line
+§2.2 dropped bytes count toward the flood limit
+    → server/test_input.py
+      test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_notices
+§2.2 a tab is a space; an empty or all-blank line gets no reply at all
+    → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too;
+    → here: test_an_all_blank_line_gets_no_reply_at_all
+§2.2 1024 bytes with the CR; `line-too-long` once; nothing of it executed
+    → protocol/test_framing_fast_path.py;
+    → protocol/test_connection.py;
+    → server/test_input.py test_garbage_and_broken_lines
+§2.2 `bad-encoding`; a BOM dropped; `control-character` (C0, 127, C1, U+2028/9)
+    → server/test_input.py test_garbage_and_broken_lines;
+    → server/test_hardening.py test_unicode_line_breaks_and_c1_controls_are_refused;
+    → protocol/test_receive_call.py
+§2.2 an unfinished line: `line-timeout`, closed; an idle connection never is
+    → server/test_input.py test_unfinished_line_is_disconnected,
+      test_an_idle_client_is_not_disconnected;
+    → here: test_the_examples_of_2_2_are_what_the_server_sends
+§2.2 200 lines/s, 1000 at once: `flood`; an `ask`'s answer never counted
+    → server/test_input.py test_a_flooding_client_is_cut_off_and_nobody_else_notices;
+    → server/test_attacks.py test_instant_bots_answering_every_ask_are_never_cut_off
+§2.2 the example transcript
+    → here: test_the_examples_of_2_2_are_what_the_server_sends
+§2.3 every line ends with CRLF
+    → here: test_the_banner_is_two_lines_each_in_80_columns_as_4_1_shows,
+      test_the_login_examples_of_4_2_are_what_the_server_sends
+§2.3 replies in the order of the lines, each in the style of its moment
+    → server/test_streams.py
+      test_replies_come_in_the_order_of_the_lines_each_in_the_style_it_was_read_in,
+      test_a_table_calls_reply_comes_before_a_later_pings_passed_on_or_not,
+      test_new_and_a_resuming_login_are_answered_before_the_next_line
+§2.3 a slow reader past 256 KiB is dropped
+    → server/test_attacks.py test_chat_to_clients_that_never_read_is_bounded_in_bytes
+§4 the command word in any case, full width too; any Unicode space splits words
+    → server/test_full_width_commands.py;
+    → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too
+§4 numbers are ASCII digits
+    → server/test_input.py test_a_command_s_numbers_are_ascii_digits_only
+§4 before login only help, calls, style, sort, clock, lang, login, ping, quit; else `not-
+logged-in`
+    → server/test_input.py test_commands_before_login_and_bad_arguments;
+    → here: test_before_login_the_session_commands_work_and_nothing_else
+§4.1 two lines, human style, 80 columns, as shown
+    → here: test_the_banner_is_two_lines_each_in_80_columns_as_4_1_shows
+§4.2 `lang=`, `style=` at login; a bad value or `tell=`/`sort=`/`clock=` changes nothing
+    → server/test_login_style.py;
+    → server/test_help_lang.py
+§4.2 a password beginning `style=` … is no longer typed
+    → server/test_login_style.py test_a_password_that_begins_with_style_is_no_longer_typed
+§4.2 NAME's form; blanks, compatibility form, mixed alphabets refused
+    → server/test_input.py (test_names_that_show_as_blanks_are_refused …
+      test_a_name_registered_before_the_compatibility_rule_still_logs_in)
+§4.2 one person however written; a registered name logs in as registered; a seat's spelling
+kept
+    → server/test_hardening.py test_full_width_names_are_the_same_person;
+    → server/test_reconnect.py test_a_name_typed_in_another_case_takes_its_seats_spelling,
+      test_a_registered_name_logs_in_as_it_was_registered
+§4.2 registration, wrong password, a guest's name not registrable, being registered
+    → server/test_attacks.py test_registering_a_name_a_guest_plays_under_is_refused,
+      test_a_name_being_registered_is_refused_as_such_and_stays_free_to_its_registrant;
+    → here: test_the_login_examples_of_4_2_are_what_the_server_sends
+§4.2 an admin's name is never registered by a login
+    → server/test_attacks.py test_an_admins_name_is_never_registered_by_a_login
+§4.2 a guest's name: token only; free again once gone
+    → server/test_attacks.py test_a_connected_name_cannot_be_taken,
+      test_an_away_guests_seat_is_resumed_only_with_its_token,
+      test_a_finished_guests_name_is_free_again
+§4.2 resuming: the old connection is told `bye …` and closed, its seek dropped; the guest
+keeps his token
+    → server/test_reconnect.py test_a_second_login_moves_the_session;
+    → here:
+      test_a_resuming_login_closes_the_old_connection_drops_its_seek_and_keeps_the_token
+§4.2 limits: wrong passwords per name and address, checks, registrations
+    → server/test_attacks.py (test_wrong_passwords_are_limited_per_name_across_connections …
+      test_registrations_are_limited_and_do_not_hold_up_logins);
+    → server/test_login_waits.py;
+    → server/test_password_cost.py
+§4.2 the third wrong password on one connection: `bye`, closed
+    → server/test_hardening.py test_wrong_passwords_close_the_connection
+§4.2 a banned name: `banned` before any password
+    → server/test_moderation.py
+§4.2 logging in twice: `not-allowed text=you are logged in as NAME`
+    → server/test_input.py test_commands_before_login_and_bad_arguments (the code);
+    → here: test_logging_in_twice_names_the_name_and_changes_nothing (the text)
+§4.2 the greeting: counts, singular, a drain's commands, back at a seat
+    → server/test_greeting.py;
+    → server/test_drain_command.py;
+    → server/test_protocol_transcripts.py
+§4.2 the example transcript
+    → here: test_the_login_examples_of_4_2_are_what_the_server_sends
+§7 `seq` counts events 1, 2, … without gaps; `ask`/`state` carry the last
+    → protocol/test_wire.py test_every_ask_and_state_of_a_whole_match_round_trips;
+    → server/test_doc_ask_lines.py
+§7 `seq=N` at the line's end, ASCII digits, any space before it
+    → protocol/test_connection.py test_seq_takes_ascii_digits_only,
+      test_a_calls_seq_is_its_last_word
+§7 N from the open request to the current `seq`; else `stale`, nothing changed
+    → protocol/test_connection.py;
+    → server/test_input.py test_calls_out_of_turn_and_bad_calls_change_nothing;
+    → server/test_reconnect.py test_other_events_do_not_make_a_request_stale
+§7 an N beyond the current `seq`: `there is no request N yet`, nothing changed
+    → protocol/test_connection.py (the sentence);
+    → here: test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing
+§7 commands never take `seq=`
+    → protocol/test_connection.py
+§10 an error changes no state; the request stays open
+    → server/test_input.py test_calls_out_of_turn_and_bad_calls_change_nothing,
+      test_bad_bytes_from_a_seat_change_nothing
+§10 a word quoted back is cut at 40 characters
+    → server/test_said_back.py
+§10 `slow-down` carries `wait_ms=` when its wait is known
+    → server/test_slow_down_waits.py;
+    → server/test_login_waits.py
+§10 `internal`: the line refused, the connection stays; a failing table ends its match
+    → server/test_table_failure.py;
+    → server/test_hardening.py test_a_flaw_in_reading_a_call_costs_the_line_not_the_table
+§10 each code of the table where its section is
+    → the tests named above and in each section's own modules
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+import unicodedata
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net import __version__
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
+from tests.server.client import LineClient, fields, next_ask, random_legal, seat_pair
+from tests.server.conftest import Connector, make_config
+
+PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+COMMENT = re.compile(r"\s{2,}\(.*\)$")  # a transcript's comment after a line
+
+
+Start = Callable[..., Awaitable[int]]
+
+
+@pytest.fixture
+def start(nursery: trio.Nursery, tmp_path: Path) -> Start:
+    """A real server on 127.0.0.1, port 0, with these settings; it stops with the test."""
+
+    async def serving(**overrides: Any) -> int:
+        config = make_config(tmp_path / "audit.sqlite3", **overrides)
+        return int(await nursery.start(functools.partial(serve, config, rules=rule_book())))
+
+    return serving
+
+
+@pytest.fixture
+async def port(start: Start) -> int:
+    return await start()
+
+
+@pytest.fixture
+async def connect() -> AsyncIterator[Connector]:
+    connector = Connector()
+    yield connector
+    await connector.aclose()
+
+
+def example(heading: str) -> list[str]:
+    """The lines of the first code block after ``heading`` in docs/protocol.md."""
+    text = PROTOCOL.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
+    return text.split("```\n", 1)[1].split("\n```", 1)[0].splitlines()
+
+
+def sent(line: str) -> str:
+    """A transcript's ``> `` line as the client sends it (its comment dropped)."""
+    assert line.startswith("> "), line
+    return COMMENT.sub("", line[2:])
+
+
+def only_crlf(raw: bytes) -> bool:
+    return raw.count(b"\n") == raw.count(b"\r\n")
+
+
+async def lines_until_pong(client: LineClient, line: str) -> list[str]:
+    """Every line the answer to ``line`` is: what comes before a ``ping``'s, sent
+    after it (§2.3: replies come in the order of the lines)."""
+    await client.send(line)
+    await client.send("ping")
+    said: list[str] = []
+    while (got := await client.read_until(lambda _: True)) not in (
+        "pong",
+        "ok cmd=ping text=pong",
+    ):
+        said.append(got)
+    return said
+
+
+@pytest.mark.timeout(30)
+async def test_the_banner_is_two_lines_each_in_80_columns_as_4_1_shows(port: int) -> None:
+    documented = example("### 4.1 Banner")
+    assert documented[0].startswith(f"deberc-net {__version__} (protocol 1) — ")
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    raw = b""
+    with trio.fail_after(5):
+        while raw.count(b"\r\n") < 2:
+            got = await stream.receive_some(4096)
+            assert got, raw
+            raw += got
+        with trio.move_on_after(0.2):  # nothing more comes unasked
+            raw += await stream.receive_some(4096)
+    await stream.aclose()
+    assert only_crlf(raw) and raw.endswith(b"\r\n")
+    lines = raw.decode("utf-8").split("\r\n")[:-1]
+    assert lines == documented
+    for line in lines:
+        wide = sum(unicodedata.east_asian_width(ch) in "WF" for ch in line)
+        assert len(line) + wide <= 80, line
+    assert "=" not in lines[1]  # no tag, no key=value: a machine client ignores it
+
+
+@pytest.mark.timeout(30)
+async def test_an_all_blank_line_gets_no_reply_at_all(port: int, connect: Connector) -> None:
+    client = await connect.machine(port, "ann")
+    await client.send_raw(b"\n\r\n \t \r\n\t\n")
+    await client.send("ping")
+    assert await client.read_until(lambda _: True) == "ok cmd=ping text=pong"
+
+
+@pytest.mark.timeout(30)
+async def test_before_login_the_session_commands_work_and_nothing_else(
+    port: int, connect: Connector
+) -> None:
+    client = await connect.raw(port, "anon")
+    refusal = "error code=not-logged-in text=log in first: login NAME [PASSWORD]"
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    for line in ("help", "calls", "sort rank", "clock bot", "lang en"):
+        answer = await lines_until_pong(client, line)
+        assert answer and refusal not in answer, (line, answer)
+    assert await lines_until_pong(client, "login") != [refusal]  # its usage, not that
+    for line in ("games", "finger", "top", "history", "sheet", "last", "rules", "state"):
+        assert await lines_until_pong(client, line) == [refusal], line
+    for line in ("say hi", "observe 1", "invite bob", "bot random", "rematch", "igrayu"):
+        assert await lines_until_pong(client, line) == [refusal], line
+    await client.send("quit")
+    assert await client.read_until(lambda _: True) == (
+        "bye text=Bye. Your seat, if any, waits for you."
+    )
+    await client.wait_closed()
+
+
+@pytest.mark.timeout(30)
+async def test_logging_in_twice_names_the_name_and_changes_nothing(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    assert await lines_until_pong(ann, "login bob") == [
+        "error code=not-allowed text=you are logged in as ann"
+    ]
+    await ann.send("who")
+    assert (await ann.expect("who"))["names"] == "ann"
+
+
+@pytest.mark.timeout(30)
+async def test_a_resuming_login_closes_the_old_connection_drops_its_seek_and_keeps_the_token(
+    port: int, connect: Connector
+) -> None:
+    old = await connect.machine(port, "ann")
+    await old.send("seek 2")
+    await old.expect("ok", cmd="seek")
+    new = await connect.machine(port, "ann", token=old.token)
+    assert await old.read_until(lambda _: True) == (
+        "bye text=You logged in from another connection; this one closes."
+    )
+    await old.wait_closed()
+    assert new.token == old.token  # a guest keeps his token while the name is his
+    await new.send("unseek")  # the seek went with the old connection
+    assert (await new.expect("error"))["code"] == "not-allowed"
+    bob = await connect.machine(port, "bob")
+    await bob.send("seek 2")
+    await bob.expect("ok", cmd="seek")  # he waits: nobody sought before him
+    await bob.send("ping")
+    assert await bob.read_until(lambda _: True) == "ok cmd=ping text=pong"
+
+
+@pytest.mark.timeout(30)
+async def test_the_examples_of_2_2_are_what_the_server_sends(
+    start: Start, connect: Connector
+) -> None:
+    lines = example("### 2.2 Input: what the client sends")
+    port = await start(partial_line_ms=300)
+    await connect.machine(port, "stayer")
+    fedya = await connect.machine(port, "fedya")
+    data = {
+        '(1100 bytes of "A", then CRLF)': b"A" * 1100 + b"\r\n",
+        "say caf\\xe9": b"say caf\xe9\n",
+        "say a\\x07b": b"say a\x07b\n",
+        "\\xff\\xfb\\x01\\xff\\xfd\\x03\\xff\\xfa\\x18\\x01\\xff\\xf0who": (
+            b"\xff\xfb\x01\xff\xfd\x03\xff\xfa\x18\x01\xff\xf0who\n"
+        ),
+    }
+    for typed, bytes_sent in data.items():
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"> {typed}"))
+        await fedya.send_raw(bytes_sent)
+        assert await fedya.read_until(lambda _: True) == lines[at + 1], typed
+    # the last: a fresh connection in the human style, a line never ended
+    at = next(i for i, line in enumerate(lines) if line.startswith("> login slow"))
+    slow = await connect.raw(port, "slow")
+    await slow.send_raw(sent(lines[at]).encode())
+    assert await slow.read_until(lambda _: True) == lines[at + 1]
+    await slow.wait_closed()
+    assert lines[at + 2].startswith("(connection closed after 30.0 s)")
+
+
+@pytest.mark.timeout(60)
+async def test_the_login_examples_of_4_2_are_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    """The transcript's lines, each sent on the connection it speaks of: anna registers
+    on a new server; misha is connected; a third connection tries the names; then gus,
+    a new connection in the human style (fedya gone by then: 3 players, as shown)."""
+    lines = example(
+        "### 4.2 `login NAME [PASSWORD | token=TOKEN] [lang=en|ru] [style=human|machine]`"
+    )
+    steps: list[tuple[str, list[str]]] = []
+    for line in lines:
+        if line.startswith("> "):
+            steps.append((sent(line), []))
+        else:
+            steps[-1][1].append(line)
+    told = dict(steps)
+    assert len(told) == len(steps) == 9
+
+    anna = await connect.raw(port, "anna")
+    await anna.send("style machine")
+    await anna.expect("ok", cmd="style")
+    assert await lines_until_pong(anna, "login anna secret1") == told["login anna secret1"]
+    misha = await connect.machine(port, "misha")
+    for opener in (anna, misha):  # the two tables of the later greetings
+        await opener.send("new 2")
+        await opener.expect("ok", cmd="sit")
+
+    other = await connect.raw(port, "other")
+    await other.send("style machine")
+    await other.expect("ok", cmd="style")
+    for line in ("login x", "login anna", "login anna wrong", "login misha"):
+        assert await lines_until_pong(other, line) == told[line], line
+    [greeting] = await lines_until_pong(other, "login fedya")
+    token = fields(greeting)[1]["token"]
+    [documented] = told["login fedya"]
+    assert greeting == documented.replace(fields(documented)[1]["token"], token)
+    await other.send("quit")
+    await other.wait_closed()
+
+    gus = await connect.raw(port, "gus")
+    for line in ("login gus style=robot", "login gus tell=asks", "login gus secret1 style=machine"):
+        assert await lines_until_pong(gus, line) == told[line], line
+    for client in (anna, misha, gus):
+        assert only_crlf(bytes(client.raw))
+
+
+@pytest.mark.timeout(60)
+async def test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    asked = await next_ask(ann, bob)
+    assert asked is not None
+    ask, client = asked
+    seq = int(ask["seq"])
+    call = random_legal(ask, random.Random(1))
+    assert await lines_until_pong(client, f"{call} seq={seq + 5}") == [
+        f"error code=stale text=there is no request {seq + 5} yet; the open request is {seq}"
+    ]
+    await client.send("state")  # nothing changed: the same request, still open
+    again = await client.read_until(lambda line: line.startswith("ask "))
+    assert {**fields(again)[1], "clock": ""} == {**ask, "clock": ""}  # but the time left
+    await client.send(f"{call} seq={seq}")
+    answered = await client.read_until(lambda line: line.startswith(("event ", "error ")))
+    assert fields(answered)[1]["seq"] == str(seq + 1), answered
