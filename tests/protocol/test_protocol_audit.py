@@ -52,6 +52,7 @@ is no silence
     → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too;
     → here: test_an_all_blank_line_gets_no_reply_at_all
 §2.2 1024 bytes with the CR; `line-too-long` once; nothing of it executed
+    → here: test_the_line_limit_is_1024_bytes_before_the_lf_the_cr_counted
     → protocol/test_framing_fast_path.py;
     → protocol/test_connection.py;
     → server/test_input.py test_garbage_and_broken_lines
@@ -83,8 +84,8 @@ is no silence
     → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too
 §4 numbers are ASCII digits
     → server/test_input.py test_a_command_s_numbers_are_ascii_digits_only
-§4 before login only help, calls, style, sort, clock, lang, login, ping, quit; else `not-
-logged-in`
+§4 before login only help, calls, style, sort, clock, lang, login, ping, quit; else
+`not-logged-in` (§10's row said it without sort, clock and lang: a slip, corrected)
     → server/test_input.py test_commands_before_login_and_bad_arguments;
     → here: test_before_login_the_session_commands_work_and_nothing_else
 §4.1 two lines, human style, 80 columns, as shown
@@ -148,6 +149,8 @@ keeps his token
 §7 an N beyond the current `seq`: `there is no request N yet`, nothing changed
     → protocol/test_connection.py (the sentence);
     → here: test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing
+§7 `seq=` is lower case
+    → here: test_seq_is_lower_case
 §7 commands never take `seq=`
     → protocol/test_connection.py
 §10 an error changes no state; the request stays open
@@ -179,6 +182,8 @@ import pytest
 import trio
 
 from deberc_net import __version__
+from deberc_net.protocol.commands import TableCallText, parse_line
+from deberc_net.protocol.framing import BadLine, Line, LineDecoder
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 from tests.server.client import LineClient, fields, next_ask, random_legal, seat_pair
@@ -429,3 +434,24 @@ async def test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing(
     await client.send(f"{call} seq={seq}")
     answered = await client.read_until(lambda line: line.startswith(("event ", "error ")))
     assert fields(answered)[1]["seq"] == str(seq + 1), answered
+
+
+@pytest.mark.parametrize(
+    ("data", "read"),
+    [
+        (b"A" * 1024 + b"\n", Line("A" * 1024)),
+        (b"A" * 1025 + b"\n", BadLine("line-too-long", "lines are limited to 1024 bytes")),
+        (b"A" * 1023 + b"\r\n", Line("A" * 1023)),  # the CR counts: 1023 bytes of text
+        (b"A" * 1024 + b"\r\n", BadLine("line-too-long", "lines are limited to 1024 bytes")),
+    ],
+)
+def test_the_line_limit_is_1024_bytes_before_the_lf_the_cr_counted(
+    data: bytes, read: Line | BadLine
+) -> None:
+    assert LineDecoder().feed(data) == [read]
+
+
+@pytest.mark.parametrize("line", ["pas SEQ=4", "pas Seq=4"])
+def test_seq_is_lower_case(line: str) -> None:
+    # §7: "then lower-case `seq=`": any other case is the call's own text, refused
+    assert parse_line(line) == TableCallText(line)
