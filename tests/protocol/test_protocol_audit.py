@@ -82,6 +82,8 @@ is no silence
 §4 the command word in any case, full width too; any Unicode space splits words
     → server/test_full_width_commands.py;
     → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too
+§4 extra arguments are ignored
+    → here: test_extra_arguments_are_ignored
 §4 numbers are ASCII digits
     → server/test_input.py test_a_command_s_numbers_are_ascii_digits_only
 §4 before login only help, calls, style, sort, clock, lang, login, ping, quit; else
@@ -109,15 +111,18 @@ kept
     → here: test_the_login_examples_of_4_2_are_what_the_server_sends
 §4.2 an admin's name is never registered by a login
     → server/test_attacks.py test_an_admins_name_is_never_registered_by_a_login
-§4.2 a guest's name: token only; free again once gone
+§4.2 a guest's name: token only (a password told a guest's name is not registered); free
+again once gone, a stale token then ignored and a new one given
+    → here: test_a_guests_name_is_refused_to_a_token_and_to_a_password_each_in_its_words,
+      test_a_stale_token_is_ignored_and_a_new_one_given
     → server/test_attacks.py test_a_connected_name_cannot_be_taken,
       test_an_away_guests_seat_is_resumed_only_with_its_token,
       test_a_finished_guests_name_is_free_again
 §4.2 resuming: the old connection is told `bye …` and closed, its seek dropped; the guest
 keeps his token
     → server/test_reconnect.py test_a_second_login_moves_the_session;
-    → here:
-      test_a_resuming_login_closes_the_old_connection_drops_its_seek_and_keeps_the_token
+    → here: test_a_resuming_login_closes_the_old_connection_drops_its_seek_and_keeps_the_token,
+      test_the_right_password_takes_a_registered_session_over
 §4.2 limits: wrong passwords per name and address, checks, registrations
     → server/test_attacks.py (test_wrong_passwords_are_limited_per_name_across_connections …
       test_registrations_are_limited_and_do_not_hold_up_logins);
@@ -455,3 +460,63 @@ def test_the_line_limit_is_1024_bytes_before_the_lf_the_cr_counted(
 def test_seq_is_lower_case(line: str) -> None:
     # §7: "then lower-case `seq=`": any other case is the call's own text, refused
     assert parse_line(line) == TableCallText(line)
+
+
+@pytest.mark.timeout(30)
+async def test_a_stale_token_is_ignored_and_a_new_one_given(port: int, connect: Connector) -> None:
+    # §4.2: "Once the guest has gone and holds no seat, the name is free again (a stale
+    # token is then ignored, and a new one given)"
+    ann = await connect.machine(port, "ann")
+    await ann.send("quit")
+    await ann.wait_closed()
+    again = await connect.machine(port, "ann", token=ann.token)
+    assert again.token and again.token != ann.token
+
+
+@pytest.mark.timeout(30)
+async def test_the_right_password_takes_a_registered_session_over(
+    port: int, connect: Connector
+) -> None:
+    # §4.2 "Resuming: the right password ... from any connection, takes the session over"
+    old = await connect.machine(port, "vera", password="secret1")
+    new = await connect.machine(port, "vera", password="secret1")
+    assert await old.read_until(lambda _: True) == (
+        "bye text=You logged in from another connection; this one closes."
+    )
+    await old.wait_closed()
+    await new.send("who")
+    assert (await new.expect("who"))["names"] == "vera"
+
+
+@pytest.mark.timeout(30)
+async def test_extra_arguments_are_ignored(port: int, connect: Connector) -> None:
+    # §4: "Extra arguments are ignored unless said otherwise"
+    ann = await connect.machine(port, "ann")
+    await ann.send("ping and more")
+    assert await ann.read_until(lambda _: True) == "ok cmd=ping text=pong"
+    await ann.send("who 1 extra")
+    assert (await ann.expect("who"))["names"] == "ann"
+    await ann.send("quit now please")
+    assert await ann.read_until(lambda _: True) == "bye text=Bye. Your seat, if any, waits for you."
+    await ann.wait_closed()
+
+
+@pytest.mark.timeout(30)
+async def test_a_guests_name_is_refused_to_a_token_and_to_a_password_each_in_its_words(
+    port: int, connect: Connector
+) -> None:
+    # §4.2: a guest's name to anyone else: 'login NAME' or a wrong token is told how to
+    # resume; a password, that a guest's name is not registered
+    await connect.machine(port, "ann")
+    other = await connect.raw(port, "other")
+    await other.send("style machine")
+    await other.expect("ok", cmd="style")
+    resume = (
+        "error code=name-in-use text=ann is in use: to resume that seat log in with its"
+        " token (login NAME token=TOKEN); else choose another name"
+    )
+    for line in ("login ann", "login ann token=wrong"):
+        assert await lines_until_pong(other, line) == [resume], line
+    assert await lines_until_pong(other, "login ann secret1") == [
+        "error code=name-in-use text=ann is in use by a guest: register another name"
+    ]
