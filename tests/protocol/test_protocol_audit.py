@@ -161,6 +161,8 @@ keeps his token
 §10 an error changes no state; the request stays open
     → server/test_input.py test_calls_out_of_turn_and_bad_calls_change_nothing,
       test_bad_bytes_from_a_seat_change_nothing
+§10 a mistyped command's name is said to people only
+    → here: test_a_mistyped_commands_name_is_said_to_people_only
 §10 a word quoted back is cut at 40 characters
     → server/test_said_back.py
 §10 `slow-down` carries `wait_ms=` when its wait is known
@@ -520,3 +522,23 @@ async def test_a_guests_name_is_refused_to_a_token_and_to_a_password_each_in_its
     assert await lines_until_pong(other, "login ann secret1") == [
         "error code=name-in-use text=ann is in use by a guest: register another name"
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_a_mistyped_commands_name_is_said_to_people_only(
+    port: int, connect: Connector
+) -> None:
+    # §10: "a mistyped command's name is said to people only"
+    bot = await connect.machine(port, "ann")
+    assert await lines_until_pong(bot, "whoo") == [
+        "error code=unknown-command text='whoo' is not a command, and you sit at no table."
+        " Type 'help'."
+    ]
+    person = await connect.human(port, "hum")
+    await person.send("ping")
+    await person.read_until(lambda line: line == "pong")  # the rest of the greeting read
+    said = await lines_until_pong(person, "whoo")
+    assert " ".join(line.strip() for line in said) == (
+        "Error (unknown-command): 'whoo' is not a command, and you sit at no table. Type"
+        " 'help'. Did you mean 'who'?"
+    )
