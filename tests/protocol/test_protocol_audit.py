@@ -82,6 +82,8 @@ is no silence
 §4 the command word in any case, full width too; any Unicode space splits words
     → server/test_full_width_commands.py;
     → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too
+§4 commands work in every phase, seated or not
+    → here: test_commands_work_seated_at_a_running_match
 §4 extra arguments are ignored
     → here: test_extra_arguments_are_ignored
 §4 numbers are ASCII digits
@@ -542,3 +544,31 @@ async def test_a_mistyped_commands_name_is_said_to_people_only(
         "Error (unknown-command): 'whoo' is not a command, and you sit at no table. Type"
         " 'help'. Did you mean 'who'?"
     )
+
+
+@pytest.mark.timeout(60)
+async def test_commands_work_seated_at_a_running_match(port: int, connect: Connector) -> None:
+    # §4: "Commands work in every phase, seated or not (who, tables, games, rules,
+    # observe of another table, say, … during a match)"
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    cid = await connect.machine(port, "cid")
+    await cid.send("new 2")
+    other = (await cid.expect("ok", cmd="sit"))["table"]
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="deal")  # the match is on
+    for line, tag in (
+        ("who", "who"),
+        ("tables", "tables"),
+        ("games", "games"),
+        ("rules", "rules"),
+        (f"observe {other}", "ok"),
+        ("say hi", "say"),
+        ("finger bob", "finger"),
+    ):
+        await ann.send(line)
+        ends = ("error ", f"{tag} ")
+        got = await ann.read_until(lambda x, ends=ends: x.startswith(ends))
+        assert got.startswith(f"{tag} "), (line, got)
