@@ -100,6 +100,8 @@ is no silence
 §4.2 a password beginning `style=` … is no longer typed
     → server/test_login_style.py test_a_password_that_begins_with_style_is_no_longer_typed
 §4.2 NAME's form; blanks, compatibility form, mixed alphabets refused
+    → here: test_a_names_grammar_at_its_edges,
+      test_a_name_past_20_characters_is_refused_as_the_page_says
     → server/test_input.py (test_names_that_show_as_blanks_are_refused …
       test_a_name_registered_before_the_compatibility_rule_still_logs_in)
 §4.2 one person however written; a registered name logs in as registered; a seat's spelling
@@ -193,6 +195,7 @@ import trio
 from deberc_net import __version__
 from deberc_net.protocol.commands import TableCallText, parse_line
 from deberc_net.protocol.framing import BadLine, Line, LineDecoder
+from deberc_net.server.accounts import valid_name
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 from tests.server.client import LineClient, fields, next_ask, random_legal, seat_pair
@@ -572,3 +575,40 @@ async def test_commands_work_seated_at_a_running_match(port: int, connect: Conne
         ends = ("error ", f"{tag} ")
         got = await ann.read_until(lambda x, ends=ends: x.startswith(ends))
         assert got.startswith(f"{tag} "), (line, got)
+
+
+@pytest.mark.parametrize(
+    ("name", "valid"),
+    [
+        ("ab", True),
+        ("a" * 20, True),
+        ("12", True),  # "starting with a letter or a digit"
+        ("ab_", True),
+        ("a_b-c", True),
+        ("аня", True),
+        ("a", False),  # 2 to 20 characters
+        ("a" * 21, False),
+        ("_ab", False),
+        ("-ab", False),
+        ("a b", False),
+        ("a.b", False),
+    ],
+)
+def test_a_names_grammar_at_its_edges(name: str, valid: bool) -> None:
+    # §4.2: "NAME: 2 to 20 characters, letters (any alphabet), digits, _ or -, starting
+    # with a letter or a digit"
+    assert valid_name(name) is valid
+
+
+@pytest.mark.timeout(30)
+async def test_a_name_past_20_characters_is_refused_as_the_page_says(
+    port: int, connect: Connector
+) -> None:
+    client = await connect.raw(port, "long")
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    assert await lines_until_pong(client, "login " + "a" * 21) == [
+        "error code=bad-argument text=a name is 2-20 letters, digits, '_' or '-'"
+    ]
+    await client.send("login " + "a" * 20)
+    await client.expect("ok", cmd="login", name="a" * 20)
