@@ -155,7 +155,8 @@ keeps his token
     → protocol/test_connection.py;
     → server/test_input.py test_calls_out_of_turn_and_bad_calls_change_nothing;
     → server/test_reconnect.py test_other_events_do_not_make_a_request_stale
-§7 an N beyond the current `seq`: `there is no request N yet`, nothing changed
+§7 an N beyond the current `seq`: `there is no request N yet`, nothing changed; the stale
+sentences as §7 gives them, over the wire
     → protocol/test_connection.py (the sentence);
     → here: test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing
 §7 `seq=` is lower case
@@ -439,6 +440,9 @@ async def test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing(
     call = random_legal(ask, random.Random(1))
     assert await lines_until_pong(client, f"{call} seq={seq + 5}") == [
         f"error code=stale text=there is no request {seq + 5} yet; the open request is {seq}"
+    ]
+    assert await lines_until_pong(client, f"{call} seq={seq - 1}") == [
+        f"error code=stale text=that answers request {seq - 1}; the open request is {seq}"
     ]
     await client.send("state")  # nothing changed: the same request, still open
     again = await client.read_until(lambda line: line.startswith("ask "))
