@@ -176,8 +176,23 @@ sentences as §7 gives them, over the wire
 §10 `internal`: the line refused, the connection stays; a failing table ends its match
     → server/test_table_failure.py;
     → server/test_hardening.py test_a_flaw_in_reading_a_call_costs_the_line_not_the_table
-§10 each code of the table where its section is
-    → the tests named above and in each section's own modules
+§10 each code of the table is sent where it says (the codes of §2 and §4 above; the rest, a
+module that provokes each over the wire, or the engine's refusal for a call's codes):
+    → busy, slow-down, name-in-use: server/test_attacks.py, server/test_login_waits.py;
+      internal: server/test_table_failure.py; bad-rules: server/test_bad_rules_words.py;
+      shutting-down: server/test_shutdown.py, server/test_drain_command.py;
+      already-seated, not-seated, unknown-table, table-full, wrong-phase (a table not
+      started), not-allowed (unseek): here test_the_lobbys_codes_are_sent_where_10_says,
+      and server/test_private_unseen.py;
+      seat-taken: server/test_full_table_waits.py; seat-reserved: server/test_reserve.py;
+      not-invited (never sent): server/test_private_unseen.py; already-invited:
+      server/test_private.py; unknown-player, banned, muted: server/test_moderation.py;
+      stale, wrong-phase, not-your-turn, illegal-card, must-follow-suit, must-trump,
+      must-overtrump: server/test_input.py test_calls_out_of_turn_and_bad_calls_change_nothing;
+      ambiguous-rank: server/test_human_columns.py; ambiguous-call:
+      server/test_tertz_spoken_counts.py; must-beat: tertz/test_rules.py; forbidden-rost,
+      answer-required: game/test_talk.py; false-declaration: protocol/test_refusals.py;
+      not-allowed: server/test_rematch.py, server/test_attacks.py
 """
 
 from __future__ import annotations
@@ -616,3 +631,31 @@ async def test_a_name_past_20_characters_is_refused_as_the_page_says(
     ]
     await client.send("login " + "a" * 20)
     await client.expect("ok", cmd="login", name="a" * 20)
+
+
+@pytest.mark.timeout(60)
+async def test_the_lobbys_codes_are_sent_where_10_says(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+
+    async def code(client: LineClient, line: str) -> str:
+        [error] = await lines_until_pong(client, line)
+        return fields(error)[1]["code"]
+
+    for line in ("leave", "state", "invite bob"):  # with no table
+        assert await code(eve, line) == "not-seated", line
+    for line in ("sit 99", "observe 99", "unobserve 99", "rules 99"):
+        assert await code(eve, line) == "unknown-table", line
+    assert await code(eve, "unseek") == "not-allowed"
+    assert await code(eve, "pas") == "unknown-command"  # no command, and no table
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    assert await code(ann, "pas") == "wrong-phase"  # a table that has not started
+    for line in ("new 2", "seek 2", f"sit {table}", f"observe {table}"):
+        assert await code(ann, line) == "already-seated", line
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="deal")
+    await eve.send(f"sit {table}")
+    assert (await eve.expect("error"))["code"] == "table-full"  # already playing
