@@ -95,6 +95,7 @@ is no silence
 §4.1 two lines, human style, 80 columns, as shown
     → here: test_the_banner_is_two_lines_each_in_80_columns_as_4_1_shows
 §4.2 `lang=`, `style=` at login; a bad value or `tell=`/`sort=`/`clock=` changes nothing
+    → here: test_lang_anywhere_after_the_name_and_the_password_still_the_password
     → server/test_login_style.py;
     → server/test_help_lang.py
 §4.2 a password beginning `style=` … is no longer typed
@@ -659,3 +660,21 @@ async def test_the_lobbys_codes_are_sent_where_10_says(port: int, connect: Conne
     await ann.expect("event", kind="deal")
     await eve.send(f"sit {table}")
     assert (await eve.expect("error"))["code"] == "table-full"  # already playing
+
+
+@pytest.mark.timeout(30)
+async def test_lang_anywhere_after_the_name_and_the_password_still_the_password(
+    port: int, connect: Connector
+) -> None:
+    # §4.2: "lang=ru (anywhere after NAME) sets the human style's language"; the key in
+    # any case, as no password may begin with it
+    first = await connect.raw(port, "first")
+    said = await lines_until_pong(first, "login vera LANG=ru secret1")
+    assert said[0].startswith("Здравствуйте, vera (имя зарегистрировано)."), said
+    again = await connect.raw(port, "again")
+    await again.send("style machine")
+    await again.expect("ok", cmd="style")
+    await again.send("login vera secret1")  # the password registered was secret1
+    assert (await again.expect("ok", cmd="login"))["guest"] == "0"
+    await first.wait_closed()  # taken over, and told so in Russian
+    assert first.lines[-1] == "Вы вошли с другого соединения; это закрывается."
