@@ -12,6 +12,8 @@ sections are checked here against a real server, line for line.
     → protocol/test_wire.py
       test_a_real_servers_lines_round_trip_and_only_append_to_the_documented_fields,
       test_text_is_last_and_runs_to_the_end_whatever_it_holds
+§2 the numbers stated (limits, times) are the server's defaults
+    → here: test_the_numbers_of_2_and_4_2_are_the_servers_defaults
 §2.1 full server: the oldest not logged in is closed with `busy` ("…make room")
     → server/test_attacks.py test_idle_sockets_that_never_log_in_do_not_keep_a_player_out;
     → server/test_game_proxy.py
@@ -214,6 +216,7 @@ from deberc_net.protocol.commands import TableCallText, parse_line
 from deberc_net.protocol.framing import BadLine, Line, LineDecoder
 from deberc_net.server.accounts import valid_name
 from deberc_net.server.app import serve
+from deberc_net.server.config import Config
 from deberc_net.testing import rule_book
 from tests.server.client import LineClient, fields, next_ask, random_legal, seat_pair
 from tests.server.conftest import Connector, make_config
@@ -678,3 +681,22 @@ async def test_lang_anywhere_after_the_name_and_the_password_still_the_password(
     assert (await again.expect("ok", cmd="login"))["guest"] == "0"
     await first.wait_closed()  # taken over, and told so in Russian
     assert first.lines[-1] == "Вы вошли с другого соединения; это закрывается."
+
+
+def test_the_numbers_of_2_and_4_2_are_the_servers_defaults() -> None:
+    # "Every limit on this page is a setting of the server ...; the numbers here are the
+    # defaults" (§2.1): those of §2 and §4.2, as a Config without settings has them
+    config = Config()
+    assert (config.host, config.port) == ("127.0.0.1", 7501)
+    assert config.max_connections == 5000 and config.max_connections_per_address == 100
+    assert config.login_timeout_ms == 15_000 and config.idle_timeout_ms == 15 * 60_000
+    assert config.max_line == 1024 and config.partial_line_ms == 30_000
+    assert (config.flood_lines_per_s, config.flood_burst) == (200, 1000)
+    assert config.outbox_bytes == 256 * 1024
+    assert (config.failed_logins_per_name, config.failed_logins_per_address) == (5, 20)
+    assert config.failure_window_ms == 5 * 60_000 and config.failed_logins_per_connection == 3
+    assert config.known_address_ms == 30 * 24 * 3_600_000
+    assert (config.password_checks_per_address, config.password_check_window_ms) == (20, 60_000)
+    assert config.registrations_per_address == 20 and config.registration_window_ms == 3_600_000
+    assert config.registrations_waiting == 8 and config.registrations_waiting_per_address == 2
+    assert config.table_requests_waiting == 8  # §10's busy: 8 requests waiting at tables
