@@ -148,7 +148,9 @@ keeps his token
     → server/test_protocol_transcripts.py
 §4.2 the example transcript
     → here: test_the_login_examples_of_4_2_are_what_the_server_sends
-§7 `seq` counts events 1, 2, … without gaps; `ask`/`state` carry the last
+§7 `seq` counts events 1, 2, … without gaps; `ask`/`state` carry the last (§7 said
+`record` lines did too: they carry no `seq=`, as §3.2 and §14 have them; a slip, corrected)
+    → here: test_seq_counts_every_event_without_gaps_and_asks_carry_the_last
     → protocol/test_wire.py test_every_ask_and_state_of_a_whole_match_round_trips;
     → server/test_doc_ask_lines.py
 §7 `seq=N` at the line's end, ASCII digits, any space before it
@@ -218,7 +220,14 @@ from deberc_net.server.accounts import valid_name
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
 from deberc_net.testing import rule_book
-from tests.server.client import LineClient, fields, next_ask, random_legal, seat_pair
+from tests.server.client import (
+    LineClient,
+    a_whole_match,
+    fields,
+    next_ask,
+    random_legal,
+    seat_pair,
+)
 from tests.server.conftest import Connector, make_config
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -700,3 +709,28 @@ def test_the_numbers_of_2_and_4_2_are_the_servers_defaults() -> None:
     assert config.registrations_per_address == 20 and config.registration_window_ms == 3_600_000
     assert config.registrations_waiting == 8 and config.registrations_waiting_per_address == 2
     assert config.table_requests_waiting == 8  # §10's busy: 8 requests waiting at tables
+
+
+@pytest.mark.timeout(60)
+async def test_seq_counts_every_event_without_gaps_and_asks_carry_the_last(
+    port: int, connect: Connector
+) -> None:
+    # §7: "Each table counts its event lines: seq 1, 2, 3, …, across all deals of the
+    # match, with no gaps. ask and state lines do not count; they carry the seq of the
+    # last event before them." Both seats, a whole match of several deals.
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await a_whole_match(ann, bob, "2 to-301")
+    for client in (ann, bob):
+        last = 0
+        deals = 0
+        for line in client.lines:
+            tag, said = fields(line)
+            if tag == "event":
+                seq = int(said["seq"])
+                assert seq == last + 1 or (last == 0 and client is bob), (client.label, line)
+                last = seq
+                deals += said["kind"] == "deal"
+            elif tag in ("ask", "state"):  # (a record carries no seq=: §3.2, §14)
+                assert int(said["seq"]) == last, (client.label, line)
+        assert deals > 1 and fields(client.lines[-1])[1].get("kind") == "match-end"
