@@ -81,6 +81,8 @@ is no silence
       test_new_and_a_resuming_login_are_answered_before_the_next_line
 §2.3 a slow reader past 256 KiB is dropped
     → server/test_attacks.py test_chat_to_clients_that_never_read_is_bounded_in_bytes
+§4 the commands listed are the server's, every other line a table call
+    → here: test_the_commands_4_lists_are_the_servers
 §4 the command word in any case, full width too; any Unicode space splits words
     → server/test_full_width_commands.py;
     → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too
@@ -214,7 +216,7 @@ import pytest
 import trio
 
 from deberc_net import __version__
-from deberc_net.protocol.commands import TableCallText, parse_line
+from deberc_net.protocol.commands import COMMANDS, TableCallText, parse_line
 from deberc_net.protocol.framing import BadLine, Line, LineDecoder
 from deberc_net.server.accounts import valid_name
 from deberc_net.server.app import serve
@@ -734,3 +736,11 @@ async def test_seq_counts_every_event_without_gaps_and_asks_carry_the_last(
             elif tag in ("ask", "state"):  # (a record carries no seq=: §3.2, §14)
                 assert int(said["seq"]) == last, (client.label, line)
         assert deals > 1 and fields(client.lines[-1])[1].get("kind") == "match-end"
+
+
+def test_the_commands_4_lists_are_the_servers() -> None:
+    # §4: "A command is a line whose first word ... is one of ...; any other line is a
+    # table call": the list, every command the server reads as one and no other
+    section = PROTOCOL.read_text(encoding="utf-8").split("\n## 4. Session", 1)[1]
+    listed = section.split("Any other\nline is a **table call**", 1)[0]
+    assert set(re.findall(r"`([a-z!]+)`", listed)) == set(COMMANDS)
