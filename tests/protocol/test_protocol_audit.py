@@ -63,6 +63,7 @@ is no silence
     → server/test_hardening.py test_unicode_line_breaks_and_c1_controls_are_refused;
     → protocol/test_receive_call.py
 §2.2 an unfinished line: `line-timeout`, closed; an idle connection never is
+    → here: test_an_over_long_line_being_discarded_waits_for_its_lf_as_long_as_any
     → server/test_input.py test_unfinished_line_is_disconnected,
       test_an_idle_client_is_not_disconnected;
     → here: test_the_examples_of_2_2_are_what_the_server_sends
@@ -216,12 +217,15 @@ import pytest
 import trio
 
 from deberc_net import __version__
+from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS, TableCallText, parse_line
+from deberc_net.protocol.connection import Connection, Reply, TimeoutCode
 from deberc_net.protocol.framing import BadLine, Line, LineDecoder
 from deberc_net.server.accounts import valid_name
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
 from deberc_net.testing import rule_book
+from tests.protocol.connection_inputs import inputs
 from tests.server.client import (
     LineClient,
     a_whole_match,
@@ -745,3 +749,17 @@ def test_the_commands_4_lists_are_the_servers() -> None:
     section = PROTOCOL.read_text(encoding="utf-8").split("\n## 4. Session", 1)[1]
     listed = section.split("Any other\nline is a **table call**", 1)[0]
     assert set(re.findall(r"`([a-z!]+)`", listed)) == set(COMMANDS)
+
+
+def test_an_over_long_line_being_discarded_waits_for_its_lf_as_long_as_any() -> None:
+    # §2.2: "if bytes of a line (or of an over-long line being discarded) have been
+    # waiting for their LF for 30 s, ... line-timeout and closes the connection"
+    connection = Connection(0.0)
+    connection.logged_in()
+    got = inputs(connection, b"x" * 2000, now=100.0)  # past the limit, no LF yet
+    assert got == [Reply(ev.Error("line-too-long", "lines are limited to 1024 bytes"))]
+    inputs(connection, b"x" * 500, now=120.0)  # still discarded: no new line begins
+    assert connection.deadline() == (130.0, TimeoutCode.LINE)
+    assert connection.timed_out(130.0) == Reply(
+        ev.Error("line-timeout", "an unfinished line waited too long"), hang_up=True
+    )
