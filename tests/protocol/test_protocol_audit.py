@@ -51,6 +51,7 @@ is no silence
     → server/test_input.py
       test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_notices
 §2.2 a tab is a space; an empty or all-blank line gets no reply at all
+    → here: test_a_tab_is_a_space_and_a_lines_own_spaces_are_trimmed
     → server/test_input.py test_a_command_s_words_are_split_at_any_space_a_no_break_one_too;
     → here: test_an_all_blank_line_gets_no_reply_at_all
 §2.2 1024 bytes with the CR; `line-too-long` once; nothing of it executed
@@ -763,3 +764,20 @@ def test_an_over_long_line_being_discarded_waits_for_its_lf_as_long_as_any() -> 
     assert connection.timed_out(130.0) == Reply(
         ev.Error("line-timeout", "an unfinished line waited too long"), hang_up=True
     )
+
+
+@pytest.mark.timeout(30)
+async def test_a_tab_is_a_space_and_a_lines_own_spaces_are_trimmed(
+    port: int, connect: Connector
+) -> None:
+    # §2.2: "A tab becomes a space; leading and trailing spaces are removed" (a say's
+    # TEXT keeping the spaces inside it, §4); NULs dropped everywhere
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    for raw, text in (
+        (b"say a\tb\n", "a b"),
+        (b"  \t say  x  y \t \r\n", "x  y"),
+        (b"say a\x00b\n", "ab"),
+    ):
+        await ann.send_raw(raw)
+        assert (await bob.expect("say"))["text"] == text, raw
