@@ -150,7 +150,7 @@ def test_a_deal_limit_ends_the_match_after_the_deal() -> None:
     *_, ended, end = events
     # the last deal of a limited match: its record may carry the seed (docs/protocol.md §14)
     assert isinstance(ended, g.DealEnded) and ended.seed_told
-    assert end == g.MatchEnded(0, ("seat0",), "deals", (92, 35), "e")
+    assert end == g.MatchEnded(0, ("seat0",), "deals", (92, 35), "e", deals=1)
     assert match.over and match.deal.deal_no == 1
 
 
@@ -166,14 +166,16 @@ def test_the_servers_most_deals_end_a_match_whose_deals_all_void() -> None:
     assert len(match.records) == 3 and all(r["outcome"] == "void" for r in match.records)
     *_, ended, end = events
     assert isinstance(ended, g.DealEnded) and ended.seed_told
-    assert end == g.MatchEnded(None, (), "most-deals", (0, 0), "v")  # level: a draw
+    assert end == g.MatchEnded(None, (), "most-deals", (0, 0), "v", deals=3)  # level: a draw
     ahead = Match(R, seed="e", dealer=1, decks={1: build_deck(*SIMPLE)}, most_deals=1)
     apply(ahead, 0, "igrayu")
     for token in SIMPLE_PLAY.split():
         seat = ahead.to_act
         assert seat is not None
         events = apply(ahead, seat, token)
-    assert events[-1] == g.MatchEnded(0, ("seat0",), "most-deals", (92, 35), "e")  # ahead wins
+    assert events[-1] == g.MatchEnded(
+        0, ("seat0",), "most-deals", (92, 35), "e", deals=1
+    )  # ahead wins
 
 
 def test_forfeit_and_stop() -> None:
@@ -185,14 +187,14 @@ def test_forfeit_and_stop() -> None:
         1, match.records[0], (0, 0), (0, 0), match_over=g.MatchOver(1, "timeouts", forfeit=0)
     )
     assert abandoned.record["outcome"] == "timeouts"
-    assert end == g.MatchEnded(1, ("seat1",), "timeouts", (0, 0), "e", forfeit=0)
+    assert end == g.MatchEnded(1, ("seat1",), "timeouts", (0, 0), "e", forfeit=0, deals=1)
     assert match.forfeit(1, "away") == [] and match.stop("deals") == []
     fresh = Match(R, seed="e")
     assert fresh.forfeit(1, "left", seat=1) == [  # nothing played: no deal to record
-        g.MatchEnded(0, ("seat0",), "left", (0, 0), "e", forfeit=1)
+        g.MatchEnded(0, ("seat0",), "left", (0, 0), "e", forfeit=1, deals=0)
     ]
     pairs = Match(build_ruleset(4), seed="e", names=("a", "b", "c", "d"))
-    assert pairs.stop("deals") == [g.MatchEnded(None, (), "deals", (0, 0), "e")]
+    assert pairs.stop("deals") == [g.MatchEnded(None, (), "deals", (0, 0), "e", deals=0)]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
