@@ -43,6 +43,7 @@ class Msg(StrEnum):
     LOGIN_SET_ELSEWHERE = "login-set-elsewhere"
     LOGIN_NAME = "login-name"
     NAME_SCRIPTS = "name-scripts"
+    NAME_LOOKS_LIKE = "name-looks-like"
     LOGGED_IN_AS = "logged-in-as"
     NEED_PASSWORD = "need-password"
     NAME_IN_USE = "name-in-use"
@@ -534,6 +535,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "имя пишется одним алфавитом: латинские, кириллические, греческие, армянские,"
         " буквы чероки, коптские, лису, канадского слогового письма и тифинаг похожи,"
         " их не смешивают",
+    ),
+    Msg.NAME_LOOKS_LIKE: (
+        "{name} looks like {other}, a name taken (I, l and 1 look alike, as do O and 0):"
+        " choose another",
+        "{name} выглядит как {other}, имя занятое (I, l и 1 похожи, как и O и 0): выберите другое",
     ),
     Msg.LOGGED_IN_AS: ("you are logged in as {name}", "вы уже вошли как {name}"),
     Msg.NEED_PASSWORD: (

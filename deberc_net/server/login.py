@@ -16,7 +16,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.login_words import Refused, SetElsewhere, read_login
-from deberc_net.protocol.messages import Msg, count_phrase, phrase
+from deberc_net.protocol.messages import Msg, Phrase, count_phrase, phrase
 
 from . import accounts
 from .accounts import Admitted, name_key
@@ -24,6 +24,7 @@ from .house import PREFIX as HOUSE_PREFIX
 from .ignoring import IGNORE_MOST
 from .limits import AddressBuckets
 from .session import Ending, Session
+from .store.base import look_key
 from .summaries import Summaries
 from .table_messages import Back, Leave
 
@@ -144,6 +145,10 @@ class Login:
                 ev.error("bad-argument", phrase(Msg.NAME_SCRIPTS if mixed else Msg.LOGIN_NAME))
             )
             return
+        elif (alike := self._looks_like(name, arrival.looks_like)) is not None:
+            # a new name drawn as another's (AIice beside alice): refused as a mixed one
+            self.refused(session, name, ev.error("bad-argument", alike), "looks-like")
+            return
         elif password is not None:
             if not await self._register(session, name, password) or not (
                 await self._still_unbanned(session, name)
@@ -174,6 +179,24 @@ class Login:
             return
         # his ignore list, in place before anything is told him (docs/protocol.md §5.21)
         self._welcome(session, name, guest, fresh, token, () if guest else arrival.ignored)
+
+    def _looks_like(self, name: str, registered: str | None) -> Phrase | None:
+        """Why the new ``name`` is refused as drawn like another's (its ``look_key``
+        is theirs: docs/security.md §1): ``registered``, a registered name the store
+        found so, an admin's (registered or not) or the house bots' prefix; None if it
+        looks like none. An admin's own name is left to its own refusals."""
+        key = name_key(name)
+        if key in self.lobby.accounts.admins:
+            return None
+        look = look_key(name)
+        # (a key with the prefix is a running house bot's own: any other was refused)
+        if look.startswith(HOUSE_PREFIX) and not key.startswith(HOUSE_PREFIX):
+            return phrase(Msg.HOUSE_NAMES, prefix=HOUSE_PREFIX)
+        admin = next((a for a in self.lobby.config.admins if look_key(a) == look), None)
+        other = admin or registered
+        if other is None:
+            return None
+        return phrase(Msg.NAME_LOOKS_LIKE, name=name, other=other)
 
     async def _still_unbanned(self, session: Session, name: str) -> bool:
         """Whether ``name`` is still not banned after its password's hash (seconds, when

@@ -44,6 +44,41 @@ def _cached_name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+# Characters one alphabet draws alike (docs/security.md §1), as ``name_key`` leaves them
+# (case folded: I is i): i, l, 1 and the dotless ı, and the Cyrillic і and ӏ, the Greek
+# ι beside them; o and 0, the Cyrillic о and Greek ο beside them. Two names whose
+# ``look_key`` is one look like one name; a new name that looks like a registered one
+# is refused (server/login.py). Never stored: the index that finds a look-alike
+# (migration 18) is on the same mapping written in SQL, ``LOOK_OF_KEY``.
+LOOKS_ALIKE = str.maketrans(
+    {
+        "i": "l",
+        "1": "l",
+        "\u0131": "l",  # ı, dotless
+        "\u0456": "l",  # Cyrillic і
+        "\u04cf": "l",  # Cyrillic ӏ (palochka)
+        "\u03b9": "l",  # Greek ι
+        "0": "o",
+        "\u043e": "o",  # Cyrillic о
+        "\u03bf": "o",  # Greek ο
+    }
+)
+# ``look_key`` of the accounts' ``key`` column, in SQL (SQLite's and PostgreSQL's
+# replace): the expression migration 18 indexes, which a query must repeat exactly.
+# Never change it (nor LOOKS_ALIKE): another mapping is another migration's index
+LOOK_OF_KEY = (
+    "replace(replace(replace(replace(replace(replace(replace(replace(replace(key,"
+    " 'i', 'l'), '1', 'l'), '\u0131', 'l'), '\u0456', 'l'), '\u04cf', 'l'), '\u03b9', 'l'),"
+    " '0', 'o'), '\u043e', 'o'), '\u03bf', 'o')"
+)
+
+
+def look_key(name: str) -> str:
+    """What ``name`` looks like: its ``name_key`` with the characters one alphabet
+    draws alike (LOOKS_ALIKE) made one, so AIice (a capital I) looks like alice."""
+    return name_key(name).translate(LOOKS_ALIKE)
+
+
 class Outcome(enum.StrEnum):
     """A rated player's result in one match."""
 
@@ -118,12 +153,16 @@ class Arrival:
     """What a login reads first, in one read (one thread's turn, not two: a burst of
     logins otherwise holds twice the memory in flight, docs/performance.md): the
     name's ban, None if it has none, its account's spelling (``login VERA`` is
-    Vera's), None if it has no account, and the names it ignores, in the order added
-    (only if asked: a password's login, not a guest's)."""
+    Vera's), None if it has no account, the names it ignores, in the order added
+    (only if asked: a password's login, not a guest's), and, if it has no account,
+    another's it looks like (``looks_like``)."""
 
     ban: Ban | None
     spelling: str | None
     ignored: tuple[str, ...] = ()
+    # an unregistered name's look-alike: the spelling of a registered account whose
+    # ``look_key`` is the name's (None: none, or the name is registered itself)
+    looks_like: str | None = None
 
     @property
     def registered(self) -> bool:
@@ -712,6 +751,8 @@ MUTE = (
 )
 MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # a player's ignore list (migration 17), the same SQL in both dialects
+# a registered name that looks like one not registered (look_key): the first by key
+LOOKS_LIKE = "SELECT name FROM accounts WHERE " + LOOK_OF_KEY + " = {p} ORDER BY key LIMIT 1"
 IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored LIMIT {p}"
 IGNORE = (
     "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import attrs
 import structlog
 
-from .base import StoreError
+from .base import LOOK_OF_KEY, StoreError
 
 log = structlog.get_logger("deberc.store")
 
@@ -560,6 +560,15 @@ CREATE TABLE ignores (
     PRIMARY KEY (key, ignored)
 );
 """,
+    ),
+    Migration(
+        18,
+        "accounts found by what their names look like",
+        # an index on look_key(name) (LOOK_OF_KEY: the key with I/l/1 and O/0 made
+        # one), so a new name is checked against every registered one that looks like
+        # it in one look-up (server/login.py, docs/security.md §1); nothing stored
+        sqlite=f"CREATE INDEX accounts_look ON accounts ({LOOK_OF_KEY});",
+        postgres=f"CREATE INDEX accounts_look ON accounts (({LOOK_OF_KEY}));",
     ),
 )
 

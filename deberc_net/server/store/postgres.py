@@ -38,6 +38,7 @@ from .base import (
     LAST_DEAL,
     LIST_STOPPED,
     LISTED,
+    LOOKS_LIKE,
     MATCH_IDS,
     MATCH_INTO,
     MATCH_RECORDS,
@@ -87,6 +88,7 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
+    look_key,
     lost_match_row,
     match_row,
     mute_row,
@@ -368,15 +370,20 @@ class PostgresStore:
     def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
         key = (name_key(name),)
         ignored: list[Any] = []
+        alike = None
         with self._pool.connection() as conn:
             ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
             account = conn.execute("SELECT name FROM accounts WHERE key = %s", key).fetchone()
+            if account is None:  # a new name: a registered one it looks like
+                look = (look_key(name),)
+                alike = conn.execute(LOOKS_LIKE.format(p="%s"), look).fetchone()
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="%s")
                 ignored = conn.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(tuple(ban))
         spelling = None if account is None else str(account[0])
-        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored))
+        looks_like = None if alike is None else str(alike[0])
+        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), looks_like)
 
     def bans(self) -> list[Ban]:
         with self._pool.connection() as conn:

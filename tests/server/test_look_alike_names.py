@@ -1,0 +1,85 @@
+"""A new name drawn like a name taken, in one alphabet (docs/security.md §1): I, l and 1
+look alike, as do O and 0, so 'AIice' (a capital I) beside the registered Alice, or
+'b0ss' beside the admin, is refused, a guest's as a registration, and told why. The
+names registered before keep logging in, look-alikes of each other or not."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+import trio
+
+from .client import LineClient
+from .conftest import Connector
+
+StartServer = Callable[..., Awaitable[int]]
+Register = Callable[[str, str], Awaitable[None]]
+
+
+def _looks_like(name: str, other: str) -> dict[str, str]:
+    text = (
+        f"{name} looks like {other}, a name taken (I, l and 1 look alike, as do O and 0):"
+        " choose another"
+    )
+    return {"code": "bad-argument", "text": text}
+
+
+async def _login(connect: Connector, port: int, line: str) -> LineClient:
+    client = await connect.raw(port, "new")
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    await client.send(line)
+    return client
+
+
+@pytest.mark.timeout(30)
+async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    await register("Alice", "her-own-1")
+    await register("ali", "pw-ali-1")  # two names from before that look alike: both kept
+    await register("all", "pw-all-1")
+    port = await start_server(admins=["boss"])  # an admin not registered yet
+    with trio.fail_after(20):
+        for line, other in [
+            ("login AIice", "Alice"),  # a capital I: a guest
+            ("login AIice a-password", "Alice"),  # nor registered
+            ("login a1ice", "Alice"),
+            ("login AL1CE pw-2", "Alice"),
+            ("login b0ss", "boss"),  # the admin's, registered or not
+            ("login B0SS pw-3", "boss"),
+            ("login a1i", "ali"),  # the first in key order of those it looks like
+        ]:
+            client = await _login(connect, port, line)
+            name = line.split()[1]
+            assert await client.expect("error") == _looks_like(name, other), line
+        client = await _login(connect, port, "login h0use-search3")  # the house bots'
+        said = await client.expect("error")
+        assert said == {
+            "code": "bad-argument",
+            "text": "names starting 'house-' are the server's bots",
+        }
+        # names that look like none are taken; the registered ones, however typed, log in
+        for line in ("login alicia", "login bob0 pw-4", "login ALICE her-own-1"):
+            client = await _login(connect, port, line)
+            await client.expect("ok", cmd="login")
+        for name, password in (("ali", "pw-ali-1"), ("all", "pw-all-1")):
+            client = await _login(connect, port, f"login {name} {password}")
+            assert (await client.expect("ok", cmd="login"))["name"] == name
+
+
+@pytest.mark.timeout(30)
+async def test_a_person_is_told_the_look_alike_in_his_language(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    await register("Olga", "her-own-1")
+    port = await start_server()
+    person = await connect.raw(port, "person")  # the human style: its language's text
+    await person.send("login 0lga lang=ru")
+    first = await person.read_until(lambda x: x.startswith("Ошибка"))
+    rest = await person.read_until(lambda _: True)  # (a person's lines are wrapped)
+    assert f"{first} {rest.strip()}" == (
+        "Ошибка (bad-argument): 0lga выглядит как Olga, имя занятое (I, l и 1 похожи,"
+        " как и O и 0): выберите другое"
+    )

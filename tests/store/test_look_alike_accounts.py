@@ -1,0 +1,47 @@
+"""A login's first read finds a registered name that looks like a new one (migration
+18's index, docs/security.md §1), alike in SQLite and PostgreSQL: the SQL's mapping is
+``look_key``'s, character for character, and the stored keys are untouched."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from deberc_net.server.store import open_store
+from deberc_net.server.store.base import LOOKS_LIKE, look_key, name_key
+
+
+def test_a_new_name_is_told_the_registered_name_it_looks_like(store_db: str) -> None:
+    store = open_store(store_db)
+    try:
+        store.add_account("Alice", b"salt", b"hash")
+        store.add_account("B0b", b"salt", b"hash")
+        # every character the mapping makes one, and what it makes of them
+        store.add_account("i1\u0131\u0456\u04cf\u03b9-0\u043e\u03bf", b"salt", b"hash")
+        assert store.arrival("AIice").looks_like == "Alice"  # a capital I
+        assert store.arrival("a1ice").looks_like == "Alice"
+        assert store.arrival("BOB").looks_like == "B0b"
+        assert store.arrival("llllll-ooo").looks_like == "i1\u0131\u0456\u04cf\u03b9-0\u043e\u03bf"
+        assert look_key("llllll-ooo") == look_key("i1\u0131\u0456\u04cf\u03b9-0\u043e\u03bf")
+        assert store.arrival("alicia").looks_like is None
+        # a registered name is itself, not a look-alike (its own row, however typed)
+        assert store.arrival("ALICE").looks_like is None
+        assert store.arrival("ALICE").spelling == "Alice"
+        assert store.account_name("alice") == "Alice"  # found by name_key, as ever
+        assert name_key("AIice") == "aiice"  # which has not changed
+        assert store.account("AIice") is None
+    finally:
+        store.close()
+
+
+def test_the_look_alike_is_found_by_the_index(tmp_path: Path) -> None:
+    path = tmp_path / "deberc.sqlite3"
+    open_store(path).close()
+    db = sqlite3.connect(path)
+    try:
+        plan = db.execute("EXPLAIN QUERY PLAN " + LOOKS_LIKE.format(p="?"), ("allce",)).fetchall()
+        assert any("accounts_look" in str(row) for row in plan), plan
+        columns = [row[1] for row in db.execute("PRAGMA table_info(accounts)")]
+        assert columns == ["key", "name", "salt", "hash", "created"]  # nothing stored
+    finally:
+        db.close()
