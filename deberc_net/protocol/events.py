@@ -366,17 +366,58 @@ class Scored:
     seat: int
     combo: str
     points: int
+    # in a bide, the sides (each as its seats) that wrote these points instead of the
+    # owner's side (docs/rules.md §5, §8); () when the owner's side wrote them
+    to: tuple[tuple[int, ...], ...] = ()
+    hangs: bool = False  # a hanging bide's player's: they hang for the next deal (§5)
+
+
+# a short game's record notes its stake (docs/rules.md §11): its written are stakes
+_STAKE = re.compile(r"stake \d+")
+
+
+def _whose(record: dict[str, Any]) -> tuple[int | None, tuple[tuple[int, ...], ...], bool]:
+    """In a bide (or a hanging bide) of a game written in points: the side that ordered
+    (its index), the sides that wrote its points (each as its seats: the whistler; three
+    players' two, or under ``bide-to-leader`` the one with more points, equal: the one
+    who plays earlier, §8) and whether they hang instead."""
+    outcome, player = record.get("outcome"), record.get("player")
+    sides, seats = len(record.get("written") or ()), len(record.get("players") or ())
+    notes = record.get("notes") or ()
+    if (
+        outcome not in ("bide", "hanging")
+        or not isinstance(player, int)
+        or not sides
+        or not seats
+        or any(_STAKE.fullmatch(str(n)) for n in notes)
+    ):
+        return None, (), False
+    own = player % sides
+    if outcome == "hanging":
+        return own, (), True
+    whistlers = [s for s in range(sides) if s != own]
+    if "bide-to-leader" in (record.get("options") or ()) and len(whistlers) > 1:
+        points = record.get("points") or [0] * sides
+        dealer = int(record.get("dealer") or 0)
+        whistlers = [max(whistlers, key=lambda s: (points[s], -((s - dealer - 1) % seats)))]
+    return own, tuple(tuple(range(s, seats, sides)) for s in whistlers), False
 
 
 def scored_in(record: dict[str, Any]) -> tuple[Scored, ...]:
     """The declarations that counted in a deal, by seat: its record's ``declared[]``
     ``scored`` (docs/records.md), the engine's own count; none in a deal a forfeit ended
     (its record keeps the count as it stood, but nothing was written: a tryout's
-    `history` said 'Scored for combinations: … bella 20' under a deal written 0, 0)."""
+    `history` said 'Scored for combinations: … bella 20' under a deal written 0, 0).
+    In a bide the side that ordered's name whose points they became (``to``, ``hangs``):
+    a Kharkov table read the bidder's 'terts 20' as his own."""
     if record.get("outcome") in FORFEITS:
         return ()
+    own, to, hangs = _whose(record)
+    sides = len(record.get("written") or ()) or 1
     counted = [
         Scored(entry["seat"], item["combo"], item["points"])
+        if own is None or entry["seat"] % sides != own
+        else Scored(entry["seat"], item["combo"], item["points"], to, hangs)
         for entry in record.get("declared") or ()
         for item in entry.get("scored") or ()
     ]

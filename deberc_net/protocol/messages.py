@@ -130,6 +130,10 @@ class Msg(StrEnum):
     DEAL_WON_BY = "deal-won-by"
     DEAL_VOID = "deal-void"
     SCORED = "scored"
+    SCORED_TO_SEAT = "scored-to-seat"
+    SCORED_TO_PAIR = "scored-to-pair"
+    SCORED_SHARED = "scored-shared"
+    SCORED_HANGS = "scored-hangs"
     HUNG_WON = "hung-won"
     HUNG_SHARED = "hung-shared"
     STATE_TALK = "state-talk"
@@ -814,6 +818,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # what each seat's declarations counted in a deal (its record's declared[].scored)
     Msg.SCORED: ("Scored for combinations: {combos}.", "За комбинации: {combos}."),
+    # after a bide side's combinations there: whose points they became (docs/rules.md §5)
+    Msg.SCORED_TO_SEAT: (" (a bide: written by {side})", " (байд: записаны вистующему {side})"),
+    Msg.SCORED_TO_PAIR: (" (a bide: written by {side})", " (байд: записаны паре {side})"),
+    Msg.SCORED_SHARED: (
+        " (a bide: shared by the whistlers, {sides})",
+        " (байд: их делят вистующие {sides})",
+    ),
+    Msg.SCORED_HANGS: (" (a hanging bide: they hang)", " (висячий байд: они висят)"),
     # the points hanging from a hanging bide, written in this deal (docs/rules.md §5)
     Msg.HUNG_WON: (
         "The {hanging} points that hung go to {side}.",

@@ -1126,14 +1126,32 @@ def scored_lines(
 ) -> list[str]:
     """What each seat's declarations counted in a deal, one line ('Scored for
     combinations: anna fifty 50, bella 20; boris terts 20.'); none if nothing did.
-    ``words``: as ``combo_word``'s."""
+    A bide side's say whose points they became (' (a bide: written by boris)'): a
+    Kharkov table read the bidder's terts as his. ``words``: as ``combo_word``'s."""
     by_seat: dict[int, list[str]] = {}
+    went: dict[int, str] = {}
     for s in scored:
         by_seat.setdefault(s.seat, []).append(f"{combo_word(s.combo, lang, words)} {s.points}")
+        went[s.seat] = _went(s, names, lang)
     if not by_seat:
         return []
-    combos = "; ".join(f"{names[seat]} {', '.join(said)}" for seat, said in sorted(by_seat.items()))
+    combos = "; ".join(
+        f"{names[seat]} {', '.join(said)}{went[seat]}" for seat, said in sorted(by_seat.items())
+    )
     return [_say(lang, Msg.SCORED, combos=combos)]
+
+
+def _went(s: ev.Scored, names: Sequence[str], lang: Lang) -> str:
+    """Whose points a bide side's combination became, said after it ('' if its own)."""
+    if s.hangs:
+        return _say(lang, Msg.SCORED_HANGS)
+    if not s.to:
+        return ""
+    said = ["+".join(names[seat] for seat in side) for side in s.to]
+    if len(said) > 1:
+        both = (" и " if lang == Lang.RU else " and ").join(said)
+        return _say(lang, Msg.SCORED_SHARED, sides=both)
+    return _say(lang, Msg.SCORED_TO_PAIR if len(s.to[0]) > 1 else Msg.SCORED_TO_SEAT, side=said[0])
 
 
 def hung_lines(e: g.DealEnded, names: Sequence[str], lang: Lang) -> list[str]:

@@ -295,8 +295,13 @@ def test_the_deal_end_says_what_the_declarations_scored() -> None:
     points, written, totals = (tuple(record[k]) for k in ("points", "written", "totals"))
     end = g.DealEnded(1, record["outcome"], points, written, totals, 0, record)
     told = ev.TableEvent(40, 1, TWO, end, ((0,), (1,)))
-    assert render(told, HUMAN)[-1] == "Scored for combinations: anna bella 20; boris terts 20."
-    assert render_ru(told)[-1] == "За комбинации: anna белла 20; boris терц 20."
+    # anna ordered and bid: her bella became boris's points (a Kharkov table)
+    assert " ".join(x.strip() for x in render(told, HUMAN)).endswith(
+        ". Scored for combinations: anna bella 20 (a bide: written by boris); boris terts 20."
+    )
+    assert " ".join(x.strip() for x in render_ru(told)).endswith(
+        ". За комбинации: anna белла 20 (байд: записаны вистующему boris); boris терц 20."
+    )
     assert render(told, MACHINE)[0].startswith("event seq=40 table=1 kind=deal-end deal=1 ")
     assert len(render(told, MACHINE)) == 1  # the machine line is as it was
     nothing = g.DealEnded(1, "made", (92, 35), (92, 35), (92, 35), 0, {"declared": []})
