@@ -1337,7 +1337,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         out.append(f"Your hand: {pretty_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat, rost_owner(v)))
+        out.append(_question(*v.pending, n, v.seat, rost_owner(v), names_higher(v)))
     if e.kind == ev.AskKind.ASK and v.legal:
         if v.declares is not None:  # (Tertz) a call's name tells only its highest class
             call, classes = v.declares
@@ -1441,6 +1441,15 @@ def rost_owner(v: SeatView) -> int | None:
     return pair_rost_owner(v.pending, len(v.names), v.talk)
 
 
+def names_higher(v: SeatView) -> bool:
+    """Whether a rost? reply may name a higher top (an ``ot-…`` among the legal calls),
+    for the asker himself; True of anyone else's, whose hand is not told (a Kharkov
+    table was offered "or name a higher one" where only pishet was legal)."""
+    if v.pending is None or v.pending[0] != "rost-reply" or v.pending[1] != v.seat:
+        return True
+    return any(token.split("-", 1)[0] == C.OT for token in v.legal)
+
+
 def pair_rost_owner(
     pending: Pending | None, players: int, talk: Sequence[tuple[int, str]]
 ) -> int | None:
@@ -1469,10 +1478,12 @@ def _question(
     n: Sequence[str],
     me: int | None = None,
     owner: int | None = None,
+    higher: bool = True,
 ) -> str:
     """The open question of the table talk, as a player would say it; to ``me`` (the
     seat it is told to) about himself in the second person. ``owner``: the partner whose
-    declaration a rost? asks about, the answerer answering for the pair (rost_owner)."""
+    declaration a rost? asks about, the answerer answering for the pair (rost_owner);
+    ``higher``: a rost? reply may name a higher top (names_higher)."""
 
     def who(seat: int) -> str:
         return "you" if seat == me else n[seat]
@@ -1496,6 +1507,8 @@ def _question(
             f"{does(answerer, 'name')} its top."
         )
     if kind == "rost-reply":
+        if asker == me and not higher:  # only pishet is legal (docs/rules.md §3, §9)
+            return "You have heard the top card: yours does not beat it, say pishet."
         if asker == me:
             return "You have heard the top card: say pishet, or name a higher one."
         return f"{a} has heard the top card: {a} says pishet, or names a higher one."

@@ -52,6 +52,7 @@ from .render import (
     hung_lines,
     invited_lines,
     mutes_lines,
+    names_higher,
     order_sides,
     pair_rost_owner,
     played_tricks,
@@ -382,7 +383,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         out.append(f"Ваши карты: {ru_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat, e.words, rost_owner(v)))
+        out.append(_question(*v.pending, n, v.seat, e.words, rost_owner(v), names_higher(v)))
     if e.kind == ev.AskKind.ASK and v.legal:
         words = e.words
         say = ru_call if not words else partial(ru_call, words=words)
@@ -430,10 +431,12 @@ def _question(
     me: int | None = None,
     words: Mapping[str, str] = NO_WORDS,
     owner: int | None = None,
+    higher: bool = True,
 ) -> str:
     """The open question of the table talk, as a Russian player would say it; to ``me``
     (the seat it is told to) about himself on «вы». ``owner``: as in English, the
-    partner whose declaration a rost? asks about when the answerer answers for the pair."""
+    partner whose declaration a rost? asks about when the answerer answers for the pair;
+    ``higher``: as in English."""
     a, b = n[asker], n[answerer]
     you_ask, you_answer = asker == me, answerer == me
     if kind == "rost" and owner is not None:  # the partner answers for the pair
@@ -455,6 +458,8 @@ def _question(
         asks = "Вы спрашиваете" if you_ask else f"{a} спрашивает"
         return f"{asks} игрока {b}, от какой карты комбинация («{said}»): {b} называет старшую."
     if kind == "rost-reply":
+        if you_ask and not higher:  # only «пишет» is legal (docs/rules.md §3, §9)
+            return "Вы услышали старшую карту: ваша не старше, скажите «пишет»."
         if you_ask:
             return "Вы услышали старшую карту: скажите «пишет» или назовите свою, если она старше."
         return f"Старшая карта названа: {a} говорит «пишет» или называет старше."

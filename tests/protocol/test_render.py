@@ -104,7 +104,8 @@ def test_the_rost_exchange_reads_as_sentences() -> None:
     assert "boris asks anna how high the combination goes (rost?): anna names its top." in watched
     say(match, 0, "ot-10")
     lines = render(ev.Ask(1, 1, view(match, 1), 60500), HUMAN)
-    assert "You have heard the top card: say pishet, or name a higher one." in lines
+    # boris's fifty to 10d does not beat anna's to 10s: pishet is his only call
+    assert "You have heard the top card: yours does not beat it, say pishet." in lines
     watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
     assert "boris has heard the top card: boris says pishet, or names a higher one." in watched
     assert not any("asked" in line or "must answer" in line for line in lines)
