@@ -192,6 +192,9 @@ class MatchEnded(NamedTuple):
     match: str | None = None
     # the deals dealt (played out or given up mid-deal: one record each); None: untold
     deals: int | None = None
+    # a seat's true 'konets' ended it (manual-claim, docs/rules.md §10), not the
+    # server's claim as a side reached the target: both are reason 'claim'
+    claimed: bool = False
 
 
 def _compared(cls: type[tuple[Any, ...]], *left_out: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from .calls import Call
+from .calls import KONETS, Call
 from .deal import DONE, Deal
 from .errors import GameOver
 from .events import (
@@ -212,6 +212,9 @@ class Match:
             self.seed,
             forfeit,
             deals=len(self.records),
+            claimed=result.reason == Outcome.CLAIM
+            and bool(self.deal.log)
+            and self.deal.log[-1].call.name == KONETS,
         )
 
     def _finish_deal(self) -> list[MatchEvent]:

@@ -33,7 +33,8 @@ def end_words(reason: str, who: str | None = None) -> str:
 
 # a reason as a person's line says it in brackets after the winners, where its token
 # misleads: 'claim' is the server's own claim as a side reaches the target mid-deal,
-# nobody claimed anything (docs/rules.md §7)
+# nobody claimed anything (docs/rules.md §7); a seat's konets (MatchEnded.claimed) is
+# said by the renderers as 'claimed: konets' (§10)
 SHORT_WORDS: dict[str, str] = {"claim": "target mid-deal"}
 
 

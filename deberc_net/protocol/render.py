@@ -1214,6 +1214,8 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
     verb = "win" if len(e.winners) > 1 else "wins"
     # a forfeit names who lost it: with three players the totals (0:0:0) do not say
     why = short_words(e.reason) if e.forfeit is None else end_words(e.reason, n[e.forfeit])
+    if e.claimed:  # a seat's konets, not the server's claim (docs/rules.md §10)
+        why = f"claimed: {spoken_call(C.KONETS)}"
     return [f"Game over: {' and '.join(e.winners)} {verb} ({why}). Totals: {tot}.{named}"]
 
 

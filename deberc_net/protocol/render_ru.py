@@ -309,6 +309,8 @@ def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     verb = "выигрывают" if len(e.winners) > 1 else "выигрывает"
     if e.forfeit is not None and e.reason in RU_FORFEITS:  # who lost it (render.py)
         reason = RU_FORFEITS[e.reason].format(who=n[e.forfeit])
+    if e.claimed:  # a seat's «конец», not the server's claim (docs/rules.md §10)
+        reason = f"досрочно: объявлен «{ru_call(C.KONETS)}»"
     return [f"Партия окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}.{named}"]
 
 
