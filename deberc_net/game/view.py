@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from .calls import PLAY
+from .calls import KONETS, PLAY
 from .cards import Card, sort_hand
 from .deal import PLAY as PLAY_PHASE
 from .match import Match
@@ -51,6 +51,10 @@ class SeatView:
     # the seat's own: what its declaration open now declares with it (Deal.declares);
     # for a person's prompt, not a machine field
     declares: tuple[str, tuple[str, ...]] | None = None
+    # the seat's own: konets is legal but its side's total and this deal's points so
+    # far do not reach the target, so a person's prompt does not offer it (docs/rules.md
+    # §10: said, it is a false claim); not a machine field: ``legal`` lists it
+    konets_short: bool = False
 
 
 def view(match: Match, seat: int | None) -> SeatView:
@@ -62,6 +66,7 @@ def view(match: Match, seat: int | None) -> SeatView:
     own = tuple(sort_hand(deal.hands[seat], deal.trump)) if seat is not None else ()
     # 4 players: the turned card lies in the dealer's hand once the game is ordered.
     turned_open = not (settings.turned_to_dealer and in_play)
+    legal = tuple(c.token() for c in match.legal_calls(seat)) if seat is not None else ()
     return SeatView(
         seat=seat,
         names=tuple(match.names),
@@ -88,9 +93,26 @@ def view(match: Match, seat: int | None) -> SeatView:
         totals=tuple(match.totals),
         hanging=match.hanging,
         target=settings.target,
-        legal=tuple(c.token() for c in match.legal_calls(seat)) if seat is not None else (),
+        legal=legal,
         last_record=match.records[-1] if match.records else None,
         winner=match.result.winner if match.result else None,
         game=deal.view_fields(seat),
         declares=deal.declares(seat) if seat is not None else None,
+        konets_short=KONETS in legal and konets_short(match, seat),
     )
+
+
+def konets_short(match: Match, seat: int | None) -> bool:
+    """Whether a konets by ``seat`` would fall short of the target: its side's total
+    plus this deal's points so far (the claim's own check, docs/rules.md §10)."""
+    target = match.rules.settings.target
+    if seat is None or target is None:
+        return False
+    deal = match.deal
+    return deal.running_total(deal.side_of(seat)) < target
+
+
+def offered(v: SeatView) -> tuple[str, ...]:
+    """The calls a person's prompt offers: ``legal`` without a konets that falls
+    short (the call stays legal, and a false claim still loses)."""
+    return tuple(t for t in v.legal if not (v.konets_short and t == KONETS))

@@ -22,7 +22,7 @@ from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.sheet import SheetRow
-from deberc_net.game.view import SeatView
+from deberc_net.game.view import SeatView, offered
 
 from . import events as ev
 from .ends import end_words, short_words
@@ -1348,7 +1348,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
                 f"{', '.join(spoken_call(c, e.words) for c in classes)}."
             )
         say = functools.partial(spoken_call, words=e.words)  # (Tertz's 'mariage')
-        options = " | ".join(prompt_calls(v.legal, v.hand, order, say))
+        options = " | ".join(prompt_calls(offered(v), v.hand, order, say))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:

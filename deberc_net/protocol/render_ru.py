@@ -18,6 +18,7 @@ from deberc_net.game import events as g
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.outcomes import MatchEndReason, Outcome
+from deberc_net.game.view import offered
 
 from . import events as ev
 from .lang import (
@@ -395,7 +396,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
                 f"«{say(call)}» объявит все ваши необъявленные комбинации: "
                 f"{', '.join(say(c) for c in classes)}."
             )
-        options = " | ".join(prompt_calls(v.legal, v.hand, order, say))
+        options = " | ".join(prompt_calls(offered(v), v.hand, order, say))
         clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
         out.append(f"Ваш ход{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:

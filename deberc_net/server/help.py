@@ -13,7 +13,7 @@ import attrs
 
 from deberc_net.game import calls as C
 from deberc_net.game.rules import RuleSet
-from deberc_net.game.view import view
+from deberc_net.game.view import offered, view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
 from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, summary_for
 from deberc_net.plugins.naming import rule_named, variant_named
@@ -315,8 +315,8 @@ class Help:
                 # order his hand is shown), each as it is said and may be typed
                 said = ru_call if lang == Lang.RU else spoken_call  # (Tertz's 'mariage')
                 say = partial(said, words=table.words)
-                hand = view(match, seat).hand
-                calls = prompt_calls(calls, hand, session.connection.hand_order, say)
+                seen = view(match, seat)  # (a konets that falls short is not offered)
+                calls = prompt_calls(offered(seen), seen.hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
         return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)
 
