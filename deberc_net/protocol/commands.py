@@ -238,8 +238,8 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "last": CommandSpec(
         "last",
-        "The last trick taken at your table (or the one you observe): "
-        "who led, the cards, who took it.",
+        "The last trick taken at your table (or the one you observe; at no table, "
+        "in your last finished match): who led, the cards, who took it.",
         "any",
     ),
     "sheet": CommandSpec(

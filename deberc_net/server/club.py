@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 import trio
 
+from deberc_net.game.cards import parse_card
 from deberc_net.game.sheet import record_row
 from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.plugins.naming import variant_named
@@ -28,7 +29,7 @@ from .allowance import may_list
 from .house_games import house_bot_games, house_rating_name, is_house_rating_name, never_rated
 from .session import Session
 from .store.base import PlayerRating
-from .table_messages import ShowHistory, ShowSheet
+from .table_messages import ShowHistory, ShowLast, ShowSheet
 from .table_views import history_deal
 
 if TYPE_CHECKING:
@@ -221,13 +222,20 @@ class Club:
         elif may_list(session, item.name, self.lobby.is_admin(session)):
             await self._table_or_last(session, self._last_sheet, ShowSheet(session))
 
+    async def last(self, session: Session, item: Command) -> None:
+        # at no table 'last' reads the store as 'sheet' does (the list allowance); the
+        # table's own answer stays free, as it was
+        at_table = session.table is not None or bool(session.observing)
+        if at_table or may_list(session, item.name, self.lobby.is_admin(session)):
+            await self._table_or_last(session, self._last_trick, ShowLast(session))
+
     async def _table_or_last(
         self,
         session: Session,
         last: Callable[[str, str | None], ServerEvent | None],
-        shown: ShowHistory | ShowSheet,
+        shown: ShowHistory | ShowSheet | ShowLast,
     ) -> None:
-        """'history' and 'sheet': ``shown`` by the table ``session`` sits at or watches,
+        """'history', 'sheet' and 'last': ``shown`` by the table ``session`` sits at or watches,
         or at no table what ``last`` makes of his last finished match (the store's), or
         of the match he last watched to its end, if that ended later."""
         if (
@@ -287,6 +295,23 @@ class Club:
         return ev.History(
             last.table, last.match, last.names, last.sides, deals, on_points, True, words
         )
+
+    def _last_trick(self, name: str, watched: str | None) -> ev.LastTrick | ev.Error | None:
+        """The last trick taken in ``name``'s last finished match (the one that ended
+        it, or the last before a forfeit): a newcomer's 'last' just after the match end
+        was refused as at no table, while 'sheet' and 'history' told that match."""
+        last = self._last_match(name, watched)
+        if last is None:
+            return None
+        for record in reversed(last.records):
+            if record.get("tricks"):
+                told = record["tricks"][-1]
+                cards = tuple(parse_card(c) for c in told["cards"])
+                deal = record["deal_no"]
+                return ev.LastTrick(
+                    last.table, deal, told["leader"], cards, told["winner"], last.names
+                )
+        return ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET))
 
     def _last_sheet(self, name: str, watched: str | None) -> ev.Sheet | ev.Error | None:
         last = self._last_match(name, watched)

@@ -221,7 +221,7 @@ class Lobby:
             "rules": self.help.rules,
             "state": self.table_requests.state,
             "games": self.club.games,
-            "last": self.table_requests.last,
+            "last": self.club.last,
             "sheet": self.club.sheet,
             "history": self.club.history,
             "invite": self.chat.invite,

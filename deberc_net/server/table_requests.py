@@ -1,5 +1,5 @@
-"""What a player asks of the table he sits at or watches: its state, the last trick,
-a house bot for a seat (the score sheet and the history: club.py, which tells your last
+"""What a player asks of the table he sits at or watches: its state, a house bot for a
+seat (the last trick, the score sheet and the history: club.py, which tells your last
 match's at no table)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from deberc_net.protocol.said_back import said_back
 from .allowance import may_list
 from .house import DEFAULT_SEARCH_LEVEL, SEARCH_LEVELS, HouseBotKind
 from .session import Session
-from .table_messages import ShowLast, ShowState, SummonBot
+from .table_messages import ShowState, SummonBot
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -40,11 +40,6 @@ class TableRequests:
         if person_watching and not may_list(session, item.name, self.lobby.is_admin(session)):
             return
         self.lobby.post_for(session, table, ShowState(session))
-
-    async def last(self, session: Session, item: Command) -> None:
-        table = self.lobby.watched(session)
-        if table is not None:
-            self.lobby.post_for(session, table, ShowLast(session))
 
     async def bot(self, session: Session, item: Command) -> None:
         args = [a.lower() for a in item.args]

@@ -100,9 +100,9 @@ async def test_last_and_sheet_before_any_trick_or_away_from_a_table(
     port: int, connect: Connector
 ) -> None:
     ann = await connect.human(port, "ann")
-    await ann.send("last")
+    await ann.send("last")  # no table, no match yet: as 'sheet' says it (§5.12)
     assert await ann.read_until(lambda x: x.startswith("Error")) == (
-        "Error (not-seated): you sit at no table and observe none"
+        "Error (not-seated): you sit at no table, observe none, and have no match"
     )
     bob = await connect.human(port, "bob")
     for person in (ann, bob):
