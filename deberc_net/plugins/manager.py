@@ -326,9 +326,13 @@ def _table_rules_told(
     chosen: Sequence[LoadedRule], variant: str, deal_class: object, russian: bool = False
 ) -> tuple[str, ...]:
     """The table's rules in words. A variant that is a game of its own (its own deal
-    class: Tertz) is not the builtin's game: the builtin's summary would mislead."""
+    class: Tertz) is not the builtin's game: the builtin's summary would mislead. The
+    player count's rule, which nobody asks for by name, is its summary alone: it names
+    itself ('Three players: …'; «three-players:» was an English word in a Russian line)."""
     return tuple(
-        f"{r.name}: {summary_for(r.info, russian)}"
+        summary_for(r.info, russian)
+        if r.info.kind == RuleKind.PLAYERS
+        else f"{r.name}: {summary_for(r.info, russian)}"
         for r in chosen
         if not (deal_class is not None and r.name == BUILTIN_VARIANT != variant)
     )
