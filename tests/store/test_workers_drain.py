@@ -328,6 +328,10 @@ async def test_worker_0_drained_alone_stops_though_the_others_play_on(
                     while not any(e.get("event") == "drained" for e in workers.events):
                         await trio.sleep(0.05)
                 assert TOLD not in ann.lines  # worker 1 takes new games still
+                with trio.fail_after(10):  # its drain was asked for: a stop, not a death
+                    while not any(e.get("event") == "worker_stopped" for e in workers.events):
+                        await trio.sleep(0.05)
+                assert not any(e.get("event") == "worker_died" for e in workers.events)
             finally:
                 await close_all(opened)
 

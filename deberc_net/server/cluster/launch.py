@@ -237,9 +237,12 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                     break
                 reason = _last_words(worker)
                 _let_go(worker)
-                log.warning(
-                    "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
-                )
+                if code == 0:  # it stopped as asked (its SIGTERM, SIGHUP, drain): no death
+                    log.info("worker_stopped", worker=i, pid=worker.process.pid, status=code)
+                else:
+                    log.warning(
+                        "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
+                    )
                 # a time to start it again, not a sleep: a signal meanwhile stops the
                 # workers at once, and the others' deaths are seen as they come
                 restart_at[i] = time.monotonic() + config.worker_restart_ms / 1000
@@ -252,7 +255,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
         deadline = time.monotonic() + config.shutdown_grace_ms / 1000 + 10
         status = failed
         for i, worker in enumerate(workers):
-            if i in restart_at:  # it died before the signal (worker_died said how)
+            if i in restart_at:  # it ended before the signal (worker_died or _stopped said)
                 continue
             try:
                 code = worker.process.wait(max(0.1, deadline - time.monotonic()))
