@@ -316,6 +316,10 @@ class Login:
             fields += (("token", token),)
             resume = phrase(Msg.RESUME, token=token, name=name)
         table = self.lobby.table_of(name)
+        lost = None  # his table's, if its worker has died (forgotten now: no seat there)
+        node = self.lobby.node
+        if table is not None and node is not None and node.forget_if_dead(table):
+            lost, table = table.id, self.lobby.table_of(name)
         if table is not None:  # where he is (his table's view follows), not the lobby
             said = phrase(Msg.WELCOME_BACK, name=name, what=what, table=table.id, resume=resume)
         else:
@@ -339,6 +343,9 @@ class Login:
             )
         session.send(ev.ok("login", said, fields))
         self.lobby.drain.tell(session)  # a login during a drain is told it too
+        if lost is not None:  # as its players here were told, as it was forgotten
+            said = phrase(Msg.TABLE_CLOSES, table=lost, reason=phrase(Msg.SERVER_LOST))
+            session.send(ev.table_closed(lost, said))
         missed = self.lobby.missed.take(name, guest, presented)
         if missed is not None:  # his seat freed, or his match over, while he was away
             session.send(ev.info(missed))

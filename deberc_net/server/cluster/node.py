@@ -53,6 +53,7 @@ from ..table_messages import (
 from . import WorkerPlace
 from .bus import LOBBY, Bus, channel
 from .bus_lost import stop_for_a_lost_bus
+from .liveness import process_ended
 from .payloads import (
     described_for_bus,
     invited_for_bus,
@@ -143,6 +144,9 @@ class Node:
     # again after a death (told in 'hello' and 'tables': "as"), and each other worker's
     identity: str = attrs.field(init=False)
     identities: dict[int, str] = attrs.Factory(dict)
+    # each other worker's process id, as it told it (with "as"): one of this parent's
+    # that has ended is dead, whatever the bus says yet (``forget_if_dead``)
+    pids: dict[int, int] = attrs.Factory(dict)
     replaced: set[int] = attrs.Factory(set)  # workers another said hello in place of
     # each other worker: when its last 'tables' came (trio time), and whether it drains
     tables_heard: dict[int, tuple[float, bool]] = attrs.Factory(dict)
@@ -255,13 +259,17 @@ class Node:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._run_bus)
-                self.bus.publish(LOBBY, {"k": "hello", "as": self.identity})
+                self.bus.publish(LOBBY, self._hello_said())
                 self._tell_presence_all()
                 nursery.start_soon(self._tell_tables)
                 nursery.start_soon(self._watch_the_living)
                 task_status.started()
         finally:  # stopping: the others forget this worker at once, not after silence
             self.bus.close(farewell={"k": "bye"})
+
+    def _hello_said(self) -> dict[str, Any]:
+        """This worker's 'hello': who it is, and its process (``pids``)."""
+        return {"k": "hello", "as": self.identity, "pid": os.getpid()}
 
     async def _run_bus(self) -> None:
         try:
@@ -308,7 +316,7 @@ class Node:
             return False
         self.told_seeks = told_seeks
         told = [described_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
-        for body in tables_messages(told, gone, self.identity, self.lobby.drain.begun):
+        for body in tables_messages(told, gone, self.identity, self.lobby.drain.begun, os.getpid()):
             self.bus.publish(LOBBY, body)
         # whole again at least every beat, busy or not: a worker that missed a part (or
         # heard one that failed) holds it whole again
@@ -1023,12 +1031,14 @@ class Node:
         if sender not in self.heard:
             if message["k"] != "hello":
                 # a worker not heard from (or thought dead): everyone tells everything again
-                self.bus.publish(LOBBY, {"k": "hello", "as": self.identity})
+                self.bus.publish(LOBBY, self._hello_said())
             elif sender in self.lost:  # back, and it says hello first (it had taken this
                 # one for dead too): it is told everything, and tells what it holds
-                self.bus.publish(channel(sender), {"k": "hello", "as": self.identity})
+                self.bus.publish(channel(sender), self._hello_said())
         if (claimed := message.get("as")) is not None:
             self._replaced_by(sender, claimed)
+        if (pid := message.get("pid")) is not None:
+            self.pids[sender] = int(pid)
         self.heard[sender] = trio.current_time()
         handler = self._handlers.get(message["k"])
         if handler is not None:
@@ -1332,6 +1342,21 @@ class Node:
         """Whether ``name`` was told his table closed by a stall (its owner may live)."""
         return name_key(name) in self.held_elsewhere
 
+    def forget_if_dead(self, table: Table) -> bool:
+        """Whether ``table`` is another worker's whose process has ended (a SIGKILL, a
+        crash), a worker of this parent's (this host's: its pid means that process here),
+        though not forgotten yet (its replacement's hello, or server_dead_ms of silence,
+        to come): it is forgotten now, as it would be then. A login is then never told
+        it is back at a seat there, only for the table to close a moment later."""
+        if not isinstance(table, RemoteTable):
+            return False
+        owner = table.owner
+        pid = self.pids.get(owner)
+        if pid is None or not self.same_parent(owner) or not process_ended(pid):
+            return False
+        self._forget_worker(owner)
+        return True
+
     def _forget_worker(self, worker: int, why: Phrase | None = None) -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
         leave the lobby, its players the list, and the seats they held here go away
@@ -1340,6 +1365,7 @@ class Node:
         log.warning("worker_lost", lost=worker)
         self.heard.pop(worker, None)
         self.tables_heard.pop(worker, None)
+        self.pids.pop(worker, None)
         self.lost.add(worker)
         self.unanswering.discard(worker)
         for request in [r for r, waiting in self.awaited.items() if waiting.owner == worker]:

@@ -75,7 +75,11 @@ def table_described(table: Table) -> dict[str, Any]:
 
 
 def tables_messages(
-    told: list[dict[str, Any]], gone: list[int], sender: str = "", draining: bool = False
+    told: list[dict[str, Any]],
+    gone: list[int],
+    sender: str = "",
+    draining: bool = False,
+    pid: int | None = None,
 ) -> list[dict[str, Any]]:
     """The 'tables' messages that tell ``told`` (tables as ``table_for_bus`` gives them) and
     ``gone`` (in the last): as many tables to one as fit in a notification
@@ -83,8 +87,10 @@ def tables_messages(
     four-seat tables of long Cyrillic names, told at once, were too long for one, and
     the bus dropped it whole, ``gone`` with it: the others kept those tables. Each
     names its ``sender`` (``as``: which worker of which parent, Node.identity) and
-    says whether it drains (``drain``)."""
+    says whether it drains (``drain``), and its process id (``pid``: Node.pids)."""
     named: dict[str, Any] = {"as": sender} if sender else {}
+    if pid is not None:
+        named["pid"] = pid
     if draining:  # (worker 0's web face waits for the workers that drain: running.py)
         named["drain"] = True
     head = {"k": "tables", "open": [], "gone": gone, **named}
