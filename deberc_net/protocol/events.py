@@ -136,6 +136,9 @@ class RematchOff(StrEnum):
     LEFT = "left"  # a player disconnected
     ELSEWHERE = "elsewhere"  # a player sat down (or seeks) elsewhere
     DRAIN = "drain"  # the server drains: no new game starts (docs/protocol.md §11.4a)
+    # under --workers, the worker that kept the offer (its match's) stopped, or was lost
+    SERVER_STOPPED = "server-stopped"
+    SERVER_LOST = "server-lost"
 
 
 @attrs.frozen

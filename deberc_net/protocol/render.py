@@ -528,6 +528,8 @@ _REMATCH_OFF = {
     ev.RematchOff.LEFT: Msg.REMATCH_LEFT,
     ev.RematchOff.ELSEWHERE: Msg.REMATCH_ELSEWHERE,
     ev.RematchOff.DRAIN: Msg.REMATCH_DRAIN,
+    ev.RematchOff.SERVER_STOPPED: Msg.SERVER_STOPPED,  # its server stopped
+    ev.RematchOff.SERVER_LOST: Msg.SERVER_LOST,  # its server was lost
 }
 
 

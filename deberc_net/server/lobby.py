@@ -519,6 +519,8 @@ class Lobby:
         if not self.accepting:
             return
         self.accepting = False
+        if self.node is not None:  # (a lone server's players go with their offers)
+            self.rematches.stopped()
         for session in [*self.online.values(), *newcomers]:
             session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
         self.matchmaking.stopped()  # their line said it: no seek waits, none is refused

@@ -179,9 +179,18 @@ class Rematches:
     def drain(self) -> None:
         """The server drains (drain.py): every offer open is off, its askers told (a
         'rematch' would be refused now)."""
+        self._all_off(ev.RematchOff.DRAIN)
+
+    def stopped(self) -> None:
+        """This worker of ``serve --workers`` stops (lobby.py): its offers, kept in its
+        memory alone, go with it; its players at other workers stay online, so every
+        offer open is off, its askers told, not left to find none."""
+        self._all_off(ev.RematchOff.SERVER_STOPPED)
+
+    def _all_off(self, why: ev.RematchOff) -> None:
         for offer in {id(o): o for o in self.offers.values()}.values():
             if offer.open and offer.refusal is None:
-                self._call_off(offer, ev.RematchOff.DRAIN)
+                self._call_off(offer, why)
             else:
                 self._close(offer)
 

@@ -39,6 +39,7 @@ from ..ignoring import digests
 from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
+from ..rematch import REMATCH_S
 from ..session import Ending, Session, stopped_watching
 from ..table import Table
 from ..table_messages import (
@@ -131,6 +132,16 @@ class HeldSeat:
     since: float
 
 
+@attrs.frozen
+class OfferElsewhere:
+    """A rematch offer of a match a player here played at another worker's table,
+    kept there: its worker, the table, and till when it may stand (trio's clock)."""
+
+    owner: int
+    table: int
+    until: float
+
+
 @attrs.define(eq=False)
 class Node:
     lobby: Lobby
@@ -187,7 +198,7 @@ class Node:
     seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
     # sessions here whose last table was another worker's, which keeps its rematch offer
-    rematch_at: dict[int, int] = attrs.Factory(dict)
+    rematch_at: dict[int, OfferElsewhere] = attrs.Factory(dict)
     # this worker's logins, by name key, which decide a race with another worker's
     # login of the name (``_in``)
     logins: dict[str, LoginMark] = attrs.Factory(dict)
@@ -601,16 +612,16 @@ class Node:
     def ask_rematch(self, session: Session) -> bool:
         """'rematch' after a match on another worker's table: asked there (False: the
         last table was none of another worker's)."""
-        owner = self.rematch_at.get(session.id)
-        if owner is None or session.remote or owner not in self.heard:
+        offer = self.rematch_at.get(session.id)
+        if offer is None or session.remote or offer.owner not in self.heard:
             return False
-        self._to_owner(owner, session, {"k": "rematch"}, request=True)
+        self._to_owner(offer.owner, session, {"k": "rematch"}, request=True)
         return True
 
     def withdraw_rematch(self, session: Session, why: ev.RematchOff) -> None:
-        owner = self.rematch_at.pop(session.id, None)
-        if owner is not None and not session.remote:
-            self._to_owner(owner, session, {"k": "unrematch", "why": str(why)})
+        offer = self.rematch_at.pop(session.id, None)
+        if offer is not None and not session.remote:
+            self._to_owner(offer.owner, session, {"k": "unrematch", "why": str(why)})
 
     def _to_owner(
         self, owner: int, session: Session, body: dict[str, Any], request: bool = False
@@ -738,11 +749,13 @@ class Node:
         table_id = message["table"]
         if table_id is None:
             if isinstance(session.table, RemoteTable):
-                self.rematch_at[session.id] = session.table.owner
+                owner, until = session.table.owner, trio.current_time() + REMATCH_S
+                self.rematch_at[session.id] = OfferElsewhere(owner, session.table.id, until)
                 session.table, session.seat = None, None
             return
         table = self._table_copy(message["w"], message["info"])
         self.seeking_at.pop(session.id, None)  # seated: its seek there is over
+        self.rematch_at.pop(session.id, None)  # (and a rematch offered: taken up, or off)
         session.table, session.seat = table, message["seat"]
         wait = message.get("wait")  # (a worker of an older version tells none)
         if isinstance(wait, int):
@@ -1357,6 +1370,23 @@ class Node:
         self._forget_worker(owner)
         return True
 
+    def _rematches_lapse(self, worker: int, why: Phrase) -> None:
+        """``worker``, forgotten, kept the rematch offers of its matches just over (a
+        memory of its own): each of its players here whose offer may still stand is
+        told it is off, not left to find no offer at his next 'rematch'. Who had asked
+        is known only there: the line names none. One that stopped (``why``: its 'bye')
+        told them itself as it began to (Rematches.stopped)."""
+        told = why.key is Msg.SERVER_STOPPED
+        now = trio.current_time()
+        for sid, offer in list(self.rematch_at.items()):
+            if offer.owner != worker:
+                continue
+            del self.rematch_at[sid]
+            session = self.forwarded.get(sid)
+            if told or offer.until < now or session is None or session.closed:
+                continue
+            session.send(ev.Rematch(offer.table, (), (), ev.RematchOff.SERVER_LOST))
+
     def _forget_worker(self, worker: int, why: Phrase | None = None) -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
         leave the lobby, its players the list, and the seats they held here go away
@@ -1370,6 +1400,7 @@ class Node:
         self.unanswering.discard(worker)
         for request in [r for r, waiting in self.awaited.items() if waiting.owner == worker]:
             self._release(request)  # no answer comes
+        self._rematches_lapse(worker, why)
         lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
         lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
         for table in lost:

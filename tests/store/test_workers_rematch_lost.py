@@ -1,0 +1,91 @@
+"""``serve --workers 2``: a rematch offer is kept in the memory of the worker whose
+table the match was played at. When that worker stops (a rolling restart's SIGTERM)
+or is lost (SIGKILL), its players at the other worker are told the offer is off,
+not left to find none at their next 'rematch' (docs/protocol.md §5.16,
+docs/scaling.md)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.server.client import LineClient, close_all, fields, is_event
+
+from .workers import SETTINGS, Workers, playing_across, served_workers, settings_file
+
+
+async def _ann_asks_a_rematch_of_worker_1(
+    workers: Workers, opened: list[LineClient]
+) -> tuple[LineClient, str]:
+    """bob (worker 1) opens a table, ann (worker 0) sits; bob's 'leave!' ends the
+    match; ann asks for a rematch, kept by worker 1: it waits for bob. ann's client,
+    the table."""
+    bob = await workers.connect(1, "bob")
+    ann = await workers.connect(0, "ann")
+    opened += [ann, bob]
+    table = await playing_across(bob, ann)
+    await bob.send("leave!")
+    for client in (ann, bob):
+        await client.read_until(lambda x: is_event(x, "match-end"), 10)
+    await ann.send("rematch")
+    asked = await ann.expect("ok", cmd="rematch", timeout=10)
+    assert (asked["table"], asked["waiting"]) == (table, "bob"), asked
+    return ann, table
+
+
+async def _rematch_off(client: LineClient) -> dict[str, str]:
+    line = await client.read_until(lambda x: x.startswith("rematch ") and "off=-" not in x, 20)
+    return fields(line)[1]
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_a_rematch_kept_by_a_killed_worker_is_told_off_at_the_other(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # before, ann waited for bob's answer that never came: nobody told her the offer
+    # had died with worker 1, its 'rematch' then refused as if none had been made
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                ann, table = await _ann_asks_a_rematch_of_worker_1(workers, opened)
+                os.kill(workers.pids[1], signal.SIGKILL)
+                off = await _rematch_off(ann)
+                assert off["table"] == table and off["off"] == "server-lost", off
+                assert off["text"] == f"The rematch of table {table} is off: its server was lost."
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_a_rematch_kept_by_a_stopping_worker_is_told_off_with_why(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    # a rolling restart's SIGTERM to worker 1: its offers go with it, told as it stops
+    # (before: 'off=left by=bob', bob's connection closed by the stop, as if he had gone)
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                ann, table = await _ann_asks_a_rematch_of_worker_1(workers, opened)
+                os.kill(workers.pids[1], signal.SIGTERM)
+                off = await _rematch_off(ann)
+                assert off["table"] == table and off["off"] == "server-stopped", off
+                assert off["by"] == "-", off
+                assert off["text"] == f"The rematch of table {table} is off: its server stopped."
+                # told once: not again as the stopped worker's 'bye' is heard
+                await ann.send("ping")
+                await ann.expect("ok", cmd="ping", timeout=10)
+                with trio.fail_after(30):  # its replacement serves: the 'bye' was heard
+                    while sum(e.get("event") == "worker_listening" for e in workers.events) < 3:
+                        await trio.sleep(0.1)
+                await ann.send("ping")
+                await ann.expect("ok", cmd="ping", timeout=10)
+                offs = [x for x in ann.lines if x.startswith("rematch ") and "off=-" not in x]
+                assert len(offs) == 1, offs
+            finally:
+                await close_all(opened)
