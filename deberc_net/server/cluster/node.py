@@ -158,6 +158,7 @@ class Node:
     # each other worker's process id, as it told it (with "as"): one of this parent's
     # that has ended is dead, whatever the bus says yet (``forget_if_dead``)
     pids: dict[int, int] = attrs.Factory(dict)
+    ended: set[int] = attrs.Factory(set)  # workers whose process was seen ended so
     replaced: set[int] = attrs.Factory(set)  # workers another said hello in place of
     # each other worker: when its last 'tables' came (trio time), and whether it drains
     tables_heard: dict[int, tuple[float, bool]] = attrs.Factory(dict)
@@ -1039,8 +1040,8 @@ class Node:
         """A message the bus brought from a worker (this one's own dropped): handled by
         its kind (``k``); a worker not heard from before is told everything again."""
         sender = message["w"]
-        if sender == self.worker or sender in self.replaced:
-            return  # (a replaced one's late word would make it the living one again)
+        if sender == self.worker or sender in self.replaced or sender in self.ended:
+            return  # (a replaced or dead one's late word would make it the living one again)
         if sender not in self.heard:
             if message["k"] != "hello":
                 # a worker not heard from (or thought dead): everyone tells everything again
@@ -1367,6 +1368,7 @@ class Node:
         pid = self.pids.get(owner)
         if pid is None or not self.same_parent(owner) or not process_ended(pid):
             return False
+        self.ended.add(owner)  # (a word of its still on the bus would bring it back)
         self._forget_worker(owner)
         return True
 
