@@ -26,12 +26,22 @@ LATE_REPLACEMENT = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms
 
 
 def _ended(pid: int) -> bool:
-    """Whether process ``pid`` is dead to the kernel: a zombie not reaped yet, or gone."""
+    """Whether process ``pid`` is dead to the kernel, its files closed (its listening
+    socket: a connection now reaches the living worker): every thread of it a zombie
+    not reaped yet, or gone. (Its first thread is a zombie at once, as the others
+    still close its files.)"""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            return fh.read().rpartition(b")")[2].split()[0] in (b"Z", b"X")
+        threads = os.listdir(f"/proc/{pid}/task")
     except FileNotFoundError:
         return True
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/stat", "rb") as fh:
+                if fh.read().rpartition(b")")[2].split()[0] not in (b"Z", b"X"):
+                    return False
+        except FileNotFoundError:
+            continue
+    return True
 
 
 @pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
