@@ -5,7 +5,9 @@ REMATCH_S: each player may say 'rematch'; the others are told who asked. When ev
 player has asked, a new table opens with the same rules (and privacy) and the players
 seated one seat on (seat 1's player to seat 0, …, seat 0's to the last: partners stay
 partners), a new match with a new number and its own records. The offer is off when
-its time runs out, or a player disconnects or sits down elsewhere.
+its time runs out, or a player disconnects or sits down elsewhere; under ``serve
+--workers``, when the worker that keeps it stops or is lost (cluster/node.py tells
+its players at the other workers).
 """
 
 from __future__ import annotations
