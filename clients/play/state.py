@@ -666,7 +666,11 @@ def _last(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(state, last_trick=trick)
     if "last" in state.quiet:
         return _unquiet(state, "last")
-    said = "  ".join(f"{state.who(seat)} {state.card(c)}" for seat, c in trick)
+    auto = line.get_ints("auto")  # the seats whose card the clock played
+    clock = state.say(T.BY_THE_CLOCK)
+    said = "  ".join(
+        f"{state.who(seat)} {state.card(c)}{clock if seat in auto else ''}" for seat, c in trick
+    )
     winner = state.who(line.get_int("winner"))
     return _log(state, state.say(T.LAST_TRICK, deal=line.get_str("deal"), laid=said, name=winner))
 

@@ -321,6 +321,7 @@ class LastTrick:
     cards: tuple[int, ...]  # cards (game.cards), in the order laid from the leader
     winner: int
     names: tuple[str, ...]
+    by_clock: tuple[int, ...] = ()  # as HistoryTrick's: the seats whose card the clock played
 
 
 @attrs.frozen

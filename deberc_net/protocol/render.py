@@ -1566,6 +1566,8 @@ def _last(e: ev.LastTrick, machine: bool) -> list[str]:
                     ("leader", e.leader),
                     ("cards", _cards(e.cards)),
                     ("winner", e.winner),
+                    # the seats whose card the clock played, as history-trick's
+                    *([("auto", e.by_clock)] if e.by_clock else []),
                 ],
             )
         ]
@@ -1573,7 +1575,7 @@ def _last(e: ev.LastTrick, machine: bool) -> list[str]:
     laid = []
     seat = e.leader
     for card in e.cards:
-        laid.append(f"{n[seat]} {pretty_card(card)}")
+        laid.append(f"{n[seat]} {pretty_card(card)}{_clock(seat in e.by_clock)}")
         seat = (seat + 1) % len(n)
     return [
         f"Last trick (deal {e.deal}): {n[e.leader]} led; {', '.join(laid)}; {n[e.winner]} took it."

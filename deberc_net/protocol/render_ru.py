@@ -506,7 +506,7 @@ def _last(e: ev.LastTrick) -> list[str]:
     laid = []
     seat = e.leader
     for card in e.cards:
-        laid.append(f"{n[seat]} {ru_card(card)}")
+        laid.append(f"{n[seat]} {ru_card(card)}{_clock(seat in e.by_clock)}")
         seat = (seat + 1) % len(n)
     return [
         f"Последняя взятка (раздача {e.deal}): первый ход — {n[e.leader]}; "

@@ -93,10 +93,7 @@ def history_in_play(deal: Deal) -> ev.HistoryDeal:
         "talon_broken" in extra,
     )
     done = [(t, t.winner) for t in deal.tricks if t.winner is not None]
-    clock = ev.by_clock(
-        ((c.seat, c.auto) for c in deal.log if c.call.name == PLAY and c.penalty is None),
-        [len(t.cards) for t, _ in done],
-    )
+    clock = clock_in_deal(deal)
     taken = tuple(
         ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), won, None, swap.get(i), clock[i])
         for i, (t, won) in enumerate(done)
@@ -112,6 +109,14 @@ def history_in_play(deal: Deal) -> ev.HistoryDeal:
         "talon_broken" in extra,
         extra.get("talon_broken"),
     )
+
+
+def clock_in_deal(deal: Deal) -> list[tuple[int, ...]]:
+    """The deal's tricks taken, then the one being laid, each with the seats whose card
+    in it the clock played (``auto=1``): as the history, ``last`` and the web's table
+    page mark them (a punished card was laid on no trick)."""
+    laid = ((c.seat, c.auto) for c in deal.log if c.call.name == PLAY and c.penalty is None)
+    return ev.by_clock(laid, [*(len(t.cards) for t in deal.tricks), len(deal.trick.cards)])
 
 
 def swap_at(
@@ -162,13 +167,16 @@ def last_taken_this_deal(table: Table) -> ev.LastTrick | None:
     if match is None or match.over:
         return None
     deal = match.deal
-    taken = [t for t in deal.tricks if t.winner is not None]
+    taken = [i for i, t in enumerate(deal.tricks) if t.winner is not None]
     if not taken:
         return None
-    trick = taken[-1]
+    trick = deal.tricks[taken[-1]]
     assert trick.winner is not None
     cards = tuple(c for _, c in trick.cards)
-    return ev.LastTrick(table.id, deal.deal_no, trick.leader, cards, trick.winner, match.names)
+    clock = clock_in_deal(deal)[taken[-1]]
+    return ev.LastTrick(
+        table.id, deal.deal_no, trick.leader, cards, trick.winner, match.names, clock
+    )
 
 
 def send_last(table: Table, session: Session) -> None:
@@ -193,6 +201,7 @@ def send_last(table: Table, session: Session) -> None:
                     tuple(parse_card(c) for c in told["cards"]),
                     told["winner"],
                     names,
+                    ev.clock_cards(record)[len(record["tricks"]) - 1],
                 )
             )
             return

@@ -574,6 +574,13 @@ def test_back_after_a_drop_asks_the_table_again_quietly() -> None:
     assert "b2" in table_text(state).splitlines()[0]
 
 
+def test_last_marks_a_card_the_clock_played() -> None:
+    """A 'last' reply's ``auto=`` (docs/protocol.md §5.12): the seat's card is said
+    '(by the clock)', as the server's human style says it."""
+    state = fold_all([*START, "last table=3 deal=1 leader=1 cards=7c,8c winner=1 auto=0"])
+    assert state.log[-1] == "last trick (deal 1): b2 7♣  b1 8♣ (by the clock); b2 took it"
+
+
 def test_the_log_pane_shows_the_newest_lines_that_fit_and_a_recent_error() -> None:
     long = "\n".join(f"rule {i}: " + "word " * 20 for i in range(30))
     shown = log_text(("! not a card: '7x'", long, "here: anna"), 40, 6).splitlines()

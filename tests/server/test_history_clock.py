@@ -90,3 +90,40 @@ async def test_history_marks_the_cards_the_clock_played(
     # the terminal client says it as the server's human style does
     shown = history_text([parse_line(x) for x in raw], ("ann", "bob"), over=True)
     assert said in shown
+
+
+@pytest.mark.timeout(60)
+async def test_last_marks_the_cards_the_clock_played(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """'last' (§5.12) marks them as 'history' does: the machine line's ``auto=``, the
+    human style's '(by the clock)', «(по часам)»."""
+    port = await start_server(bot_clock_ms=300)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.human(port, "eve")
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    for watcher in (eve, vera):
+        await watcher.send(f"observe {table}")
+    clock: dict[str, str] = {}
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_until_clock_trick, ann, clock)
+            nursery.start_soon(_until_clock_trick, bob, {"silent": "1"})
+        for asker in (eve, vera, ann):  # at once: the clock plays on for the idle seats
+            await asker.send("last")
+        said = await eve.read_until(lambda line: line.startswith("Last trick"))
+        said_ru = await vera.read_until(lambda line: line.startswith("Последняя взятка"))
+        told = await ann.expect("last")
+    name = ("ann", "bob")[int(clock["seat"])]
+    card = parse_card(clock["card"])
+    assert f"{name} {pretty_card(card)} (by the clock)" in said
+    assert said.count("(by the clock)") == 1
+    assert f"{name} {ru_card(card)} (по часам)" in said_ru
+    assert told["auto"] == clock["seat"]
+    assert clock["card"] in told["cards"].split(",")
