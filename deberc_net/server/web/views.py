@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
 
+from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import SUITS, Card, card_str
 from deberc_net.game.match import Match
 from deberc_net.game.sheet import SheetRow
@@ -20,6 +22,7 @@ from deberc_net.protocol.render import side_names
 from ..cluster.remote import MatchNow, RemoteTable
 from ..store.base import STOPPED, PlayerRating, RatingPoint, name_key
 from ..table import Table
+from ..table_views import clock_in_deal
 from .ends import forfeit_seat, page_end_words
 from .plot import Series, line_chart
 from .replay import shown_text, stored_winners
@@ -113,9 +116,15 @@ class BoardNow:
     player: int | None  # the seat that ordered the game
     to_act: int | None
     trick: list[tuple[int, str]]  # (seat, card) of the trick being laid, in play order
-    talk: list[tuple[int, str]]  # (seat, call) said this deal, as spoken ('igrayu ♠')
+    # (seat, call) said this deal, as spoken ('igrayu ♠'); one the clock made says so
+    talk: list[tuple[int, str]]
     deals: list[SheetRow]  # each finished deal of the match, as 'sheet' tells them
     talon: int | None = None  # a game with a talon (Tertz): the cards left to draw
+    # the seats whose card in the trick being laid the clock played (auto=1)
+    trick_by_clock: tuple[int, ...] = ()
+    # for the live page's script: the deal, the places in its state's talk= of the
+    # calls the clock made, and the cards of the trick it played (JSON: table.js)
+    clock_json: str = ""
 
 
 def has_talon(table: Table, board: BoardNow | None) -> bool:
@@ -138,15 +147,26 @@ def board_now(table: Table, lang: Lang = Lang.EN) -> BoardNow | None:
     talon = dict(seen.game).get("talon")
     # the turned card is a Tertz talon's last card: once drawn it lies in a hand
     drawn = talon == 0
+    deal = match.deal
+    auto = [c.auto for c in deal.log if c.call.name != PLAY]  # as the view's talk
+    by_clock = clock_in_deal(deal)[-1]  # the trick being laid
+    clock = {
+        "deal": seen.deal_no,
+        "calls": len(auto),
+        "talk": [i for i, made in enumerate(auto) if made],
+        "cards": [card_str(card) for seat, card in seen.trick if seat in by_clock],
+    }
     return BoardNow(
         turned=None if seen.turned is None or drawn else card_str(seen.turned),
         trump=None if seen.trump is None else SUITS[seen.trump],
         player=seen.player,
         to_act=seen.to_act,
         trick=[(seat, card_str(card)) for seat, card in seen.trick],
-        talk=talk_with_shown(seen.talk, seen.shown, lang, table.words),
+        talk=talk_with_shown(seen.talk, seen.shown, lang, table.words, auto),
         deals=list(table.sheet.rows),
         talon=talon,
+        trick_by_clock=by_clock,
+        clock_json=json.dumps(clock, separators=(",", ":")),
     )
 
 
@@ -155,18 +175,22 @@ def talk_with_shown(
     shown: Mapping[int, Sequence[Card]],
     lang: Lang = Lang.EN,
     words: Mapping[str, str] = NO_WORDS,
+    auto: Sequence[bool] = (),
 ) -> list[tuple[int, str]]:
     """The deal's talk as spoken, each seat's shown cards (public: docs/rules.md §3.5)
     right after its last 'pokazyvayu', as the live page lists them. A Tertz seat may
     show at several tricks, and the view holds all its shown cards as one list: after
     the first show they would claim cards shown only later (the replay, told each
     show, lists each after its own). In Russian as the table says it (``words``: the
-    table's own, lang.table_words)."""
+    table's own, lang.table_words); a call the clock made (``auto``, by its place in
+    ``talk``) as the replay marks it, 'ann: pas (by the clock)'."""
     last = {seat: i for i, (seat, token) in enumerate(talk) if token == "pokazyvayu"}
     out: list[tuple[int, str]] = []
     left = dict(shown)
     for i, (seat, token) in enumerate(talk):
-        out.append((seat, ru_call(token, words) if lang == Lang.RU else spoken_call(token, words)))
+        spoken = ru_call(token, words) if lang == Lang.RU else spoken_call(token, words)
+        by_clock = said(W.BY_CLOCK, lang) if i < len(auto) and auto[i] else ""
+        out.append((seat, spoken + by_clock))
         if last.get(seat) == i and seat in left:
             out.append((seat, shown_text(left.pop(seat), lang)))
     return out + [(seat, shown_text(cards, lang)) for seat, cards in left.items()]

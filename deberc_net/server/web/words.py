@@ -480,6 +480,7 @@ SCRIPT: dict[str, W] = {
     "orderedBy": W.ORDERED_BY,
     "and": W.AND,
     "shows": W.SHOWS,
+    "byClock": W.BY_CLOCK,
     "replay": W.REPLAY_IT,
     "gone": W.NO_LONGER_LIVE,
     "over": W.GONE_OVER,

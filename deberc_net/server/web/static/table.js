@@ -18,6 +18,7 @@
   const WORDS = Object.assign({
     away: "away: the seat is held a while", deal: "Deal {deal}", turned: " · turned ",
     talon: "Talon {talon}", hand: "cards in hand: {cards}", trump: "Trump ", orderedBy: ", ordered by {name}", and: " and ", shows: "shows ",
+    byClock: " (by the clock)",
     replay: "Replay it", gone: "No longer live: ", over: "the match is over.",
     refused: "the live connection was refused or lost. Reload the page to watch again.",
     closed: "table {table} has closed.",
@@ -33,6 +34,14 @@
   // (a talon game: the served page says so, for a page opened before any state line)
   const st = { trick: [], talk: [], handSizes: [], match: board.dataset.match || null, toAct: null,
                hasTalon: board.dataset.talon === "1", played: 0, deal: null, turned: null };
+  // What the clock made this deal for a seat whose time ran out (auto=1), marked as the
+  // replay marks it: the places in the state's talk= of its calls, and the cards it
+  // played; as served (the page's data-clock), then as the events tell it, so that a
+  // state line (the socket's first) keeps the marks its talk= does not carry
+  const noClock = (deal) => ({ deal, calls: 0, talk: [], cards: [] });
+  st.clock = JSON.parse(board.dataset.clock || "null") || noClock(null);
+  st.calls = st.clock.calls;  // the calls made this deal (the talk's, no card)
+  const clockMark = (made) => (made ? WORDS.byClock : "");
   window.debercLines = [];  // every line received, for the tests (and the curious)
 
   function parse(line) {
@@ -143,7 +152,14 @@
       hand.replaceChildren(...backs);
       // the backs say nothing to a screen reader: the hand's name says how many
       hand.setAttribute("aria-label", WORDS.hand.replace("{cards}", backs.length));
-      const laid = st.trick.filter((p) => p.seat === seat).map((p) => cardEl(p.card));
+      const laid = [];
+      for (const p of st.trick.filter((p) => p.seat === seat)) {
+        laid.push(cardEl(p.card));
+        if (!st.clock.cards.includes(p.card)) continue;
+        const mark = document.createElement("span");  // as the served page marks it
+        mark.className = "by-clock"; mark.textContent = WORDS.byClock;
+        laid.push(mark);
+      }
       el.querySelector(".laid").replaceChildren(...laid);
     }
   }
@@ -227,9 +243,11 @@
     const talk = list(f.talk).map((t) => t.split(":"));
     const lastShow = {};
     talk.forEach(([s, c], i) => { if (c === "pokazyvayu") lastShow[s] = i; });
+    if (String(st.clock.deal) !== f.deal) st.clock = noClock(f.deal);  // another deal
+    st.calls = talk.length;
     st.talk = [];
     talk.forEach(([s, c], i) => {
-      st.talk.push(names[s] + ": " + spoken(c));
+      st.talk.push(names[s] + ": " + spoken(c) + clockMark(st.clock.talk.includes(i)));
       if (lastShow[s] === i && shown[s]) { st.talk.push(names[s] + ": " + showsText(shown[s])); delete shown[s]; }
     });
     for (const s of Object.keys(shown)) st.talk.push(names[s] + ": " + showsText(shown[s]));
@@ -264,6 +282,7 @@
       case "away": case "back": markAway(f.seat, f.kind === "away"); break;
       case "deal":
         st.trick = []; st.talk = []; st.played = 0;
+        st.clock = noClock(f.deal); st.calls = 0;
         setStatus(f.deal, f.turned);
         // a game with a talon (Tertz) has no bidding: the turned card is trump from the
         // deal's start, and no order event will say it (as the terminal client reads it)
@@ -271,7 +290,9 @@
         setText("score", list(f.score).join(" : "));
         break;
       case "call":
-        st.talk.push(names[Number(f.seat)] + ": " + spoken(f.call));
+        if (f.auto === "1") st.clock.talk.push(st.calls);
+        st.calls += 1;
+        st.talk.push(names[Number(f.seat)] + ": " + spoken(f.call) + clockMark(f.auto === "1"));
         // the seven swap: the trump 7 lies face up where the turned card was, from now
         if (f.call === "menyayu" && st.turned) setStatus(st.deal, "7" + st.turned.slice(-1));
         break;
@@ -285,6 +306,7 @@
         const seat = Number(f.seat);
         if (st.trick.length >= n || st.trickDone) { st.trick = []; st.trickDone = false; }
         st.trick.push({ seat, card: f.card });
+        if (f.auto === "1") st.clock.cards.push(f.card);
         st.played += 1;
         if (st.handSizes[seat]) st.handSizes[seat] -= 1;
         break;
