@@ -20,11 +20,12 @@ from starlette.routing import Route
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
 from deberc_net.protocol.events import TableState
-from deberc_net.protocol.lang import spoken_call
+from deberc_net.protocol.lang import Lang, spoken_call
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.store import open_store
 from deberc_net.server.web.app import make_app
 from deberc_net.server.web.views import TableSummary
+from deberc_net.server.web.words import PageWords
 from deberc_net.testing import rule_book
 from tests.server.client import BOT_START_S, LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config
@@ -125,9 +126,12 @@ CARD_TOKEN = re.compile(r"(?:10|[789JQKA])[shdc]")
 
 
 def _card_html(card: str) -> str:
-    """A card as the pages write it (templates/macros.html)."""
-    suit = card[-1]
-    return f'<span class="card suit-{suit}" data-card="{card}">{card[:-1]}{SYMBOL[suit]}</span>'
+    """A card as the pages write it (templates/macros.html), named for a screen reader."""
+    suit, name = card[-1], PageWords(Lang.EN).card_name(card)
+    return (
+        f'<span class="card suit-{suit}" data-card="{card}" role="img" aria-label="{name}">'
+        f"{card[:-1]}{SYMBOL[suit]}</span>"
+    )
 
 
 def _seat_div(page: str, seat: int) -> str:

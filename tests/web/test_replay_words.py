@@ -92,7 +92,7 @@ def words(html: str) -> str:
 
 
 TRICKS = re.compile(r'<ol class="tricks">(.*?)</ol>', re.S)
-DRAW = re.compile(r'(\w+) draws <span class="card suit-\w" data-card="(\w+)">')
+DRAW = re.compile(r'(\w+) draws <span class="card suit-\w" data-card="(\w+)"')
 
 
 async def test_a_tertz_replay_shows_the_break_the_draws_and_the_talon(

@@ -51,7 +51,7 @@ from .replays import (
     replay_read,
     served_replay,
 )
-from .words import PageWords, W, said, table_script_words, tables_script_words
+from .words import PageWords, W, card_names, said, table_script_words, tables_script_words
 
 HERE = Path(__file__).parent
 # the ids the server gives (Table._start), 'M12' too: read as m12, as a player's page
@@ -214,6 +214,7 @@ def make_app(lobby: Lobby) -> Starlette:
         return page(
             request, "table.html", table=summary, board=board, table_words=said_live,
             own_words=own, talon=views.has_talon(table, board),
+            card_names=script_json(card_names(lang)),
         )  # fmt: skip
 
     async def api_table(request: Request) -> Response:

@@ -470,6 +470,39 @@ OVER_WORDS: dict[str, W] = {
 
 # the live page's script's words, its name for each (table.js ``WORDS``, whose English
 # defaults are these English texts: a test checks they agree)
+# A card's name as a screen reader says it (the page shows 'Q♥', read as a symbol):
+# each rank and suit in English and Russian («дама червей»: the suit in the genitive),
+# joined as CARD_FORM says; by the rank and suit letters of a card's text ('Qh')
+CARD_FORM = ("{rank} of {suit}", "{rank} {suit}")
+RANK_NAMES: dict[str, tuple[str, str]] = {
+    "7": ("seven", "семёрка"),
+    "8": ("eight", "восьмёрка"),
+    "9": ("nine", "девятка"),
+    "10": ("ten", "десятка"),
+    "J": ("jack", "валет"),
+    "Q": ("queen", "дама"),
+    "K": ("king", "король"),
+    "A": ("ace", "туз"),
+}
+SUIT_NAMES: dict[str, tuple[str, str]] = {
+    "s": ("spades", "пик"),
+    "h": ("hearts", "червей"),
+    "d": ("diamonds", "бубен"),
+    "c": ("clubs", "треф"),
+}
+
+
+def card_names(lang: Lang) -> dict[str, Any]:
+    """The cards' names in ``lang``, for the live table page's script (``data-cards``:
+    it names the cards it draws as the page served names its own)."""
+    at = 1 if lang == Lang.RU else 0
+    return {
+        "ranks": {rank: names[at] for rank, names in RANK_NAMES.items()},
+        "suits": {suit: names[at] for suit, names in SUIT_NAMES.items()},
+        "form": CARD_FORM[at],
+    }
+
+
 SCRIPT: dict[str, W] = {
     "away": W.AWAY_A_WHILE,
     "deal": W.DEAL_N,
@@ -642,6 +675,13 @@ class PageWords:
         """A card's rank as the page's players write it: 'A', or «Т» in Russian."""
         return RU_RANKS[RANKS.index(rank)] if self.russian else rank
 
+    def card_name(self, text: str) -> str:
+        """A card's name ('Qh'): 'queen of hearts', «дама червей» (card_names)."""
+        names = card_names(self.lang)
+        return str(names["form"]).format(
+            rank=names["ranks"][text[:-1]], suit=names["suits"][text[-1]]
+        )
+
     def outcome(self, outcome: str) -> str:
         return outcome_word(outcome, self.lang)
 
@@ -684,14 +724,17 @@ __all__ = [
     "CLOSE_REASONS",
     "FIGURES",
     "OVER_WORDS",
+    "RANK_NAMES",
     "RESULT_WORDS",
     "SCRIPT",
     "STATE_WORDS",
     "STOP_WORDS",
+    "SUIT_NAMES",
     "WORDS",
     "PageWords",
     "W",
     "call_words",
+    "card_names",
     "end_words_in",
     "outcome_word",
     "said",

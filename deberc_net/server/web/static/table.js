@@ -128,12 +128,18 @@
   }
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
+  // the cards' names in the page's language (web/words.py card_names): a screen reader
+  // reads a card as 'queen of hearts', «дама червей», not as its rank and symbol
+  const CARDS = JSON.parse(board.dataset.cards);
   function cardEl(text) {
     const s = document.createElement("span");
-    const suit = text.slice(-1);
+    const suit = text.slice(-1), rank = text.slice(0, -1);
     s.className = "card suit-" + suit;
     s.dataset.card = text;
-    s.textContent = rankOf(text.slice(0, -1)) + SUITS[suit];
+    s.setAttribute("role", "img");
+    const name = CARDS.form.replace("{rank}", CARDS.ranks[rank]).replace("{suit}", CARDS.suits[suit]);
+    s.setAttribute("aria-label", name);
+    s.textContent = rankOf(rank) + SUITS[suit];
     return s;
   }
   function drawSeats() {
