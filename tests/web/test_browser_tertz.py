@@ -21,6 +21,9 @@ from tests.server.conftest import Connector
 from .browsing import in_thread, script_result, wait_for
 from .conftest import WebServer, screenshot
 
+# the talk as served: a box that scrolls, a stop of Tab named for a reader (docs/web.md)
+TALK_OL = '<ol id="talk" tabindex="0" aria-label="Talk">'
+
 # a Tertz table's own words for calls ('bella' is 'mariage'), as its pages say them
 TERTZ_WORDS = table_words(rule_book().ruleset(2, "tertz", ()).call_aliases)
 SHOWN = """
@@ -129,7 +132,7 @@ async def test_a_tertz_tables_pages_show_the_break_in_words_and_the_talon(
                 page = (await web.get(f"/table/{table}"))[1].decode()
                 assert '<div id="talon">Talon 10</div>' in page
                 said = "".join(f"<li>{item}</li>" for item in served_talk(state, names))
-                assert f'<ol id="talk">{said}</ol>' in page and "lomayu " in said
+                assert f"{TALK_OL}{said}</ol>" in page and "lomayu " in said
             player = by_seat[int(state["to_act"])]
             ask = fields(await player.read_until(lambda x: x.startswith("ask ")))[1]
             await player.send(f"{rng.choice(ask['legal'].split(','))} seq={ask['seq']}")
@@ -231,7 +234,7 @@ async def test_a_seat_that_shows_twice_is_told_as_a_page_loaded_now_tells_it(
     at_once = served_talk(state, names)
     assert sum(" shows " in item for item in at_once) == 1, at_once
     page = (await web.get(f"/table/{table}"))[1].decode()
-    assert f'<ol id="talk">{"".join(f"<li>{item}</li>" for item in at_once)}</ol>' in page
+    assert TALK_OL + "".join(f"<li>{item}</li>" for item in at_once) + "</ol>" in page
     await in_thread(browser.refresh)
     await in_thread(wait_for, browser, 'body[data-live="open"] #status .card')
     assert await in_thread(script_result, browser, TALK, at_once) == at_once

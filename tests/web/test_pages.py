@@ -32,6 +32,9 @@ from tests.server.conftest import Connector, make_config
 
 from .conftest import WebServer
 
+# the talk as served: a box that scrolls, a stop of Tab named for a reader (docs/web.md)
+TALK_OL = '<ol id="talk" tabindex="0" aria-label="Talk">'
+
 ROUTE_WORDS = {"n": "N", "run": "N", "match": "ID", "name": "NAME"}  # as docs/web.md
 
 StartWeb = Callable[..., Any]
@@ -198,7 +201,7 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
     assert f'<div id="trump">Козырь {shown_trump}, играет {who}</div>' in russian.decode()
     talk = [item.split(":") for item in state["talk"].split(",")]
     said = "".join(f"<li>{by_seat[int(s)]}: {spoken_call(c)}</li>" for s, c in talk)
-    assert talk and f'<ol id="talk">{said}</ol>' in page  # as spoken: 'igrayu ♠'
+    assert talk and f"{TALK_OL}{said}</ol>" in page  # as spoken: 'igrayu ♠'
     leader = int(state["leader"])
     for i, card in enumerate(state["trick"].split(",")):
         assert _card_html(card) in _seat_div(page, (leader + i) % 2)
