@@ -27,7 +27,7 @@ from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, p
 from . import draw
 from .entry import History, asked_in, candidates, token_of
 from .link import Link
-from .state import TableState, fold, noted, playing, resync_requests, watching
+from .state import TableState, fold, noted, playing, resync_requests
 from .texts import T, say
 
 TICK_S = 0.25  # how often the clock redraws
@@ -134,6 +134,9 @@ class KeyBar(Footer):
             self.styles.height = 1
 
 
+SEEK = "seek 2"  # F7's command
+
+
 def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
     """The app's keys, their words in the footer in ``lang`` (F2, F3: the calls as said)."""
 
@@ -150,7 +153,7 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
         Binding("f4", "send('state')", word(T.KEY_STATE), priority=True),
         Binding("f5", "send('tables')", word(T.KEY_TABLES), priority=True),
         Binding("f6", "send('who')", word(T.KEY_WHO), priority=True),
-        Binding("f7", "send('seek 2')", word(T.KEY_SEEK), priority=True),
+        Binding("f7", f"send('{SEEK}')", word(T.KEY_SEEK), priority=True),
         Binding("f8", "break_deck", word(T.KEY_BREAK), priority=True),
         Binding("f10", "send('quit')", word(T.KEY_QUIT), priority=True),
         Binding("ctrl+r", "reconnect", word(T.KEY_RECONNECT), priority=True),
@@ -158,6 +161,25 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
         Binding("pageup", "scroll_log(1)", "log up", show=False, priority=True),
         Binding("pagedown", "scroll_log(-1)", "log down", show=False, priority=True),
     ]
+
+
+def key_places(state: TableState) -> tuple[bool, bool, bool]:
+    """What the keys shown depend on: our match runs, it has a talon (Tertz), we sit."""
+    seated = state.table is not None and state.seat is not None
+    return playing(state), state.talon is not None, seated
+
+
+def keys_shown(state: TableState, action: str, parameters: tuple[object, ...]) -> bool:
+    """Whether the key for ``action`` works now, so is shown and sent. F2/F3 (the
+    bidding) only in our own running Deberts match: in the lobby, to a watcher, or once
+    the match is over the server refuses them; F8 (the break) only in a running Tertz
+    match, which has no bidding; F7 (seek) not while we sit ('leave' first)."""
+    running, tertz, seated = key_places(state)
+    if action == "bid":
+        return running and not tertz
+    if action == "break_deck":
+        return running and tertz
+    return not (action == "send" and parameters == (SEEK,) and seated)
 
 
 class PlayApp(App[None]):
@@ -271,7 +293,7 @@ class PlayApp(App[None]):
     def on_wire_line(self, message: WireLine) -> None:
         self.link.shown_one()
         was_asking, seq = self.state.asking, self.state.seq
-        had_talon, watched = self.state.talon is not None, watching(self.state)
+        places = key_places(self.state)
         logged = self.state.logged
         self.state = fold(self.state, message.line)
         added = self.state.logged - logged
@@ -280,8 +302,8 @@ class PlayApp(App[None]):
             # log full, the oldest go: counted, not found by comparing the logs)
             new = self.state.log[-added:]
             self.log_back += draw.log_lines(new, self.pane("log").content_size.width)
-        if (self.state.talon is not None) != had_talon or watching(self.state) != watched:
-            self.refresh_bindings()  # the bidding keys come and go with the game and seat
+        if key_places(self.state) != places:
+            self.refresh_bindings()  # the calls' keys come and go with the game and seat
         self.state, again = resync_requests(self.state)
         for request in again:  # back after a drop: ask what was missed (state.py)
             self.link.send(request)
@@ -348,13 +370,8 @@ class PlayApp(App[None]):
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # a game with a talon (Tertz) has no bidding: F2/F3 neither shown nor sent; and
-        # only it breaks the deck: F8 elsewhere neither. A watcher makes no call at all
-        # (the server answers 'you sit at no table'): neither is his
-        tertz = self.state.talon is not None
-        if action in ("bid", "break_deck") and watching(self.state):
-            return False
-        return not ((action == "bid" and tertz) or (action == "break_deck" and not tertz))
+        # only the keys that work where the person is (keys_shown)
+        return keys_shown(self.state, action, parameters)
 
     def action_scroll_log(self, pages: int) -> None:
         """PgUp/PgDn: the log pane a page back or forward (never past its ends)."""

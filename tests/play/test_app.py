@@ -463,6 +463,9 @@ async def _no_bidding_keys_at_a_tertz_table() -> None:
     break) is Tertz's alone: shown nowhere else (it was, at a Moscow table 100 wide)."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
     async with app.run_test(size=SIZE) as pilot:
+        app.post_message(WireLine(ASK.format(seq=2, phase="bidding", legal="pas,igrayu")))
+        await until(pilot, lambda: app.state.seq == 2, "the Deberts table")
+        await pilot.pause()
         assert {"f2", "f3"} <= set(app.screen.active_bindings)
         assert "f8" not in app.screen.active_bindings
         tertz = ASK.format(seq=3, phase="play", legal="Js,Qs") + " players=2 talon=14"

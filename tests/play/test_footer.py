@@ -1,8 +1,9 @@
 """The keys' footer at 80×24 (docs/play.md, "The screen"): every key the app shows is
-drawn whole, its word too, in English and in Russian, at a Deberts table (nine keys)
-and at a Tertz one (F8 in F2 and F3's place). A tryout read `^p palette` over F10 and
-Ctrl+R in English, and `f10 выхо` cut at the edge in Russian. Narrower, on two lines;
-a watcher is shown only the keys that work for him (no call is his)."""
+drawn whole, its word too, in English and in Russian, in the lobby, at a Deberts table
+(F2 and F3 too) and at a Tertz one (F8 in F2 and F3's place). A tryout read `^p
+palette` over F10 and Ctrl+R in English, and `f10 выхо` cut at the edge in Russian.
+Narrower, on two lines. Only the keys that work where the person is are shown: a
+watcher makes no call, the lobby and a finished match take no bid."""
 
 from __future__ import annotations
 
@@ -40,18 +41,26 @@ def assert_whole(app: PlayApp, keys: set[str]) -> None:
     assert not missing, f"not drawn whole in {row!r}: {missing}"
 
 
+DEBERTS_ASK = TERTZ_ASK.replace(" talon=14", "").replace("phase=play", "phase=bidding")
+LOBBY = {"f1", "f4", "f5", "f6", "f7", "f10", "^r"}
+SEATED = LOBBY - {"f7"}  # 'seek' from a seat is refused: 'leave' first
+
+
 async def _whole_keys(app_class: type[PlayApp], size: tuple[int, int] = SIZE) -> None:
     app = app_class("127.0.0.1", 9)  # nothing listens there: the link just retries
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert app.size == size
-        deberts = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f10", "^r"}
-        assert_whole(app, deberts)
+        assert_whole(app, LOBBY)
+        app.post_message(WireLine(DEBERTS_ASK))
+        await until(pilot, lambda: app.state.seq == 3, "the Deberts table")
+        await pilot.pause()
+        assert_whole(app, SEATED | {"f2", "f3"})
         assert f"f10 {say(T.KEY_QUIT, app.LANG)}" in footer_row(app)
-        app.post_message(WireLine(TERTZ_ASK))
+        app.post_message(WireLine(TERTZ_ASK.replace("seq=3", "seq=4")))
         await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
         await pilot.pause()
-        assert_whole(app, deberts - {"f2", "f3"} | {"f8"})
+        assert_whole(app, SEATED | {"f8"})
         await pilot.press("ctrl+q")
 
 
@@ -101,3 +110,36 @@ async def _a_watchers_keys() -> None:
 @pytest.mark.timeout(60)
 def test_a_watcher_is_shown_only_the_keys_that_work_for_him() -> None:
     asyncio.run(asyncio.wait_for(_a_watchers_keys(), 50))
+
+
+MATCH_END = "event seq=9 table=1 kind=match-end winner=0 name=bob reason=target totals=301,120"
+
+
+async def _keys_where_they_work() -> None:
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        # the lobby showed F2 (pas) and F3 (igrayu), which the server refuses there
+        await pilot.pause()
+        assert_whole(app, LOBBY)
+        logged = app.state.log
+        await pilot.press("f2", "f3", "f8")
+        await pilot.pause()
+        # nothing sent (it would say: not connected); the link's retries go on meanwhile
+        added = [line for line in app.state.log if line not in logged]
+        link = ("cannot connect", "no connection yet", "the server cannot be reached")
+        assert all(line.startswith(link) for line in added), added
+        app.post_message(WireLine(DEBERTS_ASK))
+        await until(pilot, lambda: app.state.seq == 3, "the Deberts table")
+        await pilot.pause()
+        assert_whole(app, SEATED | {"f2", "f3"})
+        # the match over, no call is ours any more; the seat is held until 'leave'
+        app.post_message(WireLine(MATCH_END))
+        await until(pilot, lambda: app.state.result is not None, "the match's end")
+        await pilot.pause()
+        assert_whole(app, SEATED)
+        await pilot.press("ctrl+q")
+
+
+@pytest.mark.timeout(60)
+def test_only_the_keys_that_work_where_the_person_is_are_shown() -> None:
+    asyncio.run(asyncio.wait_for(_keys_where_they_work(), 50))
