@@ -50,7 +50,7 @@ class Summary:
     options: LadderOptions
     seed: str  # the ladder's seed: the one given, or the random one drawn for this run
     games: int = 0
-    deals: int = 0
+    deals: int = 0  # the deals played out: the games less those lost by forfeit
     seconds: float = 0.0
     pairs: dict[tuple[str, str], PairStats] = attrs.Factory(dict)
     ratings: Ratings | None = None
@@ -210,7 +210,8 @@ class Results:
         s = self.summary
         bots = [game.seating[side[0]] for side in self._sides()]
         s.games += 1
-        s.deals += 1
+        # a game is a one-deal board: lost by forfeit, its deal was never played out
+        s.deals += 0 if loser is not None else 1
         s.results.append(result)
         for bot in set(bots):
             s.games_by_bot[bot] += 1

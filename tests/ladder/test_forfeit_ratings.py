@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from deberc_net.ladder.ratings import Ratings
-from deberc_net.ladder.results import count_pairs, rating_teams
+from deberc_net.ladder.report import text
+from deberc_net.ladder.results import GameResult, Results, Summary, count_pairs, rating_teams
+from deberc_net.ladder.runner import LadderOptions
+from deberc_net.ladder.schedule import schedule
 from deberc_net.ladder.stats import PairStats
+from deberc_net.ladder.supervisor import BotSpec
 
 
 def test_a_forfeit_ranks_its_bot_last_whatever_it_had_written() -> None:
@@ -37,3 +41,20 @@ def test_a_forfeit_at_three_is_one_forfeit_and_its_seatings_deals_lost() -> None
     assert (told["wins"] - played["wins"], told["losses"]) == (2, played["losses"])
     assert pairs["a", "b"].diffs == [-20, -10]  # the points: the played seating's only
     assert told["duplicate_sets"] == 0
+
+
+def test_a_forfeited_game_is_no_deal_played_in_the_summary() -> None:
+    """A ladder game is a one-deal board; one lost by forfeit (a bot that left, ran out
+    of time, stayed away) never played its deal out. The summary's deals, and the
+    report's 'N games (M deals)' and deals/s, counted it as one (failed before)."""
+    options = LadderOptions(bots=[BotSpec("a", "x"), BotSpec("b", "y")], deals=2)
+    summary = Summary(options, "s")
+    results = Results(options, summary)
+    games = list(schedule(["a", "b"], 2, 2, "s", "round-robin"))
+    results.add_result(0, GameResult(games[0], [60, 102], "deals", "m1", None))
+    results.add_result(1, GameResult(games[1], [0, 0], "timeouts", "m2", games[1].seating[0]))
+    summary.seconds = 2.0
+    assert (summary.games, summary.deals) == (2, 1)
+    data = summary.as_dict()
+    assert data["deals_per_second"] == 0.5
+    assert "2 games (1 deal) in 2.0 s" in text(data)
