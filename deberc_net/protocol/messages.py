@@ -136,6 +136,7 @@ class Msg(StrEnum):
     SCORED_HANGS = "scored-hangs"
     HUNG_WON = "hung-won"
     HUNG_SHARED = "hung-shared"
+    AND_LIST = "and-list"
     STATE_TALK = "state-talk"
     STATE_SHOWN = "state-shown"
     STATE_TRICKS = "state-tricks"
@@ -835,6 +836,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "The {hanging} points that hung are shared by the whistlers, {sides}.",
         "Висевшие очки ({hanging}) делят вистующие: {sides}.",
     ),
+    # names listed with the language's 'and' before the last (render.and_list)
+    Msg.AND_LIST: ("{items} and {last}", "{items} и {last}"),
     # the table's view again ('state', a resume): what the deal's events told
     Msg.STATE_TALK: ("Talk: {talk}", "Разговор: {talk}"),
     Msg.STATE_SHOWN: ("Shown: {shown}", "Показано: {shown}"),

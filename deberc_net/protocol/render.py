@@ -1024,10 +1024,10 @@ def _human_shown(e: g.Shown, n: tuple[str, ...], sides: Sides) -> list[str]:
 @_human.register
 def _human_start(e: g.MatchStarted, n: tuple[str, ...], sides: Sides) -> list[str]:
     if any(len(side) > 1 for side in sides):
-        pairs = [" and ".join(n[s] for s in side) for side in sides]
+        pairs = [and_list([n[s] for s in side], Lang.EN) for side in sides]
         return [f"The game starts: {' against '.join(pairs)} (partners sit opposite)."]
     if len(n) > 2:  # three, each on his own: not 'anna v boris v vera'
-        return [f"The game starts: {', '.join(n[:-1])} and {n[-1]}, each for himself."]
+        return [f"The game starts: {and_list(n, Lang.EN)}, each for himself."]
     return [f"The game starts: {' v '.join(n)}."]
 
 
@@ -1174,8 +1174,16 @@ def hung_said(
     said = side_names(names, sides)
     if len(takers) == 1:
         return [_say(lang, Msg.HUNG_WON, hanging=points, side=said[takers[0]])]
-    both = (" и " if lang == Lang.RU else " and ").join(said[s] for s in takers)
+    both = and_list([said[s] for s in takers], lang)
     return [_say(lang, Msg.HUNG_SHARED, hanging=points, sides=both)]
+
+
+def and_list(items: Sequence[str], lang: Lang) -> str:
+    """``items`` as ``lang`` lists them: 'anna', 'anna and boris', 'anna, boris and
+    vera' (Russian 'anna, boris и vera'): the one place a list's 'and' is chosen."""
+    if len(items) < 2:
+        return "".join(items)
+    return _say(lang, Msg.AND_LIST, items=", ".join(items[:-1]), last=items[-1])
 
 
 def deal_end_line(e: g.DealEnded, n: tuple[str, ...], how: str) -> str:

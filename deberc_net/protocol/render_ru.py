@@ -41,6 +41,7 @@ from .render import (
     _name,
     _ordered,
     _render,
+    and_list,
     announced_lines,
     bans_lines,
     bide_side,
@@ -241,10 +242,10 @@ def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
     # a dash, not «против»: after it a name would need its genitive («против Богдана»),
     # which a name as typed cannot take
     if any(len(side) > 1 for side in sides):
-        pairs = [" и ".join(n[s] for s in side) for side in sides]
+        pairs = [and_list([n[s] for s in side], Lang.RU) for side in sides]
         return [f"Партия начинается: {' — '.join(pairs)} (партнёры сидят напротив)."]
     if len(n) > 2:  # as in English
-        return [f"Партия начинается: {', '.join(n[:-1])} и {n[-1]}, каждый сам за себя."]
+        return [f"Партия начинается: {and_list(n, Lang.RU)}, каждый сам за себя."]
     return [f"Партия начинается: {' — '.join(n)}."]
 
 

@@ -18,7 +18,15 @@ from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import NO_WORDS, Lang, table_words
-from deberc_net.protocol.render import HUMAN, MACHINE, combo_word, for_people, render, scored_lines
+from deberc_net.protocol.render import (
+    HUMAN,
+    MACHINE,
+    combo_word,
+    for_people,
+    hung_said,
+    render,
+    scored_lines,
+)
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
 from tests.game.decks import SIMPLE, build_deck, match2, say
@@ -519,6 +527,19 @@ def test_a_deal_that_wins_the_hanging_points_says_who_writes_them() -> None:
     kept = g.DealEnded(4, "made", (90, 72), (90, 72), (90, 72), 81, {"hanging_before": 81})
     assert not any("hung" in x for x in render(ev.TableEvent(9, 1, FOUR, kept), HUMAN))
     assert not any("Висевшие" in x for x in render_ru(ev.TableEvent(9, 1, FOUR, kept)))
+
+
+def test_hanging_points_shared_by_three_whistlers_are_listed_as_a_list() -> None:
+    """The whistlers' names were joined with 'and' (' и ') between each two, the word
+    chosen in place: three (four players, each for himself, as a plugin's game may
+    seat them) read 'boris and vera and gleb'. A list says 'and' before its last only."""
+    four = ("anna", "boris", "vera", "gleb")
+    assert hung_said((90, (1, 2, 3)), four, 4, Lang.EN) == [
+        "The 90 points that hung are shared by the whistlers, boris, vera and gleb."
+    ]
+    assert hung_said((90, (1, 2, 3)), four, 4, Lang.RU) == [
+        "Висевшие очки (90) делят вистующие: boris, vera и gleb."
+    ]
 
 
 def test_the_options_questions_are_said_as_what_they_are_in_english() -> None:
