@@ -937,6 +937,15 @@ def _face_up(shown: Sequence[str]) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+def _said_already(state: TableState, line: Line, seat: int) -> bool:
+    """Our own ``seated``, at the table and seat the ``ok cmd=sit`` before it told us
+    (its text was logged: 'You sit at table 1, seat 0.'); said again, it read as twice."""
+    name, me = line.get_str("name"), state.name
+    if name is None or me is None or name.casefold() != me.casefold():
+        return False
+    return (state.table, state.seat) == (line.get_int("table"), seat)
+
+
 def _event(state: TableState, line: Line) -> TableState:
     kind = line.kind
     if kind in _MOVES:  # the table moved on: the next ask (if any) brings the new request
@@ -946,10 +955,10 @@ def _event(state: TableState, line: Line) -> TableState:
         names = list(state.players) + [""] * (seat + 1 - len(state.players))
         names[seat] = line.require("name") if kind == EventKind.SEATED else ""
         verb = T.SITS if kind == EventKind.SEATED else T.LEAVES
-        return _log(
-            attrs.evolve(state, players=tuple(names)),
-            state.say(verb, name=line.require("name"), seat=seat),
-        )
+        named = attrs.evolve(state, players=tuple(names))
+        if kind == EventKind.SEATED and _said_already(state, line, seat):
+            return named
+        return _log(named, state.say(verb, name=line.require("name"), seat=seat))
     if kind == EventKind.START:
         seated = tuple(line.get_list("players"))
         sides = len(seated) if len(seated) < 4 else 2  # four players: two pairs
