@@ -163,20 +163,22 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
     ]
 
 
-def key_places(state: TableState) -> tuple[bool, bool, bool]:
-    """What the keys shown depend on: our match runs, it has a talon (Tertz), we sit."""
+def key_places(state: TableState) -> tuple[bool, bool, bool, bool]:
+    """What the keys shown depend on: our match runs, its deal is bid, it has a talon
+    (Tertz), we sit."""
     seated = state.table is not None and state.seat is not None
-    return playing(state), state.talon is not None, seated
+    return playing(state), state.phase == "bidding", state.talon is not None, seated
 
 
 def keys_shown(state: TableState, action: str, parameters: tuple[object, ...]) -> bool:
     """Whether the key for ``action`` works now, so is shown and sent. F2/F3 (the
-    bidding) only in our own running Deberts match: in the lobby, to a watcher, or once
-    the match is over the server refuses them; F8 (the break) only in a running Tertz
-    match, which has no bidding; F7 (seek) not while we sit ('leave' first)."""
-    running, tertz, seated = key_places(state)
+    bidding) only while a deal of our own running Deberts match is bid: in the lobby, to
+    a watcher, in the play, once the match is over the server refuses them; F8 (the
+    break) only in a running Tertz match, which has no bidding; F7 (seek) not while we
+    sit ('leave' first)."""
+    running, bidding, tertz, seated = key_places(state)
     if action == "bid":
-        return running and not tertz
+        return running and bidding and not tertz
     if action == "break_deck":
         return running and tertz
     return not (action == "send" and parameters == (SEEK,) and seated)

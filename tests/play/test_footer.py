@@ -112,6 +112,8 @@ def test_a_watcher_is_shown_only_the_keys_that_work_for_him() -> None:
     asyncio.run(asyncio.wait_for(_a_watchers_keys(), 50))
 
 
+ORDER = "event seq=4 table=1 kind=order player=0 trump=d first=1 fresa=10c"
+NEXT_DEAL = "event seq=8 table=1 kind=deal deal=2 dealer=0 turned=9s score=0,162 hanging=0"
 MATCH_END = "event seq=9 table=1 kind=match-end winner=0 name=bob reason=target totals=301,120"
 
 
@@ -130,6 +132,15 @@ async def _keys_where_they_work() -> None:
         assert all(line.startswith(link) for line in added), added
         app.post_message(WireLine(DEBERTS_ASK))
         await until(pilot, lambda: app.state.seq == 3, "the Deberts table")
+        await pilot.pause()
+        assert_whole(app, SEATED | {"f2", "f3"})
+        # the game ordered, the bidding is over (a tryout: F2, F3 shown through the play)
+        app.post_message(WireLine(ORDER))
+        await until(pilot, lambda: app.state.phase == "play", "the play")
+        await pilot.pause()
+        assert_whole(app, SEATED)
+        app.post_message(WireLine(NEXT_DEAL))
+        await until(pilot, lambda: app.state.deal == 2, "the next deal")
         await pilot.pause()
         assert_whole(app, SEATED | {"f2", "f3"})
         # the match over, no call is ours any more; the seat is held until 'leave'
