@@ -213,13 +213,12 @@ def table_text(
     whose turn. Narrower than at 80 columns, a line that does not fit is folded onto
     the next (``folded``), and the pane is as many lines taller (app.py)."""
     if state.table is None:
+        where = state.say(T.LOBBY if state.name else T.NOT_LOGGED_IN)
+        if state.seeking is not None:  # the wait said, and how to end it (not 'seek' again)
+            seek = [where, *wrapped(state.seeking, columns), state.say(T.LOBBY_UNSEEK)]
+            return "\n".join(part for line in seek for part in folded(line, columns))
         return "\n".join(
-            [
-                state.say(T.LOBBY if state.name else T.NOT_LOGGED_IN),
-                state.say(T.LOBBY_SEEK),
-                state.say(T.LOBBY_MORE),
-                state.say(T.LOBBY_NEW),
-            ]
+            [where, state.say(T.LOBBY_SEEK), state.say(T.LOBBY_MORE), state.say(T.LOBBY_NEW)]
         )
 
     def lines(name: Namer) -> list[str]:

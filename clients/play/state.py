@@ -120,6 +120,9 @@ class TableState:
     score: tuple[int, ...] = ()
     deals: tuple[DealScore, ...] = ()
     result: str | None = None  # the match's end, in words
+    # the seek we wait with, as the server said it (None: none); sitting, leaving, a
+    # login (a new connection: the server forgot it) and 'unseek' end it
+    seeking: str | None = None
     log: tuple[str, ...] = ()  # talk, notices and errors, oldest first
     # entries ever put in the log (it keeps the last LOG_KEEP): what came since a moment
     # is the last ``logged - then`` entries, also once the oldest go
@@ -720,6 +723,10 @@ def _ok(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(_lobby(state), table=line.get_int("table"), resync=RESYNC)
     elif cmd == "leave":
         state = _lobby(state)
+    elif cmd == "seek":
+        state = attrs.evolve(state, seeking=state.server_text(line.text or "ok seek"))
+    elif cmd == "unseek":
+        state = attrs.evolve(state, seeking=None)
     elif cmd == "ping" and state.before is not None:
         state = _not_kept(state)
     if cmd in ("style", "clock", "ping") or again:

@@ -25,6 +25,7 @@ class T(StrEnum):
     LOBBY_SEEK = "lobby-seek"
     LOBBY_MORE = "lobby-more"
     LOBBY_NEW = "lobby-new"
+    LOBBY_UNSEEK = "lobby-unseek"
     TABLE_DEAL = "table-deal"
     DEALER_TARGET = "dealer-target"
     TURNED = "turned"
@@ -155,6 +156,11 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.LOBBY_NEW: (
         "opens a table; 'tables' lists them, 'sit N' sits.",
         "— открыть стол; tables — столы, sit N — сесть.",
+    ),
+    # while a seek waits (its own words above it): how to stop, and the other ways on
+    T.LOBBY_UNSEEK: (
+        "'unseek' stops waiting; 'tables' lists the tables.",
+        "unseek — перестать ждать; tables — столы.",
     ),
     T.TABLE_DEAL: ("Table {table}, deal {deal}: {seats}", "Стол {table}, раздача {deal}: {seats}"),
     T.DEALER_TARGET: ("Dealer: {name}   Target: {target}", "Сдаёт: {name}   Игра до: {target}"),

@@ -411,3 +411,30 @@ async def _footers() -> None:
             await pilot.press("ctrl+p")
             await pilot.pause()
             assert (type(app.screen).__name__ == "CommandPalette") is palette
+
+
+SEEKING = [
+    "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest).",
+    "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow "
+    "game (to-301).",
+]
+
+
+def test_the_lobby_pane_says_the_wait_of_a_seek_and_how_to_end_it() -> None:
+    """A tryout (Russian, F7 after a match) waited with the lobby pane still offering
+    'seek 2 — ждать партию…', as if nothing waited, and no word of 'unseek'. The pane
+    says the wait now, and how to stop it; 'unseek' and a seat end it."""
+    state = russian_state(SEEKING)
+    lobby = table_text(state).splitlines()
+    assert lobby == [
+        "Вы в лобби.",
+        "Ждём партию: moscow (to-301), игроков: 2.",
+        "unseek — перестать ждать; tables — столы.",
+    ]
+    assert all(len(line) <= 51 for line in lobby)
+    stopped = russian_state([*SEEKING, "ok cmd=unseek text=You no longer wait for a game."])
+    assert table_text(stopped).splitlines()[1].startswith("seek 2 — ждать партию")
+    seated = russian_state([*SEEKING, "ok cmd=sit table=2 seat=1 text=You sit at table 2, seat 1."])
+    assert seated.seeking is None and table_text(seated).startswith("Стол 2")
+    left = fold_all(["ok cmd=leave text=You leave table 2."], seated)
+    assert table_text(left).splitlines()[1].startswith("seek 2 — ждать партию")
