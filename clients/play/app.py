@@ -165,8 +165,9 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
 
 def key_places(state: TableState) -> tuple[bool, bool, bool, bool]:
     """What the keys shown depend on: our match runs, its deal is bid, it has a talon
-    (Tertz), we sit."""
-    seated = state.table is not None and state.seat is not None
+    (Tertz), we sit (a match's end puts its players back in the lobby, docs/protocol.md
+    §9.7, though its table stays on screen)."""
+    seated = state.table is not None and state.seat is not None and state.result is None
     return playing(state), state.phase == "bidding", state.talon is not None, seated
 
 

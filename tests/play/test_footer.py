@@ -143,11 +143,12 @@ async def _keys_where_they_work() -> None:
         await until(pilot, lambda: app.state.deal == 2, "the next deal")
         await pilot.pause()
         assert_whole(app, SEATED | {"f2", "f3"})
-        # the match over, no call is ours any more; the seat is held until 'leave'
+        # the match over, no call is ours any more, and its end puts us back in the
+        # lobby (docs/protocol.md §9.7): 'seek' works again, so F7 is back
         app.post_message(WireLine(MATCH_END))
         await until(pilot, lambda: app.state.result is not None, "the match's end")
         await pilot.pause()
-        assert_whole(app, SEATED)
+        assert_whole(app, LOBBY)
         await pilot.press("ctrl+q")
 
 
