@@ -77,7 +77,7 @@ BEFORE_LOGIN = frozenset(
     {"help", "calls", "quit", "style", "sort", "clock", "lang", "login", "ping"}
 )
 PROXY_HEADER = "PROXY "  # how a PROXY protocol (version 1) header begins
-NOT_LOGGED_IN = ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]")
+NOT_LOGGED_IN = ev.error("not-logged-in", phrase(Msg.LOG_IN_FIRST))
 # A state missing here (CLOSED) reads nothing at all.
 ADMITS: dict[State, Admits] = {
     State.AWAITING_LOGIN: Admits(BEFORE_LOGIN, table_calls=False, refusal=NOT_LOGGED_IN),

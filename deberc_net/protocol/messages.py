@@ -50,6 +50,7 @@ class Msg(StrEnum):
     NAME_IN_USE_BY_GUEST = "name-in-use-by-guest"
     NAME_BEING_REGISTERED = "name-being-registered"
     NOT_A_COMMAND = "not-a-command"
+    LOG_IN_FIRST = "log-in-first"
     NOT_A_COMMAND_OVER = "not-a-command-over"
     NOT_A_CALL = "not-a-call"
     CALL_RANGE = "call-range"
@@ -566,6 +567,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " choose another name",
         "имя {name} сейчас регистрируют с другого подключения: попробуйте через"
         " мгновение или выберите другое имя",
+    ),
+    # any command but those a connection may send before it logs in (connection.py): a
+    # sentence of the catalogue, so a client reads it back in its language
+    Msg.LOG_IN_FIRST: (
+        "log in first: login NAME [PASSWORD]",
+        "сначала войдите: login ИМЯ [ПАРОЛЬ]",
     ),
     Msg.NOT_A_COMMAND: (
         "{word!r} is not a command, and you sit at no table. Type 'help'.",

@@ -438,3 +438,10 @@ def test_the_lobby_pane_says_the_wait_of_a_seek_and_how_to_end_it() -> None:
     assert seated.seeking is None and table_text(seated).startswith("Стол 2")
     left = fold_all(["ok cmd=leave text=You leave table 2."], seated)
     assert table_text(left).splitlines()[1].startswith("seek 2 — ждать партию")
+
+
+def test_the_refusal_before_a_login_is_read_back_in_russian() -> None:
+    """F4-F7 or a command typed before 'login' (no --name) read '! log in first: login
+    NAME [PASSWORD]' in the Russian client: a sentence out of the server's catalogue."""
+    state = russian_state(["error code=not-logged-in text=log in first: login NAME [PASSWORD]"])
+    assert state.log[-1] == "! сначала войдите: login ИМЯ [ПАРОЛЬ]"

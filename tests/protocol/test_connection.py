@@ -30,7 +30,8 @@ def test_a_new_connection_awaits_a_login_and_answers_other_commands_itself() -> 
     connection = Connection(0.0)
     assert connection.state is State.AWAITING_LOGIN
     got = inputs(connection, b"who\r\n10h seq=3\nlogin ann\n")
-    refused = Reply(ev.Error("not-logged-in", "log in first: login NAME [PASSWORD]"))
+    refused = Reply(ev.error("not-logged-in", phrase(Msg.LOG_IN_FIRST)))
+    assert refused.error.text == "log in first: login NAME [PASSWORD]"  # as it always was
     assert got == [refused, refused, Command("login", ("ann",), "ann")]
     assert connection.state is State.AWAITING_LOGIN  # the lobby decides the login
 
