@@ -163,12 +163,13 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
     ]
 
 
-def key_places(state: TableState) -> tuple[bool, bool, bool, bool]:
-    """What the keys shown depend on: our match runs, its deal is bid, it has a talon
-    (Tertz), we sit (a match's end puts its players back in the lobby, docs/protocol.md
-    §9.7, though its table stays on screen)."""
+def key_places(state: TableState) -> tuple[bool, bool, bool, bool, bool]:
+    """What the keys shown depend on: we are logged in, our match runs, its deal is bid,
+    it has a talon (Tertz), we sit (a match's end puts its players back in the lobby,
+    docs/protocol.md §9.7, though its table stays on screen)."""
     seated = state.table is not None and state.seat is not None and state.result is None
-    return playing(state), state.phase == "bidding", state.talon is not None, seated
+    bidding, tertz = state.phase == "bidding", state.talon is not None
+    return state.name is not None, playing(state), bidding, tertz, seated
 
 
 def keys_shown(state: TableState, action: str, parameters: tuple[object, ...]) -> bool:
@@ -176,8 +177,11 @@ def keys_shown(state: TableState, action: str, parameters: tuple[object, ...]) -
     bidding) only while a deal of our own running Deberts match is bid: in the lobby, to
     a watcher, in the play, once the match is over the server refuses them; F8 (the
     break) only in a running Tertz match, which has no bidding; F7 (seek) not while we
-    sit ('leave' first)."""
-    running, bidding, tertz, seated = key_places(state)
+    sit ('leave' first). Before a login only F1 (help), F10 and Ctrl+R work: the others'
+    commands are refused ('log in first')."""
+    logged_in, running, bidding, tertz, seated = key_places(state)
+    if not logged_in and action == "send":
+        return parameters in (("help",), ("quit",))
     if action == "bid":
         return running and bidding and not tertz
     if action == "break_deck":

@@ -633,6 +633,8 @@ async def _what_is_read_stays_in_place_with_the_log_full() -> None:
     line sent, by a key too, shows the newest again."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
     async with app.run_test(size=SIZE) as pilot:
+        # logged in: F5 is no key before a login (the server would refuse 'tables')
+        app.post_message(WireLine("ok cmd=login name=eve guest=1 token=T text=Hello."))
         for i in range(LOG_KEEP + 10):
             app.post_message(WireLine(f"say from=ann text=line{i}"))
         # (the link's notices, as it retries, come among them: new lines like any)

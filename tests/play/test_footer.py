@@ -42,7 +42,9 @@ def assert_whole(app: PlayApp, keys: set[str]) -> None:
 
 
 DEBERTS_ASK = TERTZ_ASK.replace(" talon=14", "").replace("phase=play", "phase=bidding")
-LOBBY = {"f1", "f4", "f5", "f6", "f7", "f10", "^r"}
+LOGIN = "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest)."
+UNNAMED = {"f1", "f10", "^r"}  # before a login: the rest are refused ('log in first')
+LOBBY = UNNAMED | {"f4", "f5", "f6", "f7"}
 SEATED = LOBBY - {"f7"}  # 'seek' from a seat is refused: 'leave' first
 
 
@@ -51,6 +53,10 @@ async def _whole_keys(app_class: type[PlayApp], size: tuple[int, int] = SIZE) ->
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert app.size == size
+        assert_whole(app, UNNAMED)
+        app.post_message(WireLine(LOGIN))
+        await until(pilot, lambda: app.state.name == "misha", "the login")
+        await pilot.pause()
         assert_whole(app, LOBBY)
         app.post_message(WireLine(DEBERTS_ASK))
         await until(pilot, lambda: app.state.seq == 3, "the Deberts table")
@@ -120,8 +126,13 @@ MATCH_END = "event seq=9 table=1 kind=match-end winner=0 name=bob reason=target 
 async def _keys_where_they_work() -> None:
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
     async with app.run_test(size=SIZE) as pilot:
-        # the lobby showed F2 (pas) and F3 (igrayu), which the server refuses there
+        # F4-F7 were shown before a login, refused there ('log in first')
         await pilot.pause()
+        assert_whole(app, UNNAMED)
+        app.post_message(WireLine(LOGIN))
+        await until(pilot, lambda: app.state.name == "misha", "the login")
+        await pilot.pause()
+        # the lobby showed F2 (pas) and F3 (igrayu), which the server refuses there
         assert_whole(app, LOBBY)
         logged = app.state.log
         await pilot.press("f2", "f3", "f8")
