@@ -163,27 +163,27 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
     ]
 
 
-def key_places(state: TableState) -> tuple[bool, bool, bool, bool, bool]:
-    """What the keys shown depend on: we are logged in, our match runs, its deal is bid,
-    it has a talon (Tertz), we sit (a match's end puts its players back in the lobby,
-    docs/protocol.md §9.7, though its table stays on screen)."""
+def key_places(state: TableState) -> tuple[bool, tuple[str, ...], bool, bool, bool]:
+    """What the keys shown depend on: we are logged in, which of F2/F3's calls are legal
+    now, our match runs, it has a talon (Tertz), we sit (a match's end puts its players
+    back in the lobby, docs/protocol.md §9.7, though its table stays on screen)."""
     seated = state.table is not None and state.seat is not None and state.result is None
-    bidding, tertz = state.phase == "bidding", state.talon is not None
-    return state.name is not None, playing(state), bidding, tertz, seated
+    bids = tuple(call for call in (PAS, IGRAYU) if call in state.legal)
+    return state.name is not None, bids, playing(state), state.talon is not None, seated
 
 
 def keys_shown(state: TableState, action: str, parameters: tuple[object, ...]) -> bool:
-    """Whether the key for ``action`` works now, so is shown and sent. F2/F3 (the
-    bidding) only while a deal of our own running Deberts match is bid: in the lobby, to
-    a watcher, in the play, once the match is over the server refuses them; F8 (the
-    break) only in a running Tertz match, which has no bidding; F7 (seek) not while we
-    sit ('leave' first). Before a login only F1 (help), F10 and Ctrl+R work: the others'
-    commands are refused ('log in first')."""
-    logged_in, running, bidding, tertz, seated = key_places(state)
+    """Whether the key for ``action`` works now, so is shown and sent. F2/F3 (pas,
+    igrayu) each only while its call is legal: our turn to bid ('igrayu' in the first
+    round only: the second names a suit); in the lobby, to a watcher, in the play, out
+    of turn or once the match is over the server refuses them. F8 (the break) only in a
+    running Tertz match; F7 (seek) not while we sit ('leave' first). Before a login only
+    F1 (help), F10 and Ctrl+R work: the others' commands are refused ('log in first')."""
+    logged_in, bids, running, tertz, seated = key_places(state)
     if not logged_in and action == "send":
         return parameters in (("help",), ("quit",))
     if action == "bid":
-        return running and bidding and not tertz
+        return bool(parameters) and parameters[0] in bids
     if action == "break_deck":
         return running and tertz
     return not (action == "send" and parameters == (SEEK,) and seated)

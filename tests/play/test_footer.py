@@ -41,7 +41,11 @@ def assert_whole(app: PlayApp, keys: set[str]) -> None:
     assert not missing, f"not drawn whole in {row!r}: {missing}"
 
 
-DEBERTS_ASK = TERTZ_ASK.replace(" talon=14", "").replace("phase=play", "phase=bidding")
+DEBERTS_ASK = (
+    TERTZ_ASK.replace(" talon=14", "")
+    .replace("phase=play", "phase=bidding")
+    .replace("legal=Js,Qs", "legal=pas,igrayu")
+)
 LOGIN = "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest)."
 UNNAMED = {"f1", "f10", "^r"}  # before a login: the rest are refused ('log in first')
 LOBBY = UNNAMED | {"f4", "f5", "f6", "f7"}
@@ -120,7 +124,13 @@ def test_a_watcher_is_shown_only_the_keys_that_work_for_him() -> None:
 
 ORDER = "event seq=4 table=1 kind=order player=0 trump=d first=1 fresa=10c"
 NEXT_DEAL = "event seq=8 table=1 kind=deal deal=2 dealer=0 turned=9s score=0,162 hanging=0"
-MATCH_END = "event seq=9 table=1 kind=match-end winner=0 name=bob reason=target totals=301,120"
+SECOND_ROUND = (
+    DEBERTS_ASK.replace("seq=3", "seq=10")
+    .replace("deal=1", "deal=2")
+    .replace("round=1", "round=2")
+    .replace("legal=pas,igrayu", "legal=pas,igrayu-s,igrayu-c")
+)
+MATCH_END = "event seq=11 table=1 kind=match-end winner=0 name=bob reason=target totals=301,120"
 
 
 async def _keys_where_they_work() -> None:
@@ -153,7 +163,12 @@ async def _keys_where_they_work() -> None:
         app.post_message(WireLine(NEXT_DEAL))
         await until(pilot, lambda: app.state.deal == 2, "the next deal")
         await pilot.pause()
-        assert_whole(app, SEATED | {"f2", "f3"})
+        assert_whole(app, SEATED)  # the opponent bids first: 'pas' now is out of turn
+        # the second round: 'igrayu' names a suit there, and a bare one was refused
+        app.post_message(WireLine(SECOND_ROUND))
+        await until(pilot, lambda: app.state.seq == 10, "the second round")
+        await pilot.pause()
+        assert_whole(app, SEATED | {"f2"})
         # the match over, no call is ours any more, and its end puts us back in the
         # lobby (docs/protocol.md §9.7): 'seek' works again, so F7 is back
         app.post_message(WireLine(MATCH_END))
