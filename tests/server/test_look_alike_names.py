@@ -38,18 +38,21 @@ async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
     await register("Alice", "her-own-1")
-    await register("ali", "pw-ali-1")  # two names from before that look alike: both kept
+    await register("bob", "pw-bob-1")
     await register("all", "pw-all-1")
+    await register("l1ya", "pw-l1ya-1")  # two names from before that look alike: both kept
+    await register("llya", "pw-llya-1")
     port = await start_server(admins=["boss"])  # an admin not registered yet
     with trio.fail_after(20):
         for line, other in [
             ("login AIice", "Alice"),  # a capital I: a guest
             ("login AIice a-password", "Alice"),  # nor registered
             ("login a1ice", "Alice"),
-            ("login AL1CE pw-2", "Alice"),
+            ("login A1ice pw-2", "Alice"),
             ("login b0ss", "boss"),  # the admin's, registered or not
             ("login B0SS pw-3", "boss"),
-            ("login a1i", "ali"),  # the first in key order of those it looks like
+            ("login b0b", "bob"),
+            ("login Ilya", "l1ya"),  # the first in key order of those it looks like
         ]:
             client = await _login(connect, port, line)
             name = line.split()[1]
@@ -60,11 +63,12 @@ async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
             "code": "bad-argument",
             "text": "names starting 'house-' are the server's bots",
         }
-        # names that look like none are taken; the registered ones, however typed, log in
-        for line in ("login alicia", "login bob0 pw-4", "login ALICE her-own-1"):
+        # names that look like none are taken (a lower-case i is no l, so ali beside
+        # all is one); the registered ones, however typed, log in
+        for line in ("login alicia", "login bob0 pw-4", "login ali pw-5", "login ALICE her-own-1"):
             client = await _login(connect, port, line)
             await client.expect("ok", cmd="login")
-        for name, password in (("ali", "pw-ali-1"), ("all", "pw-all-1")):
+        for name, password in (("l1ya", "pw-l1ya-1"), ("llya", "pw-llya-1")):
             client = await _login(connect, port, f"login {name} {password}")
             assert (await client.expect("ok", cmd="login"))["name"] == name
 

@@ -16,13 +16,21 @@ def test_a_new_name_is_told_the_registered_name_it_looks_like(store_db: str) -> 
     try:
         store.add_account("Alice", b"salt", b"hash")
         store.add_account("B0b", b"salt", b"hash")
+        store.add_account("all", b"salt", b"hash")
+        store.add_account("bill", b"salt", b"hash")
+        store.add_account("llya", b"salt", b"hash")
         # every character the mapping makes one, and what it makes of them
-        store.add_account("i1\u0131\u0456\u04cf\u03b9-0\u043e\u03bf", b"salt", b"hash")
+        drawn = "I1\u0131\u0406\u04c0\u04cf\u0399\u03b9l-O0\u043e\u041e\u03bf\u039fo-\u0456"
+        store.add_account(drawn, b"salt", b"hash")
         assert store.arrival("AIice").looks_like == "Alice"  # a capital I
         assert store.arrival("a1ice").looks_like == "Alice"
         assert store.arrival("BOB").looks_like == "B0b"
-        assert store.arrival("llllll-ooo").looks_like == "i1\u0131\u0456\u04cf\u03b9-0\u043e\u03bf"
-        assert look_key("llllll-ooo") == look_key("i1\u0131\u0456\u04cf\u03b9-0\u043e\u03bf")
+        assert store.arrival("Ilya").looks_like == "llya"
+        assert store.arrival("lllllllll-ooooooo-i").looks_like == drawn
+        assert look_key("lllllllll-ooooooo-i") == look_key(drawn)
+        # a lower-case i is not an l: these look like no name taken
+        for name in ("ali", "bili", "aiice", "iiya", "illllllll-ooooooo-i"):
+            assert store.arrival(name).looks_like is None, name
         assert store.arrival("alicia").looks_like is None
         # a registered name is itself, not a look-alike (its own row, however typed)
         assert store.arrival("ALICE").looks_like is None

@@ -44,28 +44,53 @@ def _cached_name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-# Characters one alphabet draws alike (docs/security.md §1), as ``name_key`` leaves them
-# (case folded: I is i): i, l, 1 and the dotless ı, and the Cyrillic і and ӏ, the Greek
-# ι beside them; o and 0, the Cyrillic о and Greek ο beside them. Two names whose
-# ``look_key`` is one look like one name; a new name that looks like a registered one
-# is refused (server/login.py). Never stored: the index that finds a look-alike
-# (migration 18) is on the same mapping written in SQL, ``LOOK_OF_KEY``.
+# Characters one alphabet draws alike (docs/security.md §1), mapped BEFORE case is
+# folded, so only what looks alike is made one: a capital I, a lower-case l and the
+# digit 1 (with the dotless ı, the Cyrillic І and palochka Ӏ/ӏ, the Greek Ι and ι), and
+# O, o and 0 (with the Cyrillic о/О, the Greek ο/Ο). A lower-case i (dotted, as is the
+# Cyrillic і, kept with it) is itself, so ali beside all, or bili beside bill, differ.
+# Two names whose ``look_key`` is one look like one name; a new name that looks like a
+# registered one is refused (server/login.py).
 LOOKS_ALIKE = str.maketrans(
+    {
+        "I": "l",
+        "1": "l",
+        "\u0131": "l",  # ı, dotless
+        "\u0406": "l",  # Cyrillic І
+        "\u04c0": "l",  # Cyrillic Ӏ (palochka)
+        "\u04cf": "l",  # Cyrillic ӏ (small palochka)
+        "\u0399": "l",  # Greek Ι
+        "\u03b9": "l",  # Greek ι (dotless)
+        "\u0456": "i",  # Cyrillic і: drawn as the Latin i
+        "O": "o",
+        "0": "o",
+        "\u043e": "o",  # Cyrillic о
+        "\u041e": "o",  # Cyrillic О
+        "\u03bf": "o",  # Greek ο
+        "\u039f": "o",  # Greek Ο
+    }
+)
+# The index that finds a look-alike (migration 18) is on the key, which has lost the
+# case ``look_key`` needs, so it is on a coarser mapping of the key (``KEY_LOOKS_ALIKE``,
+# in SQL ``LOOK_OF_KEY``: i, l, 1 and the rest one letter, o and 0 another) that every
+# pair of look-alikes shares (``key_look``); a store reads the registered names with
+# the new name's ``key_look`` and keeps the one whose ``look_key`` is the new name's.
+KEY_LOOKS_ALIKE = str.maketrans(
     {
         "i": "l",
         "1": "l",
         "\u0131": "l",  # ı, dotless
-        "\u0456": "l",  # Cyrillic і
-        "\u04cf": "l",  # Cyrillic ӏ (palochka)
-        "\u03b9": "l",  # Greek ι
+        "\u0456": "l",  # Cyrillic і (І folded)
+        "\u04cf": "l",  # Cyrillic ӏ (Ӏ folded)
+        "\u03b9": "l",  # Greek ι (Ι folded)
         "0": "o",
         "\u043e": "o",  # Cyrillic о
         "\u03bf": "o",  # Greek ο
     }
 )
-# ``look_key`` of the accounts' ``key`` column, in SQL (SQLite's and PostgreSQL's
+# ``key_look`` of the accounts' ``key`` column, in SQL (SQLite's and PostgreSQL's
 # replace): the expression migration 18 indexes, which a query must repeat exactly.
-# Never change it (nor LOOKS_ALIKE): another mapping is another migration's index
+# Never change it (nor KEY_LOOKS_ALIKE): another mapping is another migration's index
 LOOK_OF_KEY = (
     "replace(replace(replace(replace(replace(replace(replace(replace(replace(key,"
     " 'i', 'l'), '1', 'l'), '\u0131', 'l'), '\u0456', 'l'), '\u04cf', 'l'), '\u03b9', 'l'),"
@@ -74,9 +99,25 @@ LOOK_OF_KEY = (
 
 
 def look_key(name: str) -> str:
-    """What ``name`` looks like: its ``name_key`` with the characters one alphabet
-    draws alike (LOOKS_ALIKE) made one, so AIice (a capital I) looks like alice."""
-    return name_key(name).translate(LOOKS_ALIKE)
+    """What ``name`` looks like: the characters one alphabet draws alike (LOOKS_ALIKE)
+    made one before case is folded, then its ``name_key``, so AIice (a capital I)
+    looks like alice, and ali (a lower-case i) does not look like all."""
+    # (name_key's steps, the mapping between, letter by letter: no second NFKC, which
+    # could join a mapped letter with a mark after it, so key_look stays coarser)
+    return unicodedata.normalize("NFKC", name).translate(LOOKS_ALIKE).casefold()
+
+
+def key_look(name: str) -> str:
+    """The coarser look the index of migration 18 holds (LOOK_OF_KEY): names with one
+    ``look_key`` have one ``key_look``, not always the other way round."""
+    return name_key(name).translate(KEY_LOOKS_ALIKE)
+
+
+def look_alike(name: str, candidates: Iterable[str]) -> str | None:
+    """The first of ``candidates`` (registered names of ``name``'s ``key_look``) that
+    looks like ``name`` (``look_key``), or None."""
+    look = look_key(name)
+    return next((c for c in candidates if look_key(c) == look), None)
 
 
 class Outcome(enum.StrEnum):
@@ -751,8 +792,9 @@ MUTE = (
 )
 MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # a player's ignore list (migration 17), the same SQL in both dialects
-# a registered name that looks like one not registered (look_key): the first by key
-LOOKS_LIKE = "SELECT name FROM accounts WHERE " + LOOK_OF_KEY + " = {p} ORDER BY key LIMIT 1"
+# the registered names that may look like one not registered (key_look), by key
+# (its candidates: the names of one key_look, a few at most; look_alike picks)
+LOOKS_LIKE = "SELECT name FROM accounts WHERE " + LOOK_OF_KEY + " = {p} ORDER BY key"
 IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored LIMIT {p}"
 IGNORE = (
     "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"

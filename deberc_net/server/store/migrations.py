@@ -564,9 +564,11 @@ CREATE TABLE ignores (
     Migration(
         18,
         "accounts found by what their names look like",
-        # an index on look_key(name) (LOOK_OF_KEY: the key with I/l/1 and O/0 made
-        # one), so a new name is checked against every registered one that looks like
-        # it in one look-up (server/login.py, docs/security.md §1); nothing stored
+        # an index on key_look(name) (LOOK_OF_KEY: the key with i/l/1 and o/0 made
+        # one, coarser than look_key, which needs the case the key has lost), so the
+        # registered names a new one may look like are read in one look-up and
+        # look_alike keeps the one that does (server/login.py, docs/security.md §1);
+        # nothing stored
         sqlite=f"CREATE INDEX accounts_look ON accounts ({LOOK_OF_KEY});",
         postgres=f"CREATE INDEX accounts_look ON accounts (({LOOK_OF_KEY}));",
     ),

@@ -88,7 +88,8 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
-    look_key,
+    key_look,
+    look_alike,
     lost_match_row,
     match_row,
     mute_row,
@@ -370,20 +371,20 @@ class PostgresStore:
     def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
         key = (name_key(name),)
         ignored: list[Any] = []
-        alike = None
+        alike: str | None = None
         with self._pool.connection() as conn:
             ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
             account = conn.execute("SELECT name FROM accounts WHERE key = %s", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
-                look = (look_key(name),)
-                alike = conn.execute(LOOKS_LIKE.format(p="%s"), look).fetchone()
+                look = (key_look(name),)  # the index's candidates; look_alike picks
+                rows = conn.execute(LOOKS_LIKE.format(p="%s"), look).fetchall()
+                alike = look_alike(name, (str(r[0]) for r in rows))
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="%s")
                 ignored = conn.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(tuple(ban))
         spelling = None if account is None else str(account[0])
-        looks_like = None if alike is None else str(alike[0])
-        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), looks_like)
+        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike)
 
     def bans(self) -> list[Ban]:
         with self._pool.connection() as conn:

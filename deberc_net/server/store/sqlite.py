@@ -90,7 +90,8 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
-    look_key,
+    key_look,
+    look_alike,
     lost_match_row,
     match_row,
     mute_row,
@@ -488,20 +489,20 @@ class SQLiteStore:
     def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
         key = (name_key(name),)
         ignored: list[Any] = []
-        alike = None
+        alike: str | None = None
         with self._reading():
             ban = self._db.execute(BAN_OF.format(p="?", since=SINCE), key).fetchone()
             account = self._db.execute("SELECT name FROM accounts WHERE key = ?", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
-                look = (look_key(name),)
-                alike = self._db.execute(LOOKS_LIKE.format(p="?"), look).fetchone()
+                look = (key_look(name),)  # the index's candidates; look_alike picks
+                rows = self._db.execute(LOOKS_LIKE.format(p="?"), look).fetchall()
+                alike = look_alike(name, (str(r[0]) for r in rows))
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="?")
                 ignored = self._db.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(ban)
         spelling = None if account is None else str(account[0])
-        looks_like = None if alike is None else str(alike[0])
-        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), looks_like)
+        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike)
 
     def bans(self) -> list[Ban]:
         with self._reading():
