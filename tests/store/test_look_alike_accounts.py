@@ -1,6 +1,7 @@
 """A login's first read finds a registered name that looks like a new one (migration
-18's index, docs/security.md §1), alike in SQLite and PostgreSQL: the SQL's mapping is
-``look_key``'s, character for character, and the stored keys are untouched."""
+18's index, docs/security.md §1), alike in SQLite and PostgreSQL: the index finds the names
+of the new one's coarse ``key_look``, the names as registered are compared by
+``look_key`` (a lower-case i is no l), and the stored keys are untouched."""
 
 from __future__ import annotations
 
