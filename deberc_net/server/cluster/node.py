@@ -41,6 +41,7 @@ from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
 from ..rematch import REMATCH_S
 from ..session import Ending, Session, stopped_watching
+from ..store.postgres import living_servers
 from ..table import Table
 from ..table_messages import (
     Away,
@@ -206,6 +207,11 @@ class Node:
     # the connections open that have not logged in (the server's: running.py sets it),
     # told too when a lost bus stops this worker
     not_logged_in: Callable[[], list[Session]] = list
+    # at start-up, the other servers living on the database (their heartbeats) not yet
+    # heard telling their tables whole (a 'tables' with "whole", their answer to this
+    # one's hello): it listens once none is left, or after a heartbeat (``run``)
+    unheard: set[int] = attrs.Factory(set)
+    all_heard: trio.Event = attrs.Factory(trio.Event)
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -266,18 +272,53 @@ class Node:
         # a table id no other worker uses (of every host on the database)
         self.lobby.table_numbers.shared = True
         self.lobby.table_numbers.fill()
+        config = self.lobby.config
+        here = socket.gethostname()
+        self.unheard = {
+            server
+            for server, host, pid in living_servers(
+                config.db, self.worker, config.server_dead_ms / 1000
+            )
+            # (one of this host's whose process has ended answers nothing: a SIGKILL)
+            if host != here or not process_ended(pid)
+        }
+        if not self.unheard:
+            self.all_heard.set()
 
     async def run(self, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._run_bus)
-                self.bus.publish(LOBBY, self._hello_said())
+                # ("starting": it holds no table yet, one starting too need not wait)
+                self.bus.publish(LOBBY, self._hello_said() | {"starting": True})
                 self._tell_presence_all()
                 nursery.start_soon(self._tell_tables)
                 nursery.start_soon(self._watch_the_living)
+                await self._hear_the_living()
                 task_status.started()
         finally:  # stopping: the others forget this worker at once, not after silence
             self.bus.close(farewell={"k": "bye"})
+
+    async def _hear_the_living(self) -> None:
+        """Wait (a heartbeat at most: a worker dead but not yet silent long enough
+        answers nothing) till every other living server has told its tables whole, in
+        answer to the hello: only then does this worker listen. A login here before
+        would not know of a seat its player holds at another worker's table (a rolling
+        restart's player, back with his token), and be greeted as a newcomer."""
+        if self.all_heard.is_set():
+            return
+        log.info("peers_awaited", peers=sorted(self.unheard))
+        with trio.move_on_after(self.lobby.config.heartbeat_ms / 1000):
+            await self.all_heard.wait()
+        if self.unheard:  # listening anyway: their tables come when they come
+            log.warning("peers_unheard", peers=sorted(self.unheard))
+        self.unheard.clear()
+
+    def _heard_whole(self, worker: int) -> None:
+        """``worker`` told its tables whole, or is gone: not waited for at start-up."""
+        self.unheard.discard(worker)
+        if not self.unheard:
+            self.all_heard.set()
 
     def _hello_said(self) -> dict[str, Any]:
         """This worker's 'hello': who it is, and its process (``pids``)."""
@@ -328,7 +369,10 @@ class Node:
             return False
         self.told_seeks = told_seeks
         told = [described_for_bus(d, self.lobby.config.away_limit_ms) for d in changed]
-        for body in tables_messages(told, gone, self.identity, self.lobby.drain.begun, os.getpid()):
+        bodies = tables_messages(told, gone, self.identity, self.lobby.drain.begun, os.getpid())
+        if everything:  # its last says they were all told (a worker starting waits for it)
+            bodies[-1]["whole"] = True
+        for body in bodies:
             self.bus.publish(LOBBY, body)
         # whole again at least every beat, busy or not: a worker that missed a part (or
         # heard one that failed) holds it whole again
@@ -1067,6 +1111,7 @@ class Node:
             if known == identity and other != sender:
                 del self.identities[other]
                 self.replaced.add(other)
+                self._heard_whole(other)
                 if other in self.heard:
                     self._forget_worker(other)
                 self._give_up_seats_at(other)
@@ -1098,6 +1143,8 @@ class Node:
     def _hello(self, message: dict[str, Any]) -> None:
         """A worker started: it gets everything this one holds (the mutes running too,
         which it would not know of: they are memory)."""
+        if message.get("starting"):  # it has no tables: if this one starts too, it
+            self._heard_whole(message["w"])  # need not wait for them
         self._tell_presence_all()
         self._publish_tables(force=True, everything=True)
         for mute, left in self.lobby.moderation.live_mutes():
@@ -1231,6 +1278,8 @@ class Node:
             table = self.lobby.tables.get(table_id)
             if isinstance(table, RemoteTable) and table.owner == owner:
                 self._drop_copy(table, None)
+        if message.get("whole"):  # the last of its tables told in answer to a hello
+            self._heard_whole(owner)
 
     def _table_copy(self, owner: int, described: dict[str, Any]) -> RemoteTable:
         """The copy of another worker's table, made or brought up to date."""
@@ -1395,6 +1444,7 @@ class Node:
         (their players told ``why``: by default, its server was lost)."""
         why = phrase(Msg.SERVER_LOST) if why is None else why
         log.warning("worker_lost", lost=worker)
+        self._heard_whole(worker)  # (not waited for at start-up)
         self.heard.pop(worker, None)
         self.tables_heard.pop(worker, None)
         self.pids.pop(worker, None)

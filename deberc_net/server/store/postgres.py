@@ -670,6 +670,19 @@ def _lock_servers(
     )
 
 
+def living_servers(url: str, own: int, dead_after_s: float) -> list[tuple[int, str, int]]:
+    """The other servers on the database at ``url`` whose heartbeat is younger than
+    ``dead_after_s``: (id, host, pid) each. What a worker starting waits to hear from
+    before it listens (cluster/node.py, ``Node.open``)."""
+    with connect(url) as conn:
+        rows = conn.execute(
+            "SELECT id, host, pid FROM servers WHERE id <> %s"
+            " AND heartbeat >= now() - make_interval(secs => %s) ORDER BY id",
+            (own, dead_after_s),
+        ).fetchall()
+    return [(int(i), str(host), int(pid)) for i, host, pid in rows]
+
+
 def _end_the_dead(conn: psycopg.Connection[Any], dead_after_s: float) -> int:
     """Forget the servers silent for ``dead_after_s``; end the running matches no live
     server owns. How many it ended."""
