@@ -1151,8 +1151,7 @@ def _went(s: ev.Scored, names: Sequence[str], lang: Lang) -> str:
         return ""
     said = ["+".join(names[seat] for seat in side) for side in s.to]
     if len(said) > 1:
-        both = (" и " if lang == Lang.RU else " and ").join(said)
-        return _say(lang, Msg.SCORED_SHARED, sides=both)
+        return _say(lang, Msg.SCORED_SHARED, sides=and_list(said, lang))
     return _say(lang, Msg.SCORED_TO_PAIR if len(s.to[0]) > 1 else Msg.SCORED_TO_SEAT, side=said[0])
 
 
