@@ -24,7 +24,7 @@ from .house import PREFIX as HOUSE_PREFIX
 from .ignoring import IGNORE_MOST
 from .limits import AddressBuckets
 from .session import Ending, Session
-from .store.base import look_key
+from .store.base import look_alike, look_key
 from .summaries import Summaries
 from .table_messages import Back, Leave
 
@@ -192,8 +192,7 @@ class Login:
         # (a key with the prefix is a running house bot's own: any other was refused)
         if look.startswith(HOUSE_PREFIX) and not key.startswith(HOUSE_PREFIX):
             return phrase(Msg.HOUSE_NAMES, prefix=HOUSE_PREFIX)
-        admin = next((a for a in self.lobby.config.admins if look_key(a) == look), None)
-        other = admin or registered
+        other = look_alike(name, self.lobby.config.admins) or registered
         if other is None:
             return None
         return phrase(Msg.NAME_LOOKS_LIKE, name=name, other=other)
