@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 import trio
 
-from deberc_net.game.cards import parse_card
 from deberc_net.game.sheet import record_row
 from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.plugins.naming import variant_named
@@ -30,7 +29,7 @@ from .house_games import house_bot_games, house_rating_name, is_house_rating_nam
 from .session import Session
 from .store.base import PlayerRating
 from .table_messages import ShowHistory, ShowLast, ShowSheet
-from .table_views import history_deal
+from .table_views import history_deal, last_in_records
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -303,15 +302,7 @@ class Club:
         last = self._last_match(name, watched)
         if last is None:
             return None
-        for record in reversed(last.records):
-            if record.get("tricks"):
-                told = record["tricks"][-1]
-                cards = tuple(parse_card(c) for c in told["cards"])
-                deal = record["deal_no"]
-                return ev.LastTrick(
-                    last.table, deal, told["leader"], cards, told["winner"], last.names
-                )
-        return ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET))
+        return last_in_records(last.table, last.records, last.names)
 
     def _last_sheet(self, name: str, watched: str | None) -> ev.Sheet | ev.Error | None:
         last = self._last_match(name, watched)

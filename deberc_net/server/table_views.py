@@ -4,7 +4,7 @@ that asked (the table's task calls them: server/table.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -185,27 +185,32 @@ def send_last(table: Table, session: Session) -> None:
     if match is None:
         session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
         return
-    names = match.names
     last = last_taken_this_deal(table)
     if last is not None:
         session.send(last)
         return
-    for record in reversed(match.records):  # a new deal: the last of an earlier one
-        if record["tricks"]:
+    # a new deal: the last of an earlier one
+    session.send(last_in_records(table.id, match.records, match.names))
+
+
+def last_in_records(
+    table: int, records: Sequence[dict[str, Any]], names: tuple[str, ...]
+) -> ev.LastTrick | ev.Error:
+    """The last trick taken in the deals ``records`` hold (the latest with one), its
+    cards the clock played marked; ``no-trick-yet`` if none was taken."""
+    for record in reversed(records):
+        if record.get("tricks"):
             told = record["tricks"][-1]
-            session.send(
-                ev.LastTrick(
-                    table.id,
-                    record["deal_no"],
-                    told["leader"],
-                    tuple(parse_card(c) for c in told["cards"]),
-                    told["winner"],
-                    names,
-                    ev.clock_cards(record)[len(record["tricks"]) - 1],
-                )
+            return ev.LastTrick(
+                table,
+                record["deal_no"],
+                told["leader"],
+                tuple(parse_card(c) for c in told["cards"]),
+                told["winner"],
+                names,
+                ev.clock_cards(record)[len(record["tricks"]) - 1],
             )
-            return
-    session.send(ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET)))
+    return ev.error("wrong-phase", phrase(Msg.NO_TRICK_YET))
 
 
 def send_sheet(table: Table, session: Session) -> None:
