@@ -206,13 +206,9 @@ module that provokes each over the wire, or the engine's refusal for a call's co
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
@@ -223,10 +219,10 @@ from deberc_net.protocol.commands import COMMANDS, TableCallText, parse_line
 from deberc_net.protocol.connection import Connection, Reply, TimeoutCode
 from deberc_net.protocol.framing import BadLine, Line, LineDecoder
 from deberc_net.server.accounts import valid_name
-from deberc_net.server.app import serve
 from deberc_net.server.config import Config
-from deberc_net.testing import rule_book
+from tests.protocol.conftest import Start
 from tests.protocol.connection_inputs import inputs
+from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, only_crlf, sent
 from tests.server.client import (
     LineClient,
     a_whole_match,
@@ -235,66 +231,7 @@ from tests.server.client import (
     random_legal,
     seat_pair,
 )
-from tests.server.conftest import Connector, make_config
-
-PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-COMMENT = re.compile(r"\s{2,}\(.*\)$")  # a transcript's comment after a line
-
-
-Start = Callable[..., Awaitable[int]]
-
-
-@pytest.fixture
-def start(nursery: trio.Nursery, tmp_path: Path) -> Start:
-    """A real server on 127.0.0.1, port 0, with these settings; it stops with the test."""
-
-    async def serving(**overrides: Any) -> int:
-        config = make_config(tmp_path / "audit.sqlite3", **overrides)
-        return int(await nursery.start(functools.partial(serve, config, rules=rule_book())))
-
-    return serving
-
-
-@pytest.fixture
-async def port(start: Start) -> int:
-    return await start()
-
-
-@pytest.fixture
-async def connect() -> AsyncIterator[Connector]:
-    connector = Connector()
-    yield connector
-    await connector.aclose()
-
-
-def example(heading: str) -> list[str]:
-    """The lines of the first code block after ``heading`` in docs/protocol.md."""
-    text = PROTOCOL.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
-    return text.split("```\n", 1)[1].split("\n```", 1)[0].splitlines()
-
-
-def sent(line: str) -> str:
-    """A transcript's ``> `` line as the client sends it (its comment dropped)."""
-    assert line.startswith("> "), line
-    return COMMENT.sub("", line[2:])
-
-
-def only_crlf(raw: bytes) -> bool:
-    return raw.count(b"\n") == raw.count(b"\r\n")
-
-
-async def lines_until_pong(client: LineClient, line: str) -> list[str]:
-    """Every line the answer to ``line`` is: what comes before a ``ping``'s, sent
-    after it (§2.3: replies come in the order of the lines)."""
-    await client.send(line)
-    await client.send("ping")
-    said: list[str] = []
-    while (got := await client.read_until(lambda _: True)) not in (
-        "pong",
-        "ok cmd=ping text=pong",
-    ):
-        said.append(got)
-    return said
+from tests.server.conftest import Connector
 
 
 @pytest.mark.timeout(30)

@@ -1,0 +1,41 @@
+"""Fixtures of the protocol audit's modules: a real server on loopback, port 0, with
+the settings a test gives, and clients closed when the test ends."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
+from tests.server.conftest import Connector, make_config
+
+Start = Callable[..., Awaitable[int]]
+
+
+@pytest.fixture
+def start(nursery: trio.Nursery, tmp_path: Path) -> Start:
+    """A real server on 127.0.0.1, port 0, with these settings; it stops with the test."""
+
+    async def serving(**overrides: Any) -> int:
+        config = make_config(tmp_path / "audit.sqlite3", **overrides)
+        return int(await nursery.start(functools.partial(serve, config, rules=rule_book())))
+
+    return serving
+
+
+@pytest.fixture
+async def port(start: Start) -> int:
+    return await start()
+
+
+@pytest.fixture
+async def connect() -> AsyncIterator[Connector]:
+    connector = Connector()
+    yield connector
+    await connector.aclose()
