@@ -1,0 +1,227 @@
+"""An audit of docs/protocol.md against the server, part 2 (styles): the styles and the
+machine-style grammar (§3, §3.1, §3.2), and the session commands `style`, `sort`,
+`clock`, `lang`, `help`, `calls`, `quit` and `ping` (§4.3–§4.6). Each promise a client
+may rely on, and (→) the tests that pin it, as in part 1 (test_protocol_audit.py).
+
+§3.2 the tags of the table are the protocol's, each sent (but `hello`) with its row's
+fields first and in order, `text=` last; no other tag is sent
+    → here: test_the_tags_of_3_2_are_the_protocols_every_one,
+      test_every_tag_3_2_lists_is_sent_with_its_fields_in_order,
+      test_hello_is_defined_with_its_fields_as_3_2_has_it
+§4.4 `help COMMAND` in any phase, for every command, in both languages
+    → here: test_help_answers_every_command_in_every_phase_in_both_languages
+§4.4 the example transcript (its `help` at a table cut the lines after `leave` without
+a `…`: a slip, corrected)
+    → here: test_the_examples_of_4_4_are_what_the_server_sends
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import COMMANDS
+from deberc_net.protocol.render import MACHINE, render
+from deberc_net.protocol.wire import Tag
+from deberc_net.server.accounts import set_password
+from deberc_net.server.store import open_store
+from tests.protocol.conftest import Start
+from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
+from tests.server.client import LineClient, a_whole_match, fields
+from tests.server.conftest import Connector
+
+# ------------------------------------------------------------------ §3.1, §3.2
+# §3.1's grammar, as a pattern: a tag, key=value fields (a value without a space), and
+# a text= that runs to the end
+GRAMMAR = re.compile(r"[a-z-]+(?: [a-z_]+=[^ ]*)*(?: text=.*)?")
+
+
+def documented_tags() -> dict[str, list[str]]:
+    """§3.2's table: each tag and the fields its third column names, in order (those
+    it calls optional or conditional, and what a cell says after a `;`, left out)."""
+    section = PROTOCOL.read_text(encoding="utf-8").split("\n### 3.2 Every tag\n", 1)[1]
+    rows = section.split("\n## 4.", 1)[0]
+    tags: dict[str, list[str]] = {}
+    for row in rows.splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]]
+        tag = re.fullmatch(r"`([a-z-]+)`", cells[0]) if cells else None
+        if tag is None:
+            continue
+        said = cells[2].split(";", 1)[0]
+        said = re.sub(r"\[[^]]*\]", "", said)  # [auto=]: optional
+        said = re.sub(r"`[a-z_]+=` \(only when[^)]*\)", "", said)  # bye's by=
+        said = re.sub(r"\(§[^)]*\)", "", said)  # (§5.17; Tertz appends …)
+        tags[tag.group(1)] = re.findall(r"\b([a-z_]+)=", said)
+    return tags
+
+
+def test_the_tags_of_3_2_are_the_protocols_every_one() -> None:
+    # §3.2 "Every tag": the table's tags are the wire module's Tag, no more, no less
+    assert set(documented_tags()) == {tag.value for tag in Tag}
+
+
+def test_hello_is_defined_with_its_fields_as_3_2_has_it() -> None:
+    # §3.2: `hello` "reserved: defined but never sent in protocol 1": its fields as said
+    [line] = render(ev.Hello("1.0", "1"), MACHINE)
+    tag, said = fields(line)
+    assert tag == "hello" and list(said) == documented_tags()["hello"]
+
+
+def register(db: Path, name: str, password: str) -> None:
+    """A name registered in the store file, as its owner does ('deberc-net admin NAME'):
+    an admin's name is had no other way."""
+    store = open_store(db)
+    try:
+        set_password(store, name, password)
+    finally:
+        store.close()
+
+
+async def told(client: LineClient, line: str) -> list[str]:
+    return await lines_until_pong(client, line)
+
+
+@pytest.mark.timeout(60)
+async def test_every_tag_3_2_lists_is_sent_with_its_fields_in_order(
+    start: Start, connect: Connector, tmp_path: Path
+) -> None:
+    # §3.2: each tag of the table is one the server sends (but `hello`), with the fields
+    # its row names first and in that order (§1: fields are only appended), text= last;
+    # and the server sends no tag the table does not list. §3.1: every line follows the
+    # grammar; a value holds no space (`finished=2026-11-29_20:08:52`); lists hold no
+    # empty item.
+    register(tmp_path / "audit.sqlite3", "boss", "owners1")
+    port = await start(admins=["boss"])
+    ann = await connect.machine(port, "ann", "anns-pw1")
+    bob = await connect.machine(port, "bob", "bobs-pw1")
+    boss = await connect.machine(port, "boss", "owners1")
+    table = await a_whole_match(ann, bob, "2 short")
+    for line in ("who", "tables", "games", "last", "sheet", "history", "rules", "help"):
+        await told(ann, line)
+    await told(ann, "say hi")
+    await told(ann, "finger")
+    await told(ann, "top")
+    await told(ann, "rematch")
+    await told(bob, "leave")  # no rematch: ann opens another table, and invites boss
+    await told(ann, "leave")
+    await told(ann, "new 2")
+    await told(ann, "invite boss")
+    await told(ann, "state")  # a table waiting: info text=Table T waits for players
+    await told(ann, "tables")
+    await told(boss, "announce hello all")
+    await told(boss, "mute bob 5 rude")
+    await told(boss, "mutes")
+    await told(boss, "ban eve cheat")
+    await told(boss, "bans")
+    await told(boss, "bogus")
+    await told(bob, "ping")  # (told of his mute by now)
+    await ann.send("quit")
+    await ann.wait_closed()
+    assert table
+    documented = documented_tags()
+    seen: dict[str, str] = {}
+    for client in (ann, bob, boss):
+        for line in client.lines[2:]:  # after the banner, human text (§4.1)
+            assert GRAMMAR.fullmatch(line), line
+            tag, said = fields(line)
+            assert tag in documented and tag != "hello", line
+            keys = [key for key in said if key != "text"]
+            want = documented[tag]
+            want_keys = [key for key in want if key != "text"]
+            assert keys[: len(want_keys)] == want_keys, line
+            if "text" in want:
+                assert "text" in said, line
+            for key, value in said.items():
+                if key != "text":
+                    assert not re.search(r"(^,|,,|,$)", value), line
+            seen.setdefault(tag, line)
+    assert set(seen) == set(documented) - {"hello"}, set(documented) - set(seen)
+    finished = fields(seen["game"])[1]["finished"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d_\d\d:\d\d:\d\d", finished), seen["game"]
+
+
+# ----------------------------------------------------------------------- §4.4
+async def help_lines(client: LineClient, line: str) -> list[str]:
+    said = await lines_until_pong(client, line)
+    assert all(x.startswith("help text=") for x in said), said
+    return [fields(x)[1]["text"] for x in said]
+
+
+async def seated_at_bidding(port: int, connect: Connector) -> tuple[LineClient, dict[str, str]]:
+    """ann and bob at a 2-player table, its first request to act open: the seat asked
+    and its ask."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    for client in (ann, bob):
+        await client.read_until(lambda x: x.startswith(("ask ", "state ")))
+    for client in (ann, bob):  # the one whose line was the ask
+        if any(x.startswith("ask ") for x in client.lines):
+            ask = next(x for x in client.lines if x.startswith("ask "))
+            return client, fields(ask)[1]
+    raise AssertionError("nobody asked")
+
+
+@pytest.mark.timeout(60)
+async def test_help_answers_every_command_in_every_phase_in_both_languages(
+    port: int, connect: Connector
+) -> None:
+    # §4.4: "`help COMMAND` gives one command's usage in any phase": every command of
+    # §4's list (the admins' too), before login, in the lobby, seated at a running match;
+    # with lang=ru in Russian (§4.3c: "the command's words stay as they are typed,
+    # Latin; its placeholders are Russian"), as a `lang ru` person reads it
+    anon = await connect.raw(port, "anon")
+    await anon.send("style machine")
+    await anon.expect("ok", cmd="style")
+    lobby = await connect.machine(port, "cid")
+    seated, _ = await seated_at_bidding(port, connect)
+    person = await connect.human(port, "dina")
+    await person.send("lang ru")
+    await person.read_until(lambda x: x == "Язык: русский.")
+    for name in COMMANDS:
+        english = await help_lines(lobby, f"help {name}")
+        assert len(english) == 1 and english[0].startswith((f"{name}: ", f"{name} ")), english
+        usage = english[0].split(": ", 1)[0]
+        russian = await help_lines(lobby, f"help {name} lang=ru")
+        assert russian[0].startswith((f"{name}: ", f"{name} ")), russian
+        said = " ".join(x.strip() for x in russian)
+        ru_usage, explained = said.split(": ", 1)
+        assert re.search("[а-яё]", explained), said  # explained in Russian
+        # a placeholder (an upper-case word of the English usage) is a Russian word
+        placeholders = re.findall(r"\b[A-Z]{2,}\b", usage)
+        assert not re.findall(r"\b[A-Z]{2,}\b", ru_usage), (usage, ru_usage)
+        assert bool(placeholders) == bool(re.search("[А-ЯЁ]{2,}", ru_usage)), (usage, ru_usage)
+        for client in (anon, seated):
+            assert await help_lines(client, f"help {name}") == english, (name, client.label)
+            assert await help_lines(client, f"help {name} lang=ru") == russian, name
+        told = await lines_until_pong(person, f"help {name}")
+        assert [x for x in told if x] == russian, name
+
+
+@pytest.mark.timeout(30)
+async def test_the_examples_of_4_4_are_what_the_server_sends(
+    start: Start, connect: Connector
+) -> None:
+    # §4.4's transcript, line for line (`…` a cut: what comes before it opens the
+    # answer, what comes after it ends it); the seat asked first bids: pas or igrayu
+    port = await start(match_seed="audit-4.4")
+    documented = example("### 4.4 `help [COMMAND]`, `calls`")
+    assert sent(documented[0]) == "help new" and sent(documented[2]) == "help"
+    lobby = await connect.machine(port, "cid")
+    assert await lines_until_pong(lobby, "help new") == [documented[1]]
+    seated, ask = await seated_at_bidding(port, connect)
+    assert ask["legal"] == "pas,igrayu", ask
+    said = await lines_until_pong(seated, "help")
+    runs = [run.splitlines() for run in "\n".join(documented[3:]).split("\n…\n")]
+    assert said[: len(runs[0])] == runs[0]
+    assert said[-len(runs[-1]) :] == runs[-1]
+    at = len(runs[0])
+    for run in runs[1:-1]:  # each cut's run whole, in order
+        found = [i for i in range(at, len(said)) if said[i : i + len(run)] == run]
+        assert found, run
+        at = found[0] + len(run)
