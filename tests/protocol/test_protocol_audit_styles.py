@@ -8,6 +8,15 @@ fields first and in order, `text=` last; no other tag is sent
     → here: test_the_tags_of_3_2_are_the_protocols_every_one,
       test_every_tag_3_2_lists_is_sent_with_its_fields_in_order,
       test_hello_is_defined_with_its_fields_as_3_2_has_it
+§4.3–§4.6 each reply and refusal quoted (`style`, `tell=`, `sort`, `clock`, `lang`, `ping`,
+`quit`), before login too; §4.3's transcript
+    → here: test_the_replies_4_3_to_4_6_quote_are_what_the_server_sends
+§4.3c the Ukrainian words listed are each refused saying so, and nothing changes
+    → here: test_the_lang_uk_words_4_3c_lists_are_each_refused_so
+§4.3c `lang` never changes a machine line
+    → here: test_lang_changes_no_machine_line
+§4.3, §4.3c the style and the language belong to the connection
+    → here: test_the_session_settings_belong_to_the_connection
 §4.4 `help COMMAND` in any phase, for every command, in both languages
     → here: test_help_answers_every_command_in_every_phase_in_both_languages
 §4.4 the example transcript (its `help` at a table cut the lines after `leave` without
@@ -225,3 +234,128 @@ async def test_the_examples_of_4_4_are_what_the_server_sends(
         found = [i for i in range(at, len(said)) if said[i : i + len(run)] == run]
         assert found, run
         at = found[0] + len(run)
+
+
+# ------------------------------------------------------- §4.3–§4.3c, §4.5, §4.6
+def section(heading: str) -> str:
+    """A section of docs/protocol.md, from its heading to the next, its blanks folded
+    (a quoted reply may wrap across the page's lines)."""
+    text = PROTOCOL.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
+    return " ".join(re.split(r"\n#{2,3} ", text, maxsplit=1)[0].split())
+
+
+@pytest.mark.timeout(30)
+async def test_the_replies_4_3_to_4_6_quote_are_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    # each reply and refusal §4.3–§4.6 quote, over the wire (before login: each of these
+    # commands works there, §4), and §4.3's transcript line for line
+    client = await connect.raw(port, "anon")
+    await client.send("style machine")
+    assert (
+        await client.read_until(lambda _: True) == "ok cmd=style style=machine text=Style machine."
+    )
+    quoted = {
+        "### 4.3 `style human|machine`, `style machine tell=all|asks`": [
+            ("style robot", "error code=bad-argument text=style human|machine"),
+            ("style machine tell=all", "`tell=all` (reply with `tell=all`)"),
+            ("style machine tell=asks", "ok cmd=style style=machine tell=asks text=Style machine."),
+            ("style machine tell=some", "error code=bad-argument text=style machine tell=all|asks"),
+        ],
+        "### 4.3a `sort rank|strength`": [
+            ("sort rank", "ok cmd=sort sort=rank text=Your hand is shown by rank."),
+            ("sort weight", "error code=bad-argument text=sort rank|strength"),
+        ],
+        "### 4.3b `clock human|bot`": [
+            (
+                "clock human",
+                "ok cmd=clock clock=human ms=60000 text=Your clock: 60 s a call, from your next"
+                " match's start.",
+            ),
+            ("clock fast", "error code=bad-argument text=clock human|bot"),
+        ],
+        "### 4.3c `lang en|ru`": [
+            ("lang ru", "ok cmd=lang lang=ru text=Язык: русский."),
+            ("lang en", "`Language: English.` for `en`"),
+            ("lang de", "error code=bad-argument text=lang en|ru"),
+            (
+                "lang uk",
+                "error code=bad-argument text=lang en|ru: no Ukrainian lines yet. 'lang ru'",
+            ),
+        ],
+        "### 4.6 `ping`": [("ping", "ok cmd=ping text=pong")],
+        "### 4.5 `quit`": [("quit", "bye text=Bye. Your seat, if any, waits for you.")],
+    }
+    told = {
+        "style machine tell=all": "ok cmd=style style=machine tell=all text=Style machine.",
+        "lang en": "ok cmd=lang lang=en text=Language: English.",
+    }
+    for heading, replies in quoted.items():
+        page = section(heading)
+        for line, reply in replies:
+            assert reply in page, (heading, reply)
+            said = told.get(line, reply.strip("`").split("` ")[0])
+            got = await client.reply(line)
+            if reply.endswith("'lang ru'"):  # the sentence goes on: Ukrainian calls …
+                got = got[: len(reply)]
+            assert got == said, (line, got)
+    await client.wait_closed()
+    transcript = example("### 4.3 `style human|machine`, `style machine tell=all|asks`")
+    again = await connect.machine(port, "ann")
+    for asked, answer in zip(transcript[::2], transcript[1::2], strict=True):
+        assert await lines_until_pong(again, sent(asked)) == [answer]
+
+
+@pytest.mark.timeout(30)
+async def test_the_lang_uk_words_4_3c_lists_are_each_refused_so(
+    port: int, connect: Connector
+) -> None:
+    # §4.3c: "`lang uk` (or `ua`, `uk-UA`, `ukrainian`, `українська`, `укр`,
+    # `украинский`) is refused as any other word, but says so", and nothing changes
+    page = section("### 4.3c `lang en|ru`")
+    words = re.search(r"`lang uk` \(or ([^)]*)\)", page)
+    assert words is not None
+    listed = ["uk", *re.findall(r"`([^`]+)`", words.group(1))]
+    assert len(listed) == 7, listed
+    ann = await connect.machine(port, "ann")
+    for word in listed:
+        [said] = await lines_until_pong(ann, f"lang {word}")
+        assert said.startswith(
+            "error code=bad-argument text=lang en|ru: no Ukrainian lines yet. 'lang ru' for"
+            " Russian; Ukrainian calls (граю, пише, хід туз пік) are understood in either"
+            " language"
+        ), (word, said)
+    person = await connect.human(port, "dina")
+    await lines_until_pong(person, "lang укр")
+    assert await lines_until_pong(person, "sit 9") == ["Error (unknown-table): there is no table 9"]
+
+
+@pytest.mark.timeout(30)
+async def test_lang_changes_no_machine_line(port: int, connect: Connector) -> None:
+    # §4.3c: "the English one is the machine style's `text=`, so `lang` never changes a
+    # machine line": a machine connection's lines with `lang ru` are those without it
+    ann = await connect.machine(port, "ann")
+    await lines_until_pong(ann, "new 2")
+    lines = ("sit 9", "who", "help sit", "sort foo", "state", "rules", "tables", "bogus", "pas")
+    english = [await lines_until_pong(ann, line) for line in lines]
+    assert await lines_until_pong(ann, "lang ru") == ["ok cmd=lang lang=ru text=Язык: русский."]
+    russian = [await lines_until_pong(ann, line) for line in lines]
+    assert russian == english
+    assert not any(re.search("[а-яё]", x) for said in russian for x in said)
+
+
+@pytest.mark.timeout(30)
+async def test_the_session_settings_belong_to_the_connection(port: int, connect: Connector) -> None:
+    # §4.3, §4.3c: the style and the language "belong to the connection: after a
+    # reconnect, send it again": a guest back with his token is greeted in the human
+    # style, in English
+    ann = await connect.raw(port, "ann")
+    for line in ("style machine", "sort strength", "clock human", "lang ru"):
+        await ann.reply(line)
+    await ann.send("login ann")
+    token = (await ann.expect("ok", cmd="login"))["token"]
+    await ann.send("quit")
+    await ann.wait_closed()
+    again = await connect.raw(port, "again")
+    await again.send(f"login ann token={token}")
+    assert (await again.read_until(lambda _: True)).startswith("Hello, ann (guest).")
