@@ -17,6 +17,16 @@ fields first and in order, `text=` last; no other tag is sent
     → here: test_lang_changes_no_machine_line
 §4.3, §4.3c the style and the language belong to the connection
     → here: test_the_session_settings_belong_to_the_connection
+§4.3a `sort` changes no machine line (the engine's order is by strength in play: the
+rank order, the default, would put the hand otherwise)
+    → here: test_sort_changes_no_machine_line
+§4.3b the machine style gets the bot clock; a change counts from the next match
+    → here: test_a_clock_chosen_counts_from_the_next_match_and_the_style_chooses_else
+§4.5 `bye …`, closed; a seat at a running match away from then on
+    → here: test_quit_closes_and_a_seat_at_a_running_match_is_away
+§4.6 `ok cmd=ping text=pong` in any phase, nothing else; counts toward the flood limit
+    → here: test_ping_answers_in_every_phase_and_does_nothing_else,
+      test_ping_counts_toward_the_flood_limit
 §4.4 `help COMMAND` in any phase, for every command, in both languages
     → here: test_help_answers_every_command_in_every_phase_in_both_languages
 §4.4 the example transcript (its `help` at a table cut the lines after `leave` without
@@ -26,10 +36,12 @@ a `…`: a slip, corrected)
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
+import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS
@@ -39,8 +51,10 @@ from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, a_whole_match, fields
+from tests.server.client import LineClient, a_whole_match, fields, play_machine
 from tests.server.conftest import Connector
+
+RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]
 
 # ------------------------------------------------------------------ §3.1, §3.2
 # §3.1's grammar, as a pattern: a tag, key=value fields (a value without a space), and
@@ -359,3 +373,118 @@ async def test_the_session_settings_belong_to_the_connection(port: int, connect:
     again = await connect.raw(port, "again")
     await again.send(f"login ann token={token}")
     assert (await again.read_until(lambda _: True)).startswith("Hello, ann (guest).")
+
+
+@pytest.mark.timeout(30)
+async def test_sort_changes_no_machine_line(start: Start, connect: Connector) -> None:
+    # §4.3a: "It changes no machine-style line (`hand=` in `ask`/`state` keeps the
+    # engine's order)": a hand the rank order (the default) would put otherwise, and
+    # the seat's view the same after `sort strength` (trump ordered: the order by
+    # strength in play is the trump's too)
+    port = await start(match_seed="a")
+    seated, ask = await seated_at_bidding(port, connect)
+    await seated.send(f"igrayu seq={ask['seq']}")
+
+    async def view() -> dict[str, str]:
+        said = await lines_until_pong(seated, "state")
+        state = [x for x in said if x.startswith(("ask ", "state "))][-1]  # (its reply)
+        return {**fields(state)[1], "clock": ""}  # (the time left moves on)
+
+    before = await view()  # by rank, the default, were it the human style's
+    hand = before["hand"].split(",")
+    assert any(
+        ranks != sorted(ranks, key=RANKS.index)
+        for ranks in ([c[:-1] for c in hand if c[-1] == suit] for suit in "shdc")
+    ), hand
+    assert await lines_until_pong(seated, "sort strength") == [
+        "ok cmd=sort sort=strength text=Your hand is shown by strength."
+    ]
+    assert await view() == before
+
+
+@pytest.mark.timeout(60)
+async def test_a_clock_chosen_counts_from_the_next_match_and_the_style_chooses_else(
+    port: int, connect: Connector
+) -> None:
+    # §4.3b: "Without it the style decides: the machine style gets the bot clock";
+    # "a seat's clock is fixed when its match starts, so a change counts from the next
+    # match" (the server's defaults, 60 s and 10 s; no lag allowance in these tests)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+
+    def clocks(client: LineClient, since: int) -> set[str]:
+        return {fields(x)[1]["clock"] for x in client.lines[since:] if x.startswith("ask ")}
+
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="start")
+    await ann.send("clock human")  # in the match: from the next one
+    await ann.expect("ok", cmd="clock", clock="human", ms="60000")
+    mark = len(ann.lines)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(1))
+        nursery.start_soon(play_machine, bob, random.Random(2))
+    assert clocks(ann, mark) == {"10000"} and clocks(bob, 0) == {"10000"}
+    marks = len(ann.lines), len(bob.lines)
+    await a_whole_match(ann, bob, "2 short")
+    assert clocks(ann, marks[0]) == {"60000"} and clocks(bob, marks[1]) == {"10000"}
+
+
+@pytest.mark.timeout(30)
+async def test_quit_closes_and_a_seat_at_a_running_match_is_away(
+    port: int, connect: Connector
+) -> None:
+    # §4.5: "`bye text=Bye. Your seat, if any, waits for you.`, then the server closes
+    # the connection. A seat at a running match is *away* from then on (§12)."
+    seated, _ = await seated_at_bidding(port, connect)
+    other = next(c for c in connect.clients if c.label in ("ann", "bob") and c is not seated)
+    seat = fields(next(x for x in seated.lines if x.startswith("ok cmd=sit")))[1]["seat"]
+    assert await seated.reply("quit") == "bye text=Bye. Your seat, if any, waits for you."
+    await seated.wait_closed()
+    away = await other.expect("event", kind="away")
+    assert (away["name"], away["seat"]) == (seated.label, seat)
+
+
+async def only_pong(client: LineClient) -> None:
+    """A ping answered by its pong and nothing else (the round trip's own ping's too)."""
+    assert await lines_until_pong(client, "ping") == []
+    assert await client.read_until(lambda _: True) == "ok cmd=ping text=pong"
+
+
+@pytest.mark.timeout(30)
+async def test_ping_answers_in_every_phase_and_does_nothing_else(
+    port: int, connect: Connector
+) -> None:
+    # §4.6: "`ok cmd=ping text=pong`, in any phase. It does nothing else": before login,
+    # in the lobby, seeking, seated at a running match (its request still open, the
+    # same), observing; in the human style `pong`
+    anon = await connect.raw(port, "anon")
+    assert await anon.reply("ping") == "pong"
+    await anon.reply("style machine")
+    assert await anon.reply("ping") == "ok cmd=ping text=pong"
+    seeker = await connect.machine(port, "cid")
+    [sought] = await lines_until_pong(seeker, "seek 3")
+    assert sought.startswith("ok cmd=seek "), sought
+    await only_pong(seeker)
+    seated, ask = await seated_at_bidding(port, connect)
+    await only_pong(seated)
+    [again] = await lines_until_pong(seated, "state")  # the request still open, the same
+    assert {**fields(again)[1], "clock": ""} == {**ask, "clock": ""}  # (but the time left)
+    watcher = await connect.machine(port, "dina")
+    table = fields(next(x for x in seated.lines if x.startswith("ok cmd=sit")))[1]["table"]
+    await lines_until_pong(watcher, f"observe {table}")
+    await only_pong(watcher)
+    assert ask["legal"]
+
+
+@pytest.mark.timeout(30)
+async def test_ping_counts_toward_the_flood_limit(start: Start, connect: Connector) -> None:
+    # §4.6: "It counts toward the flood limit like any line" (§2.2)
+    port = await start(flood_burst=10, flood_lines_per_s=0.01)
+    ann = await connect.machine(port, "ann")
+    await ann.send_raw(b"ping\n" * 20)
+    await ann.wait_closed()
+    said = [x for x in ann.lines if not x.startswith("ok cmd=ping")]
+    assert said[-1] == "error code=flood text=too many lines too fast: goodbye", said[-3:]
+    assert len(ann.lines) - len(said) < 10
