@@ -51,7 +51,7 @@ from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, a_whole_match, fields, play_machine
+from tests.server.client import LineClient, a_whole_match, fields, play_human, play_machine
 from tests.server.conftest import Connector
 
 RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -488,3 +488,94 @@ async def test_ping_counts_toward_the_flood_limit(start: Start, connect: Connect
     said = [x for x in ann.lines if not x.startswith("ok cmd=ping")]
     assert said[-1] == "error code=flood text=too many lines too fast: goodbye", said[-3:]
     assert len(ann.lines) - len(said) < 10
+
+
+@pytest.mark.timeout(30)
+async def test_help_calls_and_rules_spend_whos_allowance_and_help_command_none(
+    start: Start, connect: Connector
+) -> None:
+    # §4.4: "`help` (without a COMMAND, or with any word that is no command), `calls`
+    # and `rules` spend the allowance of `who` (§5.1): `error code=slow-down wait_ms=MS`
+    # past it"; `help COMMAND` is not among them
+    port = await start(lists_burst=1, lists_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    assert (await lines_until_pong(ann, "who"))[0].startswith("who ")
+    for line in ("who", "help", "help nothing", "calls", "rules"):
+        [refused] = await lines_until_pong(ann, line)
+        said = fields(refused)[1]
+        assert said["code"] == "slow-down" and int(said["wait_ms"]) > 0, (line, refused)
+        assert said["text"].startswith(f"too many '{line.split()[0]}' at once: wait "), refused
+    for line in ("help sit", "help calls", "help help"):
+        [usage] = await lines_until_pong(ann, line)
+        assert re.match(rf"help text={line.split()[1]}[ :]", usage), usage
+
+
+@pytest.mark.timeout(30)
+async def test_a_language_asked_answers_that_request_only(port: int, connect: Connector) -> None:
+    # §4.4 "In a language asked": lang=ru gives a machine connection the Russian lines a
+    # `lang ru` connection reads, lang=en the English to a `lang ru` one; the
+    # connection's lang and every other line as they were; `lang=` in any case,
+    # anywhere after the command word; a second one refused with the usage
+    bot = await connect.machine(port, "ann")
+    person = await connect.human(port, "dina")
+    assert (await lines_until_pong(person, "lang ru"))[-1] == "Язык: русский."
+    russian = await help_lines(bot, "help sit lang=ru")
+    assert [x for x in await lines_until_pong(person, "help sit") if x] == russian
+    assert await help_lines(bot, "help LANG=ru sit") == russian
+    english = await help_lines(bot, "help sit")
+    assert [x for x in await lines_until_pong(person, "help sit lang=en") if x] == english
+    assert (await lines_until_pong(person, "sit 9")) == ["Ошибка (unknown-table): стола 9 нет"]
+    assert await lines_until_pong(bot, "calls lang=ru lang=ru") == [
+        "error code=bad-argument text=calls [lang=en|ru]"
+    ]
+
+
+# ------------------------------------------------------------------------- §3
+@pytest.mark.timeout(60)
+async def test_a_person_is_told_each_card_once_and_offered_cards_in_the_hands_order(
+    start: Start, connect: Connector
+) -> None:
+    # §3 "Each fact once": each card as it is laid, once; a request to act then shows
+    # the hand and the prompt. "The hand": the prompt lists the playable cards in the
+    # order the hand is shown (both in rank order by default, §4.3a)
+    port = await start(match_seed="audit-3")
+    person = await connect.human(port, "anna")
+    bot = await connect.machine(port, "boris")
+    await person.send("new 2 to-301")
+    await person.read_until(lambda x: x.startswith("You sit at table 1"))
+    await bot.send("sit 1")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, bot, random.Random(3))
+        nursery.start_soon(play_human, person)
+    deal, laid, prompts = "", [], 0
+    for before, line in zip(person.lines, person.lines[1:], strict=False):
+        if re.match(r"Deal \d+\. ", line):
+            assert not laid or len(laid) == len(set(laid)), laid
+            deal, laid = line.split(".")[0], []
+        played = re.fullmatch(r"(?:anna|boris) plays (\S+)", line)
+        if played:
+            laid.append(played.group(1))
+        prompt = re.fullmatch(r"Your call \[\d+ s\]: (.+)", line)
+        if prompt:
+            assert before.startswith("Your hand: "), (before, line)
+            cards = CARD.findall(prompt.group(1))
+            hand = [card for group in hand_cards(before) for card in group]
+            assert cards == [card for card in hand if card in cards], (before, line)
+            prompts += bool(cards)
+    assert deal and prompts > 5, person.lines[-3:]
+    assert len(laid) == len(set(laid)), laid
+
+
+CARD = re.compile(r"(?:10|[789JQKA])[♠♥♦♣]")
+
+
+def hand_cards(line: str) -> list[list[str]]:
+    """The cards of a 'Your hand: ♠ 7 9 J  ♥ 10 A' line by suit, in the order shown."""
+    groups: list[list[str]] = []
+    for word in line.removeprefix("Your hand: ").split():
+        if word in "♠♥♦♣":
+            groups.append([])
+            suit = word
+        else:
+            groups[-1].append(word + suit)
+    return groups
