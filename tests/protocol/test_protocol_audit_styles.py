@@ -579,3 +579,33 @@ def hand_cards(line: str) -> list[list[str]]:
         else:
             groups[-1].append(word + suit)
     return groups
+
+
+@pytest.mark.timeout(30)
+async def test_the_four_players_dealer_is_shown_no_turned_card_once_it_is_ordered(
+    port: int, connect: Connector
+) -> None:
+    # §3 "Each fact once": `state` shows the "trump or turned card while it lies face
+    # up (not once it is in a hand: four players' dealer's once ordered …)"
+    players = [await connect.machine(port, name) for name in ("ann", "bob", "cid", "dan")]
+    for client in players:
+        await client.send("seek 4")
+    views = [
+        fields(await client.read_until(lambda x: x.startswith(("ask ", "state "))))
+        for client in players
+    ]
+    [(asked, ask)] = [(c, v) for c, (tag, v) in zip(players, views, strict=True) if tag == "ask"]
+    assert "igrayu" in ask["legal"].split(","), ask
+    turned = ask["turned"]
+    dealer = players[int(ask["dealer"])]
+    await dealer.reply("style human")
+    said = await lines_until_pong(dealer, "state")
+    assert any("Turned" in x for x in said), said  # face up while the bidding lasts
+    await asked.send(f"igrayu seq={ask['seq']}")
+    await dealer.read_until(lambda x: " orders " in x or " plays in " in x)
+    said = await lines_until_pong(dealer, "state")
+    hand = next(x for x in said if x.startswith("Your hand: "))
+    card = f"{turned[:-1]}{dict(zip('shdc', '♠♥♦♣', strict=True))[turned[-1]]}"
+    assert card in [c for group in hand_cards(hand) for c in group], said
+    assert any(x.startswith("Trump: ") for x in said), said
+    assert not any("Turned" in x for x in said), said
