@@ -609,3 +609,30 @@ async def test_the_four_players_dealer_is_shown_no_turned_card_once_it_is_ordere
     assert card in [c for group in hand_cards(hand) for c in group], said
     assert any(x.startswith("Trump: ") for x in said), said
     assert not any("Turned" in x for x in said), said
+
+
+@pytest.mark.timeout(30)
+async def test_told_only_its_asks_a_seat_hears_no_table_talk_till_told_all_again(
+    port: int, connect: Connector
+) -> None:
+    # §4.3 "Told only the asks": not "the table's `said`" nor the other `event` lines;
+    # every reply to what it sends still comes; "`tell=all` ... or a plain `style
+    # machine` ... tells it every line again"
+    seated, ask = await seated_at_bidding(port, connect)
+    other = next(c for c in connect.clients if c.label in ("ann", "bob") and c is not seated)
+    assert await lines_until_pong(seated, "style machine tell=asks") == [
+        "ok cmd=style style=machine tell=asks text=Style machine."
+    ]
+    await lines_until_pong(other, "say one")
+    assert await lines_until_pong(seated, "who") == [
+        f"who count=2 names={','.join(sorted(('ann', 'bob')))} total=2 page=1 pages=1"
+    ]
+    for line in ("style machine", "style machine tell=all"):
+        await lines_until_pong(seated, line)
+        await lines_until_pong(other, "say two")
+        [said] = await lines_until_pong(seated, "ping")
+        assert said.startswith("say from=") and said.endswith(" text=two"), said
+        await seated.read_until(lambda x: x == "ok cmd=ping text=pong")
+        await lines_until_pong(seated, "style machine tell=asks")
+    await seated.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
+    assert await lines_until_pong(seated, "ping") == []  # its call's own event untold
