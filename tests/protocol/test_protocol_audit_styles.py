@@ -51,7 +51,14 @@ from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, a_whole_match, fields, play_human, play_machine
+from tests.server.client import (
+    LineClient,
+    a_whole_match,
+    fields,
+    next_ask,
+    play_human,
+    play_machine,
+)
 from tests.server.conftest import Connector
 
 RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -636,3 +643,22 @@ async def test_told_only_its_asks_a_seat_hears_no_table_talk_till_told_all_again
         await lines_until_pong(seated, "style machine tell=asks")
     await seated.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
     assert await lines_until_pong(seated, "ping") == []  # its call's own event untold
+
+
+@pytest.mark.timeout(30)
+async def test_both_styles_accept_the_same_input(port: int, connect: Connector) -> None:
+    # §3: "Both styles accept exactly the same input": a machine-style seat's call as
+    # people say it (`играю`, no seq=), a human-style seat's card as a token (`9s`)
+    seated, ask = await seated_at_bidding(port, connect)
+    other = next(c for c in connect.clients if c.label in ("ann", "bob") and c is not seated)
+    await seated.send("играю")
+    called = await seated.expect("event", kind="call")
+    assert (called["seat"], called["call"]) == (ask["seat"], "igrayu"), called
+    asked = await next_ask(seated, other)
+    assert asked is not None
+    view, client = asked
+    card = next(t for t in view["legal"].split(",") if t[-1] in "shdc" and t[0] in "789JQKA1")
+    await client.reply("style human")
+    await client.send(card)
+    pretty = f"{card[:-1]}{dict(zip('shdc', '♠♥♦♣', strict=True))[card[-1]]}"
+    await client.read_until(lambda x: x == f"{client.label} plays {pretty}")
