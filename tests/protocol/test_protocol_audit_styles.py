@@ -1,37 +1,227 @@
 """An audit of docs/protocol.md against the server, part 2 (styles): the styles and the
 machine-style grammar (§3, §3.1, §3.2), and the session commands `style`, `sort`,
 `clock`, `lang`, `help`, `calls`, `quit` and `ping` (§4.3–§4.6). Each promise a client
-may rely on, and (→) the tests that pin it, as in part 1 (test_protocol_audit.py).
+may rely on, and (→) the tests that pin it, as in part 1 (test_protocol_audit.py); the
+examples of these sections are checked here against a real server, line for line.
 
+§3 both styles accept exactly the same input (a spoken call from a machine-style seat, a
+token from a human-style one)
+    → here: test_both_styles_accept_the_same_input
+§3 one card notation in every human line; input in either (§8.1)
+    → server/test_human.py test_whole_matches_fit_80_columns_in_one_notation;
+    → protocol/test_render.py test_engine_refusals_are_told_to_people_in_their_notation;
+    → here: test_both_styles_accept_the_same_input
+§3 80 columns (a wide character two), cut at a space, the rest indented two spaces
+    → server/test_human.py test_whole_matches_fit_80_columns_in_one_notation;
+    → server/test_human_columns.py test_columns_counts_what_a_terminal_shows,
+      test_whole_matches_in_the_human_style_fit_80_columns;
+    → protocol/test_lang.py test_names_in_wide_letters_still_fit_80_columns
+§3 never inside a `'login NAME token=…'`, nor between a line's last number and its word
+    → server/test_human.py test_the_resume_login_to_copy_is_never_cut_across_lines;
+    → protocol/test_render_club.py test_a_long_history_heading_keeps_each_side_with_its_points
+§3 a chat line goes on in `  | ` lines, its blanks one space; the machine style keeps it
+    → protocol/test_render_chat.py (all four tests)
+§3 each fact once: a deal announced once
+    → server/test_human.py test_whole_matches_fit_80_columns_in_one_notation
+§3 each card as it is laid, once; a request to act shows the hand, then the prompt
+    → here: test_a_person_is_told_each_card_once_and_offered_cards_in_the_hands_order
+§3 `state` shows the whole table: deal, dealer, score, trump or turned card, fresa, talk,
+shown cards, tricks taken, the trick
+    → server/test_human.py test_state_on_request_tells_the_whole_table,
+      test_a_player_back_after_a_drop_is_told_the_talk_so_far;
+    → protocol/test_render.py
+      test_the_whole_table_tells_the_talk_the_shown_cards_and_the_tricks
+§3 the turned card only while it lies face up (not the four players' dealer's once
+ordered, not Tertz's once drawn)
+    → here: test_the_four_players_dealer_is_shown_no_turned_card_once_it_is_ordered;
+    → tertz/test_words_tertz.py
+      test_a_tertz_state_shows_the_turned_card_only_while_it_lies_face_up
+§3 names, not seat numbers; a question told to the seat it is about says `you`
+    → server/test_human.py test_whole_matches_fit_80_columns_in_one_notation,
+      test_a_refusal_names_the_player_whose_turn_it_is;
+    → here: test_a_question_of_the_talk_says_you_to_the_seat_it_is_about;
+    → protocol/test_render.py test_the_rost_exchange_reads_as_sentences;
+    → protocol/test_lang.py test_the_rost_exchange_and_the_prompt_in_russian («вы»)
+§3 an option's question says what is on offer and how to answer it
+    → protocol/test_render.py test_the_options_questions_are_said_as_what_they_are_in_english;
+    → protocol/test_russian_words.py test_the_options_questions_are_said_as_what_they_are
+§3 the top card heard: a higher one offered only when legal; the others' sentence
+    → protocol/test_rost_reply_offer.py; protocol/test_render.py
+      test_the_rost_exchange_reads_as_sentences
+§3 calls as spoken in human lines, each read back as the same call
+    → protocol/test_lang.py
+      test_the_talk_in_the_latin_human_style_is_spoken_and_reads_back,
+      test_the_talk_in_russian_reads_back_as_the_same_call;
+    → server/test_commands.py test_help_in_the_human_style_speaks_the_calls
+§3 the hand by suit, each in rank order (or by strength, §4.3a); the prompt's cards in
+the hand's order
+    → server/test_human.py test_whole_matches_fit_80_columns_in_one_notation,
+      test_sort_strength_and_back_to_rank;
+    → here: test_a_person_is_told_each_card_once_and_offered_cards_in_the_hands_order
+§3.1 the grammar: a tag, `key=value` fields one space apart, a value without a space
+(`finished=2026-11-29_20:08:52`), `text=` last and to the end, lists without empty items
+    → here: test_every_tag_3_2_lists_is_sent_with_its_fields_in_order (every line a
+      real server sends in a match, a lobby, an admin's session);
+    → protocol/test_wire.py test_values_none_bools_lists_and_spaces,
+      test_text_is_last_and_runs_to_the_end_whatever_it_holds,
+      test_the_formatter_refuses_field_names_outside_the_grammar
+§3.1 `-` none, an empty value an empty list, pairs `a:b[:c]`, booleans `1`/`0`, seats
+from 0, cards `RANK SUIT`
+    → protocol/test_wire.py test_none_empty_lists_numbers_and_bools_are_typed_on_access,
+      test_every_ask_and_state_of_a_whole_match_round_trips,
+      test_golden_lines_parse_and_still_parse_with_fields_appended
 §3.2 the tags of the table are the protocol's, each sent (but `hello`) with its row's
 fields first and in order, `text=` last; no other tag is sent
     → here: test_the_tags_of_3_2_are_the_protocols_every_one,
       test_every_tag_3_2_lists_is_sent_with_its_fields_in_order,
       test_hello_is_defined_with_its_fields_as_3_2_has_it
-§4.3–§4.6 each reply and refusal quoted (`style`, `tell=`, `sort`, `clock`, `lang`, `ping`,
-`quit`), before login too; §4.3's transcript
+§3.2 `help` and `rules` blocks: the consecutive lines with that tag
+    → here: test_the_examples_of_4_4_are_what_the_server_sends;
+    → server/test_commands.py test_rules
+§4.3 the style at any time, before or after login; the reply in the new style
+    → server/test_commands.py test_style_switching;
     → here: test_the_replies_4_3_to_4_6_quote_are_what_the_server_sends
-§4.3c the Ukrainian words listed are each refused saying so, and nothing changes
-    → here: test_the_lang_uk_words_4_3c_lists_are_each_refused_so
-§4.3c `lang` never changes a machine line
-    → here: test_lang_changes_no_machine_line
-§4.3, §4.3c the style and the language belong to the connection
+§4.3–§4.6 each reply and refusal quoted (`style`, `tell=`, `sort`, `clock`, `lang`,
+`ping`, `quit`), before login too; §4.3's transcript
+    → here: test_the_replies_4_3_to_4_6_quote_are_what_the_server_sends
+§4.3, §4.3c the style and the language belong to the connection (a reconnect drops them)
     → here: test_the_session_settings_belong_to_the_connection
+§4.3 `login … style=machine`: its reply the first machine line
+    → server/test_login_style.py
+      test_login_with_style_machine_answers_in_it_and_registers_nothing
+§4.3 tell=asks: only its asks and the match's end; no other event, record or state it
+did not ask for; its replies and errors (`stale`, …) still come; the asks the same, their
+`seq=` counting every event
+    → server/test_tell_asks.py
+      test_a_whole_match_told_only_the_asks_asks_the_same_as_told_everything,
+      test_a_watcher_who_comes_mid_deal_to_seats_told_only_their_asks_misses_no_number
+§4.3 tell=asks: not the table's talk, nor its accepted call's own event; `style machine`
+or `tell=all` tells every line again
+    → here: test_told_only_its_asks_a_seat_hears_no_table_talk_till_told_all_again
+§4.3 tell=: a bad value, a second one, or with the human style refused, nothing changed
+    → server/test_tell_asks.py test_bad_tell_values_are_refused_and_change_nothing;
+    → server/test_login_style.py test_a_bad_style_or_another_setting_s_word_changes_nothing
+§4.3 tell=asks sent again before a resuming login: the seat's view, not `kind=back`
+    → server/test_tell_asks.py
+      test_told_only_its_asks_beside_a_seat_and_watchers_told_everything
+§4.3a `strength`: each suit weakest to strongest in play; `rank` again
+    → server/test_human.py test_sort_strength_and_back_to_rank
 §4.3a `sort` changes no machine line (the engine's order is by strength in play: the
 rank order, the default, would put the hand otherwise)
     → here: test_sort_changes_no_machine_line
-§4.3b the machine style gets the bot clock; a change counts from the next match
-    → here: test_a_clock_chosen_counts_from_the_next_match_and_the_style_chooses_else
+§4.3b the machine style gets the bot clock, `clock human` the human one; a change counts
+from the next match
+    → here: test_a_clock_chosen_counts_from_the_next_match_and_the_style_chooses_else;
+    → server/test_clock.py test_clock_human_gives_a_machine_style_seat_the_human_clock,
+      test_clock_refuses_a_bad_choice_and_keeps_the_style_default
+§4.3b `help clock` says this server's clocks; `ms=` without the lag allowance
+    → server/test_commands.py test_help_clock_says_this_servers_clocks;
+    → server/test_clock.py test_clock_human_gives_a_machine_style_seat_the_human_clock
+§4.3c the Ukrainian words listed are each refused saying so, and nothing changes
+    → here: test_the_lang_uk_words_4_3c_lists_are_each_refused_so;
+    → server/test_human_uk.py
+§4.3c in Russian every line a person sees: the welcome and the lobby's replies
+    → server/test_human_ru.py test_a_whole_two_player_match_in_russian,
+      test_the_russian_welcome_fits_anyone_and_names_the_resume_code,
+      test_lang_is_checked_and_can_go_back_to_english
+§4.3c `help`, `help COMMAND` (placeholders Russian, the command Latin), a refusal's
+usage, `calls`
+    → here: test_help_answers_every_command_in_every_phase_in_both_languages;
+    → protocol/test_messages.py
+      test_russian_help_and_usage_refusals_name_the_placeholders_in_russian,
+      test_the_russian_help_fits_80_columns_and_is_russian;
+    → server/test_human_ru.py test_calls_in_russian_say_the_options_calls_russian_first
+§4.3c who, tables, games, invite, bot, rematch, history, top, finger, last, sheet
+    → server/test_human_club_ru.py
+      test_a_private_table_invite_history_top_finger_and_rematch_in_russian;
+    → protocol/test_render_club.py; server/test_human_sheet_ru.py;
+    → server/test_human_ru.py test_a_refused_bot_says_its_usage_in_russian
+§4.3c at the table: the seats, the start, deals, plays, tricks, the talk, the prompt, the
+turn, the deal's end and record, the clock warning, watchers, the end, errors
+    → server/test_human_ru.py test_a_whole_two_player_match_in_russian;
+    → server/test_human_club_ru.py test_three_and_four_player_matches_in_russian_fit_80_columns;
+    → server/test_human_columns.py test_the_clock_warning_and_leaves_question_in_russian;
+    → protocol/test_lang.py test_watchers_in_russian, test_errors_in_russian_keep_their_code
+§4.3c cards with В Д К Т, never a Latin letter; the talk as said, a plugin's call in its
+first Cyrillic word; each read back as the same call
+    → protocol/test_lang.py test_cards_already_in_symbols_get_cyrillic_ranks,
+      test_the_talk_in_russian_reads_back_as_the_same_call,
+      test_a_plugins_call_is_said_in_its_first_cyrillic_word,
+      test_every_tertz_call_is_said_in_russian_and_reads_back
+§4.3c a Latin T where both the ten and the ace may be played: asked which
+    → server/test_human_columns.py test_a_look_alike_t_is_asked_about_at_a_real_table
+§4.3c an error said by its code without a sentence of its own; the lobby's refusals with
+their limit and table or seat (the example `стол 3 закрытый: …` is sent by no server:
+a private table is no table to the uninvited, §5.3; a slip, replaced by one it sends)
+    → protocol/test_messages.py test_every_refusal_code_of_the_protocol_has_russian_words;
+    → server/test_human_refusals_ru.py (every test)
+§4.3c every refusal of the engine and of the rule book keeps its reason and detail
+    → protocol/test_refusals.py test_a_refusal_in_russian_keeps_its_detail,
+      test_every_engine_refusal_has_a_russian_reason;
+    → protocol/test_rule_refusals.py; server/test_human_ru.py
+      test_refused_rules_say_their_reason_in_russian
+§4.3c the card table's words (байд, партия, код возврата with `lang=ru`), of a man or a
+woman alike
+    → protocol/test_russian_words.py; server/test_human_ru.py
+      test_the_russian_resume_line_typed_as_shown_brings_the_seat_back_in_russian
+§4.3c still English: a third-party rule's own description; an admin's words as written
+    → server/test_human_ru.py test_rules_in_russian_describe_the_shipped_rules_in_russian;
+    → server/test_moderation.py
+      test_an_announcement_reaches_everyone_logged_in_marked_as_the_admins
+§4.3c one catalogue: the English is the machine `text=`, so `lang` changes no machine line
+    → protocol/test_messages.py
+      test_the_english_line_is_the_protocols_text_and_russian_is_the_phrase;
+    → here: test_lang_changes_no_machine_line
+§4.4 `help` for where you are: before login, the lobby (no `login`; the admins' commands
+and `seek reserved` to admins only; `invite` and `bot` at a waiting table), a table (the
+calls of the moment, in `legal=` order)
+    → server/test_commands.py test_help, test_help_at_a_table_names_the_calls_of_the_moment,
+      test_help_lists_the_admins_commands_to_admins_and_invite_at_a_waiting_table,
+      test_seek_reserved_is_told_to_admins_only_and_new_points_to_rules;
+    → server/test_moderation.py
+      test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged;
+    → server/test_drain_command.py test_help_lists_drain_to_the_admins
+§4.4 the lobby's list ends with how to get a house bot; during a drain, with the restart
+    → server/test_help_lang.py test_lobby_help_tells_a_lone_player_of_the_house_bots;
+    → server/test_drain_command.py test_during_a_drain_the_lobby_offers_no_new_game
+§4.4 `help COMMAND` in any phase, for every command, in both languages
+    → here: test_help_answers_every_command_in_every_phase_in_both_languages;
+    → server/test_commands.py test_help
+§4.4 `calls`: a table's game's calls (no swap where there is none, Tertz's, a third
+party's), its options' under their heading; in the lobby every game's and option's
+    → server/test_commands.py test_calls_lists_the_calls_of_the_tables_game_and_options,
+      test_calls_of_a_third_partys_own_game_are_its_own_not_deberts,
+      test_calls_are_of_the_tables_rule_set_with_its_player_count;
+    → server/test_calls_by_option.py (every test)
+§4.4 laid out in 80 columns, an explanation keeping its column
+    → server/test_commands.py test_help, test_calls_keeps_its_column_when_an_explanation_wraps
+§4.4 the human style lists the calls now as the prompt offers them, in its language
+    → server/test_commands.py test_help_in_the_human_style_speaks_the_calls
+§4.4 `help` of a call's word, of a card, of another word for a call; `no command 'X'`;
+a command mistyped or said by what it does
+    → server/test_help_calls.py; server/test_help_words.py (every test);
+    → server/test_human_ru.py test_help_on_a_table_call_tells_the_lines_of_calls_naming_it;
+    → server/test_calls_by_option.py; server/test_call_hints.py
+      test_help_of_a_command_said_by_its_meaning_or_mistyped_names_it
+§4.4 `help` (bare or of no command), `calls` and `rules` spend `who`'s allowance;
+`help COMMAND` none
+    → here: test_help_calls_and_rules_spend_whos_allowance_and_help_command_none;
+    → server/test_attacks.py test_help_on_a_call_spends_the_lists_allowance_and_a_command_none
+§4.4 a language asked: that request only, either style, `lang=` anywhere in any case; a
+bad or second one refused with the usage
+    → server/test_help_lang.py test_help_calls_and_rules_come_in_the_language_asked;
+    → here: test_a_language_asked_answers_that_request_only
+§4.4 the example transcript (its `help` at a table cut the lines after `leave` without
+a `…`: a slip, corrected)
+    → here: test_the_examples_of_4_4_are_what_the_server_sends
 §4.5 `bye …`, closed; a seat at a running match away from then on
     → here: test_quit_closes_and_a_seat_at_a_running_match_is_away
 §4.6 `ok cmd=ping text=pong` in any phase, nothing else; counts toward the flood limit
     → here: test_ping_answers_in_every_phase_and_does_nothing_else,
       test_ping_counts_toward_the_flood_limit
-§4.4 `help COMMAND` in any phase, for every command, in both languages
-    → here: test_help_answers_every_command_in_every_phase_in_both_languages
-§4.4 the example transcript (its `help` at a table cut the lines after `leave` without
-a `…`: a slip, corrected)
-    → here: test_the_examples_of_4_4_are_what_the_server_sends
+§4.6 it keeps a waiting connection from the idle limit
+    → server/test_streams.py
+      test_silence_closes_a_connection_on_virtual_time_and_ping_delays_it
 """
 
 from __future__ import annotations
@@ -43,14 +233,18 @@ from pathlib import Path
 import pytest
 import trio
 
+from deberc_net.game.calls import parse_token
+from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS
-from deberc_net.protocol.render import MACHINE, render
+from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.wire import Tag
 from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
+from tests.game.decks import match2, say
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
+from tests.protocol.golden_lines import TWO
 from tests.server.client import (
     LineClient,
     a_whole_match,
@@ -425,10 +619,13 @@ async def test_a_clock_chosen_counts_from_the_next_match_and_the_style_chooses_e
     await ann.send("new 2 short")
     table = (await ann.expect("ok", cmd="sit"))["table"]
     await bob.send(f"sit {table}")
-    await ann.expect("event", kind="start")
+    # (take: the lines before the one waited for stay unread, an ask among them)
+    await ann.take(lambda x: x.startswith("event ") and " kind=start " in x)
     await ann.send("clock human")  # in the match: from the next one
-    await ann.expect("ok", cmd="clock", clock="human", ms="60000")
-    mark = len(ann.lines)
+    assert (await ann.take(lambda x: x.startswith("ok cmd=clock "))).startswith(
+        "ok cmd=clock clock=human ms=60000 "
+    )
+    mark = len(ann.lines)  # (an ask may come before the change: one after it does)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(play_machine, ann, random.Random(1))
         nursery.start_soon(play_machine, bob, random.Random(2))
@@ -662,3 +859,25 @@ async def test_both_styles_accept_the_same_input(port: int, connect: Connector) 
     await client.send(card)
     pretty = f"{card[:-1]}{dict(zip('shdc', '♠♥♦♣', strict=True))[card[-1]]}"
     await client.read_until(lambda x: x == f"{client.label} plays {pretty}")
+
+
+def test_a_question_of_the_talk_says_you_to_the_seat_it_is_about() -> None:
+    # §3 "Names, not seat numbers": "a question of the table talk told to a seat it is
+    # about says `you` (`lev asks you to show the combination (pokazhi): you show
+    # it.`)"; the asker reads `You ask …`, a watcher the names
+    match = match2(("7s 8s 9s 10s Jh Qh Kh Ad 9c", "7d 8d 9d 10d As Ah 10h Jc Qc", "8c"), dealer=1)
+    match.names = TWO
+    say(match, 0, "igrayu", "pyatdesyat")
+    match.apply(0, parse_token("7s"))
+    say(match, 1, "pokazhi")
+    asked = render(ev.Ask(1, 1, view(match, 0), 60_000), HUMAN)
+    assert f"{TWO[1]} asks you to show the combination (pokazhi): you show it." in asked
+    assert "lev asks you to show the combination (pokazhi): you show it." in section(
+        "## 3. Styles and the machine-style grammar"
+    )
+    asker = render(ev.Ask(1, 1, view(match, 1), None, kind=ev.AskKind.STATE), HUMAN)
+    assert f"You ask {TWO[0]} to show the combination (pokazhi): {TWO[0]} shows it." in asker
+    watched = render(ev.Ask(1, 1, view(match, None), None, kind=ev.AskKind.STATE), HUMAN)
+    assert f"{TWO[1]} asks {TWO[0]} to show the combination (pokazhi): {TWO[0]} shows it." in (
+        watched
+    )
