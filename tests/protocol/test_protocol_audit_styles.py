@@ -73,6 +73,7 @@ from 0, cards `RANK SUIT`
 §3.2 the tags of the table are the protocol's, each sent (but `hello`) with its row's
 fields first and in order, `text=` last; no other tag is sent
     → here: test_the_tags_of_3_2_are_the_protocols_every_one,
+      test_the_tags_the_servers_code_writes_are_those_3_2_lists,
       test_every_tag_3_2_lists_is_sent_with_its_fields_in_order,
       test_hello_is_defined_with_its_fields_as_3_2_has_it
 §3.2 `help` and `rules` blocks: the consecutive lines with that tag
@@ -285,6 +286,25 @@ def documented_tags() -> dict[str, list[str]]:
 def test_the_tags_of_3_2_are_the_protocols_every_one() -> None:
     # §3.2 "Every tag": the table's tags are the wire module's Tag, no more, no less
     assert set(documented_tags()) == {tag.value for tag in Tag}
+
+
+def test_the_tags_the_servers_code_writes_are_those_3_2_lists() -> None:
+    # §3.2, from the other side: every tag a machine line is written with in the
+    # server's code (the formatter's calls, the text blocks, the table's own templates
+    # of its event lines, ask and state) is one of the table's, and each of the
+    # table's is written somewhere
+    package = Path(__file__).resolve().parents[2] / "deberc_net"
+    written = {kind.value for kind in ev.AskKind}
+    for path in package.rglob("*.py"):
+        code = path.read_text(encoding="utf-8")
+        alias = "line" if "format_line as line" in code else "format_line"
+        for pattern in (
+            rf"\b{alias}\(\s*\"([a-z-]+)\"",
+            r"TextBlock\(\s*\"([a-z-]+)\"",
+            r"f\"([a-z-]+) seq=\{seq\}",
+        ):
+            written |= set(re.findall(pattern, code))
+    assert written == set(documented_tags()), written ^ set(documented_tags())
 
 
 def test_hello_is_defined_with_its_fields_as_3_2_has_it() -> None:
