@@ -102,11 +102,18 @@ or `tell=all` tells every line again
 §4.3 tell=: a bad value, a second one, or with the human style refused, nothing changed
     → server/test_tell_asks.py test_bad_tell_values_are_refused_and_change_nothing;
     → server/test_login_style.py test_a_bad_style_or_another_setting_s_word_changes_nothing
+§4.3 the out-of-turn calls offered only by a `state` line
+    → §8.5's part of the audit
 §4.3 tell=asks sent again before a resuming login: the seat's view, not `kind=back`
     → server/test_tell_asks.py
       test_told_only_its_asks_beside_a_seat_and_watchers_told_everything
 §4.3a `strength`: each suit weakest to strongest in play; `rank` again
     → server/test_human.py test_sort_strength_and_back_to_rank
+§4.3a, §4.3b, §4.3c `sort`, `clock` and `lang` work before `login`
+    → protocol/test_protocol_audit.py test_before_login_the_session_commands_work_and_nothing_else;
+    → here: test_the_replies_4_3_to_4_6_quote_are_what_the_server_sends
+§4.3a `sort` belongs to the connection
+    → here: test_sort_belongs_to_the_connection
 §4.3a `sort` changes no machine line (the engine's order is by strength in play: the
 rank order, the default, would put the hand otherwise)
     → here: test_sort_changes_no_machine_line
@@ -169,6 +176,10 @@ woman alike
     → server/test_human_ru.py test_rules_in_russian_describe_the_shipped_rules_in_russian;
     → server/test_moderation.py
       test_an_announcement_reaches_everyone_logged_in_marked_as_the_admins
+§4.3c `login NAME … lang=ru` sets it with the login
+    → protocol/test_protocol_audit.py
+      test_lang_anywhere_after_the_name_and_the_password_still_the_password;
+    → server/test_human_ru.py
 §4.3c one catalogue: the English is the machine `text=`, so `lang` changes no machine line
     → protocol/test_messages.py
       test_the_english_line_is_the_protocols_text_and_russian_is_the_phrase;
@@ -901,3 +912,28 @@ def test_a_question_of_the_talk_says_you_to_the_seat_it_is_about() -> None:
     assert f"{TWO[1]} asks {TWO[0]} to show the combination (pokazhi): {TWO[0]} shows it." in (
         watched
     )
+
+
+@pytest.mark.timeout(30)
+async def test_sort_belongs_to_the_connection(start: Start, connect: Connector) -> None:
+    # §4.3a: "Like `style` it works before `login` and belongs to the connection": a
+    # person back at his seat on a new connection sees his hand by rank again
+    port = await start(match_seed="audit-4.3a")  # (a hand of a Q and a 10 of a suit)
+    anna = await connect.raw(port, "anna")
+    await anna.send("sort strength")
+    await anna.send("login anna")
+    token = re.search(r"token=(\S+)'", await anna.read_until(lambda x: "token=" in x))
+    assert token is not None
+    bob = await connect.machine(port, "bob")
+    await anna.send("new 2")
+    await anna.read_until(lambda x: x.startswith("You sit at table 1"))
+    await bob.send("sit 1")
+    by_strength = await anna.read_until(lambda x: x.startswith("Your hand: "))
+    await anna.send("quit")
+    await anna.wait_closed()
+    again = await connect.raw(port, "again")
+    await again.send(f"login anna token={token.group(1)}")
+    by_rank = await again.read_until(lambda x: x.startswith("Your hand: "))
+    assert sorted(by_rank.split()) == sorted(by_strength.split()) and by_rank != by_strength
+    for group in hand_cards(by_rank):
+        assert group == sorted(group, key=lambda card: RANKS.index(card[:-1])), by_rank
