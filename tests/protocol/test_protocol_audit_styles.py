@@ -150,6 +150,9 @@ turn, the deal's end and record, the clock warning, watchers, the end, errors
     → server/test_human_club_ru.py test_three_and_four_player_matches_in_russian_fit_80_columns;
     → server/test_human_columns.py test_the_clock_warning_and_leaves_question_in_russian;
     → protocol/test_lang.py test_watchers_in_russian, test_errors_in_russian_keep_their_code
+§4.3c the prompt as the page shows it (`Ваш ход [60 с]: пас | играю | 7♠, В♠`, a prompt
+no deal makes: a slip, corrected)
+    → here: test_the_russian_prompts_4_3c_shows_are_the_servers
 §4.3c cards with В Д К Т, never a Latin letter; the talk as said, a plugin's call in its
 first Cyrillic word; each read back as the same call
     → protocol/test_lang.py test_cards_already_in_symbols_get_cyrillic_ranks,
@@ -250,6 +253,7 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.render import HUMAN, MACHINE, render
+from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.wire import Tag
 from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
@@ -937,3 +941,19 @@ async def test_sort_belongs_to_the_connection(start: Start, connect: Connector) 
     assert sorted(by_rank.split()) == sorted(by_strength.split()) and by_rank != by_strength
     for group in hand_cards(by_rank):
         assert group == sorted(group, key=lambda card: RANKS.index(card[:-1])), by_rank
+
+
+def test_the_russian_prompts_4_3c_shows_are_the_servers() -> None:
+    # §4.3c: "the prompt (`Ваш ход [60 с]: пас | играю`, `Ваш ход [60 с]: 7♠, В♠`)":
+    # the bidding's, and a card to follow suit with, its ranks Cyrillic (the page had
+    # `пас | играю | 7♠, В♠`, a prompt no deal makes: a slip, corrected)
+    page = section("### 4.3c `lang en|ru`")
+    match = match2(("8s 9s Qs Jh As Kh Ad 9c 10c", "7s Js 7d 9d Jd Kd Ah 10h Qc", "8c"), dealer=1)
+    match.names = TWO
+    bidding = render_ru(ev.Ask(1, 1, view(match, 0), 60_000))[-1]
+    say(match, 0, "igrayu")
+    match.apply(0, parse_token("8s"))
+    following = render_ru(ev.Ask(1, 1, view(match, 1), 60_000))[-1]
+    for prompt in (bidding, following):
+        assert f"`{prompt}`" in page, prompt
+    assert following == "Ваш ход [60 с]: 7♠, В♠"
