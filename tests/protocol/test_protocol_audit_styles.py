@@ -211,7 +211,8 @@ party's), its options' under their heading; in the lobby every game's and option
 §4.4 laid out in 80 columns, an explanation keeping its column
     → server/test_commands.py test_help, test_calls_keeps_its_column_when_an_explanation_wraps
 §4.4 the human style lists the calls now as the prompt offers them, in its language
-    → server/test_commands.py test_help_in_the_human_style_speaks_the_calls
+    → server/test_commands.py test_help_in_the_human_style_speaks_the_calls;
+    → here: test_help_at_a_table_offers_a_russian_player_the_calls_as_his_prompt_does
 §4.4 `help` of a call's word, of a card, of another word for a call; `no command 'X'`;
 a command mistyped or said by what it does
     → server/test_help_calls.py; server/test_help_words.py (every test);
@@ -806,6 +807,7 @@ async def test_a_person_is_told_each_card_once_and_offered_cards_in_the_hands_or
 
 
 CARD = re.compile(r"(?:10|[789JQKA])[♠♥♦♣]")
+CARD_RU = re.compile(r"(?:10|[789ВДКТ])[♠♥♦♣]")
 
 
 def hand_cards(line: str) -> list[list[str]]:
@@ -957,3 +959,36 @@ def test_the_russian_prompts_4_3c_shows_are_the_servers() -> None:
     for prompt in (bidding, following):
         assert f"`{prompt}`" in page, prompt
     assert following == "Ваш ход [60 с]: 7♠, В♠"
+
+
+@pytest.mark.timeout(30)
+async def test_help_at_a_table_offers_a_russian_player_the_calls_as_his_prompt_does(
+    start: Start, connect: Connector
+) -> None:
+    # §4.4: "In the human style the calls you may make now are listed as your prompt
+    # (`Your call`) offers them ..., in `lang ru` (§4.3c) in Russian as a Russian player
+    # says them (`В♠`, `от короля`)": the bidding's and a card's, as the prompt
+    port = await start(match_seed="audit-4.4")
+    person = await connect.human(port, "anna")
+    bot = await connect.machine(port, "boris")
+    await lines_until_pong(person, "lang ru")
+    await person.send("new 2")
+    await person.read_until(lambda x: x.startswith("Вы за столом 1"))
+    await bot.send("sit 1")
+    seen: set[bool] = set()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, bot, random.Random(4))
+        while len(seen) < 2:
+            prompt = await person.read_until(lambda x: x.startswith("Ваш ход ["))
+            offered = prompt.split("]: ", 1)[1]
+            said = await lines_until_pong(person, "help")
+            listed = [x for x in said if x.startswith("Ваши ходы сейчас: ")]
+            assert listed, said
+            at = said.index(listed[0])
+            words = [listed[0], *(x for x in said[at + 1 :] if x.startswith("  "))]
+            assert " ".join(x.strip() for x in words) == f"Ваши ходы сейчас: {offered}"
+            seen.add(bool(CARD_RU.search(offered)))
+            first = offered.split(" | ")[0].split(", ")[0]
+            await person.send(first)
+        nursery.cancel_scope.cancel()
+    assert seen == {True, False}
