@@ -1,0 +1,164 @@
+"""An audit of docs/protocol.md against the server, part 2 (clocks): the clocks,
+automatic calls, forfeits, a stop and a drain (§11), disconnects and reconnects (§12),
+observers and what is never sent (§13), deal records (§14), the example sessions (§15),
+the minimal bot (§16) and what protocol 1 does not have (§17). Table as part 1's
+(tests/protocol/test_protocol_audit.py): each promise, and (→) the tests that pin it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+import trio
+
+from deberc_net.game.cards import card_str, cards_str, sort_hand
+from deberc_net.game.seeding import deck_for
+from tests.protocol.conftest import Start
+from tests.protocol.doc_examples import PROTOCOL, example, sent
+from tests.server.client import LineClient, fields, play_machine
+from tests.server.conftest import Connector
+
+
+def same(documented: str, got: str, swaps: dict[str, str]) -> bool:
+    """A documented line is the line got, its random and numbered parts (tokens, table
+    and match numbers: the example's server had run longer) as this server has them;
+    a ``…`` in it stands for any text."""
+    for mine, theirs in swaps.items():
+        documented = documented.replace(mine, theirs)
+    pattern = ".*".join(re.escape(part.strip()) for part in documented.split("…"))
+    return re.fullmatch(pattern, got) is not None
+
+
+async def lobby_of(port: int, connect: Connector, players: int, tables: int) -> None:
+    """The lobby an example's login counts: ``players`` others here, ``tables`` of
+    them each at a table of his own (as server/test_protocol_transcripts.py sets it)."""
+    for n in range(players):
+        other = await connect.machine(port, f"other{n}")
+        if n < tables:
+            await other.send("new 2")
+            await other.expect("ok", cmd="sit")
+
+
+async def played(client: LineClient, transcript: list[str], swaps: dict[str, str]) -> None:
+    """Send the transcript's ``> `` lines and read each line it shows, in order; a
+    ``…`` line ends the part checked."""
+    for line in transcript:
+        if line == "…":
+            return
+        if line.startswith("> "):
+            await client.send(sent(line))
+            continue
+        got = await client.read_until(lambda _: True)
+        if "token=" in got and "token=" in line:
+            swaps[fields(line)[1]["token"]] = fields(got)[1]["token"]
+        assert same(line, got, swaps), (line, got)
+
+
+@pytest.mark.timeout(30)
+async def test_the_lobby_example_of_15_3_is_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    documented = example(
+        "### 15.3 Lobby, errors and chat (machine style; excerpts of two sessions)"
+    )
+    await lobby_of(port, connect, 3, 2)
+    fedya = await connect.raw(port, "fedya")
+    await fedya.send("style machine")  # "machine style": the excerpt leaves it out
+    await fedya.expect("ok", cmd="style")
+    new = documented.index("> new")
+    swaps: dict[str, str] = {}
+    await played(fedya, documented[:new], swaps)
+    await fedya.send("new")
+    table = (await fedya.expect("ok", cmd="sit"))["table"]
+    swaps.update({"table=21": f"table={table}", "table 21": f"table {table}"})
+    fedya.pos -= 1  # the reply read again, as the transcript shows it
+    await played(fedya, documented[new + 1 :], swaps)
+
+
+SEED_15_2 = "256a0501ae6851ed"  # the match's, as its match-end line says
+
+
+@pytest.mark.timeout(30)
+async def test_the_bots_example_of_15_2_is_what_a_server_seeded_so_sends(
+    start: Start, connect: Connector
+) -> None:
+    # §15.2 up to its first "…", line for line: the server dealt by the seed its
+    # match-end names, and b2 calling as the example has it
+    documented = example("### 15.2 A bot (machine style): connect, seek, one deal")
+    port = await start(match_seed=SEED_15_2, lag_ms=500)
+    b1 = await connect.raw(port, "b1")
+    swaps: dict[str, str] = {}
+    seek = documented.index("> seek 2 moscow to-301")
+    assert b1.lines == documented[:2]  # the banner, read as b1 connected
+    await played(b1, documented[2:seek], swaps)
+    b2 = await connect.machine(port, "b2")
+    await b1.send(sent(documented[seek]))
+    await b1.expect("ok", cmd="seek")
+    await b2.send("seek 2 moscow to-301")
+    table = (await b2.expect("ok", cmd="sit"))["table"]
+    match = (await b2.expect("event", kind="start"))["match"]
+    swaps.update({"table=3 ": f"table={table} ", "table 3,": f"table {table},"})
+    swaps["match=m3"] = f"match={match}"
+    b1.pos -= 1  # the seek's reply read again, as the transcript shows it
+
+    async def b2_calls() -> None:
+        for call in ("igrayu", "7c", "9h", "Qs"):  # b2's, as b1 is told them
+            ask = await b2.expect("ask")
+            await b2.send(f"{call} seq={ask['seq']}")
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(b2_calls)
+        await played(b1, documented[seek + 1 :], swaps)
+
+
+def test_the_second_deal_of_15_2_is_the_seeds() -> None:
+    # §15.2 after its "…": deal 2, dealt by seat 0 again, turns 10c, the dealer holding
+    # 9s,Ks,As,Qh,Jd,10d (its first six cards: 3 of deck[3:6], 3 of deck[9:12])
+    documented = example("### 15.2 A bot (machine style): connect, seek, one deal")
+    deal = fields(next(x for x in documented if " kind=deal deal=2 " in x))[1]
+    view = fields(next(x for x in documented if x.startswith("state ") and " deal=2 " in x))[1]
+    deck = deck_for(SEED_15_2, 2)
+    assert deal["dealer"] == view["seat"] == "0"
+    assert deal["turned"] == card_str(deck[12])
+    assert view["hand"] == cards_str(sort_hand(deck[3:6] + deck[9:12]))
+    end = fields(documented[-1])[1]
+    assert end["kind"] == "match-end" and end["seed"] == SEED_15_2
+
+
+def minimal_bot(port: int) -> str:
+    """§16's program, as printed, but for the port of the server under test."""
+    section = PROTOCOL.read_text(encoding="utf-8").split("\n## 16. A minimal bot\n", 1)[1]
+    text = section.split("```python\n", 1)[1].split("\n```", 1)[0]
+    assert text.count('("127.0.0.1", 7501)') == 1
+    return text.replace('("127.0.0.1", 7501)', f'("127.0.0.1", {port})')
+
+
+@pytest.mark.timeout(60)
+async def test_the_minimal_bot_of_16_plays_a_whole_match_and_seeks_again(
+    port: int, connect: Connector
+) -> None:
+    # §16: "Everything a legal bot needs": run as printed, in a process of its own,
+    # against a real server, it plays a whole match (no forfeit: it answered every ask
+    # in time, and legally) and then seeks the next
+    opponent = await connect.machine(port, "opp")
+    await opponent.send("seek 2 moscow")
+    await opponent.expect("ok", cmd="seek")
+    process = await trio.lowlevel.open_process(
+        [sys.executable, "-c", minimal_bot(port)], stdout=subprocess.DEVNULL
+    )
+    try:
+        start = await opponent.expect("event", timeout=20, kind="start")
+        assert start["players"] in ("opp,mybot", "mybot,opp")
+        end = fields(await play_machine(opponent, random.Random(16), timeout=20))[1]
+        assert end["reason"] in ("target", "claim") and "forfeit" not in end, end
+        await opponent.send("seek 2 moscow")  # the bot seeks again after match-end
+        again = await opponent.expect("event", timeout=20, kind="start")
+        assert again["match"] != start["match"] and "mybot" in again["players"]
+        assert process.returncode is None
+    finally:
+        process.kill()
+        await process.wait()
