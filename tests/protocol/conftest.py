@@ -13,7 +13,9 @@ import trio
 
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
-from tests.server.conftest import Connector, make_config
+from tests.server.conftest import Connector, jump_when_idle, make_config, virtual_clock
+
+__all__ = ["jump_when_idle", "virtual_clock"]  # virtual time, for the clocks' tests
 
 Start = Callable[..., Awaitable[int]]
 

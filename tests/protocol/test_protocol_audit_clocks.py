@@ -7,6 +7,7 @@ the minimal bot (§16) and what protocol 1 does not have (§17). Table as part 1
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -14,6 +15,7 @@ import sys
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 from deberc_net.game.cards import card_str, cards_str, sort_hand
 from deberc_net.game.seeding import deck_for
@@ -162,3 +164,43 @@ async def test_the_minimal_bot_of_16_plays_a_whole_match_and_seeks_again(
     finally:
         process.kill()
         await process.wait()
+
+
+SEED_11_3 = "b8280db0e2760e91"  # the match's, as its match-end line says
+
+
+@pytest.mark.timeout(30)
+async def test_the_forfeit_example_of_11_3_is_what_a_server_seeded_so_sends(
+    start: Start, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    # §11.3's example, line for line, on virtual time: seat 1 (a bot's clock, 10 s and
+    # the 500 ms lag) never answers; the clock plays its lowest legal card twice (no
+    # terts declared) and the third timeout forfeits the match
+    documented = example("### 11.3 Forfeits")
+    port = await start(match_seed=SEED_11_3, lag_ms=500)
+    winner = fields(documented[-1])[1]["name"]
+    ann = await connect.machine(port, winner)
+    slow = await connect.machine(port, "slow")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await slow.send(f"sit {table}")
+    swaps = {"table=10 ": f"table={table} ", "match=m7": "match=m1"}
+
+    async def seat_0() -> None:
+        for call in ("igrayu", "Kh", "Qs"):  # as the example has seat 0 call
+            ask = await ann.expect("ask", timeout=30)
+            await ann.send(f"{call} seq={ask['seq']}")
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(seat_0)
+        await slow.read_until(lambda line: line.startswith("ask seq=7 "), timeout=20)
+        slow.pos -= 1
+        for line in documented:
+            got = await slow.read_until(lambda _: True, timeout=30)
+            assert same(line, got, swaps), (line, got)
+    assert trio.current_time() == 3 * 10.5
+    # §11.2 "auto": true in the record, for the clock's calls alone; §11.3 "nobody writes"
+    told = next(x for x in slow.lines if x.startswith("record "))
+    record = json.loads(told.split(" text=", 1)[1])
+    assert [c["seat"] for c in record["calls"] if c.get("auto")] == [1, 1]
+    assert record["written"] == [0, 0] and record["totals"] == [0, 0]
