@@ -19,9 +19,10 @@ from trio.testing import MockClock
 
 from deberc_net.game.cards import card_str, cards_str, sort_hand
 from deberc_net.game.seeding import deck_for
+from deberc_net.server.config import Config
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, sent
-from tests.server.client import LineClient, fields, play_machine
+from tests.server.client import LineClient, fields, play_machine, random_legal
 from tests.server.conftest import Connector
 
 
@@ -204,3 +205,93 @@ async def test_the_forfeit_example_of_11_3_is_what_a_server_seeded_so_sends(
     record = json.loads(told.split(" text=", 1)[1])
     assert [c["seat"] for c in record["calls"] if c.get("auto")] == [1, 1]
     assert record["written"] == [0, 0] and record["totals"] == [0, 0]
+
+
+async def answer_every_ask(client: LineClient, seed: int) -> None:
+    """A bot at the table: every ask answered at once, at random (for ever)."""
+    rng = random.Random(seed)
+    while True:
+        ask = await client.expect("ask", timeout=600)
+        await client.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
+
+
+@pytest.mark.timeout(30)
+async def test_a_person_back_in_the_machine_style_keeps_his_clock_as_12_shows(
+    start: Start, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    # §12's example of a reconnect, the lines it shows, with its times: misha played in
+    # the human style (60 s); 19.401 s into his request he logs in again in the machine
+    # style: the old connection is told its line and closed; the new one gets the ok,
+    # the back event and the request again with what is left of the clock, 41099 ms
+    # (§11.1: fixed for the match, the time away counted), and 600 ms later `state`
+    # repeats it with 40499
+    documented = example("## 12. Disconnects and reconnects")
+    port = await start(lag_ms=500)
+    misha = await connect.raw(port, "misha")
+    await misha.send("login misha")
+    greeting = await misha.read_until(lambda line: "Your resume token is" in line)
+    token = re.findall(r"token is ([\w-]+):", greeting)[0]
+    await misha.send("new 2")
+    table = re.findall(r"\d+", await misha.read_until(lambda x: x.startswith("You sit")))[0]
+    bot1 = await connect.machine(port, "bot1")
+    bot1_token = bot1.token
+    assert bot1_token
+    await bot1.send(f"sit {table}")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(answer_every_ask, bot1, 12)
+        prompt = await misha.read_until(lambda line: line.startswith("Your call"), timeout=30)
+        assert prompt.startswith("Your call [60 s]: ")
+        await trio.sleep(19.401)
+        again = await connect.raw(port, "again")
+        assert [sent(x) for x in documented[:2:2]] == ["style machine"]
+        await again.send("style machine")
+        assert await again.read_until(lambda _: True) == documented[1]
+        await again.send(f"login misha token={token}")
+        swaps = {"table 14": f"table {table}", "Yx3dC0y0aQm7Rr2W": token}
+        assert same(documented[3], await again.read_until(lambda _: True), swaps)
+        back = fields(await again.read_until(lambda _: True))
+        asked = fields(await again.read_until(lambda _: True))
+        assert back[0] == "event" and back[1]["kind"] == "back" and back[1]["name"] == "misha"
+        assert asked[0] == "ask" and int(asked[1]["seq"]) == int(back[1]["seq"])
+        assert asked[1]["clock"] == fields(documented[5])[1]["clock"] == "41099"
+        await trio.sleep(0.6)
+        await again.send("state")
+        repeated = fields(await again.read_until(lambda _: True))
+        assert repeated[0] == "ask" and repeated[1]["seq"] == asked[1]["seq"]
+        assert repeated[1]["clock"] == fields(documented[7])[1]["clock"] == "40499"
+        old = example("The old connection (human style) saw:")
+        await misha.wait_closed()
+        assert misha.lines[-2:] == [prompt, old[2]]
+        assert old[1].startswith("Your call [60 s]: ") and old[3] == "(connection closed)"
+        nursery.cancel_scope.cancel()
+    # the opponent drops and comes back: misha sees away then back; bot1 its ok, back,
+    # and (not to act) a state with its clock's whole allowance and legal= empty
+    await bot1.aclose()
+    away = fields(await again.read_until(lambda _: True))[1]
+    assert (away["kind"], away["name"]) == ("away", "bot1")
+    bot1 = await connect.raw(port, "bot1 again")
+    await bot1.send("style machine")
+    await bot1.expect("ok", cmd="style")
+    await bot1.send(f"login bot1 token={bot1_token}")
+    theirs = example("And the opponent, reconnecting after a drop:")
+    assert same(theirs[1], await bot1.read_until(lambda _: True), swaps | {"7pQ2…": bot1_token})
+    back = fields(await bot1.read_until(lambda _: True))[1]
+    assert back == fields(await again.read_until(lambda _: True))[1]
+    assert (back["kind"], back["name"], back["seq"]) == ("back", "bot1", str(int(away["seq"]) + 1))
+    view = fields(await bot1.read_until(lambda _: True))
+    documented_view = fields(theirs[3])[1]
+    assert view[0] == "state" and view[1]["seq"] == back["seq"]
+    assert view[1]["clock"] == documented_view["clock"] == "10500"
+    assert view[1]["legal"] == documented_view["legal"] == ""
+
+
+def test_the_numbers_of_11_and_12_are_the_servers_defaults() -> None:
+    # §11: "The defaults below are the server's"; §11.1 10 s, 60 s, 500 ms, the warning
+    # at 10 s; §11.3 3 timeouts in a row, 120 s away; §11.4 a stop's grace of about 2 s;
+    # §11.4a no limit to a drain unless set; §12 a waiting table with nobody there, 10 s
+    config = Config()
+    assert (config.bot_clock_ms, config.human_clock_ms, config.lag_ms) == (10_000, 60_000, 500)
+    assert config.clock_warning_ms == 10_000
+    assert (config.max_timeouts, config.away_limit_ms) == (3, 120_000)
+    assert config.shutdown_grace_ms == 2_000 and not config.drain_limit_ms
+    assert config.empty_table_ms == 10_000
