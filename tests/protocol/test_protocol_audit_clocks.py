@@ -21,7 +21,7 @@ from deberc_net.game.cards import card_str, cards_str, sort_hand
 from deberc_net.game.seeding import deck_for
 from deberc_net.server.config import Config
 from tests.protocol.conftest import Start
-from tests.protocol.doc_examples import PROTOCOL, example, sent
+from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
 from tests.server.client import LineClient, fields, play_machine, random_legal
 from tests.server.conftest import Connector
 
@@ -295,3 +295,69 @@ def test_the_numbers_of_11_and_12_are_the_servers_defaults() -> None:
     assert (config.max_timeouts, config.away_limit_ms) == (3, 120_000)
     assert config.shutdown_grace_ms == 2_000 and not config.drain_limit_ms
     assert config.empty_table_ms == 10_000
+
+
+@pytest.mark.timeout(30)
+async def test_what_17_lists_is_not_there(port: int, connect: Connector) -> None:
+    # §17: no machine-style hello (the banner is the human lines: part 1), no clock per
+    # match, table or player (a table's options have none; `clock` takes only the two
+    # kinds), no end marker for help and rules (each line is its block's, the last too)
+    ann = await connect.machine(port, "ann")
+    assert await lines_until_pong(ann, "hello") == [
+        "error code=unknown-command text='hello' is not a command, and you sit at no table."
+        " Type 'help'."
+    ]
+    for line in ("new 2 clock=30", "new 2 clock-30", "seek 2 moscow clock=30"):
+        [refused] = await lines_until_pong(ann, line)
+        assert fields(refused)[1]["code"] == "bad-rules", (line, refused)
+        options = refused.split("; options: ", 1)[1].split(", ")
+        assert not [x for x in options if x.startswith(("clock", "time"))], refused
+    assert await lines_until_pong(ann, "clock 30000") == [
+        "error code=bad-argument text=clock human|bot"
+    ]
+    for command in ("help", "rules", "help rules"):
+        block = await lines_until_pong(ann, command)
+        tag = command.split()[0]
+        assert len(block) > 1 or command == "help rules", command
+        assert all(fields(x)[0] == tag and fields(x)[1]["text"].strip() for x in block), block
+        assert set(fields(block[-1])[1]) == {"text"}, block[-1]  # no field that ends it
+
+
+@pytest.mark.timeout(60)
+async def test_an_observer_is_told_what_13_says(port: int, connect: Connector) -> None:
+    # §13's machine example, the lines it shows (its deal aside): the ok, the observer
+    # event, the state with seat=- hand= clock=- legal=; then every event (seq without a
+    # gap), every table say and every record, and `state` the same view again
+    documented = example("## 13. Observers, and what is never sent")
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="deal")  # seq 4, as the example's
+    await eve.send(f"observe {table}")
+    swaps = {"table=14": f"table={table}", "table 14": f"table {table}"}
+    assert same(documented[1], await eve.read_until(lambda _: True), swaps)
+    assert same(documented[2], await eve.read_until(lambda _: True), swaps)
+    view = fields(await eve.read_until(lambda _: True))
+    shown = fields(documented[3])
+    assert view[0] == shown[0] == "state" and list(view[1]) == list(shown[1])
+    for key in ("seq", "seat", "hand", "clock", "legal", "talk", "trick", "players"):
+        assert view[1][key] == shown[1][key], key
+    await eve.send("state")
+    assert fields(await eve.read_until(lambda _: True)) == view
+    await ann.send("say hello all")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(13))
+        nursery.start_soon(play_machine, bob, random.Random(14))
+    await eve.read_until(lambda line: fields(line)[1].get("kind") == "match-end", 20)
+    told = [fields(x) for x in eve.lines]
+    seqs = [int(said["seq"]) for tag, said in told if tag == "event"]
+    assert seqs == list(range(5, seqs[-1] + 1))  # every event from the observer's on
+    assert seqs[-1] == max(int(fields(x)[1]["seq"]) for x in ann.lines if x.startswith("event "))
+    assert ("say", {"from": "ann", "table": table, "text": "hello all"}) in told
+    deals = [said["deal"] for tag, said in told if tag == "event" and said["kind"] == "deal-end"]
+    records = [said["deal"] for tag, said in told if tag == "record"]
+    assert records == deals and len(deals) > 1
+    assert not [said for tag, said in told if tag == "ask"]
