@@ -18,8 +18,11 @@ import trio
 from trio.testing import MockClock
 
 from deberc_net.game.cards import card_str, cards_str, sort_hand
+from deberc_net.game.clock import automatic_call
+from deberc_net.game.match import Match
 from deberc_net.game.seeding import deck_for
 from deberc_net.server.config import Config
+from deberc_net.testing import build_ruleset
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
 from tests.server.client import LineClient, fields, play_machine, random_legal
@@ -361,3 +364,69 @@ async def test_an_observer_is_told_what_13_says(port: int, connect: Connector) -
     records = [said["deal"] for tag, said in told if tag == "record"]
     assert records == deals and len(deals) > 1
     assert not [said for tag, said in told if tag == "ask"]
+
+
+# §11.2's orders, read from the page: "(plain 7 8 9 J Q K 10 A, trump 7 8 Q K 10 A 9 J)"
+ORDERS = re.search(
+    r"\(plain ([\dJQKA\s]+),\s+trump ([\dJQKA\s]+)\)", PROTOCOL.read_text(encoding="utf-8")
+)
+assert ORDERS is not None
+PLAIN_ORDER, TRUMP_ORDER = ORDERS[1].split(), ORDERS[2].split()
+FIRST_WORDS = ("pas", "ot-", "prokhodit", "ne-prokhodit", "pokazyvayu", "pishet")
+
+
+def clock_says(legal: list[str], trump: str | None) -> str:
+    """§11.2's automatic call, as the page states it, from the legal= tokens."""
+    for word in FIRST_WORDS:
+        said = [x for x in legal if x == word or (word == "ot-" and x.startswith(word))]
+        if said:
+            return said[0]
+    played = [x for x in legal if re.fullmatch(r"(?:10|[789JQKA])[shdc]", x)]
+    if played:
+
+        def order(card: str) -> tuple[int, int]:
+            rank, suit = card[:-1], card[-1]
+            if suit == trump:
+                return (1, TRUMP_ORDER.index(rank))
+            return (0, PLAIN_ORDER.index(rank))
+
+        return min(played, key=order)  # min keeps the first of equals: legal= order
+    return legal[0]
+
+
+@pytest.mark.parametrize(
+    ("players", "variant", "options"),
+    [
+        (2, "moscow", ()),
+        (3, "moscow", ()),
+        (4, "moscow", ()),
+        (2, "moscow", ("poltinniki",)),
+        (2, "moscow", ("dave",)),
+        (2, "moscow", ("swap-before-extra", "perezdacha", "show-combination")),
+        (3, "kharkov", ("commitment", "manual-claim")),
+    ],
+)
+def test_the_clock_calls_as_11_2_says(players: int, variant: str, options: tuple[str, ...]) -> None:
+    # §11.2 at every request of random matches: the first legal of pas, the forced ot-,
+    # prokhodit, ne-prokhodit, pokazyvayu, pishet; else the lowest legal card, a plain
+    # one before a trump, ties in legal= order; else legal='s first token; never a
+    # redeal asked for
+    rules = build_ruleset(players, variant, options)
+    rng = random.Random(f"{players}{variant}{options}")
+    asked = 0
+    for game in range(200):
+        if asked >= 1500:
+            break
+        match = Match(rules, seed=f"clock-{game}")
+        while not match.over and asked < 1500:
+            seat = match.to_act
+            assert seat is not None
+            legal = [call.token() for call in match.legal_calls(seat)]
+            trump = match.deal.trump
+            suit = None if trump is None else "shdc"[trump]
+            auto = automatic_call(match, seat).token()
+            assert auto == clock_says(legal, suit), (legal, suit, auto)
+            assert auto not in ("chetyre-semerki", "perezdacha"), legal
+            match.apply(seat, rng.choice(match.legal_calls(seat)))
+            asked += 1
+    assert asked == 1500
