@@ -25,7 +25,7 @@ from deberc_net.server.config import Config
 from deberc_net.testing import build_ruleset
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, fields, play_machine, random_legal
+from tests.server.client import LineClient, fields, play_machine, random_legal, seat_pair
 from tests.server.conftest import Connector
 
 
@@ -430,3 +430,46 @@ def test_the_clock_calls_as_11_2_says(players: int, variant: str, options: tuple
             match.apply(seat, rng.choice(match.legal_calls(seat)))
             asked += 1
     assert asked == 1500
+
+
+async def pass_or_play(client: LineClient, seed: int) -> None:
+    """A seat that passes whenever it may (so deals are void), else calls at random."""
+    rng = random.Random(seed)
+    while True:
+        ask = await client.expect("ask", timeout=600)
+        legal = ask["legal"].split(",")
+        call = "pas" if "pas" in legal else rng.choice(legal)
+        await client.send(f"{call} seq={ask['seq']}")
+
+
+@pytest.mark.timeout(30)
+async def test_a_void_deals_record_is_as_14_shows_it(port: int, connect: Connector) -> None:
+    # §14: right after deal-end, to each seat, `record table=T deal=D text=` one JSON
+    # line; its example (a deal all passed) has a real void record's keys, in order,
+    # and its values' kinds; "seed" null on the wire before the match's last deal
+    section = PROTOCOL.read_text(encoding="utf-8").split("\n## 14. Deal records\n", 1)[1]
+    whole = next(x for x in section.splitlines() if x.startswith("record table=5 deal=2 "))
+    shown = json.loads(fields(whole)[1]["text"])
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob, "2 to-301")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(pass_or_play, ann, 1)
+        nursery.start_soon(pass_or_play, bob, 2)
+        for client in (ann, bob):  # (each read by its seat's task)
+            await client.seen(lambda x: x.startswith("record "))
+        nursery.cancel_scope.cancel()
+    for client in (ann, bob):
+        at = next(i for i, x in enumerate(client.lines) if x.startswith("record "))
+        end = fields(client.lines[at - 1])
+        told = fields(client.lines[at])
+        assert end[1]["kind"] == "deal-end" and told[1]["deal"] == end[1]["deal"]
+        assert list(told[1]) == ["table", "deal", "text"]
+    record = json.loads(told[1]["text"])
+    assert record["outcome"] == shown["outcome"] == "void"
+    assert record["void_reason"] == shown["void_reason"] == "all passed"
+    assert list(record) == list(shown)
+    for key, value in shown.items():
+        assert type(record[key]) is type(value) or None in (value, record[key]), key
+    assert record["seed"] is None and record["format"] == "deberc-deal/1"
+    assert told[1]["table"] == record["table"] and told[1]["deal"] == str(record["deal_no"])
