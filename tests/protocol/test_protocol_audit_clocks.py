@@ -25,7 +25,15 @@ from deberc_net.server.config import Config
 from deberc_net.testing import build_ruleset
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, fields, play_machine, random_legal, seat_pair
+from tests.server.client import (
+    PROMPT,
+    LineClient,
+    fields,
+    human_choice,
+    play_machine,
+    random_legal,
+    seat_pair,
+)
 from tests.server.conftest import Connector
 
 
@@ -473,3 +481,125 @@ async def test_a_void_deals_record_is_as_14_shows_it(port: int, connect: Connect
         assert type(record[key]) is type(value) or None in (value, record[key]), key
     assert record["seed"] is None and record["format"] == "deberc-deal/1"
     assert told[1]["table"] == record["table"] and told[1]["deal"] == str(record["deal_no"])
+
+
+SEED_15_1 = "netcat-284988"  # deals §15.1's deal 1: bot1 deals and turns K♣, fresa 9♦
+
+
+async def excerpt(client: LineClient, transcript: list[str], swaps: dict[str, str]) -> None:
+    """A person's transcript with ``…`` lines, held to the server: each line it shows is
+    the next line sent (a ``> `` line sent, as swapped); after a ``…`` the lines up to
+    the next it shows are skipped, each prompt in them answered as a person picks
+    (``human_choice``: a transcript's own answer there is one of these)."""
+    skipping = False
+    for line in transcript:
+        if line.strip() == "…":
+            skipping = True
+            continue
+        for mine, theirs in swaps.items():
+            line = line.replace(mine, theirs)
+        if line.startswith("> ") and not skipping:
+            await client.send(sent(line))
+            continue
+        while line.startswith("> ") and skipping:  # sent where a person would
+            prompt = PROMPT.match(await client.read_until(lambda _: True))
+            if prompt:
+                picked = human_choice(prompt.group(1))
+                await client.send(picked)
+                skipping = picked != sent(line)
+        if line.startswith("> "):
+            continue
+        got = await client.read_until(lambda _: True)
+        while skipping and got != line:
+            prompt = PROMPT.match(got)
+            if prompt:
+                await client.send(human_choice(prompt.group(1)))
+            got = await client.read_until(lambda _: True)
+        skipping = False
+        if "Your resume token is " in line:  # (wrapped at 80 columns; it is random)
+            token = re.findall(r"token is ([\w-]+):", got)[0]
+            swaps[re.findall(r"token is ([\w-]+):", line)[0]] = token
+            line = line.replace(re.findall(r"token is ([\w-]+):", line)[0], token)
+        assert got == line, (line, got)
+
+
+async def bot1_at(port: int, connect: Connector, table: str) -> LineClient:
+    """§15.1's bot1: sits at ``table`` and makes the clock's call every time (§11.2)."""
+    bot1 = await connect.machine(port, "bot1")
+    await bot1.send(f"sit {table}")
+    await bot1.expect("ok", cmd="sit")
+    return bot1
+
+
+async def bot1_calls(bot1: LineClient) -> None:
+    while True:
+        ask = await bot1.expect("ask", timeout=600)
+        trump = None if ask["trump"] == "-" else ask["trump"]
+        await bot1.send(f"{clock_says(ask['legal'].split(','), trump)} seq={ask['seq']}")
+
+
+@pytest.mark.timeout(30)
+async def test_the_netcat_session_of_15_1_is_what_a_server_seeded_so_sends(
+    start: Start, connect: Connector
+) -> None:
+    # §15.1 line for line (its "…" skipped, the prompts there answered as a person
+    # picks), dealt by a known seed, bot1 making the clock's calls; and §14's human
+    # "Deal 1 in full" is this deal's
+    documented = example("### 15.1 A person with netcat (human style)")
+    assert documented[0] == "$ nc localhost 7501"
+    port = await start(match_seed=SEED_15_1, lag_ms=500)
+    misha = await connect.raw(port, "misha")
+    assert misha.lines == documented[1:3]  # the banner
+    new = documented.index("> new 2")
+    await excerpt(misha, documented[3:new], {})
+    await misha.send("new 2")
+    sat = await misha.read_until(lambda _: True)
+    table = re.findall(r"\d+", sat)[0]
+    misha.pos -= 1
+    bot1 = await bot1_at(port, connect, table)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot1_calls, bot1)
+        await excerpt(misha, documented[new + 1 :], {"table 18": f"table {table}"})
+        nursery.cancel_scope.cancel()
+    in_full = example(
+        "Human style shows the deal trick by trick instead (who led, the cards in the order"
+    )
+    at = misha.lines.index(in_full[0])
+    assert misha.lines[at : at + 3] == in_full[:3] and in_full[3] == "  …"
+
+
+async def misha_plays_deal_1_and_leaves(misha: LineClient) -> None:
+    """misha as §15.1 has him: igrayu, A♥ led, then as a person picks; then 'leave!'."""
+    said = ["играю", "hod ah"]
+    while not (line := await misha.read_until(lambda _: True, 20)).startswith("Deal 2."):
+        prompt = PROMPT.match(line)
+        if prompt:
+            await misha.send(said.pop(0) if said else human_choice(prompt.group(1)))
+    await misha.send("leave!")
+
+
+@pytest.mark.timeout(30)
+async def test_a_person_observing_is_told_what_13_shows(start: Start, connect: Connector) -> None:
+    # §13's human example (its "…" skipped): §15.1's match watched by hugo from its
+    # first deal, to misha's leave; its Game over line names the match
+    documented = example("Human style, the same kind of stream:")
+    port = await start(match_seed=SEED_15_1, lag_ms=500)
+    misha = await connect.human(port, "misha")
+    await misha.send("new 2")
+    table = re.findall(r"\d+", await misha.read_until(lambda x: x.startswith("You sit")))[0]
+    bot1 = await bot1_at(port, connect, table)
+    await misha.read_until(lambda x: x.startswith("Deal 1."))
+    hugo = await connect.human(port, "hugo")
+    await hugo.send("ping")
+    await hugo.read_until(lambda x: x == "pong")  # his greeting read
+    swaps = {
+        "observe 18": f"observe {table}",
+        "table 18": f"table {table}",
+        "Table 18": f"Table {table}",
+    }
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot1_calls, bot1)
+        await excerpt(hugo, documented[:6], swaps)  # up to "Waiting for misha."
+        nursery.start_soon(misha_plays_deal_1_and_leaves, misha)
+        await excerpt(hugo, documented[6:], swaps | {"m18": "m1"})
+        nursery.cancel_scope.cancel()
