@@ -13,9 +13,19 @@ import trio
 
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
-from tests.server.conftest import Connector, jump_when_idle, make_config, virtual_clock
+from tests.server.conftest import (
+    Connector,
+    db_path,
+    jump_when_idle,
+    make_config,
+    register,
+    start_server,
+    virtual_clock,
+)
 
-__all__ = ["jump_when_idle", "virtual_clock"]  # virtual time, for the clocks' tests
+# virtual time, for the clocks' tests; a server whose store a test writes first (an
+# admin's name registered as its owner registers it)
+__all__ = ["db_path", "jump_when_idle", "register", "start_server", "virtual_clock"]
 
 Start = Callable[..., Awaitable[int]]
 

@@ -12,6 +12,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
@@ -603,3 +604,44 @@ async def test_a_person_observing_is_told_what_13_shows(start: Start, connect: C
         nursery.start_soon(misha_plays_deal_1_and_leaves, misha)
         await excerpt(hugo, documented[6:], swaps | {"m18": "m1"})
         nursery.cancel_scope.cancel()
+
+
+DRAIN_LINE = re.compile(r"^\[(\w+)\]\s+(.*)$")
+
+
+@pytest.mark.timeout(60)
+async def test_the_drain_example_of_11_4a_is_what_the_server_sends(
+    start_server: Start,
+    register: Callable[[str, str], Awaitable[None]],
+    connect: Connector,
+) -> None:
+    # §11.4a's example, each connection's lines in order: boss an admin, anna at a
+    # running match (a short one, bob her opponent)
+    documented = example(
+        "**`drain` (admins)** begins the same drain over the protocol, for an operator who cannot"
+    )
+    await register("boss", "owners")
+    port = await start_server(admins=["boss"], shutdown_grace_ms=100)
+    boss = await connect.machine(port, "boss", "owners")
+    anna = await connect.machine(port, "anna")
+    bob = await connect.machine(port, "bob")
+    await anna.send("new 2 short")
+    table = (await anna.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await anna.expect("event", kind="start")
+    clients = {"boss": boss, "anna": anna}
+    for line in documented:
+        if line.strip() == "(anna's match ends)":
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(play_machine, anna, random.Random(1))
+                nursery.start_soon(play_machine, bob, random.Random(2))
+            continue
+        matched = DRAIN_LINE.match(line)
+        assert matched, line
+        client, said = clients[matched[1]], matched[2]
+        if said.startswith("> "):
+            await client.send(sent(said))
+        elif client is anna:  # her match's lines aside, left for her play
+            assert await anna.take(lambda x: x.startswith("info ")) == said
+        else:
+            assert await client.read_until(lambda _: True) == said
