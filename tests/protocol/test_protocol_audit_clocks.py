@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 import trio
@@ -36,6 +38,7 @@ from tests.server.client import (
     seat_pair,
 )
 from tests.server.conftest import Connector
+from tests.server.process import start_server_process
 
 
 def same(documented: str, got: str, swaps: dict[str, str]) -> bool:
@@ -645,3 +648,60 @@ async def test_the_drain_example_of_11_4a_is_what_the_server_sends(
             assert await anna.take(lambda x: x.startswith("info ")) == said
         else:
             assert await client.read_until(lambda _: True) == said
+
+
+@pytest.mark.timeout(60)
+async def test_a_stop_tells_each_table_and_refuses_new_games_as_11_4_says(
+    tmp_path: Path, connect: Connector
+) -> None:
+    # §11.4, a `serve` process sent SIGTERM (a grace long enough to ask it things): the
+    # stop's line to everyone; a running match's table and a waiting one each closed in
+    # its own words, no match-end; new, sit, seek then shutting-down, and a table call
+    # and state of a player whose table closed; a waiting seek ends with the stop's
+    # line and nothing more, and unseek is then not-allowed
+    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 60000")
+    try:
+        ann, bob, carl, dan = [
+            await connect.machine(port, name) for name in ("ann", "bob", "carl", "dan")
+        ]
+        await ann.send("new 2")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        await bob.send(f"sit {table}")
+        match = (await ann.expect("event", kind="start"))["match"]
+        await carl.send("new 2")
+        waiting = (await carl.expect("ok", cmd="sit"))["table"]
+        await dan.send("seek 3")
+        await dan.expect("ok", cmd="seek")
+        for client in (ann, bob, carl, dan):  # every line so far read
+            await client.send("ping")
+            await client.read_until(lambda line: line == "ok cmd=ping text=pong")
+        seen = len(dan.lines)
+        proc.send_signal(signal.SIGTERM)
+        stop = "info text=The server is shutting down: SIGTERM received."
+        for client in (ann, bob, carl, dan):
+            await client.take(lambda line: line == stop)
+        closes = f"info closed={table} text=Table {table} closes: SIGTERM received."
+        for client in (ann, bob):
+            assert await client.take(lambda x: x.startswith("info closed=")) == (
+                f"{closes} Match {match} stops here: nobody wins or loses, and it is not rated."
+            )
+        assert await carl.take(lambda x: x.startswith("info closed=")) == (
+            f"info closed={waiting} text=Table {waiting} closes: SIGTERM received."
+        )
+        for client in (ann, carl):
+            await client.send("ping")
+            await client.read_until(lambda line: line == "ok cmd=ping text=pong")
+        for line in ("new 2", f"sit {waiting}", "seek 2"):
+            [refused] = await lines_until_pong(carl, line)
+            assert fields(refused)[1]["code"] == "shutting-down", (line, refused)
+        for line in ("state", "pas"):
+            [refused] = await lines_until_pong(ann, line)
+            assert fields(refused)[1]["code"] == "shutting-down", (line, refused)
+        [refused] = await lines_until_pong(dan, "unseek")
+        assert fields(refused)[1]["code"] == "not-allowed"
+        # (the stop's line, taken above, is the one other line he got since seeking)
+        assert dan.lines[seen:] == [refused, "ok cmd=ping text=pong"]
+        assert not [x for x in ann.lines + bob.lines if "kind=match-end" in x]
+    finally:
+        proc.kill()
+        proc.wait()
