@@ -705,3 +705,61 @@ async def test_a_stop_tells_each_table_and_refuses_new_games_as_11_4_says(
     finally:
         proc.kill()
         proc.wait()
+
+
+@pytest.mark.timeout(30)
+async def test_the_full_table_example_of_12_is_what_the_server_sends(
+    start: Start, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    # §12's last example, bob's connection line for line, on virtual time: ann sat at
+    # bob's table for three and dropped; 23 s later carl took the last seat; the table
+    # waits for her (97 s left), and deals the moment she is back
+    documented = example(
+        "and dropped; bob's connection (carl and ann are other people's, in parentheses):"
+    )
+    port = await start(match_seed="full-2")  # bob deals deal 1 and turns 7c
+    bob = await connect.machine(port, "bob")
+    await bob.send("new 3")
+    await bob.expect("event", kind="seated", name="bob")
+    ann = await connect.machine(port, "ann")
+    await ann.send("sit 1")
+    await ann.expect("ok", cmd="sit")
+    await ann.aclose()
+    carl = await connect.machine(port, "carl")
+    for line in documented:
+        if line == "(23 s later carl takes the last seat: 'sit 1')":
+            await trio.sleep(23)
+            await carl.send("sit 1")
+        elif line == "(ann logs in again with her token)":
+            await connect.machine(port, "ann", token=ann.token)
+        elif line.startswith("> "):
+            await bob.send(sent(line))
+        else:
+            got = await bob.read_until(lambda _: True)
+            assert same(line, got, {}), (line, got)
+
+
+@pytest.mark.timeout(30)
+async def test_the_machine_style_is_told_nothing_as_its_clock_runs_down(
+    start: Start, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    # §11.1: "The machine style is told nothing new: a program counts clock= down
+    # itself": a program with a person's clock (60 s, the warning due at 10 s left)
+    # hears nothing between its ask and the clock's call for it
+    port = await start(lag_ms=500)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("clock human")
+    await ann.expect("ok", cmd="clock")
+    await bob.send("clock human")
+    await bob.expect("ok", cmd="clock")
+    await seat_pair(ann, bob)
+    views = [
+        fields(await c.read_until(lambda x: x.startswith(("ask ", "state ")))) for c in (ann, bob)
+    ]
+    [(asked, view)] = [(c, v[1]) for c, v in zip((ann, bob), views, strict=True) if v[0] == "ask"]
+    assert view["clock"] == "60500"
+    at = trio.current_time()
+    made = await asked.read_until(lambda _: True, timeout=120)
+    assert fields(made)[1].get("auto") == "1", made  # the very next line: nothing before
+    assert trio.current_time() - at == 60.5
