@@ -763,3 +763,33 @@ async def test_the_machine_style_is_told_nothing_as_its_clock_runs_down(
     made = await asked.read_until(lambda _: True, timeout=120)
     assert fields(made)[1].get("auto") == "1", made  # the very next line: nothing before
     assert trio.current_time() - at == 60.5
+
+
+@pytest.mark.timeout(30)
+async def test_an_away_seats_clock_calls_do_not_forfeit_it_the_away_limit_does(
+    start: Start, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    # §11.3 away: the clock keeps calling for a disconnected seat, its calls not counted
+    # toward timeouts (many more than 3 here), and the match is lost by the away limit,
+    # 120 s from the disconnect
+    port = await start(lag_ms=500)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    _, seat, _ = await seat_pair(ann, bob)
+    await ann.expect("event", kind="deal")
+    await ann.aclose()
+    rng = random.Random(3)
+    gone = None
+    while (told := fields(await bob.read_until(lambda _: True, 300)))[1].get("kind") != (
+        "match-end"
+    ):
+        if told[0] == "ask":  # bob answers at once
+            await bob.send(f"{random_legal(told[1], rng)} seq={told[1]['seq']}")
+        elif told[1].get("kind") == "away":
+            gone = trio.current_time()
+    end = told[1]
+    assert gone is not None
+    assert trio.current_time() - gone == 120.0
+    assert (end["reason"], end["forfeit"]) == ("away", str(seat))
+    made = [x for x in bob.lines if f" seat={seat} " in x and " auto=1" in x]
+    assert len(made) > 3, made
