@@ -1,8 +1,196 @@
-"""An audit of docs/protocol.md against the server, part 2 (clocks): the clocks,
-automatic calls, forfeits, a stop and a drain (§11), disconnects and reconnects (§12),
-observers and what is never sent (§13), deal records (§14), the example sessions (§15),
-the minimal bot (§16) and what protocol 1 does not have (§17). Table as part 1's
-(tests/protocol/test_protocol_audit.py): each promise, and (→) the tests that pin it.
+"""An audit of docs/protocol.md against the server, part 2: the clocks, automatic calls,
+forfeits, a stop and a drain (§11), disconnects and reconnects (§12), observers and what
+is never sent (§13), deal records (§14), the example sessions (§15), the minimal bot
+(§16) and what protocol 1 does not have (§17). As part 1 (test_protocol_audit.py): each
+promise a client may rely on, and (→) the tests that pin it, "here" for this module's.
+The examples of these sections are held here to a real server line for line, dealt by a
+seed where a deal shows (the seed its match-end names, or one found to deal it) and on
+virtual time where the clock shows; an excerpt's lines are checked, its "…" skipped.
+
+§11 the defaults are the server's; `rules TABLE` states the values in force
+    → here: test_the_numbers_of_11_and_12_are_the_servers_defaults;
+    → server/test_tertz_rules_clock.py test_a_deberts_tables_clock_line_says_nothing_of_a_break
+§11.1 each request its own clock; a new ask after every accepted call (talk calls too),
+the fresh ask's clock= the whole allowance
+    → server/test_clock.py
+      test_a_call_answered_late_in_the_clock_gives_the_next_seat_its_whole_clock;
+    → here: test_the_bots_example_of_15_2_is_what_a_server_seeded_so_sends (after menyayu)
+§11.1 10 s for the bot clock, 60 s for others, 500 ms lag: clock=10500 / 60500; the bot
+clock by `clock bot`, or the machine style without `clock human`
+    → server/test_clock.py test_clock_human_gives_a_machine_style_seat_the_human_clock,
+      test_clock_refuses_a_bad_choice_and_keeps_the_style_default;
+    → here: test_the_numbers_of_11_and_12_are_the_servers_defaults,
+      test_the_machine_style_is_told_nothing_as_its_clock_runs_down (60500),
+      test_the_netcat_session_of_15_1_is_what_a_server_seeded_so_sends ([60 s])
+§11.1 fixed for the match: a clock or style asked for, or a reconnect in the other style,
+changes nothing
+    → here: test_a_clock_asked_for_mid_match_waits_for_the_next_match,
+      test_a_person_back_in_the_machine_style_keeps_his_clock_as_12_shows
+§11.1 the warning at 10 s left, once, to the human style; none for a clock no longer than
+it; the machine style told nothing
+    → server/test_clock.py test_a_person_is_warned_once_when_10_s_are_left,
+      test_no_warning_when_the_clock_is_no_longer_than_the_warning;
+    → game/test_clock.py test_a_seat_is_warned_once_a_request_when_its_warning_time_is_left;
+    → here: test_the_machine_style_is_told_nothing_as_its_clock_runs_down
+§11.1 an ask repeated by `state` or a reconnect: the milliseconds left
+    → server/test_reconnect.py test_reconnect_resumes_the_seat;
+    → here: test_a_person_back_in_the_machine_style_keeps_his_clock_as_12_shows
+§11.1 no clock per match (and §17)
+    → here: test_what_17_lists_is_not_there
+§11.2 `auto=1` on the call or play, `"auto": true` in the record
+    → server/test_reconnect.py test_automatic_calls_are_recorded;
+    → here: test_the_forfeit_example_of_11_3_is_what_a_server_seeded_so_sends
+§11.2 ` (by the clock)`, ` (по часам)`: the play, `history`, `last`, the web replay, the
+deal's record as people are told it
+    → server/test_clock.py test_a_person_is_warned_once_when_10_s_are_left;
+    → server/test_history_clock.py; protocol/test_render.py; web/test_replay_clock.py,
+      web/test_browser_clock_marks.py
+§11.2 the call made: pas, the forced ot-, prokhodit, ne-prokhodit, pokazyvayu, pishet,
+else the lowest legal card (plain before trump, the page's orders, ties in legal=
+order), else legal='s first; no declaration, swap or bella; never a redeal
+    → game/test_clock.py test_the_automatic_call_passes_then_plays_the_lowest_card;
+    → here: test_the_clock_calls_as_11_2_says (against the page's own words, at every
+      request of random matches of several rule sets),
+      test_the_forfeit_example_of_11_3_is_what_a_server_seeded_so_sends (terts not declared)
+§11.2 a pending question's answers (a plugin's too) first in the answerer's legal=
+    → game/test_sources.py (legal= with ne-menyayu, predlagayu before chetyre-semerki);
+    → here: test_the_clock_calls_as_11_2_says (never chetyre-semerki)
+§11.3 a forfeit ends the match at once, `forfeit=SEAT`, stored with its reason and seat;
+no deal-end; the deal given up recorded as it stood and sent as a record (before the
+match-end); nobody writes
+    → server/test_forfeit_record.py; game/test_forfeit_record.py;
+      web/test_forfeit_seat.py;
+    → here: test_the_forfeit_example_of_11_3_is_what_a_server_seeded_so_sends (the
+      example showed no record, and named the winner `slowpoke` as though `name=` named
+      the one who forfeited: slips, corrected)
+§11.3 a forfeit before a deal's first call leaves no record of it; /games/ID still shows
+the match
+    → server/test_sheet_after.py; web/test_pages.py
+§11.3 timeouts: 3 in a row; a call of the seat's own resets the count
+    → game/test_clock.py test_timeouts_in_a_row_lose_and_an_answer_resets_them;
+    → server/test_reconnect.py test_repeated_timeouts_make_automatic_calls_then_forfeit;
+    → here: test_the_forfeit_example_of_11_3_is_what_a_server_seeded_so_sends
+§11.3 away: 120 s from the disconnect, not reset; the clock's calls meanwhile not counted
+    → server/test_reconnect.py test_away_too_long_forfeits;
+    → server/test_away_told.py test_a_second_away_neither_restarts_the_limit_nor_is_told_again;
+    → here: test_an_away_seats_clock_calls_do_not_forfeit_it_the_away_limit_does
+§11.3 left: `leave` during the match
+    → server/test_seek_dropped_leaver.py;
+    → here: test_a_person_observing_is_told_what_13_shows (leave!, "left the table")
+§11.3 the winner: the other side; of three, the highest total, a tie to the lower seat;
+0 : 0 : 0 by the leaver's seat
+    → game/test_forfeit_winner.py test_the_highest_other_side_wins_a_tie_going_to_the_lowest_seat;
+    → web/test_forfeit_seat.py
+§11.4 SIGTERM, SIGINT, SIGHUP (not under nohup); newcomers' one line; everyone told, logged
+in or not; a stop once; signals before `listening`; the grace, at once with nobody left
+    → server/test_shutdown.py (test_signal_stops_cleanly_and_tells_everyone …
+      test_the_grace_is_waited_while_a_player_is_online_and_ends_when_he_goes)
+§11.4 each table's `info closed=T …` line, a match's stopped unrated (Russian too); no
+match-end; new/sit/seek refused `shutting-down`, and a closed table's calls and `state`;
+a waiting seek ends with the stop's line alone, `unseek` then not-allowed
+    → server/test_shutdown.py
+      test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language;
+    → server/test_seek_looks_again.py, server/test_lobby_tasks.py;
+    → here: test_a_stop_tells_each_table_and_refuses_new_games_as_11_4_says
+§11.4 the stopped match listed `winner=-`, `reason=shutdown`
+    → store/test_store.py; store/test_rated_end_together.py
+§11.4 `closed=T` read by the client library; --workers: seats kept elsewhere, a worker's
+stop and its reasons
+    → clients/test_handed.py
+      test_a_bot_whose_table_closes_with_no_match_end_says_so_and_seeks_again;
+    → store/test_workers_stopping.py, store/test_serve_stop_database_away.py,
+      store/test_workers_two_hosts_stop.py, store/test_distributed_stops.py
+§11.4a SIGUSR1 or `drain`: everyone told once (logins too); waiting tables closed in their
+words; every way to a new game refused in its words, a waiting seek ended, a rematch off;
+the running matches play on; the stop when none is left; SIGTERM during it, a second
+SIGUSR1, one during a stop, one as serve starts; `drain_limit_ms`
+    → server/test_drain.py; server/test_drain_start.py; store/test_workers_drain.py
+§11.4a `drain`: the admins' own, no argument, its ok (matches, already), during a stop
+refused, Russian
+    → server/test_drain_command.py (the third Russian answer, «сервер уже
+      останавливается: ждать нечего», is in the catalogue, not provoked over the wire)
+§11.4a the example
+    → here: test_the_drain_example_of_11_4a_is_what_the_server_sends
+§12 away on any end of the connection (closed, reset, kick), `event kind=away`, the human
+style's words for how long
+    → server/test_reconnect.py test_reconnect_resumes_the_seat,
+      test_a_reset_connection_is_an_ordinary_disconnect;
+    → server/test_moderation.py
+      test_a_kicked_player_is_told_why_his_seat_goes_away_and_he_may_come_back;
+    → server/test_human.py test_the_away_notice_says_how_long_the_seat_is_held
+§12 at a waiting table: the seat held the away limit, else freed (`left`, the human
+words); nobody present: closed after 10 s; told at the next login
+    → server/test_reconnect.py test_leaving_a_waiting_table_frees_the_seat;
+    → server/test_missed.py (every test), store/test_workers_missed.py
+§12 what was missed told once at the next login, to the name's owner only
+    → server/test_missed.py test_a_match_lost_or_ended_while_away_is_told_at_the_next_login,
+      test_a_guest_back_after_his_seat_was_freed_is_told_once
+§12 a match cut off by a stop told once after the restart, from the store; not a guest
+    → server/test_shutdown.py
+      test_after_a_restart_a_registered_player_is_told_his_match_was_cut_off
+§12 a full waiting table deals to no empty chair: the away events again, the `info` of
+whom it waits for, `tables`' away=, the start at the return; a ladder board starts
+    → server/test_full_table_waits.py (every test);
+    → here: test_the_full_table_example_of_12_is_what_the_server_sends (its deal now a
+      real one, seed full-2)
+§12 coming back: login with the token or password; `name-in-use` else; the old
+connection's `bye`; `back` to the table; the view (the ask with the clock left); no
+replay, the next event seq+1 or later
+    → server/test_reconnect.py test_reconnect_resumes_the_seat,
+      test_a_second_login_moves_the_session;
+    → server/test_streams.py test_a_guest_whose_stream_drops_comes_back_by_token;
+    → here: test_a_person_back_in_the_machine_style_keeps_his_clock_as_12_shows (the
+      example's lines and times: 41099, then 40499; the old connection's; the opponent's)
+§12 a person back at an empty trick is shown the last trick taken
+    → server/test_reconnect.py test_a_person_back_at_an_empty_trick_is_shown_the_last_trick_taken
+§12 back at the seat or not: read from the login's reply, before a ping's; told only its
+asks, the same
+    → server/test_streams.py test_new_and_a_resuming_login_are_answered_before_the_next_line;
+    → server/test_tell_asks.py
+§13 an observer: every event, table say and record; on observe/state a state with
+seat=- hand= clock=- legal=; the example's lines
+    → server/test_commands.py test_observe_and_state;
+    → here: test_an_observer_is_told_what_13_says
+§13 a web page watching: the same lines but the records
+    → web/test_live_socket.py
+      test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records
+§13 the human example; `Game over` names the match and the forfeit in words
+    → server/test_silent_observer.py test_a_human_observer_is_told_the_match_id_at_its_end;
+    → here: test_a_person_observing_is_told_what_13_shows (now §15.1's real match; the
+      Game over line wrapped at 80 columns as the server wraps it)
+§13 never sent: another hand, the talon, the deck, an unshown combination, any seed;
+records seedless but the last
+    → server/test_secrecy.py (every test)
+§14 right after deal-end, to seats and observers, a record on one line; its example's
+keys in order
+    → here: test_a_void_deals_record_is_as_14_shows_it (the example lacked
+      `hanging_pending_before`, which every record has: a slip, corrected),
+      test_an_observer_is_told_what_13_says
+§14 the stored copy seedless while the match runs; export leaves running matches out
+    → store/test_store.py test_a_running_matchs_deals_are_withheld_and_seedless,
+      test_records_leave_running_matches_out
+§14 the human style's deal in full; (by the clock); (unfinished); no card was played
+    → server/test_forfeit_record.py; protocol/test_render.py; server/test_history_clock.py;
+    → here: test_the_netcat_session_of_15_1_is_what_a_server_seeded_so_sends (§14's
+      lines now those of that deal)
+§15.1 line for line, seeded (the example is now a real deal: seed netcat-284988; the
+greeting wrapped as the server wraps it, a slip, corrected)
+    → here: test_the_netcat_session_of_15_1_is_what_a_server_seeded_so_sends
+§15.2 line for line up to its "…", by the seed its match-end names; deal 2 by the seed
+(the ask after seat 0 took the first trick said leader=1: a slip, corrected)
+    → here: test_the_bots_example_of_15_2_is_what_a_server_seeded_so_sends,
+      test_the_second_deal_of_15_2_is_the_seeds;
+    → server/test_doc_ask_lines.py; server/test_protocol_transcripts.py (the logins)
+§15.3 line for line (the bad-rules list lacked to-1002: a slip, corrected)
+    → here: test_the_lobby_example_of_15_3_is_what_the_server_sends
+§16 the minimal bot, run as printed against a real server: a whole match, then seeks again
+    → here: test_the_minimal_bot_of_16_plays_a_whole_match_and_seeks_again
+§17 no hello, no clock per match, table or player, no replay after a reconnect, no end
+marker for help and rules
+    → here: test_what_17_lists_is_not_there,
+      test_a_person_back_in_the_machine_style_keeps_his_clock_as_12_shows (no replay);
+    → protocol/test_protocol_audit.py
+      test_the_banner_is_two_lines_each_in_80_columns_as_4_1_shows (the banner alone)
 """
 
 from __future__ import annotations
@@ -33,6 +221,7 @@ from tests.server.client import (
     LineClient,
     fields,
     human_choice,
+    next_ask,
     play_machine,
     random_legal,
     seat_pair,
@@ -793,3 +982,26 @@ async def test_an_away_seats_clock_calls_do_not_forfeit_it_the_away_limit_does(
     assert (end["reason"], end["forfeit"]) == ("away", str(seat))
     made = [x for x in bob.lines if f" seat={seat} " in x and " auto=1" in x]
     assert len(made) > 3, made
+
+
+@pytest.mark.timeout(30)
+async def test_a_clock_asked_for_mid_match_waits_for_the_next_match(
+    port: int, connect: Connector
+) -> None:
+    # §11.1: the clock "is fixed for the whole match: switching style or clock ... does
+    # not change it": both seats ask for a person's clock once the match runs; the
+    # requests of this match keep the bot's (lag 0 on this test server: 10000)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    for client in (ann, bob):
+        await client.expect("event", kind="deal")
+        await client.send("clock human")
+        await client.take(lambda x: x.startswith("ok cmd=clock "))  # the ask left unread
+    rng = random.Random(5)
+    for _ in range(6):
+        found = await next_ask(ann, bob)
+        assert found is not None
+        ask, client = found
+        assert ask["clock"] == "10000", ask
+        await client.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
