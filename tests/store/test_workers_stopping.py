@@ -227,3 +227,40 @@ async def test_a_terminals_hangup_stops_the_parent_and_every_worker_cleanly(
     ended = [e.get("worker") for e in workers.events if e.get("event") == "stopped"]
     assert sorted(ended, key=str) == [0, 1, None], workers.events[-20:]  # (None: the parent)
     assert not [e for e in workers.events if e.get("event") == "worker_died"]
+
+
+@pytest.mark.timeout(120)  # its fail_after(80), then its clean-up
+async def test_a_worker_stopped_as_it_starts_is_stopped_not_dead_and_started_again(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM to worker 1 the moment it is started (before it serves, when the signal
+    ends it as its default would: status -15), first as the whole server starts, then
+    as it starts again after a rolling restart's SIGTERM: each is a stop asked for,
+    `worker_stopped` at info, and the parent starts it again. Before the fix the first
+    was `worker_failed_to_start` (the whole server ended, status 1), the second
+    `worker_died`, the warning a crash is."""
+    starts: list[int] = []  # worker 1's pids, as it is started
+
+    def stop_at_start(entry: dict[str, object]) -> None:
+        if entry.get("event") == "worker_started" and entry.get("worker") == 1:
+            pid = int(str(entry["pid"]))
+            starts.append(pid)
+            if len(starts) in (1, 3):  # the server's start-up; the restart's
+                os.kill(pid, signal.SIGTERM)
+
+    settings = _settings(tmp_path, SHORT_GRACE_MS)
+    with trio.fail_after(80):
+        async with served_workers(postgres_url, settings, heard=stop_at_start) as workers:
+            assert len(starts) == 2 and workers.pids[1] == starts[1], (starts, workers.pids)
+            os.kill(starts[1], signal.SIGTERM)  # a rolling restart's, once it serves
+            with trio.fail_after(40):
+                while len(starts) < 4 or workers.pids[1] != starts[3]:
+                    await trio.sleep(0.05)
+            stopped = [e for e in workers.events if e.get("event") == "worker_stopped"]
+            assert [(e["worker"], e["pid"], e["status"], e["level"]) for e in stopped] == [
+                (1, starts[0], -signal.SIGTERM, "info"),
+                (1, starts[1], 0, "info"),
+                (1, starts[2], -signal.SIGTERM, "info"),
+            ], stopped
+            alarms = {"worker_died", "worker_failed_to_start"}
+            assert not [e for e in workers.events if e.get("event") in alarms]

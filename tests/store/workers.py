@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -108,12 +108,17 @@ def _server_inode(port: int, peer_port: int) -> str | None:
 
 @asynccontextmanager
 async def served_workers(
-    url: str, settings: Path, count: int = 2, own_group: bool = False
+    url: str,
+    settings: Path,
+    count: int = 2,
+    own_group: bool = False,
+    heard: Callable[[dict[str, Any]], None] | None = None,
 ) -> AsyncIterator[Workers]:
     """``serve --workers count`` on a free port (the web face off unless ``settings``
     give it an ``http_port``); SIGTERM at the end. ``own_group``: the parent and its
     workers in a process group of their own, as a terminal's foreground job (the test
-    signals them all as a terminal's Ctrl-C does)."""
+    signals them all as a terminal's Ctrl-C does). ``heard``: called with each log
+    line as it comes, from the start (a test that acts on one before ``listening``)."""
     async with trio.open_nursery() as nursery:
         web = "http_port" in settings.read_text()
         command = [
@@ -149,6 +154,8 @@ async def served_workers(
                     except ValueError:  # several processes share the stream: rarely mixed
                         entry = {"raw": line.decode(errors="replace")}
                     workers.events.append(entry)
+                    if heard is not None:
+                        heard(entry)
                     if entry.get("event") == "worker_listening":
                         workers.pids[int(entry["worker"])] = int(entry["pid"])
                     if entry.get("event") == "listening":

@@ -122,6 +122,20 @@ def heard_from(worker: Worker, line: bytes) -> None:
         worker.failure = line[len(b"failed ") :].decode("utf-8", "replace")
 
 
+# what a stop asked for ends a worker with: 0 once it serves (its server takes SIGTERM,
+# SIGINT and SIGHUP, and stops cleanly), or the signal itself before it does (till then
+# each ends it as its default would: hangup.StopSignals; a signal as it is started, at once)
+STOPS: frozenset[int] = frozenset(
+    getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
+)
+
+
+def stopped_as_asked(status: int) -> bool:
+    """Whether a worker's exit ``status`` is that of a stop it was asked for (a rolling
+    restart's SIGTERM, even one come before it served), not of a death or a failure."""
+    return status == 0 or (status < 0 and -status in STOPS)
+
+
 def _last_words(worker: Worker) -> str | None:
     """Why a worker that has ended stopped, in its own words ('failed REASON' on its
     stdout), if it said."""
@@ -210,7 +224,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 # its matches over, it stopped: not started again (one the drain reached
                 # as the others still started too: it had served, it did not fail to start)
                 if draining and (announced or worker.draining):
-                    if code == 0:
+                    if stopped_as_asked(code):
                         _let_go(worker)
                         log.info("worker_drained", worker=i, pid=worker.process.pid, status=code)
                     else:  # killed or failed meanwhile: its matches were cut off, not over
@@ -226,7 +240,9 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                         )
                     drained.add(i)
                     continue
-                if not announced:  # it could not start, nor would it next time
+                # it could not start, nor would it next time (one stopped as asked meanwhile
+                # did not fail: it is started again, as below)
+                if not announced and not stopped_as_asked(code):
                     _last_words(worker)
                     log.error(
                         "worker_failed_to_start", worker=i, status=code, reason=worker.failure
@@ -237,7 +253,9 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                     break
                 reason = _last_words(worker)
                 _let_go(worker)
-                if code == 0:  # it stopped as asked (its SIGTERM, SIGHUP, drain): no death
+                # it stopped as asked (its SIGTERM, SIGHUP, drain), even before it served
+                # (its status then the signal's, negative): no death
+                if stopped_as_asked(code):
                     log.info("worker_stopped", worker=i, pid=worker.process.pid, status=code)
                 else:
                     log.warning(
