@@ -121,6 +121,11 @@ class Rematches:
         finally:
             self._expirer = False
 
+    def standing(self, name: str) -> Offer | None:
+        """The offer open to ``name`` that may be taken up (none refused)."""
+        offer = self.offers.get(name_key(name))
+        return offer if offer is not None and offer.open and offer.refusal is None else None
+
     def ask(self, session: Session) -> None:
         """'rematch' by ``session`` (logged in, seated nowhere: the lobby checked). Not
         while the server stops (one asked from another worker: cluster/node.py):
@@ -170,7 +175,10 @@ class Rematches:
             )
         )
         asker = name_key(name)
-        for other in self._players(offer):
+        players = self._players(offer)
+        if node is not None and waiting and not again:  # their workers: for a loss of this one
+            node.rematch_asked(offer.table, tuple(offer.asked), players)
+        for other in players:
             # not to one who ignores him (docs/protocol.md §5.21): the offer's end or
             # start is told him as ever
             if other is not session and not again and not other.ignores(asker):

@@ -57,6 +57,36 @@ async def test_a_rematch_kept_by_a_killed_worker_is_told_off_at_the_other(
                 off = await _rematch_off(ann)
                 assert off["table"] == table and off["off"] == "server-lost", off
                 assert off["text"] == f"The rematch of table {table} is off: its server was lost."
+                # its players named, as worker 1 told them (before: 'asked= waiting=')
+                assert (off["asked"], off["waiting"], off["by"]) == ("ann", "bob", "-"), off
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_a_rematch_nobody_asked_kept_by_a_killed_worker_names_its_players_waiting(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Nobody asked (ann's worker heard no ask): the line still tells ann the offer is
+    off, with both players waiting, by seat (docs/protocol.md §5.16)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                bob = await workers.connect(1, "bob")
+                ann = await workers.connect(0, "ann")
+                opened += [ann, bob]
+                table = await playing_across(bob, ann)
+                await bob.send("leave!")
+                await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+                os.kill(workers.pids[1], signal.SIGKILL)
+                off = await _rematch_off(ann)
+                assert (off["table"], off["off"], off["asked"], off["waiting"]) == (
+                    table,
+                    "server-lost",
+                    "",
+                    "bob,ann",
+                ), off
             finally:
                 await close_all(opened)
 

@@ -136,11 +136,18 @@ class HeldSeat:
 @attrs.frozen
 class OfferElsewhere:
     """A rematch offer of a match a player here played at another worker's table,
-    kept there: its worker, the table, and till when it may stand (trio's clock)."""
+    kept there: its worker, the table, and till when it may stand (trio's clock); its
+    players (by seat) and who has asked, as its worker told them (an older one: none)."""
 
     owner: int
     table: int
     until: float
+    names: tuple[str, ...] = ()
+    asked: tuple[str, ...] = ()
+
+    def waiting(self) -> tuple[str, ...]:
+        keys = {name_key(n) for n in self.asked}
+        return tuple(n for n in self.names if name_key(n) not in keys)
 
 
 @attrs.define(eq=False)
@@ -244,6 +251,7 @@ class Node:
             "help": self._help_here,
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
+            "rematch_asked": self._rematch_asked,
             "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
             "succeeded": lambda m: self.lobby.accounts.succeeded(m["name"], m["address"]),
             "mark": lambda m: self.bus.publish(channel(m["w"]), {"k": "marked", "s": m["s"]}),
@@ -720,6 +728,21 @@ class Node:
         self.lobby.help.send_help(proxy, (), lang)
         self.answered(proxy, message.get("r"))
 
+    def rematch_asked(self, table: int, asked: tuple[str, ...], players: list[Session]) -> None:
+        """Tell the workers of ``players`` (those of them elsewhere) who has asked for
+        a rematch of ``table``, kept here: should this worker be lost, each of them
+        names them in his 'off=server-lost' line (_rematches_lapse)."""
+        for player in players:
+            if isinstance(player, RemoteSession):
+                body = {"k": "rematch_asked", "s": player.remote_id, "table": table}
+                self.bus.publish(channel(player.worker), body | {"asked": list(asked)})
+
+    def _rematch_asked(self, message: dict[str, Any]) -> None:
+        offer = self.rematch_at.get(message["s"])
+        if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
+            asked = tuple(str(n) for n in message["asked"])
+            self.rematch_at[message["s"]] = attrs.evolve(offer, asked=asked)
+
     def _rematch_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy_of(message)
         self.lobby.rematches.ask(proxy)
@@ -795,7 +818,11 @@ class Node:
         if table_id is None:
             if isinstance(session.table, RemoteTable):
                 owner, until = session.table.owner, trio.current_time() + REMATCH_S
-                self.rematch_at[session.id] = OfferElsewhere(owner, session.table.id, until)
+                offer = message.get("offer")  # its players (an older worker tells none)
+                names: tuple[str, ...] = ()
+                if isinstance(offer, dict) and offer.get("table") == session.table.id:
+                    names = tuple(str(n) for n in offer["names"])
+                self.rematch_at[session.id] = OfferElsewhere(owner, session.table.id, until, names)
                 session.table, session.seat = None, None
             return
         table = self._table_copy(message["w"], message["info"])
@@ -1018,6 +1045,10 @@ class Node:
         if wait is not None:
             body["wait"] = wait
         body |= {"table": None if table is None else table.id}
+        if table is None and proxy.name is not None:  # its match over: its offer's players
+            offer = self.lobby.rematches.standing(proxy.name)
+            if offer is not None:
+                body["offer"] = {"table": offer.table, "names": list(offer.names)}
         if table is not None:
             body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
             self._copied_elsewhere(table)
@@ -1424,8 +1455,9 @@ class Node:
     def _rematches_lapse(self, worker: int, why: Phrase) -> None:
         """``worker``, forgotten, kept the rematch offers of its matches just over (a
         memory of its own): each of its players here whose offer may still stand is
-        told it is off, not left to find no offer at his next 'rematch'. Who had asked
-        is known only there: the line names none. One that stopped (``why``: its 'bye')
+        told it is off, not left to find no offer at his next 'rematch', its players
+        named: who had asked as that worker told it here (rematch_asked: each ask, to
+        every player's worker), the others waiting. One that stopped (``why``: its 'bye')
         told them itself as it began to (Rematches.stopped)."""
         told = why.key is Msg.SERVER_STOPPED
         now = trio.current_time()
@@ -1436,7 +1468,8 @@ class Node:
             session = self.forwarded.get(sid)
             if told or offer.until < now or session is None or session.closed:
                 continue
-            session.send(ev.Rematch(offer.table, (), (), ev.RematchOff.SERVER_LOST))
+            off = ev.RematchOff.SERVER_LOST
+            session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
 
     def _forget_worker(self, worker: int, why: Phrase | None = None) -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
