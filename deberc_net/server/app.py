@@ -85,7 +85,12 @@ async def serve(
                 raise ListenError(
                     cannot_listen(config.web_host(), config.http_port, exc, " (web)")
                 ) from None
-        store = open_store(config.db, serving=True, dead_after_s=config.server_dead_ms / 1000)
+        store = open_store(
+            config.db,
+            serving=True,
+            dead_after_s=config.server_dead_ms / 1000,
+            plain=worker is None,  # (its row says so: no worker waits for its bus)
+        )
     except BaseException:
         close_all(game_sockets)
         if http_socket is not None:

@@ -8,12 +8,15 @@ from __future__ import annotations
 import os
 import signal
 from pathlib import Path
+from typing import cast
 
 import pytest
 import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event
+from tests.server.conftest import make_config, running_server
 
+from .distributed import query
 from .workers import Workers, served_workers
 
 # a long heartbeat: the bound of the restarted worker's wait for the other's tables,
@@ -106,3 +109,31 @@ async def test_a_restarted_worker_listens_once_the_other_told_its_tables(
                 if stopped is not None:
                     os.kill(stopped, signal.SIGCONT)
                 await close_all(opened)
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_plain_server_on_the_database_holds_up_no_workers_start(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A plain ``serve`` (no bus: it never tells its tables) on the workers' database:
+    its row says it is plain, and a worker starting, or started again, waits for it
+    no heartbeat. Before the fix each start waited the whole heartbeat (3 s here) for
+    it and logged it ``peers_unheard`` (docs/scaling.md, "A worker's start-up order")."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    with trio.fail_after(60):
+        async with running_server(make_config(postgres_url, heartbeat_ms=500)):
+            plain = {row[0] for row in query(postgres_url, "SELECT id FROM servers")}
+            assert len(plain) == 1, plain
+            async with served_workers(postgres_url, settings) as workers:
+                first_pid = workers.pids[0]
+                os.kill(first_pid, signal.SIGTERM)  # started again: the plain one still there
+                with trio.fail_after(30):
+                    while workers.pids[0] == first_pid:
+                        await trio.sleep(0.05)
+            awaited = [
+                e for e in workers.events if e.get("event") in ("peers_awaited", "peers_unheard")
+            ]
+            peers = {peer for e in awaited for peer in cast(list[int], e["peers"])}
+            assert not plain & peers, awaited
+            assert sum(e.get("event") == "worker_listening" for e in workers.events) == 3

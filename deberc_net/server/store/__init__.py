@@ -26,19 +26,24 @@ def is_postgres(db: str | Path) -> bool:
 
 
 def open_store(
-    db: str | Path, *, serving: bool = False, dead_after_s: float = DEAD_AFTER_S
+    db: str | Path,
+    *,
+    serving: bool = False,
+    dead_after_s: float = DEAD_AFTER_S,
+    plain: bool = True,
 ) -> Store:
     """The store at ``db``: a ``postgresql://`` address or an SQLite file (created if
     missing). ``serving``: opened by a server, which gets its id from the store (its
     running matches are its own); the matches of servers silent for ``dead_after_s``
-    are over. StoreError, one sentence saying what to do, if it cannot be opened."""
+    are over; ``plain``: that server has no bus (not a worker of ``serve --workers``),
+    as its row says. StoreError, one sentence saying what to do, if it cannot be opened."""
     if is_postgres(db):
         from .postgres import PostgresStore  # psycopg is imported only when used
 
-        return PostgresStore(str(db), serving=serving, dead_after_s=dead_after_s)
+        return PostgresStore(str(db), serving=serving, dead_after_s=dead_after_s, plain=plain)
     from .sqlite import SQLiteStore
 
-    return SQLiteStore(db, serving=serving, dead_after_s=dead_after_s)
+    return SQLiteStore(db, serving=serving, dead_after_s=dead_after_s, plain=plain)
 
 
 def describe(db: str | Path) -> str:

@@ -572,6 +572,19 @@ CREATE TABLE ignores (
         sqlite=f"CREATE INDEX accounts_look ON accounts ({LOOK_OF_KEY});",
         postgres=f"CREATE INDEX accounts_look ON accounts (({LOOK_OF_KEY}));",
     ),
+    Migration(
+        19,
+        "servers without a bus",
+        # a plain server (no --workers: no bus) says so in its row: a worker starting
+        # does not wait for its tables, which it never tells (server/cluster/node.py);
+        # a row of an older deberc-net, which says nothing, is waited for, as before
+        sqlite="""
+ALTER TABLE servers ADD COLUMN plain INTEGER NOT NULL DEFAULT 0;
+""",
+        postgres="""
+ALTER TABLE servers ADD COLUMN plain BOOLEAN NOT NULL DEFAULT false;
+""",
+    ),
 )
 
 

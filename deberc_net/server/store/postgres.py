@@ -203,10 +203,12 @@ class PostgresStore:
         pool_size: int = 4,
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
         dead_after_s: float = DEAD_AFTER_S,
+        plain: bool = True,
     ) -> None:
         """``url``: postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (any libpq conninfo).
-        ``serving``, ``dead_after_s``: as for SQLiteStore."""
+        ``serving``, ``dead_after_s``, ``plain``: as for SQLiteStore."""
         self.server_id: int | None = None
+        self._plain = plain
         self._above_stored: set[str] = set()  # the sequences moved (ABOVE_STORED) so far
         self._url = url
         # one plain connection first: a refusal is told at once, with its reason
@@ -215,8 +217,8 @@ class PostgresStore:
             migrated = migrate(first, migrations)
             if serving:
                 row = first.execute(
-                    "INSERT INTO servers (host, pid) VALUES (%s, %s) RETURNING id",
-                    (socket.gethostname(), os.getpid()),
+                    "INSERT INTO servers (host, pid, plain) VALUES (%s, %s, %s) RETURNING id",
+                    (socket.gethostname(), os.getpid(), plain),
                 ).fetchone()
                 assert row is not None
                 self.server_id = int(row[0])
@@ -287,8 +289,12 @@ class PostgresStore:
             )
             if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
                 # (or a deal of its, add_deal, says so at once: its row is there then)
-                conn.execute(REVIVE_SERVER, (self.server_id, socket.gethostname(), os.getpid()))
+                conn.execute(REVIVE_SERVER, self._row())
             return _end_the_dead(conn, dead_after_s)
+
+    def _row(self) -> tuple[int | None, str, int, bool]:
+        """This server's row in ``servers`` (written again: REVIVE_SERVER)."""
+        return (self.server_id, socket.gethostname(), os.getpid(), self._plain)
 
     def new_match_number(self) -> int:
         return self._new_numbers("match_numbers", 1)[0]
@@ -460,7 +466,7 @@ class PostgresStore:
             if self.server_id is None:
                 conn.execute(RUNNING_DEAL.format(running=running), (*row, *deal))
             else:
-                server = (self.server_id, socket.gethostname(), os.getpid())
+                server = self._row()
                 conn.execute(REVIVED_RUNNING_DEAL.format(running=running), (*server, *row, *deal))
 
     def finish_match(
@@ -624,7 +630,9 @@ DEAL_IF_ALIVE = _STORE_DEAL.format(
 # Else (a match's first deal; a match another server ended, its server thought dead)
 # one more, all at once: the running row written (its kept result gone), the server's
 # row written if it is gone (a server storing a deal is alive), the deal.
-REVIVE_SERVER = "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+REVIVE_SERVER = (
+    "INSERT INTO servers (id, host, pid, plain) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING"
+)
 # The server's row is held too, if it is there, till the commit (an upsert locks the
 # row it finds even when its WHERE leaves it as it is): an ending of this server waits
 # for the commit and then ends this match with the server, or this waits for the
@@ -632,7 +640,7 @@ REVIVE_SERVER = "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s) ON CONF
 # statement and its commit deleted the row without seeing the new running row: a match
 # of a live server left with no server, ended by the next heartbeat, whoever beat.
 HOLD_OR_REVIVE_SERVER = (
-    "INSERT INTO servers (id, host, pid) VALUES (%s, %s, %s)"
+    "INSERT INTO servers (id, host, pid, plain) VALUES (%s, %s, %s, %s)"
     " ON CONFLICT (id) DO UPDATE SET pid = excluded.pid WHERE false"
 )
 RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (%s, %s)" + PLAYS_ON
@@ -671,12 +679,13 @@ def _lock_servers(
 
 
 def living_servers(url: str, own: int, dead_after_s: float) -> list[tuple[int, str, int]]:
-    """The other servers on the database at ``url`` whose heartbeat is younger than
-    ``dead_after_s``: (id, host, pid) each. What a worker starting waits to hear from
-    before it listens (cluster/node.py, ``Node.open``)."""
+    """The other servers on the database at ``url`` with a bus (not plain: their rows
+    say so) whose heartbeat is younger than ``dead_after_s``: (id, host, pid) each.
+    What a worker starting waits to hear from before it listens (cluster/node.py,
+    ``Node.open``): a plain server never tells it its tables."""
     with connect(url) as conn:
         rows = conn.execute(
-            "SELECT id, host, pid FROM servers WHERE id <> %s"
+            "SELECT id, host, pid FROM servers WHERE id <> %s AND NOT plain"
             " AND heartbeat >= now() - make_interval(secs => %s) ORDER BY id",
             (own, dead_after_s),
         ).fetchall()

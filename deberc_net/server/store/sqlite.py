@@ -190,8 +190,10 @@ class SQLiteStore:
         migrations: Sequence[Migration] = MIGRATIONS,
         dead_after_s: float = DEAD_AFTER_S,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
+        plain: bool = True,
     ) -> None:
-        """``serving``: opened by a server, which gets its row in ``servers``; the
+        """``serving``: opened by a server, which gets its row in ``servers`` (``plain``:
+        a server without a bus, as any on SQLite, its row says: docs/scaling.md); the
         matches of servers that died (silent for ``dead_after_s``), or of a run before
         servers had rows, are over (their records, seedless, become exportable).
         ``busy_timeout_s``: how long a statement waits for another program's lock."""
@@ -212,6 +214,7 @@ class SQLiteStore:
         self._busy_timeout_s = busy_timeout_s
         self._busy_timeout_ms = int(busy_timeout_s * 1000)  # (as sqlite3.connect sets it)
         self.server_id: int | None = None
+        self._plain = plain
         self._above_stored: set[str] = set()  # the counters moved (ABOVE_STORED) so far
         step, start = READING, time.monotonic()
         try:
@@ -338,11 +341,16 @@ class SQLiteStore:
                 self._db.close()
 
     # several servers on one database
+    def _row(self) -> tuple[int | None, str, int, int]:
+        """This server's row in ``servers`` (written again: REVIVE_SERVER)."""
+        return (self.server_id, socket.gethostname(), os.getpid(), int(self._plain))
+
     def _register(self, dead_after_s: float) -> None:
         with self._writing():
             cur = self._db.execute(
-                "INSERT INTO servers (host, pid, heartbeat) VALUES (?, ?, julianday('now'))",
-                (socket.gethostname(), os.getpid()),
+                "INSERT INTO servers (host, pid, plain, heartbeat)"
+                " VALUES (?, ?, ?, julianday('now'))",
+                (socket.gethostname(), os.getpid(), int(self._plain)),
             )
             self.server_id = int(cur.lastrowid or 0)
             self._end_the_dead(dead_after_s)
@@ -400,7 +408,7 @@ class SQLiteStore:
                 "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
             )
             if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
-                self._db.execute(REVIVE_SERVER, (self.server_id, socket.gethostname(), os.getpid()))
+                self._db.execute(REVIVE_SERVER, self._row())
             return self._end_the_dead(dead_after_s)
 
     def new_match_number(self) -> int:
@@ -566,8 +574,7 @@ class SQLiteStore:
             # its first deal, or its server thought dead (its matches ended by another
             # server) and on: the match withheld again, the server alive again, with it
             if self.server_id is not None:
-                server = (self.server_id, socket.gethostname(), os.getpid())
-                self._db.execute(REVIVE_SERVER, server)
+                self._db.execute(REVIVE_SERVER, self._row())
             if board is None:
                 self._db.execute(RUNNING_ROW, (match_id, self.server_id))
             else:
@@ -783,7 +790,8 @@ DEAL_IF_RUNNING = (
     f" WHERE EXISTS ({RUNNING_NOW.format(p='?')})"
 )
 REVIVE_SERVER = (
-    "INSERT OR IGNORE INTO servers (id, host, pid, heartbeat) VALUES (?, ?, ?, julianday('now'))"
+    "INSERT OR IGNORE INTO servers (id, host, pid, plain, heartbeat)"
+    " VALUES (?, ?, ?, ?, julianday('now'))"
 )
 RUNNING_ROW = "INSERT INTO running (match_id, server) VALUES (?, ?)" + PLAYS_ON
 RUNNING_BOARD_ROW = (
