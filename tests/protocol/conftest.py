@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 import trio
 
+from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
+from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
 from tests.server.conftest import (
     Connector,
@@ -28,6 +30,11 @@ from tests.server.conftest import (
 __all__ = ["db_path", "jump_when_idle", "register", "start_server", "virtual_clock"]
 
 Start = Callable[..., Awaitable[int]]
+Register = Callable[[str, str], Awaitable[None]]
+
+
+def store_path(folder: Path) -> Path:
+    return folder / "audit.sqlite3"
 
 
 @pytest.fixture
@@ -35,7 +42,7 @@ def start(nursery: trio.Nursery, tmp_path: Path) -> Start:
     """A real server on 127.0.0.1, port 0, with these settings; it stops with the test."""
 
     async def serving(**overrides: Any) -> int:
-        config = make_config(tmp_path / "audit.sqlite3", **overrides)
+        config = make_config(store_path(tmp_path), **overrides)
         return int(await nursery.start(functools.partial(serve, config, rules=rule_book())))
 
     return serving
@@ -51,3 +58,21 @@ async def connect() -> AsyncIterator[Connector]:
     connector = Connector()
     yield connector
     await connector.aclose()
+
+
+@pytest.fixture
+def register(tmp_path: Path) -> Register:
+    """Register a name in the store as a server's owner does ('deberc-net admin NAME'),
+    before ``start`` serves from it: an admin's name is registered no other way."""
+
+    async def add(name: str, password: str) -> None:
+        def write() -> None:
+            store = open_store(store_path(tmp_path))
+            try:
+                set_password(store, name, password)
+            finally:
+                store.close()
+
+        await trio.to_thread.run_sync(write)
+
+    return add

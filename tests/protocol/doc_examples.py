@@ -18,6 +18,13 @@ def example(heading: str) -> list[str]:
     return text.split("```\n", 1)[1].split("\n```", 1)[0].splitlines()
 
 
+def examples(heading: str) -> list[list[str]]:
+    """The lines of every code block of the section under ``heading``, in order."""
+    text = PROTOCOL.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
+    section = re.split(r"\n##+ ", text, maxsplit=1)[0]
+    return [block.splitlines() for block in section.split("```\n")[1::2]]
+
+
 def sent(line: str) -> str:
     """A transcript's ``> `` line as the client sends it (its comment dropped)."""
     assert line.startswith("> "), line

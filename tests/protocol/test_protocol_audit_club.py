@@ -1,0 +1,342 @@
+"""An audit of docs/protocol.md against the server, part 2: the club's commands (§5.11 to
+§5.21). TABLE"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+import trio
+
+from tests.protocol.conftest import Register, Start
+from tests.protocol.doc_examples import example, examples, lines_until_pong, sent
+from tests.server.client import (
+    BOT_START_S,
+    LineClient,
+    fields,
+    is_event,
+    next_ask,
+    play_machine,
+    random_legal,
+)
+from tests.server.conftest import Connector
+
+
+def shaped(
+    documented: str, got: str, *, fixed: tuple[str, ...] = (), free: tuple[str, ...] = ()
+) -> None:
+    """``got`` is the documented line but for its numbers (ids, totals, times): the
+    same tag, the same fields in the same order, the ``fixed`` ones to the letter (the
+    ``free`` ones, a deal's own, are whatever the deal made them)."""
+    want_tag, want = fields(documented)
+    got_tag, have = fields(got)
+    assert (got_tag, list(have)) == (want_tag, list(want)), got
+    for key, value in want.items():
+        if key in free:
+            continue
+        if key in fixed:
+            assert have[key] == value, (key, got)
+        else:
+            pattern = re.sub(r"\\-?\d+|\d+", r"-?\\d+", re.escape(value))
+            assert re.fullmatch(pattern, have[key]), (key, value, got)
+
+
+async def tables_before(port: int, connect: Connector, count: int) -> None:
+    """``count`` tables opened and left waiting, so the next one opened is count + 1."""
+    for n in range(count):
+        host = await connect.machine(port, f"host{n}")
+        await host.send("new 2")
+        assert (await host.expect("ok", cmd="sit"))["table"] == str(n + 1)
+
+
+async def both_call_then_leave(stayer: LineClient, leaver: LineClient) -> None:
+    """Each of the two seats makes a call of its own, then ``leaver`` leaves: a match
+    over by forfeit that counts (§5.18: an aborted one would not be rated)."""
+    rng = random.Random(3)
+    called: set[str] = set()
+    while len(called) < 2:
+        asked = await next_ask(stayer, leaver)
+        assert asked is not None
+        ask, client = asked
+        await client.send(f"{random_legal(ask, rng)} seq={ask['seq']}")
+        called.add(client.label)
+    await leaver.send("leave!")
+    await leaver.expect("ok", cmd="leave")
+    await stayer.read_until(lambda x: is_event(x, "match-end"))
+
+
+@pytest.mark.timeout(30)
+async def test_the_ignore_example_of_5_21_is_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    documented = example("### 5.21 `ignore [NAME]`, `unignore NAME`")
+    ann = await connect.machine(port, "ann")
+    for line, answer in zip(documented[::2], documented[1::2], strict=True):
+        assert await lines_until_pong(ann, sent(line)) == [answer], line
+
+
+@pytest.mark.timeout(30)
+async def test_the_password_example_of_5_20_is_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    [line, answer] = example("### 5.20 `password OLD NEW`")
+    ann = await connect.machine(port, "ann", "first1")
+    assert await lines_until_pong(ann, sent(line)) == [answer]
+    await connect.machine(port, "ann", "second2")  # the new one logs in
+
+
+@pytest.mark.timeout(30)
+async def test_the_invite_example_of_5_14_is_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    invited = examples("### 5.14 `invite NAME`")[0]
+    await tables_before(port, connect, 2)
+    anna = await connect.machine(port, "anna")
+    misha = await connect.machine(port, "misha")
+    await anna.send("new 2 private")
+    assert (await anna.expect("ok", cmd="sit"))["table"] == "3"
+    await anna.expect("event", kind="seated")
+    ask, answer, note, told = invited
+    assert note == "(misha receives)"
+    assert await lines_until_pong(anna, sent(ask)) == [answer]
+    assert await misha.read_until(lambda _: True) == told
+
+
+@pytest.mark.timeout(30)
+async def test_the_invite_refusals_of_5_14_are_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    # "invite misha (the table is full)": full of others; misha, sitting there himself,
+    # would be refused as already-seated, the error of that case
+    ask_zed, no_zed, ask_full, full = examples("### 5.14 `invite NAME`")[1]
+    await tables_before(port, connect, 2)
+    anna = await connect.machine(port, "anna")
+    await connect.machine(port, "misha")
+    olga = await connect.machine(port, "olga")
+    await anna.send("new 2")
+    assert (await anna.expect("ok", cmd="sit"))["table"] == "3"
+    assert await lines_until_pong(anna, sent(ask_zed)) == [
+        "event seq=1 table=3 kind=seated name=anna seat=0",
+        no_zed,
+    ]
+    assert ask_full.endswith("(the table is full)")
+    await olga.send("sit 3")
+    await anna.expect("event", kind="start")
+    said = await lines_until_pong(anna, sent(ask_full))
+    assert [x for x in said if not x.startswith(("event ", "ask ", "state "))] == [full]
+
+
+async def a_match_at_table_3(port: int, connect: Connector) -> tuple[LineClient, LineClient]:
+    """anna (seat 0) and misha (seat 1) after their match at table 3 ended (misha
+    left it at once)."""
+    await tables_before(port, connect, 2)
+    anna = await connect.machine(port, "anna")
+    misha = await connect.machine(port, "misha")
+    await anna.send("new 2")
+    assert (await anna.expect("ok", cmd="sit"))["table"] == "3"
+    await misha.send("sit 3")
+    await misha.expect("event", kind="start")
+    await misha.send("leave!")
+    for client in (anna, misha):
+        await client.read_until(lambda x: is_event(x, "match-end"))
+    return anna, misha
+
+
+REMATCH = "### 5.16 `rematch`"
+
+
+@pytest.mark.timeout(30)
+async def test_the_rematch_example_of_5_16_is_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    ask, asked, note, told, agree, agreed, seated, *_ = example(REMATCH)
+    assert note == "(misha receives)"
+    anna, misha = await a_match_at_table_3(port, connect)
+    assert await lines_until_pong(anna, sent(ask)) == [asked]
+    assert await misha.read_until(lambda x: x.startswith("rematch ")) == told
+    said = await lines_until_pong(misha, sent(agree))
+    assert said[:2] == [agreed, seated]  # then the new table's own lines
+    assert all(x.startswith(("event ", "ask ", "state ")) for x in said[2:]), said
+
+
+@pytest.mark.timeout(30)
+async def test_the_rematch_examples_offer_off_is_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    ask, asked, *_, note, off = example(REMATCH)
+    assert note == "(or, had misha gone)"
+    anna, misha = await a_match_at_table_3(port, connect)
+    assert await lines_until_pong(anna, sent(ask)) == [asked]
+    await misha.send("quit")
+    assert await anna.read_until(lambda _: True) == off
+
+
+MODERATION = (
+    "### 5.19 Moderation (admins): `announce`, `kick`, `ban`, `unban`, `bans`, `mute`,"
+    " `unmute`, `mutes`"
+)
+SPOKEN = re.compile(r"\[(\w+)\]")  # the speaker, padded to 8 columns
+
+
+@pytest.mark.timeout(30)
+async def test_the_moderation_examples_of_5_19_are_what_the_server_sends(
+    start: Start, connect: Connector, register: Register
+) -> None:
+    # three sessions, each line of the transcript read where it is said to arrive, in
+    # its order there (the times of 'mutes' and 'bans' as the clock has them)
+    sessions, after = examples(MODERATION)
+    await register("boss", "owners")
+    await register("anna", "secret1")
+    port = await start(admins=["boss"])
+    clients = {
+        "boss": await connect.machine(port, "boss", "owners"),
+        "anna": await connect.machine(port, "anna", "secret1"),
+        "misha": await connect.human(port, "misha"),
+    }
+    await clients["misha"].send("ping")  # the rest of his greeting read
+    await clients["misha"].read_until(lambda x: x == "pong")
+    for line in sessions:
+        said = SPOKEN.match(line)
+        assert said and line[said.end() : 8].strip() == "", line
+        who, text = said[1], line[8:]
+        client = clients[who]
+        if text.startswith("> "):
+            await client.send(sent(text))
+            continue
+        got = await client.read_until(lambda _: True)
+        if " since=" in text or " until=" in text:
+            shaped(text, got, fixed=("name", "by", "left", "text"))
+        else:
+            assert got == text, line
+    ask, refused = after
+    newcomer = await connect.raw(port, "newcomer")
+    await newcomer.send("style machine")
+    await newcomer.expect("ok", cmd="style")
+    assert await lines_until_pong(newcomer, sent(ask)) == [refused]
+
+
+@pytest.mark.timeout(30)
+async def test_the_games_example_of_5_11_is_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    # misha (seat 0) leaves the match: bot1 wins it by his forfeit, `forfeit=0`
+    ask, head, game = example("### 5.11 `games [NAME]`")
+    misha = await connect.machine(port, "misha")
+    bot1 = await connect.machine(port, "bot1")
+    await misha.send("new 2")
+    table = (await misha.expect("ok", cmd="sit"))["table"]
+    await bot1.send(f"sit {table}")
+    await both_call_then_leave(bot1, misha)
+    said = await lines_until_pong(bot1, sent(ask))
+    assert said[0] == head
+    shaped(game, said[1], fixed=("players", "variant", "winner", "reason", "forfeit"))
+    assert len(said) == 2
+
+
+@pytest.mark.timeout(60)
+async def test_last_sheet_and_history_are_told_as_their_examples_show(
+    port: int, connect: Connector
+) -> None:
+    # §5.12, §5.13, §5.17: the refusals before a trick, then each command's lines at the
+    # table and, the match over, at no table (the match read from the store)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    no_match = "error code=not-seated text=you sit at no table, observe none, and have no match"
+    for command in ("last", "sheet", "history"):
+        assert await lines_until_pong(ann, command) == [no_match], command
+    await ann.send("new 2 to-301")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    not_started = "error code=wrong-phase text=the game has not started"
+    for command in ("last", "history"):
+        assert await lines_until_pong(ann, command) == [not_started], command
+    eve = await connect.machine(port, "eve")  # a watcher: the seats' asks stay unread
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    await bob.send(f"sit {table}")
+    await eve.expect("event", kind="deal")
+    said = await lines_until_pong(eve, "last")
+    assert said[-1] == "error code=wrong-phase text=no trick has been taken yet", said
+    await a_match_played_on(ann, bob)
+    documented_last = example("### 5.12 `last`")[1]
+    for client in (ann, bob):  # each at no table now: his last finished match
+        [last] = await lines_until_pong(client, "last")
+        shaped(
+            documented_last,
+            last.replace(f"table={table} ", "table=3 "),
+            fixed=("table",),
+            free=("cards",),
+        )
+    head, *deals = await lines_until_pong(ann, "sheet")
+    documented_head, *documented_deals = example("### 5.13 `sheet`")[1:]
+    shaped(documented_head, head.replace(f"table={table} ", "table=3 "), fixed=("table", "target"))
+    assert len(deals) == int(fields(head)[1]["deals"]) > 1
+    for n, deal in enumerate(deals, 1):
+        assert fields(deal)[1]["deal"] == str(n)
+        shaped(documented_deals[0], deal, free=("table", "deal", "outcome"))
+    documented = example("### 5.17 `history`")[1:]
+    told = await lines_until_pong(ann, "history")
+    shaped(documented[0], told[0], free=("table", "match"))
+    assert fields(told[0])[1]["deals"] == str(len(deals))
+    for line in told[1:]:
+        kind = line.split(" ", 1)[0]
+        [model] = [x for x in documented[:3] if x.startswith(f"{kind} ")]
+        shaped(model, line, free=tuple(fields(model)[1]))  # the fields, in their order
+
+
+async def a_match_played_on(ann: LineClient, bob: LineClient) -> None:
+    """ann and bob, seated, play the match to its end at random."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(6))
+        nursery.start_soon(play_machine, bob, random.Random(7))
+
+
+RATINGS = "### 5.18 Ratings: `top [VARIANT] [PLAYERS] [PAGE]` and `finger [NAME]`"
+
+
+@pytest.mark.timeout(60)
+async def test_the_top_and_finger_examples_of_5_18_are_what_the_server_sends(
+    port: int, connect: Connector
+) -> None:
+    # anna's first match, with a guest, is not rated; her second, with misha, both
+    # registered, each having made a call before he left, is: one game each
+    (top, *standings), (finger, *fingered), human = examples(RATINGS)
+    anna = await connect.machine(port, "anna", "secret1")
+    misha = await connect.machine(port, "misha", "secret2")
+    gus = await connect.machine(port, "gus")
+    for other in (gus, misha):
+        await anna.send("new 2")
+        table = (await anna.expect("ok", cmd="sit"))["table"]
+        await other.send(f"sit {table}")
+        await both_call_then_leave(anna, other)
+    assert await lines_until_pong(anna, sent(top)) == standings
+    olga = await connect.machine(port, "olga")
+    said = await lines_until_pong(olga, sent(finger))
+    shaped(fingered[0], said[0], fixed=("name", "registered", "online", "ratings"))
+    assert said[1:] == fingered[1:]
+    person = await connect.human(port, "eve")
+    await person.send("ping")  # the rest of the greeting read
+    await person.read_until(lambda x: x == "pong")
+    assert (await lines_until_pong(person, "top moscow 2"))[:2] == human[:2]
+    told = await lines_until_pong(person, "finger anna")
+    ids = re.findall(r"m\d+", told[0])
+    assert told == [x.replace("m14 m9", " ".join(ids)) for x in human[2:]]
+
+
+@pytest.mark.timeout(60)
+async def test_the_bot_example_of_5_15_is_what_the_server_sends(
+    start: Start, connect: Connector
+) -> None:
+    ask, ok, seated, started = example("### 5.15 `bot heuristic|random|search [LEVEL] [rated]`")
+    port = await start(house_bots=True)
+    await tables_before(port, connect, 4)
+    anna = await connect.machine(port, "anna")
+    await anna.send("new 2")
+    assert (await anna.expect("ok", cmd="sit"))["table"] == "5"
+    await anna.expect("event", kind="seated")
+    assert await lines_until_pong(anna, sent(ask)) == [ok]
+    assert await anna.read_until(lambda _: True, BOT_START_S) == seated
+    shaped(started, await anna.read_until(lambda _: True), fixed=("table", "kind", "players"))
+    await anna.send("leave!")  # the bot quits as its match ends
+    await anna.expect("ok", cmd="leave")
