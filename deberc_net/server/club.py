@@ -259,7 +259,9 @@ class Club:
         None if he has none."""
         games = self.lobby.store.recent_games(name, 1)
         seen = None if watched is None else self.lobby.store.finished_match(watched)
-        if seen is not None and (not games or seen["finished"] > games[0]["finished"]):
+        # a tie of whole seconds is the watched one's: had his own ended after it, his
+        # own table's close would have forgotten it (Lobby.table_closed)
+        if seen is not None and (not games or seen["finished"] >= games[0]["finished"]):
             games = [seen]
         if not games:
             return None

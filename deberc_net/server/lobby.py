@@ -287,8 +287,15 @@ class Lobby:
             stopped_watching(observer, watched, now)
             observer.observing.discard(table.id)
         for name in table.seats:
-            if name is not None and name_key(name) not in self.online:
+            if name is None:
+                continue
+            player = self.online.get(name_key(name))
+            if player is None:
                 self.guest_tokens.pop(name_key(name), None)
+            elif watched is not None:
+                # his own match ended after any he watched: 'sheet', 'history' and
+                # 'last' at no table tell his own (the store's times are whole seconds)
+                player.watched_match = None
 
     # ----------------------------------------------------------- commands
     async def handle(self, session: Session, item: Command | TableCallText) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 import pytest
 import trio
@@ -340,3 +341,127 @@ async def test_the_bot_example_of_5_15_is_what_the_server_sends(
     shaped(started, await anna.read_until(lambda _: True), fixed=("table", "kind", "players"))
     await anna.send("leave!")  # the bot quits as its match ends
     await anna.expect("ok", cmd="leave")
+
+
+async def a_match_left_at_once(host: LineClient, guest: LineClient) -> tuple[str, str]:
+    """``host`` opens a table, ``guest`` sits and leaves the match at once: its table
+    and match id."""
+    await host.send("new 2")
+    table = (await host.expect("ok", cmd="sit"))["table"]
+    await guest.send(f"sit {table}")
+    match = (await guest.expect("event", kind="start"))["match"]
+    await guest.send("leave!")
+    await host.read_until(lambda x: is_event(x, "match-end"))
+    await guest.expect("ok", cmd="leave")
+    return table, match
+
+
+@pytest.mark.timeout(60)
+async def test_games_and_fingers_last_are_the_10_newest_matches_newest_first(
+    start: Start, connect: Connector
+) -> None:
+    # §5.11 "The 10 most recently finished matches ..., newest first, including
+    # forfeited ones"; §5.18 finger's `last`: "his last 10 finished matches' ids"
+    port = await start(seat_churn_burst=50.0)  # 11 tables taken and left at once
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    played = [(await a_match_left_at_once(ann, bob))[1] for _ in range(11)]
+    newest = played[::-1][:10]
+    asker = await connect.machine(port, "eve")
+    head, *rows = await lines_until_pong(asker, "games ann")
+    assert head == "games name=ann count=10"
+    assert [fields(x)[1]["match"] for x in rows] == newest
+    assert {fields(x)[1]["reason"] for x in rows} == {"left"}
+    [finger] = await lines_until_pong(asker, "finger ann")
+    assert fields(finger)[1]["last"] == ",".join(newest)
+
+
+@pytest.mark.timeout(60)
+async def test_a_watcher_of_two_tables_is_told_of_the_lowest_numbered(
+    port: int, connect: Connector
+) -> None:
+    # §5.12 "observing and not seated: the lowest-numbered table you observe", and so
+    # §5.13 and §5.17 ("as for `last`"), whichever he began to watch first
+    pairs = [await connect.machine(port, name) for name in ("ann", "bob", "cid", "dan")]
+    tables = []
+    for host, guest in (pairs[:2], pairs[2:]):
+        await host.send("new 2")
+        tables.append((await host.expect("ok", cmd="sit"))["table"])
+        await guest.send(f"sit {tables[-1]}")
+        await guest.expect("event", kind="start")
+    eve = await connect.machine(port, "eve")
+    for table in reversed(tables):
+        await eve.send(f"observe {table}")
+        await eve.expect("ok", cmd="observe")
+    await eve.read_until(lambda x: x.startswith("state ") and f"table={tables[0]} " in x)
+    for command in ("history", "sheet"):
+        said = await lines_until_pong(eve, command)
+        heads = [x for x in said if x.startswith(f"{command} ")]
+        assert [fields(x)[1]["table"] for x in heads] == [tables[0]], said
+
+
+@pytest.mark.timeout(60)
+async def test_before_a_deals_first_trick_last_tells_the_earlier_deals_last(
+    port: int, connect: Connector
+) -> None:
+    # §5.12 "in this deal, or, before the first trick of a deal, the last trick of an
+    # earlier deal"
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")  # asks as a watcher: the seats' asks unread
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    await bob.send(f"sit {table}")
+
+    def a_deal_after_a_trick() -> Callable[[str], bool]:
+        """A stop: a deal dealt after a trick was taken in an earlier one."""
+        taken = [False]
+
+        def stop(line: str) -> bool:
+            taken[0] = taken[0] or is_event(line, "trick")
+            return taken[0] and is_event(line, "deal")
+
+        return stop
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(1), a_deal_after_a_trick())
+        nursery.start_soon(play_machine, bob, random.Random(2), a_deal_after_a_trick())
+    deal = fields(await eve.read_until(a_deal_after_a_trick()))[1]["deal"]
+    tricks = [fields(x)[1] for x in eve.lines if is_event(x, "trick")]
+    said = [x for x in await lines_until_pong(eve, "last") if x.startswith("last ")]
+    assert len(said) == 1
+    told = fields(said[0])[1]
+    assert int(told["deal"]) < int(deal) and told["table"] == table
+    assert (told["cards"], told["winner"]) == (tricks[-1]["cards"], tricks[-1]["winner"])
+
+
+@pytest.mark.timeout(60)
+async def test_a_watcher_is_told_the_match_he_watched_to_its_end_if_it_ended_later(
+    port: int, connect: Connector
+) -> None:
+    # §5.12, §5.13, §5.17: at no table, "your last finished match (or, if it ended later,
+    # that of the match this connection last observed to its end)"
+    eve = await connect.machine(port, "eve")
+    cid = await connect.machine(port, "cid")
+    _, own = await a_match_left_at_once(eve, cid)
+    for line in ("history", "games eve"):
+        assert own in "".join(await lines_until_pong(eve, line)), line
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    await bob.send(f"sit {table}")
+    watched = (await eve.expect("event", kind="start"))["match"]
+    await a_match_played_on(ann, bob)
+    await eve.read_until(lambda x: is_event(x, "match-end"))
+    assert (await lines_until_pong(eve, "history"))[0].startswith(
+        f"history table={table} match={watched} "
+    )
+    assert (await lines_until_pong(eve, "sheet"))[0].startswith(f"sheet table={table} ")
+    assert (await lines_until_pong(eve, "last"))[0].startswith(f"last table={table} ")
+    _, again = await a_match_left_at_once(eve, cid)  # her own, ended later: hers again
+    assert f"match={again} " in (await lines_until_pong(eve, "history"))[0]
