@@ -10,6 +10,11 @@ from collections.abc import Callable
 import pytest
 import trio
 
+from deberc_net.server.config import Config
+from deberc_net.server.house import DEFAULT_SEARCH_LEVEL, MAX_RESTARTS, SEARCH_LEVELS
+from deberc_net.server.ignoring import IGNORE_MOST
+from deberc_net.server.moderation import MUTE_MINUTES, MUTE_MOST_MINUTES
+from deberc_net.server.rematch import REMATCH_S
 from tests.protocol.conftest import Register, Start
 from tests.protocol.doc_examples import example, examples, lines_until_pong, sent
 from tests.server.client import (
@@ -465,3 +470,148 @@ async def test_a_watcher_is_told_the_match_he_watched_to_its_end_if_it_ended_lat
     assert (await lines_until_pong(eve, "last"))[0].startswith(f"last table={table} ")
     _, again = await a_match_left_at_once(eve, cid)  # her own, ended later: hers again
     assert f"match={again} " in (await lines_until_pong(eve, "history"))[0]
+
+
+@pytest.mark.timeout(30)
+async def test_last_at_no_table_spends_the_lists_allowance(
+    start: Start, connect: Connector
+) -> None:
+    # §5.12: at no table `last` is "read from the store, it spends their allowance"
+    # (that of `sheet` and `history`, §5.17: `who`'s)
+    port = await start(lists_burst=2, lists_per_s=0.001)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await a_match_left_at_once(ann, bob)
+    said = [fields(x) for x in await lines_until_pong(ann, "last")]
+    assert said == [("error", {"code": "wrong-phase", "text": "no trick has been taken yet"})]
+    [(tag, refused)] = [fields(x) for x in await lines_until_pong(ann, "history")]
+    assert tag == "history"
+    [(tag, refused)] = [fields(x) for x in await lines_until_pong(ann, "last")]
+    seconds = -(-int(refused.pop("wait_ms")) // 1000)
+    assert (tag, refused) == (
+        "error",
+        {"code": "slow-down", "text": f"too many 'last' at once: wait {seconds} s"},
+    )
+
+
+@pytest.mark.timeout(30)
+async def test_an_invitation_outlasts_the_start_to_watch_and_names_one_seated(
+    port: int, connect: Connector
+) -> None:
+    # §5.14: "Nor does it lapse when the match starts: ... one who was let in may still
+    # watch a private table's match"; `already-seated` (NAME sits at this table)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    cat = await connect.machine(port, "cat")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    for name in ("bob", "cat"):
+        await ann.send(f"invite {name}")
+        await ann.expect("ok", cmd="invite", name=name)
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="start")
+    said = [x for x in await lines_until_pong(ann, "invite BOB") if x.startswith("error ")]
+    assert said == [f"error code=already-seated text=bob already sits at table {table}"]
+    await cat.expect("invite")
+    said = await lines_until_pong(cat, f"observe {table}")
+    assert said[0] == f"ok cmd=observe table={table} text=You observe table {table}."
+    assert any(x.startswith("state seq=") and " phase=bidding " in x for x in said), said
+
+
+def test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults() -> None:
+    # §5.15: 3 house bots a table, 6 an address, 20 on the server, search levels 1-5
+    # (3 by default), 3 restarts; search bots at 1 table an address, 4 on the server;
+    # starts 6 at once an address then one every 10 s, 20 at once then one a second;
+    # §5.16: 60 s; §5.19: a mute of 60 min, a week at most; §5.21: 100 names; §5.1's
+    # allowance (`who`'s), which §5.11, §5.17, §5.18 and §5.21 spend
+    config = Config()
+    assert (config.house_bots_per_table, config.house_bots_per_address) == (3, 6)
+    assert config.max_house_bots == 20 and not config.house_bots
+    assert (config.house_search_tables_per_address, config.max_house_search_tables) == (1, 4)
+    assert config.house_bot_starts_per_address_burst == 6
+    assert config.house_bot_starts_per_address_per_s == 0.1
+    assert (config.house_bot_starts_burst, config.house_bot_starts_per_s) == (20, 1)
+    assert (list(SEARCH_LEVELS), DEFAULT_SEARCH_LEVEL, MAX_RESTARTS) == ([1, 2, 3, 4, 5], 3, 3)
+    assert REMATCH_S == 60
+    assert (MUTE_MINUTES, MUTE_MOST_MINUTES) == (60, 10080)
+    assert IGNORE_MOST == 100
+
+
+@pytest.mark.timeout(30)
+async def test_bans_lists_the_oldest_first_a_ban_anew_from_now_in_either_style(
+    start: Start, connect: Connector, register: Register
+) -> None:
+    # §5.19 `bans`: "a line a ban, the oldest first", the human style's words; "A name
+    # banned already is banned anew: the new reason, from now"; a REASON's "runs of
+    # blanks one space"
+    await register("boss", "owners")
+    port = await start(admins=["boss"])
+    boss = await connect.machine(port, "boss", "owners")
+
+    async def in_words(line: str) -> list[str]:
+        """What the human style says to ``line``."""
+        await lines_until_pong(boss, "style human")
+        said = await lines_until_pong(boss, line)
+        await lines_until_pong(boss, "style machine")
+        return said
+
+    assert await in_words("bans") == ["No name is banned."]
+    for line in ("ban ann  first   time", "ban bob", "ban ANN second"):
+        [ok] = await lines_until_pong(boss, line)
+        assert ok.startswith("ok cmd=ban "), ok
+    head, *listed = await lines_until_pong(boss, "bans")
+    assert head == "bans count=2"
+    # (the store keeps whole seconds, a tie in the order of the names): ann's second
+    # ban replaced her first, its reason and its time, and is named as typed now
+    bans = sorted((f["since"], f["name"], f["text"]) for _, f in map(fields, listed))
+    assert [fields(x)[1]["since"] for x in listed] == [since for since, _, _ in bans]
+    assert {(name, text) for _, name, text in bans} == {("ANN", "second"), ("bob", "")}
+    assert await in_words("bans") == ["Banned names: 2."] + [
+        f"  {name}: by boss, {since.replace('_', ' ')} UTC" + (f": {text}" if text else "")
+        for since, name, text in bans
+    ]
+    await lines_until_pong(boss, "ban cid  a \t  b")
+    assert fields((await lines_until_pong(boss, "bans"))[-1])[1]["text"] == "a b"
+
+
+@pytest.mark.timeout(30)
+async def test_rematch_refusals_say_why_and_change_nothing(
+    start: Start, connect: Connector, register: Register
+) -> None:
+    # §5.16 errors: `bad-argument` (any argument), `already-seated`, a ladder's board
+    await register("boss", "owners")
+    port = await start(admins=["boss"])
+    anna, _ = await a_match_at_table_3(port, connect)
+    assert await lines_until_pong(anna, "rematch 3") == ["error code=bad-argument text=rematch"]
+    await anna.send("new 2")
+    await anna.expect("ok", cmd="sit")
+    said = await lines_until_pong(anna, "rematch")
+    assert [fields(x)[1]["code"] for x in said if x.startswith("error ")] == ["already-seated"]
+    boss = await connect.machine(port, "boss", "owners")
+    pa, pb = await connect.machine(port, "pa"), await connect.machine(port, "pb")
+    for player in (pa, pb):
+        await player.send("seek reserved")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=k1")
+    await boss.expect("ok", cmd="reserve")
+    await pb.read_until(lambda x: is_event(x, "start"))
+    await pb.send("leave!")
+    await pa.read_until(lambda x: is_event(x, "match-end"))
+    assert await lines_until_pong(pa, "rematch") == [
+        "error code=not-allowed text=a ladder's board is not played again"
+    ]
+
+
+@pytest.mark.timeout(30)
+async def test_the_ignored_are_listed_as_they_write_their_names_online_else_as_typed(
+    port: int, connect: Connector
+) -> None:
+    # §5.21 "The list is listed by the name as its player writes it when he is online
+    # ..., else as typed"; "in the order you added them"
+    await connect.machine(port, "Vera")
+    bob = await connect.machine(port, "bob")
+    for typed, name in (("ZED", "ZED"), ("vera", "Vera")):
+        [said] = await lines_until_pong(bob, f"ignore {typed}")
+        assert fields(said)[1]["name"] == name, said
+    assert await lines_until_pong(bob, "ignore") == [
+        "ok cmd=ignore count=2 names=ZED,Vera text=You ignore 2: ZED, Vera."
+    ]
