@@ -1,5 +1,304 @@
-"""An audit of docs/protocol.md against the server, part 2: the club's commands (§5.11 to
-§5.21). TABLE"""
+"""An audit of docs/protocol.md against the server, part 2: the club's commands, §5.11
+`games` to §5.21 `ignore`. As part 1 (test_protocol_audit.py): each promise a client may
+rely on, and (→) the tests that pin it, a module under tests/ and its tests, "here" for
+this module's. Every example of these sections is checked here against a real server,
+line for line (ids, totals and times by their shape where a server numbers them its own
+way).
+
+§5.11 `games`: the 10 most recently finished matches, newest first, forfeited ones too
+    → here: test_games_and_fingers_last_are_the_10_newest_matches_newest_first;
+    → store/test_players_newest_matches.py
+§5.11 NAME checked as `finger`'s: `a name is 2-20 …` (nothing looked up nor echoed),
+`games [NAME]` for two words
+    → server/test_input.py test_games_checks_the_name_as_finger_does
+§5.11 `name` as he is called in his games (`games ＡＮＮ` is `name=ann`), as asked if none
+    → server/test_commands.py test_leave_forfeits_a_running_game
+§5.11 spends `who`'s allowance
+    → server/test_attacks.py test_finger_and_games_spend_the_lists_allowance
+§5.11 the `game` line's fields, `forfeit` the seat that forfeited; the example
+    → here: test_the_games_example_of_5_11_is_what_the_server_sends;
+    → protocol/test_wire.py test_blocks_tables_and_games_round_trip (no forfeit, no field)
+§5.11 `winner=-` with `server-lost` or `shutdown` and the last stored deal's totals
+    → store/test_stalled_server.py; web/test_stopped_match.py;
+    → protocol/test_render_club.py test_a_stopped_match_in_games_says_why_in_both_languages
+§5.11 the human line: its id first, the sides as pairs, who forfeited, the minute and zone;
+`help games` names the replay
+    → protocol/test_render_club.py test_games_names_each_match_by_its_id,
+      test_a_four_player_game_in_games_names_the_pairs, test_games_names_who_forfeited;
+    → protocol/test_render.py test_a_games_line_writes_negative_totals_apart
+§5.12 `last`: the last trick at your table; observing, the lowest-numbered table watched
+    → server/test_human_table.py test_last_tells_the_last_trick_to_players_and_observers;
+    → here: test_a_watcher_of_two_tables_is_told_of_the_lowest_numbered
+§5.12 before a deal's first trick, the last trick of an earlier deal
+    → here: test_before_a_deals_first_trick_last_tells_the_earlier_deals_last
+§5.12 at no table, the last trick of your last finished match, or of the match watched to
+its end if that ended later (a tie of the store's whole seconds passed the watched one
+over for his own: a server bug, fixed)
+    → server/test_last_after.py;
+    → here: test_a_watcher_is_told_the_match_he_watched_to_its_end_if_it_ended_later
+§5.12 at no table it spends `sheet`'s and `history`'s allowance
+    → here: test_last_at_no_table_spends_the_lists_allowance
+§5.12 `deal`, `leader`, `cards` from the leader, `winner`; the example; the errors
+(`no trick has been taken yet`, `the game has not started`, `not-seated` in `sheet`'s words)
+    → server/test_last_after.py;
+    → here: test_last_sheet_and_history_are_told_as_their_examples_show;
+    → server/test_human_table.py test_last_and_sheet_before_any_trick_or_away_from_a_table
+§5.12 the human line; `auto=` and `(by the clock)` for the clock's cards
+    → server/test_human_table.py test_last_tells_the_last_trick_to_players_and_observers;
+    → server/test_history_clock.py test_last_marks_the_cards_the_clock_played
+§5.13 `sheet` takes no argument (`bad-argument text=sheet`)
+    → server/test_history_arguments.py
+§5.13 a `sheet` line, a `sheet-deal` per finished deal, oldest first, their fields; the
+example
+    → server/test_sheet_after.py test_after_the_match_sheet_tells_your_last_ones;
+    → here: test_last_sheet_and_history_are_told_as_their_examples_show
+§5.13 `target=-` where one deal decides
+    → here: test_a_sheet_of_a_short_game_has_no_target
+§5.13 a forfeit mid-deal: a last row, its outcome the reason, nobody writing
+    → server/test_forfeit_record.py test_a_forfeit_mid_deal_records_the_cards_played_and_says_so
+§5.13 at no table: the last finished match, or the one watched to its end if later (as
+§5.12); `bad-rules` for rules since uninstalled
+    → server/test_sheet_after.py
+      test_sheet_of_a_last_match_whose_rules_are_gone_is_a_clear_refusal;
+    → here: test_a_watcher_is_told_the_match_he_watched_to_its_end_if_it_ended_later,
+      test_a_watcher_of_two_tables_is_told_of_the_lowest_numbered
+§5.13 the human table: columns by terminal columns, bides by name or number, numbered
+columns past 80, a short game's winners and stakes
+    → protocol/test_sheet_columns.py; server/test_human_table.py
+      test_sheet_lists_every_deal_with_its_written_points_and_totals;
+    → server/test_human_short.py; protocol/test_render_short.py
+§5.14 `invite`: the only way into a private table; at a public table it just tells
+    → server/test_private.py
+      test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitation,
+      test_an_invitation_to_a_public_table_tells_the_guest_and_anyone_may_sit
+§5.14 the reply and the `invite` line; the example
+    → here: test_the_invite_example_of_5_14_is_what_the_server_sends
+§5.14 a name invited once (`already-invited`, its text), told once
+    → server/test_private.py test_a_standing_invitation_is_not_sent_again
+§5.14 the invitation outlasts the start: one let in may watch the match
+    → here: test_an_invitation_outlasts_the_start_to_watch_and_names_one_seated
+§5.14 a guest's invitation is his, not his name's
+    → server/test_private.py
+      test_a_guests_invitation_goes_with_him_not_to_the_next_guest_of_his_name
+§5.14 invitations count with `say` lines; a refused one costs none
+    → server/test_attacks.py test_invitations_share_the_chats_rate_limit_per_sender,
+      test_a_refused_invitation_spends_no_chat_allowance
+§5.14 NAME who ignores you is not told, and may sit all the same
+    → server/test_ignore.py test_table_say_invite_and_rematch_are_kept_from_him_the_match_is_not
+§5.14 the errors, nothing changed; the example's refusals (its "the table is full": of
+others, misha not at it, or he would be `already-seated`; said so now, a slip corrected)
+    → server/test_private.py test_invite_errors_change_nothing;
+    → here: test_the_invite_refusals_of_5_14_are_what_the_server_sends,
+      test_an_invitation_outlasts_the_start_to_watch_and_names_one_seated
+§5.15 `bot`: the reply, the name `house-…` no person may take, the seat kept for it, the
+order bots sit in, the seat's `seat-taken` texts; the example
+    → here: test_the_bot_example_of_5_15_is_what_the_server_sends;
+    → server/test_house_bots.py test_a_house_bot_sits_plays_the_match_and_leaves,
+      test_a_house_bot_name_cannot_be_taken_by_a_person,
+      test_house_bots_sit_in_the_order_they_were_asked_for, test_bot_errors_change_nothing
+§5.15 restarted 3 times, then `cannot go on …` (a forfeit) or `could not come`
+    → server/test_house_bots.py test_a_house_bot_that_keeps_crashing_forfeits_the_match,
+      test_a_house_bot_that_never_comes_frees_its_seat
+§5.15 the errors: the kind named when near, LEVEL's usage, no house bots, `table-full`,
+the caps (`busy`, each text, the singular), the starts' rate (`slow-down`, `wait_ms=`)
+    → server/test_house_bots.py test_bot_errors_change_nothing,
+      test_without_house_bots_the_command_is_refused,
+      test_one_address_cannot_take_every_house_bot,
+      test_one_address_cannot_start_house_bots_without_end,
+      test_many_addresses_cannot_start_house_bots_without_end,
+      test_one_address_cannot_keep_the_server_thinking_with_search_bots,
+      test_the_search_refusal_names_the_tables_of_the_address,
+      test_the_search_refusal_names_no_private_table_the_asker_may_not_know_of,
+      test_a_cap_of_one_is_said_in_the_singular;
+    → server/test_slow_down_waits.py
+§5.15 the numbers (3 a table, 6 an address, 20, levels 1-5 default 3, 3 restarts, search
+tables 1 an address and 4, the starts' rates)
+    → here: test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults
+§5.15 `rated`: one rated copy a table, never the random bot, nor a private table's or a
+guest's match
+    → server/test_ratings.py test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too,
+      test_one_rated_copy_of_a_house_bot_a_table,
+      test_a_guests_rated_house_bot_is_refused_not_taken_and_forgotten
+§5.16 `rematch`: all ask within 60 s, a new table, the same rules and privacy, the seats
+one on, a new match
+    → server/test_rematch.py test_a_rematch_when_both_ask_rotates_the_seats;
+    → here: test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults (60 s)
+§5.16 a person is told the offer (not the leaver, nor a program); in Russian
+    → server/test_rematch.py test_the_one_who_left_is_not_told_a_rematch_is_on_offer;
+    → server/test_human_club_ru.py
+§5.16 the reply and the `rematch` line, told once; the example
+    → here: test_the_rematch_example_of_5_16_is_what_the_server_sends;
+    → server/test_rematch.py test_asking_again_is_answered_but_the_others_are_told_once
+§5.16 each `ok cmd=sit` before the reply to any later line
+    → server/test_rematch.py test_a_rematch_seats_each_player_before_his_next_line_is_answered
+§5.16 the offer off: `timeout`, `left`, `elsewhere`, `drain`, `server-stopped`,
+`server-lost`; the example's `off=left`
+    → server/test_rematch.py test_a_rematch_is_off_when_a_player_leaves_or_goes_elsewhere,
+      test_a_rematch_not_agreed_in_time_is_off,
+      test_offers_of_matches_ended_apart_are_off_each_at_its_own_time;
+    → server/test_drain.py; store/test_workers_rematch_lost.py;
+    → here: test_the_rematch_examples_offer_off_is_what_the_server_sends
+§5.16 the errors: `bad-argument`, `already-seated`, `not-allowed` (none on offer, a
+ladder's board, a house bot's match; in Russian)
+    → here: test_rematch_refusals_say_why_and_change_nothing;
+    → server/test_rematch.py test_a_rematch_when_both_ask_rotates_the_seats;
+    → server/test_house_bots.py test_a_house_bot_sits_plays_the_match_and_leaves;
+    → server/test_human_club_ru.py
+§5.17 `history` takes no argument; the table watched, as for `last`
+    → server/test_history_arguments.py;
+    → here: test_a_watcher_of_two_tables_is_told_of_the_lowest_numbered
+§5.17 the lines and their fields, the deal being played with `-`; only what the table saw
+    → server/test_history.py test_history_tells_every_deal_and_trick;
+    → here: test_last_sheet_and_history_are_told_as_their_examples_show (the example)
+§5.17 Tertz: `broken=`, `draws=` of finished deals only, none of a board before release,
+`swap=`
+    → server/test_history_tertz.py; server/test_history_board.py; tertz/test_history_swap.py
+§5.17 a trick left untaken: `unfinished_leader=`, `unfinished=`, `unfinished_swap=`, the
+human line under the tricks
+    → protocol/test_render_club.py test_history_shows_the_trick_a_deal_ended_on_untaken;
+    → tertz/test_history_swap.py
+§5.17 the clock's cards: `auto=`, `unfinished_auto=`, `by the clock:` lines
+    → server/test_history_clock.py test_history_marks_the_cards_the_clock_played
+§5.17 at no table the last match (or one watched to its end, if later), `deals=0` for one
+ended before any call and its human words
+    → server/test_history.py test_after_the_match_history_tells_your_last_one;
+    → server/test_sheet_after.py
+      test_a_match_left_before_any_call_still_has_its_history_and_sheet;
+    → here: test_a_watcher_is_told_the_match_he_watched_to_its_end_if_it_ended_later
+§5.17 the human style: title by sides, declarations scored, hanging points written, no
+trump yet / void, within 80 columns; Tertz's break, swap and draws in words
+    → server/test_history.py; protocol/test_render_club.py
+      (test_history_says_what_each_deals_declarations_scored …
+      test_a_long_history_heading_keeps_each_side_with_its_points);
+    → server/test_history_tertz.py
+§5.17 the errors (`the game has not started`, `you sit at no table, observe none, and have
+no match`); `history` and `sheet` spend `who`'s allowance
+    → server/test_history.py; server/test_attacks.py
+      test_history_and_sheet_spend_the_lists_allowance;
+    → here: test_last_sheet_and_history_are_told_as_their_examples_show
+§5.18 what is rated: public tables of registered players; not private, reserved, a house
+bot unasked, a guest, aborted, abandoned; the forfeiter ranks last
+    → server/test_ratings.py test_guests_and_private_tables_are_not_rated,
+      test_a_match_left_before_every_player_made_a_call_is_not_rated,
+      test_a_match_both_players_left_is_not_rated,
+      test_a_three_player_forfeit_ranks_the_leaver_below_who_stayed;
+    → server/test_rating_ranks.py
+§5.18 the ratings stored before the `match-end` is told
+    → server/test_ratings.py test_a_rated_match_moves_top_and_finger;
+    → here: test_the_top_and_finger_examples_of_5_18_are_what_the_server_sends (both read
+      right after it)
+§5.18 a waiting table tells its people when its match's rating changes (`info … rated=`)
+    → server/test_ratings.py
+      test_the_players_are_told_when_a_guest_or_an_unrated_bot_unrates_the_match,
+      test_a_registered_player_sitting_where_the_match_is_unrated_is_told_so,
+      test_a_registered_player_back_at_a_waiting_table_is_told_it_is_unrated,
+      test_the_match_is_rated_again_when_an_unrated_bot_could_not_come
+§5.18 `top`: the defaults (the asker's game, else the club's), variants named as for `new`,
+100 to a page, the fields and their decimals; the example, in both styles
+    → server/test_ratings.py test_top_alone_shows_the_game_its_asker_plays_rated_most,
+      test_top_alone_shows_the_clubs_game_to_one_who_played_none,
+      test_top_numbers_each_page_from_where_it_starts;
+    → server/test_top_cost.py;
+    → here: test_the_top_and_finger_examples_of_5_18_are_what_the_server_sends
+§5.18 a number after a named VARIANT is PLAYERS, alone a PAGE; a page past the last
+    → here: test_a_number_after_a_named_variant_is_players_and_alone_a_page;
+    → server/test_top_cost.py
+§5.18 each `top` read spends the allowance before the store is looked at; the page read,
+not the standings
+    → server/test_top_cost.py
+§5.18 `finger`: the fields, `name` as he is called, `last` his 10 newest; the example, in
+both styles
+    → server/test_ratings.py test_a_rated_match_moves_top_and_finger;
+    → here: test_the_top_and_finger_examples_of_5_18_are_what_the_server_sends,
+      test_games_and_fingers_last_are_the_10_newest_matches_newest_first
+§5.18 a house bot's name (`house_bot=1`, a copy answered as its bot, before its first
+match), the random bot `never_rated=1`, and their words
+    → server/test_ratings.py test_finger_of_the_random_house_bot_says_it_is_never_rated,
+      test_a_house_bot_game_is_rated_only_when_asked_and_rates_the_bot_too;
+    → protocol/test_messages.py
+§5.18 the errors (`bad-argument`, `unknown-player` as typed, `slow-down`)
+    → server/test_ratings.py test_top_and_finger_for_people;
+    → server/test_attacks.py test_finger_and_games_spend_the_lists_allowance
+§5.19 the eight commands the admins' (`… is for the server's admins`), listed by `help` to
+them; none acts on an admin; NAME and REASON/TEXT refused as `login` and `say` refuse;
+the usage without NAME
+    → server/test_moderation.py test_the_moderation_commands_are_the_admins_own,
+      test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged
+§5.19 each action logged (`moderation`)
+    → server/test_moderation.py
+      test_a_kicked_player_is_told_why_his_seat_goes_away_and_he_may_come_back
+§5.19 `announce` to everyone logged in, its tag and human words, in Russian too
+    → server/test_moderation.py
+      test_an_announcement_reaches_everyone_logged_in_marked_as_the_admins;
+    → server/test_ignore.py test_an_admins_announcement_reaches_one_who_ignores_him
+§5.19 `kick`: the `bye`, a disconnect like any other, back with the token;
+`unknown-player`
+    → server/test_moderation.py
+      test_a_kicked_player_is_told_why_his_seat_goes_away_and_he_may_come_back,
+      test_the_moderation_commands_are_the_admins_own
+§5.19 `ban`: `banned` before any password, a guest's name too, kept through a restart,
+`disconnected=1|0`, one logging in meanwhile; `unban`, `bans`; a name as its player is
+called, else as typed
+    → server/test_moderation.py test_a_ban_keeps_a_name_out_through_a_restart_until_unban,
+      test_a_ban_made_while_the_name_logs_in_closes_that_login,
+      test_a_ban_another_server_makes_while_the_name_logs_in_refuses_that_login,
+      test_a_registered_name_away_is_banned_and_muted_as_its_account_spells_it;
+    → store/test_bans.py
+§5.19 `bans` the oldest first (to the store's whole second), a ban anew from now with its
+new reason, a REASON's blanks one space, the human lines (which leave `: REASON` out
+without one: the page had it always, a slip corrected, `mutes` alike)
+    → here: test_bans_lists_the_oldest_first_a_ban_anew_from_now_in_either_style
+§5.19 `mute`: MINUTES 60 by default, 1 to 10080, a number-like word refused; `muted` for
+`say` and `invite`; told at once; kept through a restart and across servers; `unmute`,
+`mutes` (the order, `left=`, the human lines)
+    → server/test_moderation.py
+      test_a_muted_player_may_not_say_or_invite_till_the_time_is_up_or_unmute,
+      test_a_mute_outlasts_a_restart_and_unmute_ends_it_in_the_store_too,
+      test_mutes_lists_who_is_muted_by_whom_why_and_for_how_long_still;
+    → store/test_mutes.py; store/test_mutes_across_servers.py;
+      store/test_workers_moderation.py;
+    → here: test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults
+§5.19 the three sessions' example, and the banned login after it
+    → here: test_the_moderation_examples_of_5_19_are_what_the_server_sends
+§5.20 `password OLD NEW`: the reply, the new one logs in, the old one no longer; the
+example
+    → server/test_password_change.py test_the_new_password_logs_in_and_the_old_one_no_longer;
+    → here: test_the_password_example_of_5_20_is_what_the_server_sends
+§5.20 a wrong OLD counts as a login's, the third closes; logged `login_failed`
+    → server/test_password_change.py
+      test_a_wrong_old_password_changes_nothing_and_counts_as_a_wrong_login,
+      test_a_wrong_old_password_is_logged_for_a_ban_tool
+§5.20 a login checking the old password meanwhile is refused
+    → server/test_password_changed_meanwhile.py
+§5.20 the refusals before any check (usage, the same words, the reserved beginnings,
+`Token=` taken), a guest's, a vouched-for admin's
+    → server/test_password_change.py test_what_cannot_be_a_password_is_refused_before_any_check;
+    → server/test_local_login.py
+§5.20 `slow-down` as registrations; neither word ever logged
+    → server/test_password_change.py test_new_passwords_are_limited_as_registrations_are,
+      test_a_bug_in_a_change_logs_neither_password
+§5.21 `ignore`: his `say` (lobby, table, watchers), `invite` and `rematch` ask kept from
+you, he not told, the invitation still lets you in; an admin's `announce` and the
+table's lines told as ever
+    → server/test_ignore.py test_an_ignored_players_lobby_say_is_not_told,
+      test_table_say_invite_and_rematch_are_kept_from_him_the_match_is_not,
+      test_a_watchers_say_is_kept_from_a_watcher_who_ignores_him,
+      test_an_admins_announcement_reaches_one_who_ignores_him
+§5.21 NAME read as names are; any valid name; listed as its player writes it online, else
+as typed, in the order added
+    → server/test_ignore.py;
+    → here: test_the_ignored_are_listed_as_they_write_their_names_online_else_as_typed
+§5.21 the replies (added, already, unignore, the list, none); the example
+    → server/test_ignore.py test_a_registered_list_outlasts_a_login_and_a_guests_does_not,
+      test_the_list_is_bounded_and_bad_input_changes_nothing;
+    → here: test_the_ignore_example_of_5_21_is_what_the_server_sends
+§5.21 the refusals, 100 names at most; each change spends `who`'s allowance, a refusal none
+    → server/test_ignore.py test_the_list_is_bounded_and_bad_input_changes_nothing,
+      test_each_change_spends_a_list_and_one_refused_so_changes_nothing
+§5.21 kept: a registered list in the store, a guest's with his connection; in his language
+    → server/test_ignore.py test_a_registered_list_outlasts_a_login_and_a_guests_does_not,
+      test_a_person_is_answered_in_his_language
+"""
 
 from __future__ import annotations
 
@@ -20,6 +319,7 @@ from tests.protocol.doc_examples import example, examples, lines_until_pong, sen
 from tests.server.client import (
     BOT_START_S,
     LineClient,
+    a_whole_match,
     fields,
     is_event,
     next_ask,
@@ -126,7 +426,7 @@ async def test_the_invite_refusals_of_5_14_are_what_the_server_sends(
         "event seq=1 table=3 kind=seated name=anna seat=0",
         no_zed,
     ]
-    assert ask_full.endswith("(the table is full)")
+    assert ask_full.endswith("(the table is full of others)")
     await olga.send("sit 3")
     await anna.expect("event", kind="start")
     said = await lines_until_pong(anna, sent(ask_full))
@@ -614,4 +914,35 @@ async def test_the_ignored_are_listed_as_they_write_their_names_online_else_as_t
         assert fields(said)[1]["name"] == name, said
     assert await lines_until_pong(bob, "ignore") == [
         "ok cmd=ignore count=2 names=ZED,Vera text=You ignore 2: ZED, Vera."
+    ]
+
+
+@pytest.mark.timeout(30)
+async def test_a_sheet_of_a_short_game_has_no_target(port: int, connect: Connector) -> None:
+    # §5.13 "`target` is the match's target (`-`: one deal decides)": `short` (rules.md §11)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await a_whole_match(ann, bob, "2 short")
+    head, *rows = await lines_until_pong(ann, "sheet")
+    deals = fields(head)[1]["deals"]  # (a void deal, all passing, is dealt again)
+    assert head == f"sheet table={table} deals={deals} target=-"
+    assert [fields(x)[0] for x in rows] == ["sheet-deal"] * int(deals)
+
+
+@pytest.mark.timeout(30)
+async def test_a_number_after_a_named_variant_is_players_and_alone_a_page(
+    port: int, connect: Connector
+) -> None:
+    # §5.18: "A number right after a named VARIANT is PLAYERS: `top moscow 7` is refused
+    # ...(`top 7` is page 7 of the default standings); a page past the last says the
+    # command's own usage"
+    ann = await connect.machine(port, "ann")
+    assert await lines_until_pong(ann, "top moscow 7") == [
+        "error code=bad-argument text=top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not 7"
+    ]
+    assert await lines_until_pong(ann, "top 7") == [
+        "error code=bad-argument text=top [VARIANT] [PLAYERS] [PAGE]: pages 1 to 1"
+    ]
+    assert await lines_until_pong(ann, "top moscow 3") == [
+        "top variant=moscow players=3 count=0 total=0 page=1 pages=1"
     ]
