@@ -23,6 +23,7 @@ way).
     → protocol/test_render_club.py test_a_stopped_match_in_games_says_why_in_both_languages
 §5.11 the human line: its id first, the sides as pairs, who forfeited, the minute and zone;
 `help games` names the replay
+    → here: test_the_human_games_line_of_5_11_is_what_the_server_writes;
     → protocol/test_render_club.py test_games_names_each_match_by_its_id,
       test_a_four_player_game_in_games_names_the_pairs, test_games_names_who_forfeited;
     → protocol/test_render.py test_a_games_line_writes_negative_totals_apart
@@ -62,6 +63,8 @@ example
       test_sheet_of_a_last_match_whose_rules_are_gone_is_a_clear_refusal;
     → here: test_a_watcher_is_told_the_match_he_watched_to_its_end_if_it_ended_later,
       test_a_watcher_of_two_tables_is_told_of_the_lowest_numbered
+§5.13 the three human sheets shown
+    → here: test_the_human_sheets_of_5_13_are_what_the_server_writes
 §5.13 the human table: columns by terminal columns, bides by name or number, numbered
 columns past 80, a short game's winners and stakes
     → protocol/test_sheet_columns.py; server/test_human_table.py
@@ -309,6 +312,9 @@ from collections.abc import Callable
 import pytest
 import trio
 
+from deberc_net.game.sheet import SheetRow
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.render import HUMAN, render, sheet_lines
 from deberc_net.server.config import Config
 from deberc_net.server.house import DEFAULT_SEARCH_LEVEL, MAX_RESTARTS, SEARCH_LEVELS
 from deberc_net.server.ignoring import IGNORE_MOST
@@ -946,3 +952,41 @@ async def test_a_number_after_a_named_variant_is_players_and_alone_a_page(
     assert await lines_until_pong(ann, "top moscow 3") == [
         "top variant=moscow players=3 count=0 total=0 page=1 pages=1"
     ]
+
+
+def test_the_human_sheets_of_5_13_are_what_the_server_writes() -> None:
+    # §5.13's three human sheets, written from the rows they show: two players; two
+    # pairs of long names, the columns numbered; a short game's stakes and winners
+    _, two, pairs, short = examples("### 5.13 `sheet`")
+    made, bide = (
+        SheetRow(1, "made", (62, 100), (62, 100), 0, (0, 0)),
+        SheetRow(2, "bide", (0, 162), (62, 262), 0, (1, 0)),
+    )
+    assert sheet_lines(ev.Sheet(3, ("ann", "bob"), ((0,), (1,)), 301, (made, bide))) == two
+    four = ("four4", "house-heuristic-5", "house-heuristic-7", "house-heuristic-9")
+    row = SheetRow(1, "made", (145, 0), (145, 0), 0, (0, 0))
+    assert sheet_lines(ev.Sheet(5, four, ((0, 2), (1, 3)), 301, (row,))) == pairs
+    stakes = (
+        SheetRow(1, "made", (1, 0), (1, 0), 0, (0, 0)),
+        SheetRow(2, "made", (0, 1), (1, 1), 0, (0, 0)),
+        SheetRow(3, "gave-up", (2, 0), (3, 1), 0, (0, 0)),
+    )
+    sheet = ev.Sheet(3, ("anna", "boris"), ((0,), (1,)), 9, stakes, deal_won_on_points=True)
+    assert sheet_lines(sheet) == short
+
+
+def test_the_human_games_line_of_5_11_is_what_the_server_writes() -> None:
+    # §5.11: "its id first, its players by side as its totals are (four as their pairs,
+    # partners opposite: `2026-11-29 20:08 UTC  m14  table 14  anna+olga v boris+vera
+    # 0:0  winner boris+vera (left: anna)`, ... the time to the minute, its zone said)"
+    four = ("anna", "boris", "olga", "vera")
+    game = ev.Game("m14", 14, four, "moscow", "boris,vera", "left", (0, 0), FINISHED, 0)
+    lines = render(ev.Games("anna", (game,)), HUMAN)
+    assert all(len(x) <= 80 for x in lines)
+    assert " ".join(x.strip() for x in lines) == (
+        "2026-11-29 20:08 UTC  m14  table 14  anna+olga v boris+vera  0:0  winner"
+        " boris+vera (left: anna)"
+    )
+
+
+FINISHED = "2026-11-29 20:08:52"  # as the store gives a match's end (UTC)
