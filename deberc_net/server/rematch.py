@@ -150,7 +150,9 @@ class Rematches:
         if not again:
             offer.asked.append(name)
         waiting = offer.waiting()
-        if waiting and not self.lobby.table_room(session, opening=False):
+        # the cap, whoever asks: the last ask opens the table (docs/protocol.md §5.16:
+        # busy); only the first ones checked it, and the last opened one past it
+        if not self.lobby.table_room(session, opening=False):
             if not again:
                 offer.asked.remove(name)  # refused: as if not asked
             return

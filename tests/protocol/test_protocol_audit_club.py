@@ -142,8 +142,10 @@ one on, a new match
     → server/test_drain.py; store/test_workers_rematch_lost.py;
     → here: test_the_rematch_examples_offer_off_is_what_the_server_sends
 §5.16 the errors: `bad-argument`, `already-seated`, `not-allowed` (none on offer, a
-ladder's board, a house bot's match; in Russian)
-    → here: test_rematch_refusals_say_why_and_change_nothing;
+ladder's board, a house bot's match; in Russian); `busy` past the table cap (only the
+first asks were checked, and the last opened a table past it: a server bug, fixed)
+    → here: test_rematch_refusals_say_why_and_change_nothing,
+      test_a_rematch_past_the_servers_table_cap_is_busy;
     → server/test_rematch.py test_a_rematch_when_both_ask_rotates_the_seats;
     → server/test_house_bots.py test_a_house_bot_sits_plays_the_match_and_leaves;
     → server/test_human_club_ru.py
@@ -990,3 +992,29 @@ def test_the_human_games_line_of_5_11_is_what_the_server_writes() -> None:
 
 
 FINISHED = "2026-11-29 20:08:52"  # as the store gives a match's end (UTC)
+
+
+@pytest.mark.timeout(30)
+async def test_a_rematch_past_the_servers_table_cap_is_busy(
+    start: Start, connect: Connector
+) -> None:
+    # §5.16 errors: "`busy` (the rematch would open a table past the cap)": whoever asks
+    # when the server's tables are at their cap, the first to ask or the last
+    port = await start(max_tables=2)
+    anna = await connect.machine(port, "anna")
+    misha = await connect.machine(port, "misha")
+    await a_match_left_at_once(anna, misha)
+    await misha.read_until(lambda x: is_event(x, "match-end"))
+    full = "error code=busy text=too many tables are open; sit at one or try again later"
+    for name in ("cid", "dan"):  # the cap's two tables: anna's ask is refused
+        host = await connect.machine(port, name)
+        await host.send("new 2")
+        await host.expect("ok", cmd="sit")
+    assert await lines_until_pong(anna, "rematch") == [full]
+    await lines_until_pong(host, "leave")  # dan's table closes: room for one
+    assert (await lines_until_pong(anna, "rematch"))[0].startswith("ok cmd=rematch ")
+    await misha.expect("rematch")
+    await lines_until_pong(host, "new 2")  # the cap again: the last ask is refused too
+    assert await lines_until_pong(misha, "rematch") == [full]
+    [head, *_] = await lines_until_pong(misha, "tables")
+    assert head == "tables count=2 total=2 page=1 pages=1"  # no third table
