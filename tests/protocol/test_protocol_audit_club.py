@@ -102,8 +102,10 @@ order bots sit in, the seat's `seat-taken` texts; the example
 §5.15 restarted 3 times, then `cannot go on …` (a forfeit) or `could not come`
     → server/test_house_bots.py test_a_house_bot_that_keeps_crashing_forfeits_the_match,
       test_a_house_bot_that_never_comes_frees_its_seat
-§5.15 the errors: the kind named when near, LEVEL's usage, no house bots, `table-full`,
+§5.15 the errors: the kind named when near, LEVEL's usage, no house bots, a ladder's
+board, `table-full`,
 the caps (`busy`, each text, the singular), the starts' rate (`slow-down`, `wait_ms=`)
+    → here: test_no_house_bot_comes_to_a_ladders_board;
     → server/test_house_bots.py test_bot_errors_change_nothing,
       test_without_house_bots_the_command_is_refused,
       test_one_address_cannot_take_every_house_bot,
@@ -235,6 +237,7 @@ the usage without NAME
 §5.19 `announce` to everyone logged in, its tag and human words, in Russian too
     → server/test_moderation.py
       test_an_announcement_reaches_everyone_logged_in_marked_as_the_admins;
+    → here: test_an_announcement_skips_connections_not_logged_in;
     → server/test_ignore.py test_an_admins_announcement_reaches_one_who_ignores_him
 §5.19 `kick`: the `bye`, a disconnect like any other, back with the token;
 `unknown-player`
@@ -300,9 +303,11 @@ as typed, in the order added
 §5.21 the refusals, 100 names at most; each change spends `who`'s allowance, a refusal none
     → server/test_ignore.py test_the_list_is_bounded_and_bad_input_changes_nothing,
       test_each_change_spends_a_list_and_one_refused_so_changes_nothing
-§5.21 kept: a registered list in the store, a guest's with his connection; in his language
+§5.21 kept: a registered list in the store, a guest's with his connection (a token's
+login taking it over keeps it); in his language
     → server/test_ignore.py test_a_registered_list_outlasts_a_login_and_a_guests_does_not,
-      test_a_person_is_answered_in_his_language
+      test_a_person_is_answered_in_his_language;
+    → here: test_a_guests_list_goes_with_his_connection_to_a_token_login
 """
 
 from __future__ import annotations
@@ -1018,3 +1023,57 @@ async def test_a_rematch_past_the_servers_table_cap_is_busy(
     assert await lines_until_pong(misha, "rematch") == [full]
     [head, *_] = await lines_until_pong(misha, "tables")
     assert head == "tables count=2 total=2 page=1 pages=1"  # no third table
+
+
+@pytest.mark.timeout(30)
+async def test_no_house_bot_comes_to_a_ladders_board(
+    start: Start, connect: Connector, register: Register
+) -> None:
+    # §5.15 errors: `not-allowed` (... the table is a ladder's board)
+    await register("boss", "owners")
+    port = await start(admins=["boss"], house_bots=True)
+    boss = await connect.machine(port, "boss", "owners")
+    pa = await connect.machine(port, "pa")
+    await pa.send("seek reserved")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=k1")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    await pa.expect("ok", cmd="sit", table=table)
+    said = await lines_until_pong(pa, "bot heuristic")
+    assert [x for x in said if x.startswith("error ")] == [
+        f"error code=not-allowed text=table {table} is a ladder's board"
+    ]
+
+
+@pytest.mark.timeout(30)
+async def test_an_announcement_skips_connections_not_logged_in(
+    start: Start, connect: Connector, register: Register
+) -> None:
+    # §5.19 `announce`: "every connection logged in (the admin's too; not those that have
+    # not logged in)"
+    await register("boss", "owners")
+    port = await start(admins=["boss"])
+    stranger = await connect.raw(port, "stranger")
+    await stranger.send("style machine")
+    await stranger.expect("ok", cmd="style")
+    boss = await connect.machine(port, "boss", "owners")
+    said = await lines_until_pong(boss, "announce hello all")
+    assert said == ["announce from=boss text=hello all", ANNOUNCED]
+    assert await lines_until_pong(stranger, "ping") == []
+
+
+ANNOUNCED = "ok cmd=announce text=Announced to everyone logged in."
+
+
+@pytest.mark.timeout(30)
+async def test_a_guests_list_goes_with_his_connection_to_a_token_login(
+    port: int, connect: Connector
+) -> None:
+    # §5.21 Kept: "a guest's lives with his connection (a login that takes over his open
+    # connection with his token keeps it; one after it closed starts empty ...)"
+    dan = await connect.machine(port, "dan")
+    await lines_until_pong(dan, "ignore ann")
+    again = await connect.machine(port, "dan", token=dan.token)
+    await dan.wait_closed()
+    assert await lines_until_pong(again, "ignore") == [
+        "ok cmd=ignore count=1 names=ann text=You ignore 1: ann."
+    ]
