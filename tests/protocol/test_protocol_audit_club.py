@@ -128,8 +128,10 @@ guest's match
 one on, a new match
     → server/test_rematch.py test_a_rematch_when_both_ask_rotates_the_seats;
     → here: test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults (60 s)
-§5.16 a person is told the offer (not the leaver, nor a program); in Russian
+§5.16 a person is told the offer (not the leaver, nor a program, nor after a board's
+match); in Russian
     → server/test_rematch.py test_the_one_who_left_is_not_told_a_rematch_is_on_offer;
+    → here: test_a_person_is_not_offered_a_rematch_of_a_ladders_board;
     → server/test_human_club_ru.py
 §5.16 the reply and the `rematch` line, told once; the example
     → here: test_the_rematch_example_of_5_16_is_what_the_server_sends;
@@ -1077,3 +1079,25 @@ async def test_a_guests_list_goes_with_his_connection_to_a_token_login(
     assert await lines_until_pong(again, "ignore") == [
         "ok cmd=ignore count=1 names=ann text=You ignore 1: ann."
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_a_person_is_not_offered_a_rematch_of_a_ladders_board(
+    start: Start, connect: Connector, register: Register
+) -> None:
+    # §5.16: a person is told "'rematch' within 60 s ..." "when the match may be played
+    # again (not a ladder's board, nor a match with a house bot)"
+    await register("boss", "owners")
+    port = await start(admins=["boss"])
+    boss = await connect.machine(port, "boss", "owners")
+    pa = await connect.human(port, "pa")
+    pb = await connect.machine(port, "pb")
+    for player in (pa, pb):
+        await player.send("seek reserved")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=k1")
+    await boss.expect("ok", cmd="reserve")
+    await pb.read_until(lambda x: is_event(x, "start"))
+    await pb.send("leave!")
+    await pa.read_until(lambda x: x.startswith("Game over"))
+    await lines_until_pong(pa, "ping")
+    assert not [x for x in pa.lines if "rematch" in x], pa.lines
