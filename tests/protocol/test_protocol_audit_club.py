@@ -94,8 +94,10 @@ others, misha not at it, or he would be `already-seated`; said so now, a slip co
     → here: test_the_invite_refusals_of_5_14_are_what_the_server_sends,
       test_an_invitation_outlasts_the_start_to_watch_and_names_one_seated
 §5.15 `bot`: the reply, the name `house-…` no person may take, the seat kept for it, the
-order bots sit in, the seat's `seat-taken` texts; the example
-    → here: test_the_bot_example_of_5_15_is_what_the_server_sends;
+order bots sit in, the seat's `seat-taken` texts, a `sit` without SEAT taking a seat not
+kept; the example
+    → here: test_the_bot_example_of_5_15_is_what_the_server_sends,
+      test_a_sit_without_a_seat_takes_one_no_house_bot_waits_for;
     → server/test_house_bots.py test_a_house_bot_sits_plays_the_match_and_leaves,
       test_a_house_bot_name_cannot_be_taken_by_a_person,
       test_house_bots_sit_in_the_order_they_were_asked_for, test_bot_errors_change_nothing
@@ -316,6 +318,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -325,7 +328,12 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, render, sheet_lines
 from deberc_net.server.config import Config
-from deberc_net.server.house import DEFAULT_SEARCH_LEVEL, MAX_RESTARTS, SEARCH_LEVELS
+from deberc_net.server.house import (
+    DEFAULT_SEARCH_LEVEL,
+    MAX_RESTARTS,
+    SEARCH_LEVELS,
+    HouseBots,
+)
 from deberc_net.server.ignoring import IGNORE_MOST
 from deberc_net.server.moderation import MUTE_MINUTES, MUTE_MOST_MINUTES
 from deberc_net.server.rematch import REMATCH_S
@@ -1101,3 +1109,24 @@ async def test_a_person_is_not_offered_a_rematch_of_a_ladders_board(
     await pa.read_until(lambda x: x.startswith("Game over"))
     await lines_until_pong(pa, "ping")
     assert not [x for x in pa.lines if "rematch" in x], pa.lines
+
+
+@pytest.mark.timeout(30)
+async def test_a_sit_without_a_seat_takes_one_no_house_bot_waits_for(
+    start: Start, connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # §5.15: "Until it sits, its seat waits for it: ... a `sit` without SEAT takes a free
+    # seat that is not kept" (the bot's process here never comes: a program that sleeps)
+    never = [sys.executable, "-c", "import time; time.sleep(60)"]
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: never)
+    port = await start(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("bot random")
+    await ann.expect("ok", cmd="bot")  # seat 1 is kept for it
+    await bob.send(f"sit {table}")
+    assert (await bob.expect("ok", cmd="sit"))["seat"] == "2"
+    await lines_until_pong(ann, "leave")  # the table closes, its bot's process with it
+    await lines_until_pong(bob, "leave")
