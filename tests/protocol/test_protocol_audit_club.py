@@ -37,6 +37,9 @@ its end if that ended later (a tie of the store's whole seconds passed the watch
 over for his own: a server bug, fixed)
     → server/test_last_after.py;
     → here: test_a_watcher_is_told_the_match_he_watched_to_its_end_if_it_ended_later
+§5.12, §5.13, §5.17 a kibitzer on another worker than the table's is told the match he
+watched
+    → store/test_workers_watched_match.py
 §5.12 at no table it spends `sheet`'s and `history`'s allowance
     → here: test_last_at_no_table_spends_the_lists_allowance
 §5.12 `deal`, `leader`, `cards` from the leader, `winner`; the example; the errors
@@ -83,6 +86,8 @@ columns past 80, a short game's winners and stakes
 §5.14 a guest's invitation is his, not his name's
     → server/test_private.py
       test_a_guests_invitation_goes_with_him_not_to_the_next_guest_of_his_name
+§5.14 NAME wherever he is: on another worker too
+    → store/test_workers.py
 §5.14 invitations count with `say` lines; a refused one costs none
     → server/test_attacks.py test_invitations_share_the_chats_rate_limit_per_sender,
       test_a_refused_invitation_spends_no_chat_allowance
@@ -138,8 +143,9 @@ match); in Russian
 §5.16 the reply and the `rematch` line, told once; the example
     → here: test_the_rematch_example_of_5_16_is_what_the_server_sends;
     → server/test_rematch.py test_asking_again_is_answered_but_the_others_are_told_once
-§5.16 each `ok cmd=sit` before the reply to any later line
-    → server/test_rematch.py test_a_rematch_seats_each_player_before_his_next_line_is_answered
+§5.16 each `ok cmd=sit` before the reply to any later line, under `--workers` too
+    → server/test_rematch.py test_a_rematch_seats_each_player_before_his_next_line_is_answered;
+    → store/test_workers_rematch_order.py
 §5.16 the offer off: `timeout`, `left`, `elsewhere`, `drain`, `server-stopped`,
 `server-lost`; the example's `off=left`
     → server/test_rematch.py test_a_rematch_is_off_when_a_player_leaves_or_goes_elsewhere,
@@ -206,6 +212,7 @@ bot unasked, a guest, aborted, abandoned; the forfeiter ranks last
       test_the_match_is_rated_again_when_an_unrated_bot_could_not_come
 §5.18 `top`: the defaults (the asker's game, else the club's), variants named as for `new`,
 100 to a page, the fields and their decimals; the example, in both styles
+    → here: test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults (100);
     → server/test_ratings.py test_top_alone_shows_the_game_its_asker_plays_rated_most,
       test_top_alone_shows_the_clubs_game_to_one_who_played_none,
       test_top_numbers_each_page_from_where_it_starts;
@@ -235,6 +242,8 @@ them; none acts on an admin; NAME and REASON/TEXT refused as `login` and `say` r
 the usage without NAME
     → server/test_moderation.py test_the_moderation_commands_are_the_admins_own,
       test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged
+§5.19 under `--workers` each reaches a player on any worker
+    → store/test_workers_moderation.py
 §5.19 each action logged (`moderation`)
     → server/test_moderation.py
       test_a_kicked_player_is_told_why_his_seat_goes_away_and_he_may_come_back
@@ -307,11 +316,19 @@ as typed, in the order added
 §5.21 the refusals, 100 names at most; each change spends `who`'s allowance, a refusal none
     → server/test_ignore.py test_the_list_is_bounded_and_bad_input_changes_nothing,
       test_each_change_spends_a_list_and_one_refused_so_changes_nothing
+§5.21 under `--workers`: a table another worker holds keeps his talk from you too
+    → store/test_workers_ignore.py
 §5.21 kept: a registered list in the store, a guest's with his connection (a token's
 login taking it over keeps it); in his language
     → server/test_ignore.py test_a_registered_list_outlasts_a_login_and_a_guests_does_not,
       test_a_person_is_answered_in_his_language;
     → here: test_a_guests_list_goes_with_his_connection_to_a_token_login
+
+Left unpinned here: §5.20's `busy` when the registrations' queue is full (a password
+change hashes its NEW there; the queue's `busy` is pinned for registrations, by
+server/test_attacks.py test_registrations_are_limited_and_do_not_hold_up_logins, not for
+`password`); §5.16's "each new seat is held for its player only" (every player is seated
+the moment the rematch completes: no line of a client's can come between).
 """
 
 from __future__ import annotations
@@ -845,8 +862,8 @@ def test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults() -> None:
     # §5.15: 3 house bots a table, 6 an address, 20 on the server, search levels 1-5
     # (3 by default), 3 restarts; search bots at 1 table an address, 4 on the server;
     # starts 6 at once an address then one every 10 s, 20 at once then one a second;
-    # §5.16: 60 s; §5.19: a mute of 60 min, a week at most; §5.21: 100 names; §5.1's
-    # allowance (`who`'s), which §5.11, §5.17, §5.18 and §5.21 spend
+    # §5.16: 60 s; §5.18: 100 rated players a page; §5.19: a mute of 60 min, a week at
+    # most; §5.21: 100 names
     config = Config()
     assert (config.house_bots_per_table, config.house_bots_per_address) == (3, 6)
     assert config.max_house_bots == 20 and not config.house_bots
@@ -858,6 +875,7 @@ def test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults() -> None:
     assert REMATCH_S == 60
     assert (MUTE_MINUTES, MUTE_MOST_MINUTES) == (60, 10080)
     assert IGNORE_MOST == 100
+    assert config.page_size == 100  # §5.18: `top`'s 100 to a page, as `who`'s
 
 
 @pytest.mark.timeout(30)
