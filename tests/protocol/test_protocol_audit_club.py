@@ -295,9 +295,10 @@ example
 `Token=` taken), a guest's, a vouched-for admin's
     → server/test_password_change.py test_what_cannot_be_a_password_is_refused_before_any_check;
     → server/test_local_login.py
-§5.20 `slow-down` as registrations; neither word ever logged
+§5.20 `slow-down` as registrations, `busy` past their queue; neither word ever logged
     → server/test_password_change.py test_new_passwords_are_limited_as_registrations_are,
-      test_a_bug_in_a_change_logs_neither_password
+      test_a_bug_in_a_change_logs_neither_password;
+    → here: test_a_new_password_past_the_registrations_queue_is_busy
 §5.21 `ignore`: his `say` (lobby, table, watchers), `invite` and `rematch` ask kept from
 you, he not told, the invitation still lets you in; an admin's `announce` and the
 table's lines told as ever
@@ -324,11 +325,8 @@ login taking it over keeps it); in his language
       test_a_person_is_answered_in_his_language;
     → here: test_a_guests_list_goes_with_his_connection_to_a_token_login
 
-Left unpinned here: §5.20's `busy` when the registrations' queue is full (a password
-change hashes its NEW there; the queue's `busy` is pinned for registrations, by
-server/test_attacks.py test_registrations_are_limited_and_do_not_hold_up_logins, not for
-`password`); §5.16's "each new seat is held for its player only" (every player is seated
-the moment the rematch completes: no line of a client's can come between).
+Left unpinned: §5.16's "each new seat is held for its player only" (every player is
+seated the moment the rematch completes: no line of a client's can come between).
 """
 
 from __future__ import annotations
@@ -336,6 +334,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -344,6 +343,7 @@ import trio
 from deberc_net.game.sheet import SheetRow
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, render, sheet_lines
+from deberc_net.server import accounts
 from deberc_net.server.config import Config
 from deberc_net.server.house import (
     DEFAULT_SEARCH_LEVEL,
@@ -1148,3 +1148,39 @@ async def test_a_sit_without_a_seat_takes_one_no_house_bot_waits_for(
     assert (await bob.expect("ok", cmd="sit"))["seat"] == "2"
     await lines_until_pong(ann, "leave")  # the table closes, its bot's process with it
     await lines_until_pong(bob, "leave")
+
+
+@pytest.mark.timeout(30)
+async def test_a_new_password_past_the_registrations_queue_is_busy(
+    start: Start, connect: Connector, register: Register, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # §5.20: "`NEW` being hashed as a registration is ..., and `busy` past their queue's"
+    # (limits): one change's hash held in the queue of one, another is refused
+    await register("vera", "first1")
+    await register("olga", "first2")
+    port = await start(registrations_waiting=1, registrations_waiting_per_address=5)
+    # (from two addresses: an address's hashes take their turns one by one)
+    vera = await connect.machine(port, "vera", "first1", source="127.0.0.2")
+    olga = await connect.machine(port, "olga", "first2", source="127.0.0.3")
+    released, hashing = threading.Event(), threading.Event()
+    real = accounts.password_hash
+
+    def held(password: str, salt: bytes) -> bytes:
+        if password.startswith("held"):  # the new ones: the old ones are checked freely
+            hashing.set()
+            released.wait(30)  # (a hash thread's wait, not the loop's)
+        return real(password, salt)
+
+    monkeypatch.setattr(accounts, "password_hash", held)
+    try:
+        await vera.send("password first1 held1")
+        with trio.fail_after(10):
+            while not hashing.is_set():
+                await trio.sleep(0.01)
+        assert await lines_until_pong(olga, "password first2 held2") == [
+            "error code=busy text=too many registrations at once: try again"
+        ]
+    finally:
+        released.set()
+    await vera.expect("ok", cmd="password")
+    await connect.machine(port, "olga", "first2")  # hers unchanged
