@@ -140,7 +140,8 @@ match); in Russian
     → server/test_rematch.py test_the_one_who_left_is_not_told_a_rematch_is_on_offer;
     → here: test_a_person_is_not_offered_a_rematch_of_a_ladders_board;
     → server/test_human_club_ru.py
-§5.16 the reply and the `rematch` line, told once; the example
+§5.16 the reply and the `rematch` line, told once; the others told `waiting=` before their
+`ok cmd=sit`; the example
     → here: test_the_rematch_example_of_5_16_is_what_the_server_sends;
     → server/test_rematch.py test_asking_again_is_answered_but_the_others_are_told_once
 §5.16 each `ok cmd=sit` before the reply to any later line, under `--workers` too
@@ -504,6 +505,14 @@ async def test_the_rematch_example_of_5_16_is_what_the_server_sends(
     said = await lines_until_pong(misha, sent(agree))
     assert said[:2] == [agreed, seated]  # then the new table's own lines
     assert all(x.startswith(("event ", "ask ", "state ")) for x in said[2:]), said
+    # "When the last one asks, everyone gets `ok cmd=sit` ... (the others a `rematch …
+    # waiting=` line first)"
+    assert [await anna.read_until(lambda _: True) for _ in "ab"] == [
+        "rematch table=3 asked=anna,misha waiting= off=- by=- text=Everyone agrees: the"
+        " rematch of table 3 starts.",
+        "ok cmd=sit table=4 seat=1 seats=misha,anna text=You sit at table 4, seat 1. At the"
+        " table: misha (seat 0).",
+    ]
 
 
 @pytest.mark.timeout(30)
