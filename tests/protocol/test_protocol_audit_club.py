@@ -3,7 +3,9 @@
 rely on, and (→) the tests that pin it, a module under tests/ and its tests, "here" for
 this module's. Every example of these sections is checked here against a real server,
 line for line (ids, totals and times by their shape where a server numbers them its own
-way).
+way; §5.13's human sheets through the server's own renderer), but §5.17's human excerpts
+(their "…" stand for lines a deal makes its own), whose lines server/test_history.py and
+server/test_history_tertz.py hold to the deal's record.
 
 §5.11 `games`: the 10 most recently finished matches, newest first, forfeited ones too
     → here: test_games_and_fingers_last_are_the_10_newest_matches_newest_first;
@@ -110,8 +112,8 @@ kept; the example
     → server/test_house_bots.py test_a_house_bot_that_keeps_crashing_forfeits_the_match,
       test_a_house_bot_that_never_comes_frees_its_seat
 §5.15 the errors: the kind named when near, LEVEL's usage, no house bots, a ladder's
-board, `table-full`,
-the caps (`busy`, each text, the singular), the starts' rate (`slow-down`, `wait_ms=`)
+board, `table-full`, the caps (`busy`, each text, the singular), the starts' rate
+(`slow-down`, `wait_ms=`)
     → here: test_no_house_bot_comes_to_a_ladders_board;
     → server/test_house_bots.py test_bot_errors_change_nothing,
       test_without_house_bots_the_command_is_refused,
