@@ -137,10 +137,11 @@ guest's match
 one on, a new match
     → server/test_rematch.py test_a_rematch_when_both_ask_rotates_the_seats;
     → here: test_the_numbers_of_5_11_to_5_21_are_the_servers_defaults (60 s)
-§5.16 a person is told the offer (not the leaver, nor a program, nor after a board's
-match); in Russian
+§5.16 a person is told the offer (not the leaver, nor a program, nor after a board's or a
+house bot's match); in Russian
     → server/test_rematch.py test_the_one_who_left_is_not_told_a_rematch_is_on_offer;
-    → here: test_a_person_is_not_offered_a_rematch_of_a_ladders_board;
+    → here: test_a_person_is_not_offered_a_rematch_of_a_ladders_board,
+      test_a_person_is_not_offered_a_rematch_of_a_house_bots_match;
     → server/test_human_club_ru.py
 §5.16 the reply and the `rematch` line, told once; the others told `waiting=` before their
 `ok cmd=sit`; the example
@@ -366,6 +367,7 @@ from tests.server.client import (
     fields,
     is_event,
     next_ask,
+    play_human,
     play_machine,
     random_legal,
 )
@@ -1195,3 +1197,20 @@ async def test_a_new_password_past_the_registrations_queue_is_busy(
         released.set()
     await vera.expect("ok", cmd="password")
     await connect.machine(port, "olga", "first2")  # hers unchanged
+
+
+@pytest.mark.timeout(60)
+async def test_a_person_is_not_offered_a_rematch_of_a_house_bots_match(
+    start: Start, connect: Connector
+) -> None:
+    # §5.16: "when the match may be played again (not a ladder's board, nor a match with
+    # a house bot)": a person plays a short match out against the random bot
+    port = await start(house_bots=True)
+    person = await connect.human(port, "pat")
+    await person.send("new 2 short")
+    await person.read_until(lambda x: x.startswith("You sit at table"))
+    await person.send("bot random")
+    await person.read_until(lambda x: "comes to table" in x)
+    await play_human(person, BOT_START_S)
+    await lines_until_pong(person, "ping")
+    assert not [x for x in person.lines if "rematch" in x], person.lines
