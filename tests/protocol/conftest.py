@@ -11,9 +11,7 @@ from typing import Any
 import pytest
 import trio
 
-from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
-from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
 from tests.server.conftest import (
     Connector,
@@ -33,16 +31,13 @@ Start = Callable[..., Awaitable[int]]
 Register = Callable[[str, str], Awaitable[None]]
 
 
-def store_path(folder: Path) -> Path:
-    return folder / "audit.sqlite3"
-
-
 @pytest.fixture
-def start(nursery: trio.Nursery, tmp_path: Path) -> Start:
-    """A real server on 127.0.0.1, port 0, with these settings; it stops with the test."""
+def start(nursery: trio.Nursery, db_path: Path) -> Start:
+    """A real server on 127.0.0.1, port 0, with these settings, on the store ``register``
+    writes to; it stops with the test."""
 
     async def serving(**overrides: Any) -> int:
-        config = make_config(store_path(tmp_path), **overrides)
+        config = make_config(db_path, **overrides)
         return int(await nursery.start(functools.partial(serve, config, rules=rule_book())))
 
     return serving
@@ -58,21 +53,3 @@ async def connect() -> AsyncIterator[Connector]:
     connector = Connector()
     yield connector
     await connector.aclose()
-
-
-@pytest.fixture
-def register(tmp_path: Path) -> Register:
-    """Register a name in the store as a server's owner does ('deberc-net admin NAME'),
-    before ``start`` serves from it: an admin's name is registered no other way."""
-
-    async def add(name: str, password: str) -> None:
-        def write() -> None:
-            store = open_store(store_path(tmp_path))
-            try:
-                set_password(store, name, password)
-            finally:
-                store.close()
-
-        await trio.to_thread.run_sync(write)
-
-    return add

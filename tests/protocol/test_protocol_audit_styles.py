@@ -256,10 +256,8 @@ from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.wire import Tag
-from deberc_net.server.accounts import set_password
-from deberc_net.server.store import open_store
 from tests.game.decks import match2, say
-from tests.protocol.conftest import Start
+from tests.protocol.conftest import Register, Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
 from tests.protocol.golden_lines import TWO
 from tests.server.client import (
@@ -330,30 +328,20 @@ def test_hello_is_defined_with_its_fields_as_3_2_has_it() -> None:
     assert tag == "hello" and list(said) == documented_tags()["hello"]
 
 
-def register(db: Path, name: str, password: str) -> None:
-    """A name registered in the store file, as its owner does ('deberc-net admin NAME'):
-    an admin's name is had no other way."""
-    store = open_store(db)
-    try:
-        set_password(store, name, password)
-    finally:
-        store.close()
-
-
 async def told(client: LineClient, line: str) -> list[str]:
     return await lines_until_pong(client, line)
 
 
 @pytest.mark.timeout(60)
 async def test_every_tag_3_2_lists_is_sent_with_its_fields_in_order(
-    start: Start, connect: Connector, tmp_path: Path
+    start: Start, connect: Connector, register: Register
 ) -> None:
     # §3.2: each tag of the table is one the server sends (but `hello`), with the fields
     # its row names first and in that order (§1: fields are only appended), text= last;
     # and the server sends no tag the table does not list. §3.1: every line follows the
     # grammar; a value holds no space (`finished=2026-11-29_20:08:52`); lists hold no
     # empty item.
-    register(tmp_path / "audit.sqlite3", "boss", "owners1")
+    await register("boss", "owners1")
     port = await start(admins=["boss"])
     ann = await connect.machine(port, "ann", "anns-pw1")
     bob = await connect.machine(port, "bob", "bobs-pw1")
