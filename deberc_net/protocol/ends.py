@@ -5,6 +5,14 @@ is."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+# A seat's true konets (manual-claim) as a person's words name it: never a wire token,
+# the wire and the store say 'claim' (docs/protocol.md §9.7) as for the server's own
+# claim; ``said_konets`` tells the two apart
+KONETS = "konets"
+MANUAL_CLAIM = "manual-claim"
+
 # '{who}' is the player whose forfeit ended the match (a player, when not known)
 END_WORDS: dict[str, str] = {
     "target": "a side reached the target",
@@ -23,6 +31,7 @@ END_WORDS: dict[str, str] = {
     "internal": "the table failed: no result",
     "shutdown": "the server shut down",
     "server-lost": "the server was lost",
+    KONETS: "a side claimed the match: konets",
 }
 
 
@@ -35,10 +44,22 @@ def end_words(reason: str, who: str | None = None) -> str:
 # misleads: 'claim' is the server's own claim as a side reaches the target mid-deal,
 # nobody claimed anything (docs/rules.md §7); a seat's konets (MatchEnded.claimed) is
 # said by the renderers as 'claimed: konets' (§10)
-SHORT_WORDS: dict[str, str] = {"claim": "target mid-deal"}
+SHORT_WORDS: dict[str, str] = {"claim": "target mid-deal", KONETS: "konets"}
 
 
 def short_words(reason: str) -> str:
     """``reason`` as a person's bracket says it ('target', 'target mid-deal'):
     its token, where that says what happened."""
     return SHORT_WORDS.get(reason, reason)
+
+
+def said_konets(reason: str, options: Iterable[str]) -> bool:
+    """A stored match's ``claim`` was a seat's true konets: its options hold
+    manual-claim, under which the engine never claims by itself (docs/rules.md §10:
+    the switch turns the automatic claim off), so every ``claim`` there was said."""
+    return reason == "claim" and MANUAL_CLAIM in options
+
+
+def told_reason(reason: str, claimed: bool) -> str:
+    """``reason`` as a person's words look it up: KONETS for a claim a seat said."""
+    return KONETS if claimed and reason == "claim" else reason

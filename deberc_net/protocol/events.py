@@ -166,6 +166,9 @@ class Game:
     totals: tuple[int, ...]
     finished: str
     forfeit: int | None = None  # the seat whose forfeit ended it (match-end's, §9.7)
+    # its 'claim' was a seat's true konets (protocol/ends.py said_konets): told to
+    # people, the machine line keeps reason=claim
+    claimed: bool = False
 
 
 @attrs.frozen

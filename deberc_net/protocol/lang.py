@@ -16,6 +16,8 @@ from deberc_net.game import calls as C
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
 from deberc_net.game.outcomes import Outcome
 
+from .ends import KONETS
+
 
 class Lang(StrEnum):
     EN = "en"  # the default, as before 'lang' existed
@@ -124,9 +126,10 @@ RU_OUTCOMES: dict[str, str] = {
 RU_MATCH_REASONS = {
     "target": "набраны очки",
     # the claim is the server's, as a side reaches the target (docs/rules.md §7): nobody
-    # declared anything ('manual-claim': the one who said 'конец' was right); said as
-    # a club says it, of nobody in particular (not «набрал»)
+    # declared anything; said as a club says it, of nobody in particular (not «набрал»)
     "claim": "досрочно: набраны очки",
+    # a seat's true «конец» (manual-claim: protocol/ends.py KONETS), not the server's
+    KONETS: f"объявлен «{RU_CALLS[C.KONETS]}»",
     "deals": "раздачи сыграны",
     "left": "уход",
     "timeouts": "время вышло",

@@ -25,7 +25,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView, offered
 
 from . import events as ev
-from .ends import end_words, short_words
+from .ends import end_words, short_words, told_reason
 from .event_lines import EVENT_LINES
 from .lang import (
     NO_WORDS,
@@ -767,8 +767,10 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
 
 
 def _game_reason(g: ev.Game, lang: Lang) -> str:
-    """Why a game ended, and who forfeited it if someone did ('away: bob')."""
-    reason = RU_MATCH_REASONS.get(g.reason, g.reason) if lang == Lang.RU else short_words(g.reason)
+    """Why a game ended, and who forfeited it if someone did ('away: bob'); a seat's
+    true konets named so (`konets`), not as the server's claim."""
+    told = told_reason(g.reason, g.claimed)
+    reason = RU_MATCH_REASONS.get(told, told) if lang == Lang.RU else short_words(told)
     if g.forfeit is None or not 0 <= g.forfeit < len(g.players):
         return reason
     return f"{reason}: {g.players[g.forfeit]}"

@@ -17,6 +17,7 @@ from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.plugins.naming import variant_named
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
+from deberc_net.protocol.ends import said_konets
 from deberc_net.protocol.events import ServerEvent
 from deberc_net.protocol.lang import NO_WORDS, table_words
 from deberc_net.protocol.messages import Msg, Phrase, phrase
@@ -376,6 +377,7 @@ def _game(row: dict[str, Any]) -> ev.Game:
         totals=tuple(row["totals"]),
         finished=row["finished"],
         forfeit=row["forfeit"],
+        claimed=said_konets(row["reason"], row["options"]),
     )
 
 

@@ -54,7 +54,6 @@ def house_bot_games(store: Store, name: str, limit: int) -> list[tuple[str, dict
         copy: str | None = next((p for p in players if name_key(p).startswith(prefix)), None)
         if row is None or copy is None:
             continue
-        del row["options"]  # (as recent_games gives a row)
         out.append((copy, row))
     return out
 

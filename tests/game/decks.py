@@ -25,6 +25,8 @@ from deberc_net.testing import (
 )
 
 __all__ = [
+    "CLAIM_DEAL",
+    "CLAIM_PLAY",
     "D3",
     "D3C",
     "D3C_PLAY",
@@ -49,6 +51,7 @@ __all__ = [
     "build_deck_n",
     "build_ruleset",
     "cards",
+    "claimed_match",
     "legal",
     "match2",
     "match3",
@@ -187,3 +190,27 @@ PAIR_ROST = (
     "Qh Kh Ah 10c Qd 8s 9h As",
     "Js Qs Ks Kc Qc 10d Jh 9s",
 )
+
+
+# a match's end by a claim (docs/rules.md §7, §10). Trump clubs; seat 0 (anna, 470)
+# takes the first six tricks (44 points) and reaches 501; seat 1 has a fifty
+CLAIM_DEAL = ("As Ks Ah Kh 8c 9c Kc Ac Jc", "7s 8s 7h 8h 7d 8d 9d 10d Jd", "10c")
+CLAIM_PLAY = "As 7s Ks 8s Ah 7h Kh 8h 8c 7d 9c 8d"
+
+
+def claimed_match(konets: bool, match_id: str = "1", table: str = "local") -> Match:
+    """anna's match against boris, ended mid-deal by a claim (reason claim): with
+    ``konets``, her own at a manual-claim table; else the server's, as she reaches the
+    target."""
+    rules = build_ruleset(options=("manual-claim",) if konets else ())
+    match = Match(
+        rules, seed="claim", names=("anna", "boris"), table=table, match_id=match_id,
+        dealer=1, decks={1: build_deck(*CLAIM_DEAL)},
+    )  # fmt: skip
+    match.set_standing([470, 0])
+    say(match, 0, "igrayu")
+    play(match, CLAIM_PLAY)
+    if konets:
+        say(match, 0, "konets")
+    assert match.result is not None and match.result.reason == "claim"
+    return match

@@ -490,11 +490,13 @@ def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> No
         "totals",
         "finished",
         "forfeit",
+        "options",  # (which tell a seat's konets from the server's claim)
     }
     assert newest["players"] == ["carl", "ann"] and newest["winner"] == "carl"
     assert newest["forfeit"] is None  # (not a forfeit)
     assert newest["table"] == 3 and newest["variant"] == "moscow"
     assert newest["reason"] == "score" and newest["totals"] == [301, 120]
+    assert newest["options"] == ["to-301"]
     assert len(newest["finished"]) == 19 and newest["finished"][10] == " "  # UTC seconds
     assert [g["match"] for g in store.recent_games("bob", limit=1)] == ["m2"]
     assert store.recent_games("nobody") == []

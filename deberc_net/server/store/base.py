@@ -374,13 +374,14 @@ class Store(Protocol):
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         """``name``'s finished matches, newest first: match, table, players, variant,
         winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC), forfeit (the
-        seat that forfeited it; None: not a forfeit, or not kept then)."""
+        seat that forfeited it; None: not a forfeit, or not kept then), options (the
+        table's, sorted)."""
         ...
 
     def finished_match(self, match_id: str) -> dict[str, Any] | None:
-        """A finished match's row, as ``recent_games`` gives one, with its ``options``;
-        None for a match unknown or still running. For a match that has no deal stored
-        (a forfeit before the first call)."""
+        """A finished match's row, as ``recent_games`` gives one; None for a match
+        unknown or still running. For a match that has no deal stored (a forfeit before
+        the first call)."""
         ...
 
     def max_match_number(self) -> int:
@@ -718,7 +719,7 @@ PLAYERS_HEAL = (
 # ``recent_games``: his newest rows off that index, each joined to its match
 RECENT_GAMES = (
     "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
-    " {finished}, m.forfeit FROM match_players p JOIN matches m ON m.id = p.match_id"
+    " {finished}, m.forfeit, m.options FROM match_players p JOIN matches m ON m.id = p.match_id"
     " WHERE p.key = {p} ORDER BY p.finished DESC, p.seq DESC LIMIT {p}"
 )
 
@@ -744,24 +745,22 @@ GAME_FIELDS = (
     "totals",
     "finished",
     "forfeit",
+    "options",  # which tell a seat's konets from the server's claim (ends.said_konets)
 )
 
 
 def game_row(row: tuple[Any, ...]) -> dict[str, Any]:
     """A ``recent_games`` entry from (id, table_id, players, variant, winner, reason,
-    totals, finished, forfeit)."""
+    totals, finished, forfeit, options)."""
     game = dict(zip(GAME_FIELDS, row, strict=True))
-    game["players"], game["totals"] = json.loads(game["players"]), json.loads(game["totals"])
+    for listed in ("players", "totals", "options"):
+        game[listed] = json.loads(game[listed])
     return game
 
 
 def finished_match_row(row: tuple[Any, ...] | None) -> dict[str, Any] | None:
-    """A ``finished_match`` answer from ``recent_games``' columns and the options."""
-    if row is None:
-        return None
-    game = game_row(tuple(row[:-1]))
-    game["options"] = json.loads(row[-1])
-    return game
+    """A ``finished_match`` answer: ``recent_games``' columns."""
+    return None if row is None else game_row(tuple(row))
 
 
 def highest_match_number(ids: list[str]) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deberc_net.game.outcomes import FORFEITS
-from deberc_net.protocol.ends import END_WORDS, end_words
+from deberc_net.protocol.ends import END_WORDS, KONETS, end_words
 from deberc_net.protocol.lang import RU_MATCH_REASONS, Lang
 from deberc_net.protocol.render_ru import RU_FORFEITS
 
@@ -26,7 +26,10 @@ __all__ = [
 # by ' and '), where the protocol's words (END_WORDS, the human style's) say 'a side';
 # without winners (not known) END_WORDS says it. (Russian has none: «досрочно: набраны
 # очки» is said of nobody in particular, as the table says it, lang.RU_MATCH_REASONS)
-SIDE_WORDS: dict[str, str] = {"claim": "{winners} reached the target within the deal"}
+SIDE_WORDS: dict[str, str] = {
+    "claim": "{winners} reached the target within the deal",
+    KONETS: "{winners} claimed the match: konets",  # a seat's true konets (manual-claim)
+}
 
 # The sentence that ends a match, one form per kind of result: '{winners}' the winning
 # side's names joined by ' and ', '{why}' the reason's words (END_WORDS)

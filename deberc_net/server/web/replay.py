@@ -33,6 +33,7 @@ from deberc_net.game.events import (
 from deberc_net.game.record import draws_per_trick, replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
+from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
 from deberc_net.protocol.messages import RU_ERRORS
 from deberc_net.protocol.render import pretty_card
@@ -107,23 +108,28 @@ class Replay:
     def why(self) -> str:
         """Why it ended, in words ('bob was away too long: forfeit'): a forfeit names
         who lost it, when known; an automatic claim its winners."""
-        return page_end_words(self.reason, self.winners, self._forfeited())
+        return page_end_words(self._told, self.winners, self._forfeited())
 
     @property
     def over(self) -> str:
         """How it ended, as the live page says it ('Match over: bob wins (…).')."""
-        return match_over_words(self.winners, self.reason, self._forfeited())
+        return match_over_words(self.winners, self._told, self._forfeited())
 
     def why_in(self, lang: Lang) -> str:
         """``why`` in ``lang``."""
-        return page_end_words(self.reason, self.winners, self._forfeited(), lang)
+        return page_end_words(self._told, self.winners, self._forfeited(), lang)
 
     def over_in(self, lang: Lang) -> str:
         """``over`` in ``lang`` ('Партия окончена: bob выигрывает (…).')."""
-        return match_over_words(self.winners, self.reason, self._forfeited(), lang)
+        return match_over_words(self.winners, self._told, self._forfeited(), lang)
 
     def _forfeited(self) -> str | None:
         return None if self.forfeit is None else self.players[self.forfeit]
+
+    @property
+    def _told(self) -> str:
+        """Its reason as the words look it up: a seat's true konets named so."""
+        return told_reason(self.reason, said_konets(self.reason, self.options))
 
     @property
     def stopped(self) -> bool:

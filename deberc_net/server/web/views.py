@@ -14,6 +14,7 @@ from deberc_net.game.cards import SUITS, Card, card_str
 from deberc_net.game.match import Match
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
+from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import game_for
@@ -214,6 +215,7 @@ class PlayedMatch:
     result: str  # for the player: won, lost, drawn, or stopped (store.base.STOPPED)
     winners: list[str] = attrs.Factory(list)  # as /api/games/ID gives them
     forfeit: int | None = None  # the seat that forfeited it, if known (ends.forfeit_seat)
+    claimed: bool = False  # its 'claim' was a seat's true konets (ends.said_konets)
 
     @property
     def why(self) -> str:
@@ -224,7 +226,7 @@ class PlayedMatch:
     def why_in(self, lang: Lang) -> str:
         """``why`` in ``lang``: in Russian as the replay and the table's end line say it."""
         who = None if self.forfeit is None else self.players[self.forfeit]
-        return page_end_words(self.reason, self.winners, who, lang)
+        return page_end_words(told_reason(self.reason, self.claimed), self.winners, who, lang)
 
 
 @attrs.frozen
@@ -308,6 +310,7 @@ def player_page(
                 result=result,
                 winners=winners,
                 forfeit=forfeit_seat(row["reason"], players, winners, row.get("forfeit")),
+                claimed=said_konets(row["reason"], row["options"]),
             )
         )
     results = ("won", "lost", "drawn", "stopped")
