@@ -14,6 +14,7 @@ from itertools import groupby
 
 from rich.cells import cell_len, chop_cells
 
+from deberc_net.game.calls import KONETS
 from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoken_call
 
 from .cards import RANKS, SUITS, SYMBOL, card, in_hand_order, rank, suit
@@ -327,15 +328,19 @@ def spoken_calls(
     """The legal calls as a person says (and may type) them, as the human style writes
     them (``igrayu ♠``, ``ot korolya``, ``J♠``: docs/protocol.md §3; in Russian
     ``играю ♠``, ``от короля``, ``В♠``): the calls first, as the server lists them,
-    then the cards in the hand's order."""
+    then the cards in the hand's order, then ``konets``."""
     held = [t for t in legal if t[-1:] in SUITS and t[:-1] in RANKS]
-    calls = [t for t in legal if t not in held]
+    # konets after the cards too: offered whether it would win or not (state.konets_last)
+    calls = [t for t in legal if t not in held and t != KONETS]
+    last = [t for t in legal if t == KONETS]
     ordered = [c for group in rank_order(held) for c in group]
     if lang == Lang.RU:
         spoken = [_ru_run(t, words) for t in numbered_runs(tuple(calls))]
+        after = [ru_call(t, words) for t in last]
     else:
         spoken = [spoken_call(t, words) for t in numbered_runs(tuple(calls))]
-    return spoken + [card(c, lang) for c in ordered]
+        after = [spoken_call(t, words) for t in last]
+    return spoken + [card(c, lang) for c in ordered] + after
 
 
 RUN = re.compile(r"(.+-)(\d+)(\.\..+)")  # a run of numbered calls, 'lomayu-1..12'

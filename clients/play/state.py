@@ -14,7 +14,7 @@ from itertools import zip_longest
 
 import attrs
 
-from deberc_net.game.calls import MENYAYU, PAS
+from deberc_net.game.calls import KONETS, MENYAYU, PAS
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
@@ -866,12 +866,24 @@ def _view(state: TableState, view: View) -> TableState:
         talk=talk,
         asking=asking,
         seq=view.seq,
-        legal=tuple(view.legal),
+        legal=konets_last(view.legal),
         clock_ms=view.clock_ms if asking else None,
         target=view.target,
         score=tuple(view.score),
     )
     return _asked(seen, view.pending)
+
+
+def konets_last(legal: Iterable[str]) -> tuple[str, ...]:
+    """The legal calls with ``konets`` last. The server's own prompt offers it only
+    when it would win (docs/rules.md §10: the side's total plus its points so far in
+    the deal reach the target), but ``legal=`` lists it after every trick the seat took,
+    and this client cannot tell: an ``ask`` says the totals, not the deal's points so
+    far, and those are more than the cards taken (whose combinations count, and when,
+    the table's rules decide: only the engine knows). Listed last, it is never the
+    pane's first word nor what Tab or a typed 'k' completes to before a king."""
+    calls = tuple(legal)
+    return (*(c for c in calls if c != KONETS), *(c for c in calls if c == KONETS))
 
 
 # the open questions no player asks: the table asks each seat in turn (swap?), or the

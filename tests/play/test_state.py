@@ -418,6 +418,20 @@ def test_the_cards_shown_stay_in_view_and_a_second_show_says_all_face_up() -> No
     assert nxt.shown == () and "Shown:" not in table_text(nxt)
 
 
+def test_konets_is_offered_last_after_the_cards() -> None:
+    """At a manual-claim table ``legal=`` lists konets after every trick the seat took;
+    the server's prompt offers it only when it would win (docs/rules.md §10), which the
+    client cannot tell (an ask says no points so far in the deal): it is listed last, so
+    neither the pane's first word nor what a typed 'k' completes to before a king."""
+    line = START[-1].replace("legal=menyayu,Kc,8c", "legal=konets,Kc,8c")
+    state = fold_all([*START[:-1], line])
+    assert state.legal == ("Kc", "8c", "konets")
+    assert legal_text(state) == "Your call: 8♣ | K♣ | konets"
+    assert candidates("k", state.legal)[0] == "Kc"
+    russian = attrs.evolve(state, lang=Lang.RU)
+    assert legal_text(russian).endswith("К♣ | конец")
+
+
 def test_the_break_is_one_option_with_a_default_for_f8() -> None:
     breaks = ",".join(f"lomayu-{n}" for n in range(1, 13))
     line = TERTZ[-1].replace("legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d", f"legal={breaks}")
