@@ -192,6 +192,11 @@ def turn_text(state: TableState, remaining_ms: int | None, name: Namer) -> str:
     if state.asking:
         clock = clock_text(remaining_ms, state.lang)
         return state.say(T.TURN_YOU, name=name(state.seat), clock=clock)
+    free = state.players.count("")
+    if state.deal == 0 and state.result is None and free:  # no match yet: who is awaited
+        return state.say(
+            T.TURN_WAITING_BOT if state.seat is not None else T.TURN_WAITING, count=free
+        )
     return state.say(T.TURN, name="-" if state.to_act is None else name(state.to_act))
 
 

@@ -38,6 +38,8 @@ class T(StrEnum):
     SHOWN = "shown"
     TURN_YOU = "turn-you"
     TURN = "turn"
+    TURN_WAITING = "turn-waiting"
+    TURN_WAITING_BOT = "turn-waiting-bot"
     SECONDS = "seconds"
     FREE = "free"
     WAITING = "waiting"
@@ -182,6 +184,13 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.THEIRS: ("Theirs: {cards}", "У соперника: {cards}"),
     T.TURN_YOU: ("Turn:   YOU ({name}), {clock} left", "Ход:    ВАШ ({name}), осталось {clock}"),
     T.TURN: ("Turn:   {name}", "Ход:    {name}"),
+    # a table waiting for players: how many, and (seated) how to have a house bot come
+    # (a newcomer alone at 'new 2' read 'Turn: -' and waited; docs/play.md)
+    T.TURN_WAITING: ("Waiting for players: {count} more.", "Ждём игроков: ещё {count}."),
+    T.TURN_WAITING_BOT: (
+        "Waiting for {count} more; 'bot heuristic' seats a bot.",
+        "Ждём игроков: ещё {count}; bot heuristic — бот сервера.",
+    ),
     T.SECONDS: ("{seconds} s", "{seconds} с"),
     T.FREE: ("(free)", "(свободно)"),
     T.WAITING: ("(waiting)", "(ждём игроков)"),

@@ -625,6 +625,32 @@ def test_sitting_at_a_waiting_table_learns_who_is_there_and_the_target() -> None
     assert "Target: 301" in table_text(state)
 
 
+def test_a_waiting_table_says_how_many_players_it_awaits_and_how_to_have_a_bot() -> None:
+    """A newcomer alone at his new table read 'Turn: -' (Russian 'Ход: -') and nothing
+    about whom the table waits for: it says how many more, and how a house bot comes."""
+    state = fold_all(
+        [
+            START[0],
+            "ok cmd=sit table=5 seat=0 seats=b1,-,-,- text=You sit at table 5, seat 0.",
+            "tables count=1 total=1 page=1 pages=1",  # (asked quietly: resync_requests)
+            "table id=5 players=4 variant=moscow options= seats=b1,-,-,- state=waiting observers=0",
+        ]
+    )
+    text = table_text(state)
+    assert "Turn:" not in text  # (it read 'Turn:   -')
+    assert text.endswith("\nWaiting for 3 more; 'bot heuristic' seats a bot.")  # one line
+    russian = table_text(attrs.evolve(state, lang=Lang.RU))
+    assert russian.endswith("\nЖдём игроков: ещё 3; bot heuristic — бот сервера.")
+    # a bot sits: one fewer; a watcher is not told to call one (it is the players' table)
+    state = fold(state, "event seq=1 table=5 kind=seated name=house-heuristic seat=1")
+    assert table_text(state).endswith("\nWaiting for 2 more; 'bot heuristic' seats a bot.")
+    watcher = attrs.evolve(state, seat=None)
+    assert table_text(watcher).endswith("\nWaiting for players: 2 more.")
+    # all seated, the match running: whose turn, as before
+    running = table_text(fold_all(START))
+    assert "Turn:   YOU (b1)" in running and "Waiting" not in running
+
+
 def test_the_tables_list_marks_a_player_away_as_the_server_does() -> None:
     """'tables' dropped the line's away=: a table whose player had dropped, a house bot
     playing on against his clock, read as any match being played (a tryout at 3 a.m.)."""
