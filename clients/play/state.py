@@ -965,6 +965,14 @@ def _said_already(state: TableState, line: Line, seat: int) -> bool:
     return (state.table, state.seat) == (line.get_int("table"), seat)
 
 
+def _bot_coming(state: TableState, line: Line) -> bool:
+    """The log's last line is the ``ok cmd=bot`` that said this house bot comes to the
+    table it now sits at ('house-random-3 comes to table 5.'): its seat says it better
+    ('house-random-3 sits at seat 1'), and both read as two arrivals."""
+    coming = MESSAGES[Msg.BOT_COMES][0].format(name=line.get_str("name"), table=state.table)
+    return state.log[-1:] == (state.server_text(coming),)
+
+
 def _event(state: TableState, line: Line) -> TableState:
     kind = line.kind
     if kind in _MOVES:  # the table moved on: the next ask (if any) brings the new request
@@ -977,7 +985,10 @@ def _event(state: TableState, line: Line) -> TableState:
         named = attrs.evolve(state, players=tuple(names))
         if kind == EventKind.SEATED and _said_already(state, line, seat):
             return named
-        return _log(named, state.say(verb, name=line.require("name"), seat=seat))
+        sits = state.say(verb, name=line.require("name"), seat=seat)
+        if kind == EventKind.SEATED and _bot_coming(state, line):  # in one line, not two
+            return attrs.evolve(named, log=(*state.log[:-1], sits))
+        return _log(named, sits)
     if kind == EventKind.START:
         seated = tuple(line.get_list("players"))
         sides = len(seated) if len(seated) < 4 else 2  # four players: two pairs

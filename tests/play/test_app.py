@@ -919,3 +919,27 @@ async def _leave_then_no(server: ServerThread) -> None:
         await pilot.pause(0.3)
         assert "'leave' again within 10 s" in app.state.log[-1], app.state.log[-3:]
         assert app.state.table == table and app.state.result is None
+
+
+@pytest.mark.timeout(120)
+def test_a_house_bot_coming_to_the_table_is_one_line(tmp_path: Path) -> None:
+    with ServerThread(tmp_path / "db.sqlite3", house_bots=True) as server:
+        asyncio.run(asyncio.wait_for(_a_house_bot_comes(server), 100))
+        assert not server.errors, server.errors
+
+
+async def _a_house_bot_comes(server: ServerThread) -> None:
+    """'bot random' was said twice in the log: the reply 'house-random-1 comes to table
+    1.' and its seat 'house-random-1 sits at seat 1' (a club evening); its seat alone."""
+    app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.token is not None, "login")
+        await type_line(pilot, "new 2 private", by_key=False)
+        await until(pilot, lambda: app.state.seat is not None, "the seat")
+        await type_line(pilot, "bot random", by_key=False)
+        await until(pilot, lambda: app.state.match is not None, "the bot seated, the match")
+        bot = next(name for name in app.state.players if name.startswith("house-random"))
+        told = [entry for entry in app.state.log if entry.startswith(bot) and ":" not in entry]
+        assert told == [f"{bot} sits at seat 1"], app.state.log
+        await pilot.press("f10")
+        await until(pilot, lambda: not app.is_running, "exit")

@@ -651,6 +651,27 @@ def test_a_waiting_table_says_how_many_players_it_awaits_and_how_to_have_a_bot()
     assert "Turn:   YOU (b1)" in running and "Waiting" not in running
 
 
+def test_a_house_bot_coming_is_said_once_in_either_language() -> None:
+    """The reply to 'bot' and the bot's seat said one arrival twice (tests/play/test_app.py
+    with a real server): its seat takes the reply's line, in Russian too."""
+    lines = [
+        START[0],
+        "ok cmd=sit table=5 seat=0 seats=b1,- text=You sit at table 5, seat 0.",
+        "ok cmd=bot table=5 name=house-random-3 kind=random level=- rated=0 "
+        "text=house-random-3 comes to table 5.",
+        "event seq=2 table=5 kind=seated name=house-random-3 seat=1",
+    ]
+    assert fold_all(lines).log[-2:] == (
+        "You sit at table 5, seat 0.",
+        "house-random-3 sits at seat 1",
+    )
+    russian = fold_all(lines, TableState(lang=Lang.RU)).log
+    assert russian[-2:] == ("Вы за столом 5, место 0.", "house-random-3 садится на место 1")
+    # another's seat after the reply: both said
+    other = [*lines[:3], "event seq=2 table=5 kind=seated name=vera seat=1"]
+    assert fold_all(other).log[-2:] == ("house-random-3 comes to table 5.", "vera sits at seat 1")
+
+
 def test_the_tables_list_marks_a_player_away_as_the_server_does() -> None:
     """'tables' dropped the line's away=: a table whose player had dropped, a house bot
     playing on against his clock, read as any match being played (a tryout at 3 a.m.)."""
