@@ -146,14 +146,16 @@ class T(StrEnum):
 TEXTS: dict[T, tuple[str, str]] = {
     T.LOBBY: ("In the lobby.", "Вы в лобби."),
     T.NOT_LOGGED_IN: ("Not logged in: 'login NAME'.", "Вход: login ИМЯ."),
-    # what 'seek' and 'new' take: the players first, 2, 3 or 4 (docs/protocol.md §5.5)
+    # what 'seek' and 'new' take: the players first, 2, 3 or 4 (docs/protocol.md §5.5);
+    # 'new 2' bare, the plainest table (a club newcomer puzzled over 'new 4 to-301'):
+    # the waiting table then says how a house bot comes (TURN_WAITING_BOT)
     T.LOBBY_SEEK: (
         "'seek 2' waits for a two-player game, 'seek 3'",
         "seek 2 — ждать партию на двоих, seek 3 и seek 4",
     ),
     T.LOBBY_MORE: (
-        "or 'seek 4' for 3 or 4 players; 'new 4 to-301'",
-        "— на троих и на четверых; new 4 to-301",
+        "or 'seek 4' for 3 or 4 players; 'new 2'",
+        "— на троих и на четверых; new 2",
     ),
     T.LOBBY_NEW: (
         "opens a table; 'tables' lists them, 'sit N' sits.",
