@@ -939,7 +939,8 @@ async def _a_house_bot_comes(server: ServerThread) -> None:
         await type_line(pilot, "bot random", by_key=False)
         await until(pilot, lambda: app.state.match is not None, "the bot seated, the match")
         bot = next(name for name in app.state.players if name.startswith("house-random"))
-        told = [entry for entry in app.state.log if entry.startswith(bot) and ":" not in entry]
+        arrival = ("comes to table", "sits at seat")
+        told = [e for e in app.state.log if e.startswith(bot) and any(a in e for a in arrival)]
         assert told == [f"{bot} sits at seat 1"], app.state.log
         await pilot.press("f10")
         await until(pilot, lambda: not app.is_running, "exit")
