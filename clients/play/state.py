@@ -19,9 +19,10 @@ from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol.commands import COMMANDS
-from deberc_net.protocol.ends import short_words
+from deberc_net.protocol.ends import CLAIMED_WORDS, short_words
 from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import (
+    RU_CLAIMED_WORDS,
     RU_MATCH_REASONS,
     RU_OUTCOMES,
     Lang,
@@ -1205,6 +1206,10 @@ def _game_over(state: TableState, line: Line) -> tuple[str, str]:
         why = RU_FORFEITS[reason].format(who=state.who(forfeit))  # as the server says it
     elif forfeit is not None:
         why = state.say(T.FORFEIT, why=why, name=state.who(forfeit))
+    # a seat's true konets, said just before (the wire's reason is 'claim' either way):
+    # as the table's own end line says it, not as the server's claim (docs/rules.md §10)
+    if reason == Outcome.CLAIM and state.talk[-1:] and state.talk[-1][1] == KONETS:
+        why = RU_CLAIMED_WORDS if russian_words else CLAIMED_WORDS
     totals = _pair(tuple(line.get_ints("totals")))
     result = state.say(T.GAME_OVER, verdict=verdict, why=why, totals=totals)
     # the log names its id, for 'history' and the records (a resumed client was

@@ -45,6 +45,9 @@ def end_words(reason: str, who: str | None = None) -> str:
 # nobody claimed anything (docs/rules.md §7); a seat's konets (MatchEnded.claimed) is
 # said by the renderers as 'claimed: konets' (§10)
 SHORT_WORDS: dict[str, str] = {"claim": "target mid-deal", KONETS: "konets"}
+# ... and the game-over line's bracket after a seat's konets: the table's (render.py)
+# and the terminal client's, which sees the call come just before the end
+CLAIMED_WORDS = "claimed: konets"
 
 
 def short_words(reason: str) -> str:

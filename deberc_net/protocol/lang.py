@@ -145,6 +145,9 @@ RU_MATCH_REASONS = {
     "internal": "сбой стола",
 }
 
+# the game-over line's bracket after a seat's «конец» (ends.CLAIMED_WORDS in Russian)
+RU_CLAIMED_WORDS = f"досрочно: {RU_MATCH_REASONS[KONETS]}"
+
 
 def ru_card(card: Card) -> str:
     """'В♠' for the jack of spades."""

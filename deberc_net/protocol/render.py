@@ -25,7 +25,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView, offered
 
 from . import events as ev
-from .ends import end_words, short_words, told_reason
+from .ends import CLAIMED_WORDS, end_words, short_words, told_reason
 from .event_lines import EVENT_LINES
 from .lang import (
     NO_WORDS,
@@ -1226,7 +1226,7 @@ def _human_match_end(e: g.MatchEnded, n: tuple[str, ...], sides: Sides) -> list[
     # a forfeit names who lost it: with three players the totals (0:0:0) do not say
     why = short_words(e.reason) if e.forfeit is None else end_words(e.reason, n[e.forfeit])
     if e.claimed:  # a seat's konets, not the server's claim (docs/rules.md §10)
-        why = f"claimed: {spoken_call(C.KONETS)}"
+        why = CLAIMED_WORDS
     return [f"Game over: {' and '.join(e.winners)} {verb} ({why}). Totals: {tot}.{named}"]
 
 

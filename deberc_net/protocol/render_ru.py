@@ -23,6 +23,7 @@ from deberc_net.game.view import offered
 from . import events as ev
 from .lang import (
     NO_WORDS,
+    RU_CLAIMED_WORDS,
     RU_MATCH_REASONS,
     RU_OUTCOMES,
     RU_RANKS,
@@ -312,7 +313,7 @@ def _match_end(e: g.MatchEnded, n: Names, sides: Sides) -> list[str]:
     if e.forfeit is not None and e.reason in RU_FORFEITS:  # who lost it (render.py)
         reason = RU_FORFEITS[e.reason].format(who=n[e.forfeit])
     if e.claimed:  # a seat's «конец», not the server's claim (docs/rules.md §10)
-        reason = f"досрочно: объявлен «{ru_call(C.KONETS)}»"
+        reason = RU_CLAIMED_WORDS
     return [f"Партия окончена: {' и '.join(e.winners)} {verb} ({reason}). Итого: {tot}.{named}"]
 
 

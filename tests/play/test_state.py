@@ -432,6 +432,26 @@ def test_konets_is_offered_last_after_the_cards() -> None:
     assert legal_text(russian).endswith("К♣ | конец")
 
 
+def test_a_match_a_true_konets_won_says_so_and_the_servers_claim_as_before() -> None:
+    """Both come as reason=claim; a seat's konets said just before is told as the table's
+    own end line tells it (docs/rules.md §10), not as 'target mid-deal' (a club evening)."""
+    konets = "event seq=8 table=3 kind=call seat=0 call=konets auto=0"
+    ended = [
+        "event seq=9 table=3 kind=deal-end deal=1 outcome=claim points=44,20 written=44,20 "
+        "totals=514,20 hanging=0",
+        "event seq=10 table=3 kind=match-end winner=0 name=b1 reason=claim totals=514,20 "
+        "seed=x match=m3 deals=1",
+    ]
+    claimed = fold_all([*START, konets, *ended])
+    assert claimed.result == "Game over: b1 wins (claimed: konets), totals 514 : 20"
+    russian = fold_all([*START, konets, *ended], TableState(lang=Lang.RU))
+    assert russian.result == (
+        "Партия окончена: b1 выигрывает (досрочно: объявлен «конец»), итого 514 : 20"
+    )
+    servers = fold_all([*START, *ended])
+    assert servers.result == "Game over: b1 wins (target mid-deal), totals 514 : 20"
+
+
 def test_the_break_is_one_option_with_a_default_for_f8() -> None:
     breaks = ",".join(f"lomayu-{n}" for n in range(1, 13))
     line = TERTZ[-1].replace("legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d", f"legal={breaks}")
