@@ -122,9 +122,12 @@
     return text;
   }
   window.debercClosesText = closesText;  // for the tests: checked against the catalogue
+  // a seat's true konets, said just before: the wire's reason is 'claim' as for the
+  // server's own claim; the words say which (web/ends.py's 'konets', docs/rules.md §10)
+  const told = (reason, konets) => reason === "claim" && konets ? "konets" : reason;
   function endText(f) {
     const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : null;
-    return overText(list(f.name), f.reason, who);
+    return overText(list(f.name), told(f.reason, st.lastCall === "konets"), who);
   }
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
@@ -287,7 +290,7 @@
       case "left": names[Number(f.seat)] = "-"; markAway(f.seat, false); break;
       case "away": case "back": markAway(f.seat, f.kind === "away"); break;
       case "deal":
-        st.trick = []; st.talk = []; st.played = 0;
+        st.trick = []; st.talk = []; st.played = 0; st.lastCall = null;
         st.clock = noClock(f.deal); st.calls = 0;
         setStatus(f.deal, f.turned);
         // a game with a talon (Tertz) has no bidding: the turned card is trump from the
@@ -297,7 +300,7 @@
         break;
       case "call":
         if (f.auto === "1") st.clock.talk.push(st.calls);
-        st.calls += 1;
+        st.calls += 1; st.lastCall = f.call;
         st.talk.push(names[Number(f.seat)] + ": " + spoken(f.call) + clockMark(f.auto === "1"));
         // the seven swap: the trump 7 lies face up where the turned card was, from now
         if (f.call === "menyayu" && st.turned) setStatus(st.deal, "7" + st.turned.slice(-1));
@@ -401,7 +404,9 @@
     // a forfeit names who lost it, when known, as the replay does (its seat)
     const seat = game.forfeit;
     const who = seat !== null && seat !== undefined ? game.players[seat] : null;
-    showOver(overText(game.winners, game.reason, who));
+    // (its options tell a konets: under manual-claim the server never claims itself)
+    const konets = (game.options || []).includes("manual-claim");
+    showOver(overText(game.winners, told(game.reason, konets), who));
     return WORDS.over;
   }
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
