@@ -190,7 +190,7 @@ class Login:
             return None
         look = look_key(name)
         # (a key with the prefix is a running house bot's own: any other was refused)
-        if look.startswith(HOUSE_PREFIX) and not key.startswith(HOUSE_PREFIX):
+        if look.startswith(look_key(HOUSE_PREFIX)) and not key.startswith(HOUSE_PREFIX):
             return phrase(Msg.HOUSE_NAMES, prefix=HOUSE_PREFIX)
         other = look_alike(name, self.lobby.config.admins) or registered
         if other is None:

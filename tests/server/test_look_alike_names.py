@@ -1,7 +1,8 @@
 """A new name drawn like a name taken, in one alphabet (docs/security.md §1): I, l and 1
-look alike, as do O and 0, so 'AIice' (a capital I) beside the registered Alice, or
-'b0ss' beside the admin, is refused, a guest's as a registration, and told why. The
-names registered before keep logging in, look-alikes of each other or not."""
+look alike, as do O and 0, a dotless ı and i, and rn and m, cl and d, vv and w, so
+'AIice' (a capital I) beside the registered Alice, or 'b0ss' beside the admin, is
+refused, a guest's as a registration, and told why. The names registered before keep
+logging in, look-alikes of each other or not."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ Register = Callable[[str, str], Awaitable[None]]
 
 def _looks_like(name: str, other: str) -> dict[str, str]:
     text = (
-        f"{name} looks like {other}, a name taken (I, l and 1 look alike, as do O and 0):"
-        " choose another"
+        f"{name} looks like {other}, a name taken (I, l and 1 look alike, as do O and 0,"
+        " ı and i, rn and m, cl and d, vv and w): choose another"
     )
     return {"code": "bad-argument", "text": text}
 
@@ -74,6 +75,39 @@ async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
 
 
 @pytest.mark.timeout(30)
+async def test_a_dotless_i_and_two_letters_drawn_as_one_look_alike(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    await register("Alice", "her-own-1")
+    await register("martin", "pw-martin-1")
+    await register("dave", "pw-dave-1")
+    await register("wendy", "pw-wendy-1")
+    await register("burn", "pw-burn-1")  # two names from before that look alike: both kept
+    await register("bum", "pw-bum-1")
+    port = await start_server()
+    with trio.fail_after(20):
+        for line, other in [
+            ("login al\u0131ce", "Alice"),  # a Turkish dotless ı: a guest
+            ("login AL\u0131CE a-password", "Alice"),  # nor registered
+            ("login rnartin", "martin"),
+            ("login rnartin pw-2", "martin"),
+            ("login clave", "dave"),
+            ("login vvendy", "wendy"),
+        ]:
+            client = await _login(connect, port, line)
+            name = line.split()[1]
+            assert await client.expect("error") == _looks_like(name, other), line
+        # a name that only holds a pair (and none registered that it looks like), or
+        # holds it in capitals, is taken; the names from before log in
+        for line in ("login Arnold", "login clara pw-3", "login RNARTIN", "login VVENDY pw-4"):
+            client = await _login(connect, port, line)
+            await client.expect("ok", cmd="login")
+        for name, password in (("burn", "pw-burn-1"), ("bum", "pw-bum-1")):
+            client = await _login(connect, port, f"login {name} {password}")
+            assert (await client.expect("ok", cmd="login"))["name"] == name
+
+
+@pytest.mark.timeout(30)
 async def test_a_person_is_told_the_look_alike_in_his_language(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
@@ -85,5 +119,5 @@ async def test_a_person_is_told_the_look_alike_in_his_language(
     rest = await person.read_until(lambda _: True)  # (a person's lines are wrapped)
     assert f"{first} {rest.strip()}" == (
         "Ошибка (bad-argument): 0lga выглядит как Olga, имя занятое (I, l и 1 похожи,"
-        " как и O и 0): выберите другое"
+        " как и O и 0, ı и i, rn и m, cl и d, vv и w): выберите другое"
     )

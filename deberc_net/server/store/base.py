@@ -14,6 +14,7 @@ import contextlib
 import enum
 import functools
 import json
+import re
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -46,16 +47,17 @@ def _cached_name_key(name: str) -> str:
 
 # Characters one alphabet draws alike (docs/security.md §1), mapped BEFORE case is
 # folded, so only what looks alike is made one: a capital I, a lower-case l and the
-# digit 1 (with the dotless ı, the Cyrillic І and palochka Ӏ/ӏ, the Greek Ι and ι), and
-# O, o and 0 (with the Cyrillic о/О, the Greek ο/Ο). A lower-case i (dotted, as is the
-# Cyrillic і, kept with it) is itself, so ali beside all, or bili beside bill, differ.
+# digit 1 (with the Cyrillic І and palochka Ӏ/ӏ, the Greek Ι and ι), and O, o and 0
+# (with the Cyrillic о/О, the Greek ο/Ο). A lower-case i (dotted, as is the Cyrillic і,
+# kept with it) is itself, so ali beside all, or bili beside bill, differ; the Turkish
+# dotless ı is an i that lost its dot (short as i, not tall as l), so it is one with i.
 # Two names whose ``look_key`` is one look like one name; a new name that looks like a
 # registered one is refused (server/login.py).
 LOOKS_ALIKE = str.maketrans(
     {
         "I": "l",
         "1": "l",
-        "\u0131": "l",  # ı, dotless
+        "\u0131": "i",  # ı, dotless: an i without its dot
         "\u0406": "l",  # Cyrillic І
         "\u04c0": "l",  # Cyrillic Ӏ (palochka)
         "\u04cf": "l",  # Cyrillic ӏ (small palochka)
@@ -70,7 +72,7 @@ LOOKS_ALIKE = str.maketrans(
         "\u039f": "o",  # Greek Ο
     }
 )
-# The index that finds a look-alike (migration 18) is on the key, which has lost the
+# The index that finds a look-alike (migration 18's, 19's now) is on the key, which has lost the
 # case ``look_key`` needs, so it is on a coarser mapping of the key (``KEY_LOOKS_ALIKE``,
 # in SQL ``LOOK_OF_KEY``: i, l, 1 and the rest one letter, o and 0 another) that every
 # pair of look-alikes shares (``key_look``); a store reads the registered names with
@@ -88,29 +90,59 @@ KEY_LOOKS_ALIKE = str.maketrans(
         "\u03bf": "o",  # Greek ο
     }
 )
-# ``key_look`` of the accounts' ``key`` column, in SQL (SQLite's and PostgreSQL's
-# replace): the expression migration 18 indexes, which a query must repeat exactly.
-# Never change it (nor KEY_LOOKS_ALIKE): another mapping is another migration's index
+# The key with KEY_LOOKS_ALIKE, in SQL (SQLite's and PostgreSQL's replace): the
+# expression migration 18 indexed. Never change it (nor KEY_LOOKS_ALIKE): another
+# mapping is another migration's index (migration 19's, LOOK_OF_KEY_PAIRS)
 LOOK_OF_KEY = (
     "replace(replace(replace(replace(replace(replace(replace(replace(replace(key,"
     " 'i', 'l'), '1', 'l'), '\u0131', 'l'), '\u0456', 'l'), '\u04cf', 'l'), '\u03b9', 'l'),"
     " '0', 'o'), '\u043e', 'o'), '\u03bf', 'o')"
 )
+# Two letters drawn as one (docs/security.md §1): 'rn' as 'm', 'cl' as 'd', 'vv' as 'w'
+# (on the web pages' proportional type above all; in a terminal's cells less so, but
+# at a glance). Lower-case only, as they look alike only so (RN is no M): ``look_key``
+# makes each pair and its letter one mark BEFORE case is folded, a private-use
+# character no name holds (no letter: NAME_RULE), so a capital folded to 'm' never
+# meets it; 'w' is two marks of 'v', so 'vvw', 'vwv' and 'wvv' are one.
+DRAWN_AS_ONE = re.compile("rn|m|cl|d|v|w")
+_MARKS = {
+    "rn": "\ue000",
+    "m": "\ue000",
+    "cl": "\ue001",
+    "d": "\ue001",
+    "v": "\ue002",
+    "w": "\ue002\ue002",
+}
+# The pairs in the key, for the index (the key has lost the case, so coarser: 'RN' is
+# 'm' there too), after LOOK_OF_KEY: Python's str.replace and SQL's replace both take
+# the leftmost matches, one after another, so ``key_look`` is the expression's value.
+# 'w' becomes 'vv' (not 'vv' 'w', which would make 'vvv' one with 'wv', not 'vw').
+KEY_PAIRS = (("rn", "m"), ("cl", "d"), ("w", "vv"))
+# ``key_look`` of the accounts' ``key`` column, in SQL: the expression migration 19
+# indexes, which a query must repeat exactly. Never change it (nor KEY_LOOKS_ALIKE,
+# KEY_PAIRS): another mapping is another migration's index
+LOOK_OF_KEY_PAIRS = functools.reduce(
+    lambda sql, pair: f"replace({sql}, '{pair[0]}', '{pair[1]}')", KEY_PAIRS, LOOK_OF_KEY
+)
 
 
 def look_key(name: str) -> str:
     """What ``name`` looks like: the characters one alphabet draws alike (LOOKS_ALIKE)
-    made one before case is folded, then its ``name_key``, so AIice (a capital I)
-    looks like alice, and ali (a lower-case i) does not look like all."""
-    # (name_key's steps, the mapping between, letter by letter: no second NFKC, which
+    and the pairs drawn as one letter (DRAWN_AS_ONE) made one before case is folded,
+    then its ``name_key``, so AIice (a capital I) looks like alice, and arnold like
+    amold, and ali (a lower-case i) does not look like all."""
+    # (name_key's steps, the mappings between, letter by letter: no second NFKC, which
     # could join a mapped letter with a mark after it, so key_look stays coarser)
-    return unicodedata.normalize("NFKC", name).translate(LOOKS_ALIKE).casefold()
+    drawn = unicodedata.normalize("NFKC", name).translate(LOOKS_ALIKE)
+    return DRAWN_AS_ONE.sub(lambda pair: _MARKS[pair[0]], drawn).casefold()
 
 
 def key_look(name: str) -> str:
-    """The coarser look the index of migration 18 holds (LOOK_OF_KEY): names with one
-    ``look_key`` have one ``key_look``, not always the other way round."""
-    return name_key(name).translate(KEY_LOOKS_ALIKE)
+    """The coarser look the index of migration 19 holds (LOOK_OF_KEY_PAIRS): names with
+    one ``look_key`` have one ``key_look``, not always the other way round."""
+    return functools.reduce(
+        lambda look, pair: look.replace(*pair), KEY_PAIRS, name_key(name).translate(KEY_LOOKS_ALIKE)
+    )
 
 
 def look_alike(name: str, candidates: Iterable[str]) -> str | None:
@@ -793,7 +825,7 @@ MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # a player's ignore list (migration 17), the same SQL in both dialects
 # the registered names that may look like one not registered (key_look), by key
 # (its candidates: the names of one key_look, a few at most; look_alike picks)
-LOOKS_LIKE = "SELECT name FROM accounts WHERE " + LOOK_OF_KEY + " = {p} ORDER BY key"
+LOOKS_LIKE = "SELECT name FROM accounts WHERE " + LOOK_OF_KEY_PAIRS + " = {p} ORDER BY key"
 IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored LIMIT {p}"
 IGNORE = (
     "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import attrs
 import structlog
 
-from .base import LOOK_OF_KEY, StoreError
+from .base import LOOK_OF_KEY, LOOK_OF_KEY_PAIRS, StoreError
 
 log = structlog.get_logger("deberc.store")
 
@@ -583,6 +583,20 @@ ALTER TABLE servers ADD COLUMN plain INTEGER NOT NULL DEFAULT 0;
 """,
         postgres="""
 ALTER TABLE servers ADD COLUMN plain BOOLEAN NOT NULL DEFAULT false;
+""",
+    ),
+    Migration(
+        20,
+        "accounts found by what their names look like, rn as m, cl as d, vv as w too",
+        # migration 18's index with the pairs drawn as one letter (LOOK_OF_KEY_PAIRS,
+        # still coarser than look_key) in place of it; nothing stored
+        sqlite=f"""
+DROP INDEX accounts_look;
+CREATE INDEX accounts_look_pairs ON accounts ({LOOK_OF_KEY_PAIRS});
+""",
+        postgres=f"""
+DROP INDEX accounts_look;
+CREATE INDEX accounts_look_pairs ON accounts (({LOOK_OF_KEY_PAIRS}));
 """,
     ),
 )
