@@ -3,9 +3,10 @@ name, and the welcome; a name that logs in again closes its old connection."""
 
 from __future__ import annotations
 
+import functools
 import secrets
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -15,6 +16,7 @@ import trio
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command
 from deberc_net.protocol.connection import Tell
+from deberc_net.protocol.events import TableState
 from deberc_net.protocol.login_words import Refused, SetElsewhere, read_login
 from deberc_net.protocol.messages import Msg, Phrase, count_phrase, phrase
 
@@ -32,6 +34,11 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.lobby")
+# The look of each name held, kept: every new name is compared with all of them, the
+# same few thousand at each login, and look_key is microseconds (a name not held any
+# more is pushed out by those that are, which every comparison keeps fresh)
+HELD_LOOKS_KEPT = 16384
+held_look = functools.lru_cache(maxsize=HELD_LOOKS_KEPT)(look_key)
 # logins of a name that holds a seat: 10 at once, then one every 5 s (a dropped player
 # comes back at once; a loop of resumes is held to a line every few seconds)
 SEAT_LOGINS_PER_S = 0.2
@@ -193,9 +200,33 @@ class Login:
         if look.startswith(look_key(HOUSE_PREFIX)) and not key.startswith(HOUSE_PREFIX):
             return phrase(Msg.HOUSE_NAMES, prefix=HOUSE_PREFIX)
         other = look_alike(name, self.lobby.config.admins) or registered
+        if other is None and self.guest_token(name) is None:  # (held: his own, to resume)
+            other = self._held_look_alike(name)
         if other is None:
             return None
         return phrase(Msg.NAME_LOOKS_LIKE, name=name, other=other)
+
+    def _held_look_alike(self, name: str) -> str | None:
+        """A name held now that looks like the new ``name`` (not its own): a guest's or a
+        player's, connected here or at another worker, or a guest's away from his seat
+        (guests are not stored: the store's look-up cannot find them)."""
+        key, look = name_key(name), look_key(name)
+        alike = (held for held in self._held_names() if held_look(held) == look)
+        return next((held for held in alike if name_key(held) != key), None)
+
+    def _held_names(self) -> Iterator[str]:
+        """The names held now, as spelled (some more than once): every connection's
+        here, every seat's at a table not closed (an away guest's among them; another
+        worker's tables are copied here), and the other workers' connections (and a
+        guest's name they hold through a stall)."""
+        yield from (s.name for s in self.lobby.online.values() if s.name is not None)
+        for table in self.lobby.tables.values():
+            if table.state != TableState.CLOSED:
+                yield from (seat for seat in table.seats if seat is not None)
+        node = self.lobby.node
+        if node is not None:
+            now = trio.current_time()
+            yield from (p.name for p in node.present.values() if p.online or p.held_until > now)
 
     async def _still_unbanned(self, session: Session, name: str) -> bool:
         """Whether ``name`` is still not banned after its password's hash (seconds, when

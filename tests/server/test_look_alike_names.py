@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 import trio
 
-from .client import LineClient
+from .client import LineClient, seat_pair
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -105,6 +105,47 @@ async def test_a_dotless_i_and_two_letters_drawn_as_one_look_alike(
         for name, password in (("burn", "pw-burn-1"), ("bum", "pw-bum-1")):
             client = await _login(connect, port, f"login {name} {password}")
             assert (await client.expect("ok", cmd="login"))["name"] == name
+
+
+@pytest.mark.timeout(30)
+async def test_a_new_name_that_looks_like_a_name_held_now_is_refused(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """Guests are not stored, so the store cannot find them: a new name is compared with
+    the names held now too, a connected guest's, a player's, an away guest's seat."""
+    await register("olga", "her-own-1")
+    port = await start_server()
+    with trio.fail_after(20):
+        boris = await connect.machine(port, "boris")  # guests
+        ann = await connect.machine(port, "ann")
+        mira = await connect.machine(port, "mira")
+        await seat_pair(ann, mira)
+        await mira.aclose()  # away: her seat (and name) held for her token
+        await ann.expect("event", kind="away", name="mira")
+        await connect.machine(port, "olga", "her-own-1")
+        for line, other in [
+            ("login b0ris", "boris"),  # a guest, beside a connected guest
+            ("login b0ris a-password", "boris"),  # nor registered
+            ("login Ann", None),  # (the same name: in use, as ever)
+            ("login rnira", "mira"),  # beside an away guest's seat
+            ("login 0lga", "olga"),  # beside a player (registered: found as ever)
+        ]:
+            client = await _login(connect, port, line)
+            name = line.split()[1]
+            if other is None:
+                assert (await client.expect("error"))["code"] == "name-in-use", line
+            else:
+                assert await client.expect("error") == _looks_like(name, other), line
+        # mixed alphabets are refused before (a Cyrillic о)
+        client = await _login(connect, port, "login b\u043eris")
+        said = await client.expect("error")
+        assert said["text"].startswith("a name keeps to one alphabet"), said
+        # the held names resume with their tokens; a name no longer held is free
+        again = await connect.machine(port, "mira", token=mira.token)
+        assert again.token == mira.token
+        await boris.send("quit")
+        await boris.wait_closed()
+        await connect.machine(port, "b0ris")
 
 
 @pytest.mark.timeout(30)

@@ -14,7 +14,6 @@ import contextlib
 import enum
 import functools
 import json
-import re
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -104,15 +103,16 @@ LOOK_OF_KEY = (
 # makes each pair and its letter one mark BEFORE case is folded, a private-use
 # character no name holds (no letter: NAME_RULE), so a capital folded to 'm' never
 # meets it; 'w' is two marks of 'v', so 'vvw', 'vwv' and 'wvv' are one.
-DRAWN_AS_ONE = re.compile("rn|m|cl|d|v|w")
-_MARKS = {
-    "rn": "\ue000",
-    "m": "\ue000",
-    "cl": "\ue001",
-    "d": "\ue001",
-    "v": "\ue002",
-    "w": "\ue002\ue002",
-}
+# (One after another, as the pairs share no letter and no mark is a letter: each
+# string's replace is the leftmost match's, as one pattern of them all would be.)
+DRAWN_AS_ONE = (
+    ("rn", "\ue000"),
+    ("m", "\ue000"),
+    ("cl", "\ue001"),
+    ("d", "\ue001"),
+    ("v", "\ue002"),
+    ("w", "\ue002\ue002"),
+)
 # The pairs in the key, for the index (the key has lost the case, so coarser: 'RN' is
 # 'm' there too), after LOOK_OF_KEY: Python's str.replace and SQL's replace both take
 # the leftmost matches, one after another, so ``key_look`` is the expression's value.
@@ -134,7 +134,9 @@ def look_key(name: str) -> str:
     # (name_key's steps, the mappings between, letter by letter: no second NFKC, which
     # could join a mapped letter with a mark after it, so key_look stays coarser)
     drawn = unicodedata.normalize("NFKC", name).translate(LOOKS_ALIKE)
-    return DRAWN_AS_ONE.sub(lambda pair: _MARKS[pair[0]], drawn).casefold()
+    for pair, mark in DRAWN_AS_ONE:
+        drawn = drawn.replace(pair, mark)
+    return drawn.casefold()
 
 
 def key_look(name: str) -> str:
