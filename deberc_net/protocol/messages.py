@@ -544,9 +544,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.NAME_LOOKS_LIKE: (
         "{name} looks like {other}, a name taken (I, l and 1 look alike, as do O and 0,"
-        " ı and i, rn and m, cl and d, vv and w): choose another",
+        " ı and i, rn and m, cl and d, vv and w, and the Cyrillic and Greek letters drawn"
+        " as Latin ones): choose another",
         "{name} выглядит как {other}, имя занятое (I, l и 1 похожи, как и O и 0, ı и i,"
-        " rn и m, cl и d, vv и w): выберите другое",
+        " rn и m, cl и d, vv и w, и кириллические и греческие буквы, похожие на"
+        " латинские): выберите другое",
     ),
     Msg.LOGGED_IN_AS: ("you are logged in as {name}", "вы уже вошли как {name}"),
     Msg.NEED_PASSWORD: (

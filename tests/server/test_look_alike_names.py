@@ -21,7 +21,8 @@ Register = Callable[[str, str], Awaitable[None]]
 def _looks_like(name: str, other: str) -> dict[str, str]:
     text = (
         f"{name} looks like {other}, a name taken (I, l and 1 look alike, as do O and 0,"
-        " ı and i, rn and m, cl and d, vv and w): choose another"
+        " ı and i, rn and m, cl and d, vv and w, and the Cyrillic and Greek letters drawn"
+        " as Latin ones): choose another"
     )
     return {"code": "bad-argument", "text": text}
 
@@ -149,6 +150,36 @@ async def test_a_new_name_that_looks_like_a_name_held_now_is_refused(
 
 
 @pytest.mark.timeout(30)
+async def test_a_name_wholly_in_another_alphabet_that_reads_as_one_taken_is_refused(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """A name all Cyrillic or all Greek that reads as a Latin name taken (its letters
+    drawn as Latin ones), and the other way round; a name of that alphabet that does
+    not read so is taken as ever."""
+    await register("anna", "her-own-1")
+    await register("\u0422\u0435\u043e", "pw-teo-1")  # Тео, Cyrillic
+    port = await start_server()
+    with trio.fail_after(20):
+        await connect.machine(port, "HEX")  # a guest, Latin
+        for line, other in [
+            ("login \u0430\u043f\u043f\u0430", "anna"),  # аппа, Cyrillic: a guest
+            ("login \u0430\u043f\u043f\u0430 a-password", "anna"),  # nor registered
+            ("login Teo", "\u0422\u0435\u043e"),  # Latin, beside the Cyrillic Тео
+            ("login \u0397\u0395\u03a7", "HEX"),  # ΗΕΧ, Greek, beside the guest
+            ("login \u041d\u0415\u0425", "HEX"),  # НЕХ, Cyrillic
+        ]:
+            client = await _login(connect, port, line)
+            name = line.split()[1]
+            assert await client.expect("error") == _looks_like(name, other), line
+        # Russian names that do not read as a Latin one taken: Вера beside a Vera, and
+        # нех (its small н a small capital) beside HEX
+        await register("Vera", "pw-vera-1")
+        for line in ("login \u0412\u0435\u0440\u0430 pw-2", "login \u043d\u0435\u0445"):
+            client = await _login(connect, port, line)
+            await client.expect("ok", cmd="login")
+
+
+@pytest.mark.timeout(30)
 async def test_a_person_is_told_the_look_alike_in_his_language(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
@@ -156,9 +187,11 @@ async def test_a_person_is_told_the_look_alike_in_his_language(
     port = await start_server()
     person = await connect.raw(port, "person")  # the human style: its language's text
     await person.send("login 0lga lang=ru")
-    first = await person.read_until(lambda x: x.startswith("Ошибка"))
-    rest = await person.read_until(lambda _: True)  # (a person's lines are wrapped)
-    assert f"{first} {rest.strip()}" == (
+    said = [await person.read_until(lambda x: x.startswith("Ошибка"))]
+    while not said[-1].endswith("выберите другое"):  # (a person's lines are wrapped)
+        said.append((await person.read_until(lambda _: True)).strip())
+    assert " ".join(said) == (
         "Ошибка (bad-argument): 0lga выглядит как Olga, имя занятое (I, l и 1 похожи,"
-        " как и O и 0, ı и i, rn и m, cl и d, vv и w): выберите другое"
+        " как и O и 0, ı и i, rn и m, cl и d, vv и w, и кириллические и греческие буквы,"
+        " похожие на латинские): выберите другое"
     )

@@ -44,6 +44,55 @@ def _cached_name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+# The Cyrillic and Greek letters drawn as a Latin one in the common faces, sans and
+# mono (docs/security.md §1), each in its own case: a capital Cyrillic В is a B, its
+# small в (a small capital) is no b, nor is a Greek ν (nu) a v while its capital Ν is
+# an N. Mixed with Latin they were refused already (accounts.scripts_mixed); these
+# catch a name written wholly so: Cyrillic 'аппа' beside anna, 'ТЕО' beside Teo.
+OTHER_ALPHABETS = {
+    "\u0430": "a",  # Cyrillic а
+    "\u0410": "A",  # Cyrillic А
+    "\u0412": "B",  # Cyrillic В
+    "\u0441": "c",  # Cyrillic с
+    "\u0421": "C",  # Cyrillic С
+    "\u0501": "d",  # Cyrillic ԁ (komi de)
+    "\u0435": "e",  # Cyrillic е
+    "\u0415": "E",  # Cyrillic Е
+    "\u04bb": "h",  # Cyrillic һ (shha)
+    "\u041d": "H",  # Cyrillic Н
+    "\u0458": "j",  # Cyrillic ј
+    "\u0408": "J",  # Cyrillic Ј
+    "\u041a": "K",  # Cyrillic К
+    "\u041c": "M",  # Cyrillic М
+    "\u043f": "n",  # Cyrillic п: an n with a flat top, read as one at a glance
+    "\u0440": "p",  # Cyrillic р
+    "\u0420": "P",  # Cyrillic Р
+    "\u051b": "q",  # Cyrillic ԛ
+    "\u051a": "Q",  # Cyrillic Ԛ
+    "\u0455": "s",  # Cyrillic ѕ
+    "\u0405": "S",  # Cyrillic Ѕ
+    "\u0422": "T",  # Cyrillic Т
+    "\u051d": "w",  # Cyrillic ԝ
+    "\u051c": "W",  # Cyrillic Ԝ
+    "\u0445": "x",  # Cyrillic х
+    "\u0425": "X",  # Cyrillic Х
+    "\u0443": "y",  # Cyrillic у
+    "\u04ae": "Y",  # Cyrillic Ү (straight U)
+    "\u0391": "A",  # Greek Α
+    "\u0392": "B",  # Greek Β
+    "\u0395": "E",  # Greek Ε
+    "\u0397": "H",  # Greek Η
+    "\u039a": "K",  # Greek Κ
+    "\u039c": "M",  # Greek Μ
+    "\u039d": "N",  # Greek Ν
+    "\u03a1": "P",  # Greek Ρ
+    "\u03a4": "T",  # Greek Τ
+    "\u03a7": "X",  # Greek Χ
+    "\u03a5": "Y",  # Greek Υ
+    "\u0396": "Z",  # Greek Ζ
+}
+
+
 # Characters one alphabet draws alike (docs/security.md §1), mapped BEFORE case is
 # folded, so only what looks alike is made one: a capital I, a lower-case l and the
 # digit 1 (with the Cyrillic І and palochka Ӏ/ӏ, the Greek Ι and ι), and O, o and 0
@@ -51,7 +100,9 @@ def _cached_name_key(name: str) -> str:
 # kept with it) is itself, so ali beside all, or bili beside bill, differ; the Turkish
 # dotless ı is an i that lost its dot (short as i, not tall as l), so it is one with i.
 # Two names whose ``look_key`` is one look like one name; a new name that looks like a
-# registered one is refused (server/login.py).
+# registered one is refused (server/login.py). With them, the Cyrillic and Greek
+# letters drawn as Latin ones (OTHER_ALPHABETS), so a name wholly in one of those
+# alphabets that reads as a Latin name taken is refused too.
 LOOKS_ALIKE = str.maketrans(
     {
         "I": "l",
@@ -61,7 +112,7 @@ LOOKS_ALIKE = str.maketrans(
         "\u04c0": "l",  # Cyrillic Ӏ (palochka)
         "\u04cf": "l",  # Cyrillic ӏ (small palochka)
         "\u0399": "l",  # Greek Ι
-        "\u03b9": "l",  # Greek ι (dotless)
+        "\u03b9": "i",  # Greek ι: dotless, short, as ı
         "\u0456": "i",  # Cyrillic і: drawn as the Latin i
         "O": "o",
         "0": "o",
@@ -70,6 +121,7 @@ LOOKS_ALIKE = str.maketrans(
         "\u03bf": "o",  # Greek ο
         "\u039f": "o",  # Greek Ο
     }
+    | OTHER_ALPHABETS
 )
 # The index that finds a look-alike (migration 18's, 19's now) is on the key, which has lost the
 # case ``look_key`` needs, so it is on a coarser mapping of the key (``KEY_LOOKS_ALIKE``,
@@ -114,23 +166,52 @@ DRAWN_AS_ONE = (
     ("w", "\ue002\ue002"),
 )
 # The pairs in the key, for the index (the key has lost the case, so coarser: 'RN' is
-# 'm' there too), after LOOK_OF_KEY: Python's str.replace and SQL's replace both take
-# the leftmost matches, one after another, so ``key_look`` is the expression's value.
-# 'w' becomes 'vv' (not 'vv' 'w', which would make 'vvv' one with 'wv', not 'vw').
-KEY_PAIRS = (("rn", "m"), ("cl", "d"), ("w", "vv"))
+# 'm' there too), after LOOK_OF_KEY, then the other alphabets' letters that stand for
+# one Latin letter made one (KEY_SPELLED_ONE). Python's str.replace and SQL's replace
+# both take the leftmost matches, one after another, so ``key_look`` is the
+# expression's value. 'w' becomes 'vv' (not 'vv' 'w', which would make 'vvv' one with
+# 'wv', not 'vw').
+# The other alphabets' letters are not made Latin in the index: that is a replace a
+# letter, deeper than SQLite's parser goes (about 28); a look-up asks for a new name's
+# Latin reading spelled in each alphabet instead (``key_looks``), so the index need
+# only make one spelling of a Latin letter in each: the Cyrillic һ (shha) and н (of
+# Н) are h, ү (of Ү) and у are y, and сӏ is a d as ԁ is.
+KEY_SPELLED_ONE = (("\u04bb", "\u043d"), ("\u04af", "\u0443"), ("\u0441l", "\u0501"))
+KEY_PAIRS = (("rn", "m"), ("cl", "d"), ("w", "vv"), *KEY_SPELLED_ONE)
 # ``key_look`` of the accounts' ``key`` column, in SQL: the expression migration 19
 # indexes, which a query must repeat exactly. Never change it (nor KEY_LOOKS_ALIKE,
 # KEY_PAIRS): another mapping is another migration's index
 LOOK_OF_KEY_PAIRS = functools.reduce(
     lambda sql, pair: f"replace({sql}, '{pair[0]}', '{pair[1]}')", KEY_PAIRS, LOOK_OF_KEY
 )
+READ_AS_LATIN = str.maketrans(OTHER_ALPHABETS)
+
+
+def _spelling_in(alphabet: str) -> tuple[tuple[str, str], ...]:
+    """How a Latin ``key_look`` is spelled in ``alphabet`` ('CYRILLIC', 'GREEK'), as
+    its key_look holds it: each Latin letter (in small, as the key holds it; 'w' as
+    'vv') and the small letter of ``alphabet`` drawn as it, made one (KEY_SPELLED_ONE);
+    'vv' first. ValueError if a Latin letter is drawn by two (the index would need
+    another KEY_SPELLED_ONE)."""
+    spelled: dict[str, str] = {}
+    for letter, latin in OTHER_ALPHABETS.items():
+        if unicodedata.name(letter).startswith(alphabet):
+            small = functools.reduce(lambda s, p: s.replace(*p), KEY_SPELLED_ONE, letter.casefold())
+            read = latin.casefold().replace("w", "vv")
+            if spelled.setdefault(read, small) != small:
+                raise ValueError(f"{read!r} is drawn by {spelled[read]!r} and {small!r}")
+    return tuple(sorted(spelled.items(), key=lambda pair: -len(pair[0])))
+
+
+SPELLED_IN = (_spelling_in("CYRILLIC"), _spelling_in("GREEK"))
 
 
 def look_key(name: str) -> str:
-    """What ``name`` looks like: the characters one alphabet draws alike (LOOKS_ALIKE)
-    and the pairs drawn as one letter (DRAWN_AS_ONE) made one before case is folded,
-    then its ``name_key``, so AIice (a capital I) looks like alice, and arnold like
-    amold, and ali (a lower-case i) does not look like all."""
+    """What ``name`` looks like: the characters one alphabet draws alike (LOOKS_ALIKE,
+    the Cyrillic and Greek letters drawn as Latin ones among them) and the pairs drawn
+    as one letter (DRAWN_AS_ONE) made one before case is folded, then its
+    ``name_key``, so AIice (a capital I) looks like alice, arnold like amold, and the
+    Cyrillic аппа like anna, and ali (a lower-case i) does not look like all."""
     # (name_key's steps, the mappings between, letter by letter: no second NFKC, which
     # could join a mapped letter with a mark after it, so key_look stays coarser)
     drawn = unicodedata.normalize("NFKC", name).translate(LOOKS_ALIKE)
@@ -140,11 +221,24 @@ def look_key(name: str) -> str:
 
 
 def key_look(name: str) -> str:
-    """The coarser look the index of migration 19 holds (LOOK_OF_KEY_PAIRS): names with
-    one ``look_key`` have one ``key_look``, not always the other way round."""
+    """The coarser look the index of migration 19 holds (LOOK_OF_KEY_PAIRS): names of
+    one alphabet with one ``look_key`` have one ``key_look``, not always the other
+    way round."""
     return functools.reduce(
         lambda look, pair: look.replace(*pair), KEY_PAIRS, name_key(name).translate(KEY_LOOKS_ALIKE)
     )
+
+
+def key_looks(name: str) -> tuple[str, str, str, str]:
+    """The ``key_look`` a registered name that looks like ``name`` has, if it keeps to
+    one alphabet (as every name taken now does): ``name``'s own, its Latin reading's
+    (the Cyrillic аппа's anna), and that reading spelled in Cyrillic and in Greek
+    letters (anna's аппа)."""
+    latin = key_look(unicodedata.normalize("NFKC", name).translate(READ_AS_LATIN))
+    cyrillic, greek = (
+        functools.reduce(lambda s, p: s.replace(*p), spelling, latin) for spelling in SPELLED_IN
+    )
+    return key_look(name), latin, cyrillic, greek
 
 
 def look_alike(name: str, candidates: Iterable[str]) -> str | None:
@@ -827,7 +921,9 @@ MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # a player's ignore list (migration 17), the same SQL in both dialects
 # the registered names that may look like one not registered (key_look), by key
 # (its candidates: the names of one key_look, a few at most; look_alike picks)
-LOOKS_LIKE = "SELECT name FROM accounts WHERE " + LOOK_OF_KEY_PAIRS + " = {p} ORDER BY key"
+LOOKS_LIKE = (
+    "SELECT name FROM accounts WHERE " + LOOK_OF_KEY_PAIRS + " IN ({p}, {p}, {p}, {p}) ORDER BY key"
+)
 IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored LIMIT {p}"
 IGNORE = (
     "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"

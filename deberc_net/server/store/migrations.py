@@ -588,8 +588,10 @@ ALTER TABLE servers ADD COLUMN plain BOOLEAN NOT NULL DEFAULT false;
     Migration(
         20,
         "accounts found by what their names look like, rn as m, cl as d, vv as w too",
-        # migration 18's index with the pairs drawn as one letter (LOOK_OF_KEY_PAIRS,
-        # still coarser than look_key) in place of it; nothing stored
+        # migration 18's index with the pairs drawn as one letter, and the Cyrillic
+        # letters drawn as one Latin letter made one (LOOK_OF_KEY_PAIRS, still coarser
+        # than look_key; a look-up asks for a name's spellings: key_looks), in place of
+        # it; nothing stored
         sqlite=f"""
 DROP INDEX accounts_look;
 CREATE INDEX accounts_look_pairs ON accounts ({LOOK_OF_KEY_PAIRS});

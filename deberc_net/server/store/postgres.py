@@ -88,7 +88,7 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
-    key_look,
+    key_looks,
     look_alike,
     lost_match_row,
     match_row,
@@ -382,7 +382,7 @@ class PostgresStore:
             ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
             account = conn.execute("SELECT name FROM accounts WHERE key = %s", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
-                look = (key_look(name),)  # the index's candidates; look_alike picks
+                look = key_looks(name)  # the index's candidates; look_alike picks
                 rows = conn.execute(LOOKS_LIKE.format(p="%s"), look).fetchall()
                 alike = look_alike(name, (str(r[0]) for r in rows))
             if ignored_most > 0:

@@ -90,7 +90,7 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
-    key_look,
+    key_looks,
     look_alike,
     lost_match_row,
     match_row,
@@ -502,7 +502,7 @@ class SQLiteStore:
             ban = self._db.execute(BAN_OF.format(p="?", since=SINCE), key).fetchone()
             account = self._db.execute("SELECT name FROM accounts WHERE key = ?", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
-                look = (key_look(name),)  # the index's candidates; look_alike picks
+                look = key_looks(name)  # the index's candidates; look_alike picks
                 rows = self._db.execute(LOOKS_LIKE.format(p="?"), look).fetchall()
                 alike = look_alike(name, (str(r[0]) for r in rows))
             if ignored_most > 0:
