@@ -62,8 +62,10 @@ class SetElsewhere:
 
 def read_login(args: tuple[str, ...]) -> LoginWords | Refused | SetElsewhere:
     """``login``'s arguments read as the server reads them: ``lang=`` and ``style=`` in
-    any case, anywhere after NAME, once each; a ``tell=``, ``sort=`` or ``clock=`` word
-    refused (it is no password); then NAME and at most one secret."""
+    any case, once each, anywhere after the command word (before NAME too: a name holds
+    no '=', so such a word is never one); a ``tell=``, ``sort=`` or ``clock=`` word
+    refused (it is no password); then NAME and at most one secret, in that order (a
+    ``token=`` first is the usage, not a bad name)."""
     for arg in args:
         key, eq, _ = arg.partition("=")
         if eq and key.lower() in SET_ELSEWHERE:
@@ -76,7 +78,7 @@ def read_login(args: tuple[str, ...]) -> LoginWords | Refused | SetElsewhere:
     if styled is None:
         return Refused.USAGE
     rest, style = styled
-    if len(rest) not in (1, 2):
+    if len(rest) not in (1, 2) or rest[0].startswith(TOKEN):
         return Refused.USAGE
     secret = rest[1] if len(rest) == 2 else None
     return LoginWords(rest[0], secret, lang, None if style is None else Style(style))

@@ -74,6 +74,30 @@ async def test_a_password_with_style_anywhere_is_the_one_registered(
 
 
 @pytest.mark.timeout(60)
+async def test_lang_and_style_before_the_name_are_read_as_after_it(
+    port: int, connect: Connector
+) -> None:
+    """A name holds no '=', so 'lang=' and 'style=' are never a name: read before NAME
+    as after it (docs/protocol.md §4.2). NAME comes before its secret: a 'token=' first
+    is told the usage, not that the name is bad."""
+    gus = await connect.raw(port, "gus")
+    await gus.send("login lang=ru gus")
+    assert (await _next(gus)).startswith("Здравствуйте, gus (гость).")
+    vera = await connect.raw(port, "vera")
+    await vera.send("login STYLE=machine Vera first1")  # registered with first1
+    tag, login = fields(await _next(vera))
+    assert (tag, login["cmd"], login["name"], login["guest"]) == ("ok", "login", "Vera", "0")
+    back = await connect.raw(port, "back")
+    await back.send("login LANG=ru vera first1")
+    assert (await _next(back)).startswith("Здравствуйте, Vera (имя зарегистрировано).")
+    other = await connect.raw(port, "other")
+    assert await _answer(other, "login lang=en lang=ru ann") == f"Error (bad-argument): {USAGE}"
+    assert await _answer(other, "login token=abc ann") == f"Error (bad-argument): {USAGE}"
+    await other.send("who")
+    assert (await _next(other)).startswith("Error (not-logged-in)")  # English: nothing set
+
+
+@pytest.mark.timeout(60)
 async def test_login_with_style_human_leaves_the_machine_style_and_tell_asks(
     port: int, connect: Connector
 ) -> None:
