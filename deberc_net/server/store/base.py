@@ -95,10 +95,11 @@ OTHER_ALPHABETS = {
 
 # Characters one alphabet draws alike (docs/security.md §1), mapped BEFORE case is
 # folded, so only what looks alike is made one: a capital I, a lower-case l and the
-# digit 1 (with the Cyrillic І and palochka Ӏ/ӏ, the Greek Ι and ι), and O, o and 0
-# (with the Cyrillic о/О, the Greek ο/Ο). A lower-case i (dotted, as is the Cyrillic і,
-# kept with it) is itself, so ali beside all, or bili beside bill, differ; the Turkish
-# dotless ı is an i that lost its dot (short as i, not tall as l), so it is one with i.
+# digit 1 (with the Cyrillic І and palochka Ӏ/ӏ, the Greek Ι), and O, o and 0 (with
+# the Cyrillic о/О, the Greek ο/Ο). A lower-case i (dotted, as is the Cyrillic і, kept
+# with it) is itself, so ali beside all, or bili beside bill, differ; the Turkish
+# dotless ı is an i that lost its dot (short as i, not tall as l), so it is one with
+# i, as is the Greek ι, dotless too.
 # Two names whose ``look_key`` is one look like one name; a new name that looks like a
 # registered one is refused (server/login.py). With them, the Cyrillic and Greek
 # letters drawn as Latin ones (OTHER_ALPHABETS), so a name wholly in one of those
@@ -123,11 +124,12 @@ LOOKS_ALIKE = str.maketrans(
     }
     | OTHER_ALPHABETS
 )
-# The index that finds a look-alike (migration 18's, 19's now) is on the key, which has lost the
-# case ``look_key`` needs, so it is on a coarser mapping of the key (``KEY_LOOKS_ALIKE``,
-# in SQL ``LOOK_OF_KEY``: i, l, 1 and the rest one letter, o and 0 another) that every
-# pair of look-alikes shares (``key_look``); a store reads the registered names with
-# the new name's ``key_look`` and keeps the one whose ``look_key`` is the new name's.
+# The index that finds a look-alike (migration 18's, 19's now) is on the key, which
+# has lost the case ``look_key`` needs, so it is on a coarser mapping of the key
+# (``KEY_LOOKS_ALIKE``, in SQL ``LOOK_OF_KEY``: i, l, 1 and the rest one letter, o and
+# 0 another, then KEY_PAIRS) that every pair of look-alikes of one alphabet shares
+# (``key_look``); a store reads the registered names with the new name's
+# ``key_looks`` and keeps the one whose ``look_key`` is the new name's.
 KEY_LOOKS_ALIKE = str.maketrans(
     {
         "i": "l",
@@ -242,8 +244,8 @@ def key_looks(name: str) -> tuple[str, str, str, str]:
 
 
 def look_alike(name: str, candidates: Iterable[str]) -> str | None:
-    """The first of ``candidates`` (registered names of ``name``'s ``key_look``) that
-    looks like ``name`` (``look_key``), or None."""
+    """The first of ``candidates`` (registered names of one of ``name``'s
+    ``key_looks``) that looks like ``name`` (``look_key``), or None."""
     look = look_key(name)
     return next((c for c in candidates if look_key(c) == look), None)
 
