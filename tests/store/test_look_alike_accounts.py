@@ -10,6 +10,8 @@ import sqlite3
 import unicodedata
 from pathlib import Path
 
+import psycopg
+
 from deberc_net.server.store import open_store
 from deberc_net.server.store.base import (
     LOOKS_LIKE,
@@ -152,3 +154,14 @@ def test_a_look_alike_in_another_alphabet_is_looked_up() -> None:
             assert key_look(registered) in key_looks(new), (new, registered)
             met += unicodedata.name(new[0])[:5] != unicodedata.name(registered[0])[:5]
     assert met > 5_000, met
+
+
+def test_postgresql_finds_the_look_alike_by_the_index(postgres_url: str) -> None:
+    """The look-up's four looks (``IN``) are read through migration 19's index, not a
+    scan of every account (the planner told not to scan: the table is small here)."""
+    open_store(postgres_url).close()
+    with psycopg.connect(postgres_url) as conn:
+        conn.execute("SET enable_seqscan = off")
+        looks = key_looks("anna")
+        plan = conn.execute("EXPLAIN " + LOOKS_LIKE.format(p="%s"), looks).fetchall()
+        assert any("accounts_look_pairs" in str(row) for row in plan), plan
