@@ -79,7 +79,7 @@ def test_the_look_alike_is_found_by_the_index(tmp_path: Path) -> None:
 
 def test_two_letters_drawn_as_one_look_like_it(store_db: str) -> None:
     """'rn' is drawn as 'm', 'cl' as 'd', 'vv' as 'w', in lower case (RN is no M): the
-    index (migration 19) finds them, and a name that only holds the pair is free."""
+    index (migration 20) finds them, and a name that only holds the pair is free."""
     store = open_store(store_db)
     try:
         store.add_account("martin", b"salt", b"hash")
@@ -157,7 +157,7 @@ def test_a_look_alike_in_another_alphabet_is_looked_up() -> None:
 
 
 def test_postgresql_finds_the_look_alike_by_the_index(postgres_url: str) -> None:
-    """The look-up's four looks (``IN``) are read through migration 19's index, not a
+    """The look-up's four looks (``IN``) are read through migration 20's index, not a
     scan of every account (the planner told not to scan: the table is small here)."""
     open_store(postgres_url).close()
     with psycopg.connect(postgres_url) as conn:

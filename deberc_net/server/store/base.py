@@ -124,7 +124,7 @@ LOOKS_ALIKE = str.maketrans(
     }
     | OTHER_ALPHABETS
 )
-# The index that finds a look-alike (migration 18's, 19's now) is on the key, which
+# The index that finds a look-alike (migration 18's, 20's now) is on the key, which
 # has lost the case ``look_key`` needs, so it is on a coarser mapping of the key
 # (``KEY_LOOKS_ALIKE``, in SQL ``LOOK_OF_KEY``: i, l, 1 and the rest one letter, o and
 # 0 another, then KEY_PAIRS) that every pair of look-alikes of one alphabet shares
@@ -145,7 +145,7 @@ KEY_LOOKS_ALIKE = str.maketrans(
 )
 # The key with KEY_LOOKS_ALIKE, in SQL (SQLite's and PostgreSQL's replace): the
 # expression migration 18 indexed. Never change it (nor KEY_LOOKS_ALIKE): another
-# mapping is another migration's index (migration 19's, LOOK_OF_KEY_PAIRS)
+# mapping is another migration's index (migration 20's, LOOK_OF_KEY_PAIRS)
 LOOK_OF_KEY = (
     "replace(replace(replace(replace(replace(replace(replace(replace(replace(key,"
     " 'i', 'l'), '1', 'l'), '\u0131', 'l'), '\u0456', 'l'), '\u04cf', 'l'), '\u03b9', 'l'),"
@@ -180,7 +180,7 @@ DRAWN_AS_ONE = (
 # Н) are h, ү (of Ү) and у are y, and сӏ is a d as ԁ is.
 KEY_SPELLED_ONE = (("\u04bb", "\u043d"), ("\u04af", "\u0443"), ("\u0441l", "\u0501"))
 KEY_PAIRS = (("rn", "m"), ("cl", "d"), ("w", "vv"), *KEY_SPELLED_ONE)
-# ``key_look`` of the accounts' ``key`` column, in SQL: the expression migration 19
+# ``key_look`` of the accounts' ``key`` column, in SQL: the expression migration 20
 # indexes, which a query must repeat exactly. Never change it (nor KEY_LOOKS_ALIKE,
 # KEY_PAIRS): another mapping is another migration's index
 LOOK_OF_KEY_PAIRS = functools.reduce(
@@ -223,7 +223,7 @@ def look_key(name: str) -> str:
 
 
 def key_look(name: str) -> str:
-    """The coarser look the index of migration 19 holds (LOOK_OF_KEY_PAIRS): names of
+    """The coarser look the index of migration 20 holds (LOOK_OF_KEY_PAIRS): names of
     one alphabet with one ``look_key`` have one ``key_look``, not always the other
     way round."""
     return functools.reduce(
