@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from deberc_net.server.accounts import set_password
+from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
@@ -55,9 +57,10 @@ async def table_numbered(client: LineClient, wanted: int) -> None:
             return
 
 
-async def admin(start: Start, tmp_path: Path, name: str = "boss") -> int:
-    """A server whose admin ``name`` (password pw) is registered as its owner does it."""
-    port = await start(admins=[name])
+async def admin(start: Start, tmp_path: Path, name: str = "boss", **settings: Any) -> int:
+    """A server (of these settings) whose admin ``name`` (password pw) is registered as
+    its owner does it."""
+    port = await start(admins=[name], **settings)
     store = open_store(tmp_path / "audit.sqlite3")
     try:
         set_password(store, name, "pw")
@@ -239,3 +242,71 @@ async def test_the_deal_limits_match_end_of_5_5a_is_as_the_example_has_it(
         ended = [x for x in player.lines[: player.pos] if " kind=match-end " in x]
         got = ended[0] if ended else await player.read_until(lambda x: " kind=match-end " in x)
         assert re.sub(r"seq=\d+", "seq=37", got) == want
+
+
+def test_the_numbers_of_5_are_the_servers_defaults() -> None:
+    # "the numbers here are the defaults" (§2.1): those §5.1 to §5.8 state
+    config = Config()
+    assert config.page_size == 100  # §5.1, §5.2: 100 to a page
+    assert (config.lists_burst, config.lists_per_s) == (30, 5)  # §5.1
+    assert (config.lists_per_address_burst, config.lists_per_address_per_s) == (60, 10)
+    assert config.max_tables == 1000 and config.max_tables_per_address == 10  # §5.3
+    assert config.empty_table_ms == 10_000  # §5.3: closes 10 s after
+    assert (config.seat_churn_burst, 1 / config.seat_churn_per_s) == (5, 5)  # §5.4
+    assert (config.seat_churn_per_address_burst, 1 / config.seat_churn_per_address_per_s) == (
+        20,
+        2,
+    )
+    assert config.seek_apart_ms == 10 * 60_000  # §5.5: 10 min
+    assert config.watch_news_window_ms == 60_000  # §5.7: once a minute
+    assert (config.watch_news_burst, 1 / config.watch_news_per_s) == (10, 5)
+    assert (config.say_burst, config.say_per_s) == (5, 1)  # §5.8
+    assert (config.say_per_address_burst, config.say_per_address_per_s) == (20, 5)
+
+
+@pytest.mark.timeout(30)
+async def test_who_sorts_without_regard_to_case_and_tables_page_as_who_does(
+    start: Start, connect: Connector
+) -> None:
+    # §5.1: "sorted without regard to case, 100 to a page: count and names are this
+    # page's, total counts every page. PAGE (default 1) must be from 1 to pages"; §5.2:
+    # "PAGE and the rate as for who"
+    port = await start(page_size=2)
+    clients = [await connect.machine(port, name) for name in ("Cid", "ann", "dan", "Bob")]
+    ann = clients[1]
+    assert await lines_until_pong(ann, "who") == [
+        "who count=2 names=ann,Bob total=4 page=1 pages=2"
+    ]
+    assert await lines_until_pong(ann, "who 2") == [
+        "who count=2 names=Cid,dan total=4 page=2 pages=2"
+    ]
+    tables = []
+    for client in clients[:3]:
+        await client.send("new 2")
+        tables.append((await client.expect("ok", cmd="sit"))["table"])
+        await client.expect("event", kind="seated")
+    first, second = await lines_until_pong(ann, "tables"), await lines_until_pong(ann, "tables 2")
+    assert first[0] == "tables count=2 total=3 page=1 pages=2"
+    assert second[0] == "tables count=1 total=3 page=2 pages=2"
+    assert [fields(x)[1]["id"] for x in first[1:] + second[1:]] == tables
+    for line in ("who 0", "who 3", "tables 0", "tables 3", "tables x"):
+        [refused] = await lines_until_pong(ann, line)
+        assert fields(refused)[1]["code"] == "bad-argument", line
+
+
+@pytest.mark.timeout(30)
+async def test_the_lists_allowance_spares_the_admins(
+    start: Start, tmp_path: Path, connect: Connector
+) -> None:
+    # §5.1: "admins are not limited"
+    port = await admin(start, tmp_path, lists_burst=1, lists_per_s=0.001)
+    boss = await connect.machine(port, "boss", "pw")
+    ann = await connect.machine(port, "ann")
+    for client, refused in ((boss, []), (ann, ["slow-down"])):
+        said = [
+            fields(x)[1].get("code")
+            for line in ("who", "tables", "who")
+            for x in await lines_until_pong(client, line)
+            if x.startswith("error ")
+        ]
+        assert said == refused * 2, client.label
