@@ -68,6 +68,7 @@ class Msg(StrEnum):
     SEAT_OF = "seat-of"
     OBSERVE = "observe"
     UNOBSERVE = "unobserve"
+    UNOBSERVE_MANY = "unobserve-many"
     LEAVE = "leave"
     LEAVE_DECLINED = "leave-declined"
     LEAVE_CONFIRM = "leave-confirm"
@@ -643,6 +644,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.UNOBSERVE: (
         "You stop observing table {table}.",
         "Вы больше не смотрите за столом {table}.",
+    ),
+    # 'unobserve' of every table watched, when they are several
+    Msg.UNOBSERVE_MANY: (
+        "You stop observing tables {tables}.",
+        "Вы больше не смотрите за столами {tables}.",
     ),
     Msg.LEAVE: ("You leave table {table}.", "Вы встали из-за стола {table}."),
     Msg.LEAVE_DECLINED: ("You stay at table {table}.", "Вы остаётесь за столом {table}."),

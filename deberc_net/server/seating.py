@@ -117,8 +117,17 @@ class Seating:
             session.observing.discard(table_id)
             if table is not None:
                 table.post(Unobserve(session))  # once: observing is already dropped
-        tables = ",".join(str(t) for t in sorted(wanted))
-        said = phrase(Msg.UNOBSERVE, table=tables)
+        ids = [str(t) for t in sorted(wanted)]
+        tables = ",".join(ids)
+        # several said as a person lists them ('tables 1 and 2', not 'table 1,2')
+        said = (
+            phrase(Msg.UNOBSERVE, table=ids[0])
+            if len(ids) == 1
+            else phrase(
+                Msg.UNOBSERVE_MANY,
+                tables=phrase(Msg.AND_LIST, items=", ".join(ids[:-1]), last=ids[-1]),
+            )
+        )
         session.send(ev.ok("unobserve", said, (("table", tables),)))
 
     async def rematch(self, session: Session, item: Command) -> None:

@@ -310,3 +310,95 @@ async def test_the_lists_allowance_spares_the_admins(
             if x.startswith("error ")
         ]
         assert said == refused * 2, client.label
+
+
+@pytest.mark.timeout(30)
+async def test_leave_answers_each_case_in_the_words_of_5_6(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    # "Otherwise: error code=not-seated text=you sit at no table and observe none"
+    assert await lines_until_pong(eve, "leave") == [
+        "error code=not-seated text=you sit at no table and observe none"
+    ]
+    # waiting: "ok cmd=leave text=You leave table T.; the others see event … kind=left"
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await bob.expect("event", kind="seated")
+    assert await lines_until_pong(bob, "leave") == [f"ok cmd=leave text=You leave table {table}."]
+    await ann.expect("event", kind="seated")
+    assert await lines_until_pong(ann, "ping") == [
+        f"event seq=3 table={table} kind=left name=bob seat=1"
+    ]
+    # observing: one ok each; then seeking: as unseek
+    await bob.send("new 2")
+    other = (await bob.expect("ok", cmd="sit"))["table"]
+    for watched in (other, table):
+        await eve.send(f"observe {watched}")
+        await eve.expect("info")  # (the table waits for players)
+    assert sorted(await lines_until_pong(eve, "leave")) == [  # (each table answers: no order)
+        f"ok cmd=leave text=You stop observing table {watched}." for watched in (table, other)
+    ]
+    await eve.send("seek 4")
+    await eve.expect("ok", cmd="seek")
+    assert await lines_until_pong(eve, "leave") == [
+        "ok cmd=unseek text=You no longer wait for a game."
+    ]
+    assert await lines_until_pong(eve, "unseek") == [
+        "error code=not-allowed text=you are not waiting for a game"
+    ]
+
+
+@pytest.mark.timeout(30)
+async def test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    await ann.send("new 2")
+    waiting = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    # "ok cmd=observe table=T …, then at once your view": the observer line first (its
+    # seq carried by the view, §5.7), and a waiting table's info
+    waits = f"info text=Table {waiting} waits for players: ann, (free)"
+    assert await lines_until_pong(eve, f"observe {waiting}") == [
+        f"ok cmd=observe table={waiting} text=You observe table {waiting}.",
+        f"event seq=2 table={waiting} kind=observer name=eve watching=1 observers=1",
+        waits,
+    ]
+    assert await ann.read_until(lambda _: True) == (
+        f"event seq=2 table={waiting} kind=observer name=eve watching=1 observers=1"
+    )
+    # §5.10: "At a table still waiting for players: info text=Table T waits for players:
+    # anna, (free)" — seated there or watching it
+    assert await lines_until_pong(ann, "state") == [waits]
+    assert await lines_until_pong(eve, "state") == [waits]
+    # a running match watched too: state is the lowest-numbered table's view
+    await bob.send("new 2")
+    running = (await bob.expect("ok", cmd="sit"))["table"]
+    zed = await connect.machine(port, "zed")
+    await zed.send(f"sit {running}")
+    await bob.expect("event", kind="start")
+    await eve.send(f"observe {running}")
+    await eve.expect("ok", cmd="observe", table=running)
+    view = fields(await eve.read_until(lambda x: x.startswith("state ")))[1]
+    assert (view["table"], view["seat"], view["hand"]) == (running, "-", "")
+    assert await lines_until_pong(eve, "state") == [waits]  # (table 1 before table 2)
+    # §5.7 unobserve: a word is no table; every table, one ok naming them; then none
+    assert await lines_until_pong(eve, "unobserve x") == [
+        "error code=bad-argument text=unobserve [TABLE]"
+    ]
+    assert await lines_until_pong(eve, "unobserve") == [
+        f"ok cmd=unobserve table={waiting},{running} text=You stop observing tables"
+        f" {waiting} and {running}."  # (it said 'table 1,2': corrected)
+    ]
+    for line in ("unobserve", f"unobserve {running}"):
+        [refused] = await lines_until_pong(eve, line)
+        assert fields(refused)[1]["code"] == "not-allowed", line
+    assert await lines_until_pong(ann, "ping") == [
+        f"event seq=3 table={waiting} kind=observer name=eve watching=0 observers=0"
+    ]
