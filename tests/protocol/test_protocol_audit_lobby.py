@@ -402,3 +402,29 @@ async def test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10(
     assert await lines_until_pong(ann, "ping") == [
         f"event seq=3 table={waiting} kind=observer name=eve watching=0 observers=0"
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_watching_two_tables_say_rules_and_state_take_the_lowest_numbered(
+    port: int, connect: Connector
+) -> None:
+    # §5.8: "to that table's watchers only (the lowest-numbered table you observe)";
+    # §5.9 and §5.10 take the same table
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    await ann.send("new 2")
+    low = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send("new 3 to-301")
+    high = (await bob.expect("ok", cmd="sit"))["table"]
+    for table in (high, low):  # the higher first
+        await eve.send(f"observe {table}")
+        await eve.expect("info")
+    assert await lines_until_pong(eve, "say hi") == [f"say from=eve table={low} watchers=1 text=hi"]
+    # (§5.9 said "the first you observe": the lowest-numbered, a slip corrected)
+    assert (await lines_until_pong(eve, "rules"))[0] == (
+        f"rules text=Table {low}: moscow, 2 players, options: none, to 501."
+    )
+    assert await lines_until_pong(eve, "state") == [
+        f"info text=Table {low} waits for players: ann, (free)"
+    ]
