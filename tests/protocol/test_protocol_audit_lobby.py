@@ -428,3 +428,54 @@ async def test_watching_two_tables_say_rules_and_state_take_the_lowest_numbered(
     assert await lines_until_pong(eve, "state") == [
         f"info text=Table {low} waits for players: ann, (free)"
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_new_reads_options_in_any_case_sorted_once_and_caps_tables(
+    start: Start, connect: Connector
+) -> None:
+    # §5.3: "Options are read in any case too (To-301 is to-301), sorted and
+    # de-duplicated"; busy past the address's waiting tables (and the server's tables)
+    port = await start(max_tables_per_address=2, max_tables=3)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 To-301 posled-20 TO-301")
+    await ann.expect("ok", cmd="sit")
+    listed = await lines_until_pong(ann, "tables")
+    assert fields(listed[-1])[1]["options"] == "posled-20,to-301", listed
+    bob = await connect.machine(port, "bob")
+    await bob.send("new 2")
+    await bob.expect("ok", cmd="sit")
+    cid = await connect.machine(port, "cid")
+    assert await lines_until_pong(cid, "new 2") == [
+        "error code=busy text=your address has 2 waiting tables open; sit at one or wait"
+    ]
+    other = await connect.machine(port, "other", source="127.0.0.2")
+    await other.send("new 2")
+    await other.expect("ok", cmd="sit")
+    elsewhere = await connect.machine(port, "far", source="127.0.0.3")
+    [refused] = await lines_until_pong(elsewhere, "new 2")
+    assert fields(refused)[1]["code"] == "busy"  # the server's 3 tables are open
+
+
+@pytest.mark.timeout(30)
+async def test_sit_refuses_words_and_seats_out_of_range_and_is_told_by_seat(
+    port: int, connect: Connector
+) -> None:
+    # §5.4: bad-argument for "not numbers; SEAT out of range"; the reply's seats=, and
+    # the seated line to everyone at the table
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    for line in ("sit x", f"sit {table} x", f"sit {table} 3", f"sit {table} -1"):
+        [refused] = await lines_until_pong(bob, line)
+        assert fields(refused)[1]["code"] == "bad-argument", (line, refused)
+    assert await lines_until_pong(bob, f"sit {table} 2") == [
+        f"ok cmd=sit table={table} seat=2 seats=ann,-,bob text=You sit at table {table},"
+        " seat 2. At the table: ann (seat 0).",
+        f"event seq=2 table={table} kind=seated name=bob seat=2",
+    ]
+    assert await lines_until_pong(ann, "ping") == [
+        f"event seq=2 table={table} kind=seated name=bob seat=2"
+    ]
