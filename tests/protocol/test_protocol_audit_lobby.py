@@ -479,3 +479,59 @@ async def test_sit_refuses_words_and_seats_out_of_range_and_is_told_by_seat(
     assert await lines_until_pong(ann, "ping") == [
         f"event seq=2 table={table} kind=seated name=bob seat=2"
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_every_no_of_5_6_keeps_a_persons_seat(port: int, connect: Connector) -> None:
+    # §5.6: "An answer no (or n, net, нет, Ukrainian ні, any case) within those 10 s keeps
+    # the seat, info text=You stay at table T."; then leave! leaves with no question
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    sat = await ann.read_until(lambda x: x.startswith("You sit at table"))
+    table = sat.split()[4].rstrip(",")
+    await bob.send(f"sit {table}")
+    await bob.expect("event", kind="start")
+    for answer in ("n", "NET", "Нет", "ні", "НІ"):
+        await ann.send("leave")
+        await ann.read_until(lambda x: x.startswith("Leaving forfeits the game"))
+        await ann.send(answer)
+        said = await ann.read_until(lambda x: x.startswith(("You stay", "Error")))
+        assert said == f"You stay at table {table}.", answer
+    await ann.send("leave!")
+    assert await ann.read_until(lambda x: x.startswith(("You leave", "Leaving"))) == (
+        f"You leave table {table}."
+    )
+    await bob.expect("event", kind="match-end", reason="left")
+
+
+@pytest.mark.timeout(30)
+async def test_reserve_answers_in_the_words_of_5_5a(
+    start: Start, tmp_path: Path, connect: Connector
+) -> None:
+    port = await admin(start, tmp_path)
+    boss = await connect.machine(port, "boss", "pw")
+    pa = await connect.machine(port, "pa", "pw1")  # registered: still no admin
+    assert await lines_until_pong(pa, "reserve 2 moscow seats=pa,pb") == [
+        "error code=not-allowed text=reserve is for the server's admins"
+    ]
+    for line in (
+        "reserve 2 moscow seats=pa,pb watch=some",
+        "reserve 2 moscow seats=pa,pb deals=1.5",
+        "reserve 2 moscow seats=pa,pa",
+        "reserve 3 moscow seats=pa,pb",
+    ):
+        [refused] = await lines_until_pong(boss, line)
+        assert fields(refused)[1]["code"] == "bad-argument", (line, refused)
+    said = await lines_until_pong(boss, "reserve 2 moscow seats=pa,pb")
+    table = fields(said[0])[1]["table"]
+    assert said[0] == f"ok cmd=reserve table={table} text=Table {table} is reserved for pa, pb."
+    # "the admin then observes the table (§5.7) from its first event"
+    await pa.send("seek reserved")
+    await pa.expect("ok", cmd="sit", table=table)
+    await boss.read_until(lambda x: " kind=seated " in x)
+    told = [fields(x)[1] for x in boss.lines if x.startswith("event ")]
+    assert [int(e["seq"]) for e in told] == list(range(1, len(told) + 1)), told
+    assert told[-1]["name"] == "pa"
+    [released] = await lines_until_pong(boss, "release nothing-held")
+    assert released.startswith("ok cmd=release board=nothing-held records=0 text="), released
