@@ -535,3 +535,48 @@ async def test_reserve_answers_in_the_words_of_5_5a(
     assert told[-1]["name"] == "pa"
     [released] = await lines_until_pong(boss, "release nothing-held")
     assert released.startswith("ok cmd=release board=nothing-held records=0 text="), released
+
+
+@pytest.mark.timeout(30)
+async def test_rules_arguments_and_a_player_counts_line_as_5_9_says(
+    start: Start, tmp_path: Path, connect: Connector
+) -> None:
+    port = await admin(start, tmp_path)
+    boss = await connect.machine(port, "boss", "pw")
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    said = await lines_until_pong(ann, f"rules {table}")
+    # "the player count's ... names itself: Three players: …"
+    assert said[1].startswith("rules text=Three players: "), said
+    for line in (f"rules {table} {table}", "rules frob", "rules to-301 short"):
+        [refused] = await lines_until_pong(ann, line)
+        assert fields(refused)[1]["code"] == "bad-argument", (line, refused)
+    # a ladder's board, not listed to a player there is none of: unknown-table
+    await boss.send("reserve 2 moscow seats=pa,pb board=k")
+    board = (await boss.expect("ok", cmd="reserve"))["table"]
+    assert await lines_until_pong(ann, f"rules {board}") == [
+        f"error code=unknown-table text=there is no table {board}"
+    ]
+    told = await lines_until_pong(boss, f"rules {board}")  # (after the observe's lines)
+    assert next(x for x in told if x.startswith("rules ")).startswith(
+        f"rules text=Table {board}: moscow"
+    )
+
+
+@pytest.mark.timeout(30)
+async def test_a_table_leaves_the_list_when_its_match_ends(port: int, connect: Connector) -> None:
+    # §5.2: "A table disappears from the list when its match ends or its last player
+    # leaves" (its players still seated there, the match over)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("event", kind="start")
+    listed = [x for x in await lines_until_pong(bob, "tables") if x.startswith("table")]
+    assert listed[0].startswith("tables count=1 ") and len(listed) == 2, listed
+    await ann.send("leave")  # forfeits: the match ends
+    await bob.expect("event", kind="match-end")
+    assert await lines_until_pong(bob, "tables") == ["tables count=0 total=0 page=1 pages=1"]
