@@ -580,3 +580,35 @@ async def test_a_table_leaves_the_list_when_its_match_ends(port: int, connect: C
     await ann.send("leave")  # forfeits: the match ends
     await bob.expect("event", kind="match-end")
     assert await lines_until_pong(bob, "tables") == ["tables count=0 total=0 page=1 pages=1"]
+
+
+@pytest.mark.timeout(30)
+async def test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says(
+    port: int, connect: Connector
+) -> None:
+    ann, bob, cid, dan = [await connect.machine(port, n) for n in ("ann", "bob", "cid", "dan")]
+    # "options= empty when none, and the text then names none"
+    assert await lines_until_pong(bob, "seek 3") == [
+        "ok cmd=seek players=3 variant=moscow options= text=Waiting for a 3-player moscow game."
+    ]
+    await ann.send("seek 3")
+    await ann.expect("ok", cmd="seek")
+    # a seek of another game, then of this one again: bob goes to the back, behind ann;
+    # ann's seek of the game she waits for keeps her place (§5.5 said any second seek
+    # went to the back: a slip, corrected)
+    for client, line in ((bob, "seek 3 to-301"), (bob, "seek 3"), (ann, "seek 3")):
+        await client.send(line)
+        await client.expect("ok", cmd="seek")
+    await cid.send("seek 3")
+    seats = {c.label: (await c.expect("ok", cmd="sit"))["seat"] for c in (ann, bob, cid)}
+    assert seats == {"ann": "0", "bob": "1", "cid": "2"}  # "the first seeker gets seat 0"
+    # "Opening or sitting at a table ends a seek"
+    await dan.send("seek 4")
+    await dan.expect("ok", cmd="seek")
+    await dan.send("new 2")
+    await dan.expect("ok", cmd="sit")
+    await dan.send("leave")
+    await dan.expect("ok", cmd="leave")
+    assert await lines_until_pong(dan, "unseek") == [
+        "error code=not-allowed text=you are not waiting for a game"
+    ]
