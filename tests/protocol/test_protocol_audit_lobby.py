@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.server.accounts import set_password
 from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
@@ -612,3 +614,45 @@ async def test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says(
     assert await lines_until_pong(dan, "unseek") == [
         "error code=not-allowed text=you are not waiting for a game"
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it(
+    port: int, connect: Connector
+) -> None:
+    vera = await connect.raw(port, "vera")
+    await vera.send("login vera lang=ru")
+    ivan = await connect.raw(port, "ivan")
+    await ivan.send("style machine")
+    await ivan.expect("ok", cmd="style")
+    await ivan.send("login ivan lang=ru")
+    await ivan.expect("ok", cmd="login")
+    told = []
+    for player, game in ((vera, "2"), (ivan, "2 to-301")):  # (vera's seek is kept)
+        grief = await connect.machine(port, "grief", source=f"127.0.0.{2 + len(told)}")
+        await player.send(f"seek {game}")
+        await grief.send(f"seek {game}")
+        await grief.expect("event", kind="start")
+        await grief.send("leave!")
+        await grief.expect("ok", cmd="leave")
+        await grief.send("quit")  # (the next grief is another connection of that name)
+        await grief.wait_closed()
+        line = await player.read_until(lambda x: "first deal ended" in x or "первой раздачи" in x)
+        while not line.endswith("."):  # a person's sentence, wrapped at 80 columns
+            line += " " + (await player.read_until(lambda _: True)).strip()
+        told.append(line)
+    assert told == [
+        "grief покидает стол до конца первой раздачи: вы снова ждёте партию (moscow,"
+        " игроков: 2), первым в очереди, и с grief вас 10 мин не сведут.",
+        # a program is told in English, whatever its lang (§4.2: lang is the human style's)
+        "info text=grief left before the first deal ended: seek a 2-player moscow game"
+        " (to-301) again and you are first in line, and are not matched with grief again"
+        " for 10 min.",
+    ]
+    # the program's sentence in Russian, as §5.5 quotes it (a client may show it so)
+    apart = phrase(Msg.SEEK_APART, name="grief", minutes=10)
+    russian = phrase(
+        Msg.SEEK_KEPT_PLACE, name="grief", players=2, variant="moscow", options="", apart=apart
+    ).text(Lang.RU)
+    quoted = section("5.5").split("(Russian: `… ", 1)[1].split("`)", 1)[0].removesuffix(" …")
+    assert quoted in russian, (quoted, russian)
