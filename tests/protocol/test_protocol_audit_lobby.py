@@ -656,3 +656,34 @@ async def test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it(
     ).text(Lang.RU)
     quoted = section("5.5").split("(Russian: `… ", 1)[1].split("`)", 1)[0].removesuffix(" …")
     assert quoted in russian, (quoted, russian)
+
+
+@pytest.mark.timeout(30)
+async def test_a_watcher_who_sits_down_stops_watching_told_as_seated(
+    port: int, connect: Connector
+) -> None:
+    # §5.7: "Sitting down at a table you observe ends the observing (a seat sees more)";
+    # "a watcher who sits down is told as seated instead"; §5.3: new's defaults; §5.8:
+    # no text is bad-argument
+    ann = await connect.machine(port, "ann")
+    eve = await connect.machine(port, "eve")
+    assert await lines_until_pong(eve, "say") == ["error code=bad-argument text=say TEXT"]
+    await ann.send("new")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    listed = fields((await lines_until_pong(eve, "tables"))[1])[1]
+    assert (listed["players"], listed["variant"], listed["options"]) == ("2", "moscow", "")
+    await eve.send(f"observe {table}")
+    await eve.expect("info")
+    await ann.expect("event", kind="observer", watching="1")
+    await eve.send(f"sit {table}")
+    await eve.expect("ok", cmd="sit")
+    await ann.expect("event", kind="seated", name="eve")
+    await ann.expect("event", kind="start")
+    await lines_until_pong(ann, "ping")  # (all the table told her so far)
+    assert not [x for x in ann.lines if "watching=0" in x]
+    listed = fields((await lines_until_pong(eve, "tables"))[-1])[1]
+    assert listed["observers"] == "0"
+    assert await lines_until_pong(eve, "unobserve") == [
+        "error code=not-allowed text=you observe no such table"
+    ]
