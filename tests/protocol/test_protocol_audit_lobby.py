@@ -687,3 +687,25 @@ async def test_a_watcher_who_sits_down_stops_watching_told_as_seated(
     assert await lines_until_pong(eve, "unobserve") == [
         "error code=not-allowed text=you observe no such table"
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_a_private_tables_match_is_listed_in_games_as_any_other(
+    port: int, connect: Connector
+) -> None:
+    # §5.3: "Its match is played and recorded like any other: once it is over it is
+    # listed in games"
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    await ann.send("new 2 private")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite")
+    await bob.send(f"sit {table}")
+    await bob.expect("event", kind="start")
+    await ann.send("leave")
+    await bob.expect("event", kind="match-end")
+    listed = await lines_until_pong(eve, "games ann")
+    assert listed[0] == "games name=ann count=1", listed
+    assert fields(listed[1])[1]["players"] == "ann,bob", listed
