@@ -1,10 +1,339 @@
 """An audit of docs/protocol.md against the server, part 2: the lobby's commands (§5.1
 `who` to §5.10 `state`). Each promise a client may rely on, and (→) the tests that pin
 it: a module under tests/ and its tests, "here" for this module's. The examples of these
-sections are checked here against a real server, line for line (a table's number, a
-deal's cards and a board's key as the server has them).
+sections are checked here against a real server, line for line (the table's number as
+the server gives it; §5.4's hand, which no seed found in time deals, by its fields). The
+error codes §10 gives these commands are part 1's (protocol/test_protocol_audit.py).
 
-(table filled in below)
+§5.1 `who count= names= total= page= pages=`, sorted without regard to case, 100 a page
+    → server/test_commands.py test_who_and_tables;
+    → server/test_attacks.py test_who_and_tables_come_in_pages_at_a_limited_rate;
+    → here: test_who_sorts_without_regard_to_case_and_tables_page_as_who_does,
+      test_the_numbers_of_5_are_the_servers_defaults
+§5.1 PAGE from 1 to `pages`, else `bad-argument`
+    → server/test_attacks.py test_who_and_tables_come_in_pages_at_a_limited_rate;
+    → here: test_who_sorts_without_regard_to_case_and_tables_page_as_who_does
+§5.1 house bots listed by their `house-` names, which no person's may be; `finger` says
+`house_bot=1`
+    → server/test_house_bots.py test_a_house_bot_sits_plays_the_match_and_leaves (its
+      name; that `who` lists it is only waited on there, not pinned: a house bot's
+      process costs seconds to start), test_a_house_bot_name_cannot_be_taken_by_a_person;
+    → protocol/test_messages.py test_finger_of_a_house_bot_says_what_it_is_in_both_languages
+§5.1 who/tables/help/calls/rules: 30 at once, 5/s; an address 60, 10/s; `slow-down
+wait_ms=` naming the command; admins not limited
+    → server/test_attacks.py test_long_texts_are_rate_limited_and_a_help_flood_stalls_no_one,
+      test_long_texts_from_one_address_share_one_allowance;
+    → server/test_slow_down_waits.py test_a_list_past_the_lists_allowance_is_told_its_wait;
+    → here: test_the_numbers_of_5_are_the_servers_defaults,
+      test_the_lists_allowance_spares_the_admins
+§5.2 `tables count= total= page= pages=`, a `table` line each (its fields), the example
+    → server/test_commands.py test_who_and_tables;
+    → here: test_the_tables_example_of_5_2_is_what_the_server_sends
+§5.2 PAGE and the rate as for `who`
+    → here: test_who_sorts_without_regard_to_case_and_tables_page_as_who_does;
+    → server/test_attacks.py test_long_texts_from_one_address_share_one_allowance
+§5.2 `seats` by seat, `-` free; `state` waiting or playing, waiting too when full with a
+player away
+    → server/test_commands.py test_who_and_tables;
+    → server/test_full_table_waits.py
+      test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_back
+§5.2 `away=` appended only when someone is; human `(away)`, Russian `(нет связи)`, a pair's
+`(away: vera)`
+    → protocol/test_render_club.py test_a_tables_line_marks_a_seat_whose_player_is_away;
+    → server/test_seat_again_after_stall.py
+      test_a_seat_the_owner_held_as_away_is_taken_back_as_by_a_login
+§5.2 a private table listed only to its own people, `private=1`, human `Table 3
+(private): …`
+    → server/test_private.py
+      test_a_private_table_is_listed_to_nobody_and_entered_only_by_invitation,
+      test_a_private_table_is_marked_in_its_players_human_list
+§5.2 the human style names a running match's deal and scores (by pair; in Russian)
+    → server/test_human.py test_tables_tells_a_running_matchs_deal_and_score;
+    → protocol/test_render_club.py test_tables_tells_a_running_matchs_deal_and_score_by_side
+§5.2 a table leaves the list when its match ends or its last player leaves
+    → here: test_a_table_leaves_the_list_when_its_match_ends;
+    → server/test_commands.py test_leave_before_the_game_and_unseek
+§5.2 table ids never reused: drawn 32 ahead, past a predecessor's block, above an
+upgraded database's; a database away
+    → server/test_table_numbers.py (every test);
+    → store/test_store.py test_table_numbers_drawn_by_two_stores_never_repeat,
+      test_table_numbers_start_above_every_table_an_upgraded_database_holds,
+      test_servers_starting_at_once_on_an_upgraded_database_draw_tables_apart;
+    → store/test_workers_database_away.py
+§5.3 PLAYERS 2, VARIANT moscow by default; a word a variant only if it names one
+    → here: test_a_watcher_who_sits_down_stops_watching_told_as_seated (`new`);
+    → server/test_bad_rules_words.py test_a_variant_named_after_an_option_says_where_it_goes
+§5.3 a variant in any case and a club's spellings (kharkiv, харьков, москва, терц); the
+reply names the variant itself
+    → server/test_bad_rules_words.py test_the_spellings_a_club_types_name_the_variant
+§5.3 options in any case, sorted and de-duplicated
+    → server/test_bad_rules_words.py test_an_option_is_read_in_any_case_as_the_variant_is;
+    → here: test_new_reads_options_in_any_case_sorted_once_and_caps_tables
+§5.3 `rules` lists the variants and options with their player counts; tertz 2 only, its
+refusal's words
+    → server/test_commands.py test_rules, test_rules_leave_the_target_to_the_table_line;
+    → protocol/test_rule_refusals.py test_the_error_line_in_russian_and_in_english;
+    → server/test_tertz_human.py test_the_machine_style_tells_the_talon_and_refuses_three_players
+§5.3 reply `ok cmd=sit table=T seat=0 …` then `seated`
+    → here: test_the_examples_of_5_3_are_what_the_server_sends
+§5.3 `bad-rules`' words: an unknown word (the variants and options named), a near one
+(`(to-301?)`), `new two`, a plugin's failing hook
+    → server/test_bad_rules_words.py
+      test_an_unknown_word_after_the_player_count_lists_the_variants_too,
+      test_a_word_near_a_known_one_is_guessed_without_the_whole_list,
+      test_a_player_count_in_words_is_told_to_be_a_number;
+    → plugins/test_author_api.py test_a_failure_in_no_rules_own_code_names_the_variant
+§5.3 the rules read first, before `slow-down` or `already-seated`; a seek and a rematch
+offer stand
+    → server/test_bad_rules_first.py (both tests)
+§5.3 `busy`: 1000 tables; 10 waiting tables an address (`…10 waiting tables open; sit
+at one or wait`; with a cap of 1, `…1 waiting table open; sit at it or wait`)
+    → here: test_new_reads_options_in_any_case_sorted_once_and_caps_tables,
+      test_the_numbers_of_5_are_the_servers_defaults;
+    → server/test_house_bots.py (the cap of 1's words);
+    → server/test_attacks.py test_tables_left_by_everyone_close_fast_and_are_capped_per_address
+§5.3 `shutting-down`
+    → server/test_drain.py test_a_drain_refuses_every_way_to_a_new_table
+§5.3 `private` anywhere, any case; not listed (nor on the web); only its own people and
+admins sit or watch; to anyone else it does not exist, byte for byte
+    → server/test_bad_rules_words.py test_an_option_is_read_in_any_case_as_the_variant_is;
+    → server/test_private.py;
+    → server/test_private_unseen.py test_a_private_table_answers_an_outsider_as_no_table_does;
+    → web/test_live_socket.py test_a_private_table_is_not_watched_live
+§5.3 a private table's match is recorded and listed in `games`, its replay public
+    → here: test_a_private_tables_match_is_listed_in_games_as_any_other;
+    → web/test_pages.py (a private match's replay)
+§5.3 a waiting table all of whose players left closes after 10 s; one back in time keeps
+his seat
+    → server/test_attacks.py test_tables_left_by_everyone_close_fast_and_are_capped_per_address;
+    → server/test_missed.py test_a_lone_player_back_after_his_waiting_table_closed_is_told_why;
+    → server/test_reconnect.py test_a_returning_player_is_seated_at_once;
+    → here: test_the_numbers_of_5_are_the_servers_defaults
+§5.3 the examples (a private table; the refusals; a table opened)
+    → here: test_the_examples_of_5_3_are_what_the_server_sends
+§5.4 SEAT or the lowest free; the reply's `seats=` and its text naming the others;
+`seated` to everyone at the table (the human style's sitter told once)
+    → here: test_sit_refuses_words_and_seats_out_of_range_and_is_told_by_seat,
+      test_the_sit_example_of_5_4_is_what_the_server_sends;
+    → server/test_human_table.py test_a_newcomer_is_told_who_sits_at_the_table_already;
+    → server/test_human.py test_one_who_sits_is_told_it_once_in_his_words
+§5.4 the same reply seats you for `new`, `seek` and `rematch`
+    → here: test_the_examples_of_5_3_are_what_the_server_sends,
+      test_the_seek_example_of_5_5_is_what_the_server_sends;
+    → server/test_rematch.py test_the_second_seated_of_a_rematch_is_told_who_sits_already
+§5.4 the last seat taken starts the match at once, unless a player there is away
+    → here: test_the_sit_example_of_5_4_is_what_the_server_sends;
+    → server/test_full_table_waits.py (every test)
+§5.4 errors: `bad-argument` (words, a seat out of range), `unknown-table`,
+`already-seated`, `table-full`, `seat-taken` (a full table waiting for one away too)
+    → here: test_sit_refuses_words_and_seats_out_of_range_and_is_told_by_seat,
+      test_the_sit_example_of_5_4_is_what_the_server_sends;
+    → server/test_full_table_waits.py
+      test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_back
+§5.4 seats given up: 5 at once then one every 5 s; an address 20, one every 2 s; a name's
+own; `slow-down wait_ms=` with its words; bad rules said first; only a seat left before
+its match began counts
+    → here: test_the_numbers_of_5_are_the_servers_defaults;
+    → server/test_announce_limits.py
+      (test_a_sit_leave_loop_at_a_waiting_table_is_refused_before_long,
+      test_a_seat_given_up_at_a_waiting_table_comes_back_in_time,
+      test_a_match_played_or_lost_to_a_leaver_costs_nothing,
+      test_leaving_running_matches_again_and_again_is_refused_before_long);
+    → server/test_slow_down_waits.py (test_a_seat_past_the_connections_allowance_is_told_its_wait
+      and the name's and the address's);
+    → server/test_bad_rules_first.py test_bad_rules_are_said_before_a_slow_down
+§5.4 the example (the clock of 10 s plus a 500 ms lag allowance)
+    → here: test_the_sit_example_of_5_4_is_what_the_server_sends
+§5.5 seek's reply (`options=` empty and the text naming none when none); seekers of
+exactly one game seated in the order they sought, the first at seat 0
+    → here: test_the_seek_example_of_5_5_is_what_the_server_sends,
+      test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says;
+    → server/test_bad_rules_words.py test_seek_says_the_options_it_waits_for
+§5.5 a second seek of another game goes to the back of its queue; one of the game waited
+for keeps its place (§5.5 said every second seek went to the back: a slip, corrected); a
+seat on its way given up by a seek of another game, kept by one of its own, given up by
+`unseek`
+    → here: test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says;
+    → server/test_kept_seek_sought_again.py (every test)
+§5.5 `unseek`'s words; `leave` while seeking unseeks
+    → here: test_leave_answers_each_case_in_the_words_of_5_6;
+    → server/test_commands.py test_leave_before_the_game_and_unseek
+§5.5 `busy` when a seek would open a table past 1000 (not recorded; the others wait on)
+    → server/test_attacks.py test_seek_respects_the_table_cap
+§5.5 opening or sitting at a table ends a seek, and so does the server's stop
+    → here: test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says;
+    → server/test_drain.py test_a_drain_refuses_every_way_to_a_new_table
+§5.5 a public waiting table takes seekers of exactly its game (oldest table first); a
+`new` seats the waiting seekers; a seat left or a promised seat come free goes to one
+    → server/test_seek_open_tables.py (every test);
+    → server/test_seek_looks_again.py
+      test_a_seek_looks_at_the_waiting_tables_up_to_the_one_it_takes;
+    → server/test_full_table_waits.py
+      test_a_seat_left_at_a_full_waiting_table_goes_to_a_seeker_and_it_waits_on
+§5.5 a private table takes no seeker; `seek … private`'s words
+    → server/test_bad_rules_words.py test_seek_private_says_how_a_private_table_is_made
+§5.5 a match left at once (or dropped past the away limit): a person's seek kept first
+in line, told so (in English and Russian); a program told to seek again; not seated
+unasked; a crossing `leave`; not in a stop's grace
+    → server/test_kept_seek_sought_again.py; server/test_seek_dropped_leaver.py;
+      server/test_leave_crossing_a_leave.py;
+      server/test_seek_griefing.py test_a_program_whose_match_was_left_is_not_seated_unasked;
+      server/test_seek_looks_again.py test_a_look_in_a_stops_grace_tells_the_seekers_nothing_more;
+    → here: test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it
+§5.5 kept apart for 10 min by name, by an address two names left from (not one's own);
+the memory's bounds; across workers; the measure of s30
+    → server/test_seek_griefing.py (every test); server/test_kept_apart_memory.py;
+      store/test_workers_seek_apart.py;
+    → here: test_the_numbers_of_5_are_the_servers_defaults
+§5.5 `seek reserved`: its reply, or a waiting reserved table's `ok cmd=sit` and no
+`ok cmd=seek`; the example
+    → here: test_the_seek_reserved_example_of_5_5_is_what_the_server_sends;
+    → server/test_reserve.py
+      test_seek_reserved_at_a_waiting_board_is_answered_before_the_next_line
+§5.5a seats by `seats=`, seed, deal limit, a draw's `winner=- name=- reason=deals`
+    → server/test_reserve.py test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck;
+    → here: test_the_deal_limits_match_end_of_5_5a_is_as_the_example_has_it
+§5.5a admins only, in its words; an admin's name never registered by a login
+    → server/test_reserve.py test_reserve_is_for_registered_admins;
+    → server/test_attacks.py test_an_admins_name_is_never_registered_by_a_login;
+    → here: test_reserve_answers_in_the_words_of_5_5a
+§5.5a the reply's words; the admin observes from the first event; seekers seated;
+`seat-reserved`; `watch=ends`
+    → here: test_reserve_answers_in_the_words_of_5_5a;
+    → server/test_reserve.py
+      test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck,
+      test_an_admin_reserving_with_watch_ends_is_told_only_each_match_start_and_end
+§5.5a errors `bad-argument` (seats=, deals=, watch=), `bad-rules`, `shutting-down`
+    → server/test_reserve.py test_reserve_refuses_bad_arguments;
+    → here: test_reserve_answers_in_the_words_of_5_5a;
+    → server/test_drain.py test_a_drain_refuses_every_way_to_a_new_table
+§5.5a boards: `board=` in `ok cmd=sit`; watched by admins only (`observe`'s words); held
+records, `seed=-`; `release` (`records=0`); a seating still played at its release
+    → here: test_the_seek_reserved_example_of_5_5_is_what_the_server_sends,
+      test_the_deal_limits_match_end_of_5_5a_is_as_the_example_has_it,
+      test_reserve_answers_in_the_words_of_5_5a,
+      test_rules_arguments_and_a_player_counts_line_as_5_9_says;
+    → server/test_reserve.py (test_a_ladder_board_is_watched_by_the_servers_admins_only,
+      test_a_boards_finished_seating_is_kept_withheld_through_a_stop_until_release,
+      test_a_seating_still_played_at_its_boards_release_is_a_plain_match_from_then_on);
+    → server/test_history_board.py
+§5.5a a reserved seat away from the reservation; a leaver forfeits; it starts though one
+is away
+    → server/test_reserve.py test_a_reserved_player_who_never_comes_forfeits_after_the_away_limit,
+      test_a_reserved_player_who_leaves_before_the_start_forfeits_too;
+    → server/test_full_table_waits.py
+      test_a_board_filled_while_a_player_is_away_starts_and_that_seat_forfeits
+§5.6 waiting: `ok cmd=leave text=You leave table T.`, the others told `left`; the table
+closes when nobody is left
+    → here: test_leave_answers_each_case_in_the_words_of_5_6;
+    → server/test_commands.py test_leave_before_the_game_and_unseek
+§5.6 running: `ok cmd=leave`, the side forfeits (`reason=left`)
+    → server/test_commands.py test_leave_forfeits_a_running_game
+§5.6 the human style asks first (its words, 10 s); `no`, `n`, `net`, `нет`, `ні`, any
+case, keep the seat (`You stay at table T.`); `no` the call when it is one; `leave!`;
+the machine style never asked
+    → server/test_human_table.py test_leave_in_a_running_game_asks_first,
+      test_no_to_the_leave_question_keeps_the_seat_and_is_no_call,
+      test_no_answering_prokhodit_after_leave_is_the_call_not_a_stay,
+      test_leave_bang_leaves_at_once_and_bots_are_not_asked;
+    → here: test_every_no_of_5_6_keeps_a_persons_seat
+§5.6 observing: one `ok cmd=leave text=You stop observing table T.` a table; seeking: as
+`unseek`; otherwise `not-seated`'s words
+    → here: test_leave_answers_each_case_in_the_words_of_5_6
+§5.7 `ok cmd=observe`, then the view: `state` (`seat=-`, no hand) or `info text=Table T
+waits for players: …` (`…is full and waits for …`)
+    → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10;
+    → server/test_commands.py test_observe_and_state;
+    → server/test_full_table_waits.py
+§5.7 the table's events, says and records from then on; several tables
+    → server/test_commands.py test_leave_forfeits_a_running_game;
+    → server/test_human_table.py test_a_watchers_say_goes_to_the_watchers_only;
+    → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10
+§5.7 errors: `bad-argument`, `unknown-table`, `already-seated`, `not-allowed` (a board)
+    → server/test_input.py test_commands_before_login_and_bad_arguments;
+    → server/test_private_unseen.py; server/test_commands.py test_observe_and_state;
+    → server/test_reserve.py test_a_ladder_board_is_watched_by_the_servers_admins_only
+§5.7 sitting down ends the watching, the watcher told as `seated` instead
+    → here: test_a_watcher_who_sits_down_stops_watching_told_as_seated
+§5.7 `observer` lines (before the watcher's view, its `seq`); `watching=0`; the human
+words; a web page counted, not announced
+    → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10;
+    → server/test_seated_sessions.py test_a_watcher_is_told_while_watching_and_not_after;
+    → server/test_human_table.py test_watchers_are_announced_to_the_players;
+    → web/test_live_socket.py test_pages_come_and_go_and_each_gets_an_observers_lines
+§5.7 the news bounded: once a minute a name, 10 at once then one every 5 s a table; a
+going told only with its coming
+    → server/test_announce_limits.py
+      test_an_observe_loop_from_many_connections_tells_the_players_little,
+      test_a_single_observe_and_unobserve_are_still_told;
+    → here: test_the_numbers_of_5_are_the_servers_defaults
+§5.7 `unobserve [TABLE]`: `ok cmd=unobserve table=T[,T…]` (its text said `table 1,2`;
+now `tables 1 and 2`: a server wart, fixed), `unknown-table`, `bad-argument
+text=unobserve [TABLE]`, `not-allowed`
+    → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10;
+    → server/test_private_unseen.py
+§5.8 seated: to the table and its watchers; watching: to its watchers only, `watchers=1`
+(the lowest-numbered table); else the lobby
+    → server/test_commands.py test_say;
+    → server/test_human_table.py test_a_watchers_say_goes_to_the_watchers_only;
+    → here: test_watching_two_tables_say_rules_and_state_take_the_lowest_numbered
+§5.8 no text: `bad-argument text=say TEXT`
+    → here: test_a_watcher_who_sits_down_stops_watching_told_as_seated
+§5.8 bidi controls, characters drawn as nothing, nothing to see, more than 4 combining
+marks refused in their words; what writing needs let through; a refused say costs nothing
+    → server/test_input.py test_a_say_with_bidi_controls_is_refused_and_reaches_nobody,
+      test_a_say_with_characters_drawn_as_nothing_is_refused_and_costs_nothing,
+      test_a_say_with_nothing_to_see_or_drawn_over_other_lines_is_refused
+§5.8 5 at once then 1/s (invites with them), an address 20 and 5/s; `slow-down`'s words
+    → server/test_attacks.py test_chat_from_one_address_shares_one_allowance,
+      test_invitations_share_the_chats_rate_limit_per_sender;
+    → server/test_slow_down_waits.py test_a_say_past_the_connections_allowance_is_told_its_wait,
+      test_a_say_past_the_addresss_allowance_is_told_the_addresss_wait;
+    → here: test_the_numbers_of_5_are_the_servers_defaults
+§5.8 what is said is logged; `help say` says so
+    → server/test_chat_log.py test_what_is_said_is_logged_with_the_speaker_and_the_table;
+    → server/test_moderation.py
+      test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged
+§5.8 muted: `muted`'s words; one who ignores the speaker is not told
+    → server/test_moderation.py
+      test_a_muted_player_may_not_say_or_invite_till_the_time_is_up_or_unmute;
+    → server/test_ignore.py test_a_watchers_say_is_kept_from_a_watcher_who_ignores_him
+§5.8 the example
+    → here: test_the_say_example_of_5_8_is_what_the_server_sends
+§5.9 no table: every variant and option, a variant's target; the table's: its rule set
+in words, the player count's own line, the target said once, moscow's words after the
+variant's, what a variant refuses, the clock's line (Tertz's break)
+    → server/test_commands.py (test_rules, test_rules_leave_the_target_to_the_table_line,
+      test_rules_of_a_tertz_table_describe_tertz_not_moscow,
+      test_rules_name_the_options_a_variant_refuses,
+      test_rules_name_an_option_that_refuses_the_variant_itself,
+      test_rules_at_a_variants_table_say_what_it_changes_before_the_builtins_words);
+    → server/test_tertz_rules_clock.py; server/test_rules_texts.py;
+    → here: test_rules_arguments_and_a_player_counts_line_as_5_9_says
+§5.9 watching: the lowest-numbered table watched (§5.9 said "the first you observe": a
+slip, corrected)
+    → server/test_commands.py test_rules_while_observing_describe_the_observed_table;
+    → here: test_watching_two_tables_say_rules_and_state_take_the_lowest_numbered
+§5.9 TABLE no number or several words: `bad-argument`; a table not listed to you:
+`unknown-table`; a variant's or option's name answers its lines alone, anywhere
+    → server/test_input.py test_commands_before_login_and_bad_arguments;
+    → here: test_rules_arguments_and_a_player_counts_line_as_5_9_says;
+    → server/test_private_unseen.py;
+    → server/test_tertz_human.py test_rules_of_a_variant_or_option_named_say_that_one
+§5.9 the clock line to the millisecond; `lang=ru` in either style
+    → server/test_commands.py test_rules_say_a_clock_of_part_of_a_second_as_help_clock_does
+§5.9 the example (its "…" lines cut short)
+    → here: test_the_rules_example_of_5_9_is_what_the_server_sends
+§5.10 seated: an `ask` with the clock left if to act, else `state`; watching: the
+lowest-numbered table's; waiting: `info text=Table T waits for players: anna, (free)`;
+otherwise `not-seated`
+    → server/test_reconnect.py test_reconnect_resumes_the_seat;
+    → server/test_commands.py test_observe_and_state;
+    → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10,
+      test_watching_two_tables_say_rules_and_state_take_the_lowest_numbered
+§5.10 a person's `state` while watching spends the lists allowance; a program's and a
+seated player's never
+    → server/test_observer_state.py test_a_persons_state_while_observing_spends_the_lists_allowance
 """
 
 from __future__ import annotations
