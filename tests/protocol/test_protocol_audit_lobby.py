@@ -270,7 +270,8 @@ going told only with its coming
 §5.7 `unobserve [TABLE]`: `ok cmd=unobserve table=T[,T…]` (its text said `table 1,2`;
 now `tables 1 and 2`: a server wart, fixed), `unknown-table`, `bad-argument
 text=unobserve [TABLE]`, `not-allowed`
-    → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10;
+    → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10,
+      test_unobserve_of_several_tables_names_them_as_a_person_lists_them;
     → server/test_private_unseen.py
 §5.8 seated: to the table and its watchers; watching: to its watchers only, `watchers=1`
 (the lowest-numbered table); else the lobby
@@ -1038,3 +1039,25 @@ async def test_a_private_tables_match_is_listed_in_games_as_any_other(
     listed = await lines_until_pong(eve, "games ann")
     assert listed[0] == "games name=ann count=1", listed
     assert fields(listed[1])[1]["players"] == "ann,bob", listed
+
+
+@pytest.mark.timeout(30)
+async def test_unobserve_of_several_tables_names_them_as_a_person_lists_them(
+    port: int, connect: Connector
+) -> None:
+    # (it said 'table 1,2' and «за столом 1,2»)
+    openers = [await connect.machine(port, name) for name in ("ann", "bob", "cid")]
+    tables = []
+    for opener in openers:
+        await opener.send("new 2")
+        tables.append((await opener.expect("ok", cmd="sit"))["table"])
+    vera = await connect.raw(port, "vera")
+    await vera.send("login vera lang=ru")
+    for table in tables:
+        await vera.send(f"observe {table}")
+        await vera.read_until(lambda x, t=table: x.startswith(f"Стол {t} ждёт"))
+    await vera.send("unobserve")
+    first, second, third = tables
+    assert await vera.read_until(lambda x: x.startswith("Вы больше не")) == (
+        f"Вы больше не смотрите за столами {first}, {second} и {third}."
+    )
