@@ -328,6 +328,7 @@ slip, corrected)
 §5.10 seated: an `ask` with the clock left if to act, else `state`; watching: the
 lowest-numbered table's; waiting: `info text=Table T waits for players: anna, (free)`;
 otherwise `not-seated`
+    → here: test_state_seated_is_the_ask_with_the_clock_left_or_the_state;
     → server/test_reconnect.py test_reconnect_resumes_the_seat;
     → server/test_commands.py test_observe_and_state;
     → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10,
@@ -344,6 +345,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from trio.testing import MockClock
 
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, phrase
@@ -352,7 +354,7 @@ from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, fields, next_ask
+from tests.server.client import LineClient, fields, next_ask, seat_pair
 from tests.server.conftest import Connector
 
 TABLE_NUMBER = re.compile(r"(?<=table=)\d+|(?<=[Tt]able )\d+|(?<=match=m)\d+")
@@ -1061,3 +1063,34 @@ async def test_unobserve_of_several_tables_names_them_as_a_person_lists_them(
     assert await vera.read_until(lambda x: x.startswith("Вы больше не")) == (
         f"Вы больше не смотрите за столами {first}, {second} и {third}."
     )
+
+
+@pytest.fixture
+def still_clock() -> MockClock:
+    """Time as it passes, which the test may also jump ahead (the test runs on it)."""
+    return MockClock(rate=1)
+
+
+@pytest.mark.timeout(30)
+async def test_state_seated_is_the_ask_with_the_clock_left_or_the_state(
+    port: int, connect: Connector, still_clock: MockClock
+) -> None:
+    # §5.10: "Seated: your seat's view again — an ask (with the clock left) if you are to
+    # act, else a state line"
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    asked = await next_ask(ann, bob)
+    assert asked is not None
+    ask, player = asked
+    other = bob if player is ann else ann
+    still_clock.jump(3)
+    [again] = await lines_until_pong(player, "state")
+    tag, said = fields(again)
+    spent = int(ask["clock"]) - int(said["clock"])
+    assert tag == "ask" and 3000 <= spent < 4000, (ask, again)  # 3 s and the round trips
+    assert {k: v for k, v in said.items() if k != "clock"} == {
+        k: v for k, v in ask.items() if k != "clock"
+    }
+    view = (await lines_until_pong(other, "state"))[-1]  # (after what next_ask left)
+    assert fields(view)[0] == "state" and fields(view)[1]["legal"] == "", view
