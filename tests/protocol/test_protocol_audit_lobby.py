@@ -274,8 +274,9 @@ text=unobserve [TABLE]`, `not-allowed`
       test_unobserve_of_several_tables_names_them_as_a_person_lists_them;
     → server/test_private_unseen.py
 §5.8 seated: to the table and its watchers; watching: to its watchers only, `watchers=1`
-(the lowest-numbered table); else the lobby
+(the lowest-numbered table); else the lobby: everyone at no table, watchers too
     → server/test_commands.py test_say;
+    → here: test_a_lobby_say_reaches_watchers_not_players_and_rules_speak_russian_when_asked;
     → server/test_human_table.py test_a_watchers_say_goes_to_the_watchers_only;
     → here: test_watching_two_tables_say_rules_and_state_take_the_lowest_numbered
 §5.8 no text: `bad-argument text=say TEXT`
@@ -322,7 +323,8 @@ slip, corrected)
     → server/test_private_unseen.py;
     → server/test_tertz_human.py test_rules_of_a_variant_or_option_named_say_that_one
 §5.9 the clock line to the millisecond; `lang=ru` in either style
-    → server/test_commands.py test_rules_say_a_clock_of_part_of_a_second_as_help_clock_does
+    → server/test_commands.py test_rules_say_a_clock_of_part_of_a_second_as_help_clock_does;
+    → here: test_a_lobby_say_reaches_watchers_not_players_and_rules_speak_russian_when_asked
 §5.9 the example (its "…" lines cut short)
     → here: test_the_rules_example_of_5_9_is_what_the_server_sends
 §5.10 seated: an `ask` with the clock left if to act, else `state`; watching: the
@@ -1094,3 +1096,28 @@ async def test_state_seated_is_the_ask_with_the_clock_left_or_the_state(
     }
     view = (await lines_until_pong(other, "state"))[-1]  # (after what next_ask left)
     assert fields(view)[0] == "state" and fields(view)[1]["legal"] == "", view
+
+
+@pytest.mark.timeout(30)
+async def test_a_lobby_say_reaches_watchers_not_players_and_rules_speak_russian_when_asked(
+    port: int, connect: Connector
+) -> None:
+    # §5.8: "Otherwise: to every logged-in connection that sits at no table (you
+    # included)": a watcher sits at none; §5.9: "rules [TABLE] lang=ru answers in
+    # Russian in either style"
+    ann = await connect.machine(port, "ann")
+    eve = await connect.machine(port, "eve")
+    carl = await connect.machine(port, "carl")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    await eve.send(f"observe {table}")
+    await eve.expect("info")
+    await ann.expect("event", kind="observer")
+    said = "say from=carl table=- text=hi lobby"
+    assert await lines_until_pong(carl, "say hi lobby") == [said]
+    assert await lines_until_pong(eve, "ping") == [said]
+    assert await lines_until_pong(ann, "ping") == []
+    russian = await lines_until_pong(carl, f"rules {table} lang=ru")
+    assert russian[0] == f"rules text=Стол {table}: moscow, игроков: 2, опции: нет, до 501."
+    assert russian[-1].startswith("rules text=Часы: 60 с на ход людям, 10 с ботам"), russian
