@@ -223,6 +223,9 @@ is away
       test_a_reserved_player_who_leaves_before_the_start_forfeits_too;
     → server/test_full_table_waits.py
       test_a_board_filled_while_a_player_is_away_starts_and_that_seat_forfeits
+§5.6 the first case that holds, and only it (§5.6 did not say which when several held:
+said now)
+    → here: test_leave_does_the_first_case_of_5_6_that_holds_and_only_it
 §5.6 waiting: `ok cmd=leave text=You leave table T.`, the others told `left`; the table
 closes when nobody is left
     → here: test_leave_answers_each_case_in_the_words_of_5_6;
@@ -1121,3 +1124,29 @@ async def test_a_lobby_say_reaches_watchers_not_players_and_rules_speak_russian_
     russian = await lines_until_pong(carl, f"rules {table} lang=ru")
     assert russian[0] == f"rules text=Стол {table}: moscow, игроков: 2, опции: нет, до 501."
     assert russian[-1].startswith("rules text=Часы: 60 с на ход людям, 10 с ботам"), russian
+
+
+@pytest.mark.timeout(30)
+async def test_leave_does_the_first_case_of_5_6_that_holds_and_only_it(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await bob.send("new 2")
+    watched = (await bob.expect("ok", cmd="sit"))["table"]
+    await ann.send("new 3")
+    seat = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.expect("event", kind="seated")
+    await ann.send(f"observe {watched}")
+    await ann.expect("info")
+    stop = f"ok cmd=leave text=You stop observing table {watched}."
+    assert await lines_until_pong(ann, "leave") == [f"ok cmd=leave text=You leave table {seat}."]
+    assert await lines_until_pong(ann, "leave") == [stop]
+    await ann.send("seek 4")
+    await ann.expect("ok", cmd="seek")
+    await ann.send(f"observe {watched}")
+    await ann.expect("info")
+    assert await lines_until_pong(ann, "leave") == [stop]
+    assert await lines_until_pong(ann, "leave") == [
+        "ok cmd=unseek text=You no longer wait for a game."
+    ]
