@@ -951,6 +951,18 @@ async def test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says(
     assert await lines_until_pong(dan, "unseek") == [
         "error code=not-allowed text=you are not waiting for a game"
     ]
+    eli = await connect.machine(port, "eli")
+    await eli.send("new 2 to-1001")
+    waiting = (await eli.expect("ok", cmd="sit"))["table"]
+    await dan.send("seek 4")
+    await dan.expect("ok", cmd="seek")
+    await dan.send(f"sit {waiting}")
+    await dan.expect("ok", cmd="sit")
+    await dan.send("leave!")
+    await dan.expect("event", kind="match-end")  # (after its ok cmd=leave)
+    assert await lines_until_pong(dan, "unseek") == [
+        "error code=not-allowed text=you are not waiting for a game"
+    ]
 
 
 @pytest.mark.timeout(30)
