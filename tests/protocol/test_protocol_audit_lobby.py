@@ -314,7 +314,8 @@ variant's, what a variant refuses, the clock's line (Tertz's break)
       test_rules_name_an_option_that_refuses_the_variant_itself,
       test_rules_at_a_variants_table_say_what_it_changes_before_the_builtins_words);
     → server/test_tertz_rules_clock.py; server/test_rules_texts.py;
-    → here: test_rules_arguments_and_a_player_counts_line_as_5_9_says
+    → here: test_rules_arguments_and_a_player_counts_line_as_5_9_says,
+      test_the_rules_list_leaves_out_a_target_that_differs_with_the_player_count
 §5.9 watching: the lowest-numbered table watched (§5.9 said "the first you observe": a
 slip, corrected)
     → server/test_commands.py test_rules_while_observing_describe_the_observed_table;
@@ -345,22 +346,28 @@ seated player's never
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 from trio.testing import MockClock
 
+from deberc_net.game.rules import Settings
+from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.server.accounts import set_password
+from deberc_net.server.app import serve
 from deberc_net.server.config import Config
 from deberc_net.server.store import open_store
+from deberc_net.testing import rule_book
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
 from tests.server.client import LineClient, fields, next_ask, seat_pair
-from tests.server.conftest import Connector
+from tests.server.conftest import Connector, make_config
 
 TABLE_NUMBER = re.compile(r"(?<=table=)\d+|(?<=[Tt]able )\d+|(?<=match=m)\d+")
 
@@ -1162,3 +1169,30 @@ async def test_leave_does_the_first_case_of_5_6_that_holds_and_only_it(
     assert await lines_until_pong(ann, "leave") == [
         "ok cmd=unseek text=You no longer wait for a game."
     ]
+
+
+class TargetByPlayers:
+    """A third party's variant that plays to 301 at three, to 501 else."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="bycount", kind="variant", summary="Plays to 301 at three.")
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        if players == 3:
+            settings.target = 301
+
+
+@pytest.mark.timeout(30)
+async def test_the_rules_list_leaves_out_a_target_that_differs_with_the_player_count(
+    nursery: trio.Nursery, tmp_path: Path, connect: Connector
+) -> None:
+    # §5.9: "a variant's line names the target it plays to without options (moscow
+    # (variant, 2/3/4 players, to 501): …); left out if it differs with the player count"
+    config = make_config(tmp_path / "plugin.sqlite3")
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(TargetByPlayers())))
+    ann = await connect.machine(port, "ann")
+    listed = [x for x in await lines_until_pong(ann, "rules") if "(variant, " in x]
+    assert "rules text=bycount (variant, 2/3/4 players): Plays to 301 at three." in listed
+    assert any(x.startswith("rules text=moscow (variant, 2/3/4 players, to 501): ") for x in listed)
