@@ -348,6 +348,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -375,6 +376,11 @@ TABLE_NUMBER = re.compile(r"(?<=table=)\d+|(?<=[Tt]able )\d+|(?<=match=m)\d+")
 def numbered(lines: list[str], table: str) -> list[str]:
     """An example's lines with its table's number made ``table``."""
     return [TABLE_NUMBER.sub(table, line) for line in lines]
+
+
+def starting(prefix: str) -> Callable[[str], bool]:
+    """A line test: the line begins with ``prefix``."""
+    return lambda line: line.startswith(prefix)
 
 
 def block_after(words: str) -> list[str]:
@@ -983,7 +989,7 @@ async def test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it(
     await ivan.expect("ok", cmd="style")
     await ivan.send("login ivan lang=ru")
     await ivan.expect("ok", cmd="login")
-    told = []
+    told: list[str] = []
     for player, game in ((vera, "2"), (ivan, "2 to-301")):  # (vera's seek is kept)
         grief = await connect.machine(port, "grief", source=f"127.0.0.{2 + len(told)}")
         await player.send(f"seek {game}")
@@ -1081,7 +1087,7 @@ async def test_unobserve_of_several_tables_names_them_as_a_person_lists_them(
     await vera.send("login vera lang=ru")
     for table in tables:
         await vera.send(f"observe {table}")
-        await vera.read_until(lambda x, t=table: x.startswith(f"Стол {t} ждёт"))
+        await vera.read_until(starting(f"Стол {table} ждёт"))
     await vera.send("unobserve")
     first, second, third = tables
     assert await vera.read_until(lambda x: x.startswith("Вы больше не")) == (
