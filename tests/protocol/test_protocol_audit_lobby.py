@@ -39,9 +39,10 @@ player away
       test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_back
 §5.2 `away=` appended only when someone is; human `(away)`, Russian `(нет связи)`, a pair's
 `(away: vera)`
-    → protocol/test_render_club.py test_a_tables_line_marks_a_seat_whose_player_is_away;
-    → server/test_seat_again_after_stall.py
-      test_a_seat_the_owner_held_as_away_is_taken_back_as_by_a_login
+    → here: test_a_running_tables_line_names_its_players_away_only_when_one_is;
+    → server/test_full_table_waits.py
+      test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_back;
+    → protocol/test_render_club.py test_a_tables_line_marks_a_seat_whose_player_is_away
 §5.2 a private table listed only to its own people, `private=1`, human `Table 3
 (private): …`
     → server/test_private.py
@@ -1202,3 +1203,21 @@ async def test_the_rules_list_leaves_out_a_target_that_differs_with_the_player_c
     listed = [x for x in await lines_until_pong(ann, "rules") if "(variant, " in x]
     assert "rules text=bycount (variant, 2/3/4 players): Plays to 301 at three." in listed
     assert any(x.startswith("rules text=moscow (variant, 2/3/4 players, to 501): ") for x in listed)
+
+
+@pytest.mark.timeout(30)
+async def test_a_running_tables_line_names_its_players_away_only_when_one_is(
+    port: int, connect: Connector
+) -> None:
+    # §5.2: "The players away ... are named in away, appended only when someone is"
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    cid = await connect.machine(port, "cid")
+    table, _, _ = await seat_pair(ann, bob)
+    [_, line] = await lines_until_pong(cid, "tables")
+    assert line.endswith(" state=playing observers=0"), line
+    await bob.aclose()
+    await ann.expect("event", kind="away", name="bob")
+    [_, line] = await lines_until_pong(cid, "tables")
+    assert fields(line)[1]["id"] == str(table)
+    assert line.endswith(" state=playing observers=0 away=bob"), line
