@@ -209,7 +209,7 @@ class Matchmaking:
         else:
             self.seekers.append(session)
         self._seeking_now(session, settings)
-        self.place(session, settings)
+        self.place(session, settings, answers=True)
         for table in given_up:  # its seat goes to one waiting for that game
             self.fill(table)
 
@@ -251,13 +251,18 @@ class Matchmaking:
             if table.coming and table.state is TableState.WAITING
         )
 
-    def place(self, session: Session, settings: GameSettings) -> None:
+    def place(self, session: Session, settings: GameSettings, *, answers: bool = False) -> None:
         """Seat a seeker (already in the queue, or back from a refused seat): at a
         waiting table of this game if there is one, else with enough other seekers at a
-        new table, else it waits. Not while the server stops: a seek that comes from
-        another worker is refused, as a 'seek' then is; a seeker of this server's own
-        (his promised seat refused, a look at the queue) waits no more, told nothing
-        more than the stop's own line (docs/protocol.md §11.4)."""
+        new table, else it waits. ``answers``: placed by his own 'seek' line, his seat
+        found now is that line's reply, which the reader waits for before his next line
+        (docs/protocol.md §2.3, §5.5; a 'new' read first opened him a table of his own,
+        and the seat promised here was refused with an error nobody asked for).
+
+        Not while the server stops: a seek that comes from another worker is refused, as
+        a 'seek' then is; a seeker of this server's own (his promised seat refused, a
+        look at the queue) waits no more, told nothing more than the stop's own line
+        (docs/protocol.md §11.4)."""
         lobby = self.lobby
         if not lobby.accepting and not session.remote:  # (told as the stop began)
             self.forget(session)
@@ -269,7 +274,7 @@ class Matchmaking:
         open_table = self.open_table_for(settings, session, tables)
         if open_table is not None:  # a table someone opened with 'new' waits for this game
             self.forget(session)
-            self.promise(open_table, session, settings, sought=settings)
+            self.promise(open_table, session, settings, answers=answers, sought=settings)
             return
         if session not in self.seekers:
             session.seeking = settings
@@ -282,7 +287,7 @@ class Matchmaking:
                     self.forget(s)
                 table = lobby.open_table(settings)
                 for s in group:
-                    self.promise(table, s, None, sought=settings)
+                    self.promise(table, s, None, answers=answers and s is session, sought=settings)
                 return
         self._look_again_for(same, tables)
 
@@ -407,11 +412,13 @@ class Matchmaking:
         table handles it, so other seekers do not pile onto a table that only looks free
         (each of them refused there and placed again: at a burst of seeks, a storm of
         refusals). ``answers``: it is the reply to the line being handled (the opener's
-        'new'), which the reader waits for before the next line (docs/protocol.md §2.3);
-        a seeker's seat comes whenever others come, as an event does. ``sought``: the
-        game a seeker sought, kept with his seat (Table.sought)."""
+        'new', the seeker's own 'seek'), which the reader waits for before the next line
+        (docs/protocol.md §2.3); a seat another's seek found him comes whenever others
+        come, as an event does. ``sought``: the game a seeker sought, kept with his seat
+        (Table.sought)."""
         sit = Sit(session, None, settings, promised=True, sought=sought)
-        if table.post(sit, request=answers):
+        # never refused for the share of requests waiting: a promised seat is not dropped
+        if table.post(sit, request=answers, capped=False):
             table.coming.append(session)
 
     def open_to_seekers(self, table: Table) -> bool:

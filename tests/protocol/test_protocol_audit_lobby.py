@@ -164,6 +164,12 @@ seat on its way given up by a seek of another game, kept by one of its own, give
 §5.5 opening or sitting at a table ends a seek, and so does the server's stop
     → here: test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says;
     → server/test_drain.py test_a_drain_refuses_every_way_to_a_new_table
+§5.5 a seek's own seat (at a waiting table, or with the seekers it completes) comes
+before the reply to the next line (it came when the table got to it: a `new` read first
+opened the seeker a table of his own, the promised one refusing him unasked; a server
+bug, fixed)
+    → here: test_a_seek_that_finds_a_waiting_table_is_seated_before_its_next_line,
+      test_the_seek_example_of_5_5_is_what_the_server_sends
 §5.5 a public waiting table takes seekers of exactly its game (oldest table first); a
 `new` seats the waiting seekers; a seat left or a promised seat come free goes to one
     → server/test_seek_open_tables.py (every test);
@@ -508,9 +514,8 @@ async def test_the_seek_example_of_5_5_is_what_the_server_sends(
         documented[1],
         "event seq=1 table=4 kind=seated name=anna seat=0",  # (left out of the example)
     ]
-    await bot1.send(sent(documented[2].replace("(bot1)", "")))
-    # (the table seats him: its ok cmd=sit may come after a next line's reply)
-    assert [await bot1.read_until(lambda _: True) for _ in "ab"] == documented[3:5]
+    said = await lines_until_pong(bot1, sent(documented[2].replace("(bot1)", "")))
+    assert said[:2] == documented[3:5]  # (its seat the seek's reply: before the ping's)
 
 
 @pytest.mark.timeout(30)
@@ -1221,3 +1226,46 @@ async def test_a_running_tables_line_names_its_players_away_only_when_one_is(
     [_, line] = await lines_until_pong(cid, "tables")
     assert fields(line)[1]["id"] == str(table)
     assert line.endswith(" state=playing observers=0 away=bob"), line
+
+
+@pytest.mark.timeout(60)
+async def test_a_seek_that_finds_a_waiting_table_is_seated_before_its_next_line(
+    port: int, connect: Connector
+) -> None:
+    # §5.5: a seek made while a table of its game waits "sits there at once (ok
+    # cmd=seek, then ok cmd=sit of that table)", and §2.3 answers the lines in order: a
+    # 'new' on its heels is already-seated there. It was not always: the table seated
+    # him whenever it came to it, and a 'new' read first opened him a table of his own,
+    # the promised seat refused with an already-seated line of nobody's asking and the
+    # waiting table left waiting (a race: some rounds of 16 met it)
+    for round_ in range(16):
+        opener = await connect.machine(port, f"op{round_}")
+        await opener.send("new 2")
+        table = (await opener.expect("ok", cmd="sit"))["table"]
+        seeker = await connect.machine(port, f"sk{round_}")
+        await seeker.send_raw(b"seek 2\nnew 2\nping\n")
+        await seeker.expect("ok", cmd="ping")
+        replies = [x for x in seeker.lines if x.startswith(("ok ", "error "))][2:]  # (login)
+        assert [fields(x)[1].get("cmd", fields(x)[1].get("code")) for x in replies] == [
+            "seek",
+            "sit",
+            "already-seated",
+            "ping",
+        ], (round_, replies)
+        assert fields(replies[1])[1]["table"] == table, (round_, replies)
+        assert (
+            replies[2] == f"error code=already-seated text=you sit at table {table}: 'leave' first"
+        )
+    # and the seek that completes a group of seekers: seated at their new table first
+    for round_ in range(16):
+        first = await connect.machine(port, f"first{round_}")
+        await first.send("seek 2 to-1001")
+        await first.expect("ok", cmd="seek")
+        last = await connect.machine(port, f"last{round_}")
+        await last.send_raw(b"seek 2 to-1001\nnew 2\nping\n")
+        await last.expect("ok", cmd="ping")
+        replies = [x for x in last.lines if x.startswith(("ok ", "error "))][2:]
+        codes = [fields(x)[1].get("cmd", fields(x)[1].get("code")) for x in replies]
+        assert codes == ["seek", "sit", "already-seated", "ping"], (round_, replies)
+        table = fields(replies[1])[1]["table"]
+        assert (await first.expect("ok", cmd="sit"))["table"] == table

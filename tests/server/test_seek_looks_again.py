@@ -106,9 +106,9 @@ async def test_seekers_kept_apart_are_looked_at_once_at_each_end(
     placed: list[tuple[float, str]] = []  # (when, whom) each placing of a seeker
     place = Matchmaking.place
 
-    def noted(self: Matchmaking, session: Session, settings: GameSettings) -> Any:
+    def noted(self: Matchmaking, session: Session, settings: GameSettings, **how: Any) -> Any:
         placed.append((trio.current_time(), session.name or "?"))
-        return place(self, session, settings)
+        return place(self, session, settings, **how)
 
     monkeypatch.setattr(Matchmaking, "place", noted)
     store = open_store(str(db_path), serving=True)
