@@ -256,6 +256,7 @@ waits for players: …` (`…is full and waits for …`)
     → server/test_commands.py test_observe_and_state;
     → server/test_full_table_waits.py
 §5.7 the table's events, says and records from then on; several tables
+    → here: test_a_watcher_receives_the_tables_events_says_and_records;
     → server/test_commands.py test_leave_forfeits_a_running_game;
     → server/test_human_table.py test_a_watchers_say_goes_to_the_watchers_only;
     → here: test_observe_unobserve_and_state_answer_in_the_words_of_5_7_and_5_10
@@ -354,6 +355,7 @@ seated player's never
 from __future__ import annotations
 
 import functools
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -374,7 +376,7 @@ from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, fields, next_ask, seat_pair
+from tests.server.client import LineClient, fields, next_ask, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config
 
 TABLE_NUMBER = re.compile(r"(?<=table=)\d+|(?<=[Tt]able )\d+|(?<=match=m)\d+")
@@ -1269,3 +1271,32 @@ async def test_a_seek_that_finds_a_waiting_table_is_seated_before_its_next_line(
         assert codes == ["seek", "sit", "already-seated", "ping"], (round_, replies)
         table = fields(replies[1])[1]["table"]
         assert (await first.expect("ok", cmd="sit"))["table"] == table
+
+
+@pytest.mark.timeout(60)
+async def test_a_watcher_receives_the_tables_events_says_and_records(
+    port: int, connect: Connector
+) -> None:
+    # §5.7: "From then on you receive every event, say and record of that table"
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await eve.send(f"observe {table}")
+    await eve.expect("info")
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await ann.send("say good luck")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(1))
+        nursery.start_soon(play_machine, bob, random.Random(2))
+    await eve.read_until(lambda x: " kind=match-end " in x)
+    await lines_until_pong(eve, "ping")
+    told = {x.split(" ", 1)[0] for x in eve.lines}
+    assert {"event", "say", "record"} <= told, told
+    seen = [x for x in eve.lines if x.startswith("event ")]
+    kinds = [fields(x)[1]["kind"] for x in seen]
+    assert kinds[0] == "observer" and "deal" in kinds and kinds[-1] == "match-end", kinds
+    assert [x for x in seen if x not in ann.lines] == []  # the very lines the players get
+    assert "say from=ann table=" + table + " text=good luck" in eve.lines
