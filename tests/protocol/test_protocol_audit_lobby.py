@@ -369,12 +369,10 @@ from deberc_net.game.rules import Settings
 from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, phrase
-from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
-from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
-from tests.protocol.conftest import Start
+from tests.protocol.conftest import Register, Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
 from tests.server.client import LineClient, fields, next_ask, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config
@@ -418,16 +416,11 @@ async def table_numbered(client: LineClient, wanted: int) -> None:
             return
 
 
-async def admin(start: Start, tmp_path: Path, name: str = "boss", **settings: Any) -> int:
+async def admin(start: Start, register: Register, name: str = "boss", **settings: Any) -> int:
     """A server (of these settings) whose admin ``name`` (password pw) is registered as
     its owner does it."""
-    port = await start(admins=[name], **settings)
-    store = open_store(tmp_path / "audit.sqlite3")
-    try:
-        set_password(store, name, "pw")
-    finally:
-        store.close()
-    return port
+    await register(name, "pw")
+    return await start(admins=[name], **settings)
 
 
 @pytest.mark.timeout(30)
@@ -522,10 +515,10 @@ async def test_the_seek_example_of_5_5_is_what_the_server_sends(
 
 @pytest.mark.timeout(30)
 async def test_the_seek_reserved_example_of_5_5_is_what_the_server_sends(
-    start: Start, tmp_path: Path, connect: Connector
+    start: Start, register: Register, connect: Connector
 ) -> None:
     documented = block_after("takes an `ok cmd=sit` as the answer of its `seek\nreserved` too:")
-    port = await admin(start, tmp_path)
+    port = await admin(start, register)
     boss = await connect.machine(port, "boss", "pw")
     nodev = await connect.machine(port, "nodev-1")
     rand = await connect.machine(port, "rand-1")
@@ -581,9 +574,9 @@ async def test_the_rules_example_of_5_9_is_what_the_server_sends(
 
 @pytest.mark.timeout(30)
 async def test_the_deal_limits_match_end_of_5_5a_is_as_the_example_has_it(
-    start: Start, tmp_path: Path, connect: Connector
+    start: Start, register: Register, connect: Connector
 ) -> None:
-    port = await admin(start, tmp_path)
+    port = await admin(start, register)
     boss = await connect.machine(port, "boss", "pw")
     pa, pb = await connect.machine(port, "pa"), await connect.machine(port, "pb")
     for player in (pa, pb):
@@ -656,10 +649,10 @@ async def test_who_sorts_without_regard_to_case_and_tables_page_as_who_does(
 
 @pytest.mark.timeout(30)
 async def test_the_lists_allowance_spares_the_admins(
-    start: Start, tmp_path: Path, connect: Connector
+    start: Start, register: Register, connect: Connector
 ) -> None:
     # §5.1: "admins are not limited"
-    port = await admin(start, tmp_path, lists_burst=1, lists_per_s=0.001)
+    port = await admin(start, register, lists_burst=1, lists_per_s=0.001)
     boss = await connect.machine(port, "boss", "pw")
     ann = await connect.machine(port, "ann")
     for client, refused in ((boss, []), (ann, ["slow-down"])):
@@ -867,9 +860,9 @@ async def test_every_no_of_5_6_keeps_a_persons_seat(port: int, connect: Connecto
 
 @pytest.mark.timeout(30)
 async def test_reserve_answers_in_the_words_of_5_5a(
-    start: Start, tmp_path: Path, connect: Connector
+    start: Start, register: Register, connect: Connector
 ) -> None:
-    port = await admin(start, tmp_path)
+    port = await admin(start, register)
     boss = await connect.machine(port, "boss", "pw")
     pa = await connect.machine(port, "pa", "pw1")  # registered: still no admin
     assert await lines_until_pong(pa, "reserve 2 moscow seats=pa,pb") == [
@@ -899,9 +892,9 @@ async def test_reserve_answers_in_the_words_of_5_5a(
 
 @pytest.mark.timeout(30)
 async def test_rules_arguments_and_a_player_counts_line_as_5_9_says(
-    start: Start, tmp_path: Path, connect: Connector
+    start: Start, register: Register, connect: Connector
 ) -> None:
-    port = await admin(start, tmp_path)
+    port = await admin(start, register)
     boss = await connect.machine(port, "boss", "pw")
     ann = await connect.machine(port, "ann")
     await ann.send("new 3")
