@@ -1,0 +1,296 @@
+"""An audit of docs/protocol.md against the server, part 2: at a table (§6), the table
+calls (§8) and a deal step by step (§9)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import pytest
+import trio
+
+from deberc_net.game import match as match_module
+from deberc_net.game.match import Match
+from deberc_net.testing import build_deck, build_deck_n
+from tests.protocol.conftest import Start
+from tests.protocol.doc_examples import PROTOCOL, example, sent
+from tests.server.client import LineClient, fields
+from tests.server.conftest import Connector
+
+Fix = Callable[..., None]
+TOLD = ("event ", "ask ", "state ", "record ", "error ")
+
+
+@pytest.fixture
+def fixed(monkeypatch: pytest.MonkeyPatch) -> Fix:
+    """The server's seed fixed in-process, as the examples were made: deal N of every
+    match is dealt from ``decks[N]``, the first dealer is ``dealer``, and a match starts
+    at ``standing`` (the score an example's deal began at)."""
+    seeded = match_module.deck_for
+    started = Match.__attrs_post_init__
+
+    def fix(decks: dict[int, tuple[int, ...]], dealer: int, standing: Sequence[int] = ()) -> None:
+        def deck(seed: str, deal_no: int) -> tuple[int, ...]:
+            return decks.get(deal_no) or seeded(seed, deal_no)
+
+        def at_standing(match: Match) -> None:
+            started(match)
+            if standing:
+                match.set_standing(list(standing))
+
+        monkeypatch.setattr(match_module, "deck_for", deck)
+        monkeypatch.setattr(match_module, "first_dealer", lambda seed, n: dealer)
+        monkeypatch.setattr(Match, "__attrs_post_init__", at_standing)
+
+    return fix
+
+
+def block(heading: str, index: int) -> list[str]:
+    """The ``index``-th code block (from 0) of the section under ``heading``."""
+    section = PROTOCOL.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1]
+    section = section.split("\n#", 1)[0]
+    return section.split("```\n")[1 + 2 * index].split("\n```", 1)[0].splitlines()
+
+
+def trimmed(documented: str) -> re.Pattern[str]:
+    """A documented line, its '…' standing for whatever the real line has there."""
+    return re.compile(".*".join(re.escape(part) for part in documented.split("…")))
+
+
+def moved(seq: int = 0, deal: int = 0) -> Callable[[str], str]:
+    """A documented line as the same moment reads at the start of a match: its `seq=`
+    less ``seq``, its deal numbers less ``deal`` (the example is from later in a match;
+    its score is set by ``fixed``)."""
+
+    def move(line: str) -> str:
+        line = re.sub(r"\bseq=(\d+)", lambda m: f"seq={int(m[1]) - seq}", line)
+        return re.sub(r"\bdeal=(\d+)", lambda m: f"deal={int(m[1]) - deal}", line)
+
+    return move
+
+
+def as_is(line: str) -> str:
+    return line
+
+
+async def transcript(
+    seats: Sequence[LineClient],
+    lines: list[str],
+    move: Callable[[str], str] = as_is,
+    keep: Callable[[str], bool] = lambda line: line.startswith(TOLD),
+    viewer: int = 0,
+    heard: Callable[[str], str] = as_is,
+) -> None:
+    """The documented ``lines`` are what the seats are told, in order: an `ask`/`state`
+    line is read on its seat's connection (which becomes the viewer), any other line on
+    the viewer's, each the next line ``keep`` takes there (events already read on another
+    seat's connection skipped); a ``> `` line is sent by the viewer, a lone '…' skips
+    lines up to the next documented one (so do the lines before the first)."""
+    skip = True
+    seen = 0
+    for line in map(move, lines):
+        if line.startswith("> "):
+            await seats[viewer].send(sent(line))
+            continue
+        if line == "…":
+            skip = True
+            continue
+        tag, said = fields(line)
+        if tag in ("ask", "state") and "seat" in said:  # (a trimmed line: the viewer's)
+            viewer = int(said["seat"])
+        want = trimmed(line)
+        client = seats[viewer]
+
+        def new(got: str, seen: int = seen) -> bool:
+            if not keep(got):
+                return False
+            tag, said = fields(got)
+            return not (tag == "event" and int(said["seq"]) <= seen)
+
+        got = heard(await client.read_until(new))
+        while skip and not want.fullmatch(got):
+            got = heard(await client.read_until(new))
+        assert want.fullmatch(got), (line, got)
+        if got.startswith("event "):
+            seen = int(fields(got)[1]["seq"])
+        skip = False
+
+
+async def tables_taken(port: int, connect: Connector, count: int) -> None:
+    """``count`` tables opened by others first, so the next is the example's number."""
+    for i in range(count):  # each from an address of its own: few tables wait per address
+        other = await connect.machine(port, f"x{i}", source=f"127.0.1.{i + 1}")
+        await other.send("new 2")
+        await other.expect("ok", cmd="sit")
+
+
+async def seated(
+    port: int, connect: Connector, names: Sequence[str], settings: str = "2", human: int = -1
+) -> list[LineClient]:
+    """``names`` at one new table, in seat order (seat ``human`` in the human style)."""
+    seats = []
+    table = ""
+    for i, name in enumerate(names):
+        client = await (connect.human(port, name) if i == human else connect.machine(port, name))
+        await client.send(f"new {settings}" if i == 0 else f"sit {table}")
+        if i == 0:
+            table = (await client.expect("ok", cmd="sit"))["table"]
+        seats.append(client)
+    return seats
+
+
+async def drive(seats: Sequence[LineClient], calls: Sequence[tuple[int, str]]) -> None:
+    """Each seat in turn answers its next ask with its call (with the ask's seq)."""
+    for seat, call in calls:
+        ask = await seats[seat].expect("ask")
+        await seats[seat].send(f"{call} seq={ask['seq']}")
+
+
+async def scripted(client: LineClient, calls: list[str]) -> None:
+    """A seat that answers its asks with ``calls`` in turn (each with its seq)."""
+    for call in calls:
+        ask = await client.expect("ask")
+        await client.send(f"{call} seq={ask['seq']}")
+
+
+@pytest.mark.timeout(30)
+async def test_the_start_of_9_1_is_what_the_server_sends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    deck = build_deck("7s 9s Js 7h 9h Kh 7c 9c Jc", "8h Jh Qh 7d 9d Qd Jd Kc 8c", "Ad", "10c")
+    fixed({1: deck}, dealer=0)
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 2)
+    b1, b2 = await seated(port, connect, ("b1", "b2"), "2 to-301")
+    await transcript([b1, b2], example("### 9.1 Start"))
+
+
+@pytest.mark.timeout(30)
+async def test_the_void_deal_of_9_2_is_what_the_server_sends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """Round 2 and a void deal: deal 2 of a match at 55 to 23, its deal 1 here."""
+    first = build_deck("Ks 9d Jd 10d 9c 10c 7s 8s 9s", "7d 8d Qd Kd Ad Jc 8c Qc Kc", "7h")
+    third = build_deck("9s Ks 8h 9h Kh 10c Qs As 8c", "7s 7h Jh Qd Ad Jc 7d 9d Kd", "8d")
+    fixed({1: first, 2: third}, dealer=0, standing=(55, 23))
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 4)
+    seats = await seated(port, connect, ("ann", "bob"), "2 to-301")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(scripted, seats[0], ["pas", "pas"])
+        await transcript(seats, block("### 9.2 Bidding and the order", 0), moved(33, 1), viewer=1)
+
+
+@pytest.mark.timeout(30)
+async def test_the_order_in_round_2_and_the_rost_of_9_3_are_what_the_server_sends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """One deal (deal 4 of table 7, its deal 1 here): seat 1 orders in clubs in round 2
+    (§9.2), seat 0 declares a terts to the trump 10 and leads 10d, seat 1 asks rost? and
+    wins it with its terts to the ace (§9.3)."""
+    deck = build_deck("10d 8c 9c 10c As 7h 9h Qs 8d", "7s 8s Jh Kh Ad Jc 9s Qd Kd", "10s", "7d")
+    fixed({1: deck}, dealer=1)
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 6)
+    seats = await seated(port, connect, ("ann", "bob"))
+    order = block("### 9.2 Bidding and the order", 1)
+    rost = block("### 9.3 The table talk", 3)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(scripted, seats[0], ["pas", "pas", "terts", "10d", "ot-10-kozyrnogo"])
+        await scripted(seats[1], ["pas"])
+        await transcript(seats, [*order, "…", *rost], moved(104, 3), viewer=1)
+
+
+@pytest.mark.timeout(30)
+async def test_a_rost_answered_and_conceded_in_9_3_is_what_the_server_sends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """Trump diamonds: seat 1 declared a terts 9-10-J of trump and led Ad; seat 0, with a
+    terts to the 10 of spades, asks rost?, hears ot-J-kozyrnogo and concedes (deal 20
+    of table 13, its deal 1 here)."""
+    deck = build_deck("7d 9d 10d Jd Ad 7s 8h 9c Qc", "8s 9s 10s 7h 9h Qh 7c Jc Ac", "Kd")
+    fixed({1: deck}, dealer=0)
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 12)
+    seats = await seated(port, connect, ("ann", "bob"))
+    talk = [(1, "pas"), (0, "igrayu"), (1, "prokhodit?"), (0, "prokhodit"), (1, "terts")]
+    await drive(seats, [*talk, (1, "Ad"), (0, "rost?")])
+    await transcript(seats, block("### 9.3 The table talk", 2), moved(222, 19))
+
+
+@pytest.mark.timeout(30)
+async def test_skin_in_9_3_is_what_the_server_sends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """Seat 1 orders in hearts, declares a terts and leads Ac; seat 0 demands the show;
+    seat 1 makes it play first (deal 5 of table 5 at 132 to 98, its deal 1 here)."""
+    deck = build_deck("7d Qs 10h Ac Jd Jh 7s 7c Qh", "8s Ks 8h 9h 8d 10d Qc Kc 9c", "Ah", "Kd")
+    fixed({1: deck}, dealer=0, standing=(132, 98))
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 4)
+    seats = await seated(port, connect, ("ann", "bob"), "2 to-301")
+    await drive(seats, [(1, "igrayu")])
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(scripted, seats[0], ["pokazhi", "Qc"])
+        await transcript(seats, block("### 9.3 The table talk", 4), moved(87, 4), viewer=1)
+
+
+@pytest.mark.timeout(30)
+async def test_four_sevens_in_9_2_are_what_the_server_sends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    first = build_deck("7s 7h 7d Qd 7c 10c 8s 9s 10s", "8h 9h 10h Jh Qh Kh 8d 9d 10d", "Kd")
+    second = build_deck("7s 8s 9s 7h 8h 9h 7d 8d 9d", "10s Js Qs 10h Jh Qh 10d Jd Qd", "Ad")
+    fixed({1: first, 2: second}, dealer=1)
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 1)
+    seats = await seated(port, connect, ("ann", "bob"))
+
+    def ms(line: str) -> str:  # how long the call took is the clock's
+        return re.sub(r'"ms":\d+', '"ms":801', line)
+
+    lines = block("### 9.2 Bidding and the order", 2)
+    await transcript(seats, lines, heard=ms)
+
+
+@pytest.mark.timeout(30)
+async def test_the_talk_of_9_3_is_what_the_server_sends_in_both_styles(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """lev (seat 0, machine style) orders in hearts, asks prokhodit?, declares two
+    tertsas and leads; dima (seat 1, human style) declares a fifty, is asked out of turn
+    to show it, shows it and plays."""
+    deck = build_deck("8h Qh 7h Qd 9h 9s 7s 8s Ad", "10s Js Qs Ks Kh Ah 10c Jc Kc", "10h", "7d")
+    fixed({1: deck}, dealer=1)
+    port = await start(lag_ms=500)
+    lev, dima = await seated(port, connect, ("lev", "dima"), human=1)
+    await drive([lev], [(0, "igrayu")])
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(transcript, [lev], block("### 9.3 The table talk", 0))
+        person = block("### 9.3 The table talk", 1)
+        await transcript([dima], person, keep=lambda line: line.strip() != "")
+        await dima.send("A♥")
+
+
+@pytest.mark.timeout(30)
+async def test_the_four_players_of_6_1_are_what_the_server_sends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """Seat 2 orders in hearts and leads Kd; seat 1, the dealer, holds the turned Jh, a
+    terts J-Q-K of trump and the bella."""
+    hands = (
+        "9s 7h Jd Ad Qc Kc Qs 10d",
+        "Qh Kh 7d 8s 10s 8c Jh Ac",
+        "Kd 9d As Ks 9h Ah 7s Jc",
+        "Qd 8d Js 8h 10h 7c 9c 10c",
+    )
+    fixed({1: build_deck_n(hands, dealer=1, turned="Jh")}, dealer=1)
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 6)
+    names = ("fo0", "fo1", "fo2", "fo3")
+    seats = await seated(port, connect, names, "4 to-301")
+    lines = example("### 6.1 Seats, sides, dealer")
+    async with trio.open_nursery() as nursery:
+        for seat, calls in ((1, ["terts", "bella", "7d"]), (2, ["igrayu", "Kd"]), (3, ["Qd"])):
+            nursery.start_soon(scripted, seats[seat], calls)
+        await transcript(seats, lines[: lines.index("…")])
