@@ -10,10 +10,22 @@ import pytest
 import trio
 
 from deberc_net.game import match as match_module
+from deberc_net.game.cards import card_str
+from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
-from deberc_net.testing import build_deck, build_deck_n
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.render import MACHINE, render
+from deberc_net.testing import (
+    build_deck,
+    build_deck_n,
+    build_ruleset,
+    legal,
+    new_deal,
+    refused,
+    say,
+)
 from tests.protocol.conftest import Start
-from tests.protocol.doc_examples import PROTOCOL, example, sent
+from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
 from tests.server.client import LineClient, fields
 from tests.server.conftest import Connector
 
@@ -294,3 +306,113 @@ async def test_the_four_players_of_6_1_are_what_the_server_sends(
         for seat, calls in ((1, ["terts", "bella", "7d"]), (2, ["igrayu", "Kd"]), (3, ["Qd"])):
             nursery.start_soon(scripted, seats[seat], calls)
         await transcript(seats, lines[: lines.index("…")])
+
+
+def answered(heading: str, typed: str) -> str:
+    """The documented line that answers the ``> typed`` line of ``heading``'s block."""
+    lines = block(heading, 0)
+    at = next(i for i, line in enumerate(lines) if line.startswith("> ") and sent(line) == typed)
+    return lines[at + 1]
+
+
+TALK_ERRORS = "### 9.4 Talk errors"
+CARD_ERRORS = "### 9.5 Play"
+SECTION_6_3_DECK = ("7s 9s Js 7h 9h Kh 7c 9c Jc", "8h Jh Qh 7d 9d Qd Jd Kc 8c", "Ad", "10c")
+
+
+@pytest.mark.timeout(30)
+async def test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """The deal of §9.1 and §6.3 (table 3; b2, seat 1, bids first and leads 7c; b1, the
+    dealer, holds the trump 7): the refusals its moments meet in §9.4 and §9.5, each
+    sent where the example's `ask` is, and the request still open after each."""
+    fixed({1: build_deck(*SECTION_6_3_DECK)}, dealer=0)
+    port = await start(lag_ms=500)
+    await tables_taken(port, connect, 2)
+    b1, b2 = await seated(port, connect, ("b1", "b2"), "2 to-301")
+    ask = await b2.expect("ask", seq="4")
+    assert ask["legal"] == "pas,igrayu" and ask["phase"] == "bidding"  # as §9.4 has it
+    for typed in ("terts seq=4", "igrayu s", "igrayu zz"):
+        assert await lines_until_pong(b2, typed) == [answered(TALK_ERRORS, typed)], typed
+    await b2.send("igrayu seq=4")
+    await drive([b1, b2], [(1, "7c")])
+    ask = await b1.expect("ask", seq="7")
+    assert ask["trick"] == "7c" and ask["legal"] == "menyayu,Kc,8c"
+    assert await lines_until_pong(b1, "8h seq=7") == [answered(CARD_ERRORS, "8h seq=7")]
+    await b2.expect("event", seq="7")
+    not_to_act = "7s                          (the other seat, not to act)"
+    assert await lines_until_pong(b2, "7s") == [answered(CARD_ERRORS, sent(f"> {not_to_act}"))]
+    await b1.send("menyayu seq=7")
+    ask = await b1.expect("ask", seq="8")
+    assert ask["legal"] == "Kc,8c"
+    said = await lines_until_pong(b1, "pyatdesyat seq=8")
+    assert said == [answered(TALK_ERRORS, "pyatdesyat seq=8")]
+    await b1.send("state")  # each refusal changed nothing: the same request is open
+    assert (await b1.expect("ask"))["seq"] == "8"
+
+
+def refusal_line(deal: Deal, seat: int, typed: str) -> str:
+    """The machine line refusing ``typed`` from ``seat`` (the deal left as it was)."""
+    error = refused(deal, seat, typed)
+    return render(ev.Error(error.code, error.message), MACHINE)[0]
+
+
+def asked(heading: str, typed: str) -> dict[str, str]:
+    """The fields of the documented `ask` that ``> typed`` answers."""
+    lines = block(heading, 0)
+    at = next(i for i, line in enumerate(lines) if line.startswith("> ") and sent(line) == typed)
+    return fields(lines[at - 1])[1]
+
+
+def test_the_talk_errors_of_9_4_later_in_a_deal_are_the_engines() -> None:
+    """Each example's moment (its `ask`'s legal calls) made again at the engine, and its
+    refusal the line shown. (The Tertz one: tests/tertz/test_rules.py.)"""
+    rules = build_ruleset(2)
+    # seat 0 ordered in hearts, swapped, declared a terts and led Jd; seat 1 has none
+    deal = new_deal(
+        rules, build_deck("8s 9s 10s Jd 7h Kc 8h Qh Ac", "7d Js As 9h Kh 7c 9c Jc Ks", "Ah"), 1
+    )
+    say(deal, 0, "igrayu", "menyayu", "terts", "Jd")
+    assert ",".join(legal(deal, 1)) == asked(TALK_ERRORS, "rost? seq=49")["legal"]
+    assert refusal_line(deal, 1, "rost?") == answered(TALK_ERRORS, "rost? seq=49")
+    # trump clubs: seat 0 led As and took the trick; seat 1 had declared a terts
+    deal = new_deal(
+        rules, build_deck("Jh Js 10s Kc Ad 7c As Kh 7d", "8s 7s 8d 9d 10d Qc 8h 9h Qh", "Jc"), 1
+    )
+    say(deal, 0, "igrayu", "As")
+    say(deal, 1, "terts", "8s")
+    assert ",".join(legal(deal, 0)) == asked(TALK_ERRORS, "rost? seq=82")["legal"]
+    assert refusal_line(deal, 0, "rost?") == answered(TALK_ERRORS, "rost? seq=82")
+    say(deal, 0, "pokazhi")  # after his first card: no skin
+    assert deal.pending is not None
+    assert ",".join(legal(deal, 1)) == asked(TALK_ERRORS, "7s seq=83")["legal"]
+    assert refusal_line(deal, 1, "7s") == answered(TALK_ERRORS, "7s seq=83")
+    # seat 1 ordered in diamonds and led 7c; seat 0 holds a terts but not the trump 7
+    deal = new_deal(
+        rules, build_deck("7s 9s Js 7h 9h Kh 7c 9c 7d", "10h Jh Qh 8s Qd Jd Kc 8c As", "Ad"), 0
+    )
+    say(deal, 1, "igrayu", "7c")
+    assert ",".join(legal(deal, 0)) == asked(TALK_ERRORS, "prokhodit? seq=12")["legal"]
+    assert refusal_line(deal, 0, "prokhodit?") == answered(TALK_ERRORS, "prokhodit? seq=12")
+
+
+def test_the_card_errors_of_9_5_later_in_a_deal_are_the_engines() -> None:
+    """As the talk errors: each moment's legal calls made again, and its refusal."""
+    rules = build_ruleset(2)
+    moments = (  # the seat to act holds the example's hand, dealt in its legal= order
+        ("7s 10s Qc Qs Kd Ac Ks 9h 7c", "8s 9s Js As 7h 8h 10h 8c 9c", "Jh", [], "8s seq=6"),
+        ("Qs 7s 8s 9c Jc Ac 7d 10h Kh", "Qd 9d Jd Ad Jh 8h Kc 10c 7h", "8d", ["Qs"], "Jh seq=14"),
+        ("10d 8s Js 7h 9h 7c 9c Jc 7d", "Kd Ad 7s 9s Jh Kh 8c Qc As", "8d", ["10d"], "Kd seq=124"),
+    )
+    for other, dealer, turned, led, typed in moments:
+        deal = new_deal(rules, build_deck(other, dealer, turned), 0)
+        say(deal, 1, "igrayu", *led)
+        seat = deal.to_act
+        assert seat is not None
+        ask = asked(CARD_ERRORS, typed)
+        assert ",".join(legal(deal, seat)) == ask["legal"], typed
+        assert ",".join(card_str(card) for _, card in deal.trick.cards) == ask.get("trick", ""), (
+            typed
+        )
+        assert refusal_line(deal, seat, typed.split()[0]) == answered(CARD_ERRORS, typed)
