@@ -3,6 +3,7 @@ calls (§8) and a deal step by step (§9)."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Sequence
 
@@ -26,7 +27,7 @@ from deberc_net.testing import (
 )
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, fields
+from tests.server.client import LineClient, fields, play_machine
 from tests.server.conftest import Connector
 
 Fix = Callable[..., None]
@@ -416,3 +417,100 @@ def test_the_card_errors_of_9_5_later_in_a_deal_are_the_engines() -> None:
             typed
         )
         assert refusal_line(deal, seat, typed.split()[0]) == answered(CARD_ERRORS, typed)
+
+
+def told(client: LineClient) -> list[tuple[str, dict[str, str]]]:
+    """The table lines ``client`` was told, parsed, from its first event on."""
+    lines = [fields(line) for line in client.lines if line.startswith(TOLD)]
+    first = next(i for i, (tag, _) in enumerate(lines) if tag == "event")
+    return lines[first:]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("settings", ["2 to-301", "3 to-301", "4 to-301"])
+async def test_a_whole_match_is_told_as_6_says(
+    port: int, connect: Connector, settings: str
+) -> None:
+    """§6.1–§6.3 and §9 over a whole match at random, seats and an observer watching from
+    before the start: every event to everyone; per-side lists one entry a side; the
+    seat after the dealer bids first and leads first; `leader` the last trick's winner;
+    one `ask` after each accepted call, to the one seat the table waits for, a `state`
+    to every other seat when a deal is dealt and when the game is ordered and at no
+    other moment; the events of one call in §6.2's order; one legal card still asked."""
+    n = int(settings.split()[0])
+    seats = [await connect.machine(port, f"p{i}") for i in range(n)]
+    eve = await connect.machine(port, "eve")
+    await seats[0].send(f"new {settings}")
+    table = (await seats[0].expect("ok", cmd="sit"))["table"]
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    for client in seats[1:]:
+        await client.send(f"sit {table}")
+        await client.expect("ok", cmd="sit")
+    with trio.fail_after(50):
+        async with trio.open_nursery() as nursery:
+            for i, client in enumerate(seats):
+                nursery.start_soon(play_machine, client, random.Random(i))
+            await eve.expect("event", kind="match-end", timeout=50)
+    sides = 2 if n == 4 else n
+    heard = {i: told(client) for i, client in enumerate(seats)}
+    events = [said for tag, said in told(eve) if tag == "event"]
+    # every event is public: each seat and the observer got the same lines (from the
+    # start on: a seat that sat down later was not there to be told the earlier ones)
+    first = int(next(e for e in events if e["kind"] == "start")["seq"])
+    events = [e for e in events if int(e["seq"]) >= first]
+    for i in range(n):
+        assert [s for t, s in heard[i] if t == "event" and int(s["seq"]) >= first] == events, i
+    assert [int(e["seq"]) for e in events] == list(range(first, first + len(events)))
+    asks: dict[int, int] = {}  # seq -> the seat asked then
+    states: dict[int, set[int]] = {}
+    for i in range(n):
+        for tag, said in heard[i]:
+            if tag == "ask":
+                assert int(said["seq"]) not in asks, said  # one ask a moment, one seat
+                asks[int(said["seq"])] = i
+            elif tag == "state":
+                states.setdefault(int(said["seq"]), set()).add(i)
+            if tag in ("ask", "state"):
+                assert int(said["seat"]) == i and int(said["players"]) == n
+                for key in ("score", "tricks"):
+                    assert len(said[key].split(",")) == sides, (key, said)
+    dealer = leader = 0
+    made_by_engine = False
+    for at, event in enumerate(events):
+        seq, kind = int(event["seq"]), event["kind"]
+        for key in ("score", "points", "written", "totals"):
+            if key in event:
+                assert len(event[key].split(",")) == sides, (key, event)
+        if kind == "deal":
+            dealer = int(event["dealer"])
+            leader = (dealer + 1) % n
+        elif kind == "trick":
+            leader = int(event["winner"])
+        elif kind == "match-end":
+            assert at == len(events) - 1
+            break
+        if kind in ("call", "play"):
+            shown = kind == "call" and event["call"] == "pokazyvayu" and made_by_engine
+            if not shown:  # an answer to the ask of the moment before it, by its seat
+                assert asks.get(seq - 1) == int(event["seat"]), event
+        made_by_engine = kind == "play" and events[at - 1]["kind"] == "call"
+        if seq in asks:  # a moment the table waits at: the next event is that seat's
+            assert events[at + 1]["seat"] == str(asks[seq]), event
+            view = next(s for t, s in heard[asks[seq]] if t == "ask" and s["seq"] == str(seq))
+            assert int(view["leader"]) == leader and int(view["dealer"]) == dealer
+        if kind in ("deal", "order"):  # the hands changed: the others get a state
+            asked = asks[seq]
+            assert asked == leader, event  # the seat after the dealer bids, then leads
+            assert states.get(seq, set()) == set(range(n)) - {asked}, event
+        else:
+            assert seq not in states, event
+        if kind == "deal-end":  # then its record, then the next deal or match-end
+            lines = heard[0]
+            i = next(k for k, (t, s) in enumerate(lines) if t == "event" and s["seq"] == str(seq))
+            assert lines[i + 1][0] == "record" and lines[i + 2][1]["kind"] in ("deal", "match-end")
+        if kind == "trick":
+            assert events[at - 1]["kind"] == "play"
+    one_card = [s for i in range(n) for t, s in heard[i] if t == "ask" and "," not in s["legal"]]
+    assert one_card  # a seat with one legal call is still asked: no automatic play
+    assert all(e["auto"] == "0" for e in events if "auto" in e)
