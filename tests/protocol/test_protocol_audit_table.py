@@ -419,6 +419,13 @@ def test_the_card_errors_of_9_5_later_in_a_deal_are_the_engines() -> None:
         assert refusal_line(deal, seat, typed.split()[0]) == answered(CARD_ERRORS, typed)
 
 
+def documented_fields() -> dict[str, list[str]]:
+    """§6.2's table: each event kind's fields, as listed."""
+    section = PROTOCOL.read_text(encoding="utf-8").split("\n### 6.2 `event` lines\n", 1)[1]
+    rows = re.findall(r"^\| `([a-z-]+)` \| (.*?) \|", section.split("\n### ", 1)[0], re.M)
+    return {kind: re.findall(r"\b([a-z_]+)=", listed) for kind, listed in rows}
+
+
 def told(client: LineClient) -> list[tuple[str, dict[str, str]]]:
     """The table lines ``client`` was told, parsed, from its first event on."""
     lines = [fields(line) for line in client.lines if line.startswith(TOLD)]
@@ -475,6 +482,10 @@ async def test_a_whole_match_is_told_as_6_says(
                 assert int(said["seat"]) == i and int(said["players"]) == n
                 for key in ("score", "tricks"):
                     assert len(said[key].split(",")) == sides, (key, said)
+    listed = documented_fields()
+    for event in events:  # §6.2's fields, in its order (a field it names "when…" or not)
+        keys = [key for key in event if key not in ("seq", "table", "kind")]
+        assert [k for k in listed[event["kind"]] if k in keys] == keys, (listed, event)
     dealer = leader = 0
     made_by_engine = False
     for at, event in enumerate(events):
@@ -514,3 +525,53 @@ async def test_a_whole_match_is_told_as_6_says(
     one_card = [s for i in range(n) for t, s in heard[i] if t == "ask" and "," not in s["legal"]]
     assert one_card  # a seat with one legal call is still asked: no automatic play
     assert all(e["auto"] == "0" for e in events if "auto" in e)
+
+
+@pytest.mark.timeout(30)
+async def test_a_line_at_a_table_not_started_is_refused_whatever_it_is(
+    port: int, connect: Connector
+) -> None:
+    # §8: "Seated at a table that has not started: error code=wrong-phase text=the game
+    # has not started (whatever the line)"
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.expect("event", kind="seated")
+    for line in ("pas", "10h seq=1", "igrayu zz", "no call at all", "pаs"):
+        assert await lines_until_pong(ann, line) == [
+            "error code=wrong-phase text=the game has not started"
+        ], line
+
+
+@pytest.mark.timeout(30)
+async def test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    """§8.5: the dealer holds four sevens and is not to act: his `state` lists
+    chetyre-semerki; the leader's card arriving first ends the chance (`not-allowed`).
+    §8: case never matters, `ё` reads as `е`, `-` as a space, and a word typed in two
+    alphabets is the word it shows — each played, not only hinted."""
+    deck = build_deck("8h 9h 10h Jh Qh Kh 8d 9d 10d", "7s 7h 7d Qd 7c 10c 8s 9s 10s", "Kd")
+    fixed({1: deck}, dealer=1)
+    port = await start()
+    ann, bob = await seated(port, connect, ("ann", "bob"))
+    await ann.expect("ask")
+    await bob.send("state")
+    assert (await bob.expect("state"))["legal"] == "chetyre-semerki"  # not to act
+    await ann.send("Pаs")  # a Cyrillic а
+    assert (await bob.expect("event", kind="call", seat="0"))["call"] == "pas"
+    await bob.send("PAS")
+    assert (await ann.expect("event", kind="call", seat="1"))["call"] == "pas"
+    await ann.send("Играю-Чeрви")  # a Latin e, a hyphen for the space
+    assert (await bob.expect("event", kind="call", seat="0"))["call"] == "igrayu-h"
+    await bob.send("state")  # his state after the order: still offered, out of turn
+    assert "chetyre-semerki" in (await bob.expect("state"))["legal"].split(",")
+    ask = await ann.expect("ask", phase="play")
+    assert await lines_until_pong(ann, "играю чeрви") == [  # read, so refused as itself
+        "error code=wrong-phase text=bidding is over"
+    ]
+    await ann.send(f"8d seq={ask['seq']}")
+    assert "chetyre-semerki" not in (await bob.expect("ask", trick="8d"))["legal"]
+    assert await lines_until_pong(bob, "ЧЕТЫРЕ-СЕМЁРКИ") == [
+        "error code=not-allowed text=only a seat holding all four sevens, before the first card"
+    ]
