@@ -7,6 +7,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 
+import attrs
 import pytest
 import trio
 
@@ -433,17 +434,84 @@ def told(client: LineClient) -> list[tuple[str, dict[str, str]]]:
     return lines[first:]
 
 
+@attrs.define
+class Followed:
+    """A deal as its events tell it: what every `ask` and `state` must then say (§6.3)."""
+
+    n: int
+    deal: int = 0
+    dealer: int = 0
+    leader: int = 0
+    score: str = ""
+    hanging: str = ""
+    trump: str = "-"
+    player: str = "-"
+    talk: list[str] = attrs.Factory(list)
+    trick: list[str] = attrs.Factory(list)
+    tricks: list[int] = attrs.Factory(list)
+    shown: list[str] = attrs.Factory(list)
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.n == 4 else seat
+
+    def heard(self, event: dict[str, str]) -> None:
+        kind = event["kind"]
+        if kind == "deal":
+            self.deal += 1
+            assert event["deal"] == str(self.deal)  # void deals counted too
+            self.dealer = int(event["dealer"])
+            self.leader = (self.dealer + 1) % self.n
+            self.score, self.hanging = event["score"], event["hanging"]
+            self.trump = self.player = "-"
+            self.talk, self.trick, self.shown = [], [], []
+            self.tricks = [0] * (2 if self.n == 4 else self.n)
+        elif kind == "call":
+            self.talk.append(f"{event['seat']}:{event['call']}")
+        elif kind == "order":
+            self.trump, self.player = event["trump"], event["player"]
+        elif kind == "play":
+            self.trick.append(event["card"])
+        elif kind == "shown":
+            self.shown += [f"{event['seat']}:{card}" for card in event["cards"].split(",")]
+        elif kind == "trick":
+            assert event["cards"] == ",".join(self.trick)  # in play order, leader first
+            self.leader = int(event["winner"])
+            self.tricks[self.side(self.leader)] += 1
+            self.trick = []
+
+    def view(self) -> dict[str, str]:
+        return {
+            "deal": str(self.deal),
+            "phase": "bidding" if self.trump == "-" else "play",
+            "dealer": str(self.dealer),
+            "trump": self.trump,
+            "player": self.player,
+            "leader": str(self.leader),
+            "trick": ",".join(self.trick),
+            "tricks": ",".join(map(str, self.tricks)),
+            "score": self.score,
+            "hanging": self.hanging,
+            "target": "301",
+            "shown": ",".join(self.shown),
+            "talk": ",".join(self.talk),
+            "players": str(self.n),
+        }
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("settings", ["2 to-301", "3 to-301", "4 to-301"])
 async def test_a_whole_match_is_told_as_6_says(
-    port: int, connect: Connector, settings: str
+    start: Start, connect: Connector, settings: str
 ) -> None:
     """§6.1–§6.3 and §9 over a whole match at random, seats and an observer watching from
-    before the start: every event to everyone; per-side lists one entry a side; the
-    seat after the dealer bids first and leads first; `leader` the last trick's winner;
-    one `ask` after each accepted call, to the one seat the table waits for, a `state`
-    to every other seat when a deal is dealt and when the game is ordered and at no
-    other moment; the events of one call in §6.2's order; one legal card still asked."""
+    before the start: every event to everyone, in §6.2's fields; the seat after the
+    dealer bids first and leads first; one `ask` after each accepted call, to the one
+    seat the table waits for, a `state` to every other seat when a deal is dealt and when
+    the game is ordered and at no other moment; every `ask` and `state` saying what the
+    events told (deal, leader, trick, tricks and score by side, talk, shown, …); the
+    events of one call in §6.2's order; a deal's end, its record, the next deal or the
+    match's end as §9.6 and §9.7 say; one legal card still asked."""
+    port = await start(match_seed=f"audit-{settings}")  # the same decks every run
     n = int(settings.split()[0])
     seats = [await connect.machine(port, f"p{i}") for i in range(n)]
     eve = await connect.machine(port, "eve")
@@ -459,7 +527,6 @@ async def test_a_whole_match_is_told_as_6_says(
             for i, client in enumerate(seats):
                 nursery.start_soon(play_machine, client, random.Random(i))
             await eve.expect("event", kind="match-end", timeout=50)
-    sides = 2 if n == 4 else n
     heard = {i: told(client) for i, client in enumerate(seats)}
     events = [said for tag, said in told(eve) if tag == "event"]
     # every event is public: each seat and the observer got the same lines (from the
@@ -469,59 +536,71 @@ async def test_a_whole_match_is_told_as_6_says(
     for i in range(n):
         assert [s for t, s in heard[i] if t == "event" and int(s["seq"]) >= first] == events, i
     assert [int(e["seq"]) for e in events] == list(range(first, first + len(events)))
-    asks: dict[int, int] = {}  # seq -> the seat asked then
-    states: dict[int, set[int]] = {}
-    for i in range(n):
-        for tag, said in heard[i]:
-            if tag == "ask":
-                assert int(said["seq"]) not in asks, said  # one ask a moment, one seat
-                asks[int(said["seq"])] = i
-            elif tag == "state":
-                states.setdefault(int(said["seq"]), set()).add(i)
-            if tag in ("ask", "state"):
-                assert int(said["seat"]) == i and int(said["players"]) == n
-                for key in ("score", "tricks"):
-                    assert len(said[key].split(",")) == sides, (key, said)
     listed = documented_fields()
     for event in events:  # §6.2's fields, in its order (a field it names "when…" or not)
         keys = [key for key in event if key not in ("seq", "table", "kind")]
         assert [k for k in listed[event["kind"]] if k in keys] == keys, (listed, event)
-    dealer = leader = 0
-    made_by_engine = False
+    asks: dict[int, int] = {}  # seq -> the seat asked then
+    states: dict[int, set[int]] = {}
+    views: dict[int, list[tuple[int | None, dict[str, str]]]] = {}  # seq -> (seat, view)
+    for i, lines in [*heard.items(), (None, told(eve))]:
+        for tag, said in lines:
+            if tag == "ask":
+                assert i is not None and int(said["seq"]) not in asks, said  # one a moment
+                asks[int(said["seq"])] = i
+            elif tag == "state" and i is not None:
+                states.setdefault(int(said["seq"]), set()).add(i)
+            if tag in ("ask", "state"):
+                views.setdefault(int(said["seq"]), []).append((i, said))
+    deal = Followed(n)
+    begun = events[0]
     for at, event in enumerate(events):
         seq, kind = int(event["seq"]), event["kind"]
-        for key in ("score", "points", "written", "totals"):
-            if key in event:
-                assert len(event[key].split(",")) == sides, (key, event)
-        if kind == "deal":
-            dealer = int(event["dealer"])
-            leader = (dealer + 1) % n
-        elif kind == "trick":
-            leader = int(event["winner"])
-        elif kind == "match-end":
-            assert at == len(events) - 1
-            break
-        if kind in ("call", "play"):
-            shown = kind == "call" and event["call"] == "pokazyvayu" and made_by_engine
-            if not shown:  # an answer to the ask of the moment before it, by its seat
+        deal.heard(event)
+        if kind in ("call", "play"):  # an answer to the ask of the moment before it
+            engines = kind == "call" and event["call"] == "pokazyvayu"  # after a skin
+            if not (engines and events[at - 1]["kind"] == "play"):
                 assert asks.get(seq - 1) == int(event["seat"]), event
-        made_by_engine = kind == "play" and events[at - 1]["kind"] == "call"
-        if seq in asks:  # a moment the table waits at: the next event is that seat's
-            assert events[at + 1]["seat"] == str(asks[seq]), event
-            view = next(s for t, s in heard[asks[seq]] if t == "ask" and s["seq"] == str(seq))
-            assert int(view["leader"]) == leader and int(view["dealer"]) == dealer
         if kind in ("deal", "order"):  # the hands changed: the others get a state
-            asked = asks[seq]
-            assert asked == leader, event  # the seat after the dealer bids, then leads
-            assert states.get(seq, set()) == set(range(n)) - {asked}, event
+            assert asks[seq] == deal.leader, event  # the seat after the dealer bids, leads
+            assert states.get(seq, set()) == set(range(n)) - {asks[seq]}, event
         else:
             assert seq not in states, event
-        if kind == "deal-end":  # then its record, then the next deal or match-end
+        if seq in asks:  # a moment the table waits at: the next event is that seat's
+            assert events[at + 1]["seat"] == str(asks[seq]), event
+        for seat, view in views.get(seq, []):
+            want = {**deal.view(), "to_act": str(asks.get(seq, "-"))}
+            want["seat"] = "-" if seat is None else str(seat)
+            assert {key: view[key] for key in want} == want, (view, event)
+            if seat is None or int(view["seq"]) not in asks or asks[seq] != seat:
+                assert set(view["legal"].split(",")) <= {"", "pokazhi", "chetyre-semerki"}
+            if seat is None:
+                assert view["hand"] == view["legal"] == "" and view["clock"] == "-", view
+        if kind == "deal-end":  # then its record, then the next deal or match-end (§9.6)
             lines = heard[0]
             i = next(k for k, (t, s) in enumerate(lines) if t == "event" and s["seq"] == str(seq))
             assert lines[i + 1][0] == "record" and lines[i + 2][1]["kind"] in ("deal", "match-end")
-        if kind == "trick":
-            assert events[at - 1]["kind"] == "play"
+            after = events[at + 1]
+            if after["kind"] == "deal":
+                assert (after["score"], after["hanging"]) == (event["totals"], event["hanging"])
+        before = [(e["kind"], e.get("call")) for e in events[max(at - 3, 0) : at]]
+        if kind == "trick":  # after the card that completed it, and its engine-made show
+            assert before[-1][0] == "play" or before == [
+                ("play", None),
+                ("call", "pokazyvayu"),
+                ("shown", None),
+            ], event
+        if kind == "shown":  # right after the pokazyvayu that showed it
+            assert before[-1] == ("call", "pokazyvayu"), event
+    end, last = events[-1], events[-2]
+    assert end["kind"] == "match-end" and last["kind"] == "deal-end"  # (reason target)
+    totals = [int(x) for x in last["totals"].split(",")]
+    winner = int(end["winner"])  # a side that reached the target: its seats' names (§6.1)
+    names = begun["players"].split(",")
+    assert end["reason"] in ("target", "claim") and totals[winner] >= 301, (end, last)
+    assert end["totals"] == last["totals"]
+    assert end["name"] == ",".join(names[s] for s in range(n) if deal.side(s) == winner)
+    assert (end["match"], end["deals"]) == (begun["match"], str(deal.deal))
     one_card = [s for i in range(n) for t, s in heard[i] if t == "ask" and "," not in s["legal"]]
     assert one_card  # a seat with one legal call is still asked: no automatic play
     assert all(e["auto"] == "0" for e in events if "auto" in e)
