@@ -11,12 +11,17 @@ import attrs
 import pytest
 import trio
 
+from deberc_net.game import events as g
 from deberc_net.game import match as match_module
+from deberc_net.game.calls import Call
 from deberc_net.game.cards import card_str
 from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.render import MACHINE, render
+from deberc_net.protocol.hints import hint
+from deberc_net.protocol.render import HUMAN, MACHINE, render
+from deberc_net.protocol.render_ru import render_ru
+from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
 from deberc_net.testing import (
     build_deck,
     build_deck_n,
@@ -654,3 +659,57 @@ async def test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire(
     assert await lines_until_pong(bob, "ЧЕТЫРЕ-СЕМЁРКИ") == [
         "error code=not-allowed text=only a seat holding all four sevens, before the first card"
     ]
+
+
+@pytest.mark.timeout(30)
+async def test_a_seat_back_when_not_to_act_gets_a_state(port: int, connect: Connector) -> None:
+    # §6.3: "The server sends state ... to a reconnecting seat that is not to act"
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    views = {
+        c: fields(await c.read_until(lambda x: x.startswith(("ask ", "state "))))
+        for c in (ann, bob)
+    }
+    waiting = next(c for c, (tag, _) in views.items() if tag == "state")
+    other = ann if waiting is bob else bob
+    await waiting.aclose()
+    await other.expect("event", kind="away")
+    again = await connect.machine(port, waiting.label, token=waiting.token)
+    await again.expect("event", kind="back")
+    tag, view = fields(await again.read_until(lambda x: x.startswith(("ask ", "state "))))
+    before = views[waiting][1]
+    assert tag == "state" and view["hand"] == before["hand"] and view["to_act"] == before["to_act"]
+    assert int(view["seq"]) == int(before["seq"]) + 2  # the away and back events
+
+
+@pytest.mark.parametrize(("length", "hinted"), [(32, True), (33, False)])
+def test_no_hint_for_a_line_of_more_than_32_letters(length: int, hinted: bool) -> None:
+    # §8: "No hint ... for a line of more than 32 letters" (a plugin's long word, one
+    # letter off, is hinted up to that length)
+    word = "ж" * length
+    found = hint("ж" * (length - 1) + "ш", [Call("sdayus")], {word: "sdayus"})
+    assert (found is not None and found.token() == "sdayus") is hinted
+
+
+def test_twenty_is_no_terts_and_fifty_is_a_fifty() -> None:
+    # §8.2 "Numbers as calls": `50` is pyatdesyat at every table; `20` is not terts
+    # (unknown-command), though it may carry the hint of a call a key away
+    assert parse_call("50", [Call("pyatdesyat")]) == Call("pyatdesyat")
+    with pytest.raises(CallSyntaxError):
+        parse_call("20", [Call("terts"), Call("pyatdesyat")])
+    found = hint("20", [Call("pyatdesyat"), Call("pas")], {})
+    assert found is not None and found.token() == "pyatdesyat"
+    assert hint("20", [Call("terts")], {}) is None
+
+
+def test_a_dave_given_up_names_the_deals_winner_and_how() -> None:
+    # §9.6: "a dave declined, `Deal 1: won by anna (gave-up).`, `победитель — anna
+    # (отказ)`"; the machine line's outcome stays gave-up
+    end = g.DealEnded(1, "gave-up", (0, 0), (1, 0), (1, 0), 0, {})
+    told = ev.TableEvent(9, 4, ("anna", "boris"), end, ((0,), (1,)), deal_won_on_points=True)
+    assert render(told, HUMAN)[0].startswith("Deal 1: won by anna (gave-up). ")
+    assert render_ru(told)[0].startswith("Раздача 1: победитель — anna (отказ). ")
+    assert " outcome=gave-up " in render(told, MACHINE)[0]
