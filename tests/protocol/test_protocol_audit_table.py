@@ -1,5 +1,299 @@
 """An audit of docs/protocol.md against the server, part 2: at a table (§6), the table
-calls (§8) and a deal step by step (§9)."""
+calls (§8) and a deal step by step (§9). Each promise a client may rely on, and (→) the
+tests that pin it: a module under tests/ and its tests, "here" for this module's. The
+examples of these sections are checked here against a real server dealt the examples'
+cards (the deck, the first dealer and a later deal's score fixed in-process, as the
+examples were made: fixture `fixed`), line for line, `seq=` and the deal number moved
+to the start of a match where an example is from later in one; the refusals of a deal's
+later moments at the engine, at moments whose legal calls are the examples'.
+
+§6.1 seats in the order of play; the seat after the dealer is dealt first, bids first and
+leads the first trick
+    → here: test_a_whole_match_is_told_as_6_says (2, 3, 4 players);
+    → game/test_variants.py test_three_players_dealing_order,
+      test_four_players_deal_six_then_two_turned_card_to_the_dealer;
+      game/test_dealing.py
+§6.1 with player-leads the one who ordered leads
+    → game/test_options.py test_player_leads_the_dealer_who_ordered_leads
+§6.1 the first dealer is drawn from the match seed
+    → game/test_seeding.py
+      test_the_first_dealer_is_the_standard_library_draw_of_the_seeded_generator
+§6.1 sides (four players: 0 and 2, 1 and 3); every per-side list one entry a side, side 0
+first; `winner=` a side, `name=` its seats' names
+    → here: test_a_whole_match_is_told_as_6_says (score, tricks, points, written, totals
+      by side; match-end's side and names); protocol/test_render.py
+      test_four_player_totals_name_both_partners, test_match_end_for_a_pair_and_for_a_draw
+§6.1 the four players' example
+    → here: test_the_four_players_of_6_1_are_what_the_server_sends (to its "…"; the
+      lines after it are a later deal's, their fields: protocol/test_wire.py golden lines)
+§6.2 every event public: to every connected seat and every observer; `seq` 1, 2, … without
+gaps
+    → here: test_a_whole_match_is_told_as_6_says; protocol/test_protocol_audit.py
+      test_seq_counts_every_event_without_gaps_and_asks_carry_the_last
+§6.2 each kind's fields, as the table lists them, in its order
+    → here: test_a_whole_match_is_told_as_6_says (every event of three matches held to the
+      table, read from the page: seated, start, deal, call, play, order, trick, shown,
+      deal-end, match-end, observer); protocol/test_wire.py
+      test_a_real_servers_lines_round_trip_and_only_append_to_the_documented_fields;
+      away, back: server/test_away_told.py, server/test_reconnect.py; left:
+      server/test_reconnect.py test_leaving_a_waiting_table_frees_the_seat; dealt and
+      order's fresa=- with poltinniki or swap-before-extra: game/test_events.py
+      test_swap_before_extra_the_order_then_the_last_cards_after_the_answers,
+      game/test_short_games.py test_without_poltinniki_the_last_cards_come_at_once;
+      penalty: game/test_options.py (table-penalties); match-end's forfeit=:
+      game/test_forfeit_winner.py, game/test_events.py
+§6.2 the order of one call's events: the card, an engine-made pokazyvayu after it, each
+shown right after its pokazyvayu, order, trick, deal-end + record + the next deal or
+match-end
+    → here: test_a_whole_match_is_told_as_6_says, test_skin_in_9_3_is_what_the_server_sends;
+      game/test_events.py (dealt after order)
+§6.2 `leader`: the previous trick's winner, or the deal's first leader
+    → here: test_a_whole_match_is_told_as_6_says
+§6.3 one `ask` after every accepted call (own talk calls included) and at a deal's start,
+to the one seat the table waits for; `state` to every other seat when a deal is dealt
+and when the game is ordered, and at no other moment of play; a seat not to act
+follows through events
+    → here: test_a_whole_match_is_told_as_6_says, and every example test
+§6.3 `state` to a reconnecting seat not to act (an `ask`, the clock left, to one to act)
+    → here: test_a_seat_back_when_not_to_act_gets_a_state;
+      server/test_reconnect.py test_reconnect_resumes_the_seat
+§6.3 `state` to an observer as it starts observing, and on the `state` command
+    → server/test_commands.py test_observe_and_state; protocol/test_protocol_audit.py
+      test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing
+§6.3 the example line
+    → server/test_doc_ask_lines.py test_the_example_of_section_6_3_is_what_a_real_match_sends;
+      here: test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers (its
+      moment over the wire)
+§6.3 the fields, in order, `players` after `legal`, a game's own after it
+    → server/test_doc_ask_lines.py (every example of the page); server/test_ask_line.py
+      test_the_ask_line_is_the_rendered_view_on_every_state; protocol/test_wire.py
+§6.3 each field's value: deal (void deals counted), phase, seat, dealer, to_act, trump,
+player, round, leader, trick, tricks, score, hanging, target, pending, shown, talk,
+players; an observer's seat=-, empty hand and legal, clock=-
+    → here: test_a_whole_match_is_told_as_6_says (each held to what the events told),
+      and the examples (pending rost, rost-reply, show; round=2 kept in play; turned=- and
+      fresa=- with four players; turned after menyayu; the hand sorted by suit, trumps in
+      trump order)
+§6.3 `fresa=-` with fresa-hidden; a tertz table's own fields
+    → game/test_options.py test_fresa_hidden_the_view_shows_no_fresa;
+      server/test_ask_line.py; tertz/ (talon, their_tricks)
+§6.3 `clock`: a fresh ask's full allowance with the lag allowance, a state's full
+allowance, what is left in a repeated ask
+    → here: the examples (clock=10500 at a server of lag_ms=500);
+      server/test_reconnect.py test_reconnect_resumes_the_seat (what is left);
+      server/test_clock.py
+§6.3 `legal`: talk calls first, then cards, then an option's calls; a question's answers
+first; empty in a state unless an out-of-turn call; empty for observers
+    → here: the examples, test_a_whole_match_is_told_as_6_says,
+      test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire,
+      test_an_options_call_comes_after_the_cards_in_legal
+§6.3 `legal` complete and exact: every token accepted, nothing else
+    → game/test_properties.py test_apply_accepts_exactly_the_legal_calls;
+      protocol/test_vocabulary.py test_every_legal_calls_own_token_reads_as_that_call
+§6.3 one legal card is still asked; no automatic play but the clock's
+    → here: test_a_whole_match_is_told_as_6_says
+§8 not seated: `unknown-command`, `'WORD' is not a command, and you sit at no table.`
+    → protocol/test_protocol_audit.py test_a_mistyped_commands_name_is_said_to_people_only;
+      server/test_said_back.py
+§8 seated at a table not started: `wrong-phase` `the game has not started`, whatever the line
+    → here: test_a_line_at_a_table_not_started_is_refused_whatever_it_is
+§8 after match-end: `unknown-command` naming the match's table while its rematch is offered
+(and in Russian)
+    → server/test_rematch.py test_a_table_call_after_the_match_says_the_match_is_over
+§8 a call reaching the table as its match ends: `wrong-phase` `the game is over`
+    → not pinned here: a race between two connections, which no test over the wire can
+      make happen on purpose (a line read after match-end is the one above); the
+      sentence: protocol/test_russian_words.py; server/table.py says it
+§8 a line that is no call: `unknown-command text=<what is wrong>. Type 'help' or 'calls'.`
+    → here: test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers
+      (igrayu zz); server/test_said_back.py; server/test_call_hints.py
+§8 case never matters, `ё` reads as `е`, `-` as a space
+    → here: test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire;
+      protocol/test_vocabulary.py test_spellings
+§8 a word in two alphabets is the word it shows, played, and refused as itself
+    → here: test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire;
+      protocol/test_vocabulary.py test_a_word_in_two_alphabets_is_the_word_it_shows,
+      test_a_word_in_two_alphabets_that_shows_no_word_is_no_call,
+      test_a_plugins_word_in_two_alphabets_is_read_too; server/test_mixed_letters.py
+§8 a hint: one call near, `hint=` before `text=`, people told "Did you mean"; none when
+nothing or two are near; nothing played
+    → protocol/test_hints.py; server/test_call_hints.py
+      test_a_slip_of_the_keys_gets_a_hint_and_changes_nothing,
+      test_people_are_asked_did_you_mean_in_their_language
+§8 no hint for a line of more than 32 letters
+    → here: test_no_hint_for_a_line_of_more_than_32_letters
+§8 a command's name near, or a word for what it does, told to people only
+    → protocol/test_hints.py test_a_mistyped_command_is_hinted,
+      test_a_command_typed_by_what_it_does_is_named;
+      server/test_call_hints.py test_a_mistyped_command_is_named_to_people_at_a_table_or_not
+§8.1 ranks, suits, words, `hod`/`ход`/`хід`/`card`, English and Ukrainian words, genitives
+    → protocol/test_vocabulary.py test_spellings,
+      test_words_and_look_alike_letters_that_mean_one_card, test_every_rank_said_in_english,
+      test_nothing_but_of_is_no_call; protocol/test_vocabulary_uk.py
+§8.1 the look-alike `T`/`Т`: one legal is played, both asked (`ambiguous-rank`), neither
+read as its alphabet says; `ot T`; the Russian style's `Т` always the ace
+    → protocol/test_vocabulary.py test_a_look_alike_t_* ,
+      test_the_russian_ace_as_the_russian_style_shows_it_is_no_question;
+      server/test_human_columns.py test_a_look_alike_t_is_asked_about_at_a_real_table;
+      protocol/test_hints.py
+      test_a_cyrillic_ace_not_held_hints_the_ten_of_its_suit_when_that_is_legal
+§8.2 the canonical tokens and their aliases (Russian, English, Ukrainian, apostrophes)
+    → protocol/test_vocabulary.py test_spellings,
+      test_every_call_as_shown_reads_back_as_itself_even_among_all_the_others,
+      test_the_counts_as_russian_players_say_them, test_ot_in_the_shapes_people_say_it,
+      test_ot_with_other_words_is_a_clear_error; protocol/test_vocabulary_uk.py
+§8.2 an option's calls: only at its tables (`not a table call here`), listed in legal=;
+konets offered to people only when it would win
+    → server/test_input.py test_konets_is_a_call_only_at_a_manual_claim_table,
+      test_ne_menyayu_is_a_call_only_at_a_swap_before_extra_table;
+      server/test_calls_by_option.py; protocol/test_konets_offer.py;
+      server/test_konets_offer.py
+§8.2 a third party's tokens in legal= are accepted as they are
+    → server/test_plugin_legal_calls.py
+§8.2 tertz's own calls (lomayu N, the hundreds, dvesti, mariage, от чего?)
+    → tertz/ (test_rules.py, test_words_tertz.py); protocol/test_vocabulary.py
+      test_a_numbered_calls_number_is_read_as_a_commands_number_is
+§8.2 words left out filled in from legal; a hundred alone, or `ambiguous-call`, or
+`not-allowed`
+    → protocol/test_vocabulary.py test_legal_calls_settle_what_was_left_out,
+      test_a_count_left_out_in_the_genitive_is_filled_in,
+      test_a_hundred_said_alone_is_asked_about_when_two_are_legal;
+      server/test_tertz_spoken_counts.py
+§8.2 a filled-in or aliased call is broadcast in canonical form
+    → here: test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire,
+      test_four_sevens_in_9_2_are_what_the_server_sends
+§8.2 numbers as calls: 50 a fifty, 20 no terts (a hint a key away at most)
+    → here: test_twenty_is_no_terts_and_fifty_is_a_fifty; protocol/test_vocabulary.py
+      test_spellings (501 konets)
+§8.2 «пишу» refused with what it may mean
+    → protocol/test_vocabulary.py test_pishu_names_what_it_may_mean;
+      server/test_tertz_spoken_counts.py test_pishu_*
+§8.3 the most specific code; the text the case that stops the call (menyayu's three
+cases, swap-before-extra's, pokazhi's four, an answer with no question, waiting for a
+seat, as spoken to people)
+    → game/test_swap.py test_a_refused_swap_says_its_own_case_not_the_whole_rule,
+      test_swap_before_extra_gives_the_case_a_refused_swap_meets,
+      test_an_answer_with_no_question_says_so; game/test_talk.py
+      test_a_refused_pokazhi_says_what_stops_it; protocol/test_refusals.py;
+      tertz/test_question_named.py test_the_question_waited_for_is_named_as_spoken;
+      here: the §9.4 and §9.5 tests
+§8.3 nothing changes; the request stays open
+    → testing.refused (every engine refusal test: the deal unchanged);
+      server/test_input.py test_calls_out_of_turn_and_bad_calls_change_nothing;
+      here: test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers
+§8.4 bidding rounds 1 and 2, void when all pass twice and the next seat deals
+    → here: test_the_void_deal_of_9_2_is_what_the_server_sends,
+      test_the_order_in_round_2_and_the_rost_of_9_3_are_what_the_server_sends;
+      game/test_options.py test_without_commitment_all_passes_void_the_deal
+§8.4 the options that change it: commitment, bella-after-trick, seven-swap-off
+    → game/test_options.py test_commitment_the_dealer_must_name_a_suit_in_round_two,
+      test_bella_after_trick_only_once_the_owner_took_a_trick, test_seven_swap_default_and_off
+§8.4 four sevens until the first card, even out of turn
+    → game/test_swap.py test_four_sevens_in_bidding_even_out_of_turn,
+      test_four_sevens_after_the_order_until_the_first_card; here:
+      test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire
+§8.4 the talk window; play (follow, trump, overtrump); bella; pokazhi's end
+    → game/test_talk.py, game/test_swap.py, game/test_play.py
+      test_scripted_play_follow_trump_overtrump_and_winners
+§8.4 a pending question: only its answers (and four sevens); answer-required for others
+    → game/test_variants.py test_three_players_prokhodit_is_answered_by_both_opponents_in_turn;
+      here: test_the_talk_errors_of_9_4_later_in_a_deal_are_the_engines
+§8.4 three players: prokhodit? answered by each opponent in turn; four: no rost? or
+pokazhi against a partner, no fresa, no swap
+    → game/test_variants.py test_three_players_prokhodit_is_answered_by_both_opponents_in_turn,
+      test_four_players_no_seven_swap, test_four_players_partner_* ;
+      game/test_options.py test_table_penalties_no_rost_against_a_partner_is_no_penalty
+§8.5 pokazhi and chetyre-semerki out of turn, sent without seq=; a state lists them; the
+leader's card first ends four sevens (`not-allowed`)
+    → here: test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire,
+      test_the_talk_of_9_3_is_what_the_server_sends_in_both_styles (lev's pokazhi)
+§8.5 an option's out-of-turn calls (perezdacha)
+    → examples/perezdacha/tests/test_perezdacha.py; server/test_plugin_legal_calls.py
+§9.1 the start: start, then each deal's deal event, a state to the others and an ask to
+the seat after the dealer; the example
+    → here: test_the_start_of_9_1_is_what_the_server_sends
+§9.1 not while a seated player is away
+    → server/test_full_table_waits.py
+      test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_back
+§9.2 each bid an event; the order, a state to the seat not to act and an ask to the leader;
+the examples: round 2 and a void deal, an order in round 2, four sevens
+    → here: test_the_void_deal_of_9_2_is_what_the_server_sends,
+      test_the_order_in_round_2_and_the_rost_of_9_3_are_what_the_server_sends,
+      test_four_sevens_in_9_2_are_what_the_server_sends
+§9.2 the same dealer deals again after four sevens
+    → here: test_four_sevens_in_9_2_are_what_the_server_sends;
+      game/test_swap.py test_four_sevens_redeal_by_the_same_dealer
+§9.2 the human style names who whistles, and a void deal as not played, with why
+    → protocol/test_render.py test_the_order_names_who_whistles_for_two_three_and_four_players,
+      test_a_void_deal_says_why_and_that_nothing_is_written; server/test_round_two_told.py
+§9.3 questions put the table on hold: pending, to_act the answerer; the table of kinds
+    → here: the §9.3 examples (prokhodit, rost, rost-reply, show); game/test_talk.py;
+      game/test_variants.py; dave: game/test_short_games.py; offer?, offer:
+      game/test_short_games.py test_poltinniki_*; swap?: game/test_rules_audit.py,
+      game/test_events.py
+§9.3 the sequence (1–6): the swap window, only the true declaration (false-declaration),
+longer/same/shorter (forbidden-rost), pokazhi until the second trick's first card, skin,
+the engine's pokazyvayu recorded "engine": true, only the declared category shown,
+bella, nothing announced after the first trick
+    → game/test_talk.py (test_pokazhi_skin_the_demander_plays_first_then_the_cards_are_shown,
+      test_pokazhi_pokazyvayu_shows_the_declared_category_only,
+      test_forbidden_rost_with_only_a_shorter_combination, test_bella_*);
+      game/test_records.py ("engine": true); game/test_swap.py; here: the examples
+§9.3 the examples: lev and dima in both styles, rost? answered and conceded, rost? won
+by the asker, skin
+    → here: test_the_talk_of_9_3_is_what_the_server_sends_in_both_styles (dima's
+      transcript left out a `Your hand:` line the server sends before the pokazhi
+      question: a slip, corrected),
+      test_a_rost_answered_and_conceded_in_9_3_is_what_the_server_sends,
+      test_the_order_in_round_2_and_the_rost_of_9_3_are_what_the_server_sends,
+      test_skin_in_9_3_is_what_the_server_sends
+§9.4 the talk errors, each at its example's moment
+    → here: test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers (terts in
+      the bidding, igrayu s, igrayu zz, pyatdesyat),
+      test_the_talk_errors_of_9_4_later_in_a_deal_are_the_engines (forbidden-rost,
+      answer-required, rost? after the first card, prokhodit?); the tertz one: tertz/test_rules.py
+§9.5 each card an event, the trick after its last card, its winner leads
+    → here: test_a_whole_match_is_told_as_6_says; game/test_play.py
+§9.5 the card errors, each at its example's moment
+    → here: test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers
+      (must-follow-suit, not-your-turn), test_the_card_errors_of_9_5_later_in_a_deal_are_the_engines
+      (illegal-card, must-trump, must-overtrump)
+§9.6 deal-end, then record, then the next deal or match-end; the next deal's score and
+hanging the deal-end's totals and hanging
+    → here: test_a_whole_match_is_told_as_6_says
+§9.6 the outcomes and what each writes
+    → game/test_scoring.py (made, bide, hanging); here and game/test_swap.py (void);
+      game/test_match_end.py (claim); game/test_options.py (false-claim, penalty, deberts);
+      game/test_short_games.py (gave-up, offer, short); protocol/test_render_short.py
+§9.6 the human style: a short game's deal by its winner, a given-up dave's with how
+    → protocol/test_render_short.py; server/test_human_short.py; here:
+      test_a_dave_given_up_names_the_deals_winner_and_how
+§9.6 the human style's lines of what declarations scored, of a bide's, of the points that
+hung
+    → protocol/test_render.py test_the_deal_end_says_what_the_declarations_scored,
+      test_a_bide_says_whose_it_is, test_a_hanging_bide_says_whose_it_is_and_what_hangs,
+      test_a_deal_that_wins_the_hanging_points_says_who_writes_them,
+      test_a_deal_a_forfeit_ended_tells_no_combinations_as_scored;
+      protocol/test_bide_combinations.py; server/test_history.py
+§9.6 the example lines
+    → protocol/test_wire.py test_golden_lines_parse_and_still_parse_with_fields_appended
+      (the page's lines parse); their arithmetic is the outcome's (game/test_scoring.py)
+§9.7 match-end's fields; its totals the last deal-end's, its winner a side that reached the
+target, match= as start told it, deals= the deals dealt
+    → here: test_a_whole_match_is_told_as_6_says; game/test_events.py (deals=0);
+      server/test_reserve.py (deals, a ladder's seed=-)
+§9.7 the reasons
+    → game/test_match_end.py (target, claim); server/test_reserve.py (deals);
+      server/test_most_deals.py (most-deals); game/test_forfeit_winner.py,
+      server/test_reconnect.py (left, timeouts, away); server/test_table_failure.py
+      (internal: winner=- name=- seed=-, no rematch); game/test_options.py (false-claim,
+      deberts, short); game/test_short_games.py (stakes, gap)
+§9.7 a person's Game over line: claim as target mid-deal, a true konets so said, forfeits
+in words
+    → protocol/test_konets_end.py; server/test_games.py; server/test_human_table.py
+§9.7 the table closes: players back in the lobby, observers stop observing
+    → server/test_commands.py test_observe_and_state; server/test_rematch.py
+"""
 
 from __future__ import annotations
 
@@ -713,3 +1007,13 @@ def test_a_dave_given_up_names_the_deals_winner_and_how() -> None:
     assert render(told, HUMAN)[0].startswith("Deal 1: won by anna (gave-up). ")
     assert render_ru(told)[0].startswith("Раздача 1: победитель — anna (отказ). ")
     assert " outcome=gave-up " in render(told, MACHINE)[0]
+
+
+def test_an_options_call_comes_after_the_cards_in_legal() -> None:
+    # §6.3: "talk calls first, then cards, then the calls an option's plugin adds in play
+    # (`dave` ...), so a program that stops reading at the first card misses them"
+    deck = build_deck(*SECTION_6_3_DECK)
+    deal = new_deal(build_ruleset(2, "moscow", ("dave",)), deck, 0)
+    say(deal, 1, "igrayu", "7c")
+    told = legal(deal, 0)
+    assert told[0] == "menyayu" and told[-1] == "dave" and told[1:-1] == ["Kc", "8c"], told
