@@ -647,6 +647,7 @@ async def test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers(
     await b1.send("menyayu seq=7")
     ask = await b1.expect("ask", seq="8")
     assert ask["legal"] == "Kc,8c"
+    assert ask["turned"] == "7d" and "Ad" in ask["hand"]  # §6.3: the seven lies face up
     said = await lines_until_pong(b1, "pyatdesyat seq=8")
     assert said == [answered(TALK_ERRORS, "pyatdesyat seq=8")]
     await b1.send("state")  # each refusal changed nothing: the same request is open
@@ -745,6 +746,9 @@ class Followed:
     hanging: str = ""
     trump: str = "-"
     player: str = "-"
+    turned: str = "-"
+    fresa: str = "-"
+    passes: int = 0
     talk: list[str] = attrs.Factory(list)
     trick: list[str] = attrs.Factory(list)
     tricks: list[int] = attrs.Factory(list)
@@ -761,13 +765,24 @@ class Followed:
             self.dealer = int(event["dealer"])
             self.leader = (self.dealer + 1) % self.n
             self.score, self.hanging = event["score"], event["hanging"]
-            self.trump = self.player = "-"
+            self.trump = self.player = self.fresa = "-"
+            self.turned, self.passes = event["turned"], 0
             self.talk, self.trick, self.shown = [], [], []
             self.tricks = [0] * (2 if self.n == 4 else self.n)
         elif kind == "call":
             self.talk.append(f"{event['seat']}:{event['call']}")
+            self.passes += event["call"] == "pas"
+            if event["call"] == "menyayu":  # the trump 7 now lies face up
+                self.turned = f"7{self.trump}"
         elif kind == "order":
             self.trump, self.player = event["trump"], event["player"]
+            ordered = self.talk[-1].split(":")[1]
+            assert event["first"] == ("1" if ordered == "igrayu" else "0"), event
+            assert event["player"] == self.talk[-1].split(":")[0], event
+            assert (event["fresa"] == "-") is (self.n == 4), event  # four: no talon
+            self.fresa = event["fresa"]
+            if self.n == 4:  # the turned card went to the dealer's hand
+                self.turned = "-"
         elif kind == "play":
             self.trick.append(event["card"])
         elif kind == "shown":
@@ -783,6 +798,9 @@ class Followed:
             "deal": str(self.deal),
             "phase": "bidding" if self.trump == "-" else "play",
             "dealer": str(self.dealer),
+            "turned": self.turned,
+            "fresa": self.fresa,
+            "round": "2" if self.passes >= self.n else "1",  # (kept in play)
             "trump": self.trump,
             "player": self.player,
             "leader": str(self.leader),
