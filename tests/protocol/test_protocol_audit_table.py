@@ -127,7 +127,8 @@ nothing or two are near; nothing played
       test_a_command_typed_by_what_it_does_is_named;
       server/test_call_hints.py test_a_mistyped_command_is_named_to_people_at_a_table_or_not
 §8.1 ranks, suits, words, `hod`/`ход`/`хід`/`card`, English and Ukrainian words, genitives
-    → protocol/test_vocabulary.py test_spellings,
+    → here: test_every_spelling_8_1_and_8_2_list_is_its_call (each example the page gives);
+      protocol/test_vocabulary.py test_spellings,
       test_words_and_look_alike_letters_that_mean_one_card, test_every_rank_said_in_english,
       test_nothing_but_of_is_no_call; protocol/test_vocabulary_uk.py
 §8.1 the look-alike `T`/`Т`: one legal is played, both asked (`ambiguous-rank`), neither
@@ -137,8 +138,11 @@ read as its alphabet says; `ot T`; the Russian style's `Т` always the ace
       server/test_human_columns.py test_a_look_alike_t_is_asked_about_at_a_real_table;
       protocol/test_hints.py
       test_a_cyrillic_ace_not_held_hints_the_ten_of_its_suit_when_that_is_legal
-§8.2 the canonical tokens and their aliases (Russian, English, Ukrainian, apostrophes)
-    → protocol/test_vocabulary.py test_spellings,
+§8.2 the canonical tokens and their aliases (Russian, English, Ukrainian, apostrophes), an
+option's words, Tertz's
+    → here: test_every_spelling_8_1_and_8_2_list_is_its_call (every spelling the tables
+      list, read at a table of the game or option that has the call);
+      protocol/test_vocabulary.py test_spellings,
       test_every_call_as_shown_reads_back_as_itself_even_among_all_the_others,
       test_the_counts_as_russian_players_say_them, test_ot_in_the_shapes_people_say_it,
       test_ot_with_other_words_is_a_clear_error; protocol/test_vocabulary_uk.py
@@ -150,9 +154,11 @@ konets offered to people only when it would win
       server/test_konets_offer.py
 §8.2 a third party's tokens in legal= are accepted as they are
     → server/test_plugin_legal_calls.py
-§8.2 tertz's own calls (lomayu N, the hundreds, dvesti, mariage, от чего?)
+§8.2 tertz's own calls (lomayu N, the hundreds, dvesti, mariage, от чего?); another N or
+none `bad-argument`
     → tertz/ (test_rules.py, test_words_tertz.py); protocol/test_vocabulary.py
-      test_a_numbered_calls_number_is_read_as_a_commands_number_is
+      test_a_numbered_calls_number_is_read_as_a_commands_number_is;
+      server/test_tertz_human.py (bad-argument, N from 1 to 12)
 §8.2 words left out filled in from legal; a hundred alone, or `ambiguous-call`, or
 `not-allowed`
     → protocol/test_vocabulary.py test_legal_calls_settle_what_was_left_out,
@@ -324,6 +330,7 @@ from deberc_net.testing import (
     new_deal,
     refused,
     say,
+    spoken,
 )
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
@@ -1035,3 +1042,224 @@ def test_an_options_call_comes_after_the_cards_in_legal() -> None:
     say(deal, 1, "igrayu", "7c")
     told = legal(deal, 0)
     assert told[0] == "menyayu" and told[-1] == "dave" and told[1:-1] == ["Kc", "8c"], told
+
+
+# §8.1 and §8.2, every spelling the tables list: (a table's option or variant, typed, token)
+SPELLINGS = [
+    ("", "пас", "pas"),
+    ("", "pass", "pas"),
+    ("", "пасую", "pas"),
+    ("", "играю", "igrayu"),
+    ("", "igraju", "igrayu"),
+    ("", "play", "igrayu"),
+    ("", "граю", "igrayu"),
+    ("", "igrayu h", "igrayu-h"),
+    ("", "играю черви", "igrayu-h"),
+    ("", "igrayu ♥", "igrayu-h"),
+    ("", "play hearts", "igrayu-h"),
+    ("", "меняю", "menyayu"),
+    ("", "menyaju", "menyayu"),
+    ("", "swap", "menyayu"),
+    ("", "міняю", "menyayu"),
+    ("", "проходит?", "prokhodit?"),
+    ("", "passes?", "prokhodit?"),
+    ("", "does my trump pass?", "prokhodit?"),
+    ("", "проходить?", "prokhodit?"),
+    ("", "проходит", "prokhodit"),
+    ("", "passes", "prokhodit"),
+    ("", "yes", "prokhodit"),
+    ("", "проходить", "prokhodit"),
+    ("", "ne prokhodit", "ne-prokhodit"),
+    ("", "не проходит", "ne-prokhodit"),
+    ("", "does not pass", "ne-prokhodit"),
+    ("", "no", "ne-prokhodit"),
+    ("", "не проходить", "ne-prokhodit"),
+    ("", "chetyre semerki", "chetyre-semerki"),
+    ("", "четыре семерки", "chetyre-semerki"),
+    ("", "sevens", "chetyre-semerki"),
+    ("", "four sevens", "chetyre-semerki"),
+    ("", "чотири сімки", "chetyre-semerki"),
+    ("", "терц", "terts"),
+    ("", "tierce", "terts"),
+    ("", "tertsa", "terts"),
+    ("", "терца", "terts"),
+    ("", "терць", "terts"),
+    ("", "два терці", "dva-tertsa"),
+    ("", "дві терці", "dva-tertsa"),
+    ("", "two tierces", "dva-tertsa"),
+    ("", "2 терца", "dva-tertsa"),
+    ("", "tri tertsa", "tri-tertsa"),
+    ("", "три терца", "tri-tertsa"),
+    ("", "3 tertsa", "tri-tertsa"),
+    ("", "poltinnik", "pyatdesyat"),
+    ("", "berts", "pyatdesyat"),
+    ("", "kopa", "pyatdesyat"),
+    ("", "50", "pyatdesyat"),
+    ("", "fifty", "pyatdesyat"),
+    ("", "пятьдесят", "pyatdesyat"),
+    ("", "полтинник", "pyatdesyat"),
+    ("", "берц", "pyatdesyat"),
+    ("", "копа", "pyatdesyat"),
+    ("", "п'ятдесят", "pyatdesyat"),
+    ("", "п’ятдесят", "pyatdesyat"),
+    ("", "пʼятдесят", "pyatdesyat"),
+    ("", "fifties", "dva-pyatdesyat"),
+    ("", "два полтинника", "dva-pyatdesyat"),
+    ("", "две копы", "dva-pyatdesyat"),
+    ("", "dva bertsa", "dva-pyatdesyat"),
+    ("", "dva poltinnika", "dva-pyatdesyat"),
+    ("", "две копи", "dva-pyatdesyat"),
+    ("", "dva kopy", "dva-pyatdesyat"),
+    ("", "два берца", "dva-pyatdesyat"),
+    ("", "rost", "rost?"),
+    ("", "рост?", "rost?"),
+    ("", "рост", "rost?"),
+    ("", "height?", "rost?"),
+    ("", "height", "rost?"),
+    ("", "ріст?", "rost?"),
+    ("", "ріст", "rost?"),
+    ("", "зріст?", "rost?"),
+    ("", "ot K", "ot-K"),
+    ("", "ot korolya", "ot-K"),
+    ("", "от туза козырного", "ot-A-kozyrnogo"),
+    ("", "от козырного туза", "ot-A-kozyrnogo"),
+    ("", "от козырной дамы", "ot-Q-kozyrnogo"),
+    ("", "from ace trump", "ot-A-kozyrnogo"),
+    ("", "від козирної дами", "ot-Q-kozyrnogo"),
+    ("", "от вальта", "ot-J"),
+    ("", "от валета", "ot-J"),
+    ("", "ot valta", "ot-J"),
+    ("", "ot semerki", "ot-7"),
+    ("", "от девятки", "ot-9"),
+    ("", "від сімки", "ot-7"),
+    ("", "від дев'ятки", "ot-9"),
+    ("", "ot K kozyr", "ot-K-kozyrnogo"),
+    ("", "ot tuza kozyrnogo", "ot-A-kozyrnogo"),
+    ("", "от козирного туза", "ot-A-kozyrnogo"),
+    ("", "ot ten trump", "ot-10-kozyrnogo"),
+    ("", "пишет", "pishet"),
+    ("", "goditsya", "pishet"),
+    ("", "годится", "pishet"),
+    ("", "good", "pishet"),
+    ("", "concede", "pishet"),
+    ("", "пише", "pishet"),
+    ("", "годиться", "pishet"),
+    ("", "покажи", "pokazhi"),
+    ("", "show", "pokazhi"),
+    ("", "показываю", "pokazyvayu"),
+    ("", "showing", "pokazyvayu"),
+    ("", "here", "pokazyvayu"),
+    ("", "показую", "pokazyvayu"),
+    ("", "skin'", "skin"),
+    ("", "скинь", "skin"),
+    ("", "skin ubeysya", "skin"),
+    ("", "скинь убейся", "skin"),
+    ("", "play first", "skin"),
+    ("", "белла", "bella"),
+    ("", "belote", "bella"),
+    ("", "бела", "bella"),
+    ("", "hod 10h", "10h"),
+    ("", "ход Кп", "Ks"),
+    ("", "хід туз пік", "As"),
+    ("", "card 10h", "10h"),
+    ("", "king of hearts", "Kh"),
+    ("", "ace ♠", "As"),
+    ("", "Тк", "Ac"),
+    ("", "10т", "10c"),
+    ("", "Д♠", "Qs"),
+    ("", "Вч", "Jh"),
+    ("", "Th", "10h"),
+    ("", "q s", "Qs"),
+    ("", "туз пик", "As"),
+    ("", "десятка ♥", "10h"),
+    ("", "семерка пик", "7s"),
+    ("", "сімка пік", "7s"),
+    ("", "дев'ятка чирв", "9h"),
+    ("", "король бубен", "Kd"),
+    ("", "дама бубей", "Qd"),
+    ("", "валет крестей", "Jc"),
+    ("", "туз треф", "Ac"),
+    ("", "Bч", "Jh"),
+    ("", "Кп", "Ks"),
+    ("", "7♤", "7s"),
+    ("", "8♡", "8h"),
+    ("", "9♢", "9d"),
+    ("", "J♧", "Jc"),
+    ("", "валет хрестів", "Jc"),
+    ("", "дама бубон", "Qd"),
+    ("", "сімка піки", "7s"),
+    ("", "вісімка чирва", "8h"),
+    ("", "tuz piki", "As"),
+    ("", "desyatka chervi", "10h"),
+    ("", "dve tertsa", "dva-tertsa"),
+    ("", "two fifties", "dva-pyatdesyat"),
+    ("", "2 fifty", "dva-pyatdesyat"),
+    ("manual-claim", "конец", "konets"),
+    ("manual-claim", "claim", "konets"),
+    ("manual-claim", "501", "konets"),
+    ("manual-claim", "301", "konets"),
+    ("manual-claim", "1001", "konets"),
+    ("manual-claim", "кінець", "konets"),
+    ("dave", "даве", "dave"),
+    ("dave", "double", "dave"),
+    ("dave", "принимаю", "prinimayu"),
+    ("dave", "accept", "prinimayu"),
+    ("dave", "сдаюсь", "sdayus"),
+    ("dave", "give up", "sdayus"),
+    ("dave", "resign", "sdayus"),
+    ("poltinniki", "предлагаю", "predlagayu"),
+    ("poltinniki", "offer", "predlagayu"),
+    ("poltinniki", "играем", "igraem"),
+    ("poltinniki", "play on", "igraem"),
+    ("swap-before-extra", "не меняю", "ne-menyayu"),
+    ("swap-before-extra", "keep", "ne-menyayu"),
+    ("swap-before-extra", "не міняю", "ne-menyayu"),
+    ("swap-before-extra", "ne menyayu", "ne-menyayu"),
+    ("tertz", "lomayu 5", "lomayu-5"),
+    ("tertz", "ломаю 5", "lomayu-5"),
+    ("tertz", "lomaju 5", "lomayu-5"),
+    ("tertz", "break 5", "lomayu-5"),
+    ("tertz", "lomayu 05", "lomayu-5"),
+    ("tertz", "сто пять", "sto-pyat"),
+    ("tertz", "hundred five", "sto-pyat"),
+    ("tertz", "сто шесть", "sto-shest"),
+    ("tertz", "сто семь", "sto-sem"),
+    ("tertz", "сто восемь", "sto-vosem"),
+    ("tertz", "сто дам", "sto-dam"),
+    ("tertz", "сто королей", "sto-korolei"),
+    ("tertz", "сто тузов", "sto-tuzov"),
+    ("tertz", "hundred queens", "sto-dam"),
+    ("tertz", "hundred ladies", "sto-dam"),
+    ("tertz", "hundred kings", "sto-korolei"),
+    ("tertz", "hundred aces", "sto-tuzov"),
+    ("tertz", "двести", "dvesti"),
+    ("tertz", "двести вальтов", "dvesti"),
+    ("tertz", "two hundred", "dvesti"),
+    ("tertz", "two hundred jacks", "dvesti"),
+    ("tertz", "200", "dvesti"),
+    ("tertz", "марьяж", "bella"),
+    ("tertz", "mariazh", "bella"),
+    ("tertz", "mariage", "bella"),
+    ("tertz", "marriage", "bella"),
+    ("tertz", "от чего?", "rost?"),
+    ("tertz", "ot chego?", "rost?"),
+    ("tertz", "from what?", "rost?"),
+    ("tertz", "от чего", "rost?"),
+    ("tertz", "ot chego", "rost?"),
+    ("tertz", "from what", "rost?"),
+    ("tertz", "сто", "sto-pyat"),
+    ("tertz", "hundred", "sto-pyat"),
+    ("tertz", "100", "sto-pyat"),
+    ("tertz", "sto", "sto-pyat"),
+]
+
+
+@pytest.mark.parametrize(("table", "typed", "token"), SPELLINGS)
+def test_every_spelling_8_1_and_8_2_list_is_its_call(table: str, typed: str, token: str) -> None:
+    # read as a table of that game reads it, the call legal (words left out are filled
+    # in from legal=, so the count-less and hundred words get their one call)
+    if table == "tertz":
+        rules = build_ruleset(2, "tertz")
+    else:
+        rules = build_ruleset(2, "moscow", (table,) if table else ())
+    assert spoken(rules, typed, [token]).token() == token
