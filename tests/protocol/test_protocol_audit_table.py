@@ -52,8 +52,10 @@ match-end
 §6.3 one `ask` after every accepted call (own talk calls included) and at a deal's start,
 to the one seat the table waits for; `state` to every other seat when a deal is dealt
 and when the game is ordered, and at no other moment of play; a seat not to act
-follows through events
-    → here: test_a_whole_match_is_told_as_6_says, and every example test
+follows through events (§6.3 did not say that with poltinniki or swap-before-extra the
+states come with the last cards, at `dealt`, not at the order: a slip, corrected)
+    → here: test_a_whole_match_is_told_as_6_says (plain, poltinniki, swap-before-extra),
+      and every example test
 §6.3 `state` to a reconnecting seat not to act (an `ask`, the clock left, to one to act)
     → here: test_a_seat_back_when_not_to_act_gets_a_state;
       server/test_reconnect.py test_reconnect_resumes_the_seat
@@ -67,6 +69,10 @@ follows through events
 §6.3 the fields, in order, `players` after `legal`, a game's own after it
     → server/test_doc_ask_lines.py (every example of the page); server/test_ask_line.py
       test_the_ask_line_is_the_rendered_view_on_every_state; protocol/test_wire.py
+§6.3 `phase=ordered` until the last cards are dealt (said only of poltinniki; so it is with
+swap-before-extra, whose question waits before them too: a slip, corrected)
+    → here: test_a_whole_match_is_told_as_6_says[2 to-301 poltinniki],
+      [2 to-301 swap-before-extra]
 §6.3 each field's value: deal (void deals counted), phase, seat, dealer, to_act, trump,
 player, round, leader, trick, tricks, score, hanging, target, pending, shown, talk,
 players; an observer's seat=-, empty hand and legal, clock=-
@@ -746,6 +752,7 @@ class Followed:
     """A deal as its events tell it: what every `ask` and `state` must then say (§6.3)."""
 
     n: int
+    options: tuple[str, ...] = ()
     deal: int = 0
     dealer: int = 0
     leader: int = 0
@@ -756,6 +763,8 @@ class Followed:
     turned: str = "-"
     fresa: str = "-"
     passes: int = 0
+    phase: str = "bidding"
+    later: bool = False  # the last cards wait past the order
     talk: list[str] = attrs.Factory(list)
     trick: list[str] = attrs.Factory(list)
     tricks: list[int] = attrs.Factory(list)
@@ -773,7 +782,7 @@ class Followed:
             self.leader = (self.dealer + 1) % self.n
             self.score, self.hanging = event["score"], event["hanging"]
             self.trump = self.player = self.fresa = "-"
-            self.turned, self.passes = event["turned"], 0
+            self.turned, self.passes, self.phase = event["turned"], 0, "bidding"
             self.talk, self.trick, self.shown = [], [], []
             self.tricks = [0] * (2 if self.n == 4 else self.n)
         elif kind == "call":
@@ -786,10 +795,15 @@ class Followed:
             ordered = self.talk[-1].split(":")[1]
             assert event["first"] == ("1" if ordered == "igrayu" else "0"), event
             assert event["player"] == self.talk[-1].split(":")[0], event
-            assert (event["fresa"] == "-") is (self.n == 4), event  # four: no talon
+            self.later = self.dealt_later()  # the last cards and the fresa: in `dealt`
+            assert (event["fresa"] == "-") is (self.n == 4 or self.later), event
             self.fresa = event["fresa"]
+            self.phase = "ordered" if self.later else "play"
             if self.n == 4:  # the turned card went to the dealer's hand
                 self.turned = "-"
+        elif kind == "dealt":
+            assert self.later
+            self.fresa, self.phase = event["fresa"], "play"
         elif kind == "play":
             self.trick.append(event["card"])
         elif kind == "shown":
@@ -800,10 +814,16 @@ class Followed:
             self.tricks[self.side(self.leader)] += 1
             self.trick = []
 
+    def dealt_later(self) -> bool:
+        """Whether the last cards wait past the order (§6.2's `dealt`): with poltinniki;
+        with swap-before-extra after an order in the turned suit."""
+        swap = "swap-before-extra" in self.options and self.talk[-1].endswith(":igrayu")
+        return "poltinniki" in self.options or swap
+
     def view(self) -> dict[str, str]:
         return {
             "deal": str(self.deal),
-            "phase": "bidding" if self.trump == "-" else "play",
+            "phase": self.phase,
             "dealer": str(self.dealer),
             "turned": self.turned,
             "fresa": self.fresa,
@@ -823,7 +843,10 @@ class Followed:
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("settings", ["2 to-301", "3 to-301", "4 to-301"])
+@pytest.mark.parametrize(
+    "settings",
+    ["2 to-301", "3 to-301", "4 to-301", "2 to-301 poltinniki", "2 to-301 swap-before-extra"],
+)
 async def test_a_whole_match_is_told_as_6_says(
     start: Start, connect: Connector, settings: str
 ) -> None:
@@ -876,7 +899,7 @@ async def test_a_whole_match_is_told_as_6_says(
                 states.setdefault(int(said["seq"]), set()).add(i)
             if tag in ("ask", "state"):
                 views.setdefault(int(said["seq"]), []).append((i, said))
-    deal = Followed(n)
+    deal = Followed(n, tuple(settings.split()[2:]))
     begun = events[0]
     for at, event in enumerate(events):
         seq, kind = int(event["seq"]), event["kind"]
@@ -885,8 +908,9 @@ async def test_a_whole_match_is_told_as_6_says(
             engines = kind == "call" and event["call"] == "pokazyvayu"  # after a skin
             if not (engines and events[at - 1]["kind"] == "play"):
                 assert asks.get(seq - 1) == int(event["seat"]), event
-        if kind in ("deal", "order"):  # the hands changed: the others get a state
+        if kind in ("deal", "dealt") or (kind == "order" and not deal.later):
             assert asks[seq] == deal.leader, event  # the seat after the dealer bids, leads
+            # (the hands changed: the last cards with the order, or in `dealt` after it)
             assert states.get(seq, set()) == set(range(n)) - {asks[seq]}, event
         else:
             assert seq not in states, event
@@ -895,7 +919,8 @@ async def test_a_whole_match_is_told_as_6_says(
         for seat, view in views.get(seq, []):
             want = {**deal.view(), "to_act": str(asks.get(seq, "-"))}
             want["seat"] = "-" if seat is None else str(seat)
-            assert {key: view[key] for key in want} == want, (view, event)
+            differ = {key: (view[key], want[key]) for key in want if view[key] != want[key]}
+            assert not differ, (differ, view, event)
             if seat is None or int(view["seq"]) not in asks or asks[seq] != seat:
                 assert set(view["legal"].split(",")) <= {"", "pokazhi", "chetyre-semerki"}
             if seat is None:
