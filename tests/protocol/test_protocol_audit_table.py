@@ -215,9 +215,10 @@ pokazhi against a partner, no fresa, no swap
     → game/test_variants.py test_three_players_prokhodit_is_answered_by_both_opponents_in_turn,
       test_four_players_no_seven_swap, test_four_players_partner_* ;
       game/test_options.py test_table_penalties_no_rost_against_a_partner_is_no_penalty
-§8.5 pokazhi and chetyre-semerki out of turn, sent without seq=; a state lists them; the
-leader's card first ends four sevens (`not-allowed`)
+§8.5 pokazhi and chetyre-semerki out of turn, sent without seq= or with the last seq seen;
+a state lists them; the leader's card first ends four sevens (`not-allowed`)
     → here: test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire,
+      test_an_out_of_turn_call_with_the_last_seq_seen_is_taken,
       test_the_talk_of_9_3_is_what_the_server_sends_in_both_styles (lev's pokazhi)
 §8.5 an option's out-of-turn calls (perezdacha)
     → examples/perezdacha/tests/test_perezdacha.py; server/test_plugin_legal_calls.py
@@ -290,10 +291,14 @@ hung
 §9.6 the example lines
     → protocol/test_wire.py test_golden_lines_parse_and_still_parse_with_fields_appended
       (the page's lines parse); their arithmetic is the outcome's (game/test_scoring.py)
-§9.7 match-end's fields; its totals the last deal-end's, its winner a side that reached the
-target, match= as start told it, deals= the deals dealt
-    → here: test_a_whole_match_is_told_as_6_says; game/test_events.py (deals=0);
-      server/test_reserve.py (deals, a ladder's seed=-)
+§9.7 match-end's fields (forfeit= before match=); its totals the last deal-end's, its
+winner a side that reached the target, match= as start told it, deals= the deals played
+(said "dealt": a deal given up before its first call was dealt, has no record and is
+not counted; a slip, corrected)
+    → here: test_a_whole_match_is_told_as_6_says,
+      test_a_forfeits_match_end_has_its_fields_in_the_order_6_2_and_9_7_give;
+      game/test_events.py test_forfeit_and_stop; server/test_reserve.py (deals, a
+      ladder's seed=-)
 §9.7 the reasons
     → game/test_match_end.py (target, claim); server/test_reserve.py (deals);
       server/test_most_deals.py (most-deals); game/test_forfeit_winner.py,
@@ -340,7 +345,7 @@ from deberc_net.testing import (
 )
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
-from tests.server.client import LineClient, fields, play_machine
+from tests.server.client import LineClient, fields, next_ask, play_machine
 from tests.server.conftest import Connector
 
 Fix = Callable[..., None]
@@ -1302,3 +1307,55 @@ def test_every_spelling_8_1_and_8_2_list_is_its_call(table: str, typed: str, tok
     else:
         rules = build_ruleset(2, "moscow", (table,) if table else ())
     assert spoken(rules, typed, [token]).token() == token
+
+
+@pytest.mark.timeout(30)
+async def test_an_out_of_turn_call_with_the_last_seq_seen_is_taken(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    # §8.5: "Send them without seq= (or with the last seq you saw)": the dealer, not to
+    # act, shows his four sevens while the first bidder thinks
+    deck = build_deck("8h 9h 10h Jh Qh Kh 8d 9d 10d", "7s 7h 7d Qd 7c 10c 8s 9s 10s", "Kd")
+    fixed({1: deck}, dealer=1)
+    port = await start()
+    ann, bob = await seated(port, connect, ("ann", "bob"))
+    state = await bob.expect("state")
+    assert state["to_act"] == "0" and state["legal"] == "chetyre-semerki"
+    await bob.send(f"chetyre-semerki seq={state['seq']}")
+    assert (await ann.expect("event", kind="call"))["call"] == "chetyre-semerki"
+    assert (await ann.expect("event", kind="deal-end"))["outcome"] == "void"
+
+
+@pytest.mark.timeout(30)
+async def test_a_forfeits_match_end_has_its_fields_in_the_order_6_2_and_9_7_give(
+    port: int, connect: Connector
+) -> None:
+    """§9.7: "`forfeit=SEAT` before `match=` after a forfeit"; reason `left`, the winner
+    the other side; `deals=` counts a deal given up mid-deal, not one given up before
+    its first call (it has no record, docs/records.md: §9.7 said "the deals dealt", and
+    that one was dealt: a slip, corrected)."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    for calls, deals in ((0, "0"), (1, "1")):
+        await ann.send("new 2")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        await bob.send(f"sit {table}")
+        start = await bob.expect("event", kind="start")
+        if calls:
+            asked = await next_ask(ann, bob)
+            assert asked is not None
+            await asked[1].send(f"pas seq={asked[0]['seq']}")
+            await ann.expect("event", kind="call")
+        else:
+            await ann.expect("event", kind="deal")
+        await ann.send("leave")
+        end = await bob.expect("event", kind="match-end")
+        keys = [key for key in end if key not in ("seq", "table", "kind")]
+        assert keys == documented_fields()["match-end"]  # every field, forfeit= among them
+        assert (end["reason"], end["forfeit"], end["winner"], end["name"]) == (
+            "left",
+            "0",
+            "1",
+            "bob",
+        )
+        assert (end["match"], end["deals"], end["totals"]) == (start["match"], deals, "0,0")
