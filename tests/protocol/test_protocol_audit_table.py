@@ -188,7 +188,9 @@ seat, as spoken to people)
       test_an_answer_with_no_question_says_so; game/test_talk.py
       test_a_refused_pokazhi_says_what_stops_it; protocol/test_refusals.py;
       tertz/test_question_named.py test_the_question_waited_for_is_named_as_spoken;
-      here: the §9.4 and §9.5 tests
+      here: the §9.4 and §9.5 tests,
+      test_a_rost_answered_and_conceded_in_9_3_is_what_the_server_sends (waiting for seat
+      1 to answer rost?, over the wire)
 §8.3 nothing changes; the request stays open
     → testing.refused (every engine refusal test: the deal unchanged);
       server/test_input.py test_calls_out_of_turn_and_bad_calls_change_nothing;
@@ -546,6 +548,11 @@ async def test_a_rost_answered_and_conceded_in_9_3_is_what_the_server_sends(
     seats = await seated(port, connect, ("ann", "bob"))
     talk = [(1, "pas"), (0, "igrayu"), (1, "prokhodit?"), (0, "prokhodit"), (1, "terts")]
     await drive(seats, [*talk, (1, "Ad"), (0, "rost?")])
+    await seats[0].send("pishet")  # §8.3: a call while the question is put to another
+    assert await seats[0].expect("error") == {
+        "code": "answer-required",
+        "text": "waiting for seat 1 to answer rost?",
+    }
     await transcript(seats, block("### 9.3 The table talk", 2), moved(222, 19))
 
 
@@ -900,7 +907,9 @@ async def test_a_whole_match_is_told_as_6_says(
         assert [s for t, s in heard[i] if t == "event" and int(s["seq"]) >= first] == events, i
     assert [int(e["seq"]) for e in events] == list(range(first, first + len(events)))
     listed = documented_fields()
-    for event in events:  # §6.2's fields, in its order (a field it names "when…" or not)
+    everything = [said for tag, said in told(seats[0]) if tag == "event"]  # seated, observer
+    assert {e["kind"] for e in everything} >= {"seated", "observer", "start", "deal", "trick"}
+    for event in everything:  # §6.2's fields, in its order (a field it names "when…" or not)
         keys = [key for key in event if key not in ("seq", "table", "kind")]
         assert [k for k in listed[event["kind"]] if k in keys] == keys, (listed, event)
     asks: dict[int, int] = {}  # seq -> the seat asked then
