@@ -661,6 +661,10 @@ async def test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers(
     assert ask["legal"] == "pas,igrayu" and ask["phase"] == "bidding"  # as §9.4 has it
     for typed in ("terts seq=4", "igrayu s", "igrayu zz"):
         assert await lines_until_pong(b2, typed) == [answered(TALK_ERRORS, typed)], typed
+    assert await lines_until_pong(b2, "igrau") == [  # §8's hint, as the page writes it
+        "error code=unknown-command hint=igrayu text=not a table call: 'igrau'. Type 'help'"
+        " or 'calls'."
+    ]
     await b2.send("igrayu seq=4")
     await drive([b1, b2], [(1, "7c")])
     ask = await b1.expect("ask", seq="7")
