@@ -40,8 +40,11 @@ gaps
       order's fresa=- with poltinniki or swap-before-extra: game/test_events.py
       test_swap_before_extra_the_order_then_the_last_cards_after_the_answers,
       game/test_short_games.py test_without_poltinniki_the_last_cards_come_at_once;
-      penalty: game/test_options.py (table-penalties); match-end's forfeit=:
-      game/test_forfeit_winner.py, game/test_events.py
+      penalty: here test_a_penalty_is_told_and_the_deal_ends, game/test_options.py
+      (table-penalties); match-end's forfeit=: here
+      test_a_forfeits_match_end_has_its_fields_in_the_order_6_2_and_9_7_give,
+      game/test_forfeit_winner.py, game/test_events.py; poltinniki's and
+      swap-before-extra's dealt: here test_a_whole_match_is_told_as_6_says
 §6.2 the order of one call's events: the card, an engine-made pokazyvayu after it, each
 shown right after its pokazyvayu, order, trick, deal-end + record + the next deal or
 match-end
@@ -279,6 +282,7 @@ hanging the deal-end's totals and hanging
 §9.6 the outcomes and what each writes
     → game/test_scoring.py (made, bide, hanging); here and game/test_swap.py (void);
       game/test_match_end.py (claim); game/test_options.py (false-claim, penalty, deberts);
+      here: test_a_penalty_is_told_and_the_deal_ends (penalty, over the wire);
       game/test_short_games.py (gave-up, offer, short); protocol/test_render_short.py
 §9.6 the human style: a short game's deal by its winner, a given-up dave's with how
     → protocol/test_render_short.py; server/test_human_short.py; here:
@@ -1372,3 +1376,28 @@ async def test_a_forfeits_match_end_has_its_fields_in_the_order_6_2_and_9_7_give
             "bob",
         )
         assert (end["match"], end["deals"], end["totals"]) == (start["match"], deals, "0,0")
+
+
+@pytest.mark.timeout(30)
+async def test_a_penalty_is_told_and_the_deal_ends(
+    start: Start, connect: Connector, fixed: Fix
+) -> None:
+    # §6.2 `penalty`: "with table-penalties: an illegal call was punished instead of
+    # refused (the card stays in the hand); deal-end follows"; §9.6 outcome=penalty
+    fixed({1: build_deck(*SECTION_6_3_DECK)}, dealer=0)
+    port = await start()
+    b1, b2 = await seated(port, connect, ("b1", "b2"), "2 to-301 table-penalties")
+    await drive([b1, b2], [(1, "igrayu"), (1, "7c")])
+    ask = await b1.expect("ask", trick="7c")
+    await b1.send(f"8h seq={ask['seq']}")  # a renonce: b1 holds clubs
+    penalty = await b2.expect("event", kind="penalty")
+    assert penalty == {
+        "seq": str(int(ask["seq"]) + 1),
+        "table": penalty["table"],
+        "kind": "penalty",
+        "seat": "0",
+        "call": "8h",
+        "code": "must-follow-suit",
+    }
+    after = fields(await b2.read_until(lambda x: x.startswith("event ")))[1]
+    assert after["kind"] == "deal-end" and after["outcome"] == "penalty", after
