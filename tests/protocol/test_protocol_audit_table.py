@@ -110,9 +110,9 @@ first; empty in a state unless an out-of-turn call; empty for observers
 (and in Russian)
     → server/test_rematch.py test_a_table_call_after_the_match_says_the_match_is_over
 §8 a call reaching the table as its match ends: `wrong-phase` `the game is over`
-    → not pinned here: a race between two connections, which no test over the wire can
-      make happen on purpose (a line read after match-end is the one above); the
-      sentence: protocol/test_russian_words.py; server/table.py says it
+    → here: test_a_call_that_reaches_the_table_as_its_match_ends_is_told_the_game_is_over
+      (in-process: over the wire a race between two connections, which no test can make
+      happen on purpose; a line read after match-end is the one above)
 §8 a line that is no call: `unknown-command text=<what is wrong>. Type 'help' or 'calls'.`
     → here: test_the_errors_of_9_4_and_9_5_at_the_start_of_a_deal_are_the_servers
       (igrayu zz); server/test_said_back.py; server/test_call_hints.py
@@ -323,6 +323,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import attrs
 import pytest
@@ -335,10 +336,14 @@ from deberc_net.game.cards import card_str
 from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import parse_line
 from deberc_net.protocol.hints import hint
 from deberc_net.protocol.render import HUMAN, MACHINE, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call
+from deberc_net.server.lobby import Lobby
+from deberc_net.server.session import Outbox, Session
+from deberc_net.server.store import open_store
 from deberc_net.testing import (
     build_deck,
     build_deck_n,
@@ -346,13 +351,14 @@ from deberc_net.testing import (
     legal,
     new_deal,
     refused,
+    rule_book,
     say,
     spoken,
 )
 from tests.protocol.conftest import Start
 from tests.protocol.doc_examples import PROTOCOL, example, lines_until_pong, sent
 from tests.server.client import LineClient, fields, next_ask, play_machine
-from tests.server.conftest import Connector
+from tests.server.conftest import Connector, make_config, told_until
 
 Fix = Callable[..., None]
 TOLD = ("event ", "ask ", "state ", "record ", "error ")
@@ -1401,3 +1407,34 @@ async def test_a_penalty_is_told_and_the_deal_ends(
     }
     after = fields(await b2.read_until(lambda x: x.startswith("event ")))[1]
     assert after["kind"] == "deal-end" and after["outcome"] == "penalty", after
+
+
+@pytest.mark.timeout(30)
+async def test_a_call_that_reaches_the_table_as_its_match_ends_is_told_the_game_is_over(
+    tmp_path: Path,
+) -> None:
+    """§8: "A call that reaches the table as its match ends (sent before its match-end
+    was read: another seat's call ... ended the match first) is answered by the table
+    itself, error code=wrong-phase text=the game is over". Over the wire a race between
+    two connections; in-process, the lobby hands the table ann's leave (a forfeit: the
+    match ends) and bob's pas, which was on its way, one after the other."""
+    config = make_config(tmp_path / "over.sqlite3")
+    store = open_store(config.db)
+    try:
+        async with trio.open_nursery() as nursery:
+            lobby = Lobby(config, store, nursery, rule_book())
+            ann = Session(1, Outbox(1 << 20), trio.CancelScope())
+            bob = Session(2, Outbox(1 << 20), trio.CancelScope())
+            for session, line in ((ann, "login ann"), (bob, "login bob"), (ann, "new 2")):
+                await lobby.handle(session, parse_line("style machine"))
+                await lobby.handle(session, parse_line(line))
+            await lobby.handle(bob, parse_line("sit 1"))
+            await told_until(bob, " kind=deal ")
+            await lobby.handle(ann, parse_line("leave"))
+            await lobby.handle(bob, parse_line("pas"))
+            told = await told_until(bob, "error ")
+            assert told.index(" kind=match-end ") < told.index("error ")
+            assert told.endswith("error code=wrong-phase text=the game is over\r\n"), told
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
