@@ -157,7 +157,8 @@ option's words, Tertz's
       test_ot_with_other_words_is_a_clear_error; protocol/test_vocabulary_uk.py
 §8.2 an option's calls: only at its tables (`not a table call here`), listed in legal=;
 konets offered to people only when it would win
-    → server/test_input.py test_konets_is_a_call_only_at_a_manual_claim_table,
+    → here: test_an_options_words_are_no_call_at_a_table_without_it;
+      server/test_input.py test_konets_is_a_call_only_at_a_manual_claim_table,
       test_ne_menyayu_is_a_call_only_at_a_swap_before_extra_table;
       server/test_calls_by_option.py; protocol/test_konets_offer.py;
       server/test_konets_offer.py
@@ -1438,3 +1439,21 @@ async def test_a_call_that_reaches_the_table_as_its_match_ends_is_told_the_game_
             nursery.cancel_scope.cancel()
     finally:
         store.close()
+
+
+@pytest.mark.timeout(30)
+async def test_an_options_words_are_no_call_at_a_table_without_it(
+    port: int, connect: Connector
+) -> None:
+    # §8.2: "at a table without the option its words are not table calls
+    # (`unknown-command`...)": a plugin's words, said at a plain table
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="deal")
+    for word in ("double", "даве", "сдаюсь", "give up", "принимаю", "offer", "играем"):
+        await ann.send(word)
+        error = await ann.expect("error")
+        assert error["code"] == "unknown-command", (word, error)
