@@ -184,6 +184,8 @@ none `bad-argument`
 §8.2 «пишу» refused with what it may mean
     → protocol/test_vocabulary.py test_pishu_names_what_it_may_mean;
       server/test_tertz_spoken_counts.py test_pishu_*
+§8.3 the codes listed are every code the engine refuses a call with (game-over aside)
+    → here: test_the_codes_8_3_lists_are_every_code_the_engine_refuses_a_call_with
 §8.3 the most specific code; the text the case that stops the call (menyayu's three
 cases, swap-before-extra's, pokazhi's four, an answer with no question, waiting for a
 seat, as spoken to people)
@@ -330,6 +332,7 @@ import attrs
 import pytest
 import trio
 
+from deberc_net.game import errors as game_errors
 from deberc_net.game import events as g
 from deberc_net.game import match as match_module
 from deberc_net.game.calls import Call
@@ -1457,3 +1460,16 @@ async def test_an_options_words_are_no_call_at_a_table_without_it(
         await ann.send(word)
         error = await ann.expect("error")
         assert error["code"] == "unknown-command", (word, error)
+
+
+def test_the_codes_8_3_lists_are_every_code_the_engine_refuses_a_call_with() -> None:
+    # §8.3: "refused with the most specific code (§10): not-your-turn, …, not-allowed";
+    # game-over is the engine's but never sent (§8: the table says wrong-phase)
+    section = PROTOCOL.read_text(encoding="utf-8").split("\n### 8.3 Errors for calls\n", 1)[1]
+    listed = set(re.findall(r"`([a-z-]+)`", section.split("Nothing changes", 1)[0]))
+    engines = {
+        error.code
+        for error in vars(game_errors).values()
+        if isinstance(error, type) and issubclass(error, game_errors.IllegalCall)
+    }
+    assert listed - {"tertz"} == engines - {"illegal-call", "game-over"}
