@@ -31,9 +31,10 @@ gaps
     → here: test_a_whole_match_is_told_as_6_says; protocol/test_protocol_audit.py
       test_seq_counts_every_event_without_gaps_and_asks_carry_the_last
 §6.2 each kind's fields, as the table lists them, in its order
-    → here: test_a_whole_match_is_told_as_6_says (every event of three matches held to the
-      table, read from the page: seated, start, deal, call, play, order, trick, shown,
-      deal-end, match-end, observer); protocol/test_wire.py
+    → here: test_a_whole_match_is_told_as_6_says (every event of ten matches, 2 to 4
+      players, plain and with options, held to the table read from the page: seated,
+      observer, start, deal, call, play, order, dealt, trick, shown, deal-end,
+      match-end); protocol/test_wire.py
       test_a_real_servers_lines_round_trip_and_only_append_to_the_documented_fields;
       away, back: server/test_away_told.py, server/test_reconnect.py; left:
       server/test_reconnect.py test_leaving_a_waiting_table_frees_the_seat; dealt and
@@ -97,7 +98,8 @@ first; empty in a state unless an out-of-turn call; empty for observers
       test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire,
       test_an_options_call_comes_after_the_cards_in_legal
 §6.3 `legal` complete and exact: every token accepted, nothing else
-    → game/test_properties.py test_apply_accepts_exactly_the_legal_calls;
+    → here: test_a_whole_match_is_told_as_6_says (every call a random pick of legal=, none
+      refused); game/test_properties.py test_apply_accepts_exactly_the_legal_calls;
       protocol/test_vocabulary.py test_every_legal_calls_own_token_reads_as_that_call
 §6.3 one legal card is still asked; no automatic play but the clock's
     → here: test_a_whole_match_is_told_as_6_says
