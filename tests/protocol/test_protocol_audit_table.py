@@ -299,9 +299,9 @@ hung
       test_a_deal_that_wins_the_hanging_points_says_who_writes_them,
       test_a_deal_a_forfeit_ended_tells_no_combinations_as_scored;
       protocol/test_bide_combinations.py; server/test_history.py
-§9.6 the example lines
-    → protocol/test_wire.py test_golden_lines_parse_and_still_parse_with_fields_appended
-      (the page's lines parse); their arithmetic is the outcome's (game/test_scoring.py)
+§9.6, §9.7 the example lines (and every whole event line of §6 and §9)
+    → here: test_the_event_lines_of_6_and_9_have_6_2s_fields_and_their_deal_ends_add_up;
+      protocol/test_wire.py test_golden_lines_parse_and_still_parse_with_fields_appended
 §9.7 match-end's fields (forfeit= before match=); its totals the last deal-end's, its
 winner a side that reached the target, match= as start told it, deals= the deals played
 (said "dealt": a deal given up before its first call was dealt, has no record and is
@@ -1475,3 +1475,33 @@ def test_the_codes_8_3_lists_are_every_code_the_engine_refuses_a_call_with() -> 
         if isinstance(error, type) and issubclass(error, game_errors.IllegalCall)
     }
     assert listed - {"tertz"} == engines - {"illegal-call", "game-over"}
+
+
+def test_the_event_lines_of_6_and_9_have_6_2s_fields_and_their_deal_ends_add_up() -> None:
+    """Every event line the examples of §6 and §9 show whole: the fields §6.2 lists, in
+    its order; a deal-end's written as its outcome says (§9.6: made, each its own; bide,
+    the whistler both; hanging, the player's hang)."""
+    text = PROTOCOL.read_text(encoding="utf-8")
+    sections = text.split("\n## 6. ", 1)[1].split("\n## 7. ", 1)[0]
+    sections += text.split("\n## 9. ", 1)[1].split("\n## 10. ", 1)[0]
+    lines = [line for line in re.findall(r"^event seq=.*$", sections, re.M) if "…" not in line]
+    listed = documented_fields()
+    ends = 0
+    for line in lines:
+        said = fields(line)[1]
+        keys = [key for key in said if key not in ("seq", "table", "kind")]
+        assert [k for k in listed[said["kind"]] if k in keys] == keys, line
+        if said["kind"] != "deal-end":
+            continue
+        ends += 1
+        points = [int(x) for x in said["points"].split(",")]
+        written = [int(x) for x in said["written"].split(",")]
+        if said["outcome"] in ("made", "claim"):
+            assert written == points, line
+        elif said["outcome"] == "bide":
+            assert sorted(written) == [0, sum(points)], line
+        elif said["outcome"] == "hanging":
+            assert points[0] == points[1] == int(said["hanging"]) and 0 in written, line
+        elif said["outcome"] == "void":
+            assert points == written == [0, 0], line
+    assert len(lines) > 40 and ends >= 6
