@@ -250,7 +250,9 @@ the examples: round 2 and a void deal, an order in round 2, four sevens
     → protocol/test_render.py test_the_order_names_who_whistles_for_two_three_and_four_players,
       test_a_void_deal_says_why_and_that_nothing_is_written; server/test_round_two_told.py
 §9.3 questions put the table on hold: pending, to_act the answerer; the table of kinds
-    → here: the §9.3 examples (prokhodit, rost, rost-reply, show); game/test_talk.py;
+    → here: the §9.3 examples (prokhodit, rost, rost-reply, show);
+      test_a_whole_match_is_told_as_6_says (every question met: the answerer to act, its
+      legal the kind's answers; dave, offer?, offer, swap?, show); game/test_talk.py;
       game/test_variants.py; dave: game/test_short_games.py; offer?, offer:
       game/test_short_games.py test_poltinniki_*; swap?: game/test_rules_audit.py,
       game/test_events.py
@@ -874,6 +876,41 @@ class Followed:
         }
 
 
+# §9.3's table: a question's kind -> the answers its answerer may give (and four sevens)
+ANSWERS = {
+    "prokhodit": {"prokhodit", "ne-prokhodit"},
+    "show": {"pokazyvayu", "skin"},
+    "dave": {"prinimayu", "sdayus"},
+    "offer?": {"predlagayu", "igraem"},
+    "offer": {"prinimayu", "igraem"},
+    "swap?": {"ne-menyayu", "menyayu"},
+}
+
+
+def questioned(view: dict[str, str], deal: Followed) -> None:
+    """A view with a question pending says it as §9.3's table does: `to_act` the
+    answerer, whose `legal` is the question's answers only."""
+    kind, asker, answerer = view["pending"].rsplit(":", 2)
+    assert view["to_act"] == answerer, view
+    if view["seat"] != answerer:
+        return
+    legal = set(view["legal"].split(",")) - {"chetyre-semerki"}
+    ot = {call for call in legal if call.startswith("ot-")}
+    if kind == "rost":
+        assert len(ot) == 1 and legal == ot, view  # exactly the true top card
+    elif kind == "rost-reply":
+        assert asker == answerer and "pishet" in legal and legal - ot == {"pishet"}, view
+    elif kind == "prokhodit":
+        assert len(legal) == 1 and legal <= ANSWERS[kind], view  # the true answer only
+    else:
+        assert legal <= ANSWERS[kind] and len(legal) >= 1, view
+        if kind in ("show", "dave", "offer?", "offer"):
+            assert {"pokazyvayu", "prinimayu", "predlagayu", "igraem", "sdayus"} & legal, view
+    if kind in ("offer?", "offer"):  # the player asks the whistler, who offers him
+        player = deal.player
+        assert (asker, answerer)[kind == "offer"] == player, view
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(
     "settings",
@@ -970,6 +1007,8 @@ async def test_a_whole_match_is_told_as_6_says(
                 assert set(view["legal"].split(",")) <= {"", "pokazhi", "chetyre-semerki"}
             if seat is None:
                 assert view["hand"] == view["legal"] == "" and view["clock"] == "-", view
+            if view["pending"] != "-":
+                questioned(view, deal)
         if kind == "deal-end":  # then its record, then the next deal or match-end (§9.6)
             lines = heard[0]
             i = next(k for k, (t, s) in enumerate(lines) if t == "event" and s["seq"] == str(seq))
