@@ -33,7 +33,8 @@ class MatchResult:
     """One match of the bot's, as its ``match-end`` said. ``winner`` is the winning
     side (None: nobody won), ``winners`` its players' names, ``totals`` each side's
     points (side 0 first; with four players seats 0 and 2 are side 0), ``deals`` the
-    deals dealt, one given up mid-deal included (0: none), as ``match-end`` says them
+    deals played, one given up mid-deal included, not one given up before its first
+    call (0: none), as ``match-end`` says them
     (``deals=``) or, from an older server, the last ``deal=`` the bot read."""
 
     match: str | None  # the match's id (``history``, ``games``); None if not told

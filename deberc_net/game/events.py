@@ -190,7 +190,7 @@ class MatchEnded(NamedTuple):
     seed: str | None  # None: withheld (a ladder board whose other seatings still play)
     forfeit: int | None = None
     match: str | None = None
-    # the deals dealt (played out or given up mid-deal: one record each); None: untold
+    # the deals played (out, or given up mid-deal: one record each); None: untold
     deals: int | None = None
     # a seat's true 'konets' ended it (manual-claim, docs/rules.md §10), not the
     # server's claim as a side reached the target: both are reason 'claim'

@@ -470,7 +470,7 @@ class MatchEnd:
     totals: list[int]
     seed: str | None
     forfeit: int | None  # the seat that lost by forfeit
-    deals: int | None = None  # the deals dealt (None: a server from before ``deals=``)
+    deals: int | None = None  # the deals played (None: a server from before ``deals=``)
 
     @classmethod
     def from_line(cls, line: Line) -> MatchEnd:
