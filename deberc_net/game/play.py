@@ -75,5 +75,5 @@ def illegal_card_error(
     if led is not None and card >> 3 != trump and any(c >> 3 == trump for c in hand):
         return E.MustTrump("you have no card of the led suit: play a trump")
     if card >> 3 == trump:
-        return E.MustOvertrump("you can beat the highest trump on the table: you must")
+        return E.MustOvertrump("you hold a higher trump: beat the highest trump on the table")
     return E.NotAllowed(f"you may not play {text} now")

@@ -1179,8 +1179,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "масти нет — надо бить козырем",
     ),
     Msg.BEAT_THE_TRUMP: (
-        "you can beat the highest trump on the table: you must",
-        "вы можете перебить старший козырь на столе — значит, надо",
+        "you hold a higher trump: beat the highest trump on the table",
+        "у вас есть козырь старше — надо перебить старший козырь на столе",
     ),
     Msg.MAY_NOT_PLAY: ("you may not play {card} now", "сейчас ходить {card} нельзя"),
     Msg.SWAP_WHEN: (

@@ -48,7 +48,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (rf"bidding is on: (?P<call>{_TOKEN}) comes after the order", Msg.BIDDING_ON),
     (r"the game is ordered; the last cards are not dealt yet", Msg.NOT_DEALT_YET),
     (r"you have no card of the led suit: play a trump", Msg.PLAY_A_TRUMP),
-    (r"you can beat the highest trump on the table: you must", Msg.BEAT_THE_TRUMP),
+    (r"you hold a higher trump: beat the highest trump on the table", Msg.BEAT_THE_TRUMP),
     (rf"you may not play (?P<card>{_CARD}) now", Msg.MAY_NOT_PLAY),
     (
         r"the seven may be swapped only in the first trump, by the holder of the trump 7, "
