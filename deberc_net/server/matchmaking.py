@@ -26,6 +26,7 @@ from deberc_net.protocol.said_back import said_back
 
 from .accounts import name_key
 from .kept_apart import Left, apart, apart_from_names, earliest_end, noted
+from .reserve_words import reserve_words
 from .table_messages import Observe, Sit
 
 PRIVATE = "private"  # 'new ... private': no rule option, a table listed to nobody
@@ -572,10 +573,12 @@ class Matchmaking:
             return
         if lobby.refused_new_game(session):  # as new, sit and seek: no new table now
             return
-        keyed = dict(a.split("=", 1) for a in item.args if "=" in a)
-        plain = [a for a in item.args if "=" not in a]
-        seats = tuple(keyed.get("seats", "").split(",")) if keyed.get("seats") else ()
-        settings = game_settings(plain, lobby.rules)
+        words = reserve_words(item.args)
+        if isinstance(words, ev.Error):
+            session.send(words)
+            return
+        keyed, seats = words.keyed, words.seats
+        settings = game_settings(words.plain, lobby.rules)
         if len(seats) != settings.players or len({name_key(n) for n in seats}) != len(seats):
             session.send(
                 ev.Error("bad-argument", f"seats= names {settings.players} different players")

@@ -403,3 +403,28 @@ async def test_a_seating_ending_while_its_board_is_released_is_listed_with_its_s
         assert con.execute("SELECT count(*) FROM running").fetchone() == (0,)
         assert con.execute("SELECT count(*) FROM matches").fetchone() == (1,)
     con.close()
+
+
+async def test_reserve_refuses_a_wrong_word_naming_it_and_opens_no_table(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # each was taken before: 'sead=5' ignored (a random deck for a ladder that asked
+    # for a fixed one), the second deals= winning, a seat reserved for the empty name
+    # or one nobody may log in as (its table forfeiting at the away limit), and a bare
+    # 'reserve' answered 'seats= names 2 different players'
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    for line, words in [
+        ("reserve", "reserve PLAYERS VARIANT"),
+        ("reserve 2 moscow", "seats= names the players"),
+        ("reserve 2 seats=pa,pb sead=5", "not sead= (seed=?)"),
+        ("reserve 2 seats=pa,pb deals=3 deals=9", "deals= is given twice"),
+        ("reserve 2 seats=pa,pb seed=", "seed= is given no value"),
+        ("reserve 2 seats=pa,", "an empty name"),
+        ("reserve 2 seats=pa,no!such", "'no!such'"),
+    ]:
+        refusal = fields(await boss.reply(line, "error"))[1]
+        assert refusal["code"] == "bad-argument", line
+        assert words in refusal["text"], (line, refusal["text"])
+    assert fields(await boss.reply("tables", "tables"))[1]["count"] == "0"
