@@ -41,6 +41,22 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("matchmaking.py", "\"board=KEY takes 1-64 letters, digits, '_', '-', '.' or '/'\""): (
         "'reserve' is an admin's, sent by a ladder's program in the machine style"
     ),
+    (
+        "reserve_words.py",
+        "f\"reserve takes {', '.join(k + '=' for k in RESERVE_KEYS)}: not {key}={guess}\"",
+    ): ("'reserve' is an admin's, sent by a ladder's program in the machine style"),
+    ("reserve_words.py", 'f"{key}= is given twice: give it once"'): (
+        "'reserve' is an admin's, sent by a ladder's program in the machine style"
+    ),
+    ("reserve_words.py", 'f"{key}= is given no value"'): (
+        "'reserve' is an admin's, sent by a ladder's program in the machine style"
+    ),
+    ("reserve_words.py", 'f"{USAGE}: seats= names the players, seat by seat"'): (
+        "'reserve' is an admin's, sent by a ladder's program in the machine style"
+    ),
+    ("reserve_words.py", "f\"seats= names {shown}: a name is 2-20 letters, digits, '_' or '-'\""): (
+        "'reserve' is an admin's, sent by a ladder's program in the machine style"
+    ),
     ("matchmaking.py", '"watch= takes all or ends"'): (
         "'reserve' is an admin's, sent by a ladder's program in the machine style"
     ),
