@@ -382,6 +382,7 @@ class Msg(StrEnum):
     BANNED = "banned"
     BAN_DONE = "ban-done"
     BAN_DISCONNECTED = "ban-disconnected"
+    NAME_NOBODYS = "name-nobodys"
     BAN_REFUSED = "ban-refused"
     UNBAN_DONE = "unban-done"
     NOT_BANNED = "not-banned"
@@ -1613,10 +1614,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Администратор {admin} закрывает вашему имени вход на этот сервер{why}.",
     ),
     Msg.BAN_DONE: (
-        "{name} is banned: the name may not log in{disconnected}.",
-        "Имени {name} закрыт вход на сервер{disconnected}.",
+        "{name} is banned: the name may not log in{disconnected}.{nobodys}",
+        "Имени {name} закрыт вход на сервер{disconnected}.{nobodys}",
     ),
     Msg.BAN_DISCONNECTED: (" (his connection is closed)", " (соединение закрыто)"),
+    # a ban or mute of a name nobody holds (a slip of the keys: 'ban mihsa' for misha)
+    # was answered as one of a player's, misha left online and talking
+    Msg.NAME_NOBODYS: (
+        " Nobody is logged in as {name} and no account has the name: a slip of the keys?"
+        " '{undo} {name}' undoes it.",
+        " Имя {name} ничьё: под ним никого нет на сервере, и учётной записи с ним нет."
+        " Опечатка? {undo} {name} отменит это.",
+    ),
     Msg.BAN_REFUSED: (
         "{name} is banned from this server{why}",
         "имени {name} закрыт вход на этот сервер{why}",
@@ -1640,8 +1649,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " invite не проходят.",
     ),
     Msg.MUTE_DONE: (
-        "{name} is muted for {minutes} min.",
-        "{name} не может говорить {minutes} мин.",
+        "{name} is muted for {minutes} min.{nobodys}",
+        "{name} не может говорить {minutes} мин.{nobodys}",
     ),
     Msg.MUTE_REFUSED: (
         "you are muted for {minutes} more min: 'say' and 'invite' are refused",

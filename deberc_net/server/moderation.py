@@ -30,7 +30,7 @@ import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
-from deberc_net.protocol.messages import Msg, phrase, why
+from deberc_net.protocol.messages import Msg, Phrase, phrase, why
 
 from . import accounts
 from .accounts import name_key
@@ -116,7 +116,7 @@ class Moderation:
         if admin is None or target is None:
             return
         name, reason = target
-        name = await self._spelling(name)
+        name, known = await self._called(name)
         store = self.lobby.store
         # in the store before he is cut off: a login from then on, on any worker, is refused
         await self.lobby.writes.run(functools.partial(store.ban, name, admin, reason))
@@ -126,6 +126,7 @@ class Moderation:
             Msg.BAN_DONE,
             name=name,
             disconnected=phrase(Msg.BAN_DISCONNECTED if closed else Msg.NOTHING),
+            nobodys=_nobodys(name, known or closed, "unban"),
         )
         fields = (("name", name), ("disconnected", "1" if closed else "0"))
         session.send(ev.ok("ban", said, fields))
@@ -186,7 +187,7 @@ class Moderation:
                 told = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
                 session.send(ev.error("bad-argument", told))
                 return
-        name = await self._spelling(name)
+        name, known = await self._called(name)
         until_s = time.time() + minutes * 60
         store = self.lobby.store
         await self.lobby.writes.run(functools.partial(store.mute, name, admin, reason, until_s))
@@ -194,7 +195,9 @@ class Moderation:
         self.muted(name, minutes * 60, admin, reason, until_s)
         if self.lobby.node is not None:
             self.lobby.node.mute(name, minutes * 60, admin, reason, until_s)
-        said = phrase(Msg.MUTE_DONE, name=name, minutes=minutes)
+        said = phrase(
+            Msg.MUTE_DONE, name=name, minutes=minutes, nobodys=_nobodys(name, known, "unmute")
+        )
         session.send(ev.ok("mute", said, (("name", name), ("minutes", str(minutes)))))
 
     async def unmute(self, session: Session, item: Command) -> None:
@@ -442,6 +445,15 @@ class Moderation:
         log for the name finds it."""
         return self._online_name(name) or await self.lobby.accounts.spelling(name)
 
+    async def _called(self, name: str) -> tuple[str, bool]:
+        """``name`` as ``_spelling`` gives it, and whether anyone holds it: logged in
+        (here or on another worker), or an account's."""
+        online = self._online_name(name)
+        if online is not None:
+            return online, True
+        stored = await trio.to_thread.run_sync(self.lobby.store.account_name, name)
+        return (name, False) if stored is None else (stored, True)
+
     def _online_name(self, name: str) -> str | None:
         """``name`` as he is called while he is logged in, here or on another worker;
         None if he is not."""
@@ -487,3 +499,8 @@ def _logged(action: Action, admin: Session, target: str | None = None, **fields:
     (docs/settings.md "Logs"; at warning, so that a server logging only its warnings
     keeps them: they are rare, and what a complaint about an admin needs)."""
     admin.log.warning("moderation", action=str(action), admin=admin.name, target=target, **fields)
+
+
+def _nobodys(name: str, known: bool, undo: str) -> Phrase:
+    """The admin's reply's warning that ``name`` is nobody's (a slip of the keys?)."""
+    return phrase(Msg.NOTHING) if known else phrase(Msg.NAME_NOBODYS, name=name, undo=undo)

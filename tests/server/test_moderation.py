@@ -457,6 +457,30 @@ async def test_a_registered_name_away_is_banned_and_muted_as_its_account_spells_
         assert [b["name"] for b in listed] == ["zz-9", "Гость-7"]
 
 
+async def test_a_ban_or_mute_of_a_name_nobody_holds_says_so_to_the_admin(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # an owner's evening: 'ban mihsa' (for misha, online) was answered as any ban,
+    # 'mihsa is banned: the name may not log in.', and misha played on
+    port = await start_server(admins=["boss"])
+    await register("vera", "veras")  # registered, away: her name is someone's
+    boss = await _boss(port, connect, register)
+    await connect.machine(port, "misha")
+    await boss.send("ban mihsa cheating")
+    assert (await boss.expect("ok", cmd="ban"))["text"] == (
+        "mihsa is banned: the name may not log in. Nobody is logged in as mihsa and no"
+        " account has the name: a slip of the keys? 'unban mihsa' undoes it."
+    )
+    await boss.send("mute mihsa 5")
+    assert (await boss.expect("ok", cmd="mute"))["text"] == (
+        "mihsa is muted for 5 min. Nobody is logged in as mihsa and no account has the"
+        " name: a slip of the keys? 'unmute mihsa' undoes it."
+    )
+    for line, cmd in [("ban vera", "ban"), ("mute misha", "mute")]:  # someone's: as ever
+        await boss.send(line)
+        assert "Nobody" not in (await boss.expect("ok", cmd=cmd))["text"], line
+
+
 async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
