@@ -453,7 +453,7 @@ class Node:
         dead_after = self.lobby.config.server_dead_ms / 1000
         for worker, last in list(self.heard.items()):
             if now - last > dead_after:
-                self._forget_worker(worker)
+                self._forget_worker(worker, "silent")
         self._release_late(now - dead_after)
         # a seat its owner never told again: forfeited there by now, if it lives (its
         # player away that long, or his clock out), and no guest's name held for it
@@ -1144,7 +1144,7 @@ class Node:
                 self.replaced.add(other)
                 self._heard_whole(other)
                 if other in self.heard:
-                    self._forget_worker(other)
+                    self._forget_worker(other, "replaced")
                 self._give_up_seats_at(other)
         self.identities[sender] = identity
 
@@ -1153,7 +1153,7 @@ class Node:
         seat of its is waited for."""
         worker = message["w"]
         self.identities.pop(worker, None)
-        self._forget_worker(worker, phrase(Msg.SERVER_STOPPED))
+        self._forget_worker(worker, "stopped", phrase(Msg.SERVER_STOPPED))
         self._give_up_seats_at(worker)
 
     def _give_up_seats_at(self, worker: int) -> None:
@@ -1449,7 +1449,7 @@ class Node:
         if pid is None or not self.same_parent(owner) or not process_ended(pid):
             return False
         self.ended.add(owner)  # (a word of its still on the bus would bring it back)
-        self._forget_worker(owner)
+        self._forget_worker(owner, "ended")
         return True
 
     def _rematches_lapse(self, worker: int, why: Phrase) -> None:
@@ -1471,12 +1471,15 @@ class Node:
             off = ev.RematchOff.SERVER_LOST
             session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
 
-    def _forget_worker(self, worker: int, why: Phrase | None = None) -> None:
+    def _forget_worker(self, worker: int, how: str, why: Phrase | None = None) -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
         leave the lobby, its players the list, and the seats they held here go away
-        (their players told ``why``: by default, its server was lost)."""
+        (their players told ``why``: by default, its server was lost). ``how``, for the
+        log: ``stopped`` (its last word: a drain, a stop asked for), ``silent``,
+        ``ended`` (its process), ``replaced`` (its successor said hello): the line was
+        the same warning for a drained worker as for a dead one."""
         why = phrase(Msg.SERVER_LOST) if why is None else why
-        log.warning("worker_lost", lost=worker)
+        log.warning("worker_lost", lost=worker, how=how)
         self._heard_whole(worker)  # (not waited for at start-up)
         self.heard.pop(worker, None)
         self.tables_heard.pop(worker, None)
