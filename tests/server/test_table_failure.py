@@ -463,7 +463,7 @@ async def test_a_rule_failing_to_set_up_a_table_is_named_to_the_player_and_logge
         "rule 'boom-config' (distribution '(registered in-process)') failed to set up the"
         " table: KeyError: 'x'"
     )
-    commands = ("new 2 boom-config", "seek 2 boom-config", "reserve 2 boom-config seats=a,b")
+    commands = ("new 2 boom-config", "seek 2 boom-config", "reserve 2 boom-config seats=pa,pb")
     with trio.fail_after(20), structlog.testing.capture_logs() as logs:
         async with trio.open_nursery() as nursery:
             config = make_config(db_path, admins=["boss"])
