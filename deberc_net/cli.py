@@ -1169,7 +1169,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="register an admin's name (password on standard "
         "input); a login can never register a name listed in admins",
     )
-    adm.add_argument("name")
+    adm.add_argument(
+        "name",
+        metavar="NAME",
+        help="the name, as a login takes it (2-20 letters, digits, '_' or '-'); the "
+        "server's admins setting must list it too",
+    )
     adm.add_argument(
         "--replace",
         action="store_true",

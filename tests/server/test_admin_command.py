@@ -70,6 +70,16 @@ async def test_admin_on_a_registered_name_refuses_without_replace_and_resets_wit
     assert await _login(port, connect, "login newbie players-own") == "code=bad-password"
 
 
+def test_admin_help_says_what_name_it_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    # 'admin --help' showed a bare 'name', where --replace's help speaks of NAME
+    with pytest.raises(SystemExit) as ended:
+        main(["admin", "--help"])
+    assert ended.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())  # (argparse wraps it)
+    assert "admin [-h] [--replace] [--db DB] [--config FILE.toml] NAME" in out
+    assert "2-20 letters, digits, '_' or '-'" in out and "admins setting" in out
+
+
 def test_admin_registers_a_new_name_with_or_without_replace(
     db_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
