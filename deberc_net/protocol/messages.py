@@ -377,6 +377,7 @@ class Msg(StrEnum):
     ANNOUNCED = "announced"
     ANNOUNCE_SENT = "announce-sent"
     NOT_ON_ADMINS = "not-on-admins"
+    NOT_ON_HOUSE_BOTS = "not-on-house-bots"
     KICKED = "kicked"
     KICK_DONE = "kick-done"
     BANNED = "banned"
@@ -1592,6 +1593,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ANNOUNCE_SENT: (
         "Announced to everyone logged in.",
         "Объявление отправлено всем, кто на сервере.",
+    ),
+    # a kicked house bot quit as after its match: its seat stayed away, the match held
+    # for the away limit, no bot coming back and nothing in the log
+    Msg.NOT_ON_HOUSE_BOTS: (
+        "{name} is a house bot, the server's own program: house bots are not kicked,"
+        " banned or muted (each plays at the table that asked for it, and goes with it)",
+        "{name} — бот сервера, его собственная программа: ботов сервера не отключают,"
+        " не блокируют и не лишают слова (бот играет за столом, который его позвал, и"
+        " уходит вместе с ним)",
     ),
     Msg.NOT_ON_ADMINS: (
         "{name} is an admin: admins are not kicked, banned or muted (the server's owner"

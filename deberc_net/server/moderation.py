@@ -36,6 +36,7 @@ from . import accounts
 from .accounts import name_key
 from .chat import refused_text
 from .drain import Asked
+from .house import PREFIX as HOUSE_PREFIX
 from .session import Ending, Session
 
 if TYPE_CHECKING:
@@ -430,6 +431,9 @@ class Moderation:
             return None
         if not admins_too and name_key(name) in self.lobby.accounts.admins:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_ON_ADMINS, name=name)))
+            return None
+        if not admins_too and name_key(name).startswith(HOUSE_PREFIX):  # (login refuses it)
+            session.send(ev.error("not-allowed", phrase(Msg.NOT_ON_HOUSE_BOTS, name=name)))
             return None
         reason = " ".join(words[1].split()) if len(words) > 1 else ""
         refused = refused_text(reason, usage) if reason else None

@@ -4,6 +4,7 @@ another admin; a ban and a mute kept by the store through a restart."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -17,7 +18,17 @@ import trio.testing
 from deberc_net.server import accounts
 from deberc_net.server.store import open_store
 
-from .client import LineClient, fields, help_commands, help_texts, person_told, seat_pair
+from .client import (
+    BOT_START_S,
+    LineClient,
+    fields,
+    help_commands,
+    help_texts,
+    is_event,
+    person_told,
+    play_machine,
+    seat_pair,
+)
 from .conftest import Connector, make_config, running_server
 
 StartServer = Callable[..., Awaitable[int]]
@@ -479,6 +490,33 @@ async def test_a_ban_or_mute_of_a_name_nobody_holds_says_so_to_the_admin(
     for line, cmd in [("ban vera", "ban"), ("mute misha", "mute")]:  # someone's: as ever
         await boss.send(line)
         assert "Nobody" not in (await boss.expect("ok", cmd=cmd))["text"], line
+
+
+async def test_a_house_bot_is_not_kicked_banned_or_muted_and_plays_its_match_on(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # an owner's evening: 'kick house-heuristic-1' was answered ok, the bot quit as
+    # after its match (its exit taken for one), its seat held away for the away limit
+    # and the player's match with it, no bot coming back and nothing in the log
+    port = await start_server(admins=["boss"], house_bots=True)
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 short")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot random")
+    bot = (await ann.expect("ok", cmd="bot"))["name"]
+    await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
+    for line in (f"kick {bot} test", f"ban {bot}", f"mute {bot} 5", f"KICK {bot.upper()}"):
+        assert await _error(boss, line) == {
+            "code": "not-allowed",
+            "text": f"{line.split()[1]} is a house bot, the server's own program: house bots"
+            " are not kicked, banned or muted (each plays at the table that asked for it,"
+            " and goes with it)",
+        }, line
+    end = fields(await play_machine(ann, random.Random(3), timeout=BOT_START_S))[1]
+    assert end["kind"] == "match-end" and end["reason"] != "away", end
+    await boss.send("bans")
+    await boss.expect("bans", count="0")
 
 
 async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_chat_is_logged(
