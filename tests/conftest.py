@@ -232,7 +232,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             rest.append(item)
         else:
             grouped.setdefault(group, []).append(item)
-    longs: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    longs: list[list[list[pytest.Item]]] = [[] for _ in range(workers)]
     loads = [0.0] * workers
     for group in sorted(grouped, key=lambda g: -LONG_TESTS[g][0]):
         least = loads.index(min(loads))
@@ -247,9 +247,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         size = max(0, share - sum(len(g) for g in groups))
         short, rest = rest[:size], rest[size:]
         done = 0
-        for j, group in enumerate(groups):  # staggered: the workers' first ones apart
+        for j, long_ones in enumerate(groups):  # staggered: the workers' first ones apart
             at = int((j + (i + 1) / (workers + 1)) * len(short) * SPREAD / len(groups))
-            ordered += short[done:at] + group
+            ordered += short[done:at] + long_ones
             done = at
         ordered += short[done:]
     items[:] = ordered + rest

@@ -26,7 +26,9 @@ settings.register_profile("long", max_examples=FULL)
 def examples(n: int) -> settings:
     """Settings that draw the active profile's share of ``n`` examples (at least 2), with
     no per-example deadline (whole matches take their time on a busy machine)."""
-    share = settings.default.max_examples / FULL
+    active = settings.default
+    assert active is not None  # tests/conftest.py loads one on import
+    share = active.max_examples / FULL
     return settings(
         max_examples=max(2, math.ceil(n * share)),
         deadline=None,

@@ -183,7 +183,9 @@ def _made_by_ours(nodes: list[ast.AST], bound: dict[str, str]) -> dict[str, str]
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and isinstance(
             node.value, ast.Call
         ):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            targets: list[ast.expr] = (
+                node.targets if isinstance(node, ast.Assign) else [node.target]
+            )
             calls.append((targets, node.value))
         elif (  # with open_store(...) as store:
             isinstance(node, ast.withitem)

@@ -7,8 +7,31 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
+from typing import TypedDict
 
 import attrs
+
+
+# one pair's figures as the JSON summary writes them (docs/bots.md): the tests and
+# the report read its fields by name
+class PairDict(TypedDict):
+    a: str
+    b: str
+    deals: int
+    wins: int
+    draws: int
+    void_draws: int
+    losses: int
+    score: float
+    elo: float | None
+    elo_margin: float | None
+    los: float
+    points_per_deal: float | None
+    points_per_deal_margin: float | None
+    duplicate_sets: int
+    points_los: float | None
+    forfeits: dict[str, int]
+
 
 Z95 = 1.959964
 
@@ -113,7 +136,7 @@ class PairStats:
             return 0.5 if mean == 0 else float(mean > 0)
         return t_cdf(mean / (half_width / t_quantile(0.975, n - 1)), n - 1)
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> PairDict:
         elo, margin = self.elo()
         ppd, ppd_margin = self.points_per_deal()
         points_los = self.points_los()

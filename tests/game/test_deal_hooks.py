@@ -4,6 +4,7 @@ whenever the state changes (issue #9's move path, docs/performance.md)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -84,7 +85,7 @@ class ListingDeal(Deal):
         return others if any(c.card is not None for c in others) else calls
 
 
-def _trump_leads(records: list[dict[str, Any]]) -> tuple[int, int]:
+def _trump_leads(records: Sequence[dict[str, Any]]) -> tuple[int, int]:
     """(leads past the first trick, those of a trump by a seat holding another suit),
     in played-out two-player deals: a seat's hand at a trick is what it plays from
     there on."""

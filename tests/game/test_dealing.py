@@ -129,6 +129,7 @@ def test_all_pass_twice_voids_the_deal() -> None:
     say(deal, 0, "pas")
     say(deal, 1, "pas")
     assert deal.phase == "done"
+    assert deal.result is not None
     assert (deal.result.outcome, deal.result.void_reason) == ("void", "all passed")
     assert deal.trump is None and deal.player is None
     assert deal.result is not None and deal.result.score.written == [0, 0]

@@ -13,6 +13,7 @@ from deberc_net.game.deal import Deal
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
 from deberc_net.game.record import replay_deal
+from deberc_net.game.rules import RuleSet
 from deberc_net.testing import build_ruleset
 
 from .decks import SIMPLE, SIMPLE_PLAY, build_deck, cards, parse
@@ -23,7 +24,7 @@ NOTHING = "7d Kd Ad 7s 9s Ah 8h 10h 9c"  # no sequence
 
 
 def deal2(
-    other: str, dealer: str, turned: str = "Kc", fresa: str | None = None, rules: object = R
+    other: str, dealer: str, turned: str = "Kc", fresa: str | None = None, rules: RuleSet = R
 ) -> Deal:
     deck = build_deck(other, dealer, turned, fresa)
     return Deal(
@@ -31,7 +32,7 @@ def deal2(
         deal_no=1,
         dealer=1,
         deck=deck,
-        seed="t",  # type: ignore[arg-type]
+        seed="t",
         totals_before=(0, 0),
     )
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from deberc_net.game.events import DealAbandoned, DealEnded
+from deberc_net.game.events import DealAbandoned, DealEnded, MatchEnded
 from deberc_net.game.match import Match
 from deberc_net.plugins import RuleBook
 from deberc_net.selfplay import selfplay
@@ -54,6 +54,7 @@ def test_a_forfeited_match_is_freed_and_its_records_read_after(no_collector: Non
     assert gone() is None
     [record] = records
     assert (record["table"], record["match"], record["outcome"]) == ("t", "m2", "forfeit")
+    assert isinstance(abandoned, DealAbandoned) and isinstance(ended, MatchEnded)
     assert abandoned.record is record and ended.forfeit is None
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 
@@ -195,7 +196,11 @@ def test_without_bide_penalty_bides_cost_nothing_more() -> None:
 
 # ------------------------------------------------------------------ fresa-hidden
 def test_fresa_hidden_the_view_shows_no_fresa() -> None:
-    for players, make in ((2, lambda r: match2(SIMPLE, r)), (3, lambda r: match3(rules=r))):
+    makers: list[tuple[int, Callable[[RuleSet], Match]]] = [
+        (2, lambda r: match2(SIMPLE, r)),
+        (3, lambda r: match3(rules=r)),
+    ]
+    for players, make in makers:
         shown = make(build_ruleset(players))
         hidden = make(build_ruleset(players, options=["fresa-hidden"]))
         for match in (shown, hidden):

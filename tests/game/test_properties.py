@@ -166,6 +166,7 @@ def test_any_legal_calls_end_the_match(data: Any) -> None:
             assert sum(r["totals"]) - sum(r["totals_before"]) >= 5, r["outcome"]
     assert len(played) <= 2 * TARGET // 5 + 1
     last = records[-1]
+    assert match.result is not None
     assert last["match_over"]["winner"] == match.result.winner
     if last["match_over"]["reason"] == "target":
         assert max(last["totals"]) >= TARGET

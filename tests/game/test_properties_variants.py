@@ -137,6 +137,7 @@ def check_complete_deal(record: dict[str, Any], deal: Deal, players: int, bonus:
         assert in_play == 152  # every card is in play
     # the engine's count: its card points, and its deal points less the combinations
     # and bella, are the tricks and the last trick's bonus
+    assert deal.result is not None
     score = deal.result.score
     assert score is not None
     assert sum(deal.tally.card_points) == in_play
@@ -147,6 +148,7 @@ def check_complete_deal(record: dict[str, Any], deal: Deal, players: int, bonus:
 def check_listed_combinations(record: dict[str, Any], deal: Deal, bonus: int) -> None:
     """The combinations in ``declared[].scored`` are exactly the combination part of
     ``points``: per side, the sequences and bella listed add up to it."""
+    assert deal.result is not None
     score = deal.result.score
     assert score is not None
     listed = [0] * len(score.points)
@@ -217,6 +219,7 @@ def test_random_play_keeps_every_invariant(table: tuple[Any, ...]) -> None:
     assert all(match.legal_calls(s) == [] for s in range(players))
     records = match.records
     assert [r["deal_no"] for r in records] == list(range(1, len(records) + 1))
+    assert match.result is not None
     assert records[-1]["match_over"]["reason"] == match.result.reason
     bonus = rules.settings.last_trick_bonus
     complete = 0

@@ -132,6 +132,7 @@ def test_three_players_hanging_points_after_a_bide_are_shared_by_the_whistlers()
     )
     say(deal, 0, "igrayu")
     play(deal, D3_PLAY)
+    assert deal.result is not None
     score = deal.result.score
     assert score is not None
     # 71 against 48 + 43: a bide. The 71 and the hanging 101 are both split in half, the

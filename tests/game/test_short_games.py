@@ -45,7 +45,7 @@ def match2(
 
 
 def result(match: Match) -> tuple[int, str]:
-    assert match.result is not None
+    assert match.result is not None and match.result.winner is not None
     return match.result.winner, match.result.reason
 
 

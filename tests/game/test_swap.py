@@ -278,8 +278,9 @@ def test_four_sevens_in_bidding_even_out_of_turn() -> None:
     assert legal(deal, 0) == ["chetyre-semerki"]  # not his turn, still allowed
     refused(deal, 1, "chetyre-semerki", E.NotAllowed, "not-allowed")
     say(deal, 0, "chetyre-semerki")
+    assert deal.result is not None
     assert (deal.phase, deal.result.outcome, deal.result.void_reason) == ("done", "void", "sevens")
-    assert deal.result is not None and deal.result.score.written == [0, 0]
+    assert deal.result.score.written == [0, 0]
 
 
 def test_four_sevens_after_the_order_until_the_first_card() -> None:

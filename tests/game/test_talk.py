@@ -347,6 +347,7 @@ def test_run_of_five_is_one_fifty() -> None:
     say(deal, 0, "pyatdesyat")
     play(deal, "7h 8h")
     assert deal.combo_points() == [50, 0]
+    assert deal.tally.scoring_combos is not None
     assert [c.describe() for c in deal.tally.scoring_combos[0]] == ["pyatdesyat to Js"]
 
 
@@ -357,6 +358,7 @@ def test_run_of_seven_is_one_fifty() -> None:
     say(deal, 0, "pyatdesyat")
     play(deal, "7h 8h")
     assert deal.combo_points() == [50, 0]
+    assert deal.tally.scoring_combos is not None
     assert [c.describe() for c in deal.tally.scoring_combos[0]] == ["pyatdesyat to Ks"]
 
 
@@ -367,6 +369,7 @@ def test_run_of_eight_is_two_fifties() -> None:
     say(deal, 0, "dva-pyatdesyat")
     play(deal, "7h 8h")
     assert deal.combo_points() == [100, 0]
+    assert deal.tally.scoring_combos is not None
     assert [c.describe() for c in deal.tally.scoring_combos[0]] == [
         "pyatdesyat to 10s",
         "pyatdesyat to As",
@@ -446,6 +449,7 @@ def test_bella_cards_also_count_in_a_trump_terts() -> None:
     assert deal.bella_points() == [20, 0]
     assert deal.tally.card_points == [0, 25]
     assert deal.deal_points() == [40, 25]
+    assert deal.tally.scoring_combos is not None
     assert [c.cards for c in deal.tally.scoring_combos[0]] == [tuple(cards("Qh Kh Ah"))]
 
 

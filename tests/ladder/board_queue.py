@@ -15,7 +15,7 @@ from deberc_net.ladder.results import GameResult
 from deberc_net.ladder.runner import LadderOptions
 from deberc_net.ladder.schedule import Game, schedule
 from deberc_net.ladder.supervisor import BotSpec
-from tests.store.distributed import query
+from tests.store.distributed import query as query  # the queue tests' one import
 
 
 def new_run(url: str, boards: int) -> tuple[BoardQueue, int]:

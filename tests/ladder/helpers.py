@@ -147,6 +147,7 @@ def deals_in(db: Path) -> list[str]:
 
 
 def pair_of(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
+    found: dict[str, Any]
     (found,) = [p for p in data["pairs"] if (p["a"], p["b"]) == (a, b)]
     return found
 

@@ -74,7 +74,9 @@ def test_elo_and_points_of_opposite_signs_are_pointed_out() -> None:
         pair.add((board, ("a", "b")), *first)
         pair.add((board, ("a", "b")), *second)
     told = pair.as_dict()
-    assert told["elo"] > 0 > told["points_per_deal"]
+    elo, per_deal = told["elo"], told["points_per_deal"]
+    assert elo is not None and per_deal is not None
+    assert elo > 0 > per_deal
     assert told["points_los"] is not None and told["points_los"] < 0.5
     lines = report.text(_summary(pair)).splitlines()
     at = lines.index(_pair_line(pair))
@@ -93,7 +95,9 @@ def test_opposite_signs_within_their_margins_are_no_difference_not_a_disagreemen
         for x, y in deals:
             pair.add((board, ("a", "b")), x, y)
     told = pair.as_dict()
-    assert told["elo"] > 0 > told["points_per_deal"]
+    elo, per_deal = told["elo"], told["points_per_deal"]
+    assert elo is not None and per_deal is not None
+    assert elo > 0 > per_deal
     lines = report.text(_summary(pair)).splitlines()
     at = lines.index(_pair_line(pair))
     assert lines[at + 1] == f"    {report.NO_DIFFERENCE}"
@@ -107,7 +111,9 @@ def test_figures_both_within_their_margins_say_no_difference_whatever_their_sign
     for board, deals in enumerate([[(10, 0), (0, 8)], [(10, 0), (14, 0)]]):
         for x, y in deals:
             pair.add((board, ("a", "b")), x, y)
-    assert pair.as_dict()["elo"] > 0 < pair.as_dict()["points_per_deal"]
+    elo, per_deal = pair.as_dict()["elo"], pair.as_dict()["points_per_deal"]
+    assert elo is not None and per_deal is not None
+    assert elo > 0 < per_deal
     assert f"    {report.NO_DIFFERENCE}" in report.text(_summary(pair)).splitlines()
 
 

@@ -95,6 +95,7 @@ def test_the_result_of_a_match_won_by_a_wide_name_fits_the_table_pane() -> None:
     )
     lines = table_text(state).splitlines()
     assert all(cell_len(line) <= 51 for line in lines), lines
+    assert state.result is not None
     assert "".join(lines[-2:]).replace(" ", "") == state.result.replace(" ", "")
 
 

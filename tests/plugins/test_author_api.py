@@ -140,7 +140,7 @@ class Boom:
 
     def fail(self, hook: str) -> None:
         if hook == self.failing:
-            {}["x"]  # the bug
+            dict[str, int]()["x"]  # the bug
 
     @hookimpl
     def deberc_configure(self, settings: Settings, players: int) -> None:
@@ -229,10 +229,10 @@ def test_a_misspelled_setting_is_named_with_the_one_meant() -> None:
     )
     settings = Settings()  # the variant's configure is handed the Settings itself
     with pytest.raises(AttributeError) as plain:
-        settings.last_trick_bonu = 0  # type: ignore[attr-defined]
+        settings.last_trick_bonu = 0
     assert str(plain.value) == str(info.value.__cause__)
     with pytest.raises(AttributeError, match=r"^Settings has no setting 'zzz'$"):
-        settings.zzz = 0  # type: ignore[attr-defined]
+        settings.zzz = 0
 
 
 @pytest.mark.parametrize(
@@ -412,7 +412,9 @@ def test_a_match_deals_on_from_its_seed_once_the_scripted_decks_run_out() -> Non
     for seed in ("scripted", "scripted", "another"):
         match = new_match(build_ruleset(), deck, seed=seed)
         for _ in range(4):  # everyone passes twice: a void deal, the next one deals
-            say(match, match.deal.to_act, "pas")
+            seat = match.deal.to_act
+            assert seat is not None
+            say(match, seat, "pas")
         assert match.deal.deal_no == 2
         seconds.append(match.deal.hands)
     assert seconds[0] == seconds[1] != seconds[2]

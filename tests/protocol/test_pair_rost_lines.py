@@ -72,7 +72,7 @@ def test_the_partner_who_answers_a_rost_is_told_so_in_russian() -> None:
 
 def test_a_declarer_who_answers_himself_is_asked_as_before() -> None:
     # the same deal, boris's terts not the better: anna answers her own rost? herself
-    hands = ("7d 8d 9d 7c 10s 7h Jc Ad", "Jd Kd 8c 9c 8h 10h Ac 7s")
+    hands: tuple[str, ...] = ("7d 8d 9d 7c 10s 7h Jc Ad", "Jd Kd 8c 9c 8h 10h Ac 7s")
     hands += ("9s 10c Qh Kh Qd 8s 9h As", "Js Qs Ks Kc Qc 10d Jh Ah")
     match = Match(build_ruleset(4), seed="t4", dealer=3, decks={1: build_deck_n(hands, 3, "Kc")})
     match.names = NAMES

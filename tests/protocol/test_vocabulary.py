@@ -269,7 +269,7 @@ def _every_call() -> list[Call]:
     calls = [*C.PLAY_CALLS, Call("igrayu"), *(Call("igrayu", suit=s) for s in range(4))]
     calls += [Call("ot", rank=r, trump=t) for r in range(8) for t in (False, True)]
     calls += [Call(name, count=n) for name in ("terts", "pyatdesyat") for n in (1, 2, 3)]
-    simple = ("pas", "menyayu", "ne-menyayu", "chetyre-semerki", "rost?", "pishet")
+    simple: tuple[str, ...] = ("pas", "menyayu", "ne-menyayu", "chetyre-semerki", "rost?", "pishet")
     simple += ("pokazhi", "pokazyvayu", "prokhodit?", "prokhodit", "ne-prokhodit", "bella")
     return calls + [Call(name) for name in (*simple, "konets")]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 import trio
 
-from deberc_net.protocol.render import BANNER_RU
+from deberc_net.protocol.render import BANNER_RU as BANNER_RU  # the tests' one import
 from deberc_net.protocol.wire import EventKind, LineBuffer, fields_of, parse_line
 
 DEFAULT_TIMEOUT = 5.0
@@ -226,12 +226,12 @@ async def infos_so_far(client: LineClient) -> list[str]:
     return [fields(x)[1]["text"] for x in client.lines[: client.pos] if x.startswith("info ")]
 
 
-async def block(client, command: str) -> list[str]:
+async def block(client: LineClient, command: str) -> list[str]:
     """The lines that answer a command the table answers ('sheet', also the table's,
     marks the end: the table answers in order)."""
     await client.send(command)
     await client.send("sheet")
-    lines = []
+    lines: list[str] = []
     while True:
         line = await client.read_until(lambda _: True)
         if line.startswith(("sheet ", "Score sheet")):
@@ -243,7 +243,7 @@ async def help_texts(client: LineClient, command: str) -> list[str]:
     """The texts of the ``help`` lines answering ``command`` (a ping marks the end)."""
     await client.send(command)
     await client.send("ping")
-    out = []
+    out: list[str] = []
     while True:
         tag, f = fields(await client.read_until(lambda _: True))
         if tag == "ok" and f.get("cmd") == "ping":
@@ -256,7 +256,7 @@ async def help_commands(client: LineClient) -> set[str]:
     """The commands ``help`` lists to ``client`` (a ping marks the end)."""
     await client.send("help")
     await client.send("ping")
-    out = set()
+    out: set[str] = set()
     while True:
         tag, said = fields(await client.read_until(lambda _: True))
         if tag == "ok":
@@ -300,7 +300,7 @@ async def play_machine(
             await client.send(f"{random_legal(f, rng)} seq={f['seq']}")
 
 
-def second_deal_first_trick() -> object:
+def second_deal_first_trick() -> Callable[[str], bool]:
     """A stop for play_machine: the first trick of deal 2 has been taken."""
     seen = {"deal2": False}
 

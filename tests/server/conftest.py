@@ -94,7 +94,8 @@ def start_server(nursery: trio.Nursery, db_path: Path) -> Callable[..., Awaitabl
     async def start(**overrides: Any) -> int:
         # the plugins are loaded once per test process, as once per server process
         config = make_config(db_path, **overrides)
-        return await nursery.start(functools.partial(serve, config, rules=rule_book()))
+        port: int = await nursery.start(functools.partial(serve, config, rules=rule_book()))
+        return port
 
     return start
 

@@ -26,7 +26,9 @@ def _history(*deals: ev.HistoryDeal) -> ev.History:
 def test_a_finished_deals_history_says_where_the_trump_seven_was_swapped() -> None:
     match = swapped_at_trick_two()
     while match.deal.deal_no == 1:
-        say(match, match.to_act, first_card(match, match.to_act))
+        seat = match.to_act
+        assert seat is not None
+        say(match, seat, first_card(match, seat))
     record = match.records[0]
     assert record["draws"][-1] == [0, "7h"]  # the seven, drawn last as the turned card
     history = _history(history_deal(record))

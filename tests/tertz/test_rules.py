@@ -83,6 +83,7 @@ def test_the_turned_trump_goes_to_the_second_drawer_of_the_last_draw() -> None:
     while len(deal.draws) < 14:
         step(deal)
     winner = deal.tricks[-1].winner
+    assert winner is not None
     assert deal.draws[-1] == ((winner + 1) % 2, parse_card("Kh"))
     assert deal.talon_left() == 0 and len(deal.tricks) == 7
     assert len(deal.hands[0]) == len(deal.hands[1]) == 9
@@ -295,6 +296,7 @@ def test_the_opponents_tricks_are_open_while_the_talon_holds_four() -> None:
     assert dict(view(match, 0).game)["their_tricks"] == ()
     assert dict(view(match, None).game)["their_tricks"] is None  # observers: no
     deal = match.deal
+    assert isinstance(deal, TertzDeal)
     while deal.talon_left() > 2:
         seat = deal.to_act
         assert seat is not None
@@ -326,6 +328,7 @@ def test_the_150_split_rounded_to_tens_a_five_down() -> None:
     ]
     deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
     finish(deal)
+    assert deal.result is not None
     score = deal.result.score
     assert score is not None and deal.result.outcome == "split"
     cards_only = [score.card_points[s] + (10 if score.last_trick_side == s else 0) for s in (0, 1)]
@@ -383,6 +386,7 @@ def test_a_changed_last_trick_changes_the_sum_shared() -> None:
     deal = new_deal(rules, build_talon_deck(SEAT0, SEAT1, "Kh", TALON))
     assert isinstance(deal, TertzDeal)
     finish(deal)
+    assert deal.result is not None
     score = deal.result.score
     assert score is not None
     assert sum(score.written) - sum(score.combo_points) - sum(score.bella_points) == 160

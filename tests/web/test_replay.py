@@ -39,7 +39,7 @@ def test_a_hand_is_shown_as_held_for_its_first_card_after_a_seven_swap() -> None
     book = rule_book()
     swapped = 0
     for match in _played_matches(6):
-        shown = replay_match(match.records, book)
+        shown = replay_match(list(match.records), book)
         for record, deal in zip(match.records, shown.deals, strict=True):
             swapped += any(e["call"] == MENYAYU for e in record["calls"])
             if len(record["tricks"]) != 9:
@@ -171,6 +171,6 @@ def test_a_tertz_replay_shows_the_break_and_each_tricks_draws_with_the_talon_lef
 
 def test_a_deberts_replay_has_no_talon_nor_draws() -> None:
     for match in _played_matches(1):
-        for deal in replay_match(match.records, rule_book()).deals:
+        for deal in replay_match(list(match.records), rule_book()).deals:
             assert (deal.talon, deal.talon_broken) == (None, None)
             assert all(t.draws == [] and t.talon is None for t in deal.tricks)

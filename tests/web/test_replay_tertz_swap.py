@@ -37,7 +37,9 @@ TALK = re.compile(r'<p class="talk">(.*?)</p>', re.S)
 
 def _played_out(match: Match) -> Match:
     while not match.over:
-        say(match, match.to_act, first_card(match, match.to_act))
+        seat = match.to_act
+        assert seat is not None
+        say(match, seat, first_card(match, seat))
     return match
 
 
