@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Iterable
+from typing import TypedDict
 
 import trio
 
@@ -21,6 +22,14 @@ DEFAULT_TIMEOUT = 5.0
 BOT_START_S = 20.0
 CARD = re.compile(r"(?:10|[789JQKA])[♠♥♦♣]")  # as the human style shows cards
 PROMPT = re.compile(r"^Your call(?: \[\d+ s\])?: (.+)$")
+
+
+# a line's from= field, a Python keyword: expect("say", text="hi", **sent_by("ann"))
+From = TypedDict("From", {"from": str})
+
+
+def sent_by(name: str) -> From:
+    return {"from": name}
 
 
 class Closed(AssertionError):

@@ -29,6 +29,9 @@ from deberc_net.testing import rule_book
 
 from .client import LineClient, close_all, human_client, machine_client
 
+# the start_server fixture: a server on port 0 with these config overrides; its port
+StartServer = Callable[..., Awaitable[int]]
+
 
 def make_config(db: str | Path, **overrides: Any) -> Config:
     # no heartbeat unless a test asks: on virtual time each beat is a store call in a
@@ -90,7 +93,7 @@ def db_path(
 
 
 @pytest.fixture
-def start_server(nursery: trio.Nursery, db_path: Path) -> Callable[..., Awaitable[int]]:
+def start_server(nursery: trio.Nursery, db_path: Path) -> StartServer:
     async def start(**overrides: Any) -> int:
         # the plugins are loaded once per test process, as once per server process
         config = make_config(db_path, **overrides)

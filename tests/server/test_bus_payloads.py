@@ -28,6 +28,7 @@ from deberc_net.server.table_messages import (
     Dismiss,
     Invite,
     Leave,
+    Message,
     Observe,
     Say,
     ShowHistory,
@@ -58,7 +59,7 @@ def test_a_phrase_crosses_the_bus_whole() -> None:
 
 async def test_each_table_message_a_worker_forwards_is_read_back_as_posted() -> None:
     session = Session(1, Outbox(1 << 16), trio.CancelScope(), name="ann", address="10.0.0.7")
-    forwarded = [
+    forwarded: list[Message] = [
         Sit(session, 2, GameSettings(4, "moscow", ("to-301",))),
         Sit(session, None),
         Leave(session, confirmed=True),

@@ -23,7 +23,7 @@ from .conftest import Connector, make_config
 Register = Callable[[str, str], Awaitable[None]]
 
 
-async def _block(client, command: str, tag: str) -> list[str]:
+async def _block(client: LineClient, command: str, tag: str) -> list[str]:
     """Send a command whose answer is a block of ``tag`` lines; their texts."""
     await client.send(command)
     await client.send("ping")  # a marker: the block has ended when its answer comes

@@ -11,7 +11,7 @@ import trio
 
 from deberc_net.protocol.ends import short_words
 
-from .client import fields, is_event, play_human, play_machine, seat_pair
+from .client import LineClient, fields, is_event, play_human, play_machine, seat_pair
 from .conftest import Connector
 
 TAGS = {"event", "ask", "state", "record", "ok", "info", "say", "error", "bye"}
@@ -28,7 +28,7 @@ async def test_two_machine_clients_play_a_match(port: int, connect: Connector) -
     assert {seat_ann, seat_bob} == {0, 1}
     ends: dict[str, str] = {}
 
-    async def run(client, seed: int) -> None:
+    async def run(client: LineClient, seed: int) -> None:
         ends[client.label] = await play_machine(client, random.Random(seed), timeout=10)
 
     async with trio.open_nursery() as nursery:
@@ -79,7 +79,7 @@ async def test_two_people_play_a_game(port: int, connect: Connector) -> None:
     await bob.read_until(lambda line: line.startswith("You sit at table"))
     ends: dict[str, str] = {}
 
-    async def run(client) -> None:
+    async def run(client: LineClient) -> None:
         ends[client.label] = await play_human(client, timeout=10)
 
     async with trio.open_nursery() as nursery:

@@ -4,6 +4,7 @@ error for itself, nothing for anybody else, and a server that stays up."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +12,8 @@ import trio
 
 import deberc_net.server.table as table_module
 
-from .client import LineClient, fields, is_event, next_ask, seat_pair
-from .conftest import Connector
+from .client import LineClient, fields, is_event, next_ask, seat_pair, sent_by
+from .conftest import Connector, StartServer
 
 
 async def test_many_new_lines_at_once_open_one_table(port: int, connect: Connector) -> None:
@@ -62,12 +63,12 @@ async def test_unicode_line_breaks_and_c1_controls_are_refused(
         await ann.send_raw(f"say {text}\n".encode())
         assert (await ann.expect("error"))["code"] == "control-character"
     await ann.send_raw("\ufeffsay plain\n".encode())  # a byte-order mark is dropped
-    said = await bob.expect("say", **{"from": "ann"})
+    said = await bob.expect("say", **sent_by("ann"))
     assert said["text"] == "plain"
 
 
 async def test_an_endless_telnet_subnegotiation_is_bounded(
-    start_server, connect: Connector
+    start_server: StartServer, connect: Connector
 ) -> None:
     port = await start_server(partial_line_ms=300)
     ann = await connect.raw(port, "ann")
@@ -106,7 +107,7 @@ async def test_a_burst_of_calls_cannot_crowd_out_the_other_seat(
 
 
 async def test_a_forfeit_sends_and_stores_the_deal_it_ended(
-    start_server, connect: Connector, db_path
+    start_server: StartServer, connect: Connector, db_path: Path
 ) -> None:
     port = await start_server(bot_clock_ms=150, max_timeouts=2)
     ann = await connect.machine(port, "ann")

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from .client import fields, is_event, play_machine, seat_pair
+from .client import fields, is_event, play_machine, seat_pair, sent_by
 from .conftest import Connector
 
 SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -172,7 +172,7 @@ async def test_a_watchers_say_goes_to_the_watchers_only(port: int, connect: Conn
     said = await bot.expect("say")
     assert said == {"from": "eve", "table": str(table), "watchers": "1", "text": "who leads?"}
     await ann.send("say good luck")  # the players' talk is heard by everyone at the table
-    await bot.expect("say", **{"from": "ann", "text": "good luck"})
+    await bot.expect("say", text="good luck", **sent_by("ann"))
     assert "watchers" not in bot.lines[-1]
     for person in (ann, bob, carl):  # a ping's answer comes after anything said before it
         await person.send("ping")

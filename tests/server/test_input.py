@@ -22,6 +22,7 @@ from .client import (
     play_machine,
     random_legal,
     seat_pair,
+    sent_by,
 )
 from .conftest import Connector
 
@@ -171,9 +172,9 @@ async def test_a_command_s_words_are_split_at_any_space_a_no_break_one_too(
     bob = await connect.human(port, "bob")
     await bob.send("say\u00a0hi")
     assert "bob says: hi" in await bob.read_until(lambda line: "says" in line)
-    await ann.expect("say", **{"from": "bob", "text": "hi"})
+    await ann.expect("say", text="hi", **sent_by("bob"))
     await ann.send("say\u00a0a\u00a0b")  # the text as typed, its no-break space kept
-    await ann.expect("say", **{"from": "ann", "text": "a\u00a0b"})
+    await ann.expect("say", text="a\u00a0b", **sent_by("ann"))
     await ann.send("who\u00a01")
     assert (await ann.expect("who"))["page"] == "1"
     await ann.send("ping\u2003x")
@@ -252,7 +253,7 @@ async def test_a_say_with_bidi_controls_is_refused_and_reaches_nobody(
             "text": "say TEXT: no bidi controls (U+202A to U+202E, U+2066 to U+2069)",
         }, ascii(control)
     await ann.send("say \u05e9\u05dc\u05d5\u05dd hello")  # Hebrew itself is fine
-    await bob.expect("say", **{"from": "ann", "text": "\u05e9\u05dc\u05d5\u05dd hello"})
+    await bob.expect("say", text="\u05e9\u05dc\u05d5\u05dd hello", **sent_by("ann"))
     assert not any("evil" in line for line in bob.lines)
     await seat_pair(ann, bob)  # and at a table the same
     await ann.send("say \u2067x")
@@ -327,7 +328,9 @@ async def test_games_checks_the_name_as_finger_does(port: int, connect: Connecto
     assert not [line for line in ann.lines if "\u202e" in line or "a" * 21 in line]
 
 
-async def test_unfinished_line_is_disconnected(start_server, connect: Connector) -> None:
+async def test_unfinished_line_is_disconnected(
+    start_server: StartServer, connect: Connector
+) -> None:
     port = await start_server(partial_line_ms=300)
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
@@ -411,7 +414,7 @@ async def test_calls_out_of_turn_and_bad_calls_change_nothing(
         # another game runs meanwhile and must not notice anything
         other_game: dict[str, str] = {}
 
-        async def run(client, seed: int) -> None:
+        async def run(client: LineClient, seed: int) -> None:
             other_game[client.label] = await play_machine(client, random.Random(seed), timeout=10)
 
         await seat_pair(*others)
@@ -546,7 +549,9 @@ async def test_bad_bytes_from_a_seat_change_nothing(port: int, connect: Connecto
     assert ends[0] == ends[1]
 
 
-async def test_a_full_server_refuses_politely(start_server, connect: Connector) -> None:
+async def test_a_full_server_refuses_politely(
+    start_server: StartServer, connect: Connector
+) -> None:
     port = await start_server(max_connections=1)
     ann = await connect.machine(port, "ann")
     stream = await trio.open_tcp_stream("127.0.0.1", port)
@@ -558,7 +563,7 @@ async def test_a_full_server_refuses_politely(start_server, connect: Connector) 
 
 
 async def test_a_flooding_client_is_cut_off_and_nobody_else_notices(
-    start_server, connect: Connector
+    start_server: StartServer, connect: Connector
 ) -> None:
     port = await start_server(flood_lines_per_s=50, flood_burst=100)
     ann = await connect.machine(port, "ann")
@@ -685,7 +690,7 @@ async def test_a_say_with_characters_drawn_as_nothing_is_refused_and_costs_nothi
     mongolian = "\u182d\u180b\u1820 \u1821\u180c \u1828\u180d \u1832\u180f"
     for said in ("\u2764\ufe0f", "\U0001f468\u200d\U0001f469\u200d\U0001f467", england, mongolian):
         await ann.send(f"say {said}")  # the four the allowance holds: none was spent
-        await bob.expect("say", **{"from": "ann", "text": said})
+        await bob.expect("say", text=said, **sent_by("ann"))
     assert not any(
         "a" in fields(line)[1].get("text", "") for line in bob.lines if line.startswith("say")
     )
@@ -729,7 +734,7 @@ async def test_a_say_with_nothing_to_see_or_drawn_over_other_lines_is_refused(
     devanagari = "\u0915\u094d\u200d\u0937"
     for said in (vietnamese, hebrew, tibetan, "a\u2800b #\ufe0f\u20e3", devanagari):
         await ann.send(f"say {said}")  # the five the allowance holds: none was spent
-        await bob.expect("say", **{"from": "ann", "text": said})
+        await bob.expect("say", text=said, **sent_by("ann"))
     assert not [line for line in bob.lines if "\u0301" in line or "\ufff9" in line]
 
 

@@ -49,7 +49,7 @@ async def test_accounts_and_games_survive_a_restart(db_path: Path, connect: Conn
         await seat_pair(ann, bob, "2 to-301")
         ends: list[str] = []
 
-        async def run(client, seed: int) -> None:
+        async def run(client: LineClient, seed: int) -> None:
             ends.append(await play_machine(client, random.Random(seed), timeout=10))
 
         async with trio.open_nursery() as nursery:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .client import fields, is_event
+from .client import LineClient, fields, is_event
 from .conftest import Connector
 
 
-async def _private_table(client, settings: str = "2 private") -> str:
+async def _private_table(client: LineClient, settings: str = "2 private") -> str:
     await client.send(f"new {settings}")
     return (await client.expect("ok", cmd="sit"))["table"]
 

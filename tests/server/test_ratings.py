@@ -33,7 +33,7 @@ async def _registered_pair(
     return ann, bob
 
 
-async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
+async def _play(ann: LineClient, bob: LineClient, settings: str = "2 short") -> dict[str, str]:
     """A match of ann and bob at a new table (ann invites bob if it is private); its
     match-end fields."""
     await ann.send(f"new {settings}")
@@ -45,7 +45,7 @@ async def _play(ann, bob, settings: str = "2 short") -> dict[str, str]:
     await bob.expect("ok", cmd="sit")
     ends: list[str] = []
 
-    async def play(client, seed: int) -> None:
+    async def play(client: LineClient, seed: int) -> None:
         ends.append(await play_machine(client, random.Random(seed)))
 
     async with trio.open_nursery() as nursery:

@@ -8,6 +8,7 @@ import re
 import socket
 import struct
 import time
+from collections.abc import Awaitable
 
 import structlog
 import trio
@@ -22,7 +23,7 @@ from .client import (
     random_legal,
     seat_pair,
 )
-from .conftest import Connector
+from .conftest import Connector, StartServer
 
 
 async def _play_until_asked_in_play(
@@ -95,7 +96,7 @@ async def test_a_second_login_moves_the_session(port: int, connect: Connector) -
 
 
 async def test_away_too_long_forfeits(
-    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     port = await start_server(away_limit_ms=300)
     ann = await connect.machine(port, "ann")
@@ -117,7 +118,7 @@ async def test_away_too_long_forfeits(
 
 
 async def test_leaving_a_waiting_table_frees_the_seat(
-    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     port = await start_server(away_limit_ms=300)
     bob = await connect.machine(port, "bob")
@@ -146,7 +147,7 @@ async def test_leaving_a_waiting_table_frees_the_seat(
 
 
 async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
-    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     port = await start_server(bot_clock_ms=200, human_clock_ms=5000, max_timeouts=3)
     ann, bob, seat = await _quiet_bot_and_person(port, connect)
@@ -185,7 +186,7 @@ async def test_repeated_timeouts_make_automatic_calls_then_forfeit(
     )
 
 
-async def _collect(coro, into: list[str]) -> None:
+async def _collect(coro: Awaitable[str], into: list[str]) -> None:
     into.append(await coro)
 
 
@@ -203,7 +204,7 @@ async def _quiet_bot_and_person(
 
 
 async def test_automatic_calls_are_recorded(
-    start_server, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
+    start_server: StartServer, connect: Connector, virtual_clock: MockClock, jump_when_idle: None
 ) -> None:
     port = await start_server(bot_clock_ms=30, human_clock_ms=5000, max_timeouts=1000)
     ann, bob, seat_ann = await _quiet_bot_and_person(port, connect)  # ann never answers

@@ -11,11 +11,11 @@ import trio.testing
 
 from deberc_net.server.rematch import REMATCH_S
 
-from .client import fields, is_event, play_machine
+from .client import LineClient, fields, is_event, play_machine
 from .conftest import Connector
 
 
-async def _play_one(ann, bob, settings: str = "2 short") -> str:
+async def _play_one(ann: LineClient, bob: LineClient, settings: str = "2 short") -> str:
     """A one-deal match of ann and bob at a new table; its table id."""
     await ann.send(f"new {settings}")
     table = (await ann.expect("ok", cmd="sit"))["table"]
@@ -241,7 +241,7 @@ async def test_the_one_who_left_is_not_told_a_rematch_is_on_offer(
     await bob.take(lambda x: x.startswith(f"Rematch of table {table} asked by ann"))
 
 
-async def _replies_until(client, pred) -> list[str]:
+async def _replies_until(client: LineClient, pred: Callable[[str], bool]) -> list[str]:
     """The ok and error lines (each 'tag cmd-or-code') a client has had up to the first
     unread line that satisfies ``pred``, which is taken: the lines before it stay unread
     (a match's lines among them, for its play)."""

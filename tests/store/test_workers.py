@@ -21,8 +21,16 @@ from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_
 from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
 from tests.ladder.helpers import run_cli
-from tests.server.client import LineClient, close_all, fields, is_event, play_machine, random_legal
-from tests.web.live import follow_sizes
+from tests.server.client import (
+    LineClient,
+    close_all,
+    fields,
+    is_event,
+    play_machine,
+    random_legal,
+    sent_by,
+)
+from tests.web.live import follow_sizes, text_of
 
 from .workers import SETTINGS, Workers, served_workers, settings_file, until_listed
 
@@ -139,7 +147,7 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     who = await until_listed(bob, "who", "ann")
     assert "bob" in who and "carol" in who
     await carol.send("say hello from worker 1")
-    said = await ann.expect("say", **{"from": "carol"})
+    said = await ann.expect("say", **sent_by("carol"))
     assert said["text"] == "hello from worker 1"
     # two seekers of one game on different workers meet at one table
     dan = await workers.connect(0, "dan")
@@ -178,7 +186,7 @@ async def _play_across(workers: Workers, opened: list[LineClient]) -> None:
     table = (await ann.expect("ok", cmd="sit"))["table"]
     await ann.send("invite carol")  # carol, on worker 1, is told there
     await ann.expect("ok", cmd="invite")
-    await carol.expect("invite", table=table, **{"from": "ann"})
+    await carol.expect("invite", table=table, **sent_by("ann"))
     await until_listed(bob, "tables", f"id={table} ")
     await bob.send(f"sit {table}")
     assert (await bob.expect("ok", cmd="sit"))["table"] == table
@@ -422,15 +430,15 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     http_port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
     live = f"ws://127.0.0.1:{http_port}/live/table/{bobs}"
     async with open_websocket_url(live) as page, open_websocket_url(live) as second:
-        seen = await page.get_message()
+        seen = await text_of(page)
         assert seen.startswith(f"ok cmd=observe table={bobs} "), seen
-        also = await second.get_message()  # it joins the first one's feed
+        also = await text_of(second)  # it joins the first one's feed
         assert also.startswith(f"ok cmd=observe table={bobs} "), also
         await ann.send(f"sit {bobs}")
         await ann.expect("ok", cmd="sit")
         sizes: list[int] = []
         while "kind=start" not in seen:
-            seen += (message := await page.get_message())
+            seen += (message := await text_of(page))
             sizes = follow_sizes(sizes, message)
         assert f"table={bobs} kind=seated name=ann" in seen
         # the page's hand backs (and a Tertz page's talon, worked out from them) are
@@ -439,7 +447,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
         tag, hand = fields(await ann.read_until(lambda x: fields(x)[0] in ("ask", "state"), 10))
         with trio.fail_after(10):
             while sizes != [len(hand["hand"].split(","))] * 2:
-                seen += (message := await page.get_message())
+                seen += (message := await text_of(page))
                 sizes = follow_sizes(sizes, message)
         if tag == "ask":  # read here: answered here (play_machine waits for the next one)
             await ann.send(f"{random_legal(hand, random.Random(5))} seq={hand['seq']}")
@@ -459,7 +467,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
             held[int(now["seat"])] = len(now["hand"].split(","))
         with trio.fail_after(10):
             while sizes != [held[0], held[1]]:
-                seen += (message := await page.get_message())
+                seen += (message := await text_of(page))
                 sizes = follow_sizes(sizes, message)
         await bob.send("leave!")
         for socket in (page, second):
@@ -535,7 +543,7 @@ async def _invitations_at_another_workers_table_share_the_senders_chat_allowance
     await eve.send("invite fay")  # the first of two
     await eve.expect("ok", cmd="invite", timeout=10)
     await eve.send("say hello")  # the second
-    await dot.expect("say", timeout=10, **{"from": "eve"})
+    await dot.expect("say", timeout=10, **sent_by("eve"))
     await eve.send("invite gus")  # none left
     refused = await eve.read_until(lambda x: x.startswith(("ok cmd=invite", "error ")), timeout=10)
     assert fields(refused)[1].get("code") == "slow-down", refused

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import json
 
+from trio_websocket import WebSocketConnection
+
 from tests.server.client import fields, is_event
+
+
+async def text_of(socket: WebSocketConnection) -> str:
+    """The socket's next message: the page is sent text, never bytes."""
+    message = await socket.get_message()
+    assert isinstance(message, str), message
+    return message
 
 
 def lines_of(message: str) -> list[str]:

@@ -24,7 +24,7 @@ from tests.server.client import LineClient, fields, is_event, play_machine
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
-from .live import follow_sizes, lines_of
+from .live import follow_sizes, lines_of, text_of
 
 StartWeb = Callable[..., Any]
 
@@ -56,7 +56,7 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_re
     with trio.fail_after(30):
         async with open_websocket_url(live_url(web, 1)) as socket:
             while not socket_lines:  # the page is observing once told so
-                socket_lines += lines_of(await socket.get_message())
+                socket_lines += lines_of(await text_of(socket))
             bob = await connect.machine(web.port, "bob")
             await bob.send("sit 1")
             await bob.expect("ok", cmd="sit")
@@ -66,7 +66,7 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_re
             await carl.read_until(lambda line: is_event(line, "match-end"))
             with pytest.raises(ConnectionClosed):  # the table closed: so does the socket
                 while True:
-                    socket_lines += lines_of(await socket.get_message())
+                    socket_lines += lines_of(await text_of(socket))
     socket_lines = [line for line in socket_lines if line]
     observed = carl.lines[
         carl.lines.index(next(line for line in carl.lines if line.startswith("ok cmd=observe"))) :
@@ -119,7 +119,7 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
             async with open_websocket_url(live_url(web, 1)) as socket:
                 try:
                     while True:
-                        pages[name] += lines_of(await socket.get_message())
+                        pages[name] += lines_of(await text_of(socket))
                         opened.set()
                 except ConnectionClosed:
                     closed[name] = True
@@ -194,14 +194,14 @@ async def test_live_sockets_are_capped_and_unknown_tables_refused(
             async with open_websocket_url(live_url(web, 9)):
                 pass
         async with open_websocket_url(live_url(web, 1)) as first:
-            assert (await first.get_message()).startswith("ok cmd=observe table=1 ")
+            assert (await text_of(first)).startswith("ok cmd=observe table=1 ")
             with pytest.raises(ConnectionRejected):  # one viewer at most
                 async with open_websocket_url(live_url(web, 1)):
                     pass
         for _ in range(50):  # the first one's place is free once the server has seen it go
             try:
                 async with open_websocket_url(live_url(web, 1)) as again:
-                    assert (await again.get_message()).startswith("ok cmd=observe")
+                    assert (await text_of(again)).startswith("ok cmd=observe")
                     break
             except ConnectionRejected:
                 await trio.sleep(0.05)
@@ -223,7 +223,7 @@ async def test_one_address_cannot_take_every_live_socket(
             open_websocket_url(live_url(web, 1)) as second,
         ):
             for viewer in (first, second):
-                assert (await viewer.get_message()).startswith("ok cmd=observe table=1 ")
+                assert (await text_of(viewer)).startswith("ok cmd=observe table=1 ")
             with pytest.raises(ConnectionRejected):  # a third from 127.0.0.1, with room left
                 async with open_websocket_url(live_url(web, 1)):
                     pass
@@ -327,7 +327,7 @@ async def test_the_page_works_out_the_hand_sizes_the_table_holds(
                 real = json.loads(body)["hand_sizes"]
                 with trio.fail_after(3):  # the page catches up with the still table
                     while sizes != real:
-                        sizes = follow_sizes(sizes, await socket.get_message())
+                        sizes = follow_sizes(sizes, await text_of(socket))
                 checked.add(tuple(real))
     # deals, their extra cards or draws, and cards played were all on the way
     assert len(checked) >= 8 and len({sum(s) for s in checked}) >= 5, checked
@@ -343,14 +343,14 @@ async def test_a_socket_that_sends_is_closed_and_a_big_message_never_held(
     await seated_and_observing(web, connect)
     with trio.fail_after(10):
         async with open_websocket_url(live_url(web, 1)) as socket:
-            assert lines_of(await socket.get_message())  # watching
+            assert lines_of(await text_of(socket))  # watching
             await socket.send_message("x" * size)
             with pytest.raises(ConnectionClosed) as closed:
                 while True:
                     await socket.get_message()
     assert closed.value.reason.code == code
     async with open_websocket_url(live_url(web, 1)) as socket:  # another page watches on
-        assert lines_of(await socket.get_message())
+        assert lines_of(await text_of(socket))
 
 
 async def test_a_socket_whose_message_passes_the_limit_is_cut_off_not_read_on(

@@ -15,6 +15,7 @@ from trio_websocket import open_websocket_url
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
+from .live import text_of
 
 StartWeb = Callable[..., Any]
 UPGRADE = (
@@ -53,7 +54,7 @@ async def test_bytes_before_the_answer_end_that_connection_only(
         await bob.send("sit 1")
         await bob.expect("ok", cmd="sit")
         async with open_websocket_url(f"ws://127.0.0.1:{web.http_port}/live/table/1") as page:
-            assert (await page.get_message()).startswith("ok cmd=observe table=1 ")
+            assert (await text_of(page)).startswith("ok cmd=observe table=1 ")
             status, body = await web.get("/api/tables/1")
             assert status == 200 and json.loads(body)["observers"] == 1  # that page alone
 

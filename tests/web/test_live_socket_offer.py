@@ -14,6 +14,7 @@ from trio_websocket import open_websocket_url
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
+from .live import text_of
 
 StartWeb = Callable[..., Any]
 HANDSHAKE = (
@@ -80,7 +81,7 @@ async def test_an_offer_that_cannot_be_read_is_declined_and_the_server_serves_on
         await ann.send("ping")  # the server serves on: the game, another page
         await ann.expect("ok", cmd="ping")
         async with open_websocket_url(f"ws://127.0.0.1:{web.http_port}/live/table/1") as page:
-            assert (await page.get_message()).startswith("ok cmd=observe table=1 ")
+            assert (await text_of(page)).startswith("ok cmd=observe table=1 ")
 
 
 @pytest.mark.timeout(30)
@@ -124,4 +125,4 @@ async def test_a_handshake_header_past_ascii_is_refused_400_and_the_server_serve
         await ann.send("ping")
         await ann.expect("ok", cmd="ping")
         async with open_websocket_url(f"ws://127.0.0.1:{web.http_port}/live/table/1") as page:
-            assert (await page.get_message()).startswith("ok cmd=observe table=1 ")
+            assert (await text_of(page)).startswith("ok cmd=observe table=1 ")

@@ -21,6 +21,7 @@ from deberc_net.server.web.forwarded import ForwardedFor, forwarded_client
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
+from .live import text_of
 
 StartWeb = Callable[..., Any]
 # two requests an address, and none back during a test
@@ -126,7 +127,7 @@ async def test_the_live_sockets_per_address_limit_counts_the_forwarded_address(
             open_websocket_url(url, extra_headers=sent_for("203.0.113.6")) as another,
         ):
             for viewer in (first, second, another):  # all through one proxy's address
-                assert (await viewer.get_message()).startswith("ok cmd=observe table=1 ")
+                assert (await text_of(viewer)).startswith("ok cmd=observe table=1 ")
             with pytest.raises(ConnectionRejected):  # a third of 203.0.113.5's
                 async with open_websocket_url(url, extra_headers=sent_for("203.0.113.5")):
                     pass

@@ -40,7 +40,6 @@ from .bus import MAX_PAYLOAD
 if TYPE_CHECKING:
     from ..session import Session
     from ..table import Table
-    from .remote import RemoteSession
 
 
 TABLES_A_MESSAGE = 20  # at most, in one 'tables' message (fewer if they do not fit)
@@ -261,9 +260,10 @@ def message_for_bus(message: Message) -> dict[str, Any] | None:
             return None
 
 
-def message_from_bus(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> Message:
+def message_from_bus(kind: str, proxy: Session, body: dict[str, Any]) -> Message:
     """``message_for_bus``'s message again (its kind, ``kind``), for ``proxy``: the
-    stand-in here of the session that posted it."""
+    stand-in here of the session that posted it (a RemoteSession on the owner: any
+    Session will do, only what every one has is read or set)."""
     match kind:
         case "sit":
             told = body["seeking"]
@@ -297,7 +297,7 @@ def message_from_bus(kind: str, proxy: RemoteSession, body: dict[str, Any]) -> M
     raise ValueError(f"no such table message: {kind}")
 
 
-def told_address(proxy: RemoteSession, body: dict[str, Any]) -> None:
+def told_address(proxy: Session, body: dict[str, Any]) -> None:
     """The address a message of ``proxy``'s player tells (his own, not his worker's),
     if it tells one (a worker of an older version's 'leave' does not): the house bots'
     cap per address, and whom matchmaking keeps apart (kept_apart.py), count it."""
