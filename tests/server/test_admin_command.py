@@ -95,7 +95,8 @@ def test_admin_registers_a_new_name_with_or_without_replace(
 class _NoPasswordHere(io.StringIO):
     """Standard input that fails the test if the command reads a password from it."""
 
-    def readline(self, size: int | None = -1) -> str:
+    # typeshed says so of StringIO.readline too: its bases (bytes, str) disagree
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
         raise AssertionError("the password was asked for")
 
 

@@ -150,7 +150,7 @@ async def test_leaving_running_matches_again_and_again_is_refused_before_long(
     # tryout: a 'seek 2'/'leave!' loop aborted 50 of one player's matches in 10 s
     port = await start_server(seat_churn_burst=2, seat_churn_per_s=0.0001)
     grief = await connect.machine(port, "grief")
-    victims = []
+    victims: list[LineClient] = []
     for leave in ("leave", "leave!"):  # a machine's 'leave' forfeits at once, as 'leave!'
         victim = await connect.machine(port, f"victim{len(victims)}")
         victims.append(victim)

@@ -71,9 +71,9 @@ def test_the_ask_line_is_the_rendered_view_on_every_state(
                     if not part.endswith(("=", "=-"))
                 )
                 compared += 1
-            seat = match.deal.to_act
-            assert seat is not None
-            match.apply(seat, rng.choice(match.legal_calls(seat)))
+            actor = match.deal.to_act
+            assert actor is not None
+            match.apply(actor, rng.choice(match.legal_calls(actor)))
     assert compared >= 400
     # each of these fields was seen with a value (neither empty nor '-') at least once
     assert {"hand", "trick", "legal", "score", "tricks"} <= fields_seen
@@ -159,5 +159,13 @@ def test_a_deal_class_knows_whether_its_view_is_its_own() -> None:
     """``Deal.own_view``, set for each subclass as it is made: the ask line's one test."""
     assert not Deal.own_view
     assert _RetoldDeal.own_view
-    assert type("Viewed", (Deal,), {"view_fields": lambda self, seat: ()}).own_view
-    assert not type("Plain", (Deal,), {}).own_view
+
+    class Viewed(Deal):
+        def view_fields(self, seat: int | None) -> tuple[tuple[str, object], ...]:
+            return ()
+
+    class Plain(Deal):
+        pass
+
+    assert Viewed.own_view
+    assert not Plain.own_view

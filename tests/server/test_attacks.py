@@ -31,6 +31,7 @@ from deberc_net.server.table_messages import (
     Away,
     Back,
     Leave,
+    Message,
     Observe,
     Say,
     ShowState,
@@ -278,9 +279,9 @@ async def test_help_on_a_call_spends_the_lists_allowance_and_a_command_none(
     refused = [line for line in replies if line.startswith("error ")]
     assert [fields(x)[1]["code"] for x in refused] == ["slow-down"]  # the third 'help rost?'
     assert sum(1 for x in replies if x.startswith("help text=sit TABLE")) == 5
-    refused = fields(await ann.reply("help a"))[1]
-    seconds = -(-int(refused.pop("wait_ms")) // 1000)
-    assert refused == {"code": "slow-down", "text": f"too many 'help' at once: wait {seconds} s"}
+    error = fields(await ann.reply("help a"))[1]
+    seconds = -(-int(error.pop("wait_ms")) // 1000)
+    assert error == {"code": "slow-down", "text": f"too many 'help' at once: wait {seconds} s"}
 
 
 async def test_history_and_sheet_spend_the_lists_allowance(
@@ -789,7 +790,7 @@ async def test_one_session_cannot_fill_a_tables_inbox_and_control_always_passes(
             return Session(number, Outbox(1 << 20), trio.CancelScope(), name=name)
 
         noisy, quiet = session(1, "noisy"), session(2, "quiet")
-        burst = [
+        burst: list[Message] = [
             ShowState(noisy),
             Say(noisy, "hi"),
             TableCall(noisy, "pas", None),

@@ -27,7 +27,7 @@ async def _block(client: LineClient, command: str, tag: str) -> list[str]:
     """Send a command whose answer is a block of ``tag`` lines; their texts."""
     await client.send(command)
     await client.send("ping")  # a marker: the block has ended when its answer comes
-    out = []
+    out: list[str] = []
     while True:
         t, f = fields(await client.read_until(lambda _: True))
         if t == "ok" and f.get("cmd") == "ping":

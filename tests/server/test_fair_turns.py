@@ -38,7 +38,7 @@ async def _take_turns(
 async def test_turns_go_fewest_first_then_in_arrival_order(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
-    turns, served = FairTurns(1), []
+    turns, served = FairTurns(1), list[str]()
     async with trio.open_nursery() as nursery:
         await _take_turns(
             turns, {"first": 9, "loop": 7, "fresh": 1, "loop2": 7, "fresh2": 1}, served, nursery
@@ -47,7 +47,7 @@ async def test_turns_go_fewest_first_then_in_arrival_order(
 
 
 async def test_free_slots_are_taken_at_once(autojump_clock: trio.testing.MockClock) -> None:
-    turns, served = FairTurns(2), []
+    turns, served = FairTurns(2), list[str]()
     async with trio.open_nursery() as nursery:
         await _take_turns(turns, {"a": 5, "b": 6}, served, nursery)
         assert served == ["a", "b"] and len(turns) == 0
@@ -59,7 +59,7 @@ async def test_free_slots_are_taken_at_once(autojump_clock: trio.testing.MockClo
 async def test_a_waiter_that_stops_waiting_leaves_the_queue(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
-    turns, served = FairTurns(1), []
+    turns, served = FairTurns(1), list[str]()
     async with trio.open_nursery() as nursery:
         await _take_turns(turns, {"holder": 0}, served, nursery)  # for 1 s
         with trio.move_on_after(0.5):  # (a login timeout)

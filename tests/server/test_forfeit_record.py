@@ -103,8 +103,12 @@ async def test_a_forfeit_mid_deal_records_the_cards_played_and_says_so(
         zeros = ",".join(["0"] * players)
         await seated[0].send("sheet")
         assert (await seated[0].expect("sheet"))["deals"] == "1"
-        row = await seated[0].expect("sheet-deal")
-        assert (row["outcome"], row["written"], row["totals"]) == ("left", zeros, zeros)
+        sheet_deal = await seated[0].expect("sheet-deal")
+        assert (sheet_deal["outcome"], sheet_deal["written"], sheet_deal["totals"]) == (
+            "left",
+            zeros,
+            zeros,
+        )
     # the server is stopped: read its file as it was left
     stored, row = await trio.to_thread.run_sync(_stored, db_path, start["match"])
     # who lost it, as the match-end told it: in the record and the match's row

@@ -6,6 +6,7 @@ import json
 import random
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import trio
 
@@ -17,7 +18,7 @@ from .conftest import Connector
 TAGS = {"event", "ask", "state", "record", "ok", "info", "say", "error", "bye"}
 
 
-def _records(lines: list[str]) -> list[dict]:
+def _records(lines: list[str]) -> list[dict[str, Any]]:
     return [json.loads(fields(line)[1]["text"]) for line in lines if line.startswith("record ")]
 
 

@@ -60,8 +60,8 @@ async def test_another_word_for_a_call_is_pointed_to_the_call(
     # at a Tertz table, a word of Deberts's bidding is no call of this table
     await ann.send("new 2 tertz")
     await ann.expect("ok", cmd="sit")
-    (told,) = await help_texts(ann, "help пасую")
-    assert told.startswith("no command 'пасую'"), told
+    (text,) = await help_texts(ann, "help пасую")
+    assert text.startswith("no command 'пасую'"), text
     # and a word that is none at all is still no command
-    (told,) = await help_texts(ann, "help frobnicate")
-    assert told.startswith("no command 'frobnicate'"), told
+    (text,) = await help_texts(ann, "help frobnicate")
+    assert text.startswith("no command 'frobnicate'"), text

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import trio
 
@@ -20,13 +20,19 @@ from deberc_net.protocol.wire import parse_line
 from .client import block, fields, play_machine, second_deal_first_trick
 from .conftest import Connector
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
+T = TypeVar("T")
+
 
 class Swapping(random.Random):
     """A random player that swaps its trump 7 whenever it may (so the deal played has
     a swap for its history to tell: a random one mostly had none)."""
 
-    def choice(self, seq: Sequence[Any]) -> Any:
-        return "menyayu" if "menyayu" in seq else super().choice(seq)
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
+        swaps = [seq[i] for i in range(len(seq)) if seq[i] == "menyayu"]
+        return swaps[0] if swaps else super().choice(seq)
 
 
 async def test_a_tertz_history_tells_the_break_and_the_draws(
@@ -75,7 +81,7 @@ async def test_a_tertz_history_tells_the_break_and_the_draws(
     calls = [(c["seat"], c["call"]) for c in record["calls"]]
     assert any(call == "menyayu" for _, call in calls), "deal 1 has no swap: another seed"
     seat = next(s for s, call in calls if call == "menyayu")
-    at = sum(call == "play" for call in calls[: calls.index((seat, "menyayu"))]) // 2
+    at = sum(call == "play" for _, call in calls[: calls.index((seat, "menyayu"))]) // 2
     assert tricks1[at]["swap"] == f"{seat}:{record['turned']}"
     assert sum("swap=" in x for x in raw[2 : 2 + len(record["tricks"])]) == 1
     swaps = [x for x in human if " swaps the trump 7 for the turned " in x]

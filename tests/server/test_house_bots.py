@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import random
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ runpy.run_module(module, run_name="__main__")
 """
 
 
-def _bot_disconnects(logs: list[dict[str, Any]], name: str) -> list[str]:
+def _bot_disconnects(logs: Sequence[MutableMapping[str, Any]], name: str) -> list[str]:
     """The reasons of the ``disconnect`` lines of the house bot ``name``'s connections."""
     return [e["reason"] for e in logs if e["event"] == "disconnect" and e.get("name") == name]
 

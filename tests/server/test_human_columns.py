@@ -183,7 +183,7 @@ async def play_and_slip(client: LineClient, lang: str, rng: random.Random) -> li
         await client.send(again)
         card = f"{ACE[lang]}{suit}" if lang == "ru" else f"10{suit}"
         played = f"{client.label} {'ходит' if lang == 'ru' else 'plays'} {card}"
-        await client.read_until(lambda x, played=played: x == played)
+        await client.read_until(played.__eq__)
 
 
 async def test_a_look_alike_t_is_asked_about_at_a_real_table(

@@ -31,7 +31,8 @@ async def refusal(person: LineClient, line: str) -> str:
 async def new_table(person: LineClient, line: str) -> str:
     await person.send(line)
     seated = await person.read_until(lambda x: x.startswith("Вы за столом"))
-    return re.findall(r"\d+", seated)[0]
+    table: str = re.findall(r"\d+", seated)[0]
+    return table
 
 
 async def test_password_checks_from_an_address_are_refused_in_russian(

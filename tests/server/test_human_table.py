@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from .client import fields, is_event, play_machine, seat_pair, sent_by
+from .client import LineClient, fields, is_event, play_machine, seat_pair, sent_by
 from .conftest import Connector
 
 SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -30,7 +30,7 @@ async def two_deals_played(port: int, connect: Connector):  # type: ignore[no-un
     await hugo.read_until(lambda line: line.startswith("You observe table"))
     ended = {ann.label: 0, bob.label: 0}
 
-    def second_deal_end(client):  # type: ignore[no-untyped-def]
+    def second_deal_end(client: LineClient) -> Callable[[str], bool]:
         def stop(line: str) -> bool:
             if is_event(line, "deal-end"):
                 ended[client.label] += 1

@@ -20,7 +20,7 @@ def test_an_inbox_is_made_without_trio_and_keeps_the_order_of_puts() -> None:
 
 async def test_a_put_wakes_the_task_waiting_and_queued_messages_come_without_waiting() -> None:
     inbox: Inbox[str] = Inbox()
-    got: list[str] = []
+    got: list[str | None] = []
 
     async def reader() -> None:
         for _ in range(3):

@@ -6,6 +6,8 @@ same over real sockets is in test_seek_griefing.py."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from deberc_net.server.kept_apart import (
     ADDRESS_NAMES,
     KEPT_ADDRESSES,
@@ -18,7 +20,7 @@ from deberc_net.server.kept_apart import (
 APART_S = 600.0
 
 
-def _grieved(leaves: list[tuple[str, str | None]], step: float = 1.0) -> tuple[Left, ...]:
+def _grieved(leaves: Sequence[tuple[str, str | None]], step: float = 1.0) -> tuple[Left, ...]:
     """The memory after each (name, address) left, ``step`` seconds apart."""
     kept: tuple[Left, ...] = ()
     for n, (name, address) in enumerate(leaves):
@@ -59,7 +61,7 @@ def test_fresh_names_and_single_leaves_do_not_push_out_an_address_kept_apart() -
 
 
 def test_the_memory_stays_bounded_and_what_is_over_goes_first() -> None:
-    leaves = [(f"g{n}", f"10.{n % 40}.0.1") for n in range(400)]
+    leaves: list[tuple[str, str | None]] = [(f"g{n}", f"10.{n % 40}.0.1") for n in range(400)]
     leaves += [(f"u{n}", None) for n in range(50)]
     kept = _grieved(leaves)
     assert len(kept) <= ADDRESS_NAMES * KEPT_ADDRESSES + KEPT_UNKNOWN

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import signal
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from .process import read_until, start_server_process
 Register = Callable[[str, str], Awaitable[None]]
 
 
-def _events(logs: list[dict[str, Any]], event: str) -> list[dict[str, Any]]:
+def _events(logs: Sequence[MutableMapping[str, Any]], event: str) -> list[MutableMapping[str, Any]]:
     return [line for line in logs if line["event"] == event]
 
 
@@ -147,6 +147,7 @@ async def test_free_refusals_are_logged_once_then_counted(
         ("name-in-use", "cat"),
         ("no-password", "anna"),
     ]
+    assert cat.token is not None
     assert "token" not in repr(logs) and cat.token not in repr(logs)
     assert "wrong" not in repr(logs)
 

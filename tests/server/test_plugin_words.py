@@ -7,6 +7,7 @@ words ``пересдача`` and ``redeal`` through ``deberc_call_aliases``.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import trio
 
@@ -14,7 +15,7 @@ from .client import LineClient, fields, is_event, seat_pair
 from .conftest import Connector
 
 
-async def answer_until_redeal(client: LineClient, word: str) -> dict[str, str]:
+async def answer_until_redeal(client: LineClient, word: str) -> dict[str, Any]:
     """Order when asked, say ``word`` when perezdacha is legal, else the first legal
     call; the deal's record once it ends. Any error fails the test."""
     while True:
@@ -22,7 +23,8 @@ async def answer_until_redeal(client: LineClient, word: str) -> dict[str, str]:
         tag, f = fields(line)
         assert tag != "error", f"{client.label}: {line}"
         if tag == "record":
-            return json.loads(f["text"])
+            record: dict[str, Any] = json.loads(f["text"])
+            return record
         if tag == "ask":
             legal = f["legal"].split(",")
             call = word if "perezdacha" in legal else "igrayu" if "igrayu" in legal else legal[0]
@@ -33,7 +35,7 @@ async def test_a_plugins_call_is_heard_in_its_words(port: int, connect: Connecto
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await seat_pair(ann, bob, "2 perezdacha")
-    records: dict[str, dict[str, str]] = {}
+    records: dict[str, dict[str, Any]] = {}
 
     async def run(client: LineClient) -> None:
         records[client.label] = await answer_until_redeal(client, "пересдача")

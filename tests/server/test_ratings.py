@@ -588,8 +588,8 @@ async def test_a_registered_player_sitting_where_the_match_is_unrated_is_told_so
     bob = await connect.machine(port, "bob", "pw-bob-1")
     await bob.send(f"sit {table}")  # the last seat: the match starts, unrated
     await bob.expect("ok", cmd="sit")
-    told = await bob.expect("info", table=table)
-    assert told["text"] == f"Table {table}'s match will not be rated: dan is a guest."
+    info = await bob.expect("info", table=table)
+    assert info["text"] == f"Table {table}'s match will not be rated: dan is a guest."
     await bob.expect("event", kind="start")
     await ann.expect("event", kind="start")
     await dan.expect("event", kind="start")

@@ -259,6 +259,7 @@ async def test_a_reset_connection_is_an_ordinary_disconnect(port: int, connect: 
     await seat_pair(ann, bob)
     await bob.read_until(lambda x: x.startswith(("ask ", "state ")))
     with structlog.testing.capture_logs() as logs:
+        assert isinstance(ann.stream, trio.SocketStream)
         sock = ann.stream.socket
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         await ann.aclose()  # linger 0: the peer gets a reset, not a FIN
@@ -460,6 +461,7 @@ async def test_a_token_with_a_letter_outside_ascii_is_refused_not_an_internal_er
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
     await ann.aclose()  # away: her guest name is held for her token
+    assert ann.token is not None
     for typed in (f"{ann.token}»", "ЖЖЖЖ", f"{ann.token[:-1]}é"):
         other = await connect.raw(port, "other")
         await other.send(f"style machine\nlogin ann token={typed}")

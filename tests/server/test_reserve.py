@@ -83,7 +83,7 @@ async def test_reserved_tables_seat_by_name_play_one_deal_and_share_the_deck(
             nursery.start_soon(run, name, i)
 
     # the admin observed both boards from the start: one deal each, then the end
-    records: dict[int, dict] = {}
+    records: dict[int, dict[str, Any]] = {}
     match_ends: dict[int, dict[str, str]] = {}
     while len(match_ends) < 2:
         line = await boss.read_until(lambda x: x.startswith("record ") or is_event(x, "match-end"))

@@ -50,7 +50,11 @@ async def test_the_pas_that_opens_round_two_is_told_to_people_not_machines(
         nursery.start_soon(_pass_twice, boris, "en")
     for person, lang in ((anna, "ru"), (boris, "en")):
         # every pas told to him, and the round's line once: right after the second pas
-        await person.read_until(lambda x, p=person: sum(map(bool, map(PASSED.match, p.lines))) == 4)
+
+        def four_passes(_: str, person: LineClient = person) -> bool:
+            return sum(map(bool, map(PASSED.match, person.lines))) == 4
+
+        await person.read_until(four_passes)
         told = [x for x in person.lines if PASSED.match(x) or OPENS[lang].match(x)]
         assert [bool(OPENS[lang].match(x)) for x in told[:5]] == [0, 0, 1, 0, 0], told
         opens = OPENS[lang].match(told[2])

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from deberc_net.protocol.messages import Msg
+from deberc_net.plugins.manager import summary_for
+from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.server import help as H
 
 from .client import LineClient, fields
@@ -42,8 +43,8 @@ async def test_the_rules_texts_are_built_once_and_tell_each_table_its_own_number
 
         return count
 
-    monkeypatch.setattr(H, "summary_for", counted("list", H.summary_for))
-    say = H.phrase
+    monkeypatch.setattr(H, "summary_for", counted("list", summary_for))
+    say = phrase
 
     def clock_counted(key: Msg, **values: Any) -> Any:
         if key is Msg.RULES_CLOCK:  # (a table's clock line: once a table's text)

@@ -43,7 +43,11 @@ async def test_a_long_word_is_said_back_cut(port: int, connect: Connector) -> No
     with trio.fail_after(20):  # (lines wrapped at 80 columns: the quote begins one)
         for line, told in asked:
             await vera.send(line)
-            got = await vera.read_until(lambda x, t=told: t in x)
+
+            def telling(x: str, told: str = told) -> bool:
+                return told in x
+
+            got = await vera.read_until(telling)
             assert f"«{CUT}»" in got, got
     assert LONG[:100] not in "".join(vera.lines)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Set as AbstractSet
+from typing import Any
 
 import pytest
 import trio
@@ -26,7 +28,7 @@ PRETTY_TOKEN = re.compile(r"(10|[789JQKA])([♠♥♦♣])")
 SYMBOL_SUIT = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 
 
-def dealt_hands(record: dict) -> list[set[str]]:
+def dealt_hands(record: dict[str, Any]) -> list[set[str]]:
     """Each seat's cards as dealt from the record's deck by the table's rules (rounds
     from the dealer's left, the turned card, the rounds after the order)."""
     deck, dealer, n = record["deck"], record["dealer"], len(record["players"])
@@ -53,7 +55,7 @@ def dealt_hands(record: dict) -> list[set[str]]:
     return hands
 
 
-def played_by(record: dict) -> list[list[str]]:
+def played_by(record: dict[str, Any]) -> list[list[str]]:
     n = len(record["players"])
     out: list[list[str]] = [[] for _ in range(n)]
     for trick in record["tricks"]:
@@ -82,7 +84,7 @@ class Checker:
             else:
                 segment.append(line)
 
-    def _machine_deal(self, segment: list[str], record: dict) -> None:
+    def _machine_deal(self, segment: list[str], record: dict[str, Any]) -> None:
         self.deals.append(record["deal_no"])
         hands = dealt_hands(record)
         played = played_by(record)
@@ -119,7 +121,7 @@ class Checker:
             all_cards = [c for t in record["tricks"] for c in t["cards"]]
             assert plays == all_cards  # every card played was told, in order
 
-    def check_human(self, lines: list[str], records: dict[int, dict]) -> None:
+    def check_human(self, lines: list[str], records: dict[int, dict[str, Any]]) -> None:
         revealed: set[str] = set()
         trump = ""
         seen: list[tuple[str, frozenset[str]]] = []  # each line, with what was public then
@@ -146,7 +148,7 @@ class Checker:
                 revealed.add("7" + trump)  # the trump seven becomes the turned card
             seen.append((line, frozenset(revealed)))
 
-    def _tokens(self, line: str, tokens: list[str], allowed: set[str]) -> None:
+    def _tokens(self, line: str, tokens: list[str], allowed: AbstractSet[str]) -> None:
         self.checked_tokens += len(tokens)
         for token in tokens:
             if token not in allowed:

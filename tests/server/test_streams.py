@@ -194,7 +194,9 @@ async def test_the_per_address_limit_counts_the_address_given_with_the_stream(
 
 def _writer_tasks() -> int:
     """The connections' writer tasks running now (Server._writer)."""
-    found, tasks = 0, [trio.lowlevel.current_root_task()]
+    root = trio.lowlevel.current_root_task()
+    assert root is not None  # (None outside trio.run)
+    found, tasks = 0, [root]
     while tasks:
         task = tasks.pop()
         found += task.coro.cr_code.co_name == "_writer"
@@ -248,7 +250,10 @@ async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_s
 
 
 def _tasks_named(name: str) -> list[trio.lowlevel.Task]:
-    found, tasks = [], [trio.lowlevel.current_root_task()]
+    root = trio.lowlevel.current_root_task()
+    assert root is not None  # (None outside trio.run)
+    found: list[trio.lowlevel.Task] = []
+    tasks = [root]
     while tasks:
         task = tasks.pop()
         if task.coro.cr_code.co_name == name:
@@ -340,13 +345,13 @@ async def _ann_and_bob_at_a_waiting_table(
     and seated together at a table that waits for a call: the table and the two players,
     ann first; the server stops when the block ends."""
     async with _served_without_listener(db_path) as (lobby, server, nursery):
-        players = []
+        players: list[LineClient] = []
         for n, name in enumerate(("ann", "bob"), 1):
             client_end, server_end = local_stream_pair()
             nursery.start_soon(server.handle, server_end, f"10.0.0.{n}", f"10.0.0.{n}:1")
             client = await LineClient.over(client_end, name)
             players.append(await log_in_machine(client, name))
-        table_id, _, _ = await seat_pair(*players)
+        table_id, _, _ = await seat_pair(players[0], players[1])
         await trio.testing.wait_all_tasks_blocked()
         table = lobby.tables[table_id]
         assert table.inbox.waiting and table.match is not None

@@ -450,7 +450,7 @@ class _FailsToSetUp:
 
     @hookimpl
     def deberc_configure(self, settings: Settings, players: int) -> None:
-        {}["x"]  # the bug
+        dict[str, int]()["x"]  # the bug
 
 
 async def test_a_rule_failing_to_set_up_a_table_is_named_to_the_player_and_logged(

@@ -30,9 +30,16 @@ async def seated(port: int, connect: Connector) -> dict[int, LineClient]:
     return {int(sat["seat"]): ann, 1 - int(sat["seat"]): bob}
 
 
+def acting(match: Match) -> int:
+    """The seat whose turn it is (a match that asks someone)."""
+    seat = match.to_act
+    assert seat is not None
+    return seat
+
+
 async def first_ask(port: int, connect: Connector, seed: str) -> tuple[LineClient, dict[str, str]]:
     """The client of the seat the seed gives the first turn, and its first ask."""
-    client = (await seated(port, connect))[Match(TERTZ, seed=seed).to_act]
+    client = (await seated(port, connect))[acting(Match(TERTZ, seed=seed))]
     return client, await client.expect("ask")
 
 
@@ -125,14 +132,14 @@ async def test_pishu_answering_a_top_card_names_the_one_that_beats_it(
     mirror = Match(TERTZ, seed="words36-153")  # whose ask comes next
     with trio.fail_after(20):
         clients = await seated(port, connect)
-        ask = await clients[mirror.to_act].expect("ask")
+        ask = await clients[acting(mirror)].expect("ask")
         while "pishet" not in ask["legal"].split(","):
             call = _talk(ask["legal"].split(","))
-            await clients[mirror.to_act].send(f"{call} seq={ask['seq']}")
-            say(mirror, mirror.to_act, call)
-            ask = await clients[mirror.to_act].expect("ask")
-        await clients[mirror.to_act].send(f"пишу seq={ask['seq']}")
-        told = await clients[mirror.to_act].expect("error")
+            await clients[acting(mirror)].send(f"{call} seq={ask['seq']}")
+            say(mirror, acting(mirror), call)
+            ask = await clients[acting(mirror)].expect("ask")
+        await clients[acting(mirror)].send(f"пишу seq={ask['seq']}")
+        told = await clients[acting(mirror)].expect("error")
     assert ask["legal"] == "ot-K,pishet"
     assert told == {
         "code": "ambiguous-call",

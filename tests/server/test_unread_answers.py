@@ -87,6 +87,7 @@ async def test_a_client_asking_for_its_table_and_never_reading_is_dropped_and_de
         await eve.send("style human")
         await eve.read_until(lambda line: line.startswith("Style human"))
     # a small window: the sockets buffer little, so the server's own queue fills
+    assert isinstance(eve.stream, trio.SocketStream)
     eve.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
 
     flooded = trio.Event()
