@@ -35,7 +35,7 @@ async def test_the_docs_library_bot_ends_in_one_line_when_the_server_goes(
         async with running_server(make_config(db_path)) as port:
             script = tmp_path / "mybot.py"
             script.write_text(example.replace("port=7501", f"port={port}"), encoding="utf-8")
-            done: list[trio.CompletedProcess[bytes]] = []
+            done: list[subprocess.CompletedProcess[bytes]] = []
 
             async def bot() -> None:
                 done.append(

@@ -551,19 +551,21 @@ async def _the_screen_after_the_draws_while_the_opponent_thinks(server: ServerTh
                         asked = app.state.seq
                         app.query_one("#input", Input).value = first_card(app.state.legal)
                         await pilot.press("enter")
-                        await until(
-                            pilot,
-                            lambda asked=asked: not app.state.asking or app.state.seq != asked,
-                            "our call's answer",
-                        )
+
+                        def answered(asked: int | None = asked) -> bool:
+                            return not app.state.asking or app.state.seq != asked
+
+                        await until(pilot, answered, "our call's answer")
                 ask = waiting.result()
                 talon = int(ask["talon"])
                 if talon < 14 and not ask["trick"]:
+
+                    def drawn(talon: int = talon) -> bool:
+                        return app.state.talon == talon and len(app.state.hand) == 9
+
                     # the rival leads after the draws: our screen shows the draws too
                     await until(
-                        pilot,
-                        lambda talon=talon: app.state.talon == talon and len(app.state.hand) == 9,
-                        f"talon {talon} and nine cards while the rival thinks",
+                        pilot, drawn, f"talon {talon} and nine cards while the rival thinks"
                     )
                     assert "Turn:   rival" in app.pane("table").text
                     checked += 1

@@ -139,7 +139,7 @@ def test_a_matchs_start_in_russian_declines_no_name() -> None:
     assert render_ru(two) == ["Партия начинается: anna — boris."]
     four = ("anna", "boris", "vera", "gleb")
     started = g.MatchStarted(four, "m2")
-    pairs = ev.TableEvent(1, 1, four, started, sides=((0, 2), (1, 3)))  # type: ignore[arg-type]
+    pairs = ev.TableEvent(1, 1, four, started, sides=((0, 2), (1, 3)))
     assert render_ru(pairs) == [
         "Партия начинается: anna и vera — boris и gleb (партнёры сидят напротив)."
     ]

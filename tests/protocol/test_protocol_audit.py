@@ -550,7 +550,11 @@ async def test_commands_work_seated_at_a_running_match(port: int, connect: Conne
     ):
         await ann.send(line)
         ends = ("error ", f"{tag} ")
-        got = await ann.read_until(lambda x, ends=ends: x.startswith(ends))
+
+        def ended(x: str, ends: tuple[str, str] = ends) -> bool:
+            return x.startswith(ends)
+
+        got = await ann.read_until(ended)
         assert got.startswith(f"{tag} "), (line, got)
 
 

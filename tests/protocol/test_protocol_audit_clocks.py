@@ -479,12 +479,16 @@ async def test_a_person_back_in_the_machine_style_keeps_his_clock_as_12_shows(
     await bot1.send(f"login bot1 token={bot1_token}")
     theirs = example("And the opponent, reconnecting after a drop:")
     assert same(theirs[1], await bot1.read_until(lambda _: True), swaps | {"7pQ2…": bot1_token})
-    back = fields(await bot1.read_until(lambda _: True))[1]
-    assert back == fields(await again.read_until(lambda _: True))[1]
-    assert (back["kind"], back["name"], back["seq"]) == ("back", "bot1", str(int(away["seq"]) + 1))
+    came_back = fields(await bot1.read_until(lambda _: True))[1]
+    assert came_back == fields(await again.read_until(lambda _: True))[1]
+    assert (came_back["kind"], came_back["name"], came_back["seq"]) == (
+        "back",
+        "bot1",
+        str(int(away["seq"]) + 1),
+    )
     view = fields(await bot1.read_until(lambda _: True))
     documented_view = fields(theirs[3])[1]
-    assert view[0] == "state" and view[1]["seq"] == back["seq"]
+    assert view[0] == "state" and view[1]["seq"] == came_back["seq"]
     assert view[1]["clock"] == documented_view["clock"] == "10500"
     assert view[1]["legal"] == documented_view["legal"] == ""
 

@@ -775,7 +775,7 @@ async def test_a_person_is_told_each_card_once_and_offered_cards_in_the_hands_or
     async with trio.open_nursery() as nursery:
         nursery.start_soon(play_machine, bot, random.Random(3))
         nursery.start_soon(play_human, person)
-    deal, laid, prompts = "", [], 0
+    deal, laid, prompts = "", list[str](), 0
     for before, line in zip(person.lines, person.lines[1:], strict=False):
         if re.match(r"Deal \d+\. ", line):
             assert not laid or len(laid) == len(set(laid)), laid

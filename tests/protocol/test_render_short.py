@@ -5,6 +5,8 @@ style's `outcome` stays as it was (docs/protocol.md §1). Real matches (selfplay
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from deberc_net.game import events as g
@@ -34,9 +36,9 @@ def _played(players: int, options: tuple[str, ...]) -> list[dict[str, object]]:
     ]
 
 
-def _end(record: dict[str, object]) -> g.DealEnded:
+def _end(record: dict[str, Any]) -> g.DealEnded:
     def ints(key: str) -> tuple[int, ...]:
-        return tuple(record[key])  # type: ignore[call-overload]
+        return tuple(record[key])
 
     deal = record["deal_no"]
     assert isinstance(deal, int)
@@ -130,7 +132,7 @@ def test_a_deal_given_up_to_a_dave_names_its_winner_too() -> None:
     for lang, won, how in ((Lang.EN, "won by", "gave-up"), (Lang.RU, "победитель —", "отказ")):
         lines, told = sheet_lines(sheet, lang), history_lines(history, lang)
         for record in given_up:
-            written: list[int] = record["written"]  # type: ignore[assignment]
+            written: list[int] = record["written"]
             winner = names[written.index(max(written))]  # the stake he won
             row = next(x for x in lines[2:] if x.split()[0] == str(record["deal_no"]))
             assert row.split()[1:3] == [winner, f"({how})"], row

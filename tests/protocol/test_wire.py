@@ -180,8 +180,8 @@ def test_blocks_tables_and_games_round_trip() -> None:
     assert {parse_line(x).tag for x in block} == {Tag.HELP}
     tables = ev.Tables(
         (
-            ev.TableInfo(2, 2, "moscow", ("to-301",), ("anna", None), "waiting", 0),
-            ev.TableInfo(5, 4, "kharkov", (), ("a", "b", "c", "d"), "playing", 3),
+            ev.TableInfo(2, 2, "moscow", ("to-301",), ("anna", None), ev.TableState.WAITING, 0),
+            ev.TableInfo(5, 4, "kharkov", (), ("a", "b", "c", "d"), ev.TableState.PLAYING, 3),
         )
     )
     head, *rows = [parse_line(x) for x in render(tables, MACHINE)]
@@ -360,7 +360,7 @@ def test_every_ask_and_state_of_a_whole_match_round_trips(
         actor = match.to_act
         for seat in [*range(players), None]:
             v = view(match, seat)
-            kind = "ask" if seat is not None and seat == actor else "state"
+            kind = ev.AskKind.ASK if seat is not None and seat == actor else ev.AskKind.STATE
             clock = None if seat is None else 10_500 - seq
             line = one(ev.Ask(seq, 8, v, clock, kind))
             parsed = parse(line)

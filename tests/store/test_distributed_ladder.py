@@ -29,7 +29,8 @@ TIME_LIMIT_S = 45  # under pytest's own limit
 def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    args = ("--bot", HEUR, "--bot", RAND, "--deals", "4", "--seed", "spread", "--concurrency", "1")
+    args: tuple[str, ...] = ("--bot", HEUR, "--bot", RAND, "--deals", "4", "--seed", "spread")
+    args = (*args, "--concurrency", "1")
     args = (*args, "--json")
     local = summary(ladder(tmp_path, *args, db=tmp_path / "local.sqlite3", timeout=60))
 
@@ -111,7 +112,8 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
     finally:
         for conn in watches:
             conn.close()
-        for process in [run, *workers]:
+        processes: list[subprocess.Popen[Any]] = [run, *workers]
+        for process in processes:
             if process.poll() is None:
                 process.kill()
                 process.wait()
@@ -274,7 +276,8 @@ def test_a_worker_stopped_by_sigterm_or_a_hangup_stops_its_bot_processes(
             assert worker.returncode == 0, err
             assert _in_session(worker.pid) == [], signum.name
     finally:
-        for process in [run, *workers]:
+        processes: list[subprocess.Popen[Any]] = [run, *workers]
+        for process in processes:
             if process.poll() is None:
                 process.kill()
                 process.wait()

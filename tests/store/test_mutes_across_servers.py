@@ -112,7 +112,7 @@ async def test_an_unmute_ends_the_mute_its_server_took_up_while_it_was_being_wri
     still = make_config(postgres_url, admins=["boss"])  # (no look in the test's time)
     looking = make_config(postgres_url, admins=["boss"], heartbeat_ms=1000)
     connect = Connector()
-    locker = await trio.to_thread.run_sync(psycopg.connect, postgres_url)
+    locker = await trio.to_thread.run_sync(lambda: psycopg.connect(postgres_url))
     try:
         with trio.fail_after(45):
             async with running_server(still) as port_a, running_server(looking) as port_c:
@@ -150,7 +150,7 @@ async def test_a_look_at_the_mutes_held_up_by_the_store_does_not_hold_up_the_hea
     beats up, and the other servers on the database, missing them past server_dead_ms,
     would take this one for dead and end its matches."""
     config = make_config(postgres_url, heartbeat_ms=50)
-    locker = await trio.to_thread.run_sync(psycopg.connect, postgres_url)
+    locker = await trio.to_thread.run_sync(lambda: psycopg.connect(postgres_url))
 
     def beats() -> int:
         with psycopg.connect(postgres_url) as db:

@@ -473,7 +473,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
         for socket in (page, second):
             with pytest.raises(ConnectionClosed):  # the table closed: so does the page
                 while True:
-                    text = await socket.get_message()
+                    text = await text_of(socket)
                     seen, also = (seen + text, also) if socket is page else (seen, also + text)
     assert "kind=match-end" in seen and "kind=match-end" in also
     # worker 0 stops cleanly: worker 1 forgets it at once (its bye), not after a minute

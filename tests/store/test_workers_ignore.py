@@ -20,7 +20,7 @@ async def _said_before(ann: LineClient, mark: str) -> str:
     """The 'say' lines ann is told before her own ``mark``, said at her table now (its
     owner tells her what it told before first, in order), joined by '|'."""
     await ann.send(f"say {mark}")
-    said = []
+    said: list[str] = []
     while True:
         line = await ann.read_until(lambda x: x.startswith("say "), 10)
         if line.endswith(f" text={mark}"):

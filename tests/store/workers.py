@@ -46,7 +46,7 @@ class Workers:
     port: int
     process: trio.Process
     pids: dict[int, int]  # worker index: pid (the latest, after a restart)
-    events: list[dict[str, object]]  # every log line of the parent and its workers
+    events: list[dict[str, Any]]  # every log line of the parent and its workers
 
     def holder(self, client: LineClient) -> int | None:
         """The index of the worker that serves ``client``'s connection."""

@@ -26,7 +26,8 @@ def _away_notes(driver: webdriver.Chrome, count: int) -> list[str]:
         got: list[str] = d.execute_script(AWAY_NOTES)  # in one go: a note may go meanwhile
         return (got,) if len(got) == count else None  # (a tuple: an empty list is found too)
 
-    found: tuple[list[str]] = WebDriverWait(driver, 20, poll_frequency=0.05).until(notes)
+    found = WebDriverWait(driver, 20, poll_frequency=0.05).until(notes)
+    assert found is not None  # (until raises TimeoutException, never gives None)
     return found[0]
 
 

@@ -4,6 +4,7 @@ showing the turned card once it is drawn."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -278,7 +279,7 @@ async def test_a_page_opened_before_a_tertz_match_shows_its_talon_and_trump_ever
             ask = fields(await player.read_until(lambda x: x.startswith("ask ")))[1]
             await player.send(f"{rng.choice(ask['legal'].split(','))} seq={ask['seq']}")
             seq = int(ask["seq"])
-            await watcher.read_until(lambda x, seq=seq: _event_after(x, seq))
+            await watcher.read_until(functools.partial(_event_after, seq=seq))
             await watcher.send("state")
             state = fields(await watcher.read_until(lambda x: x.startswith("state ")))[1]
     want = ["Talon 14", f"Trump {SUIT_SIGNS[state['trump']]}"]

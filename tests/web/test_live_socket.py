@@ -348,6 +348,7 @@ async def test_a_socket_that_sends_is_closed_and_a_big_message_never_held(
             with pytest.raises(ConnectionClosed) as closed:
                 while True:
                     await socket.get_message()
+    assert closed.value.reason is not None
     assert closed.value.reason.code == code
     async with open_websocket_url(live_url(web, 1)) as socket:  # another page watches on
         assert lines_of(await text_of(socket))

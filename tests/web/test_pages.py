@@ -393,7 +393,8 @@ async def test_a_match_is_replayable_only_once_over_and_replays_to_its_totals(
 
     def choose(view: Any) -> str:  # (in a worker thread) the match waits for the check
         answered.wait(10)
-        return rng.choice(view.legal)
+        call: str = rng.choice(view.legal)
+        return call
 
     def seen(item: Any) -> None:
         if getattr(item, "kind", None) == "deal":
@@ -563,7 +564,8 @@ async def test_a_players_page_plots_his_rating_and_the_api_tells_it(start_web: S
     rng = random.Random(11)
 
     def choose(view: Any) -> str:
-        return rng.choice(view.legal)
+        call: str = rng.choice(view.legal)
+        return call
 
     for _ in range(2):  # two rated matches of two registered players
         with trio.fail_after(30):

@@ -42,7 +42,8 @@ async def test_a_players_page_in_russian(start_web: StartWeb) -> None:
     rng = random.Random(11)
 
     def choose(view: Any) -> str:
-        return rng.choice(view.legal)
+        call: str = rng.choice(view.legal)
+        return call
 
     for _ in range(2):  # two rated matches of two registered players: the plot too
         with trio.fail_after(30):

@@ -32,7 +32,8 @@ async def test_a_players_page_names_the_game_of_three_or_four(
     rng = random.Random(players)
 
     def choose(view: Any) -> str:
-        return rng.choice(view.legal)
+        call: str = rng.choice(view.legal)
+        return call
 
     with trio.fail_after(60):  # one rated match of registered players, one deal
         async with trio.open_nursery() as nursery:

@@ -90,8 +90,10 @@ async def test_the_replay_marks_the_calls_the_clock_made(
         (english, "(by the clock)", "pas", pretty_card(card)),
         (russian, "(по часам)", "пас", ru_card(card)),
     ):
-        talk = _text(TALK.search(page)[1])
-        tricks = _text(TRICKS.search(page)[1])
+        talk_found, tricks_found = TALK.search(page), TRICKS.search(page)
+        assert talk_found and tricks_found, page
+        talk = _text(talk_found[1])
+        tricks = _text(tricks_found[1])
         assert f"{players[said['seat']]}: {pas} {clock}" in talk, talk
         assert talk.count(clock) == 1  # the others' calls are their own
         # in a trick taken, as the table said it: 'ann plays 7♠ (by the clock)'
