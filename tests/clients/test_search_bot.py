@@ -8,7 +8,9 @@ import json
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,7 +55,7 @@ PLUGIN_TABLES = [
 ]
 
 
-def heuristic_steps(match: Match, rng: random.Random, limit: int = 400):  # type: ignore[no-untyped-def]
+def heuristic_steps(match: Match, rng: random.Random, limit: int = 400) -> Iterator[int]:
     """Play the match with the heuristic bot, yielding before each call."""
     for _ in range(limit):
         if match.over:
@@ -296,7 +298,7 @@ def test_a_whistler_completing_a_trick_values_his_own_points_above_his_partners(
     assert checked == {"mine", "his", "player"}
 
 
-def _ladder(tmp_path: Path, players: int, boards: int) -> dict:  # type: ignore[type-arg]
+def _ladder(tmp_path: Path, players: int, boards: int) -> dict[str, Any]:
     py = sys.executable
     argv = [
         py,
@@ -323,7 +325,7 @@ def _ladder(tmp_path: Path, players: int, boards: int) -> dict:  # type: ignore[
     # the ladder in this process (its process is tests/ladder's), the bots as commands
     done = run_cli(argv[3:], cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
-    data: dict = json.loads(done.stdout)  # type: ignore[type-arg]
+    data: dict[str, Any] = json.loads(done.stdout)
     return data
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -20,7 +21,7 @@ from deberc_net.game.play import legal_cards, trick_winner
 from deberc_net.testing import build_ruleset
 
 
-def _heuristic_match(seed: str, limit: int = 400):  # type: ignore[no-untyped-def]
+def _heuristic_match(seed: str, limit: int = 400) -> Iterator[tuple[Match, int]]:
     """A three-player match of heuristic bots, yielding before each call."""
     match = Match(build_ruleset(3, "moscow", ()), seed=seed)
     for _ in range(limit):

@@ -66,7 +66,8 @@ def test_record_of_a_made_deal() -> None:
     assert (rec["totals_before"], rec["totals"], rec["outcome"]) == ([0, 0], [92, 35], "made")
     assert rec["void_reason"] is None and "match_over" not in rec
     assert_replays(match)
-    assert replay_deal(rec, R).result.score.written == [92, 35]  # type: ignore[union-attr]
+    replayed = replay_deal(rec, R).result
+    assert replayed is not None and replayed.score.written == [92, 35]
 
 
 def test_records_of_void_hanging_and_resolved_deals_replay() -> None:

@@ -19,7 +19,9 @@ def pretty(card: str) -> str:
     return card[:-1] + SYMBOL[card[-1]]
 
 
-async def two_deals_played(port: int, connect: Connector):  # type: ignore[no-untyped-def]
+async def two_deals_played(
+    port: int, connect: Connector
+) -> tuple[int, LineClient, LineClient, LineClient]:
     """ann and bob (bots) play until two deals have ended; hugo (a person) watches."""
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
@@ -88,12 +90,12 @@ async def test_sheet_lists_every_deal_with_its_written_points_and_totals(
     )
     await hugo.read_until(lambda line: line.startswith("deal outcome"))
     for end in ends:
-        row = await hugo.read_until(lambda _: True)
+        line = await hugo.read_until(lambda _: True)
         written, totals = end["written"].split(","), end["totals"].split(",")
         # (each number right-aligned in its own column: spaces between written and total)
         cells = r"\s+".join(rf"{w}\s+{t}" for w, t in zip(written, totals, strict=True))
-        assert re.match(rf"\s+{end['deal']} {end['outcome']}\s+{cells}", row), row
-        assert len(row) <= 80
+        assert re.match(rf"\s+{end['deal']} {end['outcome']}\s+{cells}", line), line
+        assert len(line) <= 80
 
 
 async def test_last_and_sheet_before_any_trick_or_away_from_a_table(
@@ -119,7 +121,7 @@ async def test_last_and_sheet_before_any_trick_or_away_from_a_table(
     assert await ann.read_until(lambda _: True) == "   - no deal finished yet"
 
 
-async def seated_people(port: int, connect: Connector):  # type: ignore[no-untyped-def]
+async def seated_people(port: int, connect: Connector) -> tuple[int, LineClient, LineClient]:
     """ann and bob, people, at a 2-player table whose game has started."""
     ann = await connect.human(port, "ann")
     bob = await connect.human(port, "bob")

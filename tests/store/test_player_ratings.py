@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -67,7 +68,7 @@ def test_ratings_are_kept_per_variant_and_player_count_with_their_history(store:
     assert store.rating_history("ann", 5) == store.rating_history("ann")
 
 
-def test_a_database_of_migration_2_gains_the_ratings(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_database_of_migration_2_gains_the_ratings(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     SQLiteStore(path, migrations=MIGRATIONS[:2]).close()
     store = SQLiteStore(path)

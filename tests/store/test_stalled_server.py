@@ -41,7 +41,8 @@ def test_a_deal_stored_after_another_server_ended_its_match_withholds_it_again(
         assert [(r["deal_no"], r["seed"]) for r in exported(live)] == [
             (1, "s/1"), (2, "s/2"), (3, "s/3"),
         ]  # fmt: skip
-        assert live.finished_match("m1")["reason"] == "score"  # type: ignore[index]
+        finished = live.finished_match("m1")
+        assert finished is not None and finished["reason"] == "score"
     finally:
         stalled.close()
         live.close()
@@ -75,7 +76,8 @@ def test_a_deal_stored_while_another_server_ends_its_server_waits_for_that_end(
         assert live.heartbeat(30.0) == 0  # its server lives (its deal said so)
         finish(stalled, "m1", ["ann", "Бо"], "ann", {1: "s/1", 2: "s/2"})
         assert [(r["deal_no"], r["seed"]) for r in exported(live)] == [(1, "s/1"), (2, "s/2")]
-        assert live.finished_match("m1")["reason"] == "score"  # type: ignore[index]
+        finished = live.finished_match("m1")
+        assert finished is not None and finished["reason"] == "score"
 
 
 def test_a_deal_stored_before_another_server_ends_its_server_is_in_that_end(

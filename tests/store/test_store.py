@@ -379,7 +379,8 @@ def test_a_ladder_boards_matches_stay_withheld_through_any_stop_until_its_releas
         assert games["m1"]["totals"] == [10, 20]
         assert second.release_board("k1") == 0  # once
         assert second.release_board("k2") == 1
-        assert second.finished_match("m4")["reason"] == "server-lost"  # type: ignore[index]
+        finished = second.finished_match("m4")
+        assert finished is not None and finished["reason"] == "server-lost"
     finally:
         second.close()
         dying.close()
@@ -405,7 +406,8 @@ def test_a_boards_seating_still_running_at_its_release_is_not_withheld_for_ever(
         silence(store_db, stalled.server_id)
         assert live.heartbeat(30.0) == 0  # the stalled one's m2 kept, as cut off
         assert [live.release_board(k) for k in ("k1", "k2", "k3")] == [0, 1, 0]
-        assert live.finished_match("m2")["reason"] == "server-lost"  # type: ignore[index]
+        finished = live.finished_match("m2")
+        assert finished is not None and finished["reason"] == "server-lost"
         stalled.add_deal(deal("m2", 2), board="k2")  # back: it plays on, and ends it
         stalled.finish_match(
             "m2", 3, ["ann", "Бо"], "moscow", [], "ann", "deals", [9, 0], {1: "s"}, board="k2"
@@ -452,7 +454,8 @@ def test_a_boards_seating_released_after_its_server_came_back_stays_withheld_til
         assert [(r["deal_no"], r["seed"]) for r in exported(live)] == [
             (1, None), (2, None), (3, "s"), (4, None),
         ]  # fmt: skip
-        assert live.finished_match("m1")["reason"] == "deals"  # type: ignore[index]
+        finished = live.finished_match("m1")
+        assert finished is not None and finished["reason"] == "deals"
     finally:
         stalled.close()
         live.close()
@@ -549,7 +552,8 @@ def test_a_database_of_migration_10_gains_the_forfeit_seat_its_matches_keeping_n
         assert store.schema_version() == LATEST
         assert [(g["match"], g["forfeit"]) for g in store.recent_games("бо")] == [("m1", None)]
         store.finish_match("m2", 3, ["ann", "Бо"], "moscow", [], "ann", "away", [0, 0], forfeit=1)
-        assert store.finished_match("m2")["forfeit"] == 1  # type: ignore[index]
+        finished = store.finished_match("m2")
+        assert finished is not None and finished["forfeit"] == 1
     finally:
         store.close()
 

@@ -306,7 +306,9 @@ async def _deal_stored(url: str, match_id: str) -> None:
     def count() -> int:
         with psycopg.connect(url) as db:
             row = db.execute("SELECT count(*) FROM deals WHERE match_id = %s", (match_id,))
-            return int(row.fetchone()[0])  # type: ignore[index]
+            found = row.fetchone()
+            assert found is not None  # (count(*) has its one row)
+            return int(found[0])
 
     with trio.fail_after(15):
         while not await trio.to_thread.run_sync(count):

@@ -650,7 +650,9 @@ def test_an_option_the_variant_refuses_is_not_called_an_option_contradicting() -
 def test_the_built_in_options_that_act_through_the_ordering_player_say_so(option: str) -> None:
     """Their RuleInfo.needs_bidding refuses them at Tertz (no bidding), as a third
     party's: they were a list of names in the Tertz plugin (NOT_FOR_TERTZ)."""
-    info = rule_book().get(option).info  # type: ignore[union-attr]
+    rule = rule_book().get(option)
+    assert rule is not None
+    info = rule.info
     assert info.needs_bidding
     if 2 in info.players:  # (bide-to-leader is for three: Tertz, for two, refuses it so)
         with pytest.raises(RuleError, match=f"'{option}' needs a player who orders"):

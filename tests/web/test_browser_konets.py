@@ -45,7 +45,9 @@ async def test_the_live_page_says_a_true_konets(
     bob = await connect.human(web.port, "bob")
     await ann.send("new 2 moscow manual-claim to-301")
     sat = await ann.read_until(lambda line: line.startswith("You sit at table"))
-    table = re.search(r"table (\d+)", sat).group(1)  # type: ignore[union-attr]
+    found = re.search(r"table (\d+)", sat)
+    assert found, sat
+    table = found.group(1)
     with trio.fail_after(90):
         await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}"))
         await trio.to_thread.run_sync(
