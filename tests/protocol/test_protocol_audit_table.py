@@ -343,6 +343,7 @@ from deberc_net.game.calls import Call
 from deberc_net.game.cards import card_str
 from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
+from deberc_net.game.seeding import deck_for as seeded_deck
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import parse_line
 from deberc_net.protocol.hints import hint
@@ -377,7 +378,7 @@ def fixed(monkeypatch: pytest.MonkeyPatch) -> Fix:
     """The server's seed fixed in-process, as the examples were made: deal N of every
     match is dealt from ``decks[N]``, the first dealer is ``dealer``, and a match starts
     at ``standing`` (the score an example's deal began at)."""
-    seeded = match_module.deck_for
+    seeded = seeded_deck
     started = Match.__attrs_post_init__
 
     def fix(decks: dict[int, tuple[int, ...]], dealer: int, standing: Sequence[int] = ()) -> None:
@@ -749,7 +750,8 @@ def test_the_talk_errors_of_9_4_later_in_a_deal_are_the_engines() -> None:
 def test_the_card_errors_of_9_5_later_in_a_deal_are_the_engines() -> None:
     """As the talk errors: each moment's legal calls made again, and its refusal."""
     rules = build_ruleset(2)
-    moments = (  # the seat to act holds the example's hand, dealt in its legal= order
+    # the seat to act holds the example's hand, dealt in its legal= order
+    moments: tuple[tuple[str, str, str, list[str], str], ...] = (
         ("7s 10s Qc Qs Kd Ac Ks 9h 7c", "8s 9s Js As 7h 8h 10h 8c 9c", "Jh", [], "8s seq=6"),
         ("Qs 7s 8s 9c Jc Ac 7d 10h Kh", "Qd 9d Jd Ad Jh 8h Kc 10c 7h", "8d", ["Qs"], "Jh seq=14"),
         ("10d 8s Js 7h 9h 7c 9c Jc 7d", "Kd Ad 7s 9s Jh Kh 8c Qc As", "8d", ["10d"], "Kd seq=124"),
@@ -972,15 +974,15 @@ async def test_a_whole_match_is_told_as_6_says(
     asks: dict[int, int] = {}  # seq -> the seat asked then
     states: dict[int, set[int]] = {}
     views: dict[int, list[tuple[int | None, dict[str, str]]]] = {}  # seq -> (seat, view)
-    for i, lines in [*heard.items(), (None, told(eve))]:
+    for who, lines in [*heard.items(), (None, told(eve))]:
         for tag, said in lines:
             if tag == "ask":
-                assert i is not None and int(said["seq"]) not in asks, said  # one a moment
-                asks[int(said["seq"])] = i
-            elif tag == "state" and i is not None:
-                states.setdefault(int(said["seq"]), set()).add(i)
+                assert who is not None and int(said["seq"]) not in asks, said  # one a moment
+                asks[int(said["seq"])] = who
+            elif tag == "state" and who is not None:
+                states.setdefault(int(said["seq"]), set()).add(who)
             if tag in ("ask", "state"):
-                views.setdefault(int(said["seq"]), []).append((i, said))
+                views.setdefault(int(said["seq"]), []).append((who, said))
     deal = Followed(n, tuple(settings.split()[1:]))
     begun = events[0]
     for at, event in enumerate(events):
