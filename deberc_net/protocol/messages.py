@@ -393,6 +393,7 @@ class Msg(StrEnum):
     MUTED = "muted"
     MUTE_DONE = "mute-done"
     MUTE_REFUSED = "mute-refused"
+    MUTED_AT_LOGIN = "muted-at-login"
     MUTE_MINUTES = "mute-minutes"
     UNMUTED = "unmuted"
     UNMUTED_ELSEWHERE = "unmuted-elsewhere"
@@ -1665,6 +1666,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.MUTE_REFUSED: (
         "you are muted for {minutes} more min: 'say' and 'invite' are refused",
         "вы лишены слова ещё на {minutes} мин: say и invite не проходят",
+    ),
+    # a login while a mute of the name runs (made while he was away, or before a
+    # restart): he learnt it only at his first 'say'
+    Msg.MUTED_AT_LOGIN: (
+        "You are muted for {minutes} more min (by {admin}, an admin): your 'say' and"
+        " 'invite' are refused until then.",
+        "Вы лишены слова ещё на {minutes} мин (администратор {admin}): до тех пор say и"
+        " invite не проходят.",
     ),
     Msg.MUTE_MINUTES: (
         "mute NAME [MINUTES] [REASON]: MINUTES from 1 to {most}",

@@ -373,6 +373,7 @@ class Login:
             )
         session.send(ev.ok("login", said, fields))
         self.lobby.drain.tell(session)  # a login during a drain is told it too
+        self.lobby.moderation.tell_at_login(session)  # a mute made while he was away
         if lost is not None:  # as its players here were told, as it was forgotten
             said = phrase(Msg.TABLE_CLOSES, table=lost, reason=phrase(Msg.SERVER_LOST))
             session.send(ev.table_closed(lost, said))

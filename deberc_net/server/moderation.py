@@ -386,6 +386,16 @@ class Moderation:
             said = phrase(Msg.MUTED, admin=admin, minutes=minutes, why=why(reason))
             session.send(ev.info(said))
 
+    def tell_at_login(self, session: Session) -> None:
+        """``session``, just logged in, is told a mute of its name that runs: one made
+        while he was away or before a restart is told him nowhere else (docs/protocol.md
+        §5.19)."""
+        held = None if session.name is None else self._mute_of(session.name)
+        if held is not None:
+            minutes = math.ceil((held.until - trio.current_time()) / 60)
+            said = phrase(Msg.MUTED_AT_LOGIN, minutes=minutes, admin=held.admin)
+            session.send(ev.info(said))
+
     def unmuted(self, name: str, admin: str) -> None:
         """``name``'s mute ends here (kept, ended, till the store's look finds it gone);
         he is told if he is here and it was running."""

@@ -368,13 +368,22 @@ async def test_a_mute_outlasts_a_restart_and_unmute_ends_it_in_the_store_too(
         other.close()
     async with running_server(config) as port:  # the same database, a new server
         ann = await connect.machine(port, "ann")
+        # muted while away: told at her login, after its welcome (she learnt it only at
+        # her first say), and once
+        told_at_login = (await ann.expect("info"))["text"]
+        assert told_at_login in {
+            f"You are muted for {m} more min (by boss, an admin): your 'say' and 'invite'"
+            " are refused until then."
+            for m in (29, 30)
+        }
         refused = await _error(ann, "say hello again")
         assert refused["code"] == "muted"
         assert refused["text"] in {
             f"you are muted for {m} more min: 'say' and 'invite' are refused" for m in (29, 30)
         }
-        assert not [x for x in ann.lines if x.startswith("info ")]  # told when muted, not again
+        assert len([x for x in ann.lines if x.startswith("info ")]) == 1  # not again
         cid = await connect.machine(port, "cid")
+        assert not [x for x in cid.lines if x.startswith("info ")]  # (his mute ran out)
         await cid.send("say free")
         await cid.expect("say", text="free")
         boss = await connect.machine(port, "boss", "owners")
