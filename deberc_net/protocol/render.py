@@ -395,7 +395,7 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
         named = tuple(
             free if s is None else f"{s}{away}" if i in t.away else s for i, s in enumerate(t.seats)
         )
-        state, seats = _say(lang, _TABLE_STATES[t.state]), ", ".join(named)
+        state, seats = _say(lang, _TABLE_STATES[t.state]), ", ".join(map(_whole, named))
         if t.state == ev.TableState.PLAYING and t.deal is not None and all(t.seats):
             # a running match: its deal and each side's score, as the web index shows
             state = _say(lang, Msg.PLAYING_DEAL, deal=t.deal)
@@ -403,22 +403,22 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
                 # partners: 'anna+vera (away) 182' read as the pair away; who is, after
                 players = tuple(s or "" for s in t.seats)
                 gone = ", ".join(players[i] for i in sorted(t.away))
-                seats = _by_side(players, t.score) + _say(lang, Msg.AWAY_NAMED, names=gone)
+                seats = _by_side(players, t.score, _whole) + _say(lang, Msg.AWAY_NAMED, names=gone)
             else:
-                seats = _by_side(named, t.score)
-        out.append(
-            _say(
-                lang,
-                Msg.TABLE_LINE,
-                table=t.id,
-                private=_say(lang, Msg.PRIVATE_MARK) if t.private else "",
-                variant=t.variant,
-                options=f" {' '.join(t.options)}" if t.options else "",
-                players=t.players,
-                state=state,
-                seats=seats,
-            )
+                seats = _by_side(named, t.score, _whole)
+        said = _say(
+            lang,
+            Msg.TABLE_LINE,
+            table=t.id,
+            private=_say(lang, Msg.PRIVATE_MARK) if t.private else "",
+            variant=t.variant,
+            options=f" {' '.join(t.options)}" if t.options else "",
+            players=t.players,
+            state=state,
+            seats=seats,
         )
+        # a long row wraps between seats, not inside one ('borya (нет связи) 0' whole)
+        out += [x.replace(_JOINED, " ") for x in _fit([said])]
     more = _more("tables", e.page, e.pages, lang)
     return [*out, more.strip()] if more else out
 
@@ -782,10 +782,21 @@ def side_names(names: Sequence[str], count: int) -> list[str]:
     return _joined_sides(names, [range(side, len(names), count) for side in range(count)])
 
 
-def _by_side(names: tuple[str, ...], values: Any) -> str:
-    """'anna 120, misha 80'; with pairs, 'anna+boris 120, misha+vera 80'."""
+def _by_side(
+    names: tuple[str, ...], values: Any, each: Callable[[str], str] = lambda side: side
+) -> str:
+    """'anna 120, misha 80'; with pairs, 'anna+boris 120, misha+vera 80'. ``each``
+    is applied to every side's 'name score'."""
     sides = side_names(names, len(values))
-    return ", ".join(f"{side} {value}" for side, value in zip(sides, values, strict=True))
+    return ", ".join(each(f"{side} {value}") for side, value in zip(sides, values, strict=True))
+
+
+def _whole(entry: str) -> str:
+    """One seat's (or side's) words of a 'tables' row, kept on one line when the row is
+    wrapped ('borya (нет связи) 0'); one too wide for any line is left breakable."""
+    if columns(entry) > WIDTH - 2:
+        return entry
+    return entry.replace(" ", _JOINED)
 
 
 def _name(names: tuple[str, ...], seat: int | None) -> str:
