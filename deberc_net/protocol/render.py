@@ -1789,12 +1789,15 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         notes = [_sheet_notes(r, numbered, e.deal_won_on_points, lang) for r in e.rows]
     out.append(pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides))
     # each side's written points and its totals right-aligned apart, as on paper: 42
-    # written under 182, the total 42 under 224, not the pair '42 42' under '182 224'
+    # written under 182, the total 42 under 224, not the pair '42 42' under '182 224';
+    # as wide as the match can make them from its first deal (a total to 301 below 601,
+    # to 501 below 1001), so the sheet asked for after deal 5 lines up with deal 2's
+    total_digits, written_digits = _sheet_digits(e.target)
     wide_written = [
-        max((len(str(r.written[i])) for r in e.rows), default=0) for i in range(len(sides))
+        max([written_digits, *(len(str(r.written[i])) for r in e.rows)]) for i in range(len(sides))
     ]
     wide_totals = [
-        max((len(str(r.totals[i])) for r in e.rows), default=0) for i in range(len(sides))
+        max([total_digits, *(len(str(r.totals[i])) for r in e.rows)]) for i in range(len(sides))
     ]
     for r, word, note in zip(e.rows, words, notes, strict=True):
         cells = "".join(
@@ -1806,6 +1809,18 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     if not e.rows:
         out.append(_say(lang, Msg.SHEET_NONE if e.over else Msg.SHEET_EMPTY))
     return out
+
+
+def _sheet_digits(target: int | None) -> tuple[int, int]:
+    """The digits a sheet keeps from its first deal for a total and for a deal's
+    written points: a total is below the target before the match's last deal, which
+    seldom writes as much as the target, so below twice it (to 301: three digits, to
+    501 or 1001: four, stakes to 9: two); a deal writes at most three digits. A wider
+    number (a total gone negative under bide-penalty) still widens its column.
+    ``None``: one deal decides, the sheet has one row: as wide as its numbers."""
+    if target is None:
+        return 1, 1
+    return len(str(2 * target - 1)), min(3, len(str(target)))
 
 
 def _joined_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[str]:

@@ -137,7 +137,8 @@ def test_the_bides_say_whose_they_are(lang: Lang, word: str) -> None:
 
 def test_a_total_past_a_thousand_keeps_the_columns_apart() -> None:
     """The club night's Kharkov match to 1001: '107 942' over '80 1022' put 80 under
-    the 10 of 107; each number now ends in its own column."""
+    the 10 of 107; each number now ends in its own column (a total's four digits kept
+    from the first deal of a match to 1001)."""
     rows = (
         SheetRow(10, "made", (105, 107), (918, 942), 0, (2, 2)),
         SheetRow(11, "claim", (25, 80), (943, 1022), 0, (2, 2)),
@@ -145,6 +146,42 @@ def test_a_total_past_a_thousand_keeps_the_columns_apart() -> None:
     names = ("anna", "vasya", "boris", "oksana")
     lines = sheet_lines(ev.Sheet(6, names, ((0, 2), (1, 3)), 1001, rows))
     assert lines[-2:] == [
-        "  10 made            105 918      107  942  bides anna+boris 2, vasya+oksana 2",
-        "  11 claim            25 943       80 1022  bides anna+boris 2, vasya+oksana 2",
+        "  10 made           105  918      107  942  bides anna+boris 2, vasya+oksana 2",
+        "  11 claim           25  943       80 1022  bides anna+boris 2, vasya+oksana 2",
     ]
+
+
+MATCH = (  # a match to 301 or more: the totals grow from one digit to three, then four
+    SheetRow(1, "made", (8, 154), (8, 154), 0, (0, 0)),
+    SheetRow(2, "bide", (0, 62), (8, 216), 0, (1, 0)),
+    SheetRow(3, "made", (120, 42), (128, 258), 0, (1, 0)),
+    SheetRow(4, "made", (162, 0), (290, 258), 0, (1, 0)),
+    SheetRow(5, "made", (240, 30), (530, 288), 0, (1, 0)),
+)
+
+
+@pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
+@pytest.mark.parametrize(("target", "deals"), [(301, 4), (501, 5), (1001, 5)])
+@pytest.mark.parametrize("names", [("ann", "bob"), ("王小明", "boris")])
+def test_a_later_sheet_lines_up_with_an_earlier_one(
+    target: int, deals: int, names: tuple[str, str], lang: Lang
+) -> None:
+    """The sheet asked for after deal 1, 2, … puts each column's numbers where the sheet
+    after the last deal does, though the totals grew from one digit to three (four: 530
+    in a match to 501 could be 1030)."""
+    sheets = [
+        sheet_lines(ev.Sheet(3, names, ((0,), (1,)), target, MATCH[:n]), lang)
+        for n in range(1, deals + 1)
+    ]
+    last = sheets[-1]
+    for sheet in sheets:
+        assert sheet[:2] == last[:2]  # the title and the header: the names' columns
+        for row, later in zip(sheet[2:], last[2:], strict=False):
+            assert row == later  # a deal's row as it will stay
+            assert [end for end, _ in number_ends(row)] == [end for end, _ in number_ends(later)]
+
+
+@pytest.mark.parametrize("target", [301, None])
+def test_a_sheet_before_any_deal_says_so(target: int | None) -> None:
+    lines = sheet_lines(ev.Sheet(3, ("ann", "bob"), ((0,), (1,)), target, ()))
+    assert lines[-1] == "   - no deal finished yet"
