@@ -251,13 +251,12 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "bot": CommandSpec(
         "bot heuristic|random|search [LEVEL] [rated]",
-        # five lines at 80 columns, as the longest others ('top' in Russian): it was
-        # seven; its first sentence, all a table's 'help' lists, is short
-        "A house bot comes to play one match at your waiting table. Kinds: heuristic (a "
-        "club player's habits), random (any legal card; a first try), search at LEVEL 1-5 "
-        "(simulates unseen cards; default 3, stronger than heuristic; thinks "
-        "50/100/200/500/1000 ms a call). 'rated': the match and the bot are rated (not "
-        "random).",
+        # three lines at 80 columns, what a person choosing needs (it was five, the
+        # longest of all: the think times are docs/protocol.md §5.15's); its first
+        # sentence, all a table's 'help' lists, is short
+        "A house bot plays one match at your waiting table. heuristic plays like a club "
+        "player, random any card, search at LEVEL 1-5 (default 3: stronger). 'rated': a "
+        "rated match (not random).",
         "table",
         waiting=True,
     ),

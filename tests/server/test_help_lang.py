@@ -91,29 +91,25 @@ async def test_lobby_help_tells_a_lone_player_of_the_house_bots(
 async def test_help_bot_says_what_each_kind_is_in_both_languages(
     port: int, connect: Connector
 ) -> None:
-    """A player choosing a bot learns from 'help bot' how each plays and how strong the
-    search bot's levels are, in Russian as in English (the Russian had no think times,
-    and neither said what the kinds were); on a person's screen in five lines at most,
-    as the longest of the others ('top'): it took seven."""
+    """A player choosing a bot learns from 'help bot' how each plays, the search bot's
+    levels and what 'rated' does, in Russian as in English; on a person's screen in
+    three lines, what a person choosing needs (it took five, the longest of all
+    commands, with the search bot's think times: a Russian club evening)."""
     ann = await connect.machine(port, "ann")
     en = " ".join(" ".join(texts(await told(ann, "help bot"))).split())
     ru = " ".join(" ".join(texts(await told(ann, "help bot lang=ru"))).split())
     for said in (
-        "A house bot comes to play one match at your waiting table.",
-        "heuristic (a club player's habits)",
-        "random (any legal card; a first try)",
-        "search at LEVEL 1-5 (simulates unseen cards; default 3, stronger than heuristic;"
-        " thinks 50/100/200/500/1000 ms a call)",
-        "'rated': the match and the bot are rated (not random).",
+        "A house bot plays one match at your waiting table.",
+        "heuristic plays like a club player, random any card,",
+        "search at LEVEL 1-5 (default 3: stronger).",
+        "'rated': a rated match (not random).",
     ):
         assert said in en, en
     for said in (
         "Бот сервера сыграет партию за вашим ждущим столом.",
-        "Боты: эвристический (привычки клубного игрока)",
-        "случайный (любая разрешённая карта; для первой пробы)",
-        "поисковый уровня 1-5 (перебирает невидимые карты; по умолчанию 3, сильнее"
-        " эвристического; 50/100/200/500/1000 мс на ход)",
-        "rated: в рейтинг идут партия и бот (кроме случайного).",
+        "Эвристический играет как клубный игрок, случайный — любой картой,",
+        "поисковый (1-5, обычно 3: сильнее).",
+        "rated: в рейтинг (не случайный).",
     ):
         assert said in ru, ru
     for lang in ("en", "ru"):
@@ -126,4 +122,4 @@ async def test_help_bot_says_what_each_kind_is_in_both_languages(
         await bea.read_until(lambda x: "фыва" in x)
         lines = bea.lines[start : bea.pos - 1]
         assert lines[0].startswith("bot heuristic|random|search [")
-        assert 1 < len(lines) <= 5 and all(len(x) <= 80 for x in lines), lines
+        assert 1 < len(lines) <= 3 and all(len(x) <= 80 for x in lines), lines
