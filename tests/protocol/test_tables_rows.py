@@ -18,6 +18,8 @@ NAMES = (
     "misha_odessa_pleyer4",
 )
 AWAY = {"en": " (away)", "ru": " (нет связи)"}
+# and in CJK, two columns of a terminal a character
+WIDE = tuple(ch * 20 for ch in "王李张刘")
 
 
 def _rows(lang: str, table: ev.TableInfo) -> list[str]:
@@ -25,10 +27,10 @@ def _rows(lang: str, table: ev.TableInfo) -> list[str]:
     return render(tables, HUMAN) if lang == "en" else render_ru(tables)
 
 
-def _table(players: int, away: int, playing: bool) -> ev.TableInfo:
+def _table(players: int, away: int, playing: bool, names: tuple[str, ...] = NAMES) -> ev.TableInfo:
     sides = 2 if players == 4 else players
     return ev.TableInfo(
-        12, players, "moscow", ("to-501",), NAMES[:players],
+        12, players, "moscow", ("to-501",), names[:players],
         ev.TableState.PLAYING if playing else ev.TableState.WAITING, 3,
         deal=7 if playing else None,
         score=tuple(100 * side + 5 for side in range(sides)) if playing else (),
@@ -44,16 +46,19 @@ def _checked(rows: list[str]) -> str:
     return " ".join(row.strip() for row in rows)
 
 
+@pytest.mark.parametrize("names", [NAMES, WIDE])
 @pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("playing", [False, True])
-def test_a_row_of_long_names_wraps_between_seats(lang: str, players: int, playing: bool) -> None:
+def test_a_row_of_long_names_wraps_between_seats(
+    lang: str, players: int, playing: bool, names: tuple[str, ...]
+) -> None:
     for away in range(players):
-        rows = _rows(lang, _table(players, away, playing))
+        rows = _rows(lang, _table(players, away, playing, names))
         _checked(rows)
         entries = [
             name + (AWAY[lang] if seat == away else "") + (f" {100 * seat + 5}" if playing else "")
-            for seat, name in enumerate(NAMES[:players])
+            for seat, name in enumerate(names[:players])
         ]
         for entry in entries:  # each seat's words whole on one line
             assert any(entry in row for row in rows), (entry, rows)
