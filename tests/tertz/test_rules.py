@@ -233,6 +233,30 @@ def test_the_trump_seven_takes_the_turned_card() -> None:
     assert deal.record()["draws"][-1][1] == "7h"  # the seven is now the last card
 
 
+def test_after_the_talon_the_swap_is_refused_for_the_talon() -> None:
+    """A club evening: at talon 0 a player without the seven typed menyayu and was told
+    'the turned card is the trump 7 itself' (it had been drawn): once the talon is
+    drawn the refusal says the talon rule, to the seven's last drawer too."""
+    deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
+    play(deal, "Ad")
+    say(deal, 1, "menyayu")  # the 7h lies face up, to be drawn last
+    while deal.talon_left() > 0 or deal.to_act is None:
+        step(deal)
+    holder = 0 if parse_card("7h") in deal.hands[0] else 1
+    assert parse_card("7h") in deal.hands[holder]
+    rule = (
+        "the trump 7 takes the turned card on its holder's turn, while the talon "
+        "holds two cards or more"
+    )
+    while deal.to_act != holder:
+        step(deal)
+    assert refused(deal, holder, "menyayu", E.NotAllowed).message == rule
+    step(deal)
+    while deal.to_act != 1 - holder:
+        step(deal)
+    assert refused(deal, 1 - holder, "menyayu", E.NotAllowed).message == rule
+
+
 def test_a_seven_in_a_declared_combination_is_not_exchanged() -> None:
     """A tryout (s28) declared 7-8-9♥ (hearts trump), swapped the 7♥ away and still
     wrote the terts, the seven drawn by the opponent: what was declared stays true

@@ -144,14 +144,17 @@ class TertzDeal(Deal):
     def _may_swap(self, seat: int) -> bool:
         assert self.trump is not None
         seven = make(SEVEN, self.trump)
-        left = self.talon_left()
-        open_ = left > SWAP_WHILE if SWAP_UNTIL_TWO in self.rules.options else left >= SWAP_WHILE
         return (
-            open_
+            self._swap_open()
             and self.turned != seven
             and seven in self.hands[seat]
             and not self._seven_declared(seat, seven)
         )
+
+    def _swap_open(self) -> bool:
+        """Whether the talon still allows the exchange (docs/rules.md §12.3)."""
+        left = self.talon_left()
+        return left > SWAP_WHILE if SWAP_UNTIL_TWO in self.rules.options else left >= SWAP_WHILE
 
     def _seven_declared(self, seat: int, seven: Card) -> bool:
         """Whether the seven is in a combination the seat has declared: it stays in his
@@ -297,12 +300,19 @@ class TertzDeal(Deal):
         case first, in the engine's words where they are the same."""
         assert self.trump is not None
         seven = make(SEVEN, self.trump)
+        # the talon first: once it is drawn the turned card is in a hand (the seven's
+        # too, drawn last after a swap) and the swap is over for everyone
+        if not self._swap_open():
+            return self._swap_rule()
         if self.turned == seven:  # turned so, or exchanged already
             return "the turned card is the trump 7 itself: there is nothing to swap"
         if seven not in self.hands[seat]:
             return f"you do not hold the trump 7 ({card_str(seven)})"
         if self._seven_declared(seat, seven):
             return "the trump 7 is in a combination you declared: it stays in your hand"
+        return self._swap_rule()
+
+    def _swap_rule(self) -> str:
         if SWAP_UNTIL_TWO in self.rules.options:
             return "the trump 7 takes the turned card while the talon holds more than two cards"
         return (
