@@ -311,6 +311,7 @@ class Msg(StrEnum):
     NINE_CARDS = "nine-cards"
     ALL_DECLARED = "all-declared"
     AS_HIGH_DECLARED = "as-high-declared"
+    HIGHER_DECLARED = "higher-declared"
     MUST_BEAT = "must-beat"
     TERTZ_ROST_WHEN = "tertz-rost-when"
     TERTZ_ROST_HIGHER = "tertz-rost-higher"
@@ -1353,8 +1354,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "вы уже объявили все свои комбинации",
     ),
     Msg.AS_HIGH_DECLARED: (
-        "a combination as high or higher is declared: rost? or nothing",
-        "уже объявлена такая же или старшая комбинация: только «от чего?»",
+        "a combination as high is declared: ask rost?",
+        "уже объявлена такая же комбинация: спросите «от чего?»",
+    ),
+    Msg.HIGHER_DECLARED: (
+        "a higher combination is declared: yours would not score",
+        "уже объявлена старшая комбинация: ваша не запишется",
     ),
     Msg.MUST_BEAT: (
         "the talon is gone: beat {card} if you can",

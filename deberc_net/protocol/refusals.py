@@ -134,7 +134,8 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"mariage: the trump K and Q in your hand, on your turn, once", Msg.MARIAGE_WHEN),
     (r"combinations are declared before your move, with nine cards", Msg.NINE_CARDS),
     (r"you have declared every combination you hold", Msg.ALL_DECLARED),
-    (r"a combination as high or higher is declared: rost\? or nothing", Msg.AS_HIGH_DECLARED),
+    (r"a combination as high is declared: ask rost\?", Msg.AS_HIGH_DECLARED),
+    (r"a higher combination is declared: yours would not score", Msg.HIGHER_DECLARED),
     (rf"the talon is gone: beat (?P<card>{_CARD}) if you can", Msg.MUST_BEAT),
     (
         r"rost\? asks the opponent's best declaration, on your turn before your card, "

@@ -328,12 +328,18 @@ class TertzDeal(Deal):
             if self.standing(seat):
                 return E.NotAllowed("you have declared every combination you hold")
             return E.FalseDeclaration("you hold no combination")
-        right = self.declaration(max(c.category for c in fresh), fresh)
+        top = max(c.category for c in fresh)
+        right = self.declaration(top, fresh)
         if call != right:
             return E.FalseDeclaration(
                 f"you do not hold {call.token()}; yours to declare is {right.token()}"
             )
-        return E.NotAllowed("a combination as high or higher is declared: rost? or nothing")
+        best = self.talk.best
+        if best is not None and best.category > top:
+            # rost? is no way out here: the opponent's class is higher (a club evening
+            # was told "rost? or nothing" and rost? was refused too)
+            return E.NotAllowed("a higher combination is declared: yours would not score")
+        return E.NotAllowed("a combination as high is declared: ask rost?")
 
     def _why_not_rost(self, seat: int) -> E.IllegalCall:
         """Tertz's rost? is open at every trick while the seat holds nine cards, not
