@@ -813,8 +813,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.CLOSED: ("closed", "закрыт"),
     Msg.NO_GAMES: ("No finished games for {name}.", "У игрока {name} нет законченных партий."),
     Msg.GAME_LINE: (
-        "{finished}  {match}  table {table}  {players}  {totals}  winner {winner} ({reason})",
-        "{finished}  {match}  стол {table}  {players}  {totals}  победа: {winner} ({reason})",
+        "{finished}  {match}  table {table}{variant}  {players}  {totals}  "
+        "winner {winner} ({reason})",
+        "{finished}  {match}  стол {table}{variant}  {players}  {totals}  "
+        "победа: {winner} ({reason})",
     ),
     Msg.SHEET_TITLE: (
         "Score sheet, table {table}{goal}: each side's written points, then its total.",

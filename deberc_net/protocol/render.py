@@ -744,6 +744,10 @@ def _utc(finished: str) -> str:
     return f"{finished[:16]} UTC" if len(finished) > 10 else finished
 
 
+# the built-in variant (plugins.manager.BUILTIN_VARIANT), which 'new' needs no word for
+_DEFAULT_GAME = "moscow"
+
+
 def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
     if not e.games:
         return [_say(lang, Msg.NO_GAMES, name=e.name)]
@@ -755,6 +759,9 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
             finished=_utc(g.finished),
             match=g.match,  # the key of its replay and its history (docs/web.md)
             table=g.table,
+            # the game when it is not the default one, as 'tables' writes it ('table 7:
+            # tertz'): a Tertz match's 280:540 read as a lost Deberts one
+            variant="" if g.variant in ("", _DEFAULT_GAME) else f": {g.variant}",
             # by side, a total each: four players as their pairs ('anna+olga v boris+vera')
             players=versus.join(side_names(g.players, len(g.totals) or len(g.players))),
             # a colon, as scores are written: a hyphen before a negative total read "1--1"
