@@ -8,6 +8,7 @@ split by the project's one parser (deberc_net.protocol.wire).
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import zip_longest
@@ -18,6 +19,7 @@ from deberc_net.game.calls import KONETS, MENYAYU, PAS
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
+from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.ends import CLAIMED_WORDS, short_words
 from deberc_net.protocol.hints import command_hint
@@ -33,7 +35,13 @@ from deberc_net.protocol.lang import (
 from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.refusals import refusal_phrase
-from deberc_net.protocol.render import BANNER_RU, CHAT_CONTINUED, for_people, question
+from deberc_net.protocol.render import (
+    BANNER_RU,
+    CHAT_CONTINUED,
+    for_people,
+    question,
+    scored_lines,
+)
 from deberc_net.protocol.render_ru import RU_FORFEITS, question_ru
 from deberc_net.protocol.wire import (
     EventKind,
@@ -285,6 +293,26 @@ def _log(state: TableState, *lines: str) -> TableState:
     return attrs.evolve(state, log=log, logged=state.logged + len(lines))
 
 
+def _scored(state: TableState, line: Line) -> TableState:
+    """What the declarations of the deal just ended scored, read from its record and
+    said as the human style says it after the deal's end ('Scored for combinations:
+    boris hundred six 100.'): a Tertz evening saw 'written 140 : 60' unexplained."""
+    if state.table is None or line.get_int("table") != state.table:
+        return state
+    try:
+        record = json.loads(line.get_str("text") or "")
+    except ValueError:
+        return state
+    if not isinstance(record, dict) or not state.players:
+        return state
+    names = tuple(state.who(seat) for seat in range(len(state.players)))
+    try:
+        said = scored_lines(ev.scored_in(record), names, state.lang, state.words)
+    except (KeyError, IndexError, TypeError, ValueError):  # a record of another shape
+        return state
+    return _log(state, *said)
+
+
 def versus(names: Sequence[str], lang: Lang = Lang.EN) -> str:
     """The players as the sides they play on: 'anna v boris', four players as their
     pairs, 'anna+olga v vera+nina' (partners sit opposite: seats 0+2 and 1+3, docs/
@@ -428,8 +456,8 @@ def _fold(state: TableState, line: Line) -> TableState:
         return _log(state, _table_text(state, line))
     if tag in replies.BODIES:  # a body with no head before it: shown as it came
         return _log(state, line.line)
-    if tag == Tag.RECORD:
-        return state  # the deal in full: the score already came with deal-end
+    if tag == Tag.RECORD:  # the deal in full: the score already came with deal-end
+        return _scored(state, line)
     if isinstance(tag, Tag):
         return state
     if banner_protocol(line.line) is not None:
