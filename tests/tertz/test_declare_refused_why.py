@@ -48,3 +48,21 @@ def test_under_an_equal_class_the_refusal_says_ask_rost() -> None:
     human, russian = _told(refused(deal, 1, "terts", E.NotAllowed))
     assert human == "Error (not-allowed): a combination as high is declared: ask rost?"
     assert "уже объявлена такая же комбинация: спросите «от чего?»" in russian
+
+
+def test_a_bare_hundred_is_refused_for_what_stops_it() -> None:
+    """«сто» (a hundred, which one left out) with no hundred legal was told only
+    "cannot be said now": it is told what a named hundred or a terts would be."""
+    deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
+    say(deal, 0, "pyatdesyat")
+    play(deal, "Kd")
+    human, russian = _told(refused(deal, 1, "sto", E.FalseDeclaration))
+    assert human == "Error (false-declaration): you do not hold sto; yours to declare is terts"
+    assert russian == "Ошибка (false-declaration): у вас нет «сто»; объявить можно «терц»"
+    play(deal, "10d")  # seat 1, eight cards now: none is declared
+    while deal.to_act != 1 or len(deal.hands[1]) == 9:
+        play(deal, legal(deal, deal.to_act)[-1])
+    human, russian = _told(refused(deal, 1, "sto", E.NotAllowed))
+    assert human == (
+        "Error (not-allowed): combinations are declared before your move, with nine cards"
+    )

@@ -26,6 +26,8 @@ from deberc_net.game.events import DealEvent, Shown, in_telling_order
 from .cards import card_points, legal_cards
 from .combos import CALLS, find_combos, is_new
 
+HUNDRED = "sto"  # "a hundred", said alone: it heads the hundreds' calls (combos.WORDS)
+
 HAND = 9  # a seat declares before its move while it holds nine cards
 
 BREAK_Q = "lomayu"  # the question after the first trick: how many cards to move
@@ -283,7 +285,9 @@ class TertzDeal(Deal):
             return E.NotAllowed("Tertz has no prokhodit?: ask a declaration with rost?")
         if seat != self.turn:
             return super().why_not(seat, call)
-        if call.name in (C.TERTS, C.PYATDESYAT, *CALLS.values()):
+        if call.name in (C.TERTS, C.PYATDESYAT, HUNDRED, *CALLS.values()):
+            # (a bare 'sto' none of whose hundreds is legal comes here too: a club
+            # evening's «сто» was told only "cannot be said now")
             return self._why_not_declare(seat, call)
         if call.name == C.ROST:
             return self._why_not_rost(seat)
@@ -330,6 +334,8 @@ class TertzDeal(Deal):
             return E.FalseDeclaration("you hold no combination")
         top = max(c.category for c in fresh)
         right = self.declaration(top, fresh)
+        if call.name == HUNDRED and right.name.startswith(f"{HUNDRED}-"):
+            call = right  # his hundred, whichever: refused for what stops it
         if call != right:
             return E.FalseDeclaration(
                 f"you do not hold {call.token()}; yours to declare is {right.token()}"
