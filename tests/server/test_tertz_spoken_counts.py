@@ -71,7 +71,7 @@ async def test_a_hundred_said_alone_is_the_one_legal(
 
 
 @pytest.mark.timeout(30)
-async def test_a_hundred_said_with_none_to_declare_is_refused_as_not_legal(
+async def test_a_hundred_said_with_none_to_declare_is_told_what_is_declared(
     start_server: Callable[..., Awaitable[int]], connect: Connector
 ) -> None:
     port = await start_server(match_seed="words36-342")  # four jacks: 200, no hundred
@@ -79,8 +79,12 @@ async def test_a_hundred_said_with_none_to_declare_is_refused_as_not_legal(
         client, ask = await first_ask(port, connect, "words36-342")
         await client.send(f"сто seq={ask['seq']}")
         told = await client.expect("error")
-    # as any call not legal now, named as the table says it (Russian: «сто»)
-    assert told == {"code": "not-allowed", "text": "sto is not a call you may make now"}
+    # refused as a declaration, saying what the seat declares («сто» was once only "not
+    # a call you may make now", which a club evening could not act on)
+    assert told == {
+        "code": "false-declaration",
+        "text": "you do not hold sto; yours to declare is dvesti",
+    }
 
 
 @pytest.mark.timeout(30)
