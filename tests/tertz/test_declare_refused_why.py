@@ -60,8 +60,9 @@ def test_a_bare_hundred_is_refused_for_what_stops_it() -> None:
     assert human == "Error (false-declaration): you do not hold sto; yours to declare is terts"
     assert russian == "Ошибка (false-declaration): у вас нет «сто»; объявить можно «терц»"
     play(deal, "10d")  # seat 1, eight cards now: none is declared
-    while deal.to_act != 1 or len(deal.hands[1]) == 9:
-        play(deal, legal(deal, deal.to_act)[-1])
+    while (seat := deal.to_act) != 1 or len(deal.hands[1]) == 9:
+        assert seat is not None  # (the deal goes on: eight cards a hand at least)
+        play(deal, legal(deal, seat)[-1])
     human, russian = _told(refused(deal, 1, "sto", E.NotAllowed))
     assert human == (
         "Error (not-allowed): combinations are declared before your move, with nine cards"
