@@ -35,10 +35,28 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("deberc.lobby")
 # The look of each name held, kept: every new name is compared with all of them, the
-# same few thousand at each login, and look_key is microseconds (a name not held any
-# more is pushed out by those that are, which every comparison keeps fresh)
-HELD_LOOKS_KEPT = 16384
-held_look = functools.lru_cache(maxsize=HELD_LOOKS_KEPT)(look_key)
+# same thousands at each login, and look_key is a microsecond. Not an LRU of a fixed
+# size: a scan of more names than it holds (a club's workers' players) goes round it,
+# emptying it as it reads, every look drawn again at every login. All are kept, and
+# let go all at once when they are more than twice those held now, and this floor
+HELD_LOOKS_FLOOR = 16384
+held_look = functools.cache(look_key)
+
+
+def held_look_alike(name: str, held: Iterable[str]) -> str | None:
+    """The first of the names ``held`` now that looks like the new ``name`` (not its
+    own), or None: each one's look kept (``held_look``) for the next login's."""
+    key, look = name_key(name), look_key(name)
+    found, count = None, 0
+    for other in held:
+        count += 1
+        if found is None and held_look(other) == look and name_key(other) != key:
+            found = other
+    if held_look.cache_info().currsize > 2 * count + HELD_LOOKS_FLOOR:  # gone: let go
+        held_look.cache_clear()
+    return found
+
+
 # logins of a name that holds a seat: 10 at once, then one every 5 s (a dropped player
 # comes back at once; a loop of resumes is held to a line every few seconds)
 SEAT_LOGINS_PER_S = 0.2
@@ -210,9 +228,7 @@ class Login:
         """A name held now that looks like the new ``name`` (not its own): a guest's or a
         player's, connected here or at another worker, or a guest's away from his seat
         (guests are not stored: the store's look-up cannot find them)."""
-        key, look = name_key(name), look_key(name)
-        alike = (held for held in self._held_names() if held_look(held) == look)
-        return next((held for held in alike if name_key(held) != key), None)
+        return held_look_alike(name, self._held_names())
 
     def _held_names(self) -> Iterator[str]:
         """The names held now, as spelled (some more than once): every connection's

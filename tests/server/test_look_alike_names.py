@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 import trio
 
+from deberc_net.server.login import HELD_LOOKS_FLOOR, held_look, held_look_alike
+
 from .client import LineClient, seat_pair
 from .conftest import Connector
 
@@ -195,3 +197,22 @@ async def test_a_person_is_told_the_look_alike_in_his_language(
         " как и O и 0, ı и i, rn и m, cl и d, vv и w, и кириллические и греческие буквы,"
         " похожие на латинские): выберите другое"
     )
+
+
+def test_each_held_names_look_is_kept_however_many_are_held() -> None:
+    """docs/security.md §1: each held name's look is kept from one login's comparison to
+    the next, so a new name costs a look-up a name held. Failed before: kept in an LRU
+    of 16,384, which a club holding more (workers' players counted) emptied at every
+    login, the scan going round it, each name's look drawn again (about 12 times the
+    cost, on the event loop)."""
+    held = [f"player{i}" for i in range(20_000)]
+    held_look.cache_clear()
+    assert held_look_alike("newcomer", held) is None
+    first = held_look.cache_info()
+    assert held_look_alike("p1ayer7", held) == "player7"  # (l and 1 look alike)
+    assert held_look_alike("player7", held) is None  # his own name, not another's
+    assert held_look.cache_info().misses == first.misses  # none drawn again
+    # the names no longer held let go: those kept are bounded by those held now
+    assert held_look_alike("newcomer", held[:100]) is None
+    assert held_look_alike("newcomer", held[:100]) is None
+    assert held_look.cache_info().currsize <= 2 * 100 + HELD_LOOKS_FLOOR
