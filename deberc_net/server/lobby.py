@@ -292,6 +292,8 @@ class Lobby:
             player = self.online.get(name_key(name))
             if player is None:
                 self.guest_tokens.pop(name_key(name), None)
+                if watched is not None and self.node is not None:  # his worker forgets it
+                    self.node.own_match_over(name)
             elif watched is not None:
                 # his own match ended after any he watched: 'sheet', 'history' and
                 # 'last' at no table tell his own (the store's times are whole seconds)

@@ -252,6 +252,7 @@ class Node:
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
             "rematch_asked": self._rematch_asked,
+            "own_over": self._own_match_over,
             "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
             "succeeded": lambda m: self.lobby.accounts.succeeded(m["name"], m["address"]),
             "mark": lambda m: self.bus.publish(channel(m["w"]), {"k": "marked", "s": m["s"]}),
@@ -742,6 +743,19 @@ class Node:
         if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
             asked = tuple(str(n) for n in message["asked"])
             self.rematch_at[message["s"]] = attrs.evolve(offer, asked=asked)
+
+    def own_match_over(self, name: str) -> None:
+        """``name``'s own match, at a table here, is over: his worker, if another, forgets
+        the match he watched before (Lobby.table_closed: 'sheet', 'history' and 'last'
+        at no table tell his own; both ends may fall in one of the store's seconds)."""
+        proxy = self.proxy_named(name_key(name))
+        if proxy is not None:
+            self.bus.publish(channel(proxy.worker), {"k": "own_over", "s": proxy.remote_id})
+
+    def _own_match_over(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is not None:
+            session.watched_match = None
 
     def _rematch_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy_of(message)
