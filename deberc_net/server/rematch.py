@@ -99,6 +99,13 @@ class Rematches:
             if old is not None:
                 old.open = False
             self.offers[name_key(name)] = offer
+        node = self.lobby.node
+        if node is not None and refusal is None:
+            # one whose 'leave' ended it was told his seat gone before the offer was made:
+            # his worker hears its players now (for a loss of this one: node.py)
+            gone = [p for p in self._players(offer) if p.table is not table]
+            if gone:
+                node.rematch_asked(table.id, (), gone, names)
         if refusal is None:  # people are told it is on offer (a program knows §5.16)
             offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
             for name in names:
@@ -179,7 +186,7 @@ class Rematches:
         asker = name_key(name)
         players = self._players(offer)
         if node is not None and waiting and not again:  # their workers: for a loss of this one
-            node.rematch_asked(offer.table, tuple(offer.asked), players)
+            node.rematch_asked(offer.table, tuple(offer.asked), players, offer.names)
         for other in players:
             # not to one who ignores him (docs/protocol.md §5.21): the offer's end or
             # start is told him as ever

@@ -92,6 +92,39 @@ async def test_a_rematch_nobody_asked_kept_by_a_killed_worker_names_its_players_
 
 
 @pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_the_leaver_of_a_match_kept_by_a_killed_worker_is_told_its_players(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ann (worker 0) ends the match at bob's table (worker 1) by her 'leave!': the offer
+    stands for her too, and its loss names its players, as the others' lines do (before:
+    'asked= waiting=', her seat gone before the match ended and its offer was made)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                bob = await workers.connect(1, "bob")
+                ann = await workers.connect(0, "ann")
+                opened += [ann, bob]
+                table = await playing_across(bob, ann)
+                await ann.send("leave!")
+                await ann.expect("ok", cmd="leave", timeout=10)
+                await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+                await bob.send("rematch")
+                await bob.expect("ok", cmd="rematch", timeout=10)
+                await ann.read_until(lambda x: x.startswith("rematch ") and "off=-" in x, 10)
+                os.kill(workers.pids[1], signal.SIGKILL)
+                off = await _rematch_off(ann)
+                assert (off["table"], off["off"], off["asked"], off["waiting"]) == (
+                    table,
+                    "server-lost",
+                    "bob",
+                    "ann",
+                ), off
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
 async def test_a_rematch_kept_by_a_stopping_worker_is_told_off_with_why(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -729,20 +729,32 @@ class Node:
         self.lobby.help.send_help(proxy, (), lang)
         self.answered(proxy, message.get("r"))
 
-    def rematch_asked(self, table: int, asked: tuple[str, ...], players: list[Session]) -> None:
+    def rematch_asked(
+        self,
+        table: int,
+        asked: tuple[str, ...],
+        players: list[Session],
+        names: tuple[str, ...] = (),
+    ) -> None:
         """Tell the workers of ``players`` (those of them elsewhere) who has asked for
-        a rematch of ``table``, kept here: should this worker be lost, each of them
-        names them in his 'off=server-lost' line (_rematches_lapse)."""
+        a rematch of ``table``, kept here, and its players (``names``, by seat): should
+        this worker be lost, each of them names them in his 'off=server-lost' line
+        (_rematches_lapse). (The players' of one who left the match, whose 'placed'
+        came before the offer: Rematches.match_over.)"""
         for player in players:
             if isinstance(player, RemoteSession):
                 body = {"k": "rematch_asked", "s": player.remote_id, "table": table}
-                self.bus.publish(channel(player.worker), body | {"asked": list(asked)})
+                self.bus.publish(
+                    channel(player.worker), body | {"asked": list(asked), "names": list(names)}
+                )
 
     def _rematch_asked(self, message: dict[str, Any]) -> None:
         offer = self.rematch_at.get(message["s"])
         if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
             asked = tuple(str(n) for n in message["asked"])
-            self.rematch_at[message["s"]] = attrs.evolve(offer, asked=asked)
+            # (an older worker tells no names: those its 'placed' told, if any)
+            names = tuple(str(n) for n in message.get("names", ())) or offer.names
+            self.rematch_at[message["s"]] = attrs.evolve(offer, asked=asked, names=names)
 
     def own_match_over(self, name: str) -> None:
         """``name``'s own match, at a table here, is over: his worker, if another, forgets
