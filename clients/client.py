@@ -26,6 +26,7 @@ from typing import Protocol
 import attrs
 import trio
 
+from deberc_net.game.calls import KONETS
 from deberc_net.process_exit import freeze_heap_at_exit
 from deberc_net.protocol.ends import end_words
 from deberc_net.protocol.wire import LineBuffer, first_value, parse_line, quick_ask
@@ -318,6 +319,9 @@ class Bot:
     _pongs: int = attrs.field(default=0, init=False)
     _fence: int = attrs.field(default=0, init=False)  # its pong not read yet: > _pongs
     _deal: int = attrs.field(default=0, init=False)  # the last deal= read this match
+    # a seat said konets this match (manual-claim): a match-end reason=claim after it
+    # was that konets, not the server's claim (any konets ends the match)
+    _konets: bool = attrs.field(default=False, init=False)
 
     async def run(self) -> Stats:
         failures = 0
@@ -452,6 +456,8 @@ class Bot:
                 return Step.ON
             if line.startswith("event "):
                 if " kind=match-end" not in line:
+                    if " call=konets" in line and first_value(line, " kind=") == "call":
+                        self._konets = True
                     return Step.ON
                 if first_value(line, " kind=") == "match-end":
                     return self._match_ended(out, line)
@@ -510,6 +516,8 @@ class Bot:
             self._seeking = self._seek_due = True
         elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
             return self._match_ended(out, line)
+        elif tag == Tag.EVENT and item.kind == EventKind.CALL and f.get("call") == KONETS:
+            self._konets = True
         elif tag == Tag.ERROR:
             self.stats.errors.append(line)
             code = f.get("code")
@@ -580,14 +588,14 @@ class Bot:
             what = f"match {end.get_str('match') or '?'} at table {end.get_str('table')}"
             self._told(f"{what} ended: {end_words(reason)}; {then}")
         try:
-            result = match_result(line, self.name, self._deal)
+            result = match_result(line, self.name, self._deal, self._konets)
         except WireError as exc:  # the server's line lacks a field: the match still ends
             self._told(f"a match's end not read ({exc}); {then}")
         else:
             self.stats.matches.append(result)
             if reason not in NOT_PLAYED_OUT:  # played out: its result, in one line
                 self._told(f"{summary(result)}; {then}")
-        self._deal = 0
+        self._deal, self._konets = 0, False
         self._table = None
         if last:
             out.append("quit")

@@ -11,7 +11,7 @@ import enum
 
 import attrs
 
-from deberc_net.protocol.ends import short_words
+from deberc_net.protocol.ends import short_words, told_reason
 from deberc_net.protocol.wire import parse_line
 
 # the ends in which nobody won or lost (docs/protocol.md §9.7: a table that failed, a
@@ -46,9 +46,12 @@ class MatchResult:
     totals: list[int]
     deals: int
     forfeit: int | None = None  # the seat that lost by forfeit
+    # its 'claim' was a seat's true konets (manual-claim), the call read just before the
+    # end, not the server's claim as a side reached the target: both are reason=claim
+    claimed: bool = False
 
 
-def match_result(line: str, name: str, deals: int) -> MatchResult:
+def match_result(line: str, name: str, deals: int, konets: bool = False) -> MatchResult:
     """The result of the ``match-end`` ``line`` for the bot logged in as ``name``
     (names compare as the server folds them: case apart); ``deals`` the last deal number
     it read, for a line without ``deals=``. Raises ``WireError`` for a line without
@@ -72,6 +75,7 @@ def match_result(line: str, name: str, deals: int) -> MatchResult:
         totals=end.get_ints("totals"),
         deals=deals if told is None else told,
         forfeit=end.get_int("forfeit"),
+        claimed=konets and reason == "claim",
     )
 
 
@@ -86,7 +90,8 @@ def summary(result: MatchResult) -> str:
         who = f"won by {'+'.join(result.winners) or f'side {result.winner}'}"
     deals = "1 deal" if result.deals == 1 else f"{result.deals} deals"
     totals = ",".join(map(str, result.totals)) or "-"
-    why = f" ({short_words(result.reason)})" if result.reason else ""
+    told = told_reason(result.reason, result.claimed)  # a seat's konets: 'konets'
+    why = f" ({short_words(told)})" if result.reason else ""
     return (
         f"match {result.match or '?'} at table {result.table}: {who}, totals {totals}, {deals}{why}"
     )

@@ -11,11 +11,13 @@ from collections.abc import Awaitable, Callable
 import attrs
 import pytest
 import trio
+import trio.testing
 
-from clients.client import Bot, MatchResult, Outcome
+from clients.client import Bot, Connection, MatchResult, Outcome
 from clients.match_result import match_result
 from clients.protocol import Event, MatchEnd, Record, View
 from deberc_net.protocol.wire import parse_line
+from deberc_net.server.local import local_stream_pair
 
 StartServer = Callable[..., Awaitable[int]]
 SEEK = "2 moscow to-301"
@@ -107,3 +109,52 @@ def test_a_results_deals_are_the_servers_count_when_told() -> None:
     line = "event seq=9 table=2 kind=match-end winner=0 name=ann reason=left totals=0,0 seed=5a"
     assert match_result(f"{line} forfeit=1 match=m2 deals=5", "ann", 3).deals == 5
     assert match_result(f"{line} forfeit=1 match=m2", "ann", 3).deals == 3
+
+
+@pytest.mark.parametrize("parsed", [False, True])
+async def test_a_true_konets_is_said_konets_not_the_servers_claim(parsed: bool) -> None:
+    """Both end with reason=claim (docs/protocol.md §9.7): a seat's konets said just
+    before is told as 'konets', as 'games' tells it, the server's own claim as 'target
+    mid-deal' (docs/bots.md; before, both were 'target mid-deal'). A quick bot, which
+    parses no event but the match's end, and one told every event (``on_event``). The
+    server is the test's, over an in-process link (``Bot.connect``)."""
+    mine, theirs = local_stream_pair()
+    server = Connection(theirs)
+    told: list[str] = []
+
+    async def connect() -> trio.abc.Stream:
+        return mine
+
+    async def answer(line: str) -> None:
+        await server.send(line)
+        await trio.testing.wait_all_tasks_blocked()
+
+    async def hear() -> None:  # (what the bot says: read, not looked at)
+        async for _ in server.lines():
+            pass
+
+    seen: list[Event | View | Record] = []
+    bot = Bot(
+        lambda view: view.legal[0],
+        "bob",
+        connect=connect,
+        tell=told.append,
+        on_event=seen.append if parsed else None,
+    )
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(hear)
+        nursery.start_soon(bot.run)
+        await answer("ok cmd=style text=Machine style.")
+        await answer("ok cmd=login name=bob text=Hello, bob.")
+        await answer("ok cmd=seek players=2 variant=moscow options=manual-claim text=Waiting.")
+        end = "event seq={} table=1 kind=match-end winner=1 name=bob reason=claim totals=20,514"
+        await answer("event seq=8 table=1 kind=call seat=1 call=konets auto=0")
+        await answer(end.format(9) + " seed=x match=m3 deals=1")
+        await answer(end.format(20) + " seed=x match=m4 deals=1")  # the server's claim
+        nursery.cancel_scope.cancel()
+    said = [t.split("; ")[0] for t in told]
+    assert said == [
+        "match m3 at table 1: won by bob, totals 20,514, 1 deal (konets)",
+        "match m4 at table 1: won by bob, totals 20,514, 1 deal (target mid-deal)",
+    ]
+    assert [m.claimed for m in bot.stats.matches] == [True, False]
