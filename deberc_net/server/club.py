@@ -261,7 +261,7 @@ class Club:
         games = self.lobby.store.recent_games(name, 1)
         seen = None if watched is None else self.lobby.store.finished_match(watched)
         # a tie of whole seconds is the watched one's: had his own ended after it, his
-        # own table's close would have forgotten it (Lobby.table_closed)
+        # own match's end would have forgotten it (Lobby.own_match_over)
         if seen is not None and (not games or seen["finished"] >= games[0]["finished"]):
             games = [seen]
         if not games:

@@ -287,17 +287,20 @@ class Lobby:
             stopped_watching(observer, watched, now)
             observer.observing.discard(table.id)
         for name in table.seats:
-            if name is None:
-                continue
-            player = self.online.get(name_key(name))
-            if player is None:
+            if name is not None and name_key(name) not in self.online:
                 self.guest_tokens.pop(name_key(name), None)
-                if watched is not None and self.node is not None:  # his worker forgets it
-                    self.node.own_match_over(name)
-            elif watched is not None:
-                # his own match ended after any he watched: 'sheet', 'history' and
-                # 'last' at no table tell his own (the store's times are whole seconds)
+
+    def own_match_over(self, names: Iterable[str]) -> None:
+        """The match of ``names`` is over (told them next): it ended after any they
+        watched, so 'sheet', 'history' and 'last' at no table tell it (the store's
+        times are whole seconds: a tie is the watched one's, club.py). A player at
+        another worker's connection: his worker forgets it (node.py)."""
+        for name in names:
+            player = self.online.get(name_key(name))
+            if player is not None:
                 player.watched_match = None
+            elif self.node is not None:
+                self.node.own_match_over(name)
 
     # ----------------------------------------------------------- commands
     async def handle(self, session: Session, item: Command | TableCallText) -> None:

@@ -1480,6 +1480,9 @@ class Table:
             log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks
         told = end._replace(match=match.match_id)  # the human style names it
+        # before its end is told: a 'history' read after it tells this match, not one
+        # its players watched to its end earlier in the same second (Lobby)
+        self.lobby.own_match_over(match.names)
         self._event(told if self.board is None else told._replace(seed=None))
         log.info(
             "match_end",

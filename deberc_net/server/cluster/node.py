@@ -757,9 +757,10 @@ class Node:
             self.rematch_at[message["s"]] = attrs.evolve(offer, asked=asked, names=names)
 
     def own_match_over(self, name: str) -> None:
-        """``name``'s own match, at a table here, is over: his worker, if another, forgets
-        the match he watched before (Lobby.table_closed: 'sheet', 'history' and 'last'
-        at no table tell his own; both ends may fall in one of the store's seconds)."""
+        """``name``'s own match, at a table here, is over (its end told him next, after
+        this): his worker, if another, forgets the match he watched before
+        (Lobby.own_match_over: 'sheet', 'history' and 'last' at no table tell his own;
+        both ends may fall in one of the store's seconds)."""
         proxy = self.proxy_named(name_key(name))
         if proxy is not None:
             self.bus.publish(channel(proxy.worker), {"k": "own_over", "s": proxy.remote_id})
