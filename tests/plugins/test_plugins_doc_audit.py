@@ -99,9 +99,30 @@ the builtin's configure is `tryfirst`, its answers `trylast`
       test_every_type_a_hook_or_the_deal_names_is_exported
 §PluginError `.rule`, `.distribution`, `.distributions`
     → plugins/test_loading.py test_two_third_parties_publishing_one_rule_name_are_both_named
-§Timeline / an early end skips the scoring hooks
-    → plugins/test_plugins.py test_the_rule_set_is_resolved_once (calls per deal);
-    → house-rule tests of `konets` and claims (play/)
+§The hooks / timeline the three scoring hooks once per deal played out, in the order
+`deberc_deal_points` → `deberc_deal_outcome` → `deberc_adjust_written`; `"play"` when
+all cards are dealt, before the first card
+    → plugins/test_plugins.py test_the_rule_set_is_resolved_once;
+    → here: test_a_deal_played_out_runs_the_scoring_hooks_once_in_order_with_extras_stake
+§The hooks `"ordered"` (pause_after_order) and `"swap"`: the shipped `poltinniki` and
+`deberts` run on them
+    → game/test_short_games.py and the house-rule tests (tests/game/)
+§The hooks `deberc_extra_calls`, `deberc_apply_extra_call`, `deberc_deal_event` only if
+implemented
+    → plugins/test_plugins.py test_default_ruleset_is_moscow_to_501;
+    → here: test_only_implemented_per_deal_hooks_are_called_at_all
+§Timeline a deal ended early (the engine's claim, a plugin's `end_deal`) skips the
+scoring hooks (also Step by step 2: a claim is written on the engine's count)
+    → here: test_a_deal_ended_early_skips_the_scoring_hooks
+§PluginDeal `extra["stake"]` is read into `DealScore.stake`; `Deal.copy` copies `extra`
+one level deep
+    → here: test_a_deal_played_out_runs_the_scoring_hooks_once_in_order_with_extras_stake,
+      test_a_copy_of_the_deal_copies_extra_one_level_deep
+§PluginDeal `end_deal(..., played=True)`: hanging points go to who writes more
+    → poltinniki's tests (tests/game/), docs/rules.md §5's audit
+§PluginDeal a plugin's call is a `CallMade`, `continue_after_order()` a `Dealt`, a deal
+it ends `DealEnded` then the next deal
+    → here: test_a_plugins_moves_are_told_as_the_engines_events
 §PluginDeal a Protocol the engine's deal satisfies; `py.typed`; every member the table lists
     → plugins/test_author_api.py test_the_engines_deal_is_what_plugins_are_promised,
       test_the_package_says_it_is_typed_so_a_plugins_type_checker_reads_it,
@@ -124,6 +145,8 @@ field with its Moscow value
     → plugins/test_plugins_doc.py test_the_settings_table_lists_every_field_with_its_moscow_value
 §DealScore `written` arrives zeroed, one per side
     → plugins/test_author_api.py test_an_outcome_hook_may_write_by_side_into_a_zeroed_list
+§DealScore the paragraph names every field (`sides` was missing: a slip, added)
+    → here: test_the_deal_score_paragraph_names_every_field
 §Shipped plugins each row's names, kind, players and module; every shipped rule a row
     → here: test_the_shipped_plugins_table_is_what_deberc_net_publishes;
     → plugins/test_loading.py test_every_shipped_rule_describes_itself_in_russian_too
@@ -157,8 +180,9 @@ chained; `bad-rules` text; `rule_setup_failed` logged
     → here: test_the_testing_example_runs_as_written
 §Testing `new_match`'s seeded deals after the scripted decks
     → plugins/test_author_api.py test_a_match_deals_on_from_its_seed_once_the_scripted_decks_run_out
-§Step by step the claim skips scoring hooks; `auto_claim = False` makes a rule exact
-    → play/ and house-rule tests of claims (the engine's count)
+§Step by step the claim skips scoring hooks
+    → here: test_a_deal_ended_early_skips_the_scoring_hooks
+§Step by step 1–3: advice to authors (which hook for which job), nothing to pin
 §Whole new game every member the override table names is the engine's `Deal`'s; Tertz's
 modules are where the table says, its plugin implements the hooks listed
     → here: test_the_whole_new_game_tables_name_real_members_and_modules;
@@ -178,15 +202,18 @@ import tomllib
 from importlib import metadata
 from pathlib import Path
 
+import attrs
 import pluggy
 import pytest
 
 import deberc_net
 import deberc_net.testing
+from deberc_net.game import events as ev
 from deberc_net.game.deal import Deal
-from deberc_net.plugins import PluginDeal, RuleBook, RuleError, RuleInfo, hookimpl
+from deberc_net.plugins import DealScore, PluginDeal, RuleBook, RuleError, RuleInfo, hookimpl
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
+from deberc_net.testing import build_deck, build_ruleset, new_deal, new_match, parse, play, say
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
@@ -522,3 +549,108 @@ def test_the_whole_new_game_tables_name_real_members_and_modules() -> None:
         n for obj in vars(tertz).values() for n in dir(obj) if n.startswith("deberc_")
     }
     assert hooks <= implemented, hooks - implemented
+
+
+# ------------------------------------------------------------- the deal and its hooks
+HANDS = ("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c")  # trump clubs
+PLAYED = "Jc Kc 9c 10c Ac Qd As Js 10s Qs Ks 9s 7h Ah 10h 8h Kh 7d"  # seat 0 leads
+
+
+class Scorer:
+    """An option on the scoring hooks that only watches: how often each is called, the
+    stake each sees; and at the deal's "play" moment it sets `deal.extra["stake"]`."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.stakes: list[int] = []
+        self.at_play: list[tuple[str, int]] = []
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="scorer", kind="option", summary="Watches the scoring.")
+
+    @hookimpl
+    def deberc_deal_event(self, deal: PluginDeal, name: str) -> None:
+        if name == "play":
+            self.at_play.append((deal.phase, len(deal.trick.cards)))
+            deal.extra["stake"] = 7
+
+    @hookimpl
+    def deberc_deal_points(self, score: DealScore) -> None:
+        self.calls.append("deal_points")
+        self.stakes.append(score.stake)
+
+    @hookimpl
+    def deberc_deal_outcome(self, score: DealScore) -> None:
+        self.calls.append("deal_outcome")
+
+    @hookimpl
+    def deberc_adjust_written(self, score: DealScore) -> None:
+        self.calls.append("adjust_written")
+
+
+def test_a_deal_played_out_runs_the_scoring_hooks_once_in_order_with_extras_stake() -> None:
+    scorer = Scorer()
+    rules = build_ruleset(options=["scorer"], plugins=[scorer])
+    deal = new_deal(rules, build_deck(*HANDS))
+    say(deal, 0, "igrayu")
+    assert scorer.at_play == [("play", 0)]  # all cards dealt, before the first card
+    play(deal, PLAYED)
+    assert scorer.calls == ["deal_points", "deal_outcome", "adjust_written"]
+    assert scorer.stakes == [7]  # deal.extra["stake"] is read into DealScore.stake
+
+
+def test_a_deal_ended_early_skips_the_scoring_hooks() -> None:
+    """A plugin's `end_deal` (perezdacha) and the engine's claim at the target."""
+    scorer = Scorer()
+    rules = build_ruleset(options=["perezdacha", "scorer"], plugins=[scorer])
+    match = new_match(rules, build_deck(*HANDS))
+    say(match, 0, "igrayu", "perezdacha")
+    assert match.records[0]["outcome"] == "redeal"
+    near = Deal(
+        rules=rules, deal_no=1, dealer=1, deck=build_deck(*HANDS), seed="t", totals_before=(490, 0)
+    )
+    say(near, 0, "igrayu")
+    play(near, "Jc Kc")  # the first trick takes seat 0 past 501: the engine claims
+    assert near.result is not None and near.result.score.outcome == "claim"
+    assert scorer.calls == []
+
+
+def test_only_implemented_per_deal_hooks_are_called_at_all() -> None:
+    """`deberc_extra_calls`, `deberc_apply_extra_call`, `deberc_deal_event`: none bound
+    where no plugin of the table implements them."""
+    plain = build_ruleset(options=["to-301"])
+    assert (plain.extra_calls, plain.apply_extra_call, plain.deal_event) == (None, None, None)
+    scorer = build_ruleset(options=["scorer"], plugins=[Scorer()])
+    assert scorer.deal_event is not None and scorer.extra_calls is None
+    perezdacha = build_ruleset(options=["perezdacha"])
+    assert perezdacha.extra_calls is not None and perezdacha.apply_extra_call is not None
+
+
+def test_a_copy_of_the_deal_copies_extra_one_level_deep() -> None:
+    deal = new_deal(build_ruleset(), build_deck(*HANDS))
+    deal.extra["offers"] = [1]
+    copy = deal.copy()
+    copy.extra["stake"] = 3
+    assert "stake" not in deal.extra  # the dict is the copy's own
+    assert copy.extra["offers"] is deal.extra["offers"]  # its values are shared: replace them
+
+
+def test_a_plugins_moves_are_told_as_the_engines_events() -> None:
+    """A plugin's call is a `CallMade`; `continue_after_order()` a `Dealt`; a deal it ends
+    is told by the match: `DealEnded`, then the next deal."""
+    match = new_match(build_ruleset(options=["perezdacha"]), build_deck(*HANDS))
+    say(match, 0, "igrayu")
+    told = match.apply(0, parse("perezdacha"))
+    assert [type(e) for e in told] == [ev.CallMade, ev.DealEnded, ev.DealStarted]
+    assert told[0].call.name == "perezdacha"  # type: ignore[union-attr]
+    match = new_match(build_ruleset(options=["poltinniki"]), build_deck(*HANDS))
+    say(match, 0, "igrayu")  # the whistler is asked: offer or play on
+    told = match.apply(1, parse("igraem"))
+    assert [type(e) for e in told] == [ev.CallMade, ev.Dealt]
+
+
+def test_the_deal_score_paragraph_names_every_field() -> None:
+    text = section("`DealScore` (the scoring hooks' argument)").split("What a scoring hook")[0]
+    named = {w for w in ticked(text) if re.fullmatch(r"[a-z_]+", w)}
+    assert named == {f.name for f in attrs.fields(DealScore)}
