@@ -106,7 +106,9 @@ all cards are dealt, before the first card
     → here: test_a_deal_played_out_runs_the_scoring_hooks_once_in_order_with_extras_stake
 §The hooks `"ordered"` (pause_after_order) and `"swap"`: the shipped `poltinniki` and
 `deberts` run on them
-    → game/test_short_games.py and the house-rule tests (tests/game/)
+    → game/test_short_games.py (poltinniki's pause),
+      test_without_poltinniki_the_last_cards_come_at_once;
+    → game/test_options.py test_deberts_seven_trumps_in_sequence_end_the_match_at_once
 §The hooks `deberc_extra_calls`, `deberc_apply_extra_call`, `deberc_deal_event` only if
 implemented
     → plugins/test_plugins.py test_default_ruleset_is_moscow_to_501;
@@ -119,7 +121,7 @@ one level deep
     → here: test_a_deal_played_out_runs_the_scoring_hooks_once_in_order_with_extras_stake,
       test_a_copy_of_the_deal_copies_extra_one_level_deep
 §PluginDeal `end_deal(..., played=True)`: hanging points go to who writes more
-    → poltinniki's tests (tests/game/), docs/rules.md §5's audit
+    → game/test_rules_audit.py test_hanging_points_go_to_the_player_who_accepts_an_offer
 §PluginDeal a plugin's call is a `CallMade`, `continue_after_order()` a `Dealt`, a deal
 it ends `DealEnded` then the next deal
     → here: test_a_plugins_moves_are_told_as_the_engines_events
