@@ -159,7 +159,9 @@ by `--option to-777`, refused beside its conflicts
     → plugins/test_loading.py test_the_fields_added_after_the_first_plugins_are_keyword_only;
     → plugins/test_author_api.py
       test_russian_outcome_words_for_the_engines_outcomes_or_not_words_are_refused;
-    → examples/perezdacha/tests (`пересдача по просьбе`)
+    → server/test_human_ru.py (`summary_ru` told to `lang ru`);
+    → server/test_plugin_words.py (`Раздача 1: пересдача по просьбе.`, without:
+      `Раздача 1: redeal.`)
 §Writing a hook raising while rules are built: `RuleError` naming rule and distribution,
 chained; `bad-rules` text; `rule_setup_failed` logged
     → plugins/test_author_api.py
@@ -188,6 +190,14 @@ chained; `bad-rules` text; `rule_setup_failed` logged
 §Whole new game every member the override table names is the engine's `Deal`'s; Tertz's
 modules are where the table says, its plugin implements the hooks listed
     → here: test_the_whole_new_game_tables_name_real_members_and_modules;
+    → game/test_deal_hooks.py (a subclass's `_compute_legal`, `_do_play`, `_trick_points`
+      found in its class body; legal calls forgotten as the state changes);
+§Whole new game `deberc_deal_class` (`None`: the engine's deal) makes every deal;
+`record_extra` keys join the records and replay checks them
+    → here: test_a_games_own_deal_class_is_played_and_its_record_keys_replay;
+§Whole new game `view_fields` on `ask`/`state`; a numbered call shown as one option
+(`lomayu 1..12`)
+    → server/test_ask_line.py; → server/test_tertz_human.py, play/test_state.py
     → tertz/ (the game itself); server/test_tertz_human.py;
     → server/test_commands.py test_calls_of_a_third_partys_own_game_are_its_own_not_deberts
 """
@@ -212,6 +222,7 @@ import deberc_net
 import deberc_net.testing
 from deberc_net.game import events as ev
 from deberc_net.game.deal import Deal
+from deberc_net.game.record import replay_matches
 from deberc_net.plugins import DealScore, PluginDeal, RuleBook, RuleError, RuleInfo, hookimpl
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
@@ -656,3 +667,37 @@ def test_the_deal_score_paragraph_names_every_field() -> None:
     text = section("`DealScore` (the scoring hooks' argument)").split("What a scoring hook")[0]
     named = {w for w in ticked(text) if re.fullmatch(r"[a-z_]+", w)}
     assert named == {f.name for f in attrs.fields(DealScore)}
+
+
+class MiniDeal(Deal):
+    """A whole new game at its smallest: Deberts's deal with a key of its own."""
+
+    def record_extra(self) -> dict[str, object]:
+        return {"mini_tricks": len(self.tricks)}
+
+
+class Mini:
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="mini", kind="variant", summary="Deberts with a record key.")
+
+    @hookimpl
+    def deberc_deal_class(self, settings: object) -> type[Deal]:
+        return MiniDeal
+
+
+def test_a_games_own_deal_class_is_played_and_its_record_keys_replay() -> None:
+    """`deberc_deal_class`: `None` (the builtin) is the engine's deal; a variant's class
+    makes the deals (`new_deal`, `new_match`), its `record_extra` keys join the records
+    beside `RECORD_KEYS`, and replay checks them."""
+    assert build_ruleset().deal_class is None
+    rules = build_ruleset(2, "mini", plugins=[Mini()])
+    assert rules.deal_class is MiniDeal
+    assert type(new_deal(rules, build_deck(*HANDS))) is MiniDeal
+    match = new_match(rules, build_deck(*HANDS))
+    say(match, 0, "igrayu")
+    play(match, PLAYED)
+    (record,) = match.records
+    assert record["mini_tricks"] == 9 and record.keys() >= deberc_net.testing.RECORD_KEYS
+    deberc_net.testing.assert_replays(match)
+    assert not replay_matches({**record, "mini_tricks": 8}, rules)
