@@ -132,7 +132,8 @@ it ends `DealEnded` then the next deal
     → here: test_the_plugin_deal_table_lists_the_protocols_members
 §Spoken calls the example is perezdacha's; heard only at its tables; the engine's words
 refused at loading with the page's message; more words for an engine call; `name-…` heads
-    → here: test_the_spoken_calls_example_is_the_perezdacha_plugins_own;
+    → here: test_the_spoken_calls_example_is_the_perezdacha_plugins_own,
+      test_a_plugins_words_are_heard_in_any_case_and_its_name_refused_as_not_now;
     → plugins/test_author_api.py
       test_shipped_calls_are_heard_in_russian_and_english_at_their_tables_only,
       test_a_word_the_engine_reads_as_its_own_call_is_refused_at_loading,
@@ -226,7 +227,18 @@ from deberc_net.game.record import replay_matches
 from deberc_net.plugins import DealScore, PluginDeal, RuleBook, RuleError, RuleInfo, hookimpl
 from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
-from deberc_net.testing import build_deck, build_ruleset, new_deal, new_match, parse, play, say
+from deberc_net.protocol.vocabulary import CallSyntaxError
+from deberc_net.testing import (
+    build_deck,
+    build_ruleset,
+    new_deal,
+    new_match,
+    parse,
+    play,
+    refused,
+    say,
+    spoken,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
@@ -701,3 +713,15 @@ def test_a_games_own_deal_class_is_played_and_its_record_keys_replay() -> None:
     assert record["mini_tricks"] == 9 and record.keys() >= deberc_net.testing.RECORD_KEYS
     deberc_net.testing.assert_replays(match)
     assert not replay_matches({**record, "mini_tricks": 8}, rules)
+
+
+def test_a_plugins_words_are_heard_in_any_case_and_its_name_refused_as_not_now() -> None:
+    """Case and spacing do not matter; the call's own name is heard at the plugin's
+    tables legal or not, so a call at the wrong moment is refused as not allowed now;
+    at a table without the plugin its word is no call."""
+    rules = build_ruleset(options=["perezdacha"])
+    assert spoken(rules, "  ПеРеСдАчА ").token() == spoken(rules, "REDEAL").token() == "perezdacha"
+    match = new_match(rules, build_deck(*HANDS))
+    refused(match.deal, 0, "perezdacha", code="wrong-phase")  # bidding is on
+    with pytest.raises(CallSyntaxError):
+        spoken(build_ruleset(), "пересдача")
