@@ -38,13 +38,167 @@ table's); a box with no link a stop of Tab, named
     → web/test_browser_scroll_boxes.py; here: test_focus_js_is_on_every_page_but_a_tables
 § opening: a card read by its name (`queen of hearts`, «дама червей»)
     → web/test_browser_card_names.py
+
+§ Pages `/`: the open tables, no private table nor ladder board (their pages, JSON and
+socket as for no table); refreshed from `/api/tables`
+    → web/test_pages.py test_a_waiting_table_is_listed_in_html_and_json,
+      test_a_private_table_is_not_shown_nor_watched_from_the_web;
+    → web/test_live_socket.py test_a_private_table_is_not_watched_live,
+      test_a_ladder_board_is_not_shown_nor_watched_from_the_web
+§ Pages `/table/N`: seats clockwise, backs with their count read, the trick, the turned
+card, trump and its orderer, the mark to act, Talon N, the talk (clock's calls marked,
+shown cards), the score by sides, a line per deal; as served without script
+    → web/test_browser_seat_order.py, test_browser_reading.py, test_browser_to_act.py,
+      test_browser_tertz.py, test_browser_clock_marks.py, test_talk_shown.py,
+      test_pages.py test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_without_script,
+      test_only_a_talon_games_table_page_says_it_has_a_talon,
+      test_a_tables_score_names_its_sides_pairs_with_four_players
+§ Pages `/table/N`: the end in words, the replay's link; no longer live and why; statuses;
+no reconnecting; a page left closes its socket
+    → web/test_browser_ends.py, test_browser_page_live.py, test_browser_left_page.py
+§ Pages `/players/NAME`: ratings, plot of the last 500 rated, last 50 matches newest
+first, results and why in words, the tally; a house bot's copies
+    → web/test_pages.py test_a_players_page_plots_his_rating_and_the_api_tells_it,
+      test_a_rated_house_bots_page_shows_its_standing_as_finger_does,
+      test_a_players_page_knows_him_however_the_url_writes_his_name;
+    → web/test_player_page_cost.py, test_player_page_game.py, test_forfeit_seat.py,
+      test_stopped_match.py, test_end_words.py;
+    → here: test_the_numbers_of_web_md_are_the_servers_defaults (50, 500)
+§ Pages `/ladders`, `/ladders/N`: ratings, runs, the verdict in words, pairs, margins,
+plot, SPRT line, games in words, 100 a page, `?page=N` refused 400 with its range
+    → web/test_ladders.py (every test), web/test_ladder_pages.py (paging, the landmark,
+      refusals, the plot kept)
+§ Pages `/games/ID`: `M12` is m12, players by pairs, why in the live page's words,
+konets, forfeits, not finished, deal by deal (hands sorted, talk, clock marks, shows,
+trick numbers, tricks as `history`, Tertz break, swap, draws), a match over before its
+first call
+    → web/test_pages.py
+      test_a_match_over_before_its_first_call_is_linked_and_shown_though_it_has_no_deal;
+    → web/test_forfeit_seat.py, test_replay_clock.py, test_replay_words.py,
+      test_replay_tertz_swap.py, test_replay.py, test_konets_told.py, test_end_words.py,
+      test_stopped_match.py, test_browser_phone.py, test_browser_reading.py (`Deals`)
+§ Pages: a replay only once over (404 while running), folded from the rebuilt deal's
+events, totals from `totals_before`
+    → web/test_pages.py test_a_match_is_replayable_only_once_over_and_replays_to_its_totals;
+    → web/test_replay.py test_the_replay_folded_from_the_events_says_what_the_record_says;
+    → web/test_replay_read.py
+§ Pages: built in a thread at its first request, kept (32 MB, per language and JSON),
+one at a time; a `not finished` one built each time
+    → web/test_replay_kept.py (every test); here: the 32 MB in
+      test_the_numbers_of_web_md_are_the_servers_defaults
+
+§ Languages: the words; which language (`?lang=`, the cookie, `Accept-Language` and its
+weights); `Vary`; the switch (by the stored name; `//` one slash); the live page's
+`data-words`; a player's and the ladders' pages; JSON untranslated; plain-text errors
+    → web/test_page_languages.py (every test), web/test_pages_russian.py,
+      web/test_browser_russian.py
+§ Languages, the cookie: `Path=/`, `SameSite=Lax` → web/test_page_languages.py;
+`HttpOnly`, kept a year, nothing else in it → here:
+      test_the_language_cookie_is_http_only_kept_a_year_and_holds_the_choice_alone
+
+§ Plots: SVG by the server, ticks, x from 1, a single point over its tick, no script nor
+file fetched
+    → web/test_plot.py (every test)
+§ Plots: at most 500 points a line, evenly apart, first and last among them, each its x
+    → here: test_a_long_line_is_drawn_through_500_points_evenly_apart_first_and_last_on_the_edges
+§ Plots: a player's page reads his last 500 rated → web/test_player_page_cost.py
+§ Plots: `/ladders/N`'s Elo per game, clipped ±800, SPRT rules, all games whatever page,
+made once and kept (8 MB), no plot for a run not finished
+    → web/test_ladder_pages.py; web/test_ladders.py;
+    → here: the figures in test_the_numbers_of_web_md_are_the_servers_defaults
+
+§ The live socket: sends nothing (1008; 1009 past 1 KiB; frames' allowance)
+    → web/test_live_socket.py test_a_socket_that_sends_is_closed_and_a_big_message_never_held,
+      test_a_socket_whose_message_passes_the_limit_is_cut_off_not_read_on;
+    → web/test_live_socket_frames.py
+§ The live socket: exactly an observer's lines, the sheet after `state`, no `record`s, not
+announced; the feed (each line once, pages come and go, another worker's table)
+    → web/test_live_socket.py
+      test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records,
+      test_pages_come_and_go_and_each_gets_an_observers_lines;
+    → store/test_workers_feed.py, store/test_workers_page.py
+§ The live socket: one message per 0.25 s a page, 60 a second in all; closes within a
+second of the table; slow reader dropped; 30 s send timeout
+    → web/test_live_socket.py; web/test_browser_page_live.py; web/test_web_non_reader.py;
+    → here: the figures in test_the_numbers_of_web_md_are_the_servers_defaults
+§ The live socket: unknown table or past `max_web_viewers` / `web_viewers_per_address`:
+403; past the requests' allowance: 429
+    → web/test_live_socket.py test_live_sockets_are_capped_and_unknown_tables_refused,
+      test_one_address_cannot_take_every_live_socket; web/test_request_limit.py
+§ The live socket: the hand sizes and `to_act` in JSON after the last CRLF, never a line
+    → web/test_live_socket.py test_the_page_works_out_the_hand_sizes_the_table_holds;
+    → store/test_workers_page.py; web/test_browser_to_act.py
+
+§ JSON: `GET /api` (or `/api/`), `"docs": "docs/web.md"`, each path as written
+    → web/test_pages.py test_api_lists_every_endpoint_and_each_answers,
+      test_every_pages_api_link_leads_to_the_list_of_endpoints;
+    → here: test_each_json_answer_has_the_fields_web_md_names (`docs`, `/api/`)
+§ JSON: `nosniff` on every answer → web/test_nosniff.py
+§ JSON: errors `{"error"}` with their statuses (404 any length, 405 with `Allow`, 429, 500,
+400); the pages' errors HTML or plain text
+    → web/test_pages.py test_unknown_things_are_404_with_a_reason,
+      test_a_path_number_of_any_length_is_a_404_and_logs_nothing,
+      test_every_api_error_is_json_with_its_status,
+      test_an_api_endpoint_that_fails_answers_json_500;
+    → web/test_request_limit.py; web/test_ladder_pages.py; web/test_pages_russian.py
+§ JSON: each answer's fields (TABLE, `/api/games/ID`, `/api/players/NAME` and GAME,
+`/api/health`, `/api/ladders`, `/api/ladders/N`): no fewer, no more
+    → here: test_each_json_answer_has_the_fields_web_md_names (RATING's and POINT's by
+      name in web/test_pages.py test_a_players_page_plots_his_rating_and_the_api_tells_it)
+§ JSON: the TABLE example; `/api/tables/N` one TABLE → web/test_pages.py
+test_a_waiting_table_is_listed_in_html_and_json; here (`/api/tables/N`)
+§ JSON: `away_s`, `(away)`, `Waiting for bob to come back` → web/test_away_seat.py
+§ JSON: `hand_sizes` of another worker's table → store/test_workers.py
+§ JSON: `/api/games/ID`: reason, forfeit, `deals` `[]` before a first call, stopped
+matches, none stored → 404; records with `"auto": true`
+    → web/test_pages.py; web/test_forfeit_seat.py; web/test_stopped_match.py;
+      web/test_replay_clock.py
+§ JSON: `/api/players/NAME`: results, `claimed`, 404 with no finished match, the name
+folded, `name` as stored; both ratings lists empty for one never rated
+    → web/test_pages.py test_a_players_page_knows_him_however_the_url_writes_his_name;
+    → web/test_konets_told.py; here: test_each_json_answer_has_the_fields_web_md_names
+§ JSON: `/api/ladders`, `stopped`, `/api/ladders/N` paged → web/test_ladders.py
+test_a_failed_or_cancelled_run_says_so_not_that_it_has_not_finished; web/test_ladder_pages.py
+§ JSON: `winners` in seat order, `winner` joined by `, ` and by `,`
+    → web/test_winners.py
+
+§ Health: `serving` 200, `draining`/`stopping` 503, `players`, `playing`, other workers
+    → web/test_health.py; server/test_drain.py; store/test_workers_drain.py
+
+§ Requests per address: 60 at once then 10 a second, an IPv6 /64 one address, 429 with
+`Retry-After` (JSON under /api), the live socket too, before routing; a dozen table
+pages load
+    → web/test_request_limit.py (every test); web/test_proxy.py
+§ Requests per address: a table page is 5 requests (its style sheet, icon and script)
+    → here: test_a_table_page_is_five_requests_with_its_style_icon_script_and_socket
+§ Requests per address: 100 connections an address (429), 2000 in all (503); closed 5 s
+after the last answer, at once after `Connection: close` or the client's close
+    → web/test_connection_limit.py; web/test_connections_end.py
+
+§ Behind a proxy: HTTP/1 only → web/test_http1_only.py
+§ Behind a proxy: `http_host`; `trusted_proxies`, `X-Forwarded-For` read from the right,
+others' ignored, the live socket's per-address count; a ping every 25 s
+    → web/test_proxy.py (every test); server/test_proxy_settings.py;
+      web/test_live_socket.py test_a_quiet_tables_socket_is_pinged_so_no_proxy_takes_it_for_dead
+§ Behind a proxy: the TOML and nginx examples: configuration for other programs (nginx,
+Caddy, haproxy), not run here; the TOML's keys are Config's (server/test_proxy_settings.py)
+
+§ Known limits: statements of what is not done (the clock not shown on the table page,
+no LLR plot, a kept plot blind to hand edits); the 50 viewers' figure is the bench's,
+below; the waits for a plot in the making → web/test_ladder_pages.py
+test_requests_waiting_for_a_plot_being_made_hold_no_thread
+
+§ Does watching slow the game?: measurements of bench/web_viewers.py on given machines
+and days, not promises a test can pin; the bench itself is run by hand (80 s)
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import struct
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -52,9 +206,11 @@ from typing import Any
 import pytest
 import trio
 
+from deberc_net.ladder.store import StoredGame, open_ladder_store
 from deberc_net.server.config import Config
 from deberc_net.server.web import feed, ladders, plot, replays, serve
 from deberc_net.server.web.app import PLAYER_GAMES, PLAYER_RATED
+from deberc_net.server.web.plot import MARGIN_LEFT, MARGIN_RIGHT, Series, line_chart
 from tests.server.client import LineClient
 from tests.server.conftest import Connector
 
@@ -62,6 +218,34 @@ from .conftest import WebServer
 
 StartWeb = Callable[..., Any]
 MB = 1024 * 1024
+
+# the fields of each JSON answer as docs/web.md's "JSON" names them
+TABLE_FIELDS = {"id", "players", "variant", "options", "state", "observers", "score", "deal"}
+TABLE_FIELDS |= {"match", "hand_sizes", "away_s"}
+GAME_FIELDS = {"match", "players", "variant", "options", "totals", "winners", "winner"}
+GAME_FIELDS |= {"reason", "stopped", "deals", "forfeit"}
+PLAYER_FIELDS = {"name", "won", "lost", "drawn", "stopped", "games", "ratings", "rating_history"}
+PLAYER_GAME_FIELDS = {"match", "table", "players", "variant", "winners", "winner", "reason"}
+PLAYER_GAME_FIELDS |= {"totals", "finished", "result", "forfeit", "claimed"}
+LEADER_FIELDS = {"bot", "rating", "mu", "sigma", "games", "updated"}
+RUN_FIELDS = {"id", "started", "summary", "games", "stopped"}
+LADDER_GAME_FIELDS = {"board", "seating", "match_id", "written", "reason", "forfeit"}
+
+
+def run_ladder(db: Path) -> None:
+    """A finished ladder run of two games of heur v rand, with its ratings, in ``db``."""
+    games = [
+        StoredGame(0, ["heur", "rand"], "m901", [162, 0], "score", None),
+        StoredGame(0, ["rand", "heur"], "m902", [0, 162], "score", None),
+    ]
+    store = open_ladder_store(db)
+    try:
+        run = store.start_run({})
+        store.add_games(run, games)
+        rated = [{"bot": bot, "mu": 25.0, "sigma": 8.0, "rating": 1.0} for bot in ("heur", "rand")]
+        store.finish_run(run, {"bots": ["heur", "rand"], "games": 2}, rated, {"heur": 2, "rand": 2})
+    finally:
+        store.close()
 
 
 async def a_finished_match(web: WebServer, connect: Connector) -> tuple[LineClient, str]:
@@ -172,3 +356,115 @@ async def test_focus_js_is_on_every_page_but_a_tables(
         _, body = await web.get(f"/table/{table}")
         assert b"/static/focus.js" not in body and b"/static/table.js" in body
     assert (Path(__file__).parents[2] / "deberc_net/server/web/static/focus.js").is_file()
+
+
+@pytest.mark.timeout(30)
+async def test_each_json_answer_has_the_fields_web_md_names(
+    start_web: StartWeb, connect: Connector, db_path: Path
+) -> None:
+    """§ JSON: each endpoint's object has the fields the document names, no fewer and no
+    more (a script reads them by name)."""
+    run_ladder(db_path)
+    web: WebServer = await start_web()
+    with trio.fail_after(20):
+        ann = await connect.machine(web.port, "ann", "pw-ann-1")  # registered: rated
+        bob = await connect.machine(web.port, "bob", "pw-bob-1")
+        await ann.send("new 2 private")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        await ann.send("invite bob")
+        await ann.expect("ok", cmd="invite")
+        await bob.send(f"sit {table}")
+        await bob.expect("ok", cmd="sit")
+        match = (await ann.expect("event", kind="start"))["match"]
+        await bob.send("leave")
+        await ann.expect("event", kind="match-end")
+        await ann.send("new 2 moscow to-301")
+        open_table = (await ann.expect("ok", cmd="sit"))["table"]
+
+        async def answer(path: str) -> Any:
+            status, body = await web.get(path)
+            assert status == 200, (path, status, body)
+            return json.loads(body)
+
+        listed = await answer("/api")
+        assert set(listed) == {"endpoints", "docs"} and listed["docs"] == "docs/web.md"
+        assert all(set(e) == {"path", "what"} for e in listed["endpoints"])
+        assert await answer("/api/") == listed
+        [summary] = (await answer("/api/tables"))["tables"]
+        assert set(summary) == TABLE_FIELDS
+        assert await answer(f"/api/tables/{open_table}") == summary
+        assert set(await answer(f"/api/games/{match}")) == GAME_FIELDS
+        player = await answer("/api/players/ann")
+        assert set(player) == PLAYER_FIELDS
+        assert set(player["games"][0]) == PLAYER_GAME_FIELDS
+        # a match over before its first call rates nobody: "both empty for a player
+        # never rated" (RATING's and POINT's fields: test_pages.py, by name)
+        assert player["ratings"] == player["rating_history"] == []
+        assert set(await answer("/api/health")) == {"status", "players", "playing"}
+        ladder = await answer("/api/ladders")
+        assert set(ladder) == {"leaderboard", "runs"}
+        assert all(set(run) == RUN_FIELDS for run in ladder["runs"])
+        assert all(run["games"] == [] for run in ladder["runs"])
+        assert all(set(bot) == LEADER_FIELDS for bot in ladder["leaderboard"])
+        one = await answer("/api/ladders/1")
+        assert set(one) == RUN_FIELDS | {"page", "pages", "game_count"}
+        assert one["games"] and all(set(game) == LADDER_GAME_FIELDS for game in one["games"])
+
+
+@pytest.mark.timeout(30)
+async def test_the_language_cookie_is_http_only_kept_a_year_and_holds_the_choice_alone(
+    start_web: StartWeb,
+) -> None:
+    """§ Languages, the cookie: '`lang=ru` (or `en`), `Path=/`, `SameSite=Lax`,
+    `HttpOnly`, kept a year. It holds the choice and nothing else'."""
+    web: WebServer = await start_web()
+    with trio.fail_after(20):
+        for lang in ("ru", "en"):
+            _, told, _ = await web.ask("GET", f"/ladders?lang={lang}")
+            parts = [part.strip() for part in told["set-cookie"].split(";")]
+            assert parts[0] == f"lang={lang}"
+            attributes = {part.split("=")[0].lower(): part for part in parts[1:]}
+            assert "httponly" in attributes and attributes["path"] == "Path=/"
+            assert attributes["samesite"].lower() == "samesite=lax"
+            days = int(attributes["max-age"].split("=")[1]) / 86400
+            assert 365 <= days <= 366, days  # a year
+            assert set(attributes) <= {"httponly", "path", "samesite", "max-age", "expires"}
+
+
+@pytest.mark.timeout(30)
+async def test_a_table_page_is_five_requests_with_its_style_icon_script_and_socket(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """§ Requests per address: 'A table page with its style sheet, icon, script and
+    live socket is 5 requests': the page names those three files and no other."""
+    web: WebServer = await start_web()
+    with trio.fail_after(20):
+        ann = await connect.machine(web.port, "ann")
+        await ann.send("new 2")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        _, body = await web.get(f"/table/{table}")
+    fetched = re.findall(r'<(?:link|script)\b[^>]*\b(?:href|src)="([^"]+)"', body.decode())
+    assert sorted(fetched) == ["/static/favicon.ico", "/static/style.css", "/static/table.js"]
+
+
+def test_a_long_line_is_drawn_through_500_points_evenly_apart_first_and_last_on_the_edges() -> None:
+    """§ Plots: 'A line is drawn through at most 500 of its points (`MOST_POINTS`),
+    evenly apart, the first and the last among them, each at its own x' and 'x counts
+    the points from 1, the first and last on the plot's edges'; a dot per point drawn."""
+    values = [float(n % 97) for n in range(20_000)]  # a long ladder run's Elo
+    svg = line_chart(
+        [Series("heur v rand", values)], x_label="games", y_label="Elo", title="t", markers=True
+    )
+    root = ET.fromstring(svg)
+    [line] = root.findall("{http://www.w3.org/2000/svg}polyline")
+    points = [tuple(map(float, p.split(","))) for p in line.get("points", "").split()]
+    dots = root.findall("{http://www.w3.org/2000/svg}circle")
+    assert len(points) == len(dots) == plot.MOST_POINTS
+    xs = [x for x, _ in points]
+    assert (xs[0], xs[-1]) == (MARGIN_LEFT, 640 - MARGIN_RIGHT)  # the first and the last
+    gaps = [b - a for a, b in itertools.pairwise(xs)]
+    assert min(gaps) > 0 and max(gaps) - min(gaps) < 0.25  # each its own x, evenly apart
+    # and a line of 500 or fewer is drawn whole
+    short = line_chart([Series("s", values[:500])], x_label="g", y_label="E", title="t")
+    [whole] = ET.fromstring(short).findall("{http://www.w3.org/2000/svg}polyline")
+    assert len(whole.get("points", "").split()) == 500
