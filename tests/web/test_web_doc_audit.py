@@ -8,7 +8,8 @@ wherever the promise is about bytes; Chromium only in the modules named.
 § opening: `http_port` unset (off) by default in a settings file or `Config`; `0` any
 free port, `http_bound` told the port
     → web/test_pages.py test_no_http_port_no_web_face; web/test_cli_serve.py (a file's 0);
-    → here: test_the_numbers_of_web_md_are_the_servers_defaults
+    → here: test_the_numbers_of_web_md_are_the_servers_defaults,
+      test_a_settings_file_leaves_the_pages_off_unless_it_names_a_port
 § opening: the pages listen on `--host` unless `--http-host`
     → server/test_proxy_settings.py; web/test_proxy.py
 § opening: `http_listening` with the port, logged before `listening`
@@ -206,6 +207,7 @@ from typing import Any
 import pytest
 import trio
 
+from deberc_net.cli import build_parser, serve_config
 from deberc_net.ladder.store import StoredGame, open_ladder_store
 from deberc_net.server.config import Config
 from deberc_net.server.web import feed, ladders, plot, replays, serve
@@ -263,6 +265,23 @@ async def a_finished_match(web: WebServer, connect: Connector) -> tuple[LineClie
     await bob.send("leave")
     await ann.expect("event", kind="match-end")
     return ann, match
+
+
+def test_a_settings_file_leaves_the_pages_off_unless_it_names_a_port(tmp_path: Path) -> None:
+    """'In a settings file … `http_port` is unset (off) by default; there `0` means any
+    free port' (where the command line's 0 is off, and the command line's default 7580
+    is not a file's)."""
+    parse = build_parser().parse_args
+    bare, free, fixed = tmp_path / "bare.toml", tmp_path / "free.toml", tmp_path / "fixed.toml"
+    bare.write_text("[server]\nport = 7611\n")
+    free.write_text("[server]\nhttp_port = 0\n")
+    fixed.write_text("[server]\nhttp_port = 8123\n")
+    assert serve_config(parse(["serve", "--config", str(bare)])).http_port is None
+    assert serve_config(parse(["serve", "--config", str(free)])).http_port == 0
+    assert serve_config(parse(["serve", "--config", str(fixed)])).http_port == 8123
+    told = ["serve", "--config", str(fixed), "--http-port"]
+    assert serve_config(parse([*told, "0"])).http_port is None  # the flag's 0: off
+    assert serve_config(parse([*told, "8124"])).http_port == 8124  # the flag over the file
 
 
 def test_the_numbers_of_web_md_are_the_servers_defaults() -> None:
