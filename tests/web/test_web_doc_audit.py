@@ -93,6 +93,13 @@ weights); `Vary`; the switch (by the stored name; `//` one slash); the live page
 `data-words`; a player's and the ladders' pages; JSON untranslated; plain-text errors
     → web/test_page_languages.py (every test), web/test_pages_russian.py,
       web/test_browser_russian.py
+§ Languages, the live page: a Russian `/table/N` hands its script `data-words` and the
+Russian `data-ends`; "An English page carries neither" was a slip, corrected: an
+English page has no `data-words`, but its `data-ends` are the English ends, and a table
+with its own words for calls (Tertz's `mariage`) hands them in `data-own`
+    → here: test_a_table_pages_script_is_handed_its_words_as_the_document_says;
+    → web/test_browser_russian.py (the Russian said live), web/test_page_languages.py
+      test_the_live_scripts_english_is_the_catalogues
 § Languages, the cookie: `Path=/`, `SameSite=Lax` → web/test_page_languages.py;
 `HttpOnly`, kept a year, nothing else in it → here:
       test_the_language_cookie_is_http_only_kept_a_year_and_holds_the_choice_alone
@@ -201,6 +208,7 @@ import re
 import struct
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +220,7 @@ from deberc_net.ladder.store import StoredGame, open_ladder_store
 from deberc_net.server.config import Config
 from deberc_net.server.web import feed, ladders, plot, replays, serve
 from deberc_net.server.web.app import PLAYER_GAMES, PLAYER_RATED
+from deberc_net.server.web.ends import END_WORDS
 from deberc_net.server.web.plot import MARGIN_LEFT, MARGIN_RIGHT, Series, line_chart
 from tests.server.client import LineClient
 from tests.server.conftest import Connector
@@ -434,8 +443,15 @@ async def test_each_json_answer_has_the_fields_web_md_names(
 async def test_the_language_cookie_is_http_only_kept_a_year_and_holds_the_choice_alone(
     start_web: StartWeb,
 ) -> None:
-    """§ Languages, the cookie: '`lang=ru` (or `en`), `Path=/`, `SameSite=Lax`,
-    `HttpOnly`, kept a year. It holds the choice and nothing else'."""
+    """§ Languages, the live page: a Russian `/table/N` hands its script `data-words` and the
+    Russian `data-ends`; "An English page carries neither" was a slip, corrected: an
+    English page has no `data-words`, but its `data-ends` are the English ends, and a table
+    with its own words for calls (Tertz's `mariage`) hands them in `data-own`
+        → here: test_a_table_pages_script_is_handed_its_words_as_the_document_says;
+        → web/test_browser_russian.py (the Russian said live), web/test_page_languages.py
+          test_the_live_scripts_english_is_the_catalogues
+    § Languages, the cookie: '`lang=ru` (or `en`), `Path=/`, `SameSite=Lax`,
+        `HttpOnly`, kept a year. It holds the choice and nothing else'."""
     web: WebServer = await start_web()
     with trio.fail_after(20):
         for lang in ("ru", "en"):
@@ -487,3 +503,40 @@ def test_a_long_line_is_drawn_through_500_points_evenly_apart_first_and_last_on_
     short = line_chart([Series("s", values[:500])], x_label="g", y_label="E", title="t")
     [whole] = ET.fromstring(short).findall("{http://www.w3.org/2000/svg}polyline")
     assert len(whole.get("points", "").split()) == 500
+
+
+def page_data(page: str) -> dict[str, Any]:
+    """The table page's board's `data-*` attributes that hold JSON, read."""
+    board = re.search(r'<div id="board"[^>]*>', page, re.S)
+    assert board is not None
+    found = dict(re.findall(r'data-(words|ends|own)="([^"]*)"', board.group(0)))
+    return {name: json.loads(unescape(text)) for name, text in found.items()}
+
+
+@pytest.mark.timeout(30)
+async def test_a_table_pages_script_is_handed_its_words_as_the_document_says(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """§ Languages, the live page: the Russian page's `data-words` and Russian
+    `data-ends`; the English page's English `data-ends` and no `data-words`; a Tertz
+    table's own word for its bella, `mariage`, in `data-own` on an English page."""
+    web: WebServer = await start_web()
+    with trio.fail_after(20):
+        ann = await connect.machine(web.port, "ann")
+        await ann.send("new 2 moscow")
+        deberts = (await ann.expect("ok", cmd="sit"))["table"]
+        bob = await connect.machine(web.port, "bob")
+        await bob.send("new 2 tertz")
+        tertz = (await bob.expect("ok", cmd="sit"))["table"]
+        said = {}
+        for table in (deberts, tertz):
+            for lang in ("en", "ru"):
+                _, body = await web.get(f"/table/{table}?lang={lang}")
+                said[table, lang] = page_data(body.decode())
+    english, russian = said[deberts, "en"], said[deberts, "ru"]
+    assert set(english) == {"ends"} and english["ends"]["why"] == END_WORDS
+    assert set(russian) == {"words", "ends"}
+    assert russian["ends"]["why"] != END_WORDS and "anon" in russian["ends"]
+    assert set(said[tertz, "en"]) == {"ends", "own"}
+    assert "mariage" in json.dumps(said[tertz, "en"]["own"])
+    assert set(said[tertz, "ru"]) == {"words", "ends"}
