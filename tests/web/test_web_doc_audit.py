@@ -27,6 +27,10 @@ names never broken at hyphens, header links whole, chips' contrast
       web/test_browser_phone_shows.py (Chromium, as the document lists them)
 § opening: nothing fetched from outside; files by path, never from `Host`
     → web/test_pages.py test_pages_fetch_their_files_by_path_whatever_host_the_request_names
+§ opening: … nor do the served files name another address: no `@import`, web font or
+`url(...)` off the server in the style sheet, no address in a script but the page's
+own (the live socket's, `wss://` behind https)
+    → here: test_the_served_files_fetch_nothing_from_outside
 § opening: no redirect; a trailing slash 404 (JSON under /api/)
     → web/test_pages.py test_a_trailing_slash_is_404_never_a_redirect_built_from_the_host_header
 § opening: the icon `/static/favicon.ico`, a 16×16 spade of 149 bytes, also at
@@ -540,3 +544,21 @@ async def test_a_table_pages_script_is_handed_its_words_as_the_document_says(
     assert set(said[tertz, "en"]) == {"ends", "own"}
     assert "mariage" in json.dumps(said[tertz, "en"]["own"])
     assert set(said[tertz, "ru"]) == {"words", "ends"}
+
+
+@pytest.mark.timeout(30)
+async def test_the_served_files_fetch_nothing_from_outside(start_web: StartWeb) -> None:
+    """'Nothing is fetched from outside the server (no CDN, no web fonts)': the pages'
+    own links are test_pages.py's; here the files they load, as served."""
+    web: WebServer = await start_web()
+    names = ("style.css", "table.js", "tables.js", "focus.js")
+    with trio.fail_after(20):
+        files = {name: (await web.get(f"/static/{name}"))[1].decode() for name in names}
+    for name, text in files.items():
+        code = re.sub(r"^\s*//.*$", "", text, flags=re.M)  # a comment fetches nothing
+        assert not re.search(r"(?:https?|wss?)://\w|@import|@font-face|(?<![:\w])//\w", code), name
+        for url in re.findall(r"url\(([^)]*)\)", code):
+            assert url.strip("'\"").startswith(("/", "data:", "#")), (name, url)
+    # the live socket goes to the page's own host, over wss:// behind https
+    assert 'location.protocol === "https:" ? "wss://" : "ws://"' in files["table.js"]
+    assert "location.host" in files["table.js"]
