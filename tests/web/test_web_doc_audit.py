@@ -192,6 +192,11 @@ after the last answer, at once after `Connection: close` or the client's close
 others' ignored, the live socket's per-address count; a ping every 25 s
     → web/test_proxy.py (every test); server/test_proxy_settings.py;
       web/test_live_socket.py test_a_quiet_tables_socket_is_pinged_so_no_proxy_takes_it_for_dead
+§ Behind a proxy: the live socket's log names the forwarded client, port 0
+    → web/test_proxy.py test_the_middleware_rewrites_only_a_trusted_proxys_requests (the
+      scope's client, which live.py logs as `peer`)
+§ Behind a proxy: `Forwarded` (RFC 7239) is not read
+    → here: test_a_forwarded_header_is_not_read_only_x_forwarded_for
 § Behind a proxy: the TOML and nginx examples: configuration for other programs (nginx,
 Caddy, haproxy), not run here; the TOML's keys are Config's (server/test_proxy_settings.py)
 
@@ -221,10 +226,12 @@ import trio
 
 from deberc_net.cli import build_parser, serve_config
 from deberc_net.ladder.store import StoredGame, open_ladder_store
+from deberc_net.server.addresses import networks
 from deberc_net.server.config import Config
 from deberc_net.server.web import feed, ladders, plot, replays, serve
 from deberc_net.server.web.app import PLAYER_GAMES, PLAYER_RATED
 from deberc_net.server.web.ends import END_WORDS
+from deberc_net.server.web.forwarded import forwarded_client
 from deberc_net.server.web.plot import MARGIN_LEFT, MARGIN_RIGHT, Series, line_chart
 from tests.server.client import LineClient
 from tests.server.conftest import Connector
@@ -562,3 +569,13 @@ async def test_the_served_files_fetch_nothing_from_outside(start_web: StartWeb) 
     # the live socket goes to the page's own host, over wss:// behind https
     assert 'location.protocol === "https:" ? "wss://" : "ws://"' in files["table.js"]
     assert "location.host" in files["table.js"]
+
+
+def test_a_forwarded_header_is_not_read_only_x_forwarded_for() -> None:
+    """§ Behind a proxy: '`Forwarded` (RFC 7239) is not read: none of these proxies
+    sends it unless told to, and nginx passes a client's own on untouched'."""
+    proxies = networks(["127.0.0.1"])
+    told = [(b"host", b"example.org"), (b"forwarded", b"for=203.0.113.9")]
+    assert forwarded_client("127.0.0.1", told, proxies) == "127.0.0.1"  # the proxy's
+    both = [*told, (b"x-forwarded-for", b"203.0.113.5")]
+    assert forwarded_client("127.0.0.1", both, proxies) == "203.0.113.5"
