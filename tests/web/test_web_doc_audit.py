@@ -136,7 +136,8 @@ second of the table; slow reader dropped; 30 s send timeout
 § The live socket: unknown table or past `max_web_viewers` / `web_viewers_per_address`:
 403; past the requests' allowance: 429
     → web/test_live_socket.py test_live_sockets_are_capped_and_unknown_tables_refused,
-      test_one_address_cannot_take_every_live_socket; web/test_request_limit.py
+      test_one_address_cannot_take_every_live_socket; web/test_request_limit.py;
+    → here (the status, 403, of each): test_a_refused_live_socket_is_told_403
 § The live socket: the hand sizes and `to_act` in JSON after the last CRLF, never a line
     → web/test_live_socket.py test_the_page_works_out_the_hand_sizes_the_table_holds;
     → store/test_workers_page.py; web/test_browser_to_act.py
@@ -211,8 +212,10 @@ and days, not promises a test can pin; the bench itself is run by hand (80 s)
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
+import os
 import re
 import struct
 import xml.etree.ElementTree as ET
@@ -579,3 +582,44 @@ def test_a_forwarded_header_is_not_read_only_x_forwarded_for() -> None:
     assert forwarded_client("127.0.0.1", told, proxies) == "127.0.0.1"  # the proxy's
     both = [*told, (b"x-forwarded-for", b"203.0.113.5")]
     assert forwarded_client("127.0.0.1", both, proxies) == "203.0.113.5"
+
+
+async def handshake(web: WebServer, table: str, source: str) -> tuple[int, trio.SocketStream]:
+    """A live socket's opening request from ``source``, as a browser sends it: the
+    answer's status, and the connection, held open (a viewer while it is)."""
+    stream = await trio.open_tcp_stream("127.0.0.1", web.http_port, local_address=source)
+    key = base64.b64encode(os.urandom(16)).decode()
+    await stream.send_all(
+        f"GET /live/table/{table} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer and (data := await stream.receive_some(65536)):
+        answer += data
+    return int(answer.split(b" ", 2)[1]), stream
+
+
+@pytest.mark.timeout(30)
+async def test_a_refused_live_socket_is_told_403(start_web: StartWeb, connect: Connector) -> None:
+    """§ The live socket: 'An unknown table, or more than `max_web_viewers` … live
+    sockets open at once, or more than `web_viewers_per_address` … from one address:
+    the handshake is refused (HTTP 403)'."""
+    web: WebServer = await start_web(max_web_viewers=2, web_viewers_per_address=1)
+    with trio.fail_after(20):
+        ann = await connect.machine(web.port, "ann")
+        await ann.send("new 2")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        held: list[trio.SocketStream] = []
+        for asked, source, status in [
+            ("999", "127.0.0.1", 403),  # no such table
+            (table, "127.0.0.1", 101),
+            (table, "127.0.0.1", 403),  # a second from this address
+            (table, "127.0.0.2", 101),  # another address: the cap of all (2) not reached
+            (table, "127.0.0.3", 403),  # past the cap of all
+        ]:
+            told, stream = await handshake(web, asked, source)
+            assert told == status, (source, asked, told)
+            held.append(stream)
+    for stream in held:
+        await stream.aclose()
