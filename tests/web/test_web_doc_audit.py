@@ -44,6 +44,10 @@ table's); a box with no link a stop of Tab, named
 § opening: a card read by its name (`queen of hearts`, «дама червей»)
     → web/test_browser_card_names.py
 
+§ every section: the files it names (code, tests, benches, other documents) and the
+tests it names by name are there
+    → here: test_every_file_and_test_the_document_names_is_there
+
 § Pages `/`: the open tables, no private table nor ladder board (their pages, JSON and
 socket as for no table); refreshed from `/api/tables`
     → web/test_pages.py test_a_waiting_table_is_listed_in_html_and_json,
@@ -623,3 +627,28 @@ async def test_a_refused_live_socket_is_told_403(start_web: StartWeb, connect: C
             held.append(stream)
     for stream in held:
         await stream.aclose()
+
+
+ROOT = Path(__file__).parents[2]
+# where a path the document gives short is read from: as written, or under the package
+NAMED_UNDER = ("", "deberc_net/", "deberc_net/server/", "deberc_net/server/web/")
+
+
+def test_every_file_and_test_the_document_names_is_there() -> None:
+    """A reader follows docs/web.md's pointers (`deberc_net/server/web/ends.py`,
+    `server/web/forwarded.py`, `tests/web/test_favicon.py`, a test by its name): each
+    leads somewhere."""
+    doc = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    named = set(
+        re.findall(
+            r"(?:deberc_net|server|tests|bench|static|templates|docs|protocol|ladder)/"
+            r"[\w./]+\.(?:py|md|html|js|css|ico)",
+            doc,
+        )
+    )
+    assert len(named) > 50  # (the pattern finds them)
+    missing = [f for f in named if not any((ROOT / (u + f)).is_file() for u in NAMED_UNDER)]
+    assert missing == []
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
+    by_name = {t for t in re.findall(r"`(test_\w+)`", doc)}
+    assert by_name and [t for t in by_name if f"def {t}(" not in tests] == []
