@@ -69,7 +69,8 @@ Several servers on one database
     `worker_listening` says its own loopback `port` and the `shared_port`; only worker 0
     serves the web face (one `http_listening`); house bots numbered in each worker's
     stride (worker 0 of 2: house-random-1; worker 1: house-random-2)
-    → here: test_workers_say_their_ports_and_number_house_bots_in_their_stride
+    → here: test_workers_say_their_ports_and_number_house_bots_in_their_stride;
+    → store/test_workers_limits.py (`listening` names the database; the two ports)
     drains, stops, restarts, deaths, the bus, the start-up order, logins across
     → the tests the section names, each (store/test_workers_*.py, server/test_node_*.py,
       server/test_bus_*.py)
@@ -88,6 +89,8 @@ import sqlite3
 from pathlib import Path
 
 import psycopg
+import pytest
+import trio
 
 from deberc_net.server.config import Config
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
@@ -96,6 +99,9 @@ from deberc_net.server.store.migrations import MIGRATIONS
 from deberc_net.server.store.postgres import PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.table_numbers import AHEAD
+from tests.server.client import LineClient
+
+from .workers import SETTINGS, served_workers, settings_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "scaling.md").read_text()
@@ -204,3 +210,39 @@ def test_the_numbers_the_document_states_are_the_codes() -> None:
     assert defaults.worker_restart_ms == 1000
     assert "(1 s, docs/settings.md)" in workers and defaults.seek_patience_ms == 1000
     assert "drawn 32 at a\n  time ahead of need" in workers and AHEAD == 32
+
+
+@pytest.mark.timeout(120)  # its fail_after(90), then the workers' stop
+async def test_workers_say_their_ports_and_number_house_bots_in_their_stride(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """`serve --workers 2`: the parent's `listening` comes once every worker listens;
+    only worker 0 serves the web face (its `http_listening` the only one); worker 0 of
+    2 names its first house bot `house-random-1`, worker 1 `house-random-2` (each its
+    own stride, so no two bots share a name)."""
+    workers_doc = _section("`serve --workers N`: one port, one lobby")
+    assert "worker 0 of 2:\n`house-random-1`, `-3`, `-5` …; worker 1: `-2`, `-4` …" in workers_doc
+    settings = settings_file(tmp_path, SETTINGS + "http_port = 0\n")
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                names = {}
+                for worker in (1, 0):  # worker 1 first: its -2 is no skip of worker 0's -1
+                    client = await workers.connect(worker, f"host{worker}")
+                    opened.append(client)
+                    await client.send("new 2")
+                    await client.expect("ok", cmd="sit")
+                    await client.send("bot random")
+                    names[worker] = (await client.expect("ok", cmd="bot"))["name"]
+                assert names == {0: "house-random-1", 1: "house-random-2"}
+                for client in opened:
+                    await client.send("leave!")
+            finally:
+                for client in opened:
+                    await client.aclose()
+            events = [e.get("event") for e in workers.events]
+            ready = [i for i, e in enumerate(events) if e == "worker_listening"]
+            assert len(ready) == 2 and events.index("listening") > max(ready)
+            [web] = [e for e in workers.events if e.get("event") == "http_listening"]
+            assert web["port"] != workers.port
