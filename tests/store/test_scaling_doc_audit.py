@@ -59,6 +59,13 @@ Several servers on one database
     → the tests the section names (store/test_store.py, test_serve_postgres.py,
       test_stalled_server.py, test_stall_races.py, test_mutes_across_servers.py)
 
+Every file and test the document cites (a reader's way to what pins a promise)
+    → here: test_every_file_and_test_the_document_cites_is_there; two names of
+    store/test_workers.py, `test_two_workers_one_lobby_play_watch_and_resume_across`
+    and `test_a_worker_killed_its_tables_end_the_others_play_on`, were one test's,
+    `test_two_workers_privacy_web_face_play_resume_and_a_worker_killed`: a slip,
+    corrected
+
 `serve --workers N`
     `--workers` 1 by default; above 1 an SQLite `--db` refused, status 2
     → store/test_workers.py test_workers_above_one_need_postgresql
@@ -210,6 +217,23 @@ def test_the_numbers_the_document_states_are_the_codes() -> None:
     assert defaults.worker_restart_ms == 1000
     assert "(1 s, docs/settings.md)" in workers and defaults.seek_patience_ms == 1000
     assert "drawn 32 at a\n  time ahead of need" in workers and AHEAD == 32
+
+
+def test_every_file_and_test_the_document_cites_is_there() -> None:
+    """A reader follows the document's `tests/…py::test_…` and bench names to what pins a
+    promise: each must be there, not a name a test had before it was merged."""
+    files = set(re.findall(r"((?:tests|bench|deberc_net)/[\w/]+\.py)", DOC))
+    assert files and all((ROOT / f).is_file() for f in files), sorted(
+        f for f in files if not (ROOT / f).is_file()
+    )
+    defined = {
+        m
+        for path in (ROOT / "tests").rglob("*.py")
+        for m in re.findall(r"^(?:async )?def (test_\w+)", path.read_text(), re.M)
+    }
+    modules = {Path(f).stem for f in files}
+    cited = set(re.findall(r"\b(test_\w+)\b", DOC)) - modules
+    assert cited and cited <= defined, sorted(cited - defined)
 
 
 @pytest.mark.timeout(120)  # its fail_after(90), then the workers' stop
