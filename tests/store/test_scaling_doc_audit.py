@@ -78,6 +78,10 @@ Every file and test the document cites (a reader's way to what pins a promise)
     stride (worker 0 of 2: house-random-1; worker 1: house-random-2)
     → here: test_workers_say_their_ports_and_number_house_bots_in_their_stride;
     → store/test_workers_limits.py (`listening` names the database; the two ports)
+    an owner that lives but has not answered within `server_dead_ms` holds the line
+    no longer, logged `answer_late`
+    → store/test_workers_unanswered.py (the line taken);
+    → here: test_a_line_not_answered_within_server_dead_ms_is_logged_answer_late
     drains, stops, restarts, deaths, the bus, the start-up order, logins across
     → the tests the section names, each (store/test_workers_*.py, server/test_node_*.py,
       server/test_bus_*.py)
@@ -94,11 +98,14 @@ import inspect
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
+import structlog
 import trio
 
+from deberc_net.server.cluster.bus import LOBBY
 from deberc_net.server.config import Config
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
 from deberc_net.server.store import open_store
@@ -106,9 +113,18 @@ from deberc_net.server.store.migrations import MIGRATIONS
 from deberc_net.server.store.postgres import PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.table_numbers import AHEAD
-from tests.server.client import LineClient
+from tests.server.client import LineClient, log_in_machine
 
-from .workers import SETTINGS, served_workers, settings_file
+from .workers import (
+    OTHER,
+    SETTINGS,
+    heard_one,
+    served_workers,
+    settings_file,
+    told_table,
+    until_listed,
+    worker_and_bus,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "scaling.md").read_text()
@@ -270,3 +286,41 @@ async def test_workers_say_their_ports_and_number_house_bots_in_their_stride(
             assert len(ready) == 2 and events.index("listening") > max(ready)
             [web] = [e for e in workers.events if e.get("event") == "http_listening"]
             assert web["port"] != workers.port
+
+
+@pytest.mark.timeout(60)  # its fail_after(40), then its clean-up
+async def test_a_line_not_answered_within_server_dead_ms_is_logged_answer_late(
+    postgres_url: str,
+) -> None:
+    """§Playing across workers: an owner that lives (it beats) but never says it
+    answered does not hold the player's input past `server_dead_ms`: his next line is
+    taken, and the log says `answer_late` (warning) with the session and the owner.
+    (That the line is taken, and the owner not waited for again:
+    store/test_workers_unanswered.py; the log's name is this test's.)"""
+    heard: list[dict[str, Any]] = []
+    table = 5000
+    with structlog.testing.capture_logs() as logs, trio.fail_after(40):
+        async with (
+            worker_and_bus(postgres_url, heard, OTHER, dead_ms=1000) as (port, owner),
+            trio.open_nursery() as nursery,
+        ):
+
+            async def beat() -> None:
+                while True:
+                    owner.publish(
+                        LOBBY,
+                        {"k": "tables", "open": [told_table(table, ["amy", None])], "gone": []},
+                    )
+                    await trio.sleep(0.25)
+
+            nursery.start_soon(beat)
+            bob = await log_in_machine(await LineClient.connect(port), "bob")
+            await until_listed(bob, "tables", f"id={table} ")
+            await bob.send_raw(f"sit {table}\nping\n".encode())
+            asked = await heard_one(heard, k="post", m="sit", table=table)
+            await bob.expect("ok", cmd="ping", timeout=10)
+            await bob.aclose()
+            nursery.cancel_scope.cancel()
+    late = [e for e in logs if e["event"] == "answer_late"]
+    assert late and late[0]["log_level"] == "warning"
+    assert late[0]["owner"] == OTHER and late[0]["session"] == asked["s"]
