@@ -77,6 +77,8 @@ Every file and test the document cites (a reader's way to what pins a promise)
     serves the web face (one `http_listening`); house bots numbered in each worker's
     stride (worker 0 of 2: house-random-1; worker 1: house-random-2)
     → here: test_workers_say_their_ports_and_number_house_bots_in_their_stride;
+    each worker's bus counted and logged as `bus_closed` ("Measured")
+    → here: test_workers_say_their_ports_and_number_house_bots_in_their_stride;
     → store/test_workers_limits.py (`listening` names the database; the two ports)
     an owner that lives but has not answered within `server_dead_ms` holds the line
     no longer, logged `answer_late`
@@ -286,6 +288,11 @@ async def test_workers_say_their_ports_and_number_house_bots_in_their_stride(
             assert len(ready) == 2 and events.index("listening") > max(ready)
             [web] = [e for e in workers.events if e.get("event") == "http_listening"]
             assert web["port"] != workers.port
+    # stopped (SIGTERM): each worker's bus logs what it carried, `bus_closed` (the
+    # figures of "Measured" count them)
+    closed = [e for e in workers.events if e.get("event") == "bus_closed"]
+    assert sorted(e["worker"] for e in closed) == [0, 1]
+    assert all(e["published"] > 0 and e["heard"] > 0 and e["kinds"] for e in closed), closed
 
 
 @pytest.mark.timeout(60)  # its fail_after(40), then its clean-up
