@@ -10,7 +10,10 @@ Pointing a server at PostgreSQL
     → store/test_store.py (both backends, every store test)
     a database that cannot be reached stops `serve` at once with libpq's reason; the
     password shown as `***`
-    → server/test_serve_errors.py; store/test_store.py (`describe`, `***`)
+    → store/test_store.py test_an_unreachable_postgres_is_a_clear_error,
+      test_a_logged_address_hides_the_password; store/test_workers.py
+      test_workers_that_cannot_start_stop_their_parent;
+    → here: test_a_database_that_cannot_be_reached_stops_serve_at_once_its_password_hidden
     the read-only commands end at once on a database that refuses or stops answering,
     one line, status 2 → store/test_ladder_table.py
     the SQLite file is created 0600 → store/test_store.py (st_mode & 0o777 == 0o600)
@@ -98,7 +101,10 @@ from __future__ import annotations
 
 import inspect
 import re
+import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +142,39 @@ def _section(heading: str) -> str:
     start = DOC.index(f"\n## {heading}\n")
     end = DOC.find("\n## ", start + 1)
     return DOC[start:end]
+
+
+@pytest.mark.timeout(60)  # its fail_after(45), then its clean-up
+async def test_a_database_that_cannot_be_reached_stops_serve_at_once_its_password_hidden() -> None:
+    """§Pointing a server at PostgreSQL: `serve` on a database that cannot be reached
+    stops at once with libpq's reason, the address shown with its password as `***`:
+    a plain `serve` and `serve --workers 2` alike (one line, status 2, no traceback)."""
+    closed = socket.socket()  # a port nothing listens on: no database there
+    closed.bind(("127.0.0.1", 0))
+    url = f"postgresql://ann:s3cret@127.0.0.1:{closed.getsockname()[1]}/club"
+    shown = url.replace(":s3cret@", ":***@")
+    serve = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
+    done: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+    async def run(label: str, extra: list[str]) -> None:
+        done[label] = await trio.run_process(
+            [*serve, *extra, "--db", url], capture_stdout=True, capture_stderr=True, check=False
+        )
+
+    try:
+        with trio.fail_after(45):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(run, "plain", [])
+                nursery.start_soon(run, "workers", ["--workers", "2"])
+    finally:
+        closed.close()
+    for label, ended in done.items():
+        said = (ended.stdout + ended.stderr).decode()
+        assert ended.returncode == 2 and "Traceback" not in said, (label, said)
+        assert "s3cret" not in said, label
+        last = ended.stderr.decode().strip().splitlines()[-1]
+        assert last.startswith(f"deberc-net serve: cannot connect to PostgreSQL at {shown}: ")
+        assert "Connection refused" in last, last  # libpq's reason
 
 
 def test_the_move_store_example_names_this_codes_schema() -> None:
