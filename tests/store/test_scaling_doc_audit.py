@@ -69,6 +69,16 @@ Every file and test the document cites (a reader's way to what pins a promise)
     `test_two_workers_privacy_web_face_play_resume_and_a_worker_killed`: a slip,
     corrected
 
+A PostgreSQL to try it on
+    the how-to, run as written (its directory and port this run's; `apt-get` not run:
+    the binaries there, `make postgresql` when not), the `serve --workers 2` it starts
+    serving, the stop and `rm -rf` leaving nothing
+    → here: test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apart
+
+How the tests get PostgreSQL
+    → store/postgres_server.py and conftest.py are it; a run killed mid-way leaves
+      no server behind: tests/test_killed_run.py
+
 `serve --workers N`
     `--workers` 1 by default; above 1 an SQLite `--db` refused, status 2
     → store/test_workers.py test_workers_above_one_need_postgresql
@@ -79,9 +89,9 @@ Every file and test the document cites (a reader's way to what pins a promise)
     `worker_listening` says its own loopback `port` and the `shared_port`; only worker 0
     serves the web face (one `http_listening`); house bots numbered in each worker's
     stride (worker 0 of 2: house-random-1; worker 1: house-random-2)
-    → here: test_workers_say_their_ports_and_number_house_bots_in_their_stride;
+    → here: test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apart;
     each worker's bus counted and logged as `bus_closed` ("Measured")
-    → here: test_workers_say_their_ports_and_number_house_bots_in_their_stride;
+    → here: test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apart;
     → store/test_workers_limits.py (`listening` names the database; the two ports)
     an owner that lives but has not answered within `server_dead_ms` holds the line
     no longer, logged `answer_late`
@@ -92,19 +102,24 @@ Every file and test the document cites (a reader's way to what pins a promise)
       server/test_bus_*.py)
 
 Not reached (the deadline): the section's promises beyond those above were not read
-one by one against their cited tests; "The picture" (its cited tests exist), "A
-PostgreSQL to try it on" (a how-to for root on Debian: not run), "Measured" and "What
+one by one against their cited tests; "The picture" (its cited tests exist),
+"Distributed ladders" (docs/bots.md's and tests/ladder's), "Measured" and "What
 breaks first" (bench figures: not pinned by tests, by their nature).
 """
 
 from __future__ import annotations
 
+import glob
 import inspect
+import os
 import re
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -293,45 +308,95 @@ def test_every_file_and_test_the_document_cites_is_there() -> None:
     assert cited and cited <= defined, sorted(cited - defined)
 
 
-@pytest.mark.timeout(120)  # its fail_after(90), then the workers' stop
-async def test_workers_say_their_ports_and_number_house_bots_in_their_stride(
-    tmp_path: Path, postgres_url: str
+def _howto() -> list[str]:
+    """The lines of the how-to of "A PostgreSQL to try it on", a continued line joined."""
+    block = _section("A PostgreSQL to try it on").split("```sh\n", 1)[1].split("```", 1)[0]
+    return block.replace("\\\n", "").splitlines()
+
+
+def _as_written(line: str, scratch: Path, port: int) -> str:
+    """A line of the how-to for this run: its scratch directory and port (the document
+    says any will do), and, not as root, without `su` and `chown` (as it says too)."""
+    line = line.split("  #")[0].replace("/tmp/deberc-pg", str(scratch)).replace("5433", str(port))
+    if os.geteuid() != 0:
+        line = re.sub(r'su postgres -s /bin/sh -c "(.*)"', r"\1", line)
+        line = line.replace(f" && chown postgres {scratch}", "")
+    return line
+
+
+@pytest.mark.timeout(150)  # its fail_after(110), then the workers' and PostgreSQL's stop
+async def test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apart(
+    tmp_path: Path,
 ) -> None:
-    """`serve --workers 2`: the parent's `listening` comes once every worker listens;
-    only worker 0 serves the web face (its `http_listening` the only one); worker 0 of
-    2 names its first house bot `house-random-1`, worker 1 `house-random-2` (each its
-    own stride, so no two bots share a name)."""
+    """ "A PostgreSQL to try it on", run as written (but `apt-get`: the binaries are
+    there or the test is skipped, as the PostgreSQL tests are), and the `serve --workers
+    2` it starts: the parent's `listening` comes once every worker listens; only worker
+    0 serves the web face (its `http_listening` the only one); worker 0 of 2 names its
+    first house bot `house-random-1`, worker 1 `house-random-2` (each its own stride,
+    so no two bots share a name); each bus logs its counts at the stop."""
     workers_doc = _section("`serve --workers N`: one port, one lobby")
     assert "worker 0 of 2:\n`house-random-1`, `-3`, `-5` …; worker 1: `-2`, `-4` …" in workers_doc
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI must run the PostgreSQL tests: no initdb")
+        pytest.skip("no PostgreSQL binaries (make postgresql)")
+    lines = _howto()
+    assert lines[0].startswith("apt-get install postgresql ")
+    [serve_line] = [x for x in lines if " serve " in x]
+    assert serve_line == (
+        ".venv/bin/deberc-net serve --workers 2 --db postgresql://deberc@127.0.0.1:5433/deberc"
+    )
+    scratch = Path(tempfile.gettempdir()) / f"deberc-pg-{uuid.uuid4().hex[:8]}"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    start, stop = lines[1 : lines.index(serve_line)], lines[lines.index(serve_line) + 1 :]
+    assert len(stop) == 2 and "pg_ctl" in stop[0] and stop[1].startswith("rm -rf ")
+
+    def sh(script: list[str]) -> subprocess.CompletedProcess[str]:
+        text = "\n".join(["set -e"] + [_as_written(x, scratch, port) for x in script])
+        return subprocess.run(["sh", "-c", text], capture_output=True, text=True, timeout=60)
+
     settings = settings_file(tmp_path, SETTINGS + "http_port = 0\n")
     opened: list[LineClient] = []
-    with trio.fail_after(90):
-        async with served_workers(postgres_url, settings) as workers:
-            try:
-                names = {}
-                for worker in (1, 0):  # worker 1 first: its -2 is no skip of worker 0's -1
-                    client = await workers.connect(worker, f"host{worker}")
-                    opened.append(client)
-                    await client.send("new 2")
-                    await client.expect("ok", cmd="sit")
-                    await client.send("bot random")
-                    names[worker] = (await client.expect("ok", cmd="bot"))["name"]
-                assert names == {0: "house-random-1", 1: "house-random-2"}
-                for client in opened:
-                    await client.send("leave!")
-            finally:
-                for client in opened:
-                    await client.aclose()
-            events = [e.get("event") for e in workers.events]
-            ready = [i for i, e in enumerate(events) if e == "worker_listening"]
-            assert len(ready) == 2 and events.index("listening") > max(ready)
-            [web] = [e for e in workers.events if e.get("event") == "http_listening"]
-            assert web["port"] != workers.port
-    # stopped (SIGTERM): each worker's bus logs what it carried, `bus_closed` (the
-    # figures of "Measured" count them)
-    closed = [e for e in workers.events if e.get("event") == "bus_closed"]
-    assert sorted(e["worker"] for e in closed) == [0, 1]
-    assert all(e["published"] > 0 and e["heard"] > 0 and e["kinds"] for e in closed), closed
+    try:
+        started = await trio.to_thread.run_sync(sh, start)
+        assert started.returncode == 0, started.stderr
+        url = f"postgresql://deberc@127.0.0.1:{port}/deberc"  # the serve line's, this run's
+        assert _as_written(serve_line, scratch, port).endswith(f"--db {url}")
+        with trio.fail_after(110):
+            async with served_workers(url, settings) as workers:
+                try:
+                    names = {}
+                    for worker in (1, 0):  # worker 1 first: its -2 is no skip of worker 0's -1
+                        client = await workers.connect(worker, f"host{worker}")
+                        opened.append(client)
+                        await client.send("new 2")
+                        await client.expect("ok", cmd="sit")
+                        await client.send("bot random")
+                        names[worker] = (await client.expect("ok", cmd="bot"))["name"]
+                    assert names == {0: "house-random-1", 1: "house-random-2"}
+                    for client in opened:
+                        await client.send("leave!")
+                finally:
+                    for client in opened:
+                        await client.aclose()
+                events = [e.get("event") for e in workers.events]
+                ready = [i for i, e in enumerate(events) if e == "worker_listening"]
+                assert len(ready) == 2 and events.index("listening") > max(ready)
+                [web] = [e for e in workers.events if e.get("event") == "http_listening"]
+                assert web["port"] != workers.port
+        # stopped (SIGTERM): each worker's bus logs what it carried, `bus_closed` (the
+        # figures of "Measured" count them)
+        closed = [e for e in workers.events if e.get("event") == "bus_closed"]
+        assert sorted(e["worker"] for e in closed) == [0, 1]
+        assert all(e["published"] > 0 and e["heard"] > 0 and e["kinds"] for e in closed), closed
+    finally:
+        stopped = await trio.to_thread.run_sync(sh, [lines[1], *stop])  # PG=…, then the stop
+        if stopped.returncode != 0 and not (scratch / "data" / "postmaster.pid").exists():
+            shutil.rmtree(scratch, ignore_errors=True)  # (no server there: a failed start)
+    assert stopped.returncode == 0 and "server stopped" in stopped.stdout, stopped.stderr
+    assert not scratch.exists()  # its data gone with it
 
 
 @pytest.mark.timeout(60)  # its fail_after(40), then its clean-up
