@@ -31,7 +31,11 @@ The store (its modules, `open_store`, the pool)
     the six modules of the table exist; `postgresql://` and `postgres://` open
     PostgreSQL, anything else an SQLite file; the pool's 4 connections
     → here: test_the_store_modules_the_document_lists_are_there_and_the_address_picks_one
-    each method of the list → store/test_store.py and the tests the list names
+    `recent_games` (limit 10, newest first, by name_key, its keys, `finished`'s form),
+    `finished_match` (options; None running or unknown), `records()` (not a running
+    match's), `max_match_number()`
+    → here: test_what_a_store_offers_reads_as_the_document_says (both backends)
+    each other method of the list → store/test_store.py and the tests the list names
 
 What is in the database
     the tables listed are the schema's, no more, no fewer; PostgreSQL's counters are
@@ -111,6 +115,7 @@ from __future__ import annotations
 
 import glob
 import inspect
+import json
 import os
 import re
 import shutil
@@ -138,6 +143,7 @@ from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.table_numbers import AHEAD
 from tests.server.client import LineClient, log_in_machine
 
+from .records import deal, finish, opened
 from .workers import (
     OTHER,
     SETTINGS,
@@ -222,6 +228,34 @@ def test_the_store_modules_the_document_lists_are_there_and_the_address_picks_on
     store = open_store(str(tmp_path / "club.sqlite3"))
     try:
         assert isinstance(store, SQLiteStore)
+    finally:
+        store.close()
+
+
+def test_what_a_store_offers_reads_as_the_document_says(store_db: str) -> None:
+    """§The store's list: `recent_games(name, limit=10)` newest first, by `name_key`,
+    with the keys it names and `finished` as `YYYY-MM-DD HH:MM:SS`; `finished_match`
+    that row with its `options`, `None` for a match unknown or still running;
+    `records()` every stored deal but a running match's, in the order stored;
+    `max_match_number()` the highest `m<N>` stored."""
+    store = opened(store_db)
+    try:
+        for n in range(1, 13):
+            store.add_deal(deal(f"m{n}", 1))
+            finish(store, f"m{n}", ["ann", "bob"], winner="ann")
+        store.add_deal(deal("m13", 1))  # m13 still running
+        games = store.recent_games("ANN")  # the name in any writing of it
+        assert [g["match"] for g in games] == [f"m{n}" for n in range(12, 2, -1)]
+        assert {"match", "table", "players", "variant", "winner", "reason", "totals"} <= set(
+            games[0]
+        )
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", games[0]["finished"])
+        assert len(store.recent_games("ann", limit=3)) == 3
+        first = store.finished_match("m1")
+        assert first is not None and first["options"] == ["to-301"]
+        assert store.finished_match("m13") is None and store.finished_match("m99") is None
+        assert [json.loads(r)["match"] for r in store.records()] == [f"m{n}" for n in range(1, 13)]
+        assert store.max_match_number() == 13
     finally:
         store.close()
 
