@@ -4,6 +4,21 @@ migrations, several servers on one database, then ``serve --workers N``. Each pr
 and (→) the tests that pin it: a module under tests/ and its tests, "here" for this
 module's.
 
+The picture ("Who owns what", "When a process dies")
+    a dead server's running matches ended by a live one's heartbeat or a start: deals
+    exportable, seedless; listed no winner, `server-lost`, the totals after the last
+    stored deal; a clean stop lists its own, `shutdown`
+    → store/test_store.py test_a_server_ends_only_its_own_matches_and_those_of_dead_servers,
+      test_a_serving_open_ends_the_matches_an_earlier_run_left_running
+    0.1.0's clean stops (migration 8, `old_stops`) listed once, in their place
+    → store/test_store.py
+      test_matches_an_old_clean_stop_left_unlisted_are_listed_once_in_their_place,
+      test_an_old_stop_numbered_before_every_listed_match_is_listed_before_the_next,
+      test_old_stops_finished_at_one_time_are_listed_in_the_order_of_their_numbers
+    a ladder board's seatings withheld till its release; the database away
+    → the tests the section names (store/test_store.py, server/test_reserve.py,
+      store/test_stall_races.py, store/test_serve_stop_database_away.py)
+
 Pointing a server at PostgreSQL
     `--db` or `[server] db` takes a file or a libpq address; `postgres://` too
     → here: test_the_store_modules_the_document_lists_are_there_and_the_address_picks_one;
@@ -34,7 +49,10 @@ The store (its modules, `open_store`, the pool)
     `recent_games` (limit 10, newest first, by name_key, its keys, `finished`'s form),
     `finished_match` (options; None running or unknown), `records()` (not a running
     match's), `max_match_number()`
-    → here: test_what_a_store_offers_reads_as_the_document_says (both backends)
+    → here: test_what_a_store_offers_reads_as_the_document_says (both backends);
+    → store/test_store.py test_recent_games_newest_first_for_any_writing_of_a_name,
+      test_a_finished_match_is_found_by_its_id_with_or_without_deals,
+      test_records_leave_running_matches_out
     each other method of the list → store/test_store.py and the tests the list names
 
 What is in the database
@@ -101,6 +119,12 @@ How the tests get PostgreSQL
     no longer, logged `answer_late`
     → store/test_workers_unanswered.py (the line taken);
     → here: test_a_line_not_answered_within_server_dead_ms_is_logged_answer_late
+    a worker looks at its tables every 0.25 s; the bus's messages under 8000 bytes
+    → here: test_the_numbers_the_document_states_are_the_codes;
+    → server/test_bus_tables.py, server/test_bus_payloads.py (each message fits)
+    an ignore list told as 12-hex-digit BLAKE2b digests (`ign`)
+    → store/test_workers_ignore.py (the filter across workers); the digest's form and
+      the 100 names' fit: not pinned by a test of their own
     drains, stops, restarts, deaths, the bus, the start-up order, logins across
     → the tests the section names, each (store/test_workers_*.py, server/test_node_*.py,
       server/test_bus_*.py)
@@ -133,7 +157,8 @@ import pytest
 import structlog
 import trio
 
-from deberc_net.server.cluster.bus import LOBBY
+from deberc_net.server.cluster.bus import LOBBY, MAX_PAYLOAD
+from deberc_net.server.cluster.node import SNAPSHOT_S
 from deberc_net.server.config import Config
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
 from deberc_net.server.store import open_store
@@ -323,6 +348,8 @@ def test_the_numbers_the_document_states_are_the_codes() -> None:
     assert defaults.worker_restart_ms == 1000
     assert "(1 s, docs/settings.md)" in workers and defaults.seek_patience_ms == 1000
     assert "drawn 32 at a\n  time ahead of need" in workers and AHEAD == 32
+    assert "looks at its own tables every\n  0.25 s" in workers and SNAPSHOT_S == 0.25
+    assert "PostgreSQL's 8000-byte limit" in workers and MAX_PAYLOAD < 8000
 
 
 def test_every_file_and_test_the_document_cites_is_there() -> None:
