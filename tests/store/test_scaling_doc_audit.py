@@ -38,6 +38,9 @@ Pointing a server at PostgreSQL
 From SQLite to PostgreSQL (`move-store`)
     every promise of the section, the example's lines, refusals, Ctrl-C, the commit
     → store/test_move_store.py (listed in the document's own *Tests* paragraph)
+    the steps' `backup` and `move-store` lines as written (`--config club.toml`), and
+    the example's output line for line
+    → here: test_the_move_how_to_runs_as_written_and_says_what_its_example_shows
     the example's `(schema 16)`: the code moved to schema 20 (migrations 17-20 came
     after the example was written): a slip, corrected to the schema this code moves a
     club to, and pinned → here: test_the_move_store_example_names_this_codes_schema
@@ -142,6 +145,7 @@ import inspect
 import json
 import os
 import re
+import shlex
 import shutil
 import socket
 import sqlite3
@@ -166,6 +170,7 @@ from deberc_net.server.store.migrations import MIGRATIONS
 from deberc_net.server.store.postgres import PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.server.table_numbers import AHEAD
+from tests.ladder.helpers import run_cli
 from tests.server.client import LineClient, log_in_machine
 
 from .records import deal, finish, opened
@@ -227,6 +232,48 @@ def test_the_move_store_example_names_this_codes_schema() -> None:
     example = re.search(r"into postgresql://\S+ \(schema (\d+)\), in one transaction:", DOC)
     assert example is not None
     assert int(example[1]) == len(MIGRATIONS) == MIGRATIONS[-1].number
+
+
+def test_the_move_how_to_runs_as_written_and_says_what_its_example_shows(
+    tmp_path: Path, new_postgres_url: str
+) -> None:
+    """§From SQLite to PostgreSQL: the steps' `backup` and `move-store` lines, run as
+    written from the club's directory (the file, backup and database this test's), and
+    what `move-store` prints line for line as the example shows it (its numbers and
+    elisions aside)."""
+    block = _section("From SQLite to PostgreSQL").split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [x.split("  #")[0].strip() for x in block.splitlines() if x.startswith("deberc")]
+    said = [x.removeprefix("# ") for x in block.splitlines() if x.startswith("# ")]
+    example_db, example_url = "/etc/deberc/club.sqlite3", "postgresql://deberc@db.example/deberc"
+    club, backup = tmp_path / "club.sqlite3", tmp_path / "club-before-the-move.sqlite3"
+    store = open_store(str(club))
+    try:
+        assert store.add_account("ann", b"salt", b"hash")
+        assert store.add_account("bob", b"salt", b"hash")  # (the example's "rows")
+    finally:
+        store.close()
+    (tmp_path / "club.toml").write_text(f'[server]\ndb = "{club}"\n')
+
+    def as_here(line: str) -> str:
+        return (
+            line.replace("/var/backups/club-before-the-move.sqlite3", str(backup))
+            .replace(example_db, str(club))
+            .replace(example_url, new_postgres_url)
+        )
+
+    backup_line, move_line, serve_line = commands
+    assert serve_line == "deberc-net serve --workers 2 --config club.toml"
+    done = run_cli(shlex.split(as_here(backup_line))[1:], cwd=tmp_path)
+    assert done.returncode == 0 and backup.is_file(), done.stderr
+    moved = run_cli(shlex.split(as_here(move_line))[1:], cwd=tmp_path)
+    assert moved.returncode == 0, moved.stderr
+    out = moved.stdout.splitlines()
+    for shown in said:
+        if shown.strip() == "…":
+            continue
+        pattern = re.escape(as_here(shown)).replace("…", ".*")
+        pattern = re.sub(r"\d[\d,]*", r"\\d[\\d,]*", pattern)  # any count: this club's
+        assert any(re.fullmatch(pattern, line) for line in out), (shown, out)
 
 
 def test_the_migrations_are_numbered_without_a_gap_each_for_both_backends() -> None:
