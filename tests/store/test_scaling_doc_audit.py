@@ -128,8 +128,8 @@ How the tests get PostgreSQL
     → here: test_the_numbers_the_document_states_are_the_codes;
     → server/test_bus_tables.py, server/test_bus_payloads.py (each message fits)
     an ignore list told as 12-hex-digit BLAKE2b digests (`ign`)
-    → store/test_workers_ignore.py (the filter across workers); the digest's form and
-      the 100 names' fit: not pinned by a test of their own
+    → store/test_workers_ignore.py (the filter across workers);
+    → here: test_an_ignore_list_crosses_the_bus_as_12_hex_digits_a_name
     drains, stops, restarts, deaths, the bus, the start-up order, logins across
     → the tests the section names, each (store/test_workers_*.py, server/test_node_*.py,
       server/test_bus_*.py)
@@ -149,6 +149,7 @@ name at once can lose one rating update ("Ratings under `--workers`"): left.
 from __future__ import annotations
 
 import glob
+import hashlib
 import inspect
 import json
 import os
@@ -172,8 +173,9 @@ import trio
 from deberc_net.server.cluster.bus import LOBBY, MAX_PAYLOAD
 from deberc_net.server.cluster.node import SNAPSHOT_S
 from deberc_net.server.config import Config
+from deberc_net.server.ignoring import IGNORE_MOST, digest
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
-from deberc_net.server.store import open_store
+from deberc_net.server.store import name_key, open_store
 from deberc_net.server.store.migrations import MIGRATIONS
 from deberc_net.server.store.postgres import PostgresStore
 from deberc_net.server.store.sqlite import SQLiteStore
@@ -513,6 +515,24 @@ async def test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apar
             shutil.rmtree(scratch, ignore_errors=True)  # (no server there: a failed start)
     assert stopped.returncode == 0 and "server stopped" in stopped.stdout, stopped.stderr
     assert not scratch.exists()  # its data gone with it
+
+
+def test_an_ignore_list_crosses_the_bus_as_12_hex_digits_a_name() -> None:
+    """§Playing across workers: `ign` gives each name key as 12 hex digits of its
+    BLAKE2b digest, so that 100 long names fit in a message (a whole list of long
+    Cyrillic names did not)."""
+    doc = _section("`serve --workers N`: one port, one lobby")
+    assert "each name key as 12 hex digits of its BLAKE2b digest, so that 100 long names" in (
+        " ".join(doc.split())
+    )
+    names = [f"{'Щ' * 30}{n}" for n in range(IGNORE_MOST)]  # long, two bytes a letter
+    told = [digest(name_key(n)) for n in names]
+    assert IGNORE_MOST == 100 and len(set(told)) == 100
+    assert all(re.fullmatch(r"[0-9a-f]{12}", d) for d in told)
+    key = name_key(names[0])
+    assert told[0] == hashlib.blake2b(key.encode(), digest_size=6).hexdigest()
+    # the list leaves most of a notification to what it travels with
+    assert len(json.dumps({"ign": sorted(told)}).encode()) < MAX_PAYLOAD // 4
 
 
 @pytest.mark.timeout(60)  # its fail_after(40), then its clean-up
