@@ -1,0 +1,236 @@
+"""An audit of docs/bots.md against the client library, the reference bots and the
+server, in the order a bot writer reads it. Each promise, and (→) the tests that pin it:
+a module under tests/ and its tests, "here" for this module's. The page's examples are
+run as written: a bot file written to tmp_path, against a real server on port 0.
+
+§"A bot in any language" the shown bot, run as written (its file alone, no project on
+its path), plays a match against itself and quits with status 0
+    → here: test_the_docs_raw_bot_as_written_plays_a_match_and_quits;
+    → clients/test_bots.py test_the_raw_bot_plays_one_game_against_a_random_bot (the file)
+§ the shown loop is clients/raw_bot.py's
+    → clients/test_raw_bot_doc.py test_the_docs_sample_bot_reads_its_lines_as_raw_bot_does
+§ raw_bot.py is standalone: imports nothing from this project
+    → here: test_the_raw_bot_and_the_docs_copy_import_the_standard_library_alone
+§ it says why in one line when it cannot connect or the connection breaks; refusals,
+the banner's protocol, a closed connection: one line, status 2
+    → clients/test_refusals.py test_the_raw_bot_refused_at_login_says_so_and_exits_2,
+      test_the_raw_bot_whose_seek_is_refused_says_so_and_exits_2,
+      test_the_raw_bot_at_another_protocol_or_closed_without_bye_exits_2
+§ a `slow-down` with `wait_ms=` waited out, the lines sent again, a few times at most; a
+`login` put off waited out with its connection closed
+    → clients/test_refusals.py test_the_raw_bot_put_off_waits_as_told_seeks_again_and_plays,
+      test_the_raw_bot_put_off_again_and_again_stops_after_a_few_tries,
+      test_the_raw_bot_whose_login_is_put_off_logs_in_again_on_a_new_connection
+§ `login NAME style=machine` does both lines' work; a connection not logged in closed
+after 15 s → docs/protocol.md §4.2, §2.1: protocol/test_protocol_audit.py (that audit)
+§ `fields`: `text` runs to the end of the line (spaces, `=`, `text=`), other values end
+at a space, unknown keys kept; the same as the library reads the line
+    → here: test_the_docs_fields_splits_a_line_as_the_library_does
+§ cards' order and points → docs/rules.md §1, §12.4 (rules' own audit; not this page's)
+§ Tertz is two-player (`seek 3 tertz` is `bad-rules`); Moscow and Kharkov take 2, 3, 4
+    → here: test_tertz_takes_two_players_moscow_and_kharkov_two_to_four;
+    → server/test_tertz_human.py (the refusal's text)
+§ pairing answers past the first three lines, unasked `ok cmd=sit`, `info closed=`,
+`slow-down wait_ms=` → docs/protocol.md §2.3, §5.5, §7, §9.7, §10, §11.4: the protocol
+audit (protocol/test_protocol_audit*.py)
+
+§"The Python client library" the example, run as it stands (one line and status 2 when
+the server goes; an opponent who leaves: one line, seeks again)
+    → clients/test_library_bot_doc.py (both tests)
+§ typed, ships `py.typed` → clients/test_typed.py
+§ a line over 1 MiB (`MOST_LINE_BYTES`) is `LineTooLong`, a `ConnectionError`
+    → protocol/test_wire.py; → here: test_the_numbers_the_page_gives_are_the_librarys
+§ `run_to_end`: one line and status 2, never a traceback; `Stats.matches`
+(`MatchResult`, attrs, frozen; the last 1,000), its fields and the match line
+    → clients/test_match_result.py; clients/test_library_bot_doc.py;
+    → here: test_the_numbers_the_page_gives_are_the_librarys (1,000; frozen)
+§ `parse`: `View` needs `players` and `seq=` (`WireError`), `Event` typed on access
+    → clients/test_protocol_parse.py
+§ `Bot` answers with `seq=`, stops after `games`; a failing table counts toward `games`
+    → clients/test_bots.py test_two_random_bots_play_n_games_and_stop;
+    → ladder/test_table_failure.py
+§ the clock: 0.3 s kept back, the first legal call a fallback
+    → clients/test_bots.py (the `choose took longer than its 0.30 s` test);
+    → here: test_the_numbers_the_page_gives_are_the_librarys (0.3 s)
+§ quick bots (`pick`), told only the asks (`asks_only`) → clients/test_bots.py,
+ladder/test_in_process.py
+§ drops: resumes by token or password, `DEBERC_TOKEN_DIR`; `ping` after 60 s;
+`reconnects` default 5
+    → clients/test_bots.py (resume tests); clients/test_keep_alive.py;
+    → here: test_the_numbers_the_page_gives_are_the_librarys (60 s, 5)
+§ refusals and puts-off, their lines and status 2 → clients/test_refusals.py
+§ your own command line (`bot_arguments`, `run_bot`, `run_brain`), both examples
+    → ladder/test_docs_bots.py
+§ a bot's faults → ladder/test_bot_faults.py
+§ reference bots runnable as modules with the options listed; the search bot's
+`--level 1..5` (default 3) and `--ms`
+    → here: test_the_reference_bots_take_the_options_the_table_lists;
+    → clients/test_search_levels.py (each level's own time)
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+import trio
+
+from clients.client import (
+    CLOCK_MARGIN,
+    KEEPALIVE_S,
+    MATCHES_KEPT,
+    RECONNECTS,
+    MatchResult,
+    Stats,
+    bot_arguments,
+)
+from deberc_net.protocol.wire import MOST_LINE_BYTES, LineTooLong, fields_of
+from tests.server.conftest import Connector
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+StartServer = Callable[..., Awaitable[int]]
+
+
+def raw_bot_example() -> str:
+    """The page's first Python block: the bot for other languages to copy."""
+    return DOC.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def stdlib_imports(source: str) -> set[str]:
+    """The top-level names of every module the source imports."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.add((node.module or "").split(".")[0])
+    return names
+
+
+def test_the_raw_bot_and_the_docs_copy_import_the_standard_library_alone() -> None:
+    for source in (raw_bot_example(), (ROOT / "clients" / "raw_bot.py").read_text("utf-8")):
+        imported = stdlib_imports(source)
+        assert imported and imported <= sys.stdlib_module_names, imported
+
+
+@pytest.mark.timeout(60)
+async def test_the_docs_raw_bot_as_written_plays_a_match_and_quits(
+    start_server: StartServer, connect: Connector, tmp_path: Path
+) -> None:
+    port = await start_server()
+    script = tmp_path / "bot.py"
+    script.write_text(raw_bot_example(), encoding="utf-8")
+    # -I -S: no PYTHONPATH, no site-packages (where the project is installed): a copy
+    # that needed anything but the standard library could not start
+    done: dict[str, subprocess.CompletedProcess[bytes]] = {}
+
+    async def run(name: str) -> None:
+        done[name] = await trio.run_process(
+            [sys.executable, "-I", "-S", str(script), "127.0.0.1", str(port), name],
+            cwd=tmp_path,
+            capture_stdout=True,
+            capture_stderr=True,
+            check=False,
+        )
+
+    with trio.fail_after(45):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run, "north")
+            nursery.start_soon(run, "south")
+    for name, result in done.items():
+        assert result.returncode == 0, (name, result.stderr.decode())
+        assert result.stderr == b"", (name, result.stderr.decode())
+    carl = await connect.machine(port, "carl")
+    await carl.send("games north")
+    assert (await carl.expect("games"))["count"] == "1"
+    game = await carl.expect("game")
+    assert sorted(game["players"].split(",")) == ["north", "south"]
+    # both pass every bid (the first legal call): the deals void, the match ends on its
+    # deal limit, played out, not forfeited
+    assert game["reason"] in ("target", "claim", "most-deals"), game
+
+
+def docs_fields() -> Callable[[str], tuple[str, dict[str, str]]]:
+    """The example's `fields`, defined as the page writes it."""
+    tree = ast.parse(raw_bot_example())
+    (node,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "fields"]
+    space: dict[str, Any] = {}
+    exec(compile(ast.Module(body=[node], type_ignores=[]), "bots.md", "exec"), space)
+    found: Callable[[str], tuple[str, dict[str, str]]] = space["fields"]
+    return found
+
+
+def test_the_docs_fields_splits_a_line_as_the_library_does() -> None:
+    fields = docs_fields()
+    line = "info closed=3 newkey=x text=Table 3 closes: a=b text=c  two spaces"
+    tag, kv = fields(line)
+    assert tag == "info"
+    assert kv == {"closed": "3", "newkey": "x", "text": "Table 3 closes: a=b text=c  two spaces"}
+    ask = "ask seq=4 legal=pass,K-spades deal=2 players=2 seat=0"
+    assert fields(ask)[1]["legal"].split(",") == ["pass", "K-spades"]
+    for sample in (line, ask):  # what the library reads from the same line
+        assert fields(sample) == fields_of(sample)
+
+
+@pytest.mark.timeout(30)
+async def test_tertz_takes_two_players_moscow_and_kharkov_two_to_four(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server()
+    for count, variant, tag in (
+        ("3", "tertz", "error"),
+        ("4", "tertz", "error"),
+        ("2", "tertz", "ok"),
+        ("2", "moscow", "ok"),
+        ("3", "moscow", "ok"),
+        ("4", "moscow", "ok"),
+        ("2", "kharkov", "ok"),
+        ("3", "kharkov", "ok"),
+        ("4", "kharkov", "ok"),
+    ):
+        seeker = await connect.machine(port, f"s{count}{variant}")
+        reply = await seeker.reply(f"seek {count} {variant}", "")
+        assert reply.split()[0] == tag, (count, variant, reply)
+        if tag == "error":
+            assert "code=bad-rules" in reply, reply
+        await seeker.aclose()
+
+
+def test_the_numbers_the_page_gives_are_the_librarys() -> None:
+    assert MOST_LINE_BYTES == 1 << 20 and issubclass(LineTooLong, ConnectionError)
+    assert KEEPALIVE_S == 60 and RECONNECTS == 5 and CLOCK_MARGIN == 0.3
+    assert bot_arguments("x").parse_args(["--name", "x"]).reconnects == RECONNECTS
+    assert MATCHES_KEPT == 1000 and Stats().matches.maxlen == 1000
+    assert attrs.has(MatchResult)
+    assert MatchResult.__setattr__ is not object.__setattr__  # frozen: attrs guards it
+
+
+REFERENCE_OPTIONS = ("--host", "--port", "--name", "--password", "--seek", "--games", "--seed")
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("module", ["random_bot", "search_bot", "heuristic_bot"])
+def test_the_reference_bots_take_the_options_the_table_lists(module: str) -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", f"clients.{module}", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    for option in (*REFERENCE_OPTIONS, "--reconnects"):
+        assert option in shown.stdout, (module, option)
+    if module == "search_bot":
+        assert "{1,2,3,4,5}" in shown.stdout and "(default 3)" in shown.stdout
+        assert (
+            "--ms" in shown.stdout and "1: 50 ms" in shown.stdout and "5: 1000 ms" in shown.stdout
+        )
