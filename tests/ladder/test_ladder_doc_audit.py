@@ -1,0 +1,152 @@
+"""An audit of docs/bots.md's "Ladders" section: its promises a bot writer relies on, and
+(→) the tests that pin them, "here" for this module's. Most items of the section name
+their own test module; those are listed, and what no test pinned is pinned here.
+
+§Ladders the example's command (`heur` v `rand`, `--players 2`), then `ladder table`
+    → ladder/test_ladder_defaults.py, ladder/test_ladder_run.py (a ladder of the
+      reference bots and its table)
+§Bots `--concurrency` copies (default 2) named `NAME-1`, `NAME-2`, each given `--host H
+--port P --name NAME-i --seek reserved` appended
+    → here: test_a_bots_copies_get_the_documented_command_lines
+§Bots a command with `{host}`, `{port}` or `{name}` has them filled in and nothing
+appended → here: test_a_bots_copies_get_the_documented_command_lines
+§Bots a bot's `ask` says `clock=3500` with the default `--clock-ms` 3000 (plus the lag
+allowance of 500 ms) → here: test_a_bots_copies_get_the_documented_command_lines;
+→ ladder/test_boards.py (`lag_ms` 500)
+§Bots restarts, the token file, cannot start, 30 s to log in, keeps exiting, refused
+input → ladder/test_refused_input.py, test_quick_exits.py, test_restart_rate.py,
+test_imports_before_run.py
+§Bots hangs and nonsense: the clock, forfeits, `--away-ms` → ladder/test_forfeit_ratings.py
+§Variant and options; refused input; process groups; a table that fails; a bot's output;
+a bot's faults; in-process bots; cores; server; admin connection → the modules each item
+names (test_ladder_run.py, test_refused_input.py, test_bot_group.py,
+test_table_failure.py, test_bot_output.py, test_bot_faults.py, test_in_process.py,
+test_processes.py, test_admin_connection.py)
+§Duplicate boards, seed, no early knowledge → ladder/test_boards.py; ladder/test_schedule.py
+§Seeding a bot per board: `run_bot` reseeds `rng` with `f"{seed}/{KEY}"`
+    → ladder/test_boards.py (one board, any concurrency, the same play);
+    → here: test_run_bot_reseeds_its_rng_with_the_seed_and_the_board_key
+§Schedule: round robin, `--schedule gauntlet` → ladder/test_schedule.py
+§Statistics, deals won are not points, margins, SPRT → ladder/test_report_text.py,
+test_stats.py, test_forfeit_ratings.py, test_pair_order.py
+§Output `--json`: the summary as one object with exactly the keys listed, a pair's
+`void_draws`, `points_los`, `points_per_deal`, `duplicate_sets`
+    → here: test_the_json_summary_has_the_fields_the_page_lists
+§Ratings, order, stored, interrupted, killed outright → ladder/test_stats.py,
+test_interrupted.py, test_processes.py, test_board_release_order.py
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deberc_net.ladder.runner import board_key
+
+from .helpers import PY, RAND, RAND2, games_in, ladder, summary
+
+# a bot that writes its command line and its first ask's clock, then plays at random
+RECORDING_BOT = """
+import json, pathlib, sys
+from clients.client import bot_arguments, run_bot
+
+args = bot_arguments("recording").parse_args()
+out = pathlib.Path(__file__).parent / f"argv-{args.name}.json"
+seen = {"argv": sys.argv[1:], "clock": None}
+out.write_text(json.dumps(seen))
+
+
+def choose(view):
+    if seen["clock"] is None:
+        seen["clock"] = view.clock_ms
+        out.write_text(json.dumps(seen))
+    return view.legal[0]
+
+
+run_bot(choose, args)
+"""
+
+
+@pytest.mark.timeout(90)
+def test_a_bots_copies_get_the_documented_command_lines(tmp_path: Path) -> None:
+    bot = tmp_path / "recording.py"
+    bot.write_text(RECORDING_BOT, encoding="utf-8")
+    plain = f"plain={PY} {bot}"
+    filled = f"filled={PY} {bot} --port {{port}} --name {{name}} --host {{host}} --seek reserved"
+    done = ladder(tmp_path, "--bot", plain, "--bot", filled, "--deals", "1", "--seed", "c1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = {p.name: json.loads(p.read_text()) for p in tmp_path.glob("argv-*.json")}
+    assert sorted(seen) == [f"argv-{b}-{i}.json" for b in ("filled", "plain") for i in (1, 2)]
+    for i in (1, 2):
+        argv = seen[f"argv-plain-{i}.json"]["argv"]
+        assert argv[:2] == ["--host", "127.0.0.1"] and argv[2] == "--port", argv
+        assert argv[4:] == ["--name", f"plain-{i}", "--seek", "reserved"], argv
+        port = argv[3]
+        filled_argv = seen[f"argv-filled-{i}.json"]["argv"]  # filled in, nothing appended
+        assert filled_argv == ["--port", port, "--name", f"filled-{i}", "--host", "127.0.0.1",
+                               "--seek", "reserved"]  # fmt: skip
+    clocks = {record["clock"] for record in seen.values()} - {None}
+    assert clocks == {3500}, seen  # --clock-ms 3000 and the 500 ms lag allowance
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def summary_keys() -> list[str]:
+    """The keys the page's "Output" item lists: "prints the summary as one object: …"."""
+    doc = " ".join((ROOT / "docs" / "bots.md").read_text(encoding="utf-8").split())
+    listed = doc.split("prints the summary as one object: ", 1)[1].split(".", 1)[0]
+    return [key.strip() for key in listed.split(",")]
+
+
+def test_the_json_summary_has_the_fields_the_page_lists(tmp_path: Path) -> None:
+    data = summary(ladder(tmp_path, "--bot", RAND, "--bot", RAND2, "--deals", "2", "--json"))
+    assert len(summary_keys()) == 22 and sorted(data) == sorted(summary_keys())
+    (pair,) = data["pairs"]
+    for key in ("deals", "forfeits", "void_draws", "points_los", "points_per_deal"):
+        assert key in pair, (key, pair)
+    assert pair["duplicate_sets"] == 2 and pair["deals"] == 4  # two boards, two seatings
+
+
+# a bot whose rng writes down every seed it is given (run_bot's reseeding at each board)
+RESEEDED_BOT = """
+import pathlib, random
+from clients.client import bot_arguments, run_bot
+
+args = bot_arguments("reseeded").parse_args()
+out = pathlib.Path(__file__).parent / f"seeds-{args.name}.txt"
+
+
+class Told(random.Random):
+    def seed(self, a=None, version=2):
+        if isinstance(a, str):
+            with out.open("a") as seeds:
+                seeds.write(a + "\\n")
+        super().seed(a, version)
+
+
+rng = Told(args.seed)
+run_bot(lambda view: rng.choice(view.legal), args, rng)
+"""
+
+
+def test_run_bot_reseeds_its_rng_with_the_seed_and_the_board_key(tmp_path: Path) -> None:
+    bot = tmp_path / "reseeded.py"
+    bot.write_text(RESEEDED_BOT, encoding="utf-8")
+    done = ladder(tmp_path, "--bot", f"seeded={PY} {bot} --seed s9", "--bot",
+                  f"unseeded={PY} {bot}", "--deals", "2", "--seed", "r1")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    told = [
+        line
+        for path in tmp_path.glob("seeds-seeded-*.txt")
+        for line in path.read_text().splitlines()
+        if line != "s9"  # Told(args.seed) itself
+    ]
+    # the key each seating is told in 'ok cmd=sit … board=KEY'
+    keys = {board_key("r1", game["board"]) for game in games_in(tmp_path / "ladder.sqlite3")}
+    assert len(keys) == 2 and sorted(set(told)) == sorted(f"s9/{key}" for key in keys), told
+    assert len(told) == 4  # every seating of both boards, whichever copy played it
+    unseeded = [p.read_text() for p in tmp_path.glob("seeds-unseeded-*.txt")]
+    assert unseeded == [], unseeded  # without --seed the bot is never reseeded
