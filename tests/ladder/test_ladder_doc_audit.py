@@ -34,6 +34,28 @@ test_stats.py, test_forfeit_ratings.py, test_pair_order.py
     → here: test_the_json_summary_has_the_fields_the_page_lists
 §Ratings, order, stored, interrupted, killed outright → ladder/test_stats.py,
 test_interrupted.py, test_processes.py, test_board_release_order.py
+
+§"Distributed ladders" (a real PostgreSQL: the modules named, not repeated here)
+§ `ladder run --distributed` queues, waits, reports as one machine; its line; checks the
+commands first; `--sprt`, `--server` refused → store/test_distributed_ladder.py,
+store/test_distributed_stops.py
+§ `ladder finish`: counts once, its refusals → store/test_distributed_stops.py,
+ladder/test_board_release_order.py
+§ `ladder worker`: SKIP LOCKED claims, `--lease-s` (default 60, at most a day),
+`--exit-when-done`, the run's `--concurrency` (the worker has no such flag)
+    → ladder/test_ladder_run.py (`--lease-s`'s bounds), ladder/test_queue_stops.py,
+      store/test_distributed_ladder.py;
+    → here: test_a_workers_defaults_are_the_pages_and_it_takes_no_concurrency
+§ a worker that dies, stalls, is stopped; a bot that cannot run fails the run; cancel
+    → ladder/test_board_release_order.py, test_queue_stops.py,
+      store/test_distributed_stops.py
+§ the database away, `--db-wait` (default 300, refused without `--distributed` or if
+not above 0) → ladder/test_database_outage.py, ladder/test_queue_retries.py;
+→ here: test_a_workers_defaults_are_the_pages_and_it_takes_no_concurrency (the default)
+§ same results as one machine; `crashes` empty → store/test_distributed_ladder.py
+§ `ladder table` while it runs → store/test_ladder_table.py
+§ each worker's admin `ladder-` and 8 hex digits, over the in-process link
+    → store/test_distributed_ladder.py (not pinned to the name's shape: left)
 """
 
 from __future__ import annotations
@@ -45,7 +67,7 @@ import pytest
 
 from deberc_net.ladder.runner import board_key
 
-from .helpers import PY, RAND, RAND2, games_in, ladder, summary
+from .helpers import PY, RAND, RAND2, games_in, ladder, run_cli, summary
 
 # a bot that writes its command line and its first ask's clock, then plays at random
 RECORDING_BOT = """
@@ -150,3 +172,15 @@ def test_run_bot_reseeds_its_rng_with_the_seed_and_the_board_key(tmp_path: Path)
     assert len(told) == 4  # every seating of both boards, whichever copy played it
     unseeded = [p.read_text() for p in tmp_path.glob("seeds-unseeded-*.txt")]
     assert unseeded == [], unseeded  # without --seed the bot is never reseeded
+
+
+def test_a_workers_defaults_are_the_pages_and_it_takes_no_concurrency(tmp_path: Path) -> None:
+    shown = run_cli(["ladder", "worker", "--help"], cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    said = " ".join(shown.stdout.split())
+    assert "(default 60, at most 86400: a day)" in said  # --lease-s
+    assert "default 300)" in said and "--exit-when-done" in said  # --db-wait
+    assert "--concurrency" not in said  # given to 'ladder run --distributed' alone
+    refused = run_cli(["ladder", "worker", "--concurrency", "2"], cwd=tmp_path)
+    assert refused.returncode == 2 and "--concurrency" in refused.stderr, refused.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing made
