@@ -66,6 +66,26 @@ ladder/test_in_process.py
 `--level 1..5` (default 3) and `--ms`
     → here: test_the_reference_bots_take_the_options_the_table_lists;
     → clients/test_search_levels.py (each level's own time)
+
+§"The search bot" worlds weighed by the bids: a logistic, 6 points of strength e-fold,
+never less than 8% → clients/test_search_bot.py (bid_likelihood);
+→ here: test_the_search_bots_numbers_are_the_pages
+§ the solver's rules of play checked against the engine → clients/test_search_bot.py
+§ a ladder board: a won deal 150 more; three players: off (`win_bonus_three` 0); an
+order must promise 10 points more than a pass; the whistlers searched apart (on by
+default, `whistler_search`), `bid_own_policy` off
+    → here: test_the_search_bots_numbers_are_the_pages
+§ Levels: the table (worlds, depth, to the end from, bid worlds, time), level 3 the
+default → here: test_the_levels_table_is_the_search_bots_levels;
+→ clients/test_search_levels.py
+§ a decision uses 85% of its time, aims at 12 worlds; `DEBERC_SEARCH_CLOCK=cpu`
+    → here: test_the_search_bots_numbers_are_the_pages (the numbers and the variable's
+      name; the CPU clock's effect is timing: bench/'s, not pinned)
+§ before the first record it assumes its `--seek`'s rules; Tertz searched with the
+engine's `TertzDeal` → clients/test_search_bot.py, clients/test_search_tertz.py,
+clients/test_search_whistler.py
+§"Strength" and the strength table: measurements (bench/search_ladder.py,
+bench/search_duel.py), dated results, not promises a test can pin: not audited
 """
 
 from __future__ import annotations
@@ -90,6 +110,17 @@ from clients.client import (
     Stats,
     bot_arguments,
 )
+from clients.search.clock import CLOCK_ENV
+from clients.search.policy import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    MIN_WORLDS,
+    ORDER_MARGIN,
+    TIME_SHARE,
+    WIN_BONUS,
+    SearchPlayer,
+)
+from clients.search.world import BID_FLOOR, BID_SCALE
 from deberc_net.protocol.wire import MOST_LINE_BYTES, LineTooLong, fields_of
 from tests.server.conftest import Connector
 
@@ -234,3 +265,39 @@ def test_the_reference_bots_take_the_options_the_table_lists(module: str) -> Non
         assert (
             "--ms" in shown.stdout and "1: 50 ms" in shown.stdout and "5: 1000 ms" in shown.stdout
         )
+
+
+def levels_table() -> list[list[str]]:
+    """The rows of the page's Levels table: level, worlds, depth, exact, bid worlds, time."""
+    block = DOC.split("| level | worlds for a card |", 1)[1].split("\n\n", 1)[0]
+    rows = [line.strip().strip("|").split("|") for line in block.splitlines()[2:]]
+    return [[cell.strip() for cell in row] for row in rows]
+
+
+def test_the_levels_table_is_the_search_bots_levels() -> None:
+    rows = levels_table()
+    assert len(rows) == len(LEVELS) == 5
+    for row in rows:
+        level = int(row[0].split()[0])
+        if "(default)" in row[0]:
+            assert level == DEFAULT_LEVEL
+        time = row[5]
+        ms = int(time.removesuffix(" ms")) if time.endswith(" ms") else 1000 * int(time[:-2])
+        kept = LEVELS[level]
+        assert [int(cell) for cell in row[1:5]] == [
+            kept.samples,
+            kept.depth,
+            kept.exact,
+            kept.bid_samples,
+        ], row
+        assert kept.ms == ms, row
+
+
+def test_the_search_bots_numbers_are_the_pages() -> None:
+    assert (BID_SCALE, BID_FLOOR) == (6.0, 0.08)
+    assert (WIN_BONUS, ORDER_MARGIN, TIME_SHARE, MIN_WORLDS) == (150, 10, 0.85, 12)
+    player = SearchPlayer()
+    assert player.win_bonus == 150 and player.win_bonus_three == 0  # off at three
+    assert player.whistler_search and not player.bid_own_policy
+    assert LEVELS[3].bid_samples == 96  # "96 at level 3" in the decisions' table
+    assert CLOCK_ENV == "DEBERC_SEARCH_CLOCK"
