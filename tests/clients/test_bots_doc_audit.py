@@ -54,10 +54,12 @@ the server goes; an opponent who leaves: one line, seeks again)
     → here: test_the_numbers_the_page_gives_are_the_librarys (0.3 s)
 § quick bots (`pick`), told only the asks (`asks_only`) → clients/test_bots.py,
 ladder/test_in_process.py
-§ drops: resumes by token or password, `DEBERC_TOKEN_DIR`; `ping` after 60 s;
-`reconnects` default 5
+§ drops: resumes by token or password; `ping` after 60 s; `reconnects` default 5
     → clients/test_bots.py (resume tests); clients/test_keep_alive.py;
     → here: test_the_numbers_the_page_gives_are_the_librarys (60 s, 5)
+§ drops: with `DEBERC_TOKEN_DIR` the token is kept in `NAME.token` (the token alone, no
+newline; what is read is stripped), so a restarted process resumes its seat
+    → here: test_a_restarted_bot_resumes_its_seat_from_its_token_file
 § refusals and puts-off, their lines and status 2 → clients/test_refusals.py
 § your own command line (`bot_arguments`, `run_bot`, `run_brain`), both examples
     → ladder/test_docs_bots.py
@@ -106,10 +108,12 @@ from clients.client import (
     KEEPALIVE_S,
     MATCHES_KEPT,
     RECONNECTS,
+    Bot,
     MatchResult,
     Stats,
     bot_arguments,
 )
+from clients.protocol import Event, Record, View
 from clients.search.clock import CLOCK_ENV
 from clients.search.policy import (
     DEFAULT_LEVEL,
@@ -301,3 +305,44 @@ def test_the_search_bots_numbers_are_the_pages() -> None:
     assert player.whistler_search and not player.bid_own_policy
     assert LEVELS[3].bid_samples == 96  # "96 at level 3" in the decisions' table
     assert CLOCK_ENV == "DEBERC_SEARCH_CLOCK"
+
+
+@pytest.mark.timeout(60)
+async def test_a_restarted_bot_resumes_its_seat_from_its_token_file(
+    start_server: StartServer, connect: Connector, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEBERC_TOKEN_DIR", str(tmp_path))
+    port = await start_server()
+    asked = trio.Event()
+
+    def first_ask(line: Event | View | Record) -> None:
+        if isinstance(line, View) and line.kind == "ask":
+            asked.set()
+
+    def first(view: View) -> str:
+        return view.legal[0]
+
+    ann = Bot(first, "ann", port=port, seek="2", games=1, on_event=first_ask)
+    bob = Bot(first, "bob", port=port, seek="2", games=1)
+    again = Bot(first, "ann", port=port, seek="2", games=1)
+    with trio.fail_after(45):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bob.run)
+            with trio.CancelScope() as first_process:
+                nursery.start_soon(ann.run)
+                await asked.wait()
+                first_process.cancel()  # the process gone mid-match
+            kept = tmp_path / "ann.token"
+            assert ann.token and kept.read_bytes() == ann.token.encode("utf-8")  # no newline
+            # white space around it, as another bot or a hand may write it: stripped on reading
+            kept.write_text(f" {ann.token}\n", encoding="utf-8")
+            nursery.start_soon(again.run)  # a new process: nothing but the file
+    assert again.token == ann.token and again.stats.games == bob.stats.games == 1
+    carl = await connect.machine(port, "carl")
+    await carl.send("games ann")
+    assert (await carl.expect("games"))["count"] == "1"
+    game = await carl.expect("game")
+    assert sorted(game["players"].split(",")) == ["ann", "bob"] and game.get("forfeit") in (
+        None,
+        "-",
+    )
