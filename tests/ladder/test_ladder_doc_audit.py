@@ -22,6 +22,10 @@ a bot's faults; in-process bots; cores; server; admin connection → the modules
 names (test_ladder_run.py, test_refused_input.py, test_bot_group.py,
 test_table_failure.py, test_bot_output.py, test_bot_faults.py, test_in_process.py,
 test_processes.py, test_admin_connection.py)
+§A bot's output: up to 10,000 lines wait for a standard error read slowly, more are
+dropped and counted (`ladder: N lines of the bots dropped: stderr was not read`)
+    → here: test_lines_past_the_ten_thousand_waiting_are_dropped_and_counted;
+    → ladder/test_bot_output.py (the thread, the names, the last words)
 §Duplicate boards, seed, no early knowledge → ladder/test_boards.py; ladder/test_schedule.py
 §Seeding a bot per board: `run_bot` reseeds `rng` with `f"{seed}/{KEY}"`
     → ladder/test_boards.py (one board, any concurrency, the same play);
@@ -60,11 +64,14 @@ not above 0) → ladder/test_database_outage.py, ladder/test_queue_retries.py;
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 
 import pytest
 
+from deberc_net.ladder.bot_output import ErrorLines
 from deberc_net.ladder.runner import board_key
 
 from .helpers import PY, RAND, RAND2, games_in, ladder, run_cli, summary
@@ -184,3 +191,15 @@ def test_a_workers_defaults_are_the_pages_and_it_takes_no_concurrency(tmp_path: 
     refused = run_cli(["ladder", "worker", "--concurrency", "2"], cwd=tmp_path)
     assert refused.returncode == 2 and "--concurrency" in refused.stderr, refused.stderr
     assert list(tmp_path.iterdir()) == []  # nothing made
+
+
+def test_lines_past_the_ten_thousand_waiting_are_dropped_and_counted() -> None:
+    lines = ErrorLines()
+    for n in range(10_005):  # nothing written meanwhile: a reader that never came
+        lines.say(f"b-1: line {n}")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        lines.flush()  # the ladder's end: what waited, then the count of the rest
+    written = err.getvalue().splitlines()
+    assert written[:10_000] == [f"b-1: line {n}" for n in range(10_000)]
+    assert written[10_000:] == ["ladder: 5 lines of the bots dropped: stderr was not read"]
