@@ -15,7 +15,8 @@ its path), plays a match against itself and quits with status 0
 the banner's protocol, a closed connection: one line, status 2
     → clients/test_refusals.py test_the_raw_bot_refused_at_login_says_so_and_exits_2,
       test_the_raw_bot_whose_seek_is_refused_says_so_and_exits_2,
-      test_the_raw_bot_at_another_protocol_or_closed_without_bye_exits_2
+      test_the_raw_bot_at_another_protocol_or_closed_without_bye_exits_2,
+      test_the_raw_bot_that_cannot_connect_says_so_and_exits_2
 § a `slow-down` with `wait_ms=` waited out, the lines sent again, a few times at most; a
 `login` put off waited out with its connection closed
     → clients/test_refusals.py test_the_raw_bot_put_off_waits_as_told_seeks_again_and_plays,
@@ -44,6 +45,12 @@ the server goes; an opponent who leaves: one line, seeks again)
 (`MatchResult`, attrs, frozen; the last 1,000), its fields and the match line
     → clients/test_match_result.py; clients/test_library_bot_doc.py;
     → here: test_the_numbers_the_page_gives_are_the_librarys (1,000; frozen)
+§ the names the page gives: `Bot`'s keywords (`password`, `seek`, `games`, `reconnects`,
+`pick`, `asks_only`, `on_event`, `on_board`, `tell`, `on_fallback`, `attach`), `Brain`'s
+fields, `Stats`' counts, `MatchResult`'s fields and `Outcome`'s values, the exceptions
+and what they are (`Refused` a `PermissionError`, `LoginPutOff` a `ConnectionError`
+with `wait_s`), `Handed`, `parse`'s types and `Event`'s getters
+    → here: test_the_library_has_what_the_page_names
 § `parse`: `View` needs `players` and `seq=` (`WireError`), `Event` typed on access
     → clients/test_protocol_parse.py
 § `Bot` answers with `seq=`, stops after `games`; a failing table counts toward `games`
@@ -103,6 +110,8 @@ import attrs
 import pytest
 import trio
 
+import clients.client
+import clients.protocol
 from clients.client import (
     CLOCK_MARGIN,
     KEEPALIVE_S,
@@ -346,3 +355,33 @@ async def test_a_restarted_bot_resumes_its_seat_from_its_token_file(
         None,
         "-",
     )
+
+
+def test_the_library_has_what_the_page_names() -> None:
+    library: tuple[str, ...] = ("Bot", "Brain", "Handed", "run_to_end", "run_bot", "run_brain")
+    library += ("Outcome", "bot_arguments", "LoginRefused", "SeekRefused", "LoginPutOff")
+    assert all(
+        hasattr(clients.client, name) for name in (*library, "SeekPutOff", "ProtocolMismatch")
+    )
+    parsing = ("parse", "View", "Record", "Event", "Tag", "EventKind", "MatchEnd", "WireError")
+    assert all(hasattr(clients.protocol, name) for name in parsing)
+    getters = ("get_int", "get_ints", "get_list", "get_str", "get_bool", "require")
+    assert all(callable(getattr(clients.protocol.Event, name)) for name in getters)
+    keywords = {"password", "seek", "games", "reconnects", "pick", "asks_only", "on_event"}
+    keywords |= {"on_board", "tell", "on_fallback", "attach"}
+    assert keywords <= {a.name for a in attrs.fields(Bot)}
+    brain = {a.name for a in attrs.fields(clients.client.Brain)}
+    assert brain == {"choose", "pick", "on_board", "on_event", "asks_only"}
+    counts = {a.name for a in attrs.fields(Stats)}
+    assert {"games", "asks", "fallbacks", "errors", "first_fault", "matches"} <= counts
+    result = {a.name for a in attrs.fields(MatchResult)}
+    assert result == {"outcome", "winner", "winners", "reason", "totals", "deals", "match"} | {
+        "table",
+        "forfeit",
+    }
+    assert [o.name for o in clients.client.Outcome] == ["WON", "LOST", "DRAWN", "NO_RESULT"]
+    refused = (clients.client.LoginRefused, clients.client.SeekRefused)
+    assert all(issubclass(kind, clients.client.Refused) for kind in refused)
+    assert issubclass(clients.client.Refused, PermissionError)
+    assert issubclass(clients.client.LoginPutOff, ConnectionError)
+    assert clients.client.LoginPutOff("busy", wait_s=2.5).wait_s == 2.5
