@@ -13,6 +13,10 @@ appended → here: test_a_bots_copies_get_the_documented_command_lines
 §Bots a bot's `ask` says `clock=3500` with the default `--clock-ms` 3000 (plus the lag
 allowance of 500 ms) → here: test_a_bots_copies_get_the_documented_command_lines;
 → ladder/test_boards.py (`lag_ms` 500)
+§Bots, Cores: the defaults `--concurrency` 2, `--clock-ms` 3000, `--away-ms` 5000,
+`--processes` 1, as `ladder run --help` says them
+    → here: test_ladder_runs_defaults_are_the_pages;
+    → ladder/test_ladder_defaults.py (`--db`)
 §Bots restarts, the token file, cannot start, 30 s to log in, keeps exiting, refused
 input → ladder/test_refused_input.py, test_quick_exits.py, test_restart_rate.py,
 test_imports_before_run.py
@@ -203,3 +207,17 @@ def test_lines_past_the_ten_thousand_waiting_are_dropped_and_counted() -> None:
     written = err.getvalue().splitlines()
     assert written[:10_000] == [f"b-1: line {n}" for n in range(10_000)]
     assert written[10_000:] == ["ladder: 5 lines of the bots dropped: stderr was not read"]
+
+
+def test_ladder_runs_defaults_are_the_pages(tmp_path: Path) -> None:
+    shown = run_cli(["ladder", "run", "--help"], cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    said = " ".join(shown.stdout.split())
+    for option, default in (
+        ("--concurrency CONCURRENCY", "(default 2)"),
+        ("--clock-ms CLOCK_MS", "(default 3000)"),
+        ("--away-ms AWAY_MS", "(default 5000)"),
+        ("--processes PROCESSES", "default 1)"),
+    ):
+        help_text = said.split(f"{option} ")[-1].split(" --", 1)[0]  # its help, not usage
+        assert help_text.endswith(default), (option, help_text)
