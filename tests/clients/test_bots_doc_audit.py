@@ -68,6 +68,12 @@ ladder/test_in_process.py
 newline; what is read is stripped), so a restarted process resumes its seat
     → here: test_a_restarted_bot_resumes_its_seat_from_its_token_file
 § refusals and puts-off, their lines and status 2 → clients/test_refusals.py
+§ a server it cannot reach: given up after its reconnects, some 5 s with the default 5;
+seeks put off again after 1 s, doubling to 30 s at most; a wait said by `slow-down` at
+most an hour; the login timeout of 15 s the raw bot minds
+    → clients/test_refusals.py (the lines and statuses);
+    → here: test_a_bot_that_cannot_connect_gives_up_after_some_5_s,
+      test_the_numbers_the_page_gives_are_the_librarys
 § your own command line (`bot_arguments`, `run_bot`, `run_brain`), both examples
     → ladder/test_docs_bots.py
 § a bot's faults → ladder/test_bot_faults.py
@@ -100,6 +106,7 @@ bench/search_duel.py), dated results, not promises a test can pin: not audited
 from __future__ import annotations
 
 import ast
+import socket
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -117,6 +124,9 @@ from clients.client import (
     KEEPALIVE_S,
     MATCHES_KEPT,
     RECONNECTS,
+    SEEK_RETRY_MAX_S,
+    SEEK_RETRY_S,
+    SLOW_DOWN_MAX_S,
     Bot,
     MatchResult,
     Stats,
@@ -135,6 +145,7 @@ from clients.search.policy import (
 )
 from clients.search.world import BID_FLOOR, BID_SCALE
 from deberc_net.protocol.wire import MOST_LINE_BYTES, LineTooLong, fields_of
+from deberc_net.server.config import Config
 from tests.server.conftest import Connector
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,6 +261,8 @@ async def test_tertz_takes_two_players_moscow_and_kharkov_two_to_four(
 def test_the_numbers_the_page_gives_are_the_librarys() -> None:
     assert MOST_LINE_BYTES == 1 << 20 and issubclass(LineTooLong, ConnectionError)
     assert KEEPALIVE_S == 60 and RECONNECTS == 5 and CLOCK_MARGIN == 0.3
+    assert (SEEK_RETRY_S, SEEK_RETRY_MAX_S, SLOW_DOWN_MAX_S) == (1, 30, 3600)
+    assert Config().login_timeout_ms == 15_000
     assert bot_arguments("x").parse_args(["--name", "x"]).reconnects == RECONNECTS
     assert MATCHES_KEPT == 1000 and Stats().matches.maxlen == 1000
     assert attrs.has(MatchResult)
@@ -385,3 +398,18 @@ def test_the_library_has_what_the_page_names() -> None:
     assert issubclass(clients.client.Refused, PermissionError)
     assert issubclass(clients.client.LoginPutOff, ConnectionError)
     assert clients.client.LoginPutOff("busy", wait_s=2.5).wait_s == 2.5
+
+
+@pytest.mark.timeout(30)
+async def test_a_bot_that_cannot_connect_gives_up_after_some_5_s(
+    virtual_clock: trio.testing.MockClock, jump_when_idle: None
+) -> None:
+    with socket.socket() as held:  # bound, never listening: every connect is refused
+        held.bind(("127.0.0.1", 0))
+        bot = Bot(lambda view: view.legal[0], "ann", port=held.getsockname()[1])
+        began = trio.current_time()
+        with pytest.raises(OSError):
+            await bot.run()
+    waited = trio.current_time() - began
+    assert 4 <= waited <= 6, waited  # "some 5 s", on the virtual clock
+    assert len(bot.stats.errors) == RECONNECTS + 1  # the first try and its reconnects
