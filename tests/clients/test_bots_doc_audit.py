@@ -59,8 +59,11 @@ with `wait_s`), `Handed`, `parse`'s types and `Event`'s getters
 § the clock: 0.3 s kept back, the first legal call a fallback
     → clients/test_bots.py (the `choose took longer than its 0.30 s` test);
     → here: test_the_numbers_the_page_gives_are_the_librarys (0.3 s)
-§ quick bots (`pick`), told only the asks (`asks_only`) → clients/test_bots.py,
-ladder/test_in_process.py
+§ quick bots (`pick`) → clients/test_bots.py, ladder/test_in_process.py
+§ told only the asks: `Bot(asks_only=True)` is told its asks, the match's end and the
+replies, no other event and no deal record, and plays its match; with `on_event` it is
+told every line → here: test_a_bot_told_only_its_asks_hears_nothing_else_and_plays;
+→ server/test_tell_asks.py (the server's side)
 § drops: resumes by token or password; `ping` after 60 s; `reconnects` default 5
     → clients/test_bots.py (resume tests); clients/test_keep_alive.py;
     → here: test_the_numbers_the_page_gives_are_the_librarys (60 s, 5)
@@ -106,6 +109,7 @@ bench/search_duel.py), dated results, not promises a test can pin: not audited
 from __future__ import annotations
 
 import ast
+import contextlib
 import socket
 import subprocess
 import sys
@@ -413,3 +417,74 @@ async def test_a_bot_that_cannot_connect_gives_up_after_some_5_s(
     waited = trio.current_time() - began
     assert 4 <= waited <= 6, waited  # "some 5 s", on the virtual clock
     assert len(bot.stats.errors) == RECONNECTS + 1  # the first try and its reconnects
+
+
+async def recording_proxy(nursery: trio.Nursery, port: int, told: list[str]) -> int:
+    """A port that passes one connection on to the server's, keeping what the server
+    says on it, line by line."""
+    (listener,) = await trio.open_tcp_listeners(0, host="127.0.0.1")
+
+    async def serve() -> None:
+        client = await listener.accept()
+        server = await trio.open_tcp_stream("127.0.0.1", port)
+
+        async def up() -> None:
+            async for data in client:
+                await server.send_all(data)
+
+        async def down() -> None:
+            pending = b""
+            async for data in server:
+                pending += data
+                *lines, pending = pending.split(b"\n")
+                told.extend(line.decode().rstrip("\r") for line in lines)
+                await client.send_all(data)
+
+        async def pump(direction: Callable[[], Awaitable[None]]) -> None:
+            # either side closing (the bot's quit, its bye) ends the pair: a reset
+            # after the bot has gone is that, not a failure
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await direction()
+            pumps.cancel_scope.cancel()
+
+        async with client, server, trio.open_nursery() as pumps:
+            pumps.start_soon(pump, up)
+            pumps.start_soon(pump, down)
+
+    nursery.start_soon(serve)
+    address: tuple[str, int] = listener.socket.getsockname()
+    return address[1]
+
+
+@pytest.mark.timeout(45)
+async def test_a_bot_told_only_its_asks_hears_nothing_else_and_plays(
+    start_server: StartServer, nursery: trio.Nursery
+) -> None:
+    port = await start_server()
+    told: list[str] = []
+    quiet = Bot(
+        lambda view: view.legal[-1],
+        "quiet",
+        port=await recording_proxy(nursery, port, told),
+        seek="2",
+        games=1,
+        asks_only=True,
+    )
+    heard: list[Event | View | Record] = []
+    # asks_only with on_event: it would be fed nearly nothing, so it is told every line
+    listening = Bot(
+        lambda view: view.legal[-1], "listening", port=port, seek="2", games=1,
+        asks_only=True, on_event=heard.append,
+    )  # fmt: skip
+    with trio.fail_after(40):
+        async with trio.open_nursery() as both:
+            both.start_soon(quiet.run)
+            both.start_soon(listening.run)
+    assert quiet.stats.games == listening.stats.games == 1 and quiet.stats.errors == []
+    tags = [line.split(" ", 1)[0] for line in told]
+    kinds = {fields_of(line)[1].get("kind") for line in told if line.startswith("event ")}
+    assert "ask" in tags and kinds == {"match-end"}, kinds
+    assert "record" not in tags
+    assert len(told) < len(heard) / 2, (len(told), len(heard))  # the rest was not sent
+    seen = {line.kind for line in heard if isinstance(line, Event)}
+    assert {"play", "start", "match-end"} <= seen and any(isinstance(x, Record) for x in heard)
