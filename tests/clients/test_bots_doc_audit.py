@@ -59,7 +59,13 @@ with `wait_s`), `Handed`, `parse`'s types and `Event`'s getters
 § the clock: 0.3 s kept back, the first legal call a fallback
     → clients/test_bots.py (the `choose took longer than its 0.30 s` test);
     → here: test_the_numbers_the_page_gives_are_the_librarys (0.3 s)
-§ quick bots (`pick`) → clients/test_bots.py, ladder/test_in_process.py
+§ quick bots (`pick`) → clients/test_bots.py, ladder/test_in_process.py; a bot with
+`on_event` has its asks go to `choose`, `pick` given or not
+    → here: test_on_fallback_is_called_after_each_fallback_and_each_on_event_fault
+§ a bot's faults: `Bot(on_fallback=…)` called with `bot.stats` after each fallback and
+after each exception of `on_event` (which costs no fallback); the first fault said once
+through `tell` → here: test_on_fallback_is_called_after_each_fallback_and_each_on_event_fault;
+→ ladder/test_bot_faults.py (in a ladder, its report)
 § told only the asks: `Bot(asks_only=True)` is told its asks, the match's end and the
 replies, no other event and no deal record, and plays its match; with `on_event` it is
 told every line → here: test_a_bot_told_only_its_asks_hears_nothing_else_and_plays;
@@ -488,3 +494,50 @@ async def test_a_bot_told_only_its_asks_hears_nothing_else_and_plays(
     assert len(told) < len(heard) / 2, (len(told), len(heard))  # the rest was not sent
     seen = {line.kind for line in heard if isinstance(line, Event)}
     assert {"play", "start", "match-end"} <= seen and any(isinstance(x, Record) for x in heard)
+
+
+@pytest.mark.timeout(45)
+async def test_on_fallback_is_called_after_each_fallback_and_each_on_event_fault(
+    start_server: StartServer,
+) -> None:
+    port = await start_server()
+    chosen: list[View] = []
+    called: list[tuple[int, int]] = []  # (fallbacks, errors) as on_fallback saw them
+    told: list[str] = []
+    events = 0
+
+    def choose(view: View) -> str:
+        chosen.append(view)
+        if len(chosen) == 1:
+            raise RuntimeError("bug in choose")
+        return view.legal[-1]
+
+    def on_event(line: Event | View | Record) -> None:
+        nonlocal events
+        events += 1
+        if events == 3:
+            raise KeyError("bug in on_event")
+
+    def never(legal: list[str]) -> str:
+        raise AssertionError("a bot with on_event has its asks go to choose")
+
+    ann = Bot(
+        choose, "ann", port=port, seek="2", games=1, pick=never, on_event=on_event,
+        tell=told.append,
+        on_fallback=lambda stats: called.append((stats.fallbacks, len(stats.errors))),
+    )  # fmt: skip
+    bob = Bot(lambda view: view.legal[-1], "bob", port=port, seek="2", games=1)
+    with trio.fail_after(40):
+        async with trio.open_nursery() as both:
+            both.start_soon(ann.run)
+            both.start_soon(bob.run)
+    assert chosen and len(chosen) == ann.stats.asks  # every ask went to choose
+    assert ann.stats.fallbacks == 1  # choose's exception; on_event's costs none
+    assert sorted(ann.stats.errors) == ["choose: RuntimeError('bug in choose')", "on_event: "
+                                        "KeyError('bug in on_event')"]  # fmt: skip
+    # the third line read (before any ask) raised in on_event, then the first ask in choose
+    assert called == [(0, 1), (1, 2)], called
+    faults = [line for line in told if " raised " in line]
+    assert len(faults) == 1, told  # the first fault, said once
+    assert faults[0].startswith("on_event raised KeyError('bug in on_event') at "), faults
+    assert faults[0].endswith("; the bot plays on (that line was not taken in)"), faults
