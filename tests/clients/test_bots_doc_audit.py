@@ -83,6 +83,8 @@ most an hour; the login timeout of 15 s the raw bot minds
     → clients/test_refusals.py (the lines and statuses);
     → here: test_a_bot_that_cannot_connect_gives_up_after_some_5_s,
       test_the_numbers_the_page_gives_are_the_librarys
+§ `run_brain`: a `ValueError` from `brain` is one line and status 2
+    → here: test_a_brain_that_refuses_its_settings_is_one_line_and_status_2
 § your own command line (`bot_arguments`, `run_bot`, `run_brain`), both examples
     → ladder/test_docs_bots.py
 § a bot's faults → ladder/test_bot_faults.py
@@ -541,3 +543,33 @@ async def test_on_fallback_is_called_after_each_fallback_and_each_on_event_fault
     assert len(faults) == 1, told  # the first fault, said once
     assert faults[0].startswith("on_event raised KeyError('bug in on_event') at "), faults
     assert faults[0].endswith("; the bot plays on (that line was not taken in)"), faults
+
+
+REFUSING_BRAIN = """
+from clients.client import bot_arguments, run_brain
+
+
+def brain(name, seed):
+    raise ValueError(f"seed {seed!r} is not a number")
+
+
+run_brain(brain, bot_arguments("refusing").parse_args())
+"""
+
+
+@pytest.mark.timeout(30)
+def test_a_brain_that_refuses_its_settings_is_one_line_and_status_2(tmp_path: Path) -> None:
+    script = tmp_path / "refusing.py"
+    script.write_text(REFUSING_BRAIN, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), "--name", "me", "--seed", "x", "--port", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=25,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (
+        2,
+        "me: brain refused its settings: seed 'x' is not a number\n",
+    )
