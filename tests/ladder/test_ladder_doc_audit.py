@@ -42,6 +42,13 @@ test_stats.py, test_forfeit_ratings.py, test_pair_order.py
     → here: test_the_json_summary_has_the_fields_the_page_lists
 §Ratings, order, stored, interrupted, killed outright → ladder/test_stats.py,
 test_interrupted.py, test_processes.py, test_board_release_order.py
+§In-process bots: a `MODULE.py` in the current directory is found (→
+ladder/test_docs_bots.py, `py:counting_bot`); that it never shadows an installed module
+of its name is not pinned (in the tests' process every such module is imported
+already): left
+§results reproducible for a seed with any `--concurrency` and `--processes`, told all or
+only the asks → ladder/test_processes.py test_two_processes_play_the_ladder_one_plays,
+ladder/test_in_process.py (told all or only asks)
 
 §"Distributed ladders" (a real PostgreSQL: the modules named, not repeated here)
 § `ladder run --distributed` queues, waits, reports as one machine; its line; checks the
