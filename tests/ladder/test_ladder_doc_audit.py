@@ -17,6 +17,13 @@ allowance of 500 ms) → here: test_a_bots_copies_get_the_documented_command_lin
 `--processes` 1, as `ladder run --help` says them
     → here: test_ladder_runs_defaults_are_the_pages;
     → ladder/test_ladder_defaults.py (`--db`)
+§the numbers the section gives: 30 s for every copy to log in; a bot that cannot start
+exits 3 times each within 2 s; keeps exiting past 20 restarts in 10 minutes; SIGKILL
+2 s after SIGTERM; 600 bytes of last words; 10,000 lines waiting; `ping` every 60 s on
+a `--server`; a line not taken in 3 s; releases waited for 3 s, asked again after 0.25 s
+to 5 s; the interrupted line's words
+    → here: test_the_numbers_the_ladder_section_gives (the behaviour: the modules below,
+      which shorten some of them)
 §Bots restarts, the token file, cannot start, 30 s to log in, keeps exiting, refused
 input → ladder/test_refused_input.py, test_quick_exits.py, test_restart_rate.py,
 test_imports_before_run.py
@@ -82,7 +89,8 @@ from pathlib import Path
 
 import pytest
 
-from deberc_net.ladder.bot_output import ErrorLines
+from deberc_net.ladder import admin, runner, supervisor
+from deberc_net.ladder.bot_output import LAST_WORDS, MAX_WAITING, ErrorLines
 from deberc_net.ladder.runner import board_key
 
 from .helpers import PY, RAND, RAND2, games_in, ladder, run_cli, summary
@@ -228,3 +236,15 @@ def test_ladder_runs_defaults_are_the_pages(tmp_path: Path) -> None:
     ):
         help_text = said.split(f"{option} ")[-1].split(" --", 1)[0]  # its help, not usage
         assert help_text.endswith(default), (option, help_text)
+
+
+def test_the_numbers_the_ladder_section_gives() -> None:
+    assert runner.STARTUP_S == 30
+    assert (supervisor.QUICK_EXITS, supervisor.LIVED_S) == (3, 2)
+    assert (supervisor.MAX_RESTARTS, supervisor.RESTART_WINDOW_S) == (20, 600)
+    assert supervisor.STOP_S == 2
+    assert (LAST_WORDS, MAX_WAITING) == (600, 10_000)
+    assert (admin.KEEP_OPEN_S, admin.WHOLE_LINE_S) == (60, 3)
+    assert runner.RELEASE_AT_STOP_S == 3
+    assert (runner.RELEASE_PAUSE_S, runner.RELEASE_PAUSE_MAX_S) == (0.25, 5)
+    assert runner.INTERRUPTED == "interrupted: the ladder's processes are stopped"
