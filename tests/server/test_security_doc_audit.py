@@ -96,9 +96,23 @@ from pathlib import Path
 
 import pytest
 
+from deberc_net.protocol.connection import DROPPED_BYTES_PER_LINE
 from deberc_net.server.accounts import SCRYPT, set_password
+from deberc_net.server.cluster.launch import WORKERS_DEAD_MS, WORKERS_HEARTBEAT_MS
 from deberc_net.server.config import RANGES, SHORTEST_LINE, Config
+from deberc_net.server.house import MAX_RESTARTS as HOUSE_RESTARTS
+from deberc_net.server.ignoring import IGNORE_MOST
+from deberc_net.server.kept_apart import ADDRESS_NAMES, KEPT_ADDRESSES, KEPT_UNKNOWN
+from deberc_net.server.local import LIMIT as LOCAL_LIMIT
+from deberc_net.server.login import SEAT_LOGINS_BURST, SEAT_LOGINS_PER_S
+from deberc_net.server.proxy_header import LONGEST as PROXY_HEADER_LONGEST
+from deberc_net.server.running import FINAL_FLUSH_S
 from deberc_net.server.store import open_store
+from deberc_net.server.web.app import PLAYER_RATED
+from deberc_net.server.web.ladders import GAMES_PAGE
+from deberc_net.server.web.plot import MOST_POINTS
+from deberc_net.server.web.request_limit import KEPT as REQUEST_ALLOWANCES_KEPT
+from deberc_net.server.web.serve import KEEP_ALIVE_S, WEBSOCKET_MAX_MESSAGE, WEBSOCKET_PING_S
 
 ROOT = Path(__file__).resolve().parents[2]
 SECURITY = ROOT / "docs" / "security.md"
@@ -225,3 +239,117 @@ def test_a_password_is_kept_as_a_salted_scrypt_hash(tmp_path: Path) -> None:
     assert b"hunter22" not in db.read_bytes()
     config = Config()
     assert config.hash_workers + config.registration_workers == 3
+
+
+def defaults_stated() -> list[tuple[str, object, object]]:
+    """(the page's words, the number they state, the server's): each number the text
+    states outside the table, beside the default or constant it is."""
+    c = Config()
+    kib, mib, gib = 1024, 1024 * 1024, 1024**3
+    return [
+        # §1
+        ("`password_checks_per_address` (20)", 20, c.password_checks_per_address),
+        ("(`password_check_window_ms`;", 60_000, c.password_check_window_ms),  # "a minute"
+        ("`password_checks_at_once_per_address` (1)", 1, c.password_checks_at_once_per_address),
+        ("within `known_address_ms` (30 days;", 30 * 24 * 3_600_000, c.known_address_ms),
+        ("closed after its third wrong password", 3, c.failed_logins_per_connection),
+        ("take 15 s, the login timeout", 15_000, c.login_timeout_ms),
+        # §3
+        ("at most `max_match_deals` deals** (200)", 200, c.max_match_deals),
+        ("(5000 × 256 KiB = 1250 MiB, 1.2 GiB,", (5000, 256 * kib, 1250 * mib, 1.2),
+         (c.max_connections, c.outbox_bytes, c.max_connections * c.outbox_bytes,
+          round(c.max_connections * c.outbox_bytes / gib, 1))),  # (it said 1.25 GiB: a slip)
+        ("`max_connections_per_address × outbox_bytes` (25 MiB)", 25 * mib,
+         c.max_connections_per_address * c.outbox_bytes),
+        ("each direction holds 64 KiB unread", 64 * kib, LOCAL_LIMIT),
+        ("answer 100 entries a page", 100, c.page_size),
+        ("every 64 as one line", 64, DROPPED_BYTES_PER_LINE),
+        ("after 64 KB at the default limits (1,000 lines at once)", (64_000, 1000),
+         (DROPPED_BYTES_PER_LINE * c.flood_burst, c.flood_burst)),
+        ("no more than 12.8 KB a second", 12_800, DROPPED_BYTES_PER_LINE * c.flood_lines_per_s),
+        ("`hash_workers + registration_workers` (3) hashes", 3,
+         c.hash_workers + c.registration_workers),
+        # §4
+        ("your address has its 6 house bots already", 6, c.house_bots_per_address),
+        ("`house_bot_starts_per_address_burst` (6) at once", 6,
+         c.house_bot_starts_per_address_burst),
+        ("10 s (`house_bot_starts_per_address_per_s` 0.1)", (10, 0.1),
+         (1 / c.house_bot_starts_per_address_per_s, c.house_bot_starts_per_address_per_s)),
+        ("(`house_bot_starts_burst` 20, then `house_bot_starts_per_s` one a second", (20, 1),
+         (c.house_bot_starts_burst, c.house_bot_starts_per_s)),
+        ("restarted at most 3 times", 3, HOUSE_RESTARTS),
+        ("`house_search_tables_per_address` (1)", 1, c.house_search_tables_per_address),
+        ("`max_house_search_tables` (4)", 4, c.max_house_search_tables),
+        ("already play at 4 tables, as many as this server allows", 4, c.max_house_search_tables),
+        ("`house_bot_nice` (10)", 10, c.house_bot_nice),
+        ("`web_send_timeout_ms` (30 s)", 30_000, c.web_send_timeout_ms),
+        ("would pass 1 KiB", kib, WEBSOCKET_MAX_MESSAGE),
+        ("(`web_socket_frames_per_s` 1, `web_socket_frames_burst` 20)", (1, 20),
+         (c.web_socket_frames_per_s, c.web_socket_frames_burst)),
+        ("A page sends one frame each 25 s", 25, WEBSOCKET_PING_S),
+        # §6
+        ("`watch_news_window_ms` (60 s)", 60_000, c.watch_news_window_ms),
+        ("(`watch_news_burst` 10, `watch_news_per_s` 0.2)", (10, 0.2),
+         (c.watch_news_burst, c.watch_news_per_s)),
+        ("2 × (10 + one per 5 s)", (10, 5), (c.watch_news_burst, 1 / c.watch_news_per_s)),
+        ("`seat_churn_per_s`/`seat_churn_burst` (0.2, 5)", (0.2, 5),
+         (c.seat_churn_per_s, c.seat_churn_burst)),
+        ("`seat_churn_per_address_*` (0.5, 20", (0.5, 20),
+         (c.seat_churn_per_address_per_s, c.seat_churn_per_address_burst)),
+        ("now 5, then one every 5 s", (5, 5), (c.seat_churn_burst, 1 / c.seat_churn_per_s)),
+        ("(and 20 at most from one address, then one every 2 s)", (20, 2),
+         (c.seat_churn_per_address_burst, 1 / c.seat_churn_per_address_per_s)),
+        ("for `seek_apart_ms` (10 min)", 600_000, c.seek_apart_ms),
+        ("at most 16 addresses, each with the last 2 names from it, and 8 names",
+         (16, 2, 8), (KEPT_ADDRESSES, ADDRESS_NAMES, KEPT_UNKNOWN)),
+        ("10 at once, then one every 5 s, for each name that holds a seat", (10, 5),
+         (SEAT_LOGINS_BURST, 1 / SEAT_LOGINS_PER_S)),
+        # §7a
+        ("at most 100 names, each a name key", 100, IGNORE_MOST),
+        ("(5 at once, then one a second a connection; 20 and 5 a second an address)",
+         (5, 1, 20, 5),
+         (c.say_burst, c.say_per_s, c.say_per_address_burst, c.say_per_address_per_s)),
+        # §8
+        ("`web_requests_per_address_burst` (60) and `web_requests_per_address_per_s` (10)",
+         (60, 10), (c.web_requests_per_address_burst, c.web_requests_per_address_per_s)),
+        ("once more than 1,000 are, the refilled ones are dropped", 1000, REQUEST_ALLOWANCES_KEPT),
+        ("(at most the burst over the rate, 6 s)", 6,
+         c.web_requests_per_address_burst / c.web_requests_per_address_per_s),
+        ("read his last 500 rated matches", 500, PLAYER_RATED),
+        ("a plot draws at most 500 points a line", 500, MOST_POINTS),
+        ("list 100 of its games (`?page=N`)", 100, GAMES_PAGE),
+        ("closed 5 s after it opened or after its last answer", 5, KEEP_ALIVE_S),
+        ("`web_connections_per_address` (100) connections", 100, c.web_connections_per_address),
+        ("(`web_viewers_per_address`, 20)", 20, c.web_viewers_per_address),
+        ("`max_web_connections` (2000) connections", 2000, c.max_web_connections),
+        # not a setting; under --workers
+        ("waits 30 s at most (`FINAL_FLUSH_S`", 30, FINAL_FLUSH_S),
+        ("5000, 30 000 (1000, 5000 under `serve --workers` above 1", (1000, 5000),
+         (WORKERS_HEARTBEAT_MS, WORKERS_DEAD_MS)),
+        ("(one address gets up to N × 100 connections", 100, c.max_connections_per_address),
+        ("(N × 6 and N × 20 bot processes)", (6, 20), (c.house_bots_per_address, c.max_house_bots)),
+        # the checklist
+        ("`idle_timeout_ms` (15 min)", 15 * 60_000, c.idle_timeout_ms),
+        ("and CRLF (107 bytes at most)", 107, PROXY_HEADER_LONGEST),
+        ("(100 connections in all)", 100, c.max_connections_per_address),
+        ("3 wrong passwords a connection", 3, c.failed_logins_per_connection),
+        ("20 wrong passwords per window and 20 password checks a minute", (20, 20, 60_000),
+         (c.failed_logins_per_address, c.password_checks_per_address,
+          c.password_check_window_ms)),
+        ("20 registrations an hour", (20, 3_600_000),
+         (c.registrations_per_address, c.registration_window_ms)),
+        ("max_house_bots + max_web_connections + 200` (≈ 7800 with the defaults)", 7800,
+         round(c.max_connections + c.max_web_viewers + 4 * c.max_house_bots
+               + c.max_web_connections + 200, -2)),
+        ("(`web_connections_per_address`, 100, each closed 5 s after its last answer",
+         (100, 5), (c.web_connections_per_address, KEEP_ALIVE_S)),
+    ]  # fmt: skip
+
+
+def test_the_numbers_in_the_text_are_the_servers_defaults() -> None:
+    # the numbers the sections state in passing, each where the page says it, are the
+    # defaults and constants of the server's code
+    text = " ".join(page().split())
+    for words, stated, actual in defaults_stated():
+        assert words in text, words
+        assert stated == actual, (words, stated, actual)
