@@ -108,6 +108,7 @@ from deberc_net.server.login import SEAT_LOGINS_BURST, SEAT_LOGINS_PER_S
 from deberc_net.server.proxy_header import LONGEST as PROXY_HEADER_LONGEST
 from deberc_net.server.running import FINAL_FLUSH_S
 from deberc_net.server.store import open_store
+from deberc_net.server.store.base import OTHER_ALPHABETS, key_look, key_looks, look_key
 from deberc_net.server.web.app import PLAYER_RATED
 from deberc_net.server.web.ladders import GAMES_PAGE
 from deberc_net.server.web.plot import MOST_POINTS
@@ -353,3 +354,56 @@ def test_the_numbers_in_the_text_are_the_servers_defaults() -> None:
     for words, stated, actual in defaults_stated():
         assert words in text, words
         assert stated == actual, (words, stated, actual)
+
+
+def test_the_letters_1_makes_one_are_the_servers() -> None:
+    # §1 "Nor does a new name look like a name taken": the letters made one, as the page
+    # lists them, are those the comparison (look_key) and the index (key_look) make one
+    text = " ".join(section("## 1. Nobody takes another's seat or name").split())
+    alike = [
+        "Il1\u0406\u04c0\u04cf\u0399",  # I l 1, the Cyrillic І Ӏ ӏ, the Greek Ι
+        "Oo0\u041e\u043e\u039f\u03bf",  # O o 0, the Cyrillic О о, the Greek Ο ο
+        "i\u0456\u0131\u03b9",  # i, the Cyrillic і, the dotless ı, the Greek ι
+    ]
+    for letters in alike:
+        assert len({look_key(letter) for letter in letters}) == 1, letters
+    assert look_key("i") != look_key("l")  # "a lower-case i stays itself"
+    for pair, letter in (("rn", "m"), ("cl", "d"), ("vv", "w")):
+        assert look_key(pair) == look_key(letter), pair
+        assert look_key(pair.upper()) != look_key(letter.upper()), pair  # "RN is no M"
+    # the Cyrillic and Greek letters drawn as Latin ones: the page's lists are the code's
+    lists = text.split("in the common faces are that letter, each in its own case (", 1)[1]
+    small, capital, read_as_n, n, greek = re.findall(r"`([^`]+)`", lists.split(")", 1)[0])
+    assert lists.startswith(f"Cyrillic `{small}` and `{capital}`, and the `{read_as_n}` read")
+    assert n == "n" and look_key(read_as_n) == look_key(n)
+    listed = {*small.split(), *capital.split(), read_as_n, *greek.split()}
+    assert "and the `п` read as an `n` at a glance" in text
+    assert listed == set(OTHER_ALPHABETS)
+    for letter, latin in OTHER_ALPHABETS.items():
+        assert look_key(letter) == look_key(latin), letter  # "each in its own case"
+    # "the small letters that are small capitals (в к м н т), and the Greek ν ... are not
+    # made Latin"
+    assert "small capitals (`в к м н т`), and the Greek `ν`" in text
+    for letter in "вкмнтν":
+        assert letter not in OTHER_ALPHABETS and look_key(letter) == letter
+    # the page's examples: refused beside ..., and taken beside ... (Arnold, clara,
+    # vivian taken, burn and bum both logging in: server/test_look_alike_names.py)
+    for new, taken in [
+        ("AIice", "Alice"), ("a1ice", "Alice"), ("b0ss", "boss"), ("rnartin", "martin"),
+        ("\u0430\u043f\u043f\u0430", "anna"), ("\u0422\u0415\u041e", "Teo"),
+        ("Teo", "\u0422\u0415\u041e"), ("al\u0131ce", "Alice"), ("AL1CE", "ALICE"),
+    ]:  # fmt: skip
+        assert look_key(new) == look_key(taken), (new, taken)
+        assert key_look(taken) in key_looks(new), (new, taken)  # and the index finds it
+    for new, taken in [
+        ("\u0412\u0435\u0440\u0430", "Vera"), ("\u043d\u0435\u0445", "HEX"), ("ali", "all"),
+        ("bili", "bill"), ("AL1CE", "Alice"),
+    ]:  # fmt: skip
+        assert look_key(new) != look_key(taken), (new, taken)
+    # the index's coarser look: "i with l and 1, rn as m, cl as d, w as vv, whatever the
+    # case, and the Cyrillic һ as н, ү as у, сӏ as ԁ"
+    for group in (
+        "il1IL", ("rn", "m", "RN", "M"), ("cl", "d", "CL", "D"), ("w", "vv", "W", "VV"),
+        ("\u04bb", "\u043d"), ("\u04af", "\u0443"), ("\u0441\u04cf", "\u0501"),
+    ):  # fmt: skip
+        assert len({key_look(name) for name in group}) == 1, group
