@@ -7,6 +7,10 @@ them, and this module checks that each one named is there.
 the page: every test it names (`test_…`, `tests/….py`, `tests/….py::test_…`) exists
     → here: test_every_test_the_page_names_exists
 
+§1 the letters a new name's look makes one (I l 1 І Ӏ Ι; O o 0 О Ο; i і ı ι; rn cl vv
+in lower case), the Cyrillic and Greek letters read as Latin (the page's lists), the
+small capitals not; the index's coarser look; the examples both ways
+    → here: test_the_letters_1_makes_one_are_the_servers
 §1 a name in use is never taken over (password, a guest's resume token); the holder
 notices nothing; a guest's name is not registered from under him; an admin's name
 registered only by the owner
@@ -55,7 +59,8 @@ makes room; per-address connections and tables → the tests §4 names
 server; search bots' tables 1 and 4; nice 10; restarted at most 3 times
     → server/test_house_bots.py; here: the numbers
 §4 the web face's sockets, non-readers (30 s), frames (1, 20), a 1 KiB message
-    → web/test_live_socket*.py, web/test_web_non_reader.py; here: the numbers
+    → web/test_live_socket*.py, web/test_web_non_reader.py; here: the numbers,
+      test_the_web_refusals_the_page_quotes_are_the_servers
 §5 no deck knowable early; the store file 0600 and made so on opening
     → test_attacks.py test_nothing_stored_tells_a_running_matchs_decks,
       server/test_secrecy.py, store/test_upgrade.py, store/test_store.py,
@@ -73,7 +78,7 @@ keeps 16 addresses, each with its last 2 names, and 8 names of no known address)
     → here: the numbers
 §8 web requests (60, 10; 429 with Retry-After; 1,000 allowances kept), HTTP/1.1 only,
 keep-alive 5 s, connections (100 an address, 2000 in all) → the tests §8 names;
-    → here: the numbers
+    → here: the numbers, test_the_web_refusals_the_page_quotes_are_the_servers
 "Every limit, with its default": each row's default is the server's
     → here: test_every_limit_in_the_table_is_the_servers_default
 "Every limit": the values checked before the server starts (ranges, at least 1, 256,
@@ -86,12 +91,23 @@ Checklist: addresses (/64), proxies (PROXY v1, 107 bytes at most, `game_proxies`
 descriptors (≈ 7800), logs, drains
     → server/test_addresses.py, server/test_game_proxy.py, store/test_workers_proxy.py,
       server/test_drain*.py; here: the numbers
+Checklist, "Descriptors": out of them, the server waits and accepts again
+(`accept_failed`), never stops
+    → here: test_a_server_out_of_descriptors_waits_and_accepts_again
+Checklist: the proxies' configurations (haproxy, nginx, stunnel): not run here (none
+installed); the header they send is server/test_game_proxy.py's
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import select
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -110,10 +126,12 @@ from deberc_net.server.running import FINAL_FLUSH_S
 from deberc_net.server.store import open_store
 from deberc_net.server.store.base import OTHER_ALPHABETS, key_look, key_looks, look_key
 from deberc_net.server.web.app import PLAYER_RATED
+from deberc_net.server.web.connection_limit import BUSY, BUSY_TEXT, REFUSAL, REFUSAL_TEXT
 from deberc_net.server.web.ladders import GAMES_PAGE
 from deberc_net.server.web.plot import MOST_POINTS
 from deberc_net.server.web.request_limit import KEPT as REQUEST_ALLOWANCES_KEPT
 from deberc_net.server.web.serve import KEEP_ALIVE_S, WEBSOCKET_MAX_MESSAGE, WEBSOCKET_PING_S
+from deberc_net.server.web.ws_limit import TOO_MANY_FRAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 SECURITY = ROOT / "docs" / "security.md"
@@ -407,3 +425,64 @@ def test_the_letters_1_makes_one_are_the_servers() -> None:
         ("\u04bb", "\u043d"), ("\u04af", "\u0443"), ("\u0441\u04cf", "\u0501"),
     ):  # fmt: skip
         assert len({key_look(name) for name in group}) == 1, group
+
+
+def _banner_within(sockets: list[socket.socket], seconds: float) -> set[socket.socket]:
+    """Those of ``sockets`` the server has sent something to within ``seconds``."""
+    told: set[socket.socket] = set()
+    deadline = time.monotonic() + seconds
+    while len(told) < len(sockets) and (left := deadline - time.monotonic()) > 0:
+        readable, _, _ = select.select([s for s in sockets if s not in told], [], [], left)
+        for sock in readable:
+            assert sock.recv(4096), "closed, not greeted"
+            told.add(sock)
+    return told
+
+
+@pytest.mark.timeout(60)
+def test_a_server_out_of_descriptors_waits_and_accepts_again(tmp_path: Path) -> None:
+    # the checklist, "Descriptors": "the server waits and retries when accept runs out
+    # (accept_failed in the log) rather than failing"; a real `serve` whose ulimit -n
+    # is 48, sent more connections than that
+    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
+    server = subprocess.Popen(
+        ["sh", "-c", 'ulimit -n 48 && exec "$@"', "sh", *command, "--db", str(tmp_path / "d")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stderr is not None
+    sockets: list[socket.socket] = []
+    try:
+        events = (json.loads(line) for line in server.stderr)
+        port = next(int(e["port"]) for e in events if e["event"] == "listening")
+        sockets = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(50)]
+        failed = next(e for e in events if e["event"] in ("accept_failed", "stopped"))
+        assert failed == failed | {"event": "accept_failed", "error": "Too many open files"}
+        greeted = _banner_within(sockets, 2)
+        waiting = [sock for sock in sockets if sock not in greeted]
+        assert greeted and waiting and server.poll() is None  # out of descriptors, running
+        for sock in greeted:
+            sock.close()
+        assert _banner_within(waiting, 10) == set(waiting)  # accepted once some are free
+        assert server.poll() is None
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.terminate()
+        server.communicate(timeout=10)
+
+
+def test_the_web_refusals_the_page_quotes_are_the_servers() -> None:
+    # §4 "closed (1008, `too many frames: a live page sends none`)"; §8 "`429 Too Many
+    # Requests` (`too many connections from your address: close one first`)", "`503
+    # Service Unavailable` (`the server holds all the web connections it takes: try again
+    # shortly`, with `Retry-After: 5`)" (web/test_live_socket_frames.py and
+    # web/test_connection_limit.py check the server sends these constants)
+    text = " ".join(page().split())
+    assert f"(1008, `{TOO_MANY_FRAMES}`)" in text
+    assert f"`429 Too Many Requests` (`{REFUSAL_TEXT.decode()}`)" in text
+    assert f"`503 Service Unavailable` (`{BUSY_TEXT.decode()}`, with `Retry-After: 5`)" in text
+    assert REFUSAL.startswith(b"HTTP/1.1 429 Too Many Requests\r\n")
+    assert BUSY.startswith(b"HTTP/1.1 503 Service Unavailable\r\n")
+    assert b"\r\nretry-after: 5\r\n" in BUSY.lower()
