@@ -94,6 +94,20 @@ descriptors (≈ 7800), logs, drains
 Checklist, "Descriptors": out of them, the server waits and accepts again
 (`accept_failed`), never stops
     → here: test_a_server_out_of_descriptors_waits_and_accepts_again
+Backups: `deberc-net backup OUT --config FILE` and its line (schema, counts, "It holds
+the password hashes", 0600), as the example; restoring with `--db BACKUP --replace`
+    → here: test_the_backup_and_restore_examples_run_as_written;
+    → store/test_backup.py (a live server's copy, in use, folders, a killed server's
+      log, PostgreSQL's pg_dump, the old schema kept)
+Backups and Upgrading, the examples named schema 12, "to": 9, and "version 13 ... (12)":
+a slip, corrected (today's store is at the newest schema, 20)
+    → here: test_the_backup_and_restore_examples_run_as_written,
+      test_a_database_newer_than_the_code_is_refused_as_the_page_says
+Upgrading: migrated at warning, 0600 on opening, no downgrade
+    → store/test_upgrade.py, store/test_store.py
+The database's growth (2–3 KB a deal, 20 MB a day at 1,000 matches): measurements, not
+promises a test can hold; not pinned
+The soak test: bench/soak.py, run by hand (minutes); not run here
 Checklist: the proxies' configurations (haproxy, nginx, stunnel): not run here (none
 installed); the header they send is server/test_game_proxy.py's
 """
@@ -105,6 +119,7 @@ import json
 import re
 import select
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -125,6 +140,7 @@ from deberc_net.server.proxy_header import LONGEST as PROXY_HEADER_LONGEST
 from deberc_net.server.running import FINAL_FLUSH_S
 from deberc_net.server.store import open_store
 from deberc_net.server.store.base import OTHER_ALPHABETS, key_look, key_looks, look_key
+from deberc_net.server.store.migrations import MIGRATIONS
 from deberc_net.server.web.app import PLAYER_RATED
 from deberc_net.server.web.connection_limit import BUSY, BUSY_TEXT, REFUSAL, REFUSAL_TEXT
 from deberc_net.server.web.ladders import GAMES_PAGE
@@ -133,6 +149,7 @@ from deberc_net.server.web.request_limit import KEPT as REQUEST_ALLOWANCES_KEPT
 from deberc_net.server.web.serve import KEEP_ALIVE_S, WEBSOCKET_MAX_MESSAGE, WEBSOCKET_PING_S
 from deberc_net.server.web.ws_limit import TOO_MANY_FRAMES
 
+LATEST_SCHEMA = len(MIGRATIONS)
 ROOT = Path(__file__).resolve().parents[2]
 SECURITY = ROOT / "docs" / "security.md"
 TESTS = ROOT / "tests"
@@ -144,13 +161,16 @@ def page() -> str:
 
 def section(heading: str) -> str:
     """The text of the page under ``heading`` (a line starting with '#'), to the next
-    heading of its level or above."""
-    text = page()
-    start = text.index(f"\n{heading}\n")
+    heading of its level or above (a '#' in a code example is no heading)."""
     level = len(heading) - len(heading.lstrip("#"))
-    rest = text[start + len(heading) + 2 :]
-    ends = [m.start() for m in re.finditer(rf"^#{{1,{level}}} ", rest, re.M)]
-    return rest[: ends[0]] if ends else rest
+    lines = page().split("\n")
+    start = lines.index(heading) + 1
+    fenced = False
+    for end in range(start, len(lines)):
+        fenced ^= lines[end].startswith("```")
+        if not fenced and re.match(rf"#{{1,{level}}} ", lines[end]):
+            return "\n".join(lines[start:end])
+    return "\n".join(lines[start:])
 
 
 def test_every_test_the_page_names_exists() -> None:
@@ -486,3 +506,78 @@ def test_the_web_refusals_the_page_quotes_are_the_servers() -> None:
     assert REFUSAL.startswith(b"HTTP/1.1 429 Too Many Requests\r\n")
     assert BUSY.startswith(b"HTTP/1.1 503 Service Unavailable\r\n")
     assert b"\r\nretry-after: 5\r\n" in BUSY.lower()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "deberc_net", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def _examples(heading: str) -> list[str]:
+    """The ```sh examples under ``heading``."""
+    return [part.split("```", 1)[0] for part in section(heading).split("```sh\n")[1:]]
+
+
+@pytest.mark.timeout(60)
+def test_the_backup_and_restore_examples_run_as_written(tmp_path: Path) -> None:
+    # "Backups": `deberc-net backup OUT --config FILE` says what the example's comment
+    # says (today's schema: the example's is the newest, as a server's database is),
+    # the copy 0600; restoring is the same command, `--db BACKUP --replace`
+    db, out = tmp_path / "club.sqlite3", tmp_path / "deberc-2026-12-04.sqlite3"
+    config = tmp_path / "club.toml"
+    config.write_text(f'[server]\ndb = "{db}"\n')
+    store = open_store(db)
+    try:
+        set_password(store, "ann", "hunter22")
+    finally:
+        store.close()
+    backup, restore = _examples("### Backups")
+    command, *comment = backup.splitlines()
+    stated = " ".join(line.removeprefix("# ") for line in comment)
+    stated = stated.replace("/etc/deberc/club.sqlite3", str(db))
+    stated = stated.replace("/var/backups/deberc-2026-12-04.sqlite3", str(out))
+    assert f"(schema {LATEST_SCHEMA}):" in stated  # (the newest: update the examples)
+    args = command.split()[1:]
+    assert args == ["backup", "/var/backups/deberc-2026-12-04.sqlite3", "--config",
+                    "/etc/deberc/club.toml"]  # fmt: skip
+    done = _cli("backup", str(out), "--config", str(config))
+    assert done.returncode == 0, done.stderr
+    shape = re.compile(r"\d+ (account|match|deal|rating|ladder run)(e?s)?")
+    assert shape.sub("N", done.stdout.strip()) == shape.sub("N", stated)
+    assert "1 account, 0 matches, 0 deals, 0 ratings, 0 ladder runs." in done.stdout
+    assert out.stat().st_mode & 0o777 == 0o600
+    # restoring, the server stopped: the backup copied back to the database's place
+    (args,) = [line.split()[1:] for line in restore.splitlines() if line.strip()]
+    assert args == ["backup", "/etc/deberc/club.sqlite3", "--db",
+                    "/var/backups/deberc-2026-12-04.sqlite3", "--replace"]  # fmt: skip
+    done = _cli("backup", str(db), "--db", str(out), "--replace")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"copied {out} to {db} (schema {LATEST_SCHEMA}): 1 account,")
+
+
+@pytest.mark.timeout(60)
+def test_a_database_newer_than_the_code_is_refused_as_the_page_says(tmp_path: Path) -> None:
+    # "Upgrading", 3: "`deberc-net serve: the database's schema is at version 21, newer
+    # than this deberc-net knows (20): upgrade deberc-net`, status 2", before writing
+    db = tmp_path / "newer.sqlite3"
+    open_store(db).close()
+    with sqlite3.connect(db) as later:
+        later.execute(
+            "INSERT INTO schema_migrations (number, description) VALUES (?, 'later')",
+            (LATEST_SCHEMA + 1,),
+        )
+    later.close()
+    before = db.read_bytes()
+    done = _cli("serve", "--port", "0", "--http-port", "0", "--db", str(db))
+    assert done.returncode == 2
+    text = " ".join(section("### Upgrading").split())
+    stated = text.split("before writing anything: `", 1)[1].split("`", 1)[0]
+    assert stated == (
+        f"deberc-net serve: the database's schema is at version {LATEST_SCHEMA + 1}, newer"
+        f" than this deberc-net knows ({LATEST_SCHEMA}): upgrade deberc-net"
+    )
+    assert done.stderr.strip().endswith(stated.removeprefix("deberc-net serve: ")), done.stderr
+    assert db.read_bytes() == before
+    # and the `migrated` line's example names today's newest schema, as test_upgrade's
+    assert f'"from": 0, "to": {LATEST_SCHEMA}, "event": "migrated"' in text
