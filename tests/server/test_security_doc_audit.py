@@ -76,6 +76,10 @@ keeps 16 addresses, each with its last 2 names, and 8 names of no known address)
     → the tests §7 names
 §7a moderation, ignore lists (100 names), the chat log → the tests §7a names;
     → here: the numbers
+§7a admin actions logged at warning (`minutes` of a mute, `text` of an announcement);
+at `log_level = "warning"` no chat is kept
+    → server/test_moderation.py (the level, in-process);
+    → here: test_a_server_logging_warnings_keeps_the_admins_actions_and_no_chat
 §8 web requests (60, 10; 429 with Retry-After; 1,000 allowances kept), HTTP/1.1 only,
 keep-alive 5 s, connections (100 an address, 2000 in all) → the tests §8 names;
     → here: the numbers, test_the_web_refusals_the_page_quotes_are_the_servers
@@ -118,6 +122,7 @@ import hashlib
 import json
 import re
 import select
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -148,6 +153,7 @@ from deberc_net.server.web.plot import MOST_POINTS
 from deberc_net.server.web.request_limit import KEPT as REQUEST_ALLOWANCES_KEPT
 from deberc_net.server.web.serve import KEEP_ALIVE_S, WEBSOCKET_MAX_MESSAGE, WEBSOCKET_PING_S
 from deberc_net.server.web.ws_limit import TOO_MANY_FRAMES
+from tests.server.process import read_until, start_server_process
 
 LATEST_SCHEMA = len(MIGRATIONS)
 ROOT = Path(__file__).resolve().parents[2]
@@ -581,3 +587,48 @@ def test_a_database_newer_than_the_code_is_refused_as_the_page_says(tmp_path: Pa
     assert db.read_bytes() == before
     # and the `migrated` line's example names today's newest schema, as test_upgrade's
     assert f'"from": 0, "to": {LATEST_SCHEMA}, "event": "migrated"' in text
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.production_password_cost  # (the server's process hashes at that cost)
+def test_a_server_logging_warnings_keeps_the_admins_actions_and_no_chat(tmp_path: Path) -> None:
+    # §7a "every admin action, at warning ...: moderation with action, admin, target,
+    # reason (minutes of a mute, text of an announcement). Every line said ... at info
+    # ... at log_level = "warning" no chat is kept": a real serve, logging warnings
+    db = tmp_path / "club.sqlite3"
+    store = open_store(db)
+    try:
+        set_password(store, "boss", "boss-secret-1")
+    finally:
+        store.close()
+    server, port = start_server_process(
+        db, 'log_level = "warning"\nadmins = ["boss"]\nshutdown_grace_ms = 100'
+    )
+    try:
+        with (
+            socket.create_connection(("127.0.0.1", port), timeout=10) as boss,
+            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
+        ):
+            boss.sendall(b"style machine\nlogin boss boss-secret-1\n")
+            read_until(boss, b"cmd=login")
+            ann.sendall(b"style machine\nlogin ann\nsay a secret of mine\n")
+            read_until(ann, b"a secret of mine")
+            boss.sendall(b"mute ann 5 spamming\nannounce be kind\n")
+            read_until(boss, b"be kind")
+            read_until(ann, b"be kind")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=30)
+    logged = [json.loads(line) for line in err.splitlines()]
+    assert "a secret of mine" not in err and all(e["event"] != "said" for e in logged)
+    moderation = [
+        {k: v for k, v in e.items() if k not in ("timestamp", "conn", "peer", "name")}
+        for e in logged
+        if e["event"] == "moderation"
+    ]
+    assert moderation == [
+        {"event": "moderation", "level": "warning", "action": "mute", "admin": "boss",
+         "target": "ann", "reason": "spamming", "minutes": 5},
+        {"event": "moderation", "level": "warning", "action": "announce", "admin": "boss",
+         "target": None, "text": "be kind"},  # (an announcement gives no reason)
+    ], moderation  # fmt: skip
