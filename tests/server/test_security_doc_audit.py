@@ -132,17 +132,19 @@ from pathlib import Path
 
 import pytest
 
+from clients.search.policy import LEVELS as SEARCH_LEVELS
 from deberc_net.protocol.connection import DROPPED_BYTES_PER_LINE
 from deberc_net.server.accounts import SCRYPT, set_password
 from deberc_net.server.cluster.launch import WORKERS_DEAD_MS, WORKERS_HEARTBEAT_MS
 from deberc_net.server.config import RANGES, SHORTEST_LINE, Config
+from deberc_net.server.help import TOPIC_MOST
 from deberc_net.server.house import MAX_RESTARTS as HOUSE_RESTARTS
 from deberc_net.server.ignoring import IGNORE_MOST
 from deberc_net.server.kept_apart import ADDRESS_NAMES, KEPT_ADDRESSES, KEPT_UNKNOWN
 from deberc_net.server.local import LIMIT as LOCAL_LIMIT
 from deberc_net.server.login import SEAT_LOGINS_BURST, SEAT_LOGINS_PER_S
 from deberc_net.server.proxy_header import LONGEST as PROXY_HEADER_LONGEST
-from deberc_net.server.running import FINAL_FLUSH_S
+from deberc_net.server.running import FINAL_FLUSH_S, READ_SIZE
 from deberc_net.server.store import open_store
 from deberc_net.server.store.base import OTHER_ALPHABETS, key_look, key_looks, look_key
 from deberc_net.server.store.migrations import MIGRATIONS
@@ -299,6 +301,9 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         ("within `known_address_ms` (30 days;", 30 * 24 * 3_600_000, c.known_address_ms),
         ("closed after its third wrong password", 3, c.failed_logins_per_connection),
         ("take 15 s, the login timeout", 15_000, c.login_timeout_ms),
+        # §2
+        ("the lines of one read (up to 4 KiB,", 4096, READ_SIZE),
+        ("one longer than any call's, 40 letters, none", 40, TOPIC_MOST),
         # §3
         ("at most `max_match_deals` deals** (200)", 200, c.max_match_deals),
         ("(5000 × 256 KiB = 1250 MiB, 1.2 GiB,", (5000, 256 * kib, 1250 * mib, 1.2),
@@ -323,6 +328,7 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         ("(`house_bot_starts_burst` 20, then `house_bot_starts_per_s` one a second", (20, 1),
          (c.house_bot_starts_burst, c.house_bot_starts_per_s)),
         ("restarted at most 3 times", 3, HOUSE_RESTARTS),
+        ("thinks on its turn for its level's time (1 s at level 5)", 1000, SEARCH_LEVELS[5].ms),
         ("`house_search_tables_per_address` (1)", 1, c.house_search_tables_per_address),
         ("`max_house_search_tables` (4)", 4, c.max_house_search_tables),
         ("already play at 4 tables, as many as this server allows", 4, c.max_house_search_tables),
@@ -332,6 +338,8 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         ("(`web_socket_frames_per_s` 1, `web_socket_frames_burst` 20)", (1, 20),
          (c.web_socket_frames_per_s, c.web_socket_frames_burst)),
         ("A page sends one frame each 25 s", 25, WEBSOCKET_PING_S),
+        # §5
+        ("`match_seed` (unset by default: a fresh random seed a match)", None, c.match_seed),
         # §6
         ("`watch_news_window_ms` (60 s)", 60_000, c.watch_news_window_ms),
         ("(`watch_news_burst` 10, `watch_news_per_s` 0.2)", (10, 0.2),
