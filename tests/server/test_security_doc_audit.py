@@ -112,6 +112,11 @@ Upgrading: migrated at warning, 0600 on opening, no downgrade
 The database's growth (2–3 KB a deal, 20 MB a day at 1,000 matches): measurements, not
 promises a test can hold; not pinned
 The soak test: bench/soak.py, run by hand (minutes); not run here
+Checklist, "The game port behind a TCP or TLS proxy": the `[server]` example, run as
+written (the header's SRC the `peer`, `bad-proxy-header` without it, an ordinary line from
+127.0.0.1) → here: test_the_game_proxy_example_runs_as_written; the rest of the item
+(v2, UNKNOWN, 107 bytes, health checks, the login's time, workers, house bots)
+    → server/test_game_proxy.py, store/test_workers_proxy.py, play/test_no_terminal.py
 Checklist: the proxies' configurations (haproxy, nginx, stunnel): not run here (none
 installed); the header they send is server/test_game_proxy.py's
 """
@@ -640,3 +645,34 @@ def test_a_server_logging_warnings_keeps_the_admins_actions_and_no_chat(tmp_path
         {"event": "moderation", "level": "warning", "action": "announce", "admin": "boss",
          "target": None, "text": "be kind"},  # (an announcement gives no reason)
     ], moderation  # fmt: skip
+
+
+@pytest.mark.timeout(60)
+def test_the_game_proxy_example_runs_as_written(tmp_path: Path) -> None:
+    # the checklist's `[server]` table for a TCP or TLS proxy at 127.0.0.2: a serve with
+    # it reads the PROXY header of a connection from there (its SRC the client's `peer`
+    # in the log), refuses one from there without it (`bad-proxy-header`), and from
+    # 127.0.0.1 a PROXY line is an ordinary one (`not-logged-in`)
+    checklist = section("## Running on a public port: a checklist")
+    table = checklist.split("```toml\n", 1)[1].split("```", 1)[0]
+    lines = [line.strip() for line in table.splitlines()]
+    assert lines[0] == "[server]"
+    settings = "\n".join([*lines[1:], "shutdown_grace_ms = 100"])
+    server, port = start_server_process(tmp_path / "club.sqlite3", settings)
+    header = f"PROXY TCP4 203.0.113.7 127.0.0.1 5555 {port}\r\n".encode()
+    try:
+        with socket.create_connection(("127.0.0.1", port), 10, ("127.0.0.2", 0)) as player:
+            player.sendall(header + b"style machine\nlogin ann\n")
+            assert b"ok cmd=login" in read_until(player, b"cmd=login")
+        with socket.create_connection(("127.0.0.1", port), 10, ("127.0.0.2", 0)) as bare:
+            bare.sendall(b"login bob\n")
+            assert b"error code=bad-proxy-header" in read_until(bare, b"bad-proxy-header")
+        with socket.create_connection(("127.0.0.1", port), 10, ("127.0.0.1", 0)) as direct:
+            direct.sendall(b"style machine\n" + header)
+            assert b"error code=not-logged-in" in read_until(direct, b"not-logged-in")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=30)
+    logged = [json.loads(line) for line in err.splitlines()]
+    [login] = [e for e in logged if e["event"] == "login"]
+    assert (login["name"], login["peer"]) == ("ann", "203.0.113.7:5555")
