@@ -111,7 +111,10 @@ Upgrading: migrated at warning, 0600 on opening, no downgrade
     → store/test_upgrade.py, store/test_store.py
 The database's growth (2–3 KB a deal, 20 MB a day at 1,000 matches): measurements, not
 promises a test can hold; not pinned
-The soak test: bench/soak.py, run by hand (minutes); not run here
+The soak test: `bench/soak.py --minutes 1` prints RSS, help's p99, the matches and the
+deals stored against those finished (equal), no takeover
+    → here: test_the_soak_runs_as_the_page_says_and_loses_no_deal_nor_a_name (3 s of
+      it, not the minute)
 Checklist, "The game port behind a TCP or TLS proxy": the `[server]` example, run as
 written (the header's SRC the `peer`, `bad-proxy-header` without it, an ordinary line from
 127.0.0.1) → here: test_the_game_proxy_example_runs_as_written; the rest of the item
@@ -676,3 +679,23 @@ def test_the_game_proxy_example_runs_as_written(tmp_path: Path) -> None:
     logged = [json.loads(line) for line in err.splitlines()]
     [login] = [e for e in logged if e["event"] == "login"]
     assert (login["name"], login["peer"]) == ("ann", "203.0.113.7:5555")
+
+
+@pytest.mark.timeout(90)
+def test_the_soak_runs_as_the_page_says_and_loses_no_deal_nor_a_name() -> None:
+    # "The soak test": `bench/soak.py --minutes 1` (here a few seconds of it) prints the
+    # server's RSS, help's p99 from an honest client, the matches finished and the deals
+    # stored against those finished, "they must be equal"; no takeover succeeds
+    (command,) = [line for line in _examples("## The soak test")[0].splitlines() if line]
+    assert command.split()[1:] == ["bench/soak.py", "--minutes", "1"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "soak.py"), "--minutes", "0.05", "--pairs", "2"],
+        capture_output=True, text=True, timeout=80, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = dict(line.split(":", 1) for line in done.stdout.splitlines() if ":  " in line)
+    assert {"server RSS", "help latency p99", "matches finished", "records stored"} <= set(said)
+    stored = re.fullmatch(r" *(\d+) of (\d+) deals finished", said["records stored"])
+    assert stored is not None and stored[1] == stored[2] and int(stored[2]) > 0, said
+    takeovers = re.fullmatch(r" *0 of (\d+) attempts", said["takeovers"])
+    assert takeovers is not None and int(takeovers[1]) > 0, said
