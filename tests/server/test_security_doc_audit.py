@@ -156,6 +156,7 @@ from deberc_net.server.running import FINAL_FLUSH_S, READ_SIZE
 from deberc_net.server.store import open_store
 from deberc_net.server.store.base import OTHER_ALPHABETS, key_look, key_looks, look_key
 from deberc_net.server.store.migrations import MIGRATIONS
+from deberc_net.server.store.sqlite import BUSY_TIMEOUT_S as SQLITE_BUSY_TIMEOUT_S
 from deberc_net.server.web.app import PLAYER_RATED
 from deberc_net.server.web.connection_limit import BUSY, BUSY_TEXT, REFUSAL, REFUSAL_TEXT
 from deberc_net.server.web.ladders import GAMES_PAGE
@@ -383,6 +384,8 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         ("`web_connections_per_address` (100) connections", 100, c.web_connections_per_address),
         ("(`web_viewers_per_address`, 20)", 20, c.web_viewers_per_address),
         ("`max_web_connections` (2000) connections", 2000, c.max_web_connections),
+        # "Every limit": what a start says
+        ("still after 5.0 s while writing this server's row", 5.0, SQLITE_BUSY_TIMEOUT_S),
         # not a setting; under --workers
         ("waits 30 s at most (`FINAL_FLUSH_S`", 30, FINAL_FLUSH_S),
         ("5000, 30 000 (1000, 5000 under `serve --workers` above 1", (1000, 5000),
