@@ -21,7 +21,8 @@ the store's `key_look` index (migrations 18, 20)
     → server/test_input.py, server/test_look_alike_names.py,
       store/test_look_alike_accounts.py, store/test_workers_look_alike.py
 §1 `deberc-net admin NAME` refuses a registered name, `--replace`, the password's words
-    → server/test_admin_command.py
+    → server/test_admin_command.py;
+    → here: test_the_words_a_password_may_not_begin_with_are_those_login_reads
 §1 wrong passwords limited per name, per address, per connection (the third closes it);
 unanswered checks count; across workers; `login_failed` logged
     → server/test_login_bursts.py, store/test_workers_limits.py, test_attacks.py,
@@ -142,6 +143,7 @@ import pytest
 
 from clients.search.policy import LEVELS as SEARCH_LEVELS
 from deberc_net.protocol.connection import DROPPED_BYTES_PER_LINE
+from deberc_net.protocol.login_words import RESERVED, TOKEN
 from deberc_net.server.accounts import SCRYPT, set_password
 from deberc_net.server.cluster.launch import WORKERS_DEAD_MS, WORKERS_HEARTBEAT_MS
 from deberc_net.server.config import RANGES, SHORTEST_LINE, Config
@@ -702,3 +704,13 @@ def test_the_soak_runs_as_the_page_says_and_loses_no_deal_nor_a_name() -> None:
     assert stored is not None and stored[1] == stored[2] and int(stored[2]) > 0, said
     takeovers = re.fullmatch(r" *0 of (\d+) attempts", said["takeovers"])
     assert takeovers is not None and int(takeovers[1]) > 0, said
+
+
+def test_the_words_a_password_may_not_begin_with_are_those_login_reads() -> None:
+    # §1 "one beginning with token=, lang=, style=, tell=, sort= or clock= (words login
+    # reads otherwise, docs/protocol.md §4.2) is refused": the page's list is the
+    # server's (server/test_admin_command.py checks the refusal)
+    text = " ".join(section("## 1. Nobody takes another's seat or name").split())
+    listed = text.split("The password it reads is one word that a login can type: one", 1)[1]
+    listed = listed.split("(words `login` reads otherwise", 1)[0]
+    assert set(re.findall(r"`(\w+=)`", listed)) == {TOKEN, *RESERVED}
