@@ -155,6 +155,7 @@ from deberc_net.server.local import LIMIT as LOCAL_LIMIT
 from deberc_net.server.login import SEAT_LOGINS_BURST, SEAT_LOGINS_PER_S
 from deberc_net.server.proxy_header import LONGEST as PROXY_HEADER_LONGEST
 from deberc_net.server.running import FINAL_FLUSH_S, READ_SIZE
+from deberc_net.server.session import TAKE_MOST
 from deberc_net.server.store import open_store
 from deberc_net.server.store.base import OTHER_ALPHABETS, key_look, key_looks, look_key
 from deberc_net.server.store.migrations import MIGRATIONS
@@ -323,6 +324,7 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         ("`max_connections_per_address × outbox_bytes` (25 MiB)", 25 * mib,
          c.max_connections_per_address * c.outbox_bytes),
         ("each direction holds 64 KiB unread", 64 * kib, LOCAL_LIMIT),
+        ("(and the one write being sent, about 64 KiB)", 64 * kib, TAKE_MOST),
         ("answer 100 entries a page", 100, c.page_size),
         ("every 64 as one line", 64, DROPPED_BYTES_PER_LINE),
         ("after 64 KB at the default limits (1,000 lines at once)", (64_000, 1000),
