@@ -80,7 +80,7 @@ keeps 16 addresses, each with its last 2 names, and 8 names of no known address)
 §7a admin actions logged at warning (`minutes` of a mute, `text` of an announcement);
 at `log_level = "warning"` no chat is kept
     → server/test_moderation.py (the level, in-process);
-    → here: test_a_server_logging_warnings_keeps_the_admins_actions_and_no_chat
+    → here: test_a_server_logging_warnings_keeps_what_an_operator_acts_on_and_no_chat
 §8 web requests (60, 10; 429 with Retry-After; 1,000 allowances kept), HTTP/1.1 only,
 keep-alive 5 s, connections (100 an address, 2000 in all) → the tests §8 names;
     → here: the numbers, test_the_web_refusals_the_page_quotes_are_the_servers
@@ -93,7 +93,10 @@ keep-alive 5 s, connections (100 an address, 2000 in all) → the tests §8 name
     → server/test_streams.py; here: the numbers
 "Under serve --workers N": what is counted per worker → store/test_workers*.py
 Checklist: addresses (/64), proxies (PROXY v1, 107 bytes at most, `game_proxies`),
-descriptors (≈ 7800), logs, drains
+descriptors (≈ 7800), logs, drains (`log_level = "warning"` keeps `refused`,
+`login_failed` with its `peer`, `flood`: here:
+test_a_server_logging_warnings_keeps_what_an_operator_acts_on_and_no_chat; `outbox_full`
+at warning: read in the code, not run here)
     → server/test_addresses.py, server/test_game_proxy.py, store/test_workers_proxy.py,
       server/test_drain*.py; here: the numbers
 Checklist, "Descriptors": out of them, the server waits and accepts again
@@ -614,31 +617,47 @@ def test_a_database_newer_than_the_code_is_refused_as_the_page_says(tmp_path: Pa
 
 @pytest.mark.timeout(60)
 @pytest.mark.production_password_cost  # (the server's process hashes at that cost)
-def test_a_server_logging_warnings_keeps_the_admins_actions_and_no_chat(tmp_path: Path) -> None:
+def test_a_server_logging_warnings_keeps_what_an_operator_acts_on_and_no_chat(
+    tmp_path: Path,
+) -> None:
     # §7a "every admin action, at warning ...: moderation with action, admin, target,
     # reason (minutes of a mute, text of an announcement). Every line said ... at info
-    # ... at log_level = "warning" no chat is kept": a real serve, logging warnings
+    # ... at log_level = "warning" no chat is kept"; the checklist's "Logs": at warning
+    # the log "keeps what an operator acts on: refused (a full server turning players
+    # away), login_failed (wrong passwords, with the guesser's peer), flood": a real
+    # serve, logging warnings, with three connections at most and a flood limit of 5
     db = tmp_path / "club.sqlite3"
     store = open_store(db)
     try:
         set_password(store, "boss", "boss-secret-1")
     finally:
         store.close()
-    server, port = start_server_process(
-        db, 'log_level = "warning"\nadmins = ["boss"]\nshutdown_grace_ms = 100'
+    settings = (
+        'log_level = "warning"\nadmins = ["boss"]\nshutdown_grace_ms = 100\n'
+        "max_connections = 3\nflood_burst = 5\nflood_lines_per_s = 0.1"
     )
+    server, port = start_server_process(db, settings)
     try:
         with (
             socket.create_connection(("127.0.0.1", port), timeout=10) as boss,
             socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
+            socket.create_connection(("127.0.0.1", port), timeout=10) as carl,
         ):
             boss.sendall(b"style machine\nlogin boss boss-secret-1\n")
             read_until(boss, b"cmd=login")
             ann.sendall(b"style machine\nlogin ann\nsay a secret of mine\n")
             read_until(ann, b"a secret of mine")
+            carl.sendall(b"style machine\nlogin boss guessed\n")
+            read_until(carl, b"bad-password")
+            carl.sendall(b"login carl\n")
+            read_until(carl, b"cmd=login")
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as late:
+                assert b"error code=busy" in read_until(late, b"full")
             boss.sendall(b"mute ann 5 spamming\nannounce be kind\n")
             read_until(boss, b"be kind")
             read_until(ann, b"be kind")
+            carl.sendall(b"ping\n" * 20)
+            assert b"error code=flood" in read_until(carl, b"code=flood")
     finally:
         server.send_signal(signal.SIGTERM)
         _, err = server.communicate(timeout=30)
@@ -655,6 +674,12 @@ def test_a_server_logging_warnings_keeps_the_admins_actions_and_no_chat(tmp_path
         {"event": "moderation", "level": "warning", "action": "announce", "admin": "boss",
          "target": None, "text": "be kind"},  # (an announcement gives no reason)
     ], moderation  # fmt: skip
+    [failed] = [e for e in logged if e["event"] == "login_failed"]
+    assert (failed["name"], failed["peer"].split(":")[0]) == ("boss", "127.0.0.1")
+    assert "guessed" not in err  # never the password
+    [refused] = [e for e in logged if e["event"] == "refused"]
+    assert refused["reason"] == "full"
+    assert [e["event"] for e in logged if e["event"] == "flood"] == ["flood"]
 
 
 @pytest.mark.timeout(60)
