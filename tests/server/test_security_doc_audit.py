@@ -43,6 +43,8 @@ name limited to 3 on 2 workers: 6 hashed): a stated weakness, not pinned
 §1 passwords kept only as salted scrypt hashes
     → server/test_password_cost.py; here: test_a_password_is_kept_as_a_salted_scrypt_hash
 §1 a private table answers as a table nobody has → server/test_private_unseen.py
+§2 admins exempt from the lists allowance (theirs and their address's)
+    → here: test_an_admin_spends_no_lists_allowance
 §2 answers to an `ask` never counted; the seat allowance spares a played match; one read's
 lines handled one at a time; long texts and store looks spend `lists_per_s`
     → the tests §2 names (test_attacks.py, test_input.py, test_announce_limits.py,
@@ -144,9 +146,11 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+import trio
 
 from clients.search.policy import LEVELS as SEARCH_LEVELS
 from deberc_net.protocol.connection import DROPPED_BYTES_PER_LINE
@@ -174,9 +178,12 @@ from deberc_net.server.web.plot import MOST_POINTS
 from deberc_net.server.web.request_limit import KEPT as REQUEST_ALLOWANCES_KEPT
 from deberc_net.server.web.serve import KEEP_ALIVE_S, WEBSOCKET_MAX_MESSAGE, WEBSOCKET_PING_S
 from deberc_net.server.web.ws_limit import TOO_MANY_FRAMES
+from tests.server.client import fields
+from tests.server.conftest import Connector, StartServer
 from tests.server.process import read_until, start_server_process
 
 LATEST_SCHEMA = len(MIGRATIONS)
+Register = Callable[[str, str], Awaitable[None]]
 ROOT = Path(__file__).resolve().parents[2]
 SECURITY = ROOT / "docs" / "security.md"
 TESTS = ROOT / "tests"
@@ -787,3 +794,24 @@ def test_a_names_known_address_is_forgotten_at_a_restart(tmp_path: Path) -> None
         finally:
             server.send_signal(signal.SIGTERM)
             server.communicate(timeout=30)
+
+
+@pytest.mark.timeout(30)
+async def test_an_admin_spends_no_lists_allowance(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # §2 "... each spend the connection's lists_per_s allowance (error code=slow-down
+    # beyond; admins exempt), and its address's": an admin's `who`s spend neither
+    await register("boss", "boss-secret-1")
+    port = await start_server(
+        admins=["boss"], lists_burst=2, lists_per_s=0.001,
+        lists_per_address_burst=2, lists_per_address_per_s=0.001,
+    )  # fmt: skip
+    with trio.fail_after(20):
+        boss = await connect.machine(port, "boss", "boss-secret-1")
+        for _ in range(6):
+            assert fields(await boss.reply("who"))[0] == "who"
+        guest = await connect.machine(port, "guest")  # the same address: its 2 untouched
+        answers = [fields(await guest.reply("who"))[0] for _ in range(3)]
+        assert answers == ["who", "who", "error"]
+        assert fields(await boss.reply("who"))[0] == "who"
