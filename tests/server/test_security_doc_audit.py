@@ -6,6 +6,8 @@ them, and this module checks that each one named is there.
 
 the page: every test it names (`test_…`, `tests/….py`, `tests/….py::test_…`) exists
     → here: test_every_test_the_page_names_exists
+the page: every source file it names (server/….py, bench/soak.py) exists
+    → here: test_every_source_file_the_page_names_exists
 
 §1 the letters a new name's look makes one (I l 1 І Ӏ Ι; O o 0 О Ο; i і ı ι; rn cl vv
 in lower case), the Cyrillic and Greek letters read as Latin (the page's lists), the
@@ -72,6 +74,8 @@ server; search bots' tables 1 and 4; nice 10; restarted at most 3 times
     → test_attacks.py test_nothing_stored_tells_a_running_matchs_decks,
       server/test_secrecy.py, store/test_upgrade.py, store/test_store.py,
       server/test_games.py
+§6 a `leave` of every table one observes is never refused
+    → server/test_streams.py test_leave_stops_observing_every_table_however_many_are_watched
 §6 `table_requests_waiting`; watchers' news (60 s, 10, 0.2); seats given up (0.2, 5;
 0.5, 20); matches left kept apart (`seek_apart_ms` 10 min); a seated name's logins
 (10, then one each 5 s)
@@ -226,6 +230,21 @@ def test_every_test_the_page_names_exists() -> None:
     named = set(re.findall(r"`(test_\w+)`", text))
     assert len(named) > 50
     assert named <= defined, sorted(named - defined)
+
+
+def test_every_source_file_the_page_names_exists() -> None:
+    # "(server/kept_apart.py)", "(`FINAL_FLUSH_S` in `deberc_net/server/running.py`)",
+    # "`bench/soak.py`": where the page sends a reader to look, the file is there
+    text = page()
+    named = set(re.findall(r"(?<![\w/])((?:deberc_net/)?server/[\w/]+\.py|bench/\w+\.py)", text))
+    assert len(named) >= 15
+    for name in sorted(named):
+        path = (
+            ROOT / name
+            if name.startswith(("deberc_net/", "bench/"))
+            else ROOT / "deberc_net" / name
+        )
+        assert path.is_file(), name
 
 
 def number(said: str) -> float:
