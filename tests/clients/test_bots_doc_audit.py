@@ -403,6 +403,7 @@ def test_the_library_has_what_the_page_names() -> None:
     assert result == {"outcome", "winner", "winners", "reason", "totals", "deals", "match"} | {
         "table",
         "forfeit",
+        "claimed",
     }
     assert [o.name for o in clients.client.Outcome] == ["WON", "LOST", "DRAWN", "NO_RESULT"]
     refused = (clients.client.LoginRefused, clients.client.SeekRefused)
