@@ -1,0 +1,300 @@
+"""An audit of docs/settings.md against the server: each promise a server owner may rely
+on, and (→) the tests that pin it: a module under tests/ and its tests, "here" for this
+module's. The page's examples are run here as written.
+
+§ (top) the example club.toml is taken as written, each value its setting's
+    → here: test_the_pages_club_toml_is_taken_as_written
+§ (top) an unknown setting: `unknown settings in club.toml: prot (port?) (every setting:
+docs/settings.md)`, status 2, one line
+    → server/test_config.py test_an_unknown_table_or_setting_is_said_for_what_it_is;
+    → here: test_the_pages_refusals_are_said_word_for_word (the page's own line)
+§ (top) a table other than [server]: `unknown table in club.toml: [srv]`; a setting above
+the [server] line: refused; status 2, one line, before anything is opened
+    → server/test_config.py test_an_unknown_table_or_setting_is_said_for_what_it_is,
+      test_serve_exits_2_on_a_bad_settings_file_before_opening_anything;
+    → here: test_the_pages_refusals_are_said_word_for_word
+§ (top) a program's own Config(...) is held to the same rules, at once and on a change
+(`Config: setting outbox_bytes expects a whole number, 1 to 67108864 (bytes, 64 MiB at
+most), not -1`)
+    → server/test_config.py test_a_config_built_in_code_is_checked_as_a_file_is,
+      test_a_config_is_checked_when_a_setting_is_changed_too;
+    → here: test_the_pages_refusals_are_said_word_for_word,
+      test_every_number_past_either_end_of_its_rows_range_is_refused_naming_it
+§ (top) only the clocks may be shorter in code, down to 1 ms
+    → here: test_only_the_clocks_may_be_shorter_in_a_programs_config
+§ The file and the command line: the file is read once, as serve starts; SIGHUP stops
+the server, it does not read the file again
+    → server/test_shutdown.py, tests/test_hangup*.py (SIGHUP stops); the reading once
+      is not pinned: a file changed under a running server is not read by any code
+      path (Config.from_toml is called only by the CLI as it starts)
+§ the flag wins over the file, the file over the default
+    → server/test_settings_doc.py test_the_flag_wins_over_the_file_and_the_file_over_the_default
+§ `--host`, `--port`, `--db`, `--http-port`, `--http-host` replace the file's
+    → server/test_settings_doc.py test_each_flag_on_the_page_is_serves_and_sets_its_setting;
+    → here: test_each_flag_replaces_the_files_value
+§ a relative `db` in the file is beside the file; `--db` the current directory's;
+postgresql://, absolute, :memory: as written
+    → test_config_db.py (the three tests the page names)
+§ `--house-bots` turns house_bots on; without it the file's value stands
+    → here: test_house_bots_flag_turns_it_on_and_the_files_value_stands_without_it
+§ the web face: 7580 without --config; the file's http_port with it (left out: none);
+`--http-port 0` off; `http_port = 0` a free port, told by `http_listening`
+    → here: test_the_web_faces_port_from_the_command_line_and_the_file,
+      test_a_files_http_port_0_is_a_free_port_told_in_http_listening
+§ a web face on the game's port is refused naming where each was set, status 2
+    → server/test_config.py test_the_web_face_on_the_games_port_names_where_each_was_set
+§ `serve --help` says a settings file decides the web face
+    → server/test_config.py test_serve_help_says_a_settings_file_decides_the_web_face
+§ the store's other commands take --config for its db; their --db wins; a bad file is
+status 2, one line; `admin` says whether the file's admins lists the name
+    → test_config_db.py
+§ Every setting: each row's type, default, range and flag are the code's
+    → server/test_settings_doc.py (every row)
+§ Every setting: a number outside its row's range is refused naming the setting, its
+range and the value, status 2, before anything is opened (the page's own example too)
+    → server/test_config.py test_a_number_past_its_range_is_refused_naming_it_and_the_range
+      (a few, through serve);
+    → here: test_every_number_past_either_end_of_its_rows_range_is_refused_naming_it
+      (every row, both ends, file and code), test_the_pages_refusals_are_said_word_for_word
+§ both ends of every range are taken
+    → server/test_config.py test_the_ends_of_every_range_are_taken
+§ `nan` is no number; a whole number for a number is taken, a float for a whole number not
+    → server/test_config.py
+§ `serve --workers N` takes 1 to 256
+    → server/test_config.py test_serve_refuses_workers_out_of_range
+§ server_dead_ms more than heartbeat_ms; --workers' 1000 / 5000
+    → server/test_config.py (the bad-value table;
+      test_workers_on_one_host_take_a_dead_worker_for_dead_in_seconds)
+§ each row's effect ("what it does"): pinned by the tests of the feature it names
+(docs/security.md's, docs/protocol.md's audits); this page's own words for the effects
+are not each re-tested here
+§ Logs: JSON a line on standard error when it is not a terminal; standard output not
+used; every line has `event`, `level`, `timestamp` (ISO 8601, UTC)
+    → server/test_logs_doc.py test_a_servers_log_is_json_on_stderr_with_the_players_address;
+    → here: test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty
+§ Logs: the example lines' fields (`listening`: host, port, db; web=off without a web face)
+    → here: test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty
+§ Logs: a line that cannot be written is dropped, the server plays on
+    → server/test_logs_stream.py
+      test_a_server_whose_log_reader_went_away_plays_on_and_stops_cleanly
+§ Logs: UTF-8 text as written, escapes elsewhere
+    → server/test_logs_stream.py
+      test_a_json_line_keeps_cyrillic_as_written_where_the_stream_takes_it
+§ Logs: log_level; the lifecycle lines whatever it says; a ladder's own server its warnings
+    → server/test_logs_ops.py test_a_lone_server_logs_its_lifecycle_under_log_level_warning;
+    → server/test_logs_stream.py
+§ Logs: an embedding program gets plain tracebacks
+    → server/test_logs_embedded.py
+§ Logs, floods: the first whole, then one summary a minute
+    → server/test_summaries.py; server/test_streams.py; server/test_logs_ops.py
+§ Logs table: every event listed is logged by the code at its level, and every event
+logged is listed
+    → server/test_logs_doc.py
+§ Logs table: each event is logged ONLY at the row's level (no second call site at
+another)
+    → here: test_each_listed_event_is_logged_at_its_rows_level_only
+§ Logs table: the fields each row names are on the line (listening, http_listening,
+connect, register, login, login_failed, said, table_open, seat_taken, seat_left,
+table_closed, match_start, deal, match_end, disconnect, shutdown, stopped)
+    → here: test_the_fields_a_row_names_are_on_a_real_servers_lines (the row says the
+      field, and a real server's line carries it, at the row's level);
+      the other rows' fields → the tests of their features (test_logs_ops.py, and the
+      --workers, drain, store and ladder tests); not each pinned here
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from deberc_net.cli import build_parser, main, serve_config
+from deberc_net.server.config import Config
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "settings.md"
+ROW = re.compile(r"^\| `(\w+)` \|([^|]+)\|([^|]+)\|([^|]*)\|([^|]*)\|([^|]+)\|$")
+RANGE = re.compile(r"^(\d+) to (\d+)")
+# a clock's least in a program's own Config (the page: "down to 1 ms")
+CODE_LEAST = {"human_clock_ms": 1, "bot_clock_ms": 1}
+
+
+def _ranged_rows() -> list[tuple[str, str, int, int]]:
+    """(setting, type, least, most) of each row of the page that gives a range."""
+    rows = []
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        found = ROW.match(line)
+        if found and (bounds := RANGE.match(found[4].strip())):
+            rows.append((found[1], found[2].strip(), int(bounds[1]), int(bounds[2])))
+    return rows
+
+
+def _write(folder: Path, text: str, name: str = "club.toml") -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_page_gives_a_range_to_many_settings() -> None:
+    """(The table-driven test below is not empty by a parsing slip.)"""
+    assert len(_ranged_rows()) > 70
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "least", "most"), _ranged_rows(), ids=lambda part: str(part)
+)
+def test_every_number_past_either_end_of_its_rows_range_is_refused_naming_it(
+    tmp_path: Path, name: str, kind: str, least: int, most: int
+) -> None:
+    """One past each end of the row's range, in a file and in a program's Config: the
+    refusal names the setting, the row's range and the value ("expects a whole number,
+    5000 to 86400000 (…), not 900000000"); one at each end is taken."""
+    expects = "a port number" if name in ("port", "http_port") else f"a {kind}"
+    for value in (most + 1, least - 1):
+        path = _write(tmp_path, f"[server]\n{name} = {value}\n")
+        with pytest.raises(ValueError) as info:
+            Config.from_toml(path)
+        said = str(info.value)
+        assert said.startswith(f"{path}: setting {name} expects {expects}, {least} to {most}")
+        assert said.endswith(f", not {value}"), said
+    for wrong in (most + 1, CODE_LEAST.get(name, least) - 1):
+        with pytest.raises(ValueError, match=rf"^Config: setting {name} expects .*, not "):
+            Config(**{name: wrong})  # type: ignore[arg-type]
+    for value in (least, most):
+        text = f"[server]\n{name} = {value}\n"
+        if name == "heartbeat_ms":  # (server_dead_ms must stay above it)
+            text += f"server_dead_ms = {value + 1}\n"
+        if name == "server_dead_ms":  # "more than heartbeat_ms", whose least is 1
+            value = max(value, 2)
+            text = f"[server]\n{name} = {value}\nheartbeat_ms = 1\n"
+        assert getattr(Config.from_toml(_write(tmp_path, text)), name) == value
+
+
+def test_only_the_clocks_may_be_shorter_in_a_programs_config(tmp_path: Path) -> None:
+    config = Config(human_clock_ms=1, bot_clock_ms=1)
+    assert (config.human_clock_ms, config.bot_clock_ms) == (1, 1)
+    for name in CODE_LEAST:
+        with pytest.raises(ValueError, match=rf"^Config: setting {name} expects .*, not 0$"):
+            Config(**{name: 0})  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=rf"setting {name} expects .*, not 1$"):
+            Config.from_toml(_write(tmp_path, f"[server]\n{name} = 1\n"))
+    # any other setting's least is the file's in code too
+    with pytest.raises(ValueError, match=r"^Config: setting max_line expects"):
+        Config(max_line=255)
+
+
+def _page_block(language: str) -> str:
+    """The page's first code block in ``language``."""
+    text = PAGE.read_text(encoding="utf-8")
+    return text.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_pages_club_toml_is_taken_as_written(tmp_path: Path) -> None:
+    block = _page_block("toml")
+    assert block.startswith("# club.toml\n")
+    path = _write(tmp_path, block)
+    config = serve_config(build_parser().parse_args(["serve", "--config", str(path)]))
+    written = tomllib.loads(block)["server"]
+    assert written["db"] == "club.sqlite3"
+    written["db"] = str(tmp_path / "club.sqlite3")  # (beside the file, the page says)
+    assert {name: getattr(config, name) for name in written} == written
+    assert config.http_port is None  # with --config and no http_port: no web face
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # the page's own words, each a refusal's whole line
+        (
+            "[server]\nprot = 7600\n",
+            "unknown settings in club.toml: prot (port?) (every setting: docs/settings.md)",
+        ),
+        ("[srv]\nport = 7600\n", "unknown table in club.toml: [srv]"),
+        ("port = 7600\n[server]\ndb = 'x.sqlite3'\n", "settings outside [server] in club.toml"),
+        (
+            "[server]\nhuman_clock_ms = 900000000\n",
+            "club.toml: setting human_clock_ms expects a whole number, 5000 to 86400000 "
+            "(milliseconds a call, a day at most), not 900000000",
+        ),
+    ],
+)
+def test_the_pages_refusals_are_said_word_for_word(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    said: str,
+) -> None:
+    """`serve --config club.toml` run as the page shows it, from the file's folder."""
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, text)
+    assert main(["serve", "--config", "club.toml"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"deberc-net serve: {said}"), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["club.toml"]  # nothing opened
+
+
+def test_the_pages_config_refusal_is_said_word_for_word() -> None:
+    with pytest.raises(ValueError) as info:
+        Config(outbox_bytes=-1)
+    assert str(info.value) == (
+        "Config: setting outbox_bytes expects a whole number, 1 to 67108864 "
+        "(bytes, 64 MiB at most), not -1"
+    )
+
+
+def _serve(*argv: str) -> Config:
+    return serve_config(build_parser().parse_args(["serve", *argv]))
+
+
+def test_each_flag_replaces_the_files_value(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        '[server]\nhost = "127.0.0.2"\nport = 7600\ndb = "file.sqlite3"\n'
+        'http_port = 7610\nhttp_host = "127.0.0.3"\n',
+    )
+    from_file = _serve("--config", str(path))
+    assert (from_file.host, from_file.port, from_file.http_port, from_file.http_host) == (
+        "127.0.0.2",
+        7600,
+        7610,
+        "127.0.0.3",
+    )
+    flags = _serve(
+        "--config",
+        str(path),
+        *("--host", "127.0.0.4", "--port", "7700", "--db", "flag.sqlite3"),
+        *("--http-port", "7710", "--http-host", "127.0.0.5"),
+    )
+    assert (flags.host, flags.port, flags.db, flags.http_port, flags.http_host) == (
+        "127.0.0.4",
+        7700,
+        "flag.sqlite3",
+        7710,
+        "127.0.0.5",
+    )
+
+
+def test_house_bots_flag_turns_it_on_and_the_files_value_stands_without_it(
+    tmp_path: Path,
+) -> None:
+    on = _write(tmp_path, "[server]\nhouse_bots = true\n", "on.toml")
+    off = _write(tmp_path, "[server]\nhouse_bots = false\n", "off.toml")
+    assert _serve().house_bots is False  # the default
+    assert _serve("--house-bots").house_bots is True
+    assert _serve("--config", str(on)).house_bots is True  # no flag: the file's stands
+    assert _serve("--config", str(off)).house_bots is False
+    assert _serve("--config", str(off), "--house-bots").house_bots is True
+
+
+def test_the_web_faces_port_from_the_command_line_and_the_file(tmp_path: Path) -> None:
+    bare = _write(tmp_path, "[server]\nport = 7600\n", "bare.toml")
+    free = _write(tmp_path, "[server]\nhttp_port = 0\n", "free.toml")
+    assert _serve().http_port == 7580  # no --config: 7580
+    assert _serve("--config", str(bare)).http_port is None  # left out: no web face
+    assert _serve("--config", str(free)).http_port == 0  # the file's 0: a free port
+    assert _serve("--http-port", "0").http_port is None  # the flag's 0: off
+    assert _serve("--config", str(free), "--http-port", "0").http_port is None
