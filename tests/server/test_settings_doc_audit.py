@@ -104,14 +104,26 @@ table_closed, match_start, deal, match_end, disconnect, shutdown, stopped)
 
 from __future__ import annotations
 
+import ast
+import json
 import re
+import signal
+import socket
 import tomllib
+from collections.abc import MutableMapping, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
+import structlog
 
 from deberc_net.cli import build_parser, main, serve_config
 from deberc_net.server.config import Config
+
+from .client import a_whole_match
+from .conftest import Connector
+from .process import read_until, start_server_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "settings.md"
@@ -298,3 +310,197 @@ def test_the_web_faces_port_from_the_command_line_and_the_file(tmp_path: Path) -
     assert _serve("--config", str(free)).http_port == 0  # the file's 0: a free port
     assert _serve("--http-port", "0").http_port is None  # the flag's 0: off
     assert _serve("--config", str(free), "--http-port", "0").http_port is None
+
+
+# ---- Logs -----------------------------------------------------------------------------
+
+LEVELS = {"debug", "info", "warning", "error", "exception", "critical"}
+LOGGER = re.compile(r"(^|\.)(\w*log|bound)$")
+LOG_ROW = re.compile(r"^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \| ([a-z, ]+) \|(.*)\|$")
+
+
+def _log_rows() -> dict[str, tuple[str, str]]:
+    """Each event of the page's Logs table: its level and its row's words."""
+    rows: dict[str, tuple[str, str]] = {}
+    section = PAGE.read_text(encoding="utf-8").split("\n## Logs\n", 1)[1]
+    for line in section.splitlines():
+        found = LOG_ROW.match(line)
+        if found:
+            names = [name.strip("` ") for name in found[1].split(",")]
+            levels = [level.strip() for level in found[2].split(",")]
+            levels = levels * len(names) if len(levels) == 1 else levels
+            for name, level in zip(names, levels, strict=True):
+                rows[name] = (level, found[3])
+    return rows
+
+
+def _levels_in_the_code() -> dict[str, set[str]]:
+    """Each event a logger call of deberc_net names literally: the levels it is logged at."""
+    levels: dict[str, set[str]] = {}
+    for path in (ROOT / "deberc_net").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in LEVELS
+                and LOGGER.search(ast.unparse(node.func.value))
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                level = "error" if node.func.attr == "exception" else node.func.attr
+                levels.setdefault(node.args[0].value, set()).add(level)
+    return levels
+
+
+def test_each_listed_event_is_logged_at_its_rows_level_only() -> None:
+    """server/test_logs_doc.py finds each row's (event, level) among the code's calls; a
+    second call of the same event at another level (an operator filtering warnings
+    misses it) passed there."""
+    in_code = _levels_in_the_code()
+    rows = _log_rows()
+    assert len(rows) > 70
+    other = {
+        event: sorted(in_code[event])
+        for event, (level, _) in rows.items()
+        if event in in_code and in_code[event] != {level}
+    }
+    assert not other, f"logged at a level its row does not give: {other}"
+
+
+# the fields each row names, as its words write them (`field`), and a real server's
+# line of the event carries; the connection's own (`conn`, `peer`, and `name` once
+# logged in) are on each of its lines, the page says, whether its row repeats them or not
+FIELDS = {
+    "listening": {"host", "port", "db"},
+    "http_listening": {"host", "port"},
+    "connect": {"conn", "peer"},
+    "register": {"name", "conn", "peer"},
+    "login": {"name", "guest", "conn", "peer"},
+    "login_failed": {"name", "conn", "peer", "reason"},
+    "said": {"name", "conn", "peer", "table", "text"},
+    "table_open": {"table", "variant", "options"},
+    "seat_taken": {"table", "seat", "guest", "conn", "peer", "name"},
+    "seat_left": {"table", "seat", "name", "reason", "conn", "peer"},
+    "table_closed": {"table", "match", "reason"},
+    "match_start": {"table", "match", "players"},
+    "deal": {"table", "match", "deal", "outcome", "written", "totals"},
+    "match_end": {"table", "match", "winner", "reason", "totals"},
+    "disconnect": {"reason"},
+    "shutdown": {"signal"},
+    "stopped": set(),
+}
+CONNECTIONS = {"connect", "register", "login", "login_failed", "said", "disconnect"}
+
+
+def test_each_row_names_the_fields_this_audit_checks() -> None:
+    rows = _log_rows()
+    for event, fields in FIELDS.items():
+        _, words = rows[event]
+        unnamed = {field for field in fields if f"`{field}`" not in words}
+        if event in CONNECTIONS:  # ("Each connection's lines carry `conn`, `peer`")
+            unnamed -= {"conn", "peer"}
+        assert not unnamed, (event, unnamed)
+
+
+def _lines(err: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in err.splitlines()]
+
+
+def _carries(line: dict[str, Any], event: str) -> None:
+    level, _ = _log_rows()[event]
+    assert line["level"] == level, line
+    assert FIELDS[event] <= set(line), (event, FIELDS[event] - set(line))
+
+
+@pytest.mark.timeout(60)
+def test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty(
+    tmp_path: Path,
+) -> None:
+    """The page's example lines: `listening` with host, port, db (and `web=off` without
+    a web face), `connect`, `login`, `disconnect`, `shutdown` (its `signal`), `stopped`;
+    each line's `timestamp` ISO 8601 in UTC; nothing on standard output."""
+    said: list[dict[str, Any]] = []
+    proc, port = start_server_process(
+        tmp_path / "log.sqlite3", "shutdown_grace_ms = 100", said=said
+    )
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            read_until(sock, b"\n")
+            sock.sendall(b"login misha\nquit\n")
+            read_until(sock, b"bye")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert out == ""
+    lines = said + _lines(err)
+    events = {line["event"]: line for line in lines}
+    listening = events["listening"]
+    _carries(listening, "listening")
+    assert (listening["host"], listening["port"], listening["web"]) == ("127.0.0.1", port, "off")
+    assert listening["db"] == str(tmp_path / "log.sqlite3")
+    for event in ("connect", "login", "disconnect", "shutdown", "stopped"):
+        _carries(events[event], event)
+    assert events["shutdown"]["signal"] == "SIGTERM"
+    for line in lines:
+        stamp = datetime.fromisoformat(line["timestamp"].replace("Z", "+00:00"))
+        assert line["timestamp"].endswith("Z") and stamp.utcoffset() == timedelta(0)
+
+
+@pytest.mark.timeout(60)
+def test_a_files_http_port_0_is_a_free_port_told_in_http_listening(tmp_path: Path) -> None:
+    said: list[dict[str, Any]] = []
+    proc, _ = start_server_process(
+        tmp_path / "web.sqlite3", "shutdown_grace_ms = 100", said=said, web=True
+    )
+    try:
+        [web] = [line for line in said if line["event"] == "http_listening"]
+        _carries(web, "http_listening")
+        assert web["host"] == "127.0.0.1" and web["port"] > 0
+        assert "web" not in said[-1]  # its `listening`: no web=off
+        with socket.create_connection(("127.0.0.1", web["port"]), timeout=10) as sock:
+            sock.sendall(b"GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+            assert read_until(sock, b"\r\n").startswith(b"HTTP/1.")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+
+
+def _of(logs: Sequence[MutableMapping[str, Any]], event: str) -> list[dict[str, Any]]:
+    """The captured lines of ``event``, with ``level`` as the JSON line says it."""
+    return [{**line, "level": line["log_level"]} for line in logs if line["event"] == event]
+
+
+@pytest.mark.timeout(60)
+async def test_the_fields_a_row_names_are_on_a_real_servers_lines(
+    port: int, connect: Connector
+) -> None:
+    with structlog.testing.capture_logs() as logs:
+        vera = await connect.machine(port, "vera", "pw-vera-1")  # register, login
+        guesser = await connect.raw(port, "guesser")
+        await guesser.send("style machine")
+        await guesser.expect("ok", cmd="style")
+        await guesser.send("login vera not-her-password")
+        assert (await guesser.expect("error"))["code"] == "bad-password"
+        await vera.send("say hello all")
+        await vera.expect("say")  # (its echo)
+        await vera.send("new 2")
+        await vera.expect("ok", cmd="sit")
+        await vera.send("leave")
+        await vera.expect("ok", cmd="leave")
+        ann = await connect.machine(port, "ann")
+        bob = await connect.machine(port, "bob")
+        await a_whole_match(ann, bob, "2 short")
+        await bob.send("quit")
+        await bob.wait_closed()
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")  # (the match's end and bob's quit logged)
+    for event in FIELDS.keys() - {"listening", "http_listening", "shutdown", "stopped"}:
+        lines = _of(logs, event)
+        assert lines, event
+        for line in lines:
+            _carries(line, event)
+    assert [line["reason"] for line in _of(logs, "seat_left")] == ["left"]
+    assert {line["reason"] for line in _of(logs, "table_closed")} == {"left", "match-over"}
+    assert [line["table"] for line in _of(logs, "said")] == [None]
+    assert "pw-vera-1" not in repr(logs) and "not-her-password" not in repr(logs)
