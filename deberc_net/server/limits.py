@@ -153,7 +153,7 @@ class WindowCounter:
 
     def wait(self, key: str, now: float, limit: int) -> float:
         """Seconds from ``now`` until ``key`` has fewer than ``limit`` counts in the
-        window (0: it has now)."""
+        window (0: it has now; inf: never, a limit of 0)."""
         wait = self.wait_pending(key, now, limit, 0)
         assert wait is not None  # (nothing pending: the counts made are all known)
         return wait
@@ -164,6 +164,8 @@ class WindowCounter:
         they were. None: nobody knows the wait yet, past the limit only with those,
         which may never be made (right passwords), or be made once answered, to leave
         a window from then."""
+        if limit <= 0:  # a limit of 0 lets none in, ever (docs/settings.md): not 'unknown'
+            return math.inf
         stamps = self._recent(key, now) or deque()
         over = len(stamps) + pending - limit  # this many more must leave: the next one too
         if over < 0:

@@ -67,7 +67,27 @@ range and the value, status 2, before anything is opened (the page's own example
       test_workers_on_one_host_take_a_dead_worker_for_dead_in_seconds)
 § each row's effect ("what it does"): pinned by the tests of the feature it names
 (docs/security.md's, docs/protocol.md's audits); this page's own words for the effects
-are not each re-tested here
+are not each re-tested here, but for what 0 does, each row's sharpest promise:
+§ `login_timeout_ms` 0: every connection closed at once, before it can log in
+    → here: test_login_timeout_0_closes_every_connection_before_it_can_log_in
+§ `idle_timeout_ms` 0: every connection closed as it logs in
+    → here: test_idle_timeout_0_closes_every_connection_as_it_logs_in
+§ `partial_line_ms` 0: a line not whole in one read closes the connection
+    → here: test_partial_line_0_closes_a_line_that_does_not_arrive_whole
+§ `say_burst`, `say_per_address_burst`, `seat_churn_burst`,
+`seat_churn_per_address_burst`, `lists_burst`, `lists_per_address_burst`, `max_tables`
+0: none at all (`slow-down`; `busy` for tables)
+    → here: test_a_burst_or_count_of_0_allows_none_at_all
+§ `registrations_per_address` 0: no name registered by a `login`, nor a password changed;
+`failed_logins_per_name`, `failed_logins_per_address` 0: every password login refused
+(`slow-down`); `registrations_waiting` 0: `busy`; `..._per_address` 0: `slow-down`
+    → here: test_a_registration_limit_of_0_refuses_every_registration,
+      test_registrations_per_address_0_lets_no_password_be_changed.
+      A bug, fixed: registrations_per_address = 0 was `error code=internal` and the
+      connection cut off; the wrong passwords' 0 said passwords were "still being
+      checked", none being (a window limit of 0 is now a wait without end, `wait ? s`)
+§ `failed_logins_per_connection` 0 as 1: the first wrong password closes the connection
+    → here: test_failed_logins_per_connection_0_is_as_1
 § Logs: JSON a line on standard error when it is not a terminal; standard output not
 used; every line has `event`, `level`, `timestamp` (ISO 8601, UTC)
     → server/test_logs_doc.py test_a_servers_log_is_json_on_stderr_with_the_players_address;
@@ -110,13 +130,14 @@ import re
 import signal
 import socket
 import tomllib
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 import structlog
+import trio
 
 from deberc_net.cli import build_parser, main, serve_config
 from deberc_net.server.config import Config
@@ -124,6 +145,9 @@ from deberc_net.server.config import Config
 from .client import a_whole_match
 from .conftest import Connector
 from .process import read_until, start_server_process
+
+StartServer = Callable[..., Awaitable[int]]
+Register = Callable[[str, str], Awaitable[None]]
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "settings.md"
@@ -504,3 +528,137 @@ async def test_the_fields_a_row_names_are_on_a_real_servers_lines(
     assert {line["reason"] for line in _of(logs, "table_closed")} == {"left", "match-over"}
     assert [line["table"] for line in _of(logs, "said")] == [None]
     assert "pw-vera-1" not in repr(logs) and "not-her-password" not in repr(logs)
+
+
+# ---- Every setting: what 0 does, as each row says -------------------------------------
+
+
+async def _all_it_is_told(port: int, lines: bytes) -> bytes:
+    """Every byte a fresh connection that sends ``lines`` is told until it is closed."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    told = b""
+    with trio.fail_after(10):
+        try:
+            await stream.send_all(lines)
+            while chunk := await stream.receive_some(65536):
+                told += chunk
+        except trio.BrokenResourceError:  # (closed with our lines unread: a reset)
+            pass
+    await stream.aclose()
+    return told
+
+
+@pytest.mark.timeout(30)
+async def test_login_timeout_0_closes_every_connection_before_it_can_log_in(
+    start_server: StartServer,
+) -> None:
+    port = await start_server(login_timeout_ms=0)
+    told = await _all_it_is_told(port, b"style machine\nlogin ann\n")
+    assert b"ok cmd=login" not in told, told
+
+
+@pytest.mark.timeout(30)
+async def test_idle_timeout_0_closes_every_connection_as_it_logs_in(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(idle_timeout_ms=0)
+    ann = await connect.machine(port, "ann")
+    await ann.wait_closed()
+
+
+@pytest.mark.timeout(30)
+async def test_partial_line_0_closes_a_line_that_does_not_arrive_whole(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(partial_line_ms=0)
+    ann = await connect.machine(port, "ann")  # whole lines pass
+    await ann.send_raw(b"pi")
+    await ann.wait_closed()
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("setting", "command", "code"),
+    [
+        # "0: no `say` or `invite` at all"
+        ("say_burst", "say hello", "slow-down"),
+        ("say_per_address_burst", "say hello", "slow-down"),
+        # "0: nobody may take a seat at all"
+        ("seat_churn_burst", "new 2", "slow-down"),
+        ("seat_churn_per_address_burst", "new 2", "slow-down"),
+        # "0: none at all"
+        ("lists_burst", "who", "slow-down"),
+        ("lists_per_address_burst", "who", "slow-down"),
+        # "0: no table opens, no game is played"
+        ("max_tables", "new 2", "busy"),
+    ],
+)
+async def test_a_burst_or_count_of_0_allows_none_at_all(
+    start_server: StartServer, connect: Connector, setting: str, command: str, code: str
+) -> None:
+    port = await start_server(**{setting: 0})
+    ann = await connect.machine(port, "ann")
+    await ann.send(command)
+    assert (await ann.expect("error"))["code"] == code
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("setting", "code"),
+    [
+        # "0: no name can be registered by a `login`"
+        ("registrations_per_address", "slow-down"),
+        # "0: every login with a password, a registration too, is refused (`slow-down`)"
+        ("failed_logins_per_name", "slow-down"),
+        ("failed_logins_per_address", "slow-down"),
+        # "0: every registration gets `busy`" / "… gets `slow-down`"
+        ("registrations_waiting", "busy"),
+        ("registrations_waiting_per_address", "slow-down"),
+    ],
+)
+async def test_a_registration_limit_of_0_refuses_every_registration(
+    start_server: StartServer, connect: Connector, setting: str, code: str
+) -> None:
+    port = await start_server(**{setting: 0})
+    newcomer = await connect.raw(port, "newcomer")
+    await newcomer.send("style machine")
+    await newcomer.expect("ok", cmd="style")
+    with structlog.testing.capture_logs() as logs:
+        await newcomer.send("login vera pw-vera-1")
+        refused = await newcomer.expect("error")
+    # (registrations_per_address = 0 was an internal error, the connection cut off; the
+    # wrong passwords' 0 said passwords were "still being checked", none being)
+    assert refused["code"] == code and "being checked" not in refused["text"], refused
+    assert "wait_ms" not in refused  # no wait ends it
+    assert _of(logs, "register") == []
+    assert [line["reason"] for line in _of(logs, "login_failed")] == [code]
+
+
+@pytest.mark.timeout(30)
+async def test_failed_logins_per_connection_0_is_as_1(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """ "0 as 1": the first wrong password closes the connection."""
+    port = await start_server(failed_logins_per_connection=0)
+    await register("anna", "right-one")
+    guesser = await connect.raw(port, "guesser")
+    await guesser.send("style machine")
+    await guesser.expect("ok", cmd="style")
+    await guesser.send("login anna wrong-one")
+    assert (await guesser.expect("error"))["code"] == "bad-password"
+    await guesser.wait_closed()
+
+
+@pytest.mark.timeout(30)
+async def test_registrations_per_address_0_lets_no_password_be_changed(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """ "nor a password changed": it was an internal error, the connection cut off."""
+    port = await start_server(registrations_per_address=0)
+    await register("anna", "right-one")
+    anna = await connect.machine(port, "anna", "right-one")
+    await anna.send("password right-one other-one")
+    refused = await anna.expect("error")
+    assert refused["code"] == "slow-down" and "wait_ms" not in refused, refused
+    await anna.send("ping")
+    await anna.expect("ok", cmd="ping")  # still connected
