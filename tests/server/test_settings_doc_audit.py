@@ -88,6 +88,11 @@ are not each re-tested here, but for what 0 does, each row's sharpest promise:
       checked", none being (a window limit of 0 is now a wait without end, `wait ? s`)
 § `failed_logins_per_connection` 0 as 1: the first wrong password closes the connection
     → here: test_failed_logins_per_connection_0_is_as_1
+§ `max_timeouts` 0 as 1: the first timeout forfeits
+    → here: test_max_timeouts_0_is_as_1
+§ `max_match_deals` 0: the row said nothing (a slip, corrected: "0 as 1: a match of one
+deal")
+    → here: test_max_match_deals_0_is_as_1
 § Logs: JSON a line on standard error when it is not a terminal; standard output not
 used; every line has `event`, `level`, `timestamp` (ISO 8601, UTC)
     → server/test_logs_doc.py test_a_servers_log_is_json_on_stderr_with_the_players_address;
@@ -142,7 +147,7 @@ import trio
 from deberc_net.cli import build_parser, main, serve_config
 from deberc_net.server.config import Config
 
-from .client import a_whole_match
+from .client import LineClient, a_whole_match, fields, seat_pair
 from .conftest import Connector
 from .process import read_until, start_server_process
 
@@ -419,9 +424,9 @@ CONNECTIONS = {"connect", "register", "login", "login_failed", "said", "disconne
 
 def test_each_row_names_the_fields_this_audit_checks() -> None:
     rows = _log_rows()
-    for event, fields in FIELDS.items():
+    for event, named in FIELDS.items():
         _, words = rows[event]
-        unnamed = {field for field in fields if f"`{field}`" not in words}
+        unnamed = {field for field in named if f"`{field}`" not in words}
         if event in CONNECTIONS:  # ("Each connection's lines carry `conn`, `peer`")
             unnamed -= {"conn", "peer"}
         assert not unnamed, (event, unnamed)
@@ -662,3 +667,49 @@ async def test_registrations_per_address_0_lets_no_password_be_changed(
     assert refused["code"] == "slow-down" and "wait_ms" not in refused, refused
     await anna.send("ping")
     await anna.expect("ok", cmd="ping")  # still connected
+
+
+def _is_match_end(line: str) -> bool:
+    return line.startswith("event ") and "kind=match-end" in line
+
+
+@pytest.mark.timeout(30)
+async def test_max_timeouts_0_is_as_1(start_server: StartServer, connect: Connector) -> None:
+    """ "0 as 1: the first timeout forfeits": neither player answers, and the first asked
+    loses the match at his first timeout, asked nothing more."""
+    port = await start_server(bot_clock_ms=150, lag_ms=0, max_timeouts=0)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    with trio.fail_after(10):
+        end = fields(await ann.read_until(_is_match_end))[1]
+        await bob.read_until(_is_match_end)
+    assert end["reason"] == "timeouts" and end.get("forfeit") not in (None, "-")
+    asks = [line for line in ann.lines + bob.lines if line.startswith("ask ")]
+    assert len(asks) == 1, asks
+
+
+@pytest.mark.timeout(30)
+async def test_max_match_deals_0_is_as_1(start_server: StartServer, connect: Connector) -> None:
+    """The row said nothing of 0 (the page: each row says what 0 does): a match of one
+    deal, as 1. Two players passing every deal: one void deal, then `most-deals`."""
+    port = await start_server(max_match_deals=0)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+
+    async def pass_every_time(client: LineClient) -> None:
+        while True:
+            line = await client.read_until(lambda x: x.startswith("ask ") or _is_match_end(x))
+            if _is_match_end(line):
+                return
+            await client.send(f"pas seq={fields(line)[1]['seq']}")
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(pass_every_time, ann)
+            nursery.start_soon(pass_every_time, bob)
+    [end] = [fields(line)[1] for line in ann.lines if _is_match_end(line)]
+    assert end["reason"] == "most-deals"
+    deals = [line for line in ann.lines if line.startswith("event ") and "kind=deal-end" in line]
+    assert len(deals) == 1
