@@ -93,6 +93,12 @@ are not each re-tested here, but for what 0 does, each row's sharpest promise:
 § `max_match_deals` 0: the row said nothing (a slip, corrected: "0 as 1: a match of one
 deal")
     → here: test_max_match_deals_0_is_as_1
+§ "0 … each row says what that does, or that the setting refuses it"
+    → here: test_every_row_that_takes_0_says_what_0_does (max_match_deals' said nothing)
+§ "Six settings have a flag of `serve` too"
+    → here: test_six_settings_have_a_flag_of_serve
+§ Logs: "`debug` writes nothing more today"
+    → here: test_debug_writes_nothing_more_today
 § Logs: JSON a line on standard error when it is not a terminal; standard output not
 used; every line has `event`, `level`, `timestamp` (ISO 8601, UTC)
     → server/test_logs_doc.py test_a_servers_log_is_json_on_stderr_with_the_players_address;
@@ -713,3 +719,37 @@ async def test_max_match_deals_0_is_as_1(start_server: StartServer, connect: Con
     assert end["reason"] == "most-deals"
     deals = [line for line in ann.lines if line.startswith("event ") and "kind=deal-end" in line]
     assert len(deals) == 1
+
+
+def test_every_row_that_takes_0_says_what_0_does() -> None:
+    """The page: "0 means 'no limit' only where its row says so …, and each row says what
+    that does". A row continued by the next ("… and at once; either 0: no limit") is
+    said there; server_dead_ms's 0 is refused as "more than `heartbeat_ms`"."""
+    rows = [
+        ROW.match(line) for line in PAGE.read_text(encoding="utf-8").splitlines() if ROW.match(line)
+    ]
+    silent = []
+    for at, row in enumerate(rows):
+        assert row is not None
+        if not row[4].strip().startswith("0 to"):
+            continue
+        words = row[6]
+        following = rows[at + 1] if at + 1 < len(rows) else None
+        said_next = following is not None and "either 0" in following[6]
+        if not (re.search(r"\b0\b|below 1|more than `heartbeat_ms`", words) or said_next):
+            silent.append(row[1])
+    assert not silent, f"rows that take 0 and say nothing of it: {silent}"
+
+
+def test_six_settings_have_a_flag_of_serve() -> None:
+    """ "Six settings have a flag of `serve` too"."""
+    flags = [row for row in PAGE.read_text(encoding="utf-8").splitlines() if ROW.match(row)]
+    with_flag = [row for row in flags if (found := ROW.match(row)) and found[5].strip()]
+    assert "Six settings have a flag of `serve` too" in PAGE.read_text(encoding="utf-8")
+    assert len(with_flag) == 6
+
+
+def test_debug_writes_nothing_more_today() -> None:
+    """ "`debug` writes nothing more today": no event is logged at debug."""
+    at_debug = sorted(event for event, levels in _levels_in_the_code().items() if "debug" in levels)
+    assert not at_debug
