@@ -93,6 +93,17 @@ are not each re-tested here, but for what 0 does, each row's sharpest promise:
 § `max_match_deals` 0: the row said nothing (a slip, corrected: "0 as 1: a match of one
 deal")
     → here: test_max_match_deals_0_is_as_1
+§ `max_connections_per_address`, `max_tables_per_address` 0: no limit
+    → here: test_a_per_address_count_of_0_is_no_limit
+§ `registration_window_ms`, `failure_window_ms`, `password_check_window_ms` 0: no limit,
+nothing counted
+    → here: test_a_window_of_0_counts_nothing
+§ `empty_table_ms` 0: a deserted waiting table closes at once
+    → here: test_empty_table_0_closes_a_deserted_waiting_table_at_once
+§ the other rows' 0 (the web face's, the house bots', `clock_warning_ms`,
+`away_limit_ms`, `seek_apart_ms`, `watch_news_*`, `shutdown_grace_ms`,
+`drain_limit_ms`, `worker_restart_ms`, `seek_patience_ms`, `known_address_ms`,
+`house_bot_nice`): not pinned here
 § "0 … each row says what that does, or that the setting refuses it"
     → here: test_every_row_that_takes_0_says_what_0_does (max_match_deals' said nothing)
 § "Six settings have a flag of `serve` too"
@@ -753,3 +764,60 @@ def test_debug_writes_nothing_more_today() -> None:
     """ "`debug` writes nothing more today": no event is logged at debug."""
     at_debug = sorted(event for event, levels in _levels_in_the_code().items() if "debug" in levels)
     assert not at_debug
+
+
+@pytest.mark.timeout(30)
+async def test_a_per_address_count_of_0_is_no_limit(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """`max_connections_per_address`, `max_tables_per_address` 0: "no limit", not none."""
+    port = await start_server(max_connections_per_address=0, max_tables_per_address=0)
+    players = [await connect.machine(port, f"p{n}") for n in range(3)]  # one address
+    for player in players:
+        await player.send("new 2")
+        await player.expect("ok", cmd="sit")
+
+
+@pytest.mark.timeout(30)
+async def test_a_window_of_0_counts_nothing(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """`registration_window_ms`, `failure_window_ms`, `password_check_window_ms` 0: "no
+    limit (nothing is counted)", the limits themselves at their least."""
+    port = await start_server(
+        registration_window_ms=0,
+        registrations_per_address=1,
+        failure_window_ms=0,
+        failed_logins_per_name=1,
+        failed_logins_per_address=1,
+        password_check_window_ms=0,
+        password_checks_per_address=1,
+    )
+    for name in ("vera", "olga"):  # two registrations from one address
+        await connect.machine(port, name, f"pw-{name}-1")
+    await register("anna", "right-one")
+    for _ in range(3):  # wrong passwords, each its own connection: each checked
+        guesser = await connect.raw(port, "guesser")
+        await guesser.send("style machine")
+        await guesser.expect("ok", cmd="style")
+        await guesser.send("login anna wrong-one")
+        assert (await guesser.expect("error"))["code"] == "bad-password"
+    await connect.machine(port, "anna", "right-one")
+
+
+@pytest.mark.timeout(30)
+async def test_empty_table_0_closes_a_deserted_waiting_table_at_once(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(empty_table_ms=0)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    with structlog.testing.capture_logs() as logs:
+        await ann.send("quit")
+        await ann.wait_closed()
+        with trio.fail_after(2):  # (its default, 10 s, would fail here)
+            while not _of(logs, "table_closed"):
+                await trio.sleep(0.01)
+    [closed] = _of(logs, "table_closed")
+    assert closed["reason"] == "deserted"
