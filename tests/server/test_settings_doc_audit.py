@@ -137,9 +137,12 @@ another)
     → here: test_each_listed_event_is_logged_at_its_rows_level_only
 § Logs table: the fields each row names are on the line (listening, http_listening,
 connect, register, login, login_failed, said, table_open, seat_taken, seat_left,
-table_closed, match_start, deal, match_end, disconnect, shutdown, stopped)
-    → here: test_the_fields_a_row_names_are_on_a_real_servers_lines (the row says the
-      field, and a real server's line carries it, at the row's level);
+table_closed, match_start, deal, match_end, disconnect, shutdown, stopped,
+password_changed, flood, timeout)
+    → here: test_each_row_names_the_fields_this_audit_checks (the row says the field),
+      test_the_fields_a_row_names_are_on_a_real_servers_lines,
+      test_the_fields_of_a_password_change_a_flood_and_a_timeout (a real server's line
+      carries it, at the row's level);
       the other rows' fields → the tests of their features (test_logs_ops.py, and the
       --workers, drain, store and ladder tests); not each pinned here
 """
@@ -435,8 +438,14 @@ FIELDS = {
     "disconnect": {"reason"},
     "shutdown": {"signal"},
     "stopped": set(),
+    "password_changed": {"name", "conn", "peer"},
+    "flood": {"conn", "peer", "reason"},
+    "timeout": {"code"},
 }
-CONNECTIONS = {"connect", "register", "login", "login_failed", "said", "disconnect"}
+CONNECTIONS = {"connect", "register", "login", "login_failed", "said", "disconnect", "timeout"}
+# the events of test_the_fields_a_row_names_are_on_a_real_servers_lines' play
+PLAYED = FIELDS.keys() - {"listening", "http_listening", "shutdown", "stopped"}
+PLAYED -= {"password_changed", "flood", "timeout"}
 
 
 def test_each_row_names_the_fields_this_audit_checks() -> None:
@@ -541,7 +550,7 @@ async def test_the_fields_a_row_names_are_on_a_real_servers_lines(
         await bob.wait_closed()
         await ann.send("ping")
         await ann.expect("ok", cmd="ping")  # (the match's end and bob's quit logged)
-    for event in FIELDS.keys() - {"listening", "http_listening", "shutdown", "stopped"}:
+    for event in PLAYED:
         lines = _of(logs, event)
         assert lines, event
         for line in lines:
@@ -821,3 +830,26 @@ async def test_empty_table_0_closes_a_deserted_waiting_table_at_once(
                 await trio.sleep(0.01)
     [closed] = _of(logs, "table_closed")
     assert closed["reason"] == "deserted"
+
+
+@pytest.mark.timeout(30)
+async def test_the_fields_of_a_password_change_a_flood_and_a_timeout(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(flood_burst=3.0, flood_lines_per_s=0.1, login_timeout_ms=300)
+    await register("anna", "right-one")
+    with structlog.testing.capture_logs() as logs:
+        anna = await connect.machine(port, "anna", "right-one")
+        await anna.send("password right-one other-one")
+        await anna.expect("ok", cmd="password")
+        flooder = await connect.raw(port, "flooder")
+        await flooder.send_raw(b"ping\n" * 10)
+        await flooder.wait_closed()
+        silent = await connect.raw(port, "silent")
+        await silent.wait_closed()  # (login-timeout)
+    for event in ("password_changed", "flood", "timeout"):
+        [line] = _of(logs, event)
+        _carries(line, event)
+    assert _of(logs, "flood")[0]["reason"] == "flood"
+    assert _of(logs, "timeout")[0]["code"] == "login-timeout"
+    assert "other-one" not in repr(logs) and "right-one" not in repr(logs)
