@@ -150,6 +150,7 @@ password_changed, flood, timeout)
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import signal
@@ -383,7 +384,8 @@ def _log_rows() -> dict[str, tuple[str, str]]:
     return rows
 
 
-def _levels_in_the_code() -> dict[str, set[str]]:
+@functools.cache  # (two tests read them: the sources parsed once)
+def _levels_in_the_code() -> dict[str, frozenset[str]]:
     """Each event a logger call of deberc_net names literally: the levels it is logged at."""
     levels: dict[str, set[str]] = {}
     for path in (ROOT / "deberc_net").rglob("*.py"):
@@ -399,7 +401,7 @@ def _levels_in_the_code() -> dict[str, set[str]]:
             ):
                 level = "error" if node.func.attr == "exception" else node.func.attr
                 levels.setdefault(node.args[0].value, set()).add(level)
-    return levels
+    return {event: frozenset(at) for event, at in levels.items()}
 
 
 def test_each_listed_event_is_logged_at_its_rows_level_only() -> None:
