@@ -46,8 +46,10 @@ postgresql://, absolute, :memory: as written
 § `serve --help` says a settings file decides the web face
     → server/test_config.py test_serve_help_says_a_settings_file_decides_the_web_face
 § the store's other commands take --config for its db; their --db wins; a bad file is
-status 2, one line; `admin` says whether the file's admins lists the name
-    → test_config_db.py
+status 2, one line; `admin` says whether the file's admins lists the name; with neither,
+`deberc.sqlite3` in the current directory
+    → test_config_db.py;
+    → here: test_backup_takes_the_files_db_and_without_either_the_current_directorys
 § Every setting: each row's type, default, range and flag are the code's
     → server/test_settings_doc.py (every row)
 § Every setting: a number outside its row's range is refused naming the setting, its
@@ -151,6 +153,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import io
 import json
 import re
 import signal
@@ -855,3 +858,23 @@ async def test_the_fields_of_a_password_change_a_flood_and_a_timeout(
     assert _of(logs, "flood")[0]["reason"] == "flood"
     assert _of(logs, "timeout")[0]["code"] == "login-timeout"
     assert "other-one" not in repr(logs) and "right-one" not in repr(logs)
+
+
+def test_backup_takes_the_files_db_and_without_either_the_current_directorys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`backup` among the commands that take --config for its db (test_config_db.py has
+    the others): the file's relative db beside the file; with neither --db nor --config,
+    `deberc.sqlite3` in the current directory."""
+    folder = tmp_path / "etc"
+    folder.mkdir()
+    settings = _write(folder, '[server]\ndb = "club.sqlite3"\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("bosspw1\n"))
+    assert main(["admin", "boss", "--config", str(settings)]) == 0  # the store, made
+    assert (folder / "club.sqlite3").exists()
+    monkeypatch.chdir(tmp_path)  # (not the file's folder)
+    assert main(["backup", "--config", str(settings), "copy.sqlite3"]) == 0
+    assert (tmp_path / "copy.sqlite3").stat().st_size > 0
+    capsys.readouterr()
+    assert main(["backup", "other.sqlite3"]) == 2
+    assert capsys.readouterr().err == "deberc-net backup: no database at deberc.sqlite3\n"
