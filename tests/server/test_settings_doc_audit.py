@@ -24,9 +24,8 @@ most), not -1`)
     → here: test_only_the_clocks_may_be_shorter_in_a_programs_config
 § The file and the command line: the file is read once, as serve starts; SIGHUP stops
 the server, it does not read the file again
-    → server/test_shutdown.py, tests/test_hangup*.py (SIGHUP stops); the reading once
-      is not pinned: a file changed under a running server is not read by any code
-      path (Config.from_toml is called only by the CLI as it starts)
+    → server/test_shutdown.py (SIGHUP stops as SIGTERM does);
+    → here: test_serve_reads_the_file_once_as_it_starts
 § the flag wins over the file, the file over the default
     → server/test_settings_doc.py test_the_flag_wins_over_the_file_and_the_file_over_the_default
 § `--host`, `--port`, `--db`, `--http-port`, `--http-host` replace the file's
@@ -878,3 +877,32 @@ def test_backup_takes_the_files_db_and_without_either_the_current_directorys(
     capsys.readouterr()
     assert main(["backup", "other.sqlite3"]) == 2
     assert capsys.readouterr().err == "deberc-net backup: no database at deberc.sqlite3\n"
+
+
+def _said_once(port: int) -> bytes:
+    """What a guest's one `say` is answered, on a real server (read up to a `ping`'s
+    answer sent after it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        read_until(sock, b"\n")
+        sock.sendall(b"style machine\nlogin misha\nsay hello\nping\n")
+        return read_until(sock, b"ok cmd=ping")
+
+
+@pytest.mark.timeout(60)
+def test_serve_reads_the_file_once_as_it_starts(tmp_path: Path) -> None:
+    """ "a change … holds from the server's next start, not before"."""
+    db = tmp_path / "once.sqlite3"
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
+    try:
+        db.with_suffix(".toml").write_text("[server]\nsay_burst = 0\n", encoding="utf-8")
+        told = _said_once(port)  # the file changed: not read again
+        assert b"say from=misha" in told and b"slow-down" not in told, told
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    proc, port = start_server_process(db, "shutdown_grace_ms = 100\nsay_burst = 0")
+    try:
+        assert b"error code=slow-down" in _said_once(port)  # its next start: read
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
