@@ -1,0 +1,165 @@
+"""An audit of docs/play.md (and docs/play.ru.md, which must promise the same) against
+the terminal client: each promise a player may rely on, and (→) the tests that pin it.
+"here" is this module. The screen the doc shows is checked here line for line against
+what the app draws (headless, 80×24).
+
+(table below)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from clients.play.app import PlayApp, RussianPlayApp, WireLine
+from clients.play.draw import status_text
+from clients.play.state import fold_all
+
+from .pilot import SIZE, footer_row, until
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+PLAY_MD = (DOCS / "play.md").read_text(encoding="utf-8")
+PLAY_RU_MD = (DOCS / "play.ru.md").read_text(encoding="utf-8")
+
+
+def code_block_after(doc: str, heading: str) -> list[str]:
+    """The lines of the first fenced block after ``heading``."""
+    rest = doc[doc.index(heading) :]
+    start = rest.index("```\n") + len("```\n")
+    return rest[start : rest.index("```", start)].rstrip("\n").split("\n")
+
+
+# the wire lines that make the doc's screen: robo (seat 0) ordered ♣ and led 8♥, misha
+# (seat 1, the dealer) to play with 8 s on his clock
+SCREEN_LINES = [
+    "ok cmd=login name=misha guest=1 token=DTcJsVNrcT9GEvwY text=Hello, misha (guest).",
+    "ok cmd=sit table=1 seat=1 text=You sit at table 1, seat 1.",
+    "event seq=1 table=1 kind=seated name=robo seat=0",
+    "event seq=2 table=1 kind=seated name=misha seat=1",
+    "event seq=3 table=1 kind=start players=robo,misha match=m1",
+    "event seq=4 table=1 kind=deal deal=1 dealer=1 turned=Jc score=0,0 hanging=0",
+    "event seq=5 table=1 kind=call seat=0 call=igrayu auto=0",
+    "event seq=6 table=1 kind=order player=0 trump=c first=0 fresa=Kd",
+    "event seq=7 table=1 kind=play seat=0 card=8h auto=0",
+    "ask seq=7 table=1 deal=1 phase=play seat=1 dealer=1 to_act=1 "
+    "hand=7s,8s,9s,Qs,10h,8d,9d,8c,Kc turned=Jc fresa=Kd trump=c player=0 round=1 leader=0 "
+    "trick=8h tricks=0,0 score=0,0 hanging=0 target=301 pending=- shown= talk=0:igrayu "
+    "clock=8900 legal=terts,10h players=2",
+]
+
+
+def the_docs_screen() -> dict[str, list[str]]:
+    """docs/play.md's screen, by pane: the status line; the table and score panes (left
+    and right of '│'); the hand, the call; the log's lines shown; the input line's
+    prompt; the keys. (The block leaves out the blank rows and the log's older lines.)"""
+    rows = code_block_after(PLAY_MD, "## The screen")
+    top = [row for row in rows[1:] if row.startswith(" ") and row.strip()]
+    top = top[: next(i for i, row in enumerate(top) if row.strip().startswith("Turn:")) + 1]
+    after = rows[1 + len(top) :]
+    blocks: list[list[str]] = [[]]
+    for row in after:
+        if row.strip():
+            blocks[-1].append(row.strip())
+        elif blocks[-1]:
+            blocks.append([])
+    hand_and_call, log, (prompt, keys) = blocks
+    return {
+        "status": [rows[0]],
+        "table": [row.split("│")[0].strip() for row in top],
+        "score": [row.split("│")[1].strip() for row in top if "│" in row],
+        "hand": hand_and_call[:1],
+        "legal": hand_and_call[1:],
+        "log": log,
+        "prompt": [prompt],
+        "keys": [keys],
+    }
+
+
+async def _the_screen() -> None:
+    shown = the_docs_screen()
+    # the status names the address dialed: the doc's 127.0.0.1:7501 is a real server's
+    # port, so the app dials a closed one and its status is checked by the drawing
+    state = fold_all(SCREEN_LINES)
+    assert [status_text(state, "127.0.0.1:7501")] == shown["status"]
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        for line in SCREEN_LINES:
+            app.post_message(WireLine(line))
+        await until(pilot, lambda: app.state.asking, "the ask")
+        await pilot.pause(0.1)
+        assert app.pane("status").text == shown["status"][0].replace(":7501", ":9")
+        for pane in ("table", "score", "hand", "legal"):
+            assert app.pane(pane).text.splitlines() == shown[pane], pane
+        # the log's newest lines, those the doc shows last
+        log = app.pane("log").text.splitlines()
+        assert log[-len(shown["log"]) :] == shown["log"], log
+        assert [app.query_one("#input", Input).placeholder] == shown["prompt"]
+        assert [footer_row(app).rstrip()] == shown["keys"]
+        await pilot.press("ctrl+q")
+
+
+@pytest.mark.timeout(60)
+def test_the_screen_the_doc_shows_is_the_one_the_client_draws() -> None:
+    asyncio.run(asyncio.wait_for(_the_screen(), 50))
+
+
+LOGIN = "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest)."
+BIDDING_ASK = (
+    SCREEN_LINES[-1]
+    .replace("phase=play", "phase=bidding")
+    .replace("legal=terts,10h", "legal=pas,igrayu")
+)
+
+
+async def _footers(app_class: type[PlayApp]) -> list[str]:
+    """The keys drawn at 80×24: before a login, in the lobby, asked to bid, asked to play."""
+    drawn = []
+    app = app_class("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        drawn.append(footer_row(app).rstrip())
+        app.post_message(WireLine(LOGIN))
+        await until(pilot, lambda: app.state.name == "misha", "the login")
+        await pilot.pause()
+        drawn.append(footer_row(app).rstrip())
+        for line in (*SCREEN_LINES[1:-1], BIDDING_ASK):
+            app.post_message(WireLine(line))
+        await until(pilot, lambda: "pas" in app.state.legal, "the bid asked")
+        await pilot.pause()
+        drawn.append(footer_row(app).rstrip())
+        app.post_message(WireLine(SCREEN_LINES[-1].replace("seq=7", "seq=8")))
+        await until(pilot, lambda: "terts" in app.state.legal, "the card asked")
+        await pilot.pause()
+        drawn.append(footer_row(app).rstrip())
+        await pilot.press("ctrl+q")
+    return drawn
+
+
+def quoted_footers(doc: str, first: str) -> set[str]:
+    """Every key line ``doc`` quotes in backticks: a run of keys from ``first``."""
+    quoted = {" ".join(found.split()) for found in re.findall(r"`(f1 [^`]+)`", doc)}
+    return {
+        line for line in quoted if line.startswith(first) and line.endswith(("redial", "связь"))
+    }
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("app_class", "docs"),
+    [(PlayApp, (PLAY_MD,)), (RussianPlayApp, (PLAY_MD, PLAY_RU_MD))],
+)
+def test_each_key_line_the_docs_quote_is_one_the_client_draws(
+    app_class: type[PlayApp], docs: tuple[str, ...]
+) -> None:
+    """The key lines docs/play.md and docs/play.ru.md quote, before a login, in the lobby,
+    at one's table (bidding, playing), are the lines the footer draws, word for word."""
+    drawn = set(asyncio.run(asyncio.wait_for(_footers(app_class), 50)))
+    first = "f1 help" if app_class is PlayApp else "f1 помощь"
+    for doc in docs:
+        quoted = quoted_footers(doc, first)
+        assert quoted, first
+        assert quoted <= drawn, (quoted - drawn, drawn)
