@@ -10,17 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
+import threading
+import time
 from pathlib import Path
 
+import attrs
 import pytest
 from textual.widgets import Input
 
 from clients.play.app import PlayApp, RussianPlayApp, WireLine
 from clients.play.draw import hand_text, legal_text, score_text, status_text, table_text
+from clients.play.link import Link, pause_before
 from clients.play.state import TableState, fold_all
 from deberc_net.protocol.lang import Lang
+from deberc_net.server.config import Config
 
 from .pilot import SIZE, footer_row, until
+from .server import ServerThread
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PLAY_MD = (DOCS / "play.md").read_text(encoding="utf-8")
@@ -97,7 +104,7 @@ async def _the_screen() -> None:
             assert app.pane(pane).text.splitlines() == shown[pane], pane
         # the log's newest lines, those the doc shows last
         # (less the link's notices: it dials a closed port and says so as it retries)
-        link = ("cannot connect", "no connection yet")
+        link = ("cannot connect", "no connection yet", "not connected")
         log = [line for line in app.pane("log").text.splitlines() if not line.startswith(link)]
         assert log[-len(shown["log"]) :] == shown["log"], log
         assert [app.query_one("#input", Input).placeholder] == shown["prompt"]
@@ -233,3 +240,83 @@ def test_the_lobby_pane_says_what_a_seek_waits_for_and_how_to_stop() -> None:
     assert all(f"`{line}`" in one_spaced(PLAY_MD) for line in quoted)
     russian = table_text(fold_all([login, seek], TableState(lang=Lang.RU))).splitlines()[1:]
     assert all(f"`{line}`" in one_spaced(PLAY_RU_MD) for line in russian), russian
+
+
+@attrs.define
+class Said:
+    """The lines a link hands its screen, and an event per awaited kind of line."""
+
+    lines: list[str] = attrs.Factory(list)
+    events: dict[str, threading.Event] = attrs.Factory(dict)
+
+    def deliver(self, line: str) -> None:
+        self.lines.append(line)
+        for part, event in self.events.items():
+            if part in line:
+                event.set()
+
+    def awaited(self, part: str) -> threading.Event:
+        return self.events.setdefault(part, threading.Event())
+
+
+def test_the_link_pauses_doubling_from_half_a_second_to_ten_for_two_minutes() -> None:
+    """docs/play.md: the pause doubles from 0.5 s up to 10 s a try, for 2 minutes after
+    the connection was lost, as long as the server holds a seat by default
+    (`away_limit_ms`)."""
+    assert [pause_before(attempt) for attempt in range(1, 9)] == [0.5, 1, 2, 4, 8, 10, 10, 10]
+    link = Link("127.0.0.1", 9, lambda line: None)
+    assert link.retry_for_s == 120 == Config().away_limit_ms / 1000
+
+
+@pytest.mark.timeout(30)
+def test_the_link_gives_up_saying_how_often_it_tried_and_what_the_keys_do() -> None:
+    """docs/play.md: after its time the client says `the server cannot be reached (tried
+    N times in 120 s): Ctrl+R tries again, F10 or 'quit' leaves` and waits (here its time
+    shortened to 1.2 s: three tries, 0.5 s and 1 s apart)."""
+    said = Said()
+    gave_up = said.awaited("cannot be reached")
+    with socket.socket() as held:  # bound, never listening: every connect is refused
+        held.bind(("127.0.0.1", 0))
+        link = Link("127.0.0.1", held.getsockname()[1], said.deliver, name="x")
+        link.retry_for_s = 1.2
+        link.start()
+        try:
+            assert gave_up.wait(15), said.lines
+        finally:
+            link.stop()
+    given_up = [line for line in said.lines if "cannot be reached" in line]
+    assert len(given_up) == 1 and re.fullmatch(
+        r"info text=the server cannot be reached \(tried 3 times in [12] s\): "
+        r"Ctrl\+R tries again, F10 or 'quit' leaves",
+        given_up[0],
+    ), said.lines
+
+
+@pytest.mark.timeout(60)
+def test_a_goodbye_the_client_did_not_ask_for_is_not_followed_by_tries(tmp_path: Path) -> None:
+    """docs/play.md: after a goodbye from the server it did not ask for (another client
+    logged in under the name) the client does not try again by itself; it says what the
+    keys do and waits."""
+    said = Said()
+    in_, told = said.awaited("ok cmd=login name=dup"), said.awaited("Ctrl+R connects again")
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        link = Link("127.0.0.1", server.port, said.deliver, name="dup")
+        link.password = "secret1"  # as a typed 'login dup secret1' leaves it: registers
+        link.start()
+        try:
+            assert in_.wait(20), said.lines
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as other:
+                other.sendall(b"login dup secret1\n")  # the name, from elsewhere
+                reader = other.makefile("rb")
+                while b"Hello, dup" not in reader.readline():
+                    pass
+                assert told.wait(20), said.lines
+                # a try would come 0.5 s after the drop: none in twice that
+                time.sleep(1.0)
+        finally:
+            link.stop()
+        assert not server.errors, server.errors
+    after = said.lines[said.lines.index("info text=Ctrl+R connects again; F10 or 'quit' leaves") :]
+    assert any("You logged in from another connection" in line for line in said.lines)
+    assert not any("trying again" in line for line in after), said.lines
+    assert sum(line.startswith("ok cmd=login") for line in said.lines) == 1, said.lines
