@@ -320,3 +320,51 @@ def test_a_goodbye_the_client_did_not_ask_for_is_not_followed_by_tries(tmp_path:
     assert any("You logged in from another connection" in line for line in said.lines)
     assert not any("trying again" in line for line in after), said.lines
     assert sum(line.startswith("ok cmd=login") for line in said.lines) == 1, said.lines
+
+
+@pytest.mark.timeout(30)
+def test_a_line_longer_than_a_mib_ends_the_connection_as_a_drop_does() -> None:
+    """docs/play.md "How it works": a line longer than 1 MiB ends the connection (the
+    server's longest are far shorter), as a drop does: the link says it lost it and tries
+    again. A server that sends one and holds the connection open (a hostile one, its line
+    without end) is left, and the line is not handed to the screen."""
+    said = Said()
+    lost = said.awaited("connection lost: trying again")
+    with socket.create_server(("127.0.0.1", 0)) as hostile:
+        hostile.settimeout(10)
+        link = Link("127.0.0.1", hostile.getsockname()[1], said.deliver, name="x")
+        link.start()
+        try:
+            peer, _ = hostile.accept()
+            with peer:
+                peer.sendall(b"info text=" + b"a" * 1000 + b"\n")  # a long line: shown
+                peer.sendall(b"info text=" + b"a" * (1 << 20))  # past the limit, no end
+                assert lost.wait(15), said.lines[-3:]
+        finally:
+            link.stop()
+    assert said.lines[0] == "info text=" + "a" * 1000
+    assert not any(len(line) > 1 << 20 for line in said.lines)
+
+
+def test_a_sheet_too_wide_for_its_names_numbers_its_columns_as_the_doc_quotes() -> None:
+    """docs/play.md "Looking back": when the sides' names make the sheet wider than 80
+    columns (a house bot, here), its columns are numbered, the names listed once above
+    them (`  1 = anna`, `  2 = house-heuristic-1`) and the bides follow the numbers
+    (`bides #1 1, #2 0`): in this client's log as over nc."""
+    state = fold_all(
+        [
+            "ok cmd=login name=anna guest=1 token=T text=Hello, anna (guest).",
+            "ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0.",
+            "event seq=1 table=5 kind=seated name=anna seat=0",
+            "event seq=2 table=5 kind=seated name=house-heuristic-1 seat=1",
+            "event seq=3 table=5 kind=start players=anna,house-heuristic-1 match=m5",
+            "sheet table=5 deals=1 target=301",
+            "sheet-deal table=5 deal=1 outcome=bide written=0,162 totals=0,162 hanging=0 bides=1,0",
+        ]
+    )
+    sheet = list(state.log[state.log.index("  1 = anna") - 1 :])
+    assert sheet[1:3] == ["  1 = anna", "  2 = house-heuristic-1"], sheet
+    assert sheet[-1].endswith("  bides #1 1, #2 0"), sheet
+    assert all(len(line) <= 80 for line in sheet), sheet
+    for quoted in ("`  1 = anna`", "`  2 = house-heuristic-1`", "`bides #1 1, #2 0`"):
+        assert quoted in PLAY_MD, quoted
