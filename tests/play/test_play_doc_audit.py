@@ -1,9 +1,188 @@
-"""An audit of docs/play.md (and docs/play.ru.md, which must promise the same) against
-the terminal client: each promise a player may rely on, and (→) the tests that pin it.
-"here" is this module. The screen the doc shows is checked here line for line against
-what the app draws (headless, 80×24).
+"""An audit of docs/play.md against the terminal client `deberc-net play` (and of
+docs/play.ru.md, which must promise the same). Each promise a player may rely on, and
+(→) the tests that pin it: a module under tests/ and its tests, "here" for this
+module's. The screen docs/play.md shows is checked here line for line against what the
+app draws headless at 80×24 (each pane's text; the block leaves out the blank rows and
+the log's older lines, and the app dials a closed port, whose notices are set aside).
+The human style's own lines (over nc, and the club's commands) are docs/protocol.md's,
+audited in tests/protocol/test_protocol_audit*.py: named below by section.
 
-(table below)
+Top: needs only the install, works at 80×24; narrower (70, 60) folds the table pane's
+lines between fields, the panes growing, the keys on two lines
+    → play/test_app.py test_a_narrow_terminals_table_pane_folds_its_lines_and_grows,
+      test_the_panes_are_as_wide_as_the_drawing_counts;
+    → play/test_footer.py test_every_key_is_drawn_whole_below_80_columns
+Top: `--name` logs in, `--token` takes the seat back, HOST:PORT dialed
+    → play/test_app.py test_a_new_client_given_the_token_takes_the_seat_back,
+      test_play_refuses_an_address_without_a_port; play/test_no_terminal.py
+      test_an_address_with_no_port_number_is_refused_in_one_line
+Top: `tables` lines with `(away)`; the lobby pane says how to find a game; a `seek`'s
+wait and `unseek` said in the pane (both docs' quotes), ended by a seat, `leave`, `unseek`
+    → play/test_state.py test_the_tables_list_marks_a_player_away_as_the_server_does,
+      test_the_lobby_hint_names_every_player_count_seek_takes;
+    → play/test_russian.py test_the_lobby_pane_says_the_wait_of_a_seek_and_how_to_end_it;
+    → here: test_the_lobby_pane_says_what_a_seek_waits_for_and_how_to_stop
+Top: no terminal, or TERM=dumb: said, exit 2 at once
+    → play/test_no_terminal.py test_play_without_a_terminal_exits_2_saying_it_needs_one,
+      test_play_in_a_dumb_terminal_exits_2_saying_it_cannot_draw
+Top: `cannot connect …`, `no connection yet: trying again in 0.5 s (attempt 2)`, `connection
+lost: …` at each try until one is made
+    → play/test_no_terminal.py test_a_connection_never_made_is_retried_without_being_called_lost,
+      test_a_connection_lost_is_said_lost_at_each_try_until_one_is_made
+Top: the pause doubling 0.5 s to 10 s, for 2 minutes, the server's `away_limit_ms` default
+    → here: test_the_link_pauses_doubling_from_half_a_second_to_ten_for_two_minutes (the
+      pauses by the link's own function, not waited through: 2 minutes of real time)
+Top: given up: `the server cannot be reached (tried N times in 120 s): Ctrl+R …`; Ctrl+R
+then connects and logs in again
+    → here: test_the_link_gives_up_saying_how_often_it_tried_and_what_the_keys_do;
+    → play/test_app.py test_ctrl_r_after_the_client_gave_up_connects_and_logs_in_again
+Top: a goodbye it did not ask for: no tries, it waits
+    → here: test_a_goodbye_the_client_did_not_ask_for_is_not_followed_by_tries
+Top: a line typed with no connection refused at once, not sent later; one caught unsent
+dropped, said
+    → play/test_no_terminal.py test_a_line_typed_while_trying_again_is_refused_not_sent_later
+      (the second, `not connected: a line typed not sent`, is said in the screen test's
+      log here, not pinned by its count)
+Top: `busy` or a refused login not tried for ever; `bad-proxy-header` not tried again
+    → play/test_no_terminal.py test_a_server_that_refuses_each_connection_is_not_tried_forever,
+      test_a_port_that_wants_a_proxy_header_from_us_is_not_tried_again
+Top: the password kept in memory with its `lang=`; a wrong one not sent again; `password
+OLD NEW` fenced by a `ping`, each answer its own change's
+    → play/test_no_terminal.py test_a_wrong_password_is_not_sent_again_after_a_drop,
+      test_after_a_password_change_a_drop_logs_in_with_the_new_one,
+      test_a_password_change_unanswered_before_a_drop_is_not_taken_for_a_wrong_old,
+      test_an_error_of_another_line_leaves_a_password_change_pending,
+      test_two_password_changes_sent_at_once_keep_the_one_the_server_did,
+      test_a_password_typed_with_lang_logs_in_again_after_a_drop
+The screen (the block): status, table, score, hand, call, log, prompt, keys
+    → here: test_the_screen_the_doc_shows_is_the_one_the_client_draws
+Status: the token; resumed after a drop in one line (`Connected again: …`), a seat not
+kept said so with the server's reason; asks `tables`, `sheet`, `last` itself, unlogged
+    → play/test_app.py test_a_dropped_connection_resumes_the_seat_with_the_token,
+      test_a_resumed_client_learns_the_table_again,
+      test_a_seat_a_restarted_server_lost_is_said_after_the_login_again;
+    → play/test_state.py test_a_connection_made_again_is_said_in_one_line_not_greeted_again,
+      test_a_seat_not_given_back_is_said_plainly,
+      test_back_after_a_drop_asks_the_table_again_quietly,
+      test_a_table_listed_on_a_later_page_is_asked_for_there,
+      test_f4_asks_again_for_names_still_unknown
+Table: pairs, `(free)`, target from `to-N`, turned card (four players; after `menyayu`),
+talk as spoken (short names, leading `…`, only grows, punished calls), one short form a
+name, `YOU` and the clock, the waiting line, the result (pairs, `claimed: konets`)
+    → play/test_state.py test_four_players_are_shown_as_pairs_and_a_pair_wins_together,
+      test_a_waiting_four_player_table_shows_its_free_seats_as_free,
+      test_sitting_at_a_waiting_table_learns_who_is_there_and_the_target,
+      test_an_observer_of_four_players_sees_the_turned_card_go_once_the_game_is_ordered,
+      test_the_seven_swap_shows_the_trump_seven_at_once, test_the_talk_line_*,
+      test_the_talk_of_a_deal_only_grows_whatever_a_view_says,
+      test_a_punished_call_is_in_the_talk_as_the_views_count_it,
+      test_four_players_with_long_names_keep_the_turn_line_in_the_table_pane,
+      test_a_waiting_table_says_how_many_players_it_awaits_and_how_to_have_a_bot,
+      test_a_match_a_true_konets_won_says_so_and_the_servers_claim_as_before;
+    → play/test_screen_names.py test_a_long_name_has_one_short_form_on_the_whole_screen
+Table: `observe N` alone, `leave` back to the lobby; one table on screen; a finished
+match stays till something else; closing, `you sit at no table`, a login with no seat
+clear it; `leave` asks first (10 s, `leave!`, `no` keeps the seat); `(by the clock)`
+    → play/test_app.py test_an_observer_joining_mid_match_is_shown_the_deals_and_the_last_trick,
+      test_leave_in_a_running_match_asks_first_and_the_result_names_the_players,
+      test_no_after_the_leave_question_keeps_the_seat;
+    → play/test_state.py test_observing_*,
+      test_a_table_closing_with_its_match_clears_the_table_pane,
+      test_the_server_saying_we_sit_nowhere_clears_a_table_left_on_screen,
+      test_a_login_with_no_seat_after_a_restart_clears_the_dead_table,
+      test_a_table_watched_before_a_drop_is_said_to_be_left,
+      test_leaving_a_finished_match_is_no_error, test_a_call_made_by_the_clock_is_said_so;
+    → `leave!` itself: the server's (protocol/test_protocol_audit_lobby.py)
+Table, Tertz: `Talon: N`, `Turned: -`, `Theirs:`, the view asked after a lost trick,
+the breaker's turn, `mariage`, `Shown:`
+    → play/test_state.py test_a_tertz_table_shows_the_talon_the_turned_trump_and_no_bidding,
+      test_the_turned_card_is_no_longer_shown_once_drawn_from_the_talon,
+      test_after_the_break_and_a_lost_trick_the_seat_asks_its_view_quietly,
+      test_tertz_turn_goes_to_the_breaker_after_the_first_trick_then_to_the_winner,
+      test_a_tertz_table_says_mariage_as_the_server_does,
+      test_the_cards_shown_stay_in_view_and_a_second_show_says_all_face_up;
+    → play/test_app.py test_a_whole_tertz_match_typed_through_the_terminal_client
+Score: a row a deal with its outcome letter, the last five, totals of all, `Trk`; names
+cut by columns (`ho~11`), pairs `kost+hous`, empty after `leave`
+    → here: test_the_score_lists_the_last_five_deals_and_totals_them_all;
+    → play/test_state.py test_the_score_is_the_deal_end_events_and_the_match_end,
+      test_a_three_player_score_fits_its_pane_and_tells_long_names_apart,
+      test_the_score_pane_heads_name_pairs_and_free_seats_readably,
+      test_leaving_a_running_match_clears_the_score_until_the_next_one;
+    → play/test_screen_names.py test_a_name_is_shortened_by_the_columns_it_takes_not_its_characters
+Hand and Your call: rank order, `*` trump, empty after a claim or forfeit; calls as
+spoken then cards, `lomayu 1..12`, `konets` last
+    → play/test_state.py test_the_hand_is_drawn_in_rank_order_grouped_by_suit,
+      test_the_calls_offered_are_spoken_and_the_cards_in_the_hands_order,
+      test_the_break_is_one_option_with_a_default_for_f8,
+      test_konets_is_offered_last_after_the_cards,
+      test_a_claimed_deal_leaves_no_cards_in_the_hand,
+      test_a_match_ended_mid_deal_by_a_forfeit_leaves_no_cards_in_the_hand
+Log: calls, round two, questions put to you, deal scores (short games by winner), the
+combinations scored, watchers, a house bot's one line, says (`  | `), admins, errors,
+misspellings; PgUp/PgDn; an error kept among the last five
+    → play/test_state.py test_talk_errors_and_lobby_lines_go_to_the_log,
+      test_the_last_pas_of_round_one_says_round_two_opens,
+      test_a_question_put_to_you_says_who_asks_it,
+      test_a_watcher_coming_and_going_is_told_in_the_log,
+      test_watchers_talk_is_marked_apart_from_the_tables,
+      test_a_say_padded_to_wrap_sets_no_line_of_its_own_in_the_log,
+      test_an_admins_announcement_and_bans_go_to_the_log_marked_as_his,
+      test_an_error_is_shown_with_suit_signs_and_names_as_the_human_style_says_it,
+      test_a_misspelled_command_is_told_the_one_it_is_close_to,
+      test_the_log_pane_shows_the_newest_lines_that_fit_and_a_recent_error,
+      test_the_log_pane_scrolls_back_a_reply_taller_than_it;
+    → play/test_scored_shown.py;
+      play/test_screen_names.py test_a_short_games_deal_names_its_winner_not_a_bide;
+    → play/test_app.py test_a_house_bot_coming_to_the_table_is_one_line,
+      test_calls_at_a_tertz_table_can_be_read_whole_with_page_up,
+      test_what_is_read_stays_in_place_with_the_log_full
+Keys: only those that work where you are, whole at 80 columns, two lines narrower; each
+key line both docs quote is a footer drawn (the Language section's Russian line, which
+no screen shows — F2 and F3 with F7 — a slip, corrected)
+    → play/test_footer.py (every test);
+    → here: test_each_key_line_the_docs_quote_is_one_the_client_draws
+Typing: lines go as typed; lists written as the human style writes them, named by the
+table kept by match id
+    → play/test_state.py test_the_lookups_are_shown_in_words_as_the_human_style_writes_them,
+      test_a_sheet_and_history_asked_after_leaving_name_the_seats_of_the_table_left,
+      test_a_resumed_clients_table_left_still_names_its_match_in_history,
+      test_a_restarted_servers_table_of_the_same_number_is_not_named_as_the_old_one
+Keys table: Tab, →, ↑/↓ (no password lines), Enter (bursts and pastes), F-keys, Ctrl+R,
+Ctrl+Q, Ctrl+P
+    → play/test_state.py test_completion_offers_the_legal_calls_then_the_commands,
+      test_history_walks_back_and_forward;
+    → play/test_app.py test_a_key_and_tab_in_one_burst_complete_what_was_typed,
+      test_the_arrows_and_the_app_keys_with_the_line_focused,
+      test_lines_in_one_burst_or_pasted_are_each_their_own, test_no_bidding_keys_at_a_tertz_table;
+    → play/test_russian.py test_the_command_palette_is_english_only_and_not_in_the_footer
+Language: `--lang`, the locale; Russian labels (both docs' quotes, spaces too: play.ru.md
+folded its quoted trump line inside the code span, one space shown for two, and left out
+the score's `Взят`: slips, corrected), cards В Д К Т, calls, the log, the catalogue's
+read-backs, `help lang=ru`, typing either language, tokens sent
+    → here: test_the_russian_panes_both_docs_quote_are_the_ones_drawn;
+    → play/test_russian.py (every test)
+How it works: `clock human`, 60 s by default
+    → play/test_app.py test_a_whole_match_typed_through_the_terminal_client (the clock of
+      the first request is the server's human clock)
+How it works: no control character shown; a line over 1 MiB ends the connection as a
+drop; 5,000 lines waiting drop it
+    → play/test_no_terminal.py test_the_link_hands_on_no_control_a_hostile_server_sends,
+      test_the_link_drops_a_server_that_sends_more_than_the_screen_can_show;
+    → here: test_a_line_longer_than_a_mib_ends_the_connection_as_a_drop_does
+Over nc or telnet; Friends; Talk and admins; Looking back; rematch; Ratings; A bot at
+your table: the server's human style and commands
+    → protocol/test_protocol_audit_styles.py (help, calls, sort), _table.py (the prompt,
+      round two, a swap, a deal's end, combinations scored), _clocks.py (the clocks,
+      three timeouts, a match over before any call), _lobby.py (seek, leave), _club.py
+      (§5.11–§5.21: games, last, sheet, history, invite, rematch, top, finger, bot,
+      moderation, password, ignore); server/test_house_bots.py (a house bot's one match);
+      tertz/test_declares_screen.py (what a declaration declares);
+    → here: test_a_sheet_too_wide_for_its_names_numbers_its_columns_as_the_doc_quotes
+      (the numbered sheet's quoted lines, in this client's log)
+play.ru.md against play.md: the client's promises read side by side (keys, the seek's
+wait, the leave question's 10 s, three clock moves, 2 minutes, 60 s, the Russian panes)
+agree; the quoted ones are checked here in both
 """
 
 from __future__ import annotations
@@ -368,3 +547,24 @@ def test_a_sheet_too_wide_for_its_names_numbers_its_columns_as_the_doc_quotes() 
     assert all(len(line) <= 80 for line in sheet), sheet
     for quoted in ("`  1 = anna`", "`  2 = house-heuristic-1`", "`bides #1 1, #2 0`"):
         assert quoted in PLAY_MD, quoted
+
+
+def test_the_score_lists_the_last_five_deals_and_totals_them_all() -> None:
+    """docs/play.md "Score": one row per finished deal, a letter after its number for an
+    outcome other than `made` (`b` bide, `h` hanging), the last five deals listed and
+    the totals counting them all."""
+    ends = []
+    totals = [0, 0]
+    for deal in range(1, 8):
+        written = [10 * deal, 0] if deal % 2 else [0, 20]
+        totals = [t + w for t, w in zip(totals, written, strict=True)]
+        outcome = "bide" if deal == 6 else "hanging" if deal == 7 else "made"
+        ends.append(
+            f"event seq={deal * 10} table=1 kind=deal-end deal={deal} outcome={outcome} "
+            f"points=0,0 written={written[0]},{written[1]} totals={totals[0]},{totals[1]} "
+            "hanging=0"
+        )
+    rows = score_text(fold_all([*SCREEN_LINES[:5], *ends])).splitlines()
+    assert [row.split()[0] for row in rows[2:-1]] == ["3", "4", "5", "6b", "7h"], rows
+    assert rows[-1].split() == ["Tot", str(totals[0]), str(totals[1])], rows
+    assert totals == [160, 60]  # deals 1 and 2 count, though no longer listed
