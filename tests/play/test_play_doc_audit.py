@@ -183,6 +183,11 @@ your table: the server's human style and commands
 play.ru.md against play.md: the client's promises read side by side (keys, the seek's
 wait, the leave question's 10 s, three clock moves, 2 minutes, 60 s, the Russian panes)
 agree; the quoted ones are checked here in both
+Not pinned here, left: play.ru.md's «За столом» nc transcript is the server's Russian
+human style (server/test_human_ru.py, protocol/test_render.py render_ru), not run line
+for line; its numbers are illustrative and do not add up (a bide's points 45 + 64, a
+made deal's 34 + 82, where a deal's cards make 162), as in its sheet example, which
+server/test_human_sheet_ru.py pins as written
 """
 
 from __future__ import annotations
