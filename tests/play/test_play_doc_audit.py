@@ -185,9 +185,10 @@ wait, the leave question's 10 s, three clock moves, 2 minutes, 60 s, the Russian
 agree; the quoted ones are checked here in both
 Not pinned here, left: play.ru.md's «За столом» nc transcript is the server's Russian
 human style (server/test_human_ru.py, protocol/test_render.py render_ru), not run line
-for line; its numbers are illustrative and do not add up (a bide's points 45 + 64, a
-made deal's 34 + 82, where a deal's cards make 162), as in its sheet example, which
-server/test_human_sheet_ru.py pins as written
+for line; its numbers look illustrative: its bide's points, anna 45 and boris 64, make
+109 where a finished deal's cards make 162 (docs/rules.md §5), and its sheet example,
+which server/test_human_sheet_ru.py pins as written, carries the 109 on (for the page's
+owner to choose numbers a deal can make)
 """
 
 from __future__ import annotations
