@@ -185,10 +185,9 @@ wait, the leave question's 10 s, three clock moves, 2 minutes, 60 s, the Russian
 agree; the quoted ones are checked here in both
 Not pinned here, left: play.ru.md's «За столом» nc transcript is the server's Russian
 human style (server/test_human_ru.py, protocol/test_render.py render_ru), not run line
-for line; its numbers look illustrative: its bide's points, anna 45 and boris 64, make
-109 where a finished deal's cards make 162 (docs/rules.md §5), and its sheet example,
-which server/test_human_sheet_ru.py pins as written, carries the 109 on (for the page's
-owner to choose numbers a deal can make)
+for line; its sheet example is the server's renderer's (server/test_human_sheet_ru.py),
+its numbers ones a deal can make (the bide's 61 : 121 with boris's terts, 182 written:
+the page had 45 : 64, 109, fewer than a deal's 162 card points)
 """
 
 from __future__ import annotations

@@ -31,11 +31,13 @@ def test_a_hanging_bide_writes_the_whistlers_points_and_nothing_for_the_player()
 
 def test_the_russian_pages_sheet_is_the_servers_own() -> None:
     """docs/play.ru.md's example: anna bides, makes, then hangs 81 : 81 (she ordered):
-    the whistler boris writes his 81 (the page had 0 for him: tryout s16, finding 6)."""
+    the whistler boris writes his 81 (the page had 0 for him: tryout s16, finding 6).
+    Numbers a deal can make: a bide's whistler writes both sides' 162 card points and
+    boris's terts, 182; a made deal's two sides make 162 (the page had 109 and 116)."""
     rows = (
-        SheetRow(1, "bide", (0, 109), (0, 109), 0, (1, 0)),
-        SheetRow(2, "made", (82, 34), (82, 143), 0, (1, 0)),
-        SheetRow(3, "hanging", (0, 81), (82, 224), 81, (1, 0)),
+        SheetRow(1, "bide", (0, 182), (0, 182), 0, (1, 0)),
+        SheetRow(2, "made", (142, 20), (142, 202), 0, (1, 0)),
+        SheetRow(3, "hanging", (0, 81), (142, 283), 81, (1, 0)),
     )
     lines = sheet_lines(ev.Sheet(1, ("anna", "boris"), ((0,), (1,)), 301, rows), Lang.RU)
     page = PLAY_RU.read_text(encoding="utf-8").splitlines()
