@@ -34,6 +34,13 @@ at a space, unknown keys kept; the same as the library reads the line
 § pairing answers past the first three lines, unasked `ok cmd=sit`, `info closed=`,
 `slow-down wait_ms=` → docs/protocol.md §2.3, §5.5, §7, §9.7, §10, §11.4: the protocol
 audit (protocol/test_protocol_audit*.py)
+§ more matches: a `seek` of the game already sought keeps its place; a call refused after
+`match-end` (`wrong-phase`, `unknown-command` naming the match); `bot` answered `ok
+cmd=bot`, past its starts `slow-down wait_ms=`
+    → server/test_kept_seek_sought_again.py; server/test_rematch.py (the match over);
+      protocol/test_protocol_audit_table.py (`the game is over`);
+      server/test_house_bots.py, server/test_slow_down_waits.py
+      test_a_house_bot_refused_by_both_its_limits_is_told_the_longer_wait
 
 §"The Python client library" the example, run as it stands (one line and status 2 when
 the server goes; an opponent who leaves: one line, seeks again)
