@@ -17,7 +17,7 @@ Intro: `records export` (`--db`, `--config`), every deal in the order stored, no
 matches still running
     → store/test_store.py test_records_leave_running_matches_out,
       test_one_matchs_records_in_deal_order_once_it_is_finished;
-    → store/test_ladder_table.py (--config); server/test_persistence.py
+    → test_config_db.py (--config); server/test_persistence.py
 Table: every key, its type; "only" keys absent otherwise; no key undocumented
     → here: test_every_key_has_the_documented_type_in_every_record,
       test_the_sample_holds_every_documented_key_and_kind_of_record
@@ -321,6 +321,13 @@ def test_the_deal_keys_agree() -> None:
             assert record["trump"] is None and record["fresa"] is None, where
         if players == 4:
             assert record["fresa"] is None, where
+        elif record["tricks"] and variant != "tertz":  # the last cards were dealt
+            assert record["fresa"] is not None, where  # under fresa-hidden too
+        # the turned card as dealt: after 6 cards a seat (Tertz: 3, 3, 3 a seat)
+        assert record["turned"] == record["deck"][(9 if variant == "tertz" else 6) * n], where
+        if record["trump"] is not None and variant != "tertz":
+            turned_suit = record["turned"][-1] == record["trump"]
+            assert record["first_trump"] == turned_suit, where
         if record["player"] is not None:
             assert 0 <= record["player"] < n
         leader = (dealer + 1) % n
