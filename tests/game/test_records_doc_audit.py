@@ -45,8 +45,14 @@ when a stopped server left it unfinished
 `tricks`: leader, cards in play order, winner → here: test_the_deal_keys_agree
 `unfinished_trick`: only with cards on the table; the plays after the taken tricks
     → here: test_the_deal_keys_agree; game/test_forfeit_record.py
-`declared`: tokens, scored, bella as its own entry
+`declared`: per seat that spoke, its talk calls' tokens; pokazhi, skin, prokhodit? and
+its answers, a punished call: no seat; `"calls": []` for a seat counted without speaking;
+bella as its own entry, no `cards`
     → game/test_records.py test_record_of_the_table_talk_replays;
+    → here: test_declared_lists_what_each_seat_said_in_the_talk_and_what_counts
+`combo`: `terts to 10h`, `pyatdesyat to Ks`; Tertz `run of N to 9d` (3 to 8), `four Q`...
+    → here: test_combo_names_a_sequence_by_its_kind_and_top_card
+`scored` adds up, per side, to the combination part of `points`
     → here: test_scored_adds_up_to_the_combination_part_of_points
 `points` combinations + cards + last trick; `penalty` deals
     → here: test_scored_adds_up_to_the_combination_part_of_points;
@@ -60,6 +66,11 @@ when a stopped server left it unfinished
     → here: test_a_matchs_records_chain; game/test_forfeit_winner.py
 Tertz keys `talon_broken`, `draws`; player null, first_trump true, fresa null, split
     → here: test_a_tertz_record_is_as_described; tertz/test_rules.py
+Tertz `deck` dealt 3, 3, 3 to each seat, the dealer's opponent first, then the turned card
+    → here: test_a_tertz_deck_is_dealt_three_three_three_the_dealers_opponent_first,
+      test_the_deal_keys_agree (the turned card)
+§Calls `ms`: the milliseconds since the deal started: the server's stamp (server/table.py)
+    not pinned here: the engine takes `ms` as given (type and sign checked here)
 Sides: per seat with 2 and 3, side 0 is seats 0 and 2 with 4 → here: test_a_matchs_records_chain
 Forfeit: the deal as it stood, `written` zero, `match_over.forfeit`; replays
     → here: test_a_matchs_records_chain; game/test_forfeit_record.py
@@ -89,9 +100,10 @@ from typing import Any
 import pytest
 
 from deberc_net.cli import main
-from deberc_net.game.cards import card_points, parse_card
+from deberc_net.game.calls import from_record
+from deberc_net.game.cards import card_points, card_str, parse_card
 from deberc_net.game.match import Match
-from deberc_net.game.record import replay_deal, replay_matches
+from deberc_net.game.record import replay_calls, replay_deal, replay_matches
 from deberc_net.game.rules import RuleSet
 from deberc_net.testing import build_ruleset
 
@@ -472,3 +484,80 @@ def test_selfplay_records_name_the_table_selfplay_and_the_game_number(
     written = [json.loads(line) for line in lines]
     assert {r["table"] for r in written} == {"selfplay"}
     assert sorted({r["match"] for r in written}) == ["1", "2"]
+
+
+# ---------------------------------------------------------------------- declared
+NEVER_DECLARED = {"pokazhi", "skin", "prokhodit?", "prokhodit", "ne-prokhodit", "pokazyvayu"}
+BELLA_ENTRY = {"calls": ["bella"], "scored": [{"combo": "bella", "points": 20}]}
+
+
+def test_declared_lists_what_each_seat_said_in_the_talk_and_what_counts() -> None:
+    """Per seat that spoke: its talk calls' tokens, in order; a seat whose sequences count
+    without its speaking has `"calls": []`; bella its own entry without `cards`;
+    pokazhi, skin, prokhodit? and its answers and a punished call list no seat."""
+    checked = 0
+    for (players, variant, options), record in records():
+        rules = build_ruleset(players, variant, options)
+        talk = replay_deal(record, rules).talk_calls
+        said: dict[int, list[str]] = {}
+        for call in record["calls"]:
+            if call["call"] in talk and "penalty" not in call:
+                said.setdefault(call["seat"], []).append(from_record(call).token())
+        spoken = [e for e in record["declared"] if {k: e[k] for k in BELLA_ENTRY} != BELLA_ENTRY]
+        bella = [e for e in record["declared"] if e not in spoken]
+        assert len(bella) <= 1
+        seats = [e["seat"] for e in spoken]
+        assert seats == sorted(set(seats)), record["declared"]  # one entry a seat, in order
+        for entry in spoken:
+            assert entry["calls"] == said.get(entry["seat"], []), record["declared"]
+            assert not NEVER_DECLARED & set(entry["calls"])
+            if not entry["calls"]:  # counted without speaking
+                assert entry["scored"], entry
+        assert {e["seat"] for e in spoken} >= said.keys()
+        checked += bool(said)
+    assert checked > 20
+
+
+def test_combo_names_a_sequence_by_its_kind_and_top_card() -> None:
+    card = r"(?:7|8|9|10|J|Q|K|A)[shdc]"
+    seen: set[str] = set()
+    for (_, variant, _), record in records():
+        for entry in record["declared"]:
+            for scored in entry["scored"]:
+                combo = scored["combo"]
+                if combo == "bella":
+                    assert "cards" not in scored
+                    continue
+                top = combo.rsplit(" ", 1)[1]
+                if variant == "tertz":
+                    m = re.fullmatch(rf"run of ([3-8]) to ({card})|four (Q|K|A|J)", combo)
+                    assert m, combo
+                    size = int(m[1]) if m[1] else 4
+                    kind = "run" if m[1] else "four"
+                else:
+                    m = re.fullmatch(rf"(terts|pyatdesyat) to ({card})", combo)
+                    assert m, combo
+                    size, kind = (3 if m[1] == "terts" else 4), m[1]
+                    assert len(scored["cards"]) >= size
+                    size = len(scored["cards"])
+                assert len(scored["cards"]) == size, scored
+                if kind != "four":
+                    assert top in scored["cards"], scored
+                seen.add(kind)
+    assert seen >= {"terts", "run"}
+
+
+def test_a_tertz_deck_is_dealt_three_three_three_the_dealers_opponent_first() -> None:
+    for (players, variant, options), record in records():
+        if variant != "tertz":
+            continue
+        bare = {**record, "calls": []}
+        deal = replay_calls(bare, build_ruleset(players, variant, options))
+        deck, dealer = record["deck"], record["dealer"]
+        first, second = (dealer + 1) % 2, dealer
+        packets = [deck[i : i + 3] for i in range(0, 18, 3)]
+        by_seat = {first: packets[0::2], second: packets[1::2]}
+        for seat, got in by_seat.items():
+            assert sorted(card_str(c) for c in deal.hands[seat]) == sorted(
+                c for packet in got for c in packet
+            )
