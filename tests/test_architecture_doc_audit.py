@@ -40,6 +40,8 @@ with Deal.copy now (`_copy_with`): a slip, corrected
 protocol/wire.py: one formatter and parser; every line kind round-trips
     → protocol/test_wire.py
 clients/raw_bot.py stays standalone → here: test_the_raw_bot_imports_nothing_of_ours
+The pages it refers to (docs/protocol.md §2.3, docs/web.md, docs/scaling.md, ...)
+    → here: test_every_page_and_section_the_map_refers_to_is_there
 "Not done yet": a note on the tests' own state (which run over memory streams), not a
 promise to a user: not pinned.
 """
@@ -295,3 +297,11 @@ def test_the_raw_bot_imports_nothing_of_ours() -> None:
         )
     }
     assert imported.isdisjoint({*PACKAGES, "."}), imported
+
+
+def test_every_page_and_section_the_map_refers_to_is_there() -> None:
+    pages = set(re.findall(r"docs/(\w+\.md)", doc()))
+    assert pages and all((DOC.parent / page).is_file() for page in pages), pages
+    for page, number in re.findall(r"docs/(\w+\.md) §(\d+(?:\.\d+)*)", doc()):
+        heading = rf"^#+ {re.escape(number)}\.? "
+        assert re.search(heading, (DOC.parent / page).read_text("utf-8"), re.M), number

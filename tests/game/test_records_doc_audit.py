@@ -83,6 +83,8 @@ A match forfeited between deals has no record → server/test_forfeit_record.py
     → game/test_records.py; game/test_record_fold.py
 §Replaying a record written from the engine's events alone
     → game/test_record_fold.py
+The page's references (docs/rules.md §2, §10, §11, §12, §12.5; docs/protocol.md §11.3, §14)
+    → here: test_every_section_the_page_refers_to_is_there
 """
 
 from __future__ import annotations
@@ -561,3 +563,17 @@ def test_a_tertz_deck_is_dealt_three_three_three_the_dealers_opponent_first() ->
             assert sorted(card_str(c) for c in deal.hands[seat]) == sorted(
                 c for packet in got for c in packet
             )
+
+
+def test_every_section_the_page_refers_to_is_there() -> None:
+    """`docs/rules.md §12.5`, `docs/protocol.md §14`, ...: each names a heading there."""
+    refs = set(re.findall(r"docs/(\w+\.md)[^§\n]{0,3}§(\d+(?:\.\d+)*)", DOC.read_text("utf-8")))
+    assert len(refs) >= 6
+    missing = [
+        f"{page} §{number}"
+        for page, number in sorted(refs)
+        if not re.search(
+            rf"^#+ {re.escape(number)}\.? ", (DOC.parent / page).read_text("utf-8"), re.M
+        )
+    ]
+    assert missing == []
