@@ -17,6 +17,8 @@ lobby: each command's handler named in one table (Lobby.handlers), in the module
 names for it; server/moderation.py and server/ignoring.py were missing from the map, and
 `leave!`: a slip, corrected
     → here: test_the_lobby_hands_each_command_to_the_module_the_map_names
+server/run_order.py: woken tasks served in the order they woke
+    → here: test_run_order_serves_woken_tasks_in_the_order_they_woke
 lobby: it owns no nursery (its tasks go to the Spawner) → server/test_lobby_tasks.py
 protocol/connection.py: without I/O, the time a number; AWAITING_LOGIN -> LOGGED_IN ->
 CLOSED by a transition table
@@ -55,11 +57,15 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+import trio
+import trio.testing
+
 from deberc_net.game import events as game_events
 from deberc_net.protocol import events as protocol_events
 from deberc_net.protocol.connection import State
 from deberc_net.server.config import Config
 from deberc_net.server.lobby import Lobby
+from deberc_net.server.run_order import restore, serve_in_arrival_order
 from deberc_net.server.store import open_store
 from deberc_net.testing import rule_book
 
@@ -305,3 +311,40 @@ def test_every_page_and_section_the_map_refers_to_is_there() -> None:
     for page, number in re.findall(r"docs/(\w+\.md) §(\d+(?:\.\d+)*)", doc()):
         heading = rf"^#+ {re.escape(number)}\.? "
         assert re.search(heading, (DOC.parent / page).read_text("utf-8"), re.M), number
+
+
+def served_in_wake_order(rounds: int, tasks: int) -> list[bool]:
+    """Each round: ``tasks`` tasks park on one event, which wakes them all in one batch
+    in the order they parked; whether they then ran in that order."""
+    rounds_in_order: list[bool] = []
+
+    async def waiter(i: int, event: trio.Event, parked: list[int], ran: list[int]) -> None:
+        parked.append(i)  # Event.wait parks at once: no checkpoint before it
+        await event.wait()
+        ran.append(i)
+
+    async def main() -> None:
+        for _ in range(rounds):
+            event, parked, ran = trio.Event(), list[int](), list[int]()
+            async with trio.open_nursery() as nursery:
+                for i in range(tasks):
+                    nursery.start_soon(waiter, i, event, parked, ran)
+                await trio.testing.wait_all_tasks_blocked()
+                event.set()
+            rounds_in_order.append(ran == parked)
+
+    trio.run(main)
+    return rounds_in_order
+
+
+def test_run_order_serves_woken_tasks_in_the_order_they_woke() -> None:
+    """server/run_order.py: trio alone reverses a batch of woken tasks half the time; a
+    server owning its process has them served as they woke."""
+    assert not all(served_in_wake_order(30, 5))  # trio's own coin
+    coin = serve_in_arrival_order()
+    assert coin is not None
+    try:
+        assert all(served_in_wake_order(30, 5))
+    finally:
+        restore(coin)
+    assert not all(served_in_wake_order(30, 5))  # given back
