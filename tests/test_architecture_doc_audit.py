@@ -44,6 +44,22 @@ protocol/wire.py: one formatter and parser; every line kind round-trips
 clients/raw_bot.py stays standalone → here: test_the_raw_bot_imports_nothing_of_ours
 The pages it refers to (docs/protocol.md §2.3, docs/web.md, docs/scaling.md, ...)
     → here: test_every_page_and_section_the_map_refers_to_is_there
+Each entry's job, in the map's few words → that module's own tests: server/proxy_header.py
+→ server/test_game_proxy.py; server/running.py (a task per connection, a writer only while
+a socket is full) → server/test_streams.py
+test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_sent,
+test_an_idle_logged_in_socket_connection_is_one_task_without_a_nursery; protocol/framing.py
+→ protocol/test_framing_telnet.py, test_framing_fast_path.py; protocol/commands.py →
+server/test_commands.py; server/password_change.py → server/test_password_change.py;
+server/kept_apart.py → server/test_kept_apart_memory.py; server/table_numbers.py →
+server/test_table_numbers.py; server/table.py (Table.call_here) → server/test_streams.py
+test_a_call_to_a_waiting_table_is_handled_by_its_reader_without_waking_the_table;
+server/inbox.py → server/test_inbox.py; server/rated_news.py → server/test_ratings.py;
+server/seat_log.py → server/test_logs_ops.py; protocol/vocabulary.py →
+protocol/test_vocabulary.py; protocol/hints.py → protocol/test_hints.py;
+protocol/messages.py → protocol/test_messages.py; protocol/read_back.py →
+protocol/test_read_back.py; game/talk.py, game/scoring.py, game/clock.py →
+game/test_talk.py, test_scoring.py, test_clock.py
 "Not done yet": a note on the tests' own state (which run over memory streams), not a
 promise to a user: not pinned.
 """
