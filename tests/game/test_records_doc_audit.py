@@ -96,6 +96,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -319,6 +320,8 @@ def test_the_header_keys_say_what_the_table_says() -> None:
         assert record["options"] == sorted(record["options"]) == sorted(options)
         # every rule plugin in play: the variant's and each option's, by its own name
         assert {variant, *options} <= record["rule_versions"].keys()
+        # the shipped rules: the version of the distribution that publishes them
+        assert set(record["rule_versions"].values()) == {metadata.version("deberc-net")}
         assert len(record["players"]) == players
 
 
