@@ -100,12 +100,13 @@ class Rematches:
                 old.open = False
             self.offers[name_key(name)] = offer
         node = self.lobby.node
-        if node is not None and refusal is None:
+        if node is not None:
             # one whose 'leave' ended it was told his seat gone before the offer was made:
-            # his worker hears its players now (for a loss of this one: node.py)
+            # his worker hears its players now (for a loss of this one: node.py), or that
+            # none was offered
             gone = [p for p in self._players(offer) if p.table is not table]
             if gone:
-                node.rematch_asked(table.id, (), gone, names)
+                node.rematch_asked(table.id, (), gone, names, refused=refusal is not None)
         if refusal is None:  # people are told it is on offer (a program knows §5.16)
             offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
             for name in names:

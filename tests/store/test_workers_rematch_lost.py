@@ -15,7 +15,14 @@ import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event
 
-from .workers import SETTINGS, Workers, playing_across, served_workers, settings_file
+from .workers import (
+    SETTINGS,
+    Workers,
+    playing_across,
+    served_workers,
+    settings_file,
+    until_listed,
+)
 
 
 async def _ann_asks_a_rematch_of_worker_1(
@@ -150,5 +157,77 @@ async def test_a_rematch_kept_by_a_stopping_worker_is_told_off_with_why(
                 await ann.expect("ok", cmd="ping", timeout=10)
                 offs = [x for x in ann.lines if x.startswith("rematch ") and "off=-" not in x]
                 assert len(offs) == 1, offs
+            finally:
+                await close_all(opened)
+
+
+async def _across_with_a_house_bot(workers: Workers, opened: list[LineClient]) -> LineClient:
+    """bob (worker 1) opens a three-seat table, ann (worker 0) sits, bob seats a house
+    bot at the last: the match starts. ann's client."""
+    bob = await workers.connect(1, "bob")
+    ann = await workers.connect(0, "ann")
+    opened += [ann, bob]
+    await bob.send("new 3")
+    table = (await bob.expect("ok", cmd="sit"))["table"]
+    await until_listed(ann, "tables", f"id={table} ")
+    await ann.send(f"sit {table}")
+    await ann.expect("ok", cmd="sit", timeout=10)
+    await bob.send("bot random")
+    await bob.expect("ok", cmd="bot", timeout=10)
+    await ann.read_until(lambda x: is_event(x, "start"), 30)
+    return ann
+
+
+async def _no_offer_told_off(ann: LineClient) -> None:
+    """Worker 1 killed: once ann's worker has forgotten it (bob no longer listed),
+    she was told of no rematch, there being none to lose."""
+    await until_listed(ann, "who", "bob", present=False)
+    await ann.send("ping")
+    await ann.expect("ok", cmd="ping", timeout=10)
+    assert not [x for x in ann.lines if x.startswith("rematch ")], ann.lines
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_a_house_bots_match_kept_by_a_killed_worker_tells_no_rematch_off(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """No rematch of a house bot's match is offered (docs/protocol.md §5.16), so ann
+    (worker 0) hears of none as worker 1, which held the table, is lost (before: its
+    worker kept an entry anyway, and told her 'off=server-lost' of an offer never made)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                ann = await _across_with_a_house_bot(workers, opened)
+                bob = opened[1]
+                await bob.send("leave!")
+                await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+                os.kill(workers.pids[1], signal.SIGKILL)
+                await _no_offer_told_off(ann)
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_the_leaver_of_a_house_bots_match_kept_by_a_killed_worker_is_told_nothing(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ann's own 'leave!' ends it (her 'placed' came before the match's end): her worker
+    hears no rematch was offered, and tells her nothing as worker 1 is lost."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                ann = await _across_with_a_house_bot(workers, opened)
+                bob = opened[1]
+                await ann.send("leave!")
+                await ann.expect("ok", cmd="leave", timeout=10)
+                await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+                # her 'rematch' is refused (by worker 1, or by her own once it heard
+                # no offer stands): either answer comes after that word to her worker
+                await ann.send("rematch")
+                await ann.read_until(lambda x: x.startswith("error "), 10)
+                os.kill(workers.pids[1], signal.SIGKILL)
+                await _no_offer_told_off(ann)
             finally:
                 await close_all(opened)

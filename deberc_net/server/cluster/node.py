@@ -735,15 +735,20 @@ class Node:
         asked: tuple[str, ...],
         players: list[Session],
         names: tuple[str, ...] = (),
+        refused: bool = False,
     ) -> None:
         """Tell the workers of ``players`` (those of them elsewhere) who has asked for
         a rematch of ``table``, kept here, and its players (``names``, by seat): should
         this worker be lost, each of them names them in his 'off=server-lost' line
         (_rematches_lapse). (The players' of one who left the match, whose 'placed'
-        came before the offer: Rematches.match_over.)"""
+        came before the offer: Rematches.match_over; ``refused``: none was offered, a
+        house bot's match, and his worker forgets the entry it keeps.)"""
         for player in players:
             if isinstance(player, RemoteSession):
-                body = {"k": "rematch_asked", "s": player.remote_id, "table": table}
+                body: dict[str, Any] = {"k": "rematch_asked", "s": player.remote_id}
+                body |= {"table": table}
+                if refused:
+                    body["refused"] = True
                 self.bus.publish(
                     channel(player.worker), body | {"asked": list(asked), "names": list(names)}
                 )
@@ -751,6 +756,9 @@ class Node:
     def _rematch_asked(self, message: dict[str, Any]) -> None:
         offer = self.rematch_at.get(message["s"])
         if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
+            if message.get("refused"):
+                del self.rematch_at[message["s"]]
+                return
             asked = tuple(str(n) for n in message["asked"])
             # (an older worker tells no names: those its 'placed' told, if any)
             names = tuple(str(n) for n in message.get("names", ())) or offer.names
@@ -847,9 +855,13 @@ class Node:
                 owner, until = session.table.owner, trio.current_time() + REMATCH_S
                 offer = message.get("offer")  # its players (an older worker tells none)
                 names: tuple[str, ...] = ()
+                refused = False
                 if isinstance(offer, dict) and offer.get("table") == session.table.id:
                     names = tuple(str(n) for n in offer["names"])
-                self.rematch_at[session.id] = OfferElsewhere(owner, session.table.id, until, names)
+                    refused = bool(offer.get("refused"))
+                if not refused:  # (none offered: its loss is no offer lost, §5.16)
+                    off = OfferElsewhere(owner, session.table.id, until, names)
+                    self.rematch_at[session.id] = off
                 session.table, session.seat = None, None
             return
         table = self._table_copy(message["w"], message["info"])
@@ -1073,9 +1085,11 @@ class Node:
             body["wait"] = wait
         body |= {"table": None if table is None else table.id}
         if table is None and proxy.name is not None:  # its match over: its offer's players
-            offer = self.lobby.rematches.standing(proxy.name)
-            if offer is not None:
+            offer = self.lobby.rematches.offers.get(name_key(proxy.name))
+            if offer is not None and offer.open:
                 body["offer"] = {"table": offer.table, "names": list(offer.names)}
+                if offer.refusal is not None:  # none stands (a house bot's match): his
+                    body["offer"]["refused"] = True  # worker keeps no entry of it
         if table is not None:
             body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
             self._copied_elsewhere(table)
