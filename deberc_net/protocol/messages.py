@@ -1077,8 +1077,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HISTORY_PLAYING: ("being played", "играется"),
     Msg.HISTORY_BREAK: ("      {seat} breaks the deck: {call}", "      {seat}: {call}"),
     Msg.HISTORY_SWAP: (
-        "      {seat} swaps the trump 7 for the turned {card}: {call}",
-        "      {seat}: {call} — берёт открытую карту {card} за козырную семёрку",
+        # made before his card: said so, else one under trick 1 read as after it
+        "      {seat}, before his card, swaps the trump 7 for the turned {card}: {call}",
+        "      {seat}, до своей карты: {call} — берёт открытую {card} за козырную семёрку",
     ),
     Msg.HISTORY_DRAWS: ("      draw: {draws}", "      добор: {draws}"),
     Msg.HISTORY_UNFINISHED: (

@@ -1674,7 +1674,8 @@ def _swap_field(swap: tuple[int, int]) -> str:
 def _swap_line(
     swap: tuple[int, int], n: Sequence[str], lang: Lang, words: Mapping[str, str]
 ) -> str:
-    """'      ann swaps the trump 7 for the turned K♥: menyayu', under its trick."""
+    """'      ann, before his card, swaps the trump 7 for the turned K♥: menyayu', under
+    its trick."""
     seat, took = swap
     said = phrase(Msg.CALL_WORD, call=spoken_call(C.MENYAYU), ru=ru_call(C.MENYAYU, words))
     return _say(lang, Msg.HISTORY_SWAP, seat=n[seat], card=pretty_card(took), call=said)

@@ -84,9 +84,10 @@ async def test_a_tertz_history_tells_the_break_and_the_draws(
     at = sum(call == "play" for _, call in calls[: calls.index((seat, "menyayu"))]) // 2
     assert tricks1[at]["swap"] == f"{seat}:{record['turned']}"
     assert sum("swap=" in x for x in raw[2 : 2 + len(record["tricks"])]) == 1
-    swaps = [x for x in human if " swaps the trump 7 for the turned " in x]
+    swaps = [x for x in human if ", before his card, swaps the trump 7 for the turned " in x]
     took = pretty_card(parse_card(record["turned"]))
-    assert swaps[0] == f"      {names[seat]} swaps the trump 7 for the turned {took}: menyayu"
+    said = f", before his card, swaps the trump 7 for the turned {took}: menyayu"
+    assert swaps[0] == f"      {names[seat]}{said}"
     assert len(swaps) == sum("swap=" in x for x in raw)  # deal 2's, if in its first trick
     plain = [x for x in human if x not in swaps]
     loser = names[1 - record["tricks"][0]["winner"]]

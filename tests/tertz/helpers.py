@@ -55,10 +55,15 @@ SWAP_BOB = "10d Jd Qd 7h 9h Ks As Jh Qc"  # the trump 7 (hearts)
 SWAP_TALON = "8h 10h Ah Qh 7d 8d 9s Js Qs 10c Jc Kc"
 
 
+def swap_match_unplayed() -> Match:
+    """The swap deal's match, ann to lead the first trick."""
+    return new_match(RULES, build_talon_deck(SWAP_ANN, SWAP_BOB, "Kh", SWAP_TALON))
+
+
 def swap_match() -> Match:
     """The swap deal's match, its first trick played and the deck broken (lomayu-1),
     ann to lead the second."""
-    match = new_match(RULES, build_talon_deck(SWAP_ANN, SWAP_BOB, "Kh", SWAP_TALON))
+    match = swap_match_unplayed()
     play(match, "Ad 10d")
     say(match, 1, "lomayu-1")
     return match

@@ -14,7 +14,7 @@ from deberc_net.protocol.wire import parse_line
 from deberc_net.server.table_views import history_deal, history_in_play
 from deberc_net.testing import play, say
 
-from .helpers import first_card, swap_match, swapped_at_trick_two
+from .helpers import first_card, swap_match, swap_match_unplayed, swapped_at_trick_two
 
 NAMES = ("ann", "bob")
 
@@ -35,12 +35,12 @@ def test_a_finished_deals_history_says_where_the_trump_seven_was_swapped() -> No
     human = render(history, HUMAN)
     assert human[5:8] == [
         "  2 ann 7♠ bob K♠ > bob",
-        "      bob swaps the trump 7 for the turned K♥: menyayu",
+        "      bob, before his card, swaps the trump 7 for the turned K♥: menyayu",
         "      draw: bob Q♥, ann 7♦",
     ]
     assert sum("swaps" in x for x in human) == 1  # once a deal: the seven lies face up
     assert render_ru(history)[6] == (
-        "      bob: меняю — берёт открытую карту К♥ за козырную семёрку"
+        "      bob, до своей карты: меняю — берёт открытую К♥ за козырную семёрку"
     )
     machine = render(history, MACHINE)
     assert machine[3].endswith(" swap=1:Kh")
@@ -54,7 +54,7 @@ def test_the_deal_in_play_says_it_once_its_trick_is_taken() -> None:
     human = render(_history(history_in_play(match.deal)), HUMAN)
     assert human[4:6] == [
         "  2 ann 7♠ bob K♠ > bob",
-        "      bob swaps the trump 7 for the turned K♥: menyayu",
+        "      bob, before his card, swaps the trump 7 for the turned K♥: menyayu",
     ]
     assert not any(x.startswith("      draw:") for x in human)  # the draws are not told yet
 
@@ -73,10 +73,11 @@ def test_a_swap_in_the_trick_a_forfeit_left_untaken_is_said_under_it() -> None:
     human = render(history, HUMAN)
     assert human[-2:] == [
         "    ann 7♠: not taken, the deal ended there",
-        "      bob swaps the trump 7 for the turned K♥: menyayu",
+        "      bob, before his card, swaps the trump 7 for the turned K♥: menyayu",
     ]
     assert (
-        render_ru(history)[-1] == "      bob: меняю — берёт открытую карту К♥ за козырную семёрку"
+        render_ru(history)[-1]
+        == "      bob, до своей карты: меняю — берёт открытую К♥ за козырную семёрку"
     )
     machine = render(history, MACHINE)
     assert machine[1].endswith(" unfinished_leader=0 unfinished=7s unfinished_swap=1:Kh")
@@ -92,5 +93,28 @@ def test_a_swap_before_the_first_card_of_the_trick_a_forfeit_ended_is_said_too()
     history = _history(_forfeited(match))
     human = render(history, HUMAN)
     assert not any("not taken" in x for x in human)
-    assert human[-1] == "      bob swaps the trump 7 for the turned K♥: menyayu"
+    assert human[-1] == "      bob, before his card, swaps the trump 7 for the turned K♥: menyayu"
     assert render(history, MACHINE)[1].endswith(" unfinished_swap=1:Kh")
+
+
+def test_a_swap_in_the_first_trick_is_said_made_before_the_break_under_it() -> None:
+    """bob swaps in trick 1, before his card: his swap line, above the break line,
+    says it came before his card (before: it read as made after trick 1, by the break)."""
+    match = swap_match_unplayed()
+    play(match, "Ad")
+    say(match, 1, "menyayu")
+    play(match, "10d")
+    say(match, 1, "lomayu-1")
+    history = _history(history_in_play(match.deal))
+    human = render(history, HUMAN)
+    assert human[2:5] == [
+        "  1 ann A♦ bob 10♦ > ann",
+        "      bob, before his card, swaps the trump 7 for the turned K♥: menyayu",
+        "      bob breaks the deck: lomayu 1",
+    ]
+    assert render_ru(history)[3] == (
+        "      bob, до своей карты: меняю — берёт открытую К♥ за козырную семёрку"
+    )
+    machine = render(history, MACHINE)
+    assert machine[2].endswith(" swap=1:Kh")
+    assert history_text([parse_line(x) for x in machine], NAMES) == human
