@@ -484,11 +484,12 @@ def engine_call(word: str) -> Call | None:
         return None
 
 
-def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int, int] | None:
+def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int, int, str] | None:
     """A numbered call of the table's plugins (``lomayu-N``, said ``break N``) typed
     with a number it does not have, or with none: (its word as typed, its lowest N, its
-    highest N), so the refusal names the range in the player's words (``ломаю N: N от
-    1 до 12``); None for anything else (docs/protocol.md §10)."""
+    highest N, the call's own word: ``lomayu``), so the refusal names the range in the
+    player's words (``ломаю N: N от 1 до 12``); None for anything else (docs/protocol.md
+    §10)."""
     words = normalize(text).split()
     if len(words) not in (1, 2):
         return None
@@ -506,7 +507,7 @@ def numbered_call_range(text: str, aliases: Mapping[str, str]) -> tuple[str, int
     typed = heads.get(words[0])
     if typed is None or (len(words) == 2 and number_word(words[1]) in numbers[typed]):
         return None  # a number it has: refused as before (not legal now)
-    return words[0], min(numbers[typed]), max(numbers[typed])
+    return words[0], min(numbers[typed]), max(numbers[typed]), typed
 
 
 def _igrayu(rest: list[str], text: str) -> Call:

@@ -1246,7 +1246,7 @@ class Table:
             session.send(ev.error("ambiguous-call", said))
             return
         except CallSyntaxError as exc:
-            self._refuse_unread(session, text, legal, str(exc))
+            self._refuse_unread(session, text, legal, str(exc), seat)
             return
         except Exception:  # the reading is pure: a flaw in it costs this line, not the table
             self._unreadable(session, text)
@@ -1254,10 +1254,8 @@ class Table:
         try:
             await self._apply(seat, call, auto=False, now=now)
         except IllegalCall as exc:
-            human = for_people(exc.message, match.names)
-            detail = refusal_phrase(exc.message, match.names, self.words)
             ten = ten_meant(call, text, legal) if cyrillic_ace else None
-            session.send(ev.Error(exc.code, exc.message, human, detail, hint=ten))
+            self._refuse_illegal(session, exc, ten)
             return
         clocks = self.clocks
         if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
@@ -1268,15 +1266,28 @@ class Table:
         («сто пять», «от короля»)."""
         return phrase(Msg.CALL_WORD, call=token, ru=f"«{ru_call(token, self.words)}»")
 
+    def _refuse_illegal(self, session: Session, exc: IllegalCall, ten: str | None = None) -> None:
+        """The deal's refusal of a call, in the session's words."""
+        names = self.match.names if self.match is not None else ()
+        human = for_people(exc.message, names)
+        detail = refusal_phrase(exc.message, names, self.words)
+        session.send(ev.Error(exc.code, exc.message, human, detail, hint=ten))
+
     def _refuse_unread(
-        self, session: Session, text: str, legal: Sequence[Call], reason: str
+        self, session: Session, text: str, legal: Sequence[Call], reason: str, seat: int
     ) -> None:
         """``text`` reads as no call (``reason``): say so, with the call or command it
         is nearest (docs/protocol.md §8.1)."""
         try:
             numbered = numbered_call_range(text, self.rules.call_aliases)
             if numbered is not None:  # the call's word, a number it does not have
-                call_word, low, high = numbered
+                call_word, low, high, head = numbered
+                match = self.match
+                if match is not None and not any(c.name.startswith(f"{head}-") for c in legal):
+                    # none of its numbers is due now ('lomayu 0' out of the break): why
+                    # not, first, rather than a range no number of which would do
+                    self._refuse_illegal(session, match.deal.why_not(seat, Call(f"{head}-{low}")))
+                    return
                 said = phrase(Msg.CALL_RANGE, call=call_word, low=low, high=high)
                 session.send(ev.error("bad-argument", said))
                 return

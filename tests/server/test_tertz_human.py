@@ -7,7 +7,7 @@ import re
 
 import trio
 
-from .client import PROMPT, LineClient, human_choice, seat_pair
+from .client import PROMPT, LineClient, human_choice, next_ask, seat_pair
 from .conftest import Connector
 
 TIMEOUT = 20
@@ -102,8 +102,29 @@ async def test_a_break_out_of_range_is_a_bad_argument_naming_the_range(
     a = await connect.machine(port, "m1")
     b = await connect.machine(port, "m2")
     await seat_pair(a, b, "2 tertz")
-    await a.read_until(lambda line: line.startswith(("ask ", "state ")), TIMEOUT)
-    # '²' and '①' are str.isdigit() but int() refuses them: they closed the table
+    # before the first trick is taken no break is due: that is said first, whatever
+    # the number (before: 'lomayu N: N from 1 to 12', as if one of them would do)
+    out_of_phase = "the loser of the first trick breaks the deck, once, after it"
+    asked = await next_ask(a, b)
+    assert asked is not None
+    for typed in ("lomayu 0", "ломаю 0", "lomayu 13", "break 5x", "ломаю"):
+        await a.send(typed)
+        refusal = await a.expect("error")
+        assert refusal == {"code": "not-allowed", "text": out_of_phase}, typed
+    for _ in range(2):  # the first trick
+        ask, seat = asked
+        cards = [c for c in ask["legal"].split(",") if c[0] in "789JQKA1"]
+        await seat.send(cards[0])
+        asked = await next_ask(a, b)
+        assert asked is not None
+    ask, loser = asked
+    assert ask["legal"].startswith("lomayu-1,"), ask
+    winner = b if loser is a else a
+    await winner.send("lomayu 0")  # the winner does not break: the loser does
+    refused = (await winner.expect("error"))["text"]
+    assert re.fullmatch(r"seat [01] breaks the deck first", refused), refused
+    # the loser, at the break: a number it does not have names the range
+    # ('²' and '①' are str.isdigit() but int() refuses them: they closed the table
     # the call named as typed (a Russian screen showed 'lomayu N' for 'ломаю 13'), and
     # the word without its number too (it was 'not a call', no range said)
     for typed, word in (
@@ -116,11 +137,11 @@ async def test_a_break_out_of_range_is_a_bad_argument_naming_the_range(
         ("lomayu ²", "lomayu"),
         ("break ①", "break"),
     ):
-        await a.send(typed)
-        refusal = await a.expect("error")
+        await loser.send(typed)
+        refusal = await loser.expect("error")
         assert refusal == {"code": "bad-argument", "text": f"{word} N: N from 1 to 12"}, typed
-    await a.send("frobnicate 3")
-    assert (await a.expect("error"))["code"] == "unknown-command"
+    await loser.send("frobnicate 3")
+    assert (await loser.expect("error"))["code"] == "unknown-command"
     for seat in (a, b):
         await seat.send("state")
         shown = await seat.read_until(lambda x: x.startswith(("state ", "ask ")), TIMEOUT)
