@@ -217,6 +217,9 @@ class Finger:
     last: tuple[str, ...]  # match ids, newest first
     house_bot: bool = False  # a house bot's rating name: its copies played the matches
     never_rated: bool = False  # a house bot that is never rated (the random bot)
+    # told an admin only: the name's ban and running mute, as 'bans' and 'mutes' list them
+    ban: Banned | None = None
+    mute: MutedName | None = None
 
 
 @attrs.frozen

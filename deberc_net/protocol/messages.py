@@ -403,6 +403,8 @@ class Msg(StrEnum):
     MUTES_NONE = "mutes-none"
     MUTES_HEAD = "mutes-head"
     MUTE_LINE = "mute-line"
+    FINGER_BANNED = "finger-banned"
+    FINGER_MUTED = "finger-muted"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
     IGNORE_DONE = "ignore-done"
     IGNORE_AGAIN = "ignore-again"
@@ -1704,6 +1706,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.MUTE_LINE: (
         "  {name}: by {admin}, {minutes} more min (till {until} UTC){why}",
         "  {name}: {admin}, ещё {minutes} мин (до {until} UTC){why}",
+    ),
+    # under 'finger NAME' to an admin
+    Msg.FINGER_BANNED: (
+        "  Banned by {admin} since {since} UTC{why}.",
+        "  Заблокирован: {admin}, с {since} UTC{why}.",
+    ),
+    Msg.FINGER_MUTED: (
+        "  Muted by {admin}, {minutes} more min (till {until} UTC){why}.",
+        "  Лишён слова: {admin}, ещё {minutes} мин (до {until} UTC){why}.",
     ),
     Msg.IGNORE_DONE: (
         "You ignore {name}: his 'say', 'invite' and 'rematch' no longer reach you (he is"

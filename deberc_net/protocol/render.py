@@ -625,7 +625,12 @@ def _finger(e: ev.Finger, machine: bool) -> list[str]:
             fields.append(("house_bot", True))
         if e.never_rated:
             fields.append(("never_rated", True))
-        return [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
+        out = [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
+        if e.ban is not None:  # (an admin's: the lines 'bans' and 'mutes' list)
+            out += _bans(ev.Bans((e.ban,)))[1:]
+        if e.mute is not None:
+            out += _mutes(ev.Mutes((e.mute,)))[1:]
+        return out
     return finger_lines(e)
 
 
@@ -643,6 +648,21 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
         out = [_say(lang, Msg.HOUSE_FINGER_TITLE, name=e.name, last=last)]
     else:
         out = [_say(lang, Msg.FINGER_TITLE, name=e.name, who=who, where=where, last=last)]
+    if e.ban is not None:  # (told an admin only)
+        b = e.ban
+        said = _say(lang, Msg.FINGER_BANNED, admin=b.admin, since=b.since, why=why(b.reason))
+        out += _fit([said], "    ")
+    if e.mute is not None:
+        m = e.mute
+        said = _say(
+            lang,
+            Msg.FINGER_MUTED,
+            admin=m.admin,
+            minutes=m.minutes,
+            until=m.until,
+            why=why(m.reason),
+        )
+        out += _fit([said], "    ")
     if not e.ratings:
         out.append(_say(lang, Msg.NOT_RATED))
     for r in e.ratings:

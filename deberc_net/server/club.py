@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -161,8 +162,20 @@ class Club:
         elsewhere = present is not None and present.online  # on another worker
         store = self.lobby.store
         house_bot = is_house_rating_name(name)
+        admin = self.lobby.is_admin(session) and not house_bot  # (no bot is banned)
+        now_s = time.time()
+        moderated: list[ev.Banned | ev.MutedName] = []
 
         def look_up() -> tuple[str | None, list[ev.Rated], list[str]]:
+            if admin:  # the name's ban and running mute, as 'bans' and 'mutes' read them
+                ban = store.ban_of(name)
+                if ban is not None:
+                    moderated.append(ev.Banned(ban.name, ban.admin, ban.since, ban.reason))
+                for m in store.mutes(now_s):
+                    if name_key(m.name) == name_key(name):
+                        until = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(m.until_s))
+                        left = math.ceil((m.until_s - now_s) / 60)
+                        moderated.append(ev.MutedName(m.name, m.admin, until, left, m.reason))
             ratings = []
             for r in store.player_ratings(name):  # (his place counted, not read off
                 # the whole standings: 0.4 s a line at 30,000 rated, a hostile pass)
@@ -178,7 +191,10 @@ class Club:
         # a house bot the server seats is known before its first match (a tryout, s28)
         known_bot = house_bot and self.lobby.house.enabled
         played = bool(last or ratings)
-        if not (registered or online is not None or elsewhere or played or known_bot):
+        ban = next((b for b in moderated if isinstance(b, ev.Banned)), None)
+        mute = next((m for m in moderated if isinstance(m, ev.MutedName)), None)
+        # (a name banned or muted though nobody holds it is known to an admin: §5.19)
+        if not (registered or online is not None or elsewhere or played or known_bot or moderated):
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=asked)))
             return
         # as he is called (his connection's, else his account's spelling), not as asked
@@ -187,7 +203,9 @@ class Club:
             shown = present.name
         here = online is not None or elsewhere
         unrated = house_bot and never_rated(name)  # not 'rated under this name'
-        finger = ev.Finger(shown, registered, here, tuple(ratings), tuple(last), house_bot, unrated)
+        finger = ev.Finger(
+            shown, registered, here, tuple(ratings), tuple(last), house_bot, unrated, ban, mute
+        )
         session.send(finger)
 
     async def games(self, session: Session, item: Command) -> None:

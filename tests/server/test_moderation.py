@@ -540,3 +540,44 @@ async def test_help_tells_an_admin_the_moderation_commands_and_everyone_that_cha
     assert not moderation & await help_commands(ann)
     await ann.send("help say")
     assert "kept in the server's log" in (await ann.expect("help"))["text"]
+
+
+async def test_finger_tells_an_admin_a_names_ban_and_mute_and_nobody_else(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """'finger NAME' asked by an admin says NAME is banned (by whom, why) or muted (the
+    minutes left), as 'bans' and 'mutes' list it (docs/protocol.md §5.18); anyone else's
+    'finger' is as before (before: an admin saw neither, and had to list them all)."""
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann")
+    await boss.send("mute ann 5 calling names")
+    await boss.expect("ok", cmd="mute")
+    await boss.send("ban mihsa spam")  # a name nobody holds: known to an admin all the same
+    await boss.expect("ok", cmd="ban")
+    await boss.send("finger ann")
+    head = await boss.expect("finger")
+    assert (head["name"], head["ratings"]) == ("ann", "0"), head
+    muted = fields(await boss.read_until(lambda x: x.startswith("mute ")))[1]
+    assert (muted["name"], muted["by"], muted["left"]) == ("ann", "boss", "5"), muted
+    assert muted["text"] == "calling names"
+    await boss.send("finger mihsa")
+    assert (await boss.expect("finger"))["registered"] == "0"
+    banned = fields(await boss.read_until(lambda x: x.startswith("ban ")))[1]
+    assert (banned["name"], banned["by"], banned["text"]) == ("mihsa", "boss", "spam"), banned
+    assert not [x for x in boss.lines if x.startswith("mute name=mihsa")]
+    # in words: a line under the title
+    await boss.send("style human")
+    await boss.read_until(lambda x: "human" in x)
+    await boss.send("finger ann")
+    title = await boss.read_until(lambda x: x.startswith("ann: "))
+    said = await boss.read_until(lambda _: True)
+    assert said.startswith("  Muted by boss, 5 more min (till "), (title, said)
+    assert said.endswith(" UTC): calling names."), said
+    # anyone else: no ban or mute told, and a name only banned is nobody
+    await ann.send("finger ann")
+    await ann.expect("finger")
+    await ann.send("ping")
+    after = await ann.read_until(lambda _: True)
+    assert after.startswith("ok cmd=ping"), after
+    assert (await _error(ann, "finger mihsa"))["code"] == "unknown-player"
