@@ -99,6 +99,8 @@ class TableInfo:
     # the seats whose players are away (disconnected): a full table waiting for one of
     # them does not start till he is back (docs/protocol.md §12)
     away: tuple[int, ...] = ()
+    # reserved for its players (docs/protocol.md §5.5a): marked to an admin only
+    reserved: bool = False
 
 
 @attrs.frozen

@@ -184,6 +184,7 @@ class Msg(StrEnum):
     INVITED = "invited"
     PRIVATE_TABLE = "private-table"
     PRIVATE_MARK = "private-mark"
+    RESERVED_MARK = "reserved-mark"
     AWAY_MARK = "away-mark"
     AWAY_NAMED = "away-named"
     # told at the next login of a player away when it happened (server/missed.py)
@@ -991,6 +992,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
     Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
+    Msg.RESERVED_MARK: (" (reserved)", " (заказан)"),  # (an admin's 'tables')
     Msg.AWAY_MARK: (" (away)", " (нет связи)"),  # a seat's player in 'tables'
     Msg.AWAY_NAMED: (" (away: {names})", " (нет связи: {names})"),  # a pair's, playing
     Msg.MISSED_SEAT: (

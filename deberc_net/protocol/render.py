@@ -359,6 +359,7 @@ def _tables(event: ev.Tables, machine: bool) -> list[str]:
                         ("observers", t.observers),
                         *([("private", True)] if t.private else []),
                         *([("away", [t.seats[s] for s in t.away])] if t.away else []),
+                        *([("reserved", True)] if t.reserved else []),  # (an admin's)
                     ],
                 )
             )
@@ -410,7 +411,8 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
             lang,
             Msg.TABLE_LINE,
             table=t.id,
-            private=_say(lang, Msg.PRIVATE_MARK) if t.private else "",
+            private=(_say(lang, Msg.PRIVATE_MARK) if t.private else "")
+            + (_say(lang, Msg.RESERVED_MARK) if t.reserved else ""),
             variant=t.variant,
             options=f" {' '.join(t.options)}" if t.options else "",
             players=t.players,

@@ -77,7 +77,13 @@ class Club:
         )
 
     async def tables(self, session: Session, item: Command) -> None:
-        infos = [t.info() for t in self.lobby.listed_tables(session)]
+        tables = self.lobby.listed_tables(session)
+        infos = [t.info() for t in tables]
+        if self.lobby.is_admin(session):  # a reserved table marked (§5.5a): his own doing
+            infos = [
+                attrs.evolve(i, reserved=t.reserved is not None)
+                for i, t in zip(infos, tables, strict=True)
+            ]
         self._send_page(
             session, item, infos, lambda p: ev.Tables(p.items, len(infos), p.number, p.pages)
         )

@@ -428,3 +428,37 @@ async def test_reserve_refuses_a_wrong_word_naming_it_and_opens_no_table(
         assert refusal["code"] == "bad-argument", line
         assert words in refusal["text"], (line, refusal["text"])
     assert fields(await boss.reply("tables", "tables"))[1]["count"] == "0"
+
+
+async def _tables(client: LineClient) -> list[str]:
+    await client.send("tables")
+    head = await client.read_until(lambda x: x.startswith("tables "))
+    count = int(fields(head)[1]["count"])
+    return [await client.read_until(lambda x: x.startswith("table ")) for _ in range(count)]
+
+
+async def test_tables_marks_a_reserved_table_to_an_admin_only(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """An admin's 'tables' marks a reserved table, `reserved=1` appended (docs/protocol.md
+    §5.2, §1) and ' (reserved)' in words; anyone else's list is as before (before: the
+    admin could not tell it from a table its players had opened)."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    zed = await connect.machine(port, "zed")
+    await boss.send("reserve 2 moscow seats=pa,pb")
+    reserved = (await boss.expect("ok", cmd="reserve"))["table"]
+    await zed.send("new 2")
+    opened = (await zed.expect("ok", cmd="sit"))["table"]
+    listed = {fields(x)[1]["id"]: x for x in await _tables(boss)}
+    assert listed[reserved].endswith(" reserved=1"), listed
+    assert "reserved=" not in listed[opened], listed
+    assert not [x for x in await _tables(zed) if "reserved=" in x]
+    await boss.send("style human")
+    await boss.read_until(lambda x: "human" in x)
+    await boss.send("tables")
+    row = await boss.read_until(lambda x: x.startswith(f"Table {reserved}"))
+    assert row.startswith(f"Table {reserved} (reserved): "), row
+    other = await boss.read_until(lambda x: x.startswith(f"Table {opened}"))
+    assert "(reserved)" not in other, other
