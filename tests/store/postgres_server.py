@@ -61,7 +61,7 @@ SHARED_TMPFS = Path("/dev/shm")
 TMPFS_ROOM = 1 << 30
 
 
-def _shared_tmp() -> str:
+def shared_tmp() -> str:
     """Where root puts a server's directory: a directory anyone may write in (a TMPDIR
     of root's, such as make test's own under /dev/shm, is out of the postgres user's
     reach), on tmpfs where there is room. On disk, each `CREATE DATABASE` cost the
@@ -106,7 +106,7 @@ class PostgresServer:
                 "when run as root"
             )
         root = os.geteuid() == 0
-        directory = Path(tempfile.mkdtemp(prefix="deberc-pg-", dir=_shared_tmp() if root else None))
+        directory = Path(tempfile.mkdtemp(prefix="deberc-pg-", dir=shared_tmp() if root else None))
         as_user: list[str] = []
         if root:
             runuser = shutil.which("runuser")

@@ -160,7 +160,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
@@ -183,6 +182,7 @@ from deberc_net.server.table_numbers import AHEAD
 from tests.ladder.helpers import run_cli
 from tests.server.client import LineClient, log_in_machine
 
+from .postgres_server import shared_tmp
 from .records import deal, finish, opened
 from .workers import (
     OTHER,
@@ -464,7 +464,9 @@ async def test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apar
     assert serve_line == (
         ".venv/bin/deberc-net serve --workers 2 --db postgresql://deberc@127.0.0.1:5433/deberc"
     )
-    scratch = Path(tempfile.gettempdir()) / f"deberc-pg-{uuid.uuid4().hex[:8]}"
+    # the doc's "any scratch directory the `postgres` user may write": not under make
+    # test's TMPDIR, root's own 0700 directory, which that user cannot enter
+    scratch = Path(shared_tmp()) / f"deberc-pg-{uuid.uuid4().hex[:8]}"
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
