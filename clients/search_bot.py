@@ -4,7 +4,7 @@ on average.
 
     python -m clients.search_bot --name s1 [--level 1..5] [--ms MS] [--host --port --seek]
 
-Each level thinks for its own time per decision unless ``--ms`` says otherwise
+Each level thinks for its own time per decision unless --ms says otherwise
 (docs/bots.md: 50 ms at level 1 to 1 s at level 5).
 """
 

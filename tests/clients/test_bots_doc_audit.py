@@ -305,6 +305,7 @@ def test_the_reference_bots_take_the_options_the_table_lists(module: str) -> Non
     assert shown.returncode == 0, shown.stderr
     for option in (*REFERENCE_OPTIONS, "--reconnects"):
         assert option in shown.stdout, (module, option)
+    assert "``" not in shown.stdout, module  # the docstring is the help: no reST markup
     if module == "search_bot":
         assert "{1,2,3,4,5}" in shown.stdout and "(default 3)" in shown.stdout
         assert (
