@@ -127,9 +127,12 @@ def run_distributed(
     queue = BoardQueue(url, "ladder", db_wait_s)
     try:
         run_id = store.start_run({"argv": argv, "distributed": spec})
-        queue.enqueue(run_id, sorted(boards.items()))
-        if options.progress:  # (not with --json: its standard error is its stops' one line)
-            print(queued_line(run_id, len(boards)), file=sys.stderr, flush=True)
+        try:  # Ctrl-C (SIGTERM, SIGHUP) once the run is stored: its one line
+            queue.enqueue(run_id, sorted(boards.items()))
+            if options.progress:  # (not with --json: its standard error is its stops' one line)
+                print(queued_line(run_id, len(boards)), file=sys.stderr, flush=True)
+        except KeyboardInterrupt:  # (before its wait: a stop as its boards became public)
+            raise _interrupted(run_id) from None
         return run_id, _wait_and_finish(queue, run_id, options, seed, games)
     finally:
         queue.close()
@@ -193,7 +196,6 @@ def _wait_and_finish(
     queue's limit, ``--db-wait``); past it, or on Ctrl-C, ScheduleError (the run can be finished
     later). The run stopped (failed, cancelled): RunStopped, nothing counted."""
     started = time.perf_counter()
-    later = f"`deberc-net ladder finish {run_id}` counts the run once its boards are played"
     try:
         _wait(queue, run_id, len(games), options.progress)
         _release_withheld(queue, seed, {game.board for game in games})
@@ -203,10 +205,19 @@ def _wait_and_finish(
         if summary is None:
             raise ScheduleError(f"run {run_id} was finished meanwhile (by another process)")
     except KeyboardInterrupt:  # Ctrl-C: the one line, as a single-machine run's
-        raise ScheduleError(f"{DISTRIBUTED_INTERRUPTED}; {later}") from None
+        raise _interrupted(run_id) from None
     except StoreError as exc:  # the database gone for longer than the ladder waits
-        raise ScheduleError(f"{exc}; the workers play on: {later}") from None
+        raise ScheduleError(f"{exc}; the workers play on: {_finish_later(run_id)}") from None
     return summary
+
+
+def _finish_later(run_id: int) -> str:
+    return f"`deberc-net ladder finish {run_id}` counts the run once its boards are played"
+
+
+def _interrupted(run_id: int) -> ScheduleError:
+    """A stored run's waiter stopped by Ctrl-C (SIGTERM, SIGHUP): its one line."""
+    return ScheduleError(f"{DISTRIBUTED_INTERRUPTED}; {_finish_later(run_id)}")
 
 
 def count_and_finish(

@@ -19,6 +19,7 @@ import psycopg
 import pytest
 
 from deberc_net.ladder.distributed import DISTRIBUTED_INTERRUPTED
+from deberc_net.ladder.queue import BoardQueue
 from tests.hangup import as_from_a_terminal
 from tests.ladder.helpers import GONE, HEUR, PY, RAND, ladder, ladder_argv, run_cli, summary
 from tests.store.distributed import ladder_worker, query, queued, wait_for
@@ -284,3 +285,37 @@ def test_a_worker_stopped_by_sigterm_or_a_hangup_stops_its_bot_processes(
         for worker in workers:
             for pid in _in_session(worker.pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.timeout(TIME_LIMIT_S + 30)
+def test_a_run_stopped_as_its_boards_are_queued_says_so_in_one_line(postgres_url: str) -> None:
+    """SIGTERM while the run's boards are being queued (its run stored, its wait not
+    begun): the one line and status 2, as in its wait. Failed before: the test's look
+    at the queue could come just before the wait, and the KeyboardInterrupt the signal
+    raised there ended the process by SIGINT (status -2), no line said."""
+    BoardQueue(postgres_url).close()  # the tables, for the trigger
+    hold = (
+        "CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$"
+        " BEGIN PERFORM pg_sleep(30); RETURN NULL; END $$;"
+        " CREATE TRIGGER hold AFTER INSERT ON ladder_boards"
+        " FOR EACH STATEMENT EXECUTE FUNCTION hold()"
+    )
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(hold.encode())
+    args = ["--bot", HEUR, "--bot", RAND, "--deals", "2", "--concurrency", "1", "--json"]
+    run = subprocess.Popen(
+        as_from_a_terminal(ladder_argv(postgres_url, *args, "--distributed")),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        sleeping = "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'"
+        deadline = time.monotonic() + TIME_LIMIT_S
+        wait_for("the queuing to be held", lambda: query(postgres_url, sleeping)[0][0] == 1,
+                 deadline)  # fmt: skip
+        _stopped_in_one_line(run, signal.SIGTERM)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
