@@ -121,7 +121,8 @@ async def help_prober(port: int, tally: Tally) -> None:
 
 async def takeover(port: int, tally: Tally) -> None:
     while True:
-        await trio.sleep(1)
+        # once a second, the first as soon as a bot plays (a short soak tries too)
+        await trio.sleep(1 if tally.takeover_tries else 0.1)
         if not tally.playing:
             continue
         name = random.choice(sorted(tally.playing))
