@@ -263,6 +263,18 @@ async def soak(port: int, args: argparse.Namespace, tally: Tally) -> None:
             nursery.start_soon(registrar, port, tally)
 
 
+FLUSH_WAIT_S = 5.0  # at most, for the store to write the deals just finished
+
+
+def bot_deals_stored(db: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(
+            conn.execute(
+                'SELECT COUNT(*) FROM deals WHERE record LIKE \'%"players":["bot%\''
+            ).fetchone()[0]
+        )
+
+
 def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
     code = (
         "import trio\n"
@@ -298,13 +310,16 @@ def main() -> None:
             started_kib = status_kib(server.pid, "VmRSS")
             trio.run(soak, port, args, tally)
             rss, peak = status_kib(server.pid, "VmRSS"), status_kib(server.pid, "VmHWM")
+            # the store writes a deal after its end is told (off the table's path): the
+            # last ones are waited for a little, not lost to the kill below
+            deadline = time.monotonic() + FLUSH_WAIT_S
+            while (stored := bot_deals_stored(db)) < len(tally.deals):
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
         finally:
             server.kill()
             server.wait()
-        with sqlite3.connect(db) as conn:
-            stored = conn.execute(
-                'SELECT COUNT(*) FROM deals WHERE record LIKE \'%"players":["bot%\''
-            ).fetchone()[0]
     times = sorted(tally.help_ms) or [float("nan")]
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     print(f"soak:              {args.minutes:g} min, {args.pairs} pairs of bots")
