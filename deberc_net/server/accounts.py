@@ -166,11 +166,6 @@ class Accounts:
         held = self._trusted.get(name_key(name))
         return held is not None and address == LOCAL_ADDRESS and same_secret(secret, held)
 
-    async def spelling(self, name: str) -> str:
-        """``name`` as its account spells it (``login VERA`` is Vera's), else as given."""
-        stored = await trio.to_thread.run_sync(self.store.account_name, name)
-        return name if stored is None else stored
-
     def _limited(self, name: str, address: str, now: float) -> ev.Error | None:
         """The refusal of a login over a limit, before anything is hashed. A name over
         its limit (a guesser, maybe from many addresses) is refused only to addresses

@@ -457,7 +457,7 @@ class Moderation:
         registered name has one spelling: docs/protocol.md §4.2), else as typed: what
         'bans', 'mutes' and the log's ``moderation`` line show, so that a search of the
         log for the name finds it."""
-        return self._online_name(name) or await self.lobby.accounts.spelling(name)
+        return (await self._called(name))[0]
 
     async def _called(self, name: str) -> tuple[str, bool]:
         """``name`` as ``_spelling`` gives it, and whether anyone holds it: logged in
