@@ -83,7 +83,7 @@ async def serve(
                 http_socket = bind_tcp(config.web_host(), config.http_port)
             except OSError as exc:
                 raise ListenError(
-                    cannot_listen(config.web_host(), config.http_port, exc, " (web)")
+                    cannot_listen(config.web_host(), config.http_port, exc, web=True)
                 ) from None
         store = open_store(
             config.db,

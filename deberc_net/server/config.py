@@ -512,7 +512,14 @@ def _is_network(text: str) -> bool:
     return True
 
 
-def cannot_listen(host: str, port: int | None, exc: OSError, what: str = "") -> str:
+def cannot_listen(host: str, port: int | None, exc: OSError, *, web: bool = False) -> str:
     """What ``serve`` says of an address it cannot listen on (one server's port, its web
-    face's: ``what``, or ``--workers``' shared port)."""
-    return f"cannot listen on {host}:{port}{what}: {exc.strerror or exc}"
+    face's: ``web``, or ``--workers``' shared port), and which settings name it: an
+    owner told 'cannot listen on 10.9.9.9:0 (web)' looked for the web face's address
+    under host (docs/settings.md)."""
+    what, settings = (
+        (" (web)", "http_host and http_port (--http-host, --http-port)")
+        if web
+        else ("", "host and port (--host, --port)")
+    )
+    return f"cannot listen on {host}:{port}{what}: {exc.strerror or exc}; set by {settings}"

@@ -147,7 +147,7 @@ async def run(
                     if not isinstance(bind, OSError):
                         raise
                     raise ListenError(
-                        cannot_listen(config.web_host(), config.http_port, bind, " (web)")
+                        cannot_listen(config.web_host(), config.http_port, bind, web=True)
                     ) from None
                 lifecycle_log.info("http_listening", host=config.web_host(), port=http_port)
                 if http_bound is not None:

@@ -47,6 +47,7 @@ def _said(done: subprocess.CompletedProcess[str]) -> str:
 def test_a_game_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
     assert f"cannot listen on 127.0.0.1:{held_port}" in line and "in use" in line
+    assert line.endswith("; set by host and port (--host, --port)"), line
     assert list(tmp_path.iterdir()) == []  # bound before the store: no database made
 
 
