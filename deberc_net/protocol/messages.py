@@ -66,6 +66,7 @@ class Msg(StrEnum):
     TEXT_MARKS = "text-marks"
     SIT_OTHERS = "sit-others"
     SEAT_OF = "seat-of"
+    SEAT_OF_AWAY = "seat-of-away"
     OBSERVE = "observe"
     UNOBSERVE = "unobserve"
     UNOBSERVE_MANY = "unobserve-many"
@@ -647,6 +648,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.SIT_OTHERS: (" At the table: {names}.", " За столом: {names}."),
     Msg.SEAT_OF: ("{name} (seat {seat})", "{name} (место {seat})"),
+    # one away at a table not yet full, in the sit reply (docs/protocol.md §5.4)
+    Msg.SEAT_OF_AWAY: (
+        "{name} (seat {seat}, away: the seat is held {seconds} s more)",
+        "{name} (место {seat}, нет связи: место держится ещё {seconds} с)",
+    ),
     Msg.OBSERVE: ("You observe table {table}.", "Вы смотрите за столом {table}."),
     Msg.UNOBSERVE: (
         "You stop observing table {table}.",

@@ -424,12 +424,16 @@ class Matchmaking:
 
     def open_to_seekers(self, table: Table) -> bool:
         """A waiting public table of this worker with a seat anyone may take (one no
-        house bot on its way will fill): a seeker of its game would sit there."""
+        house bot on its way will fill), none of its players away: a seeker of its game
+        would sit there. One whose player is away is passed by, as a club seats no one
+        with an empty chair (docs/protocol.md §5.5): the seeker waits, or meets other
+        seekers; the table takes him once its player is back (Table's Back)."""
         if (
             table.state is not TableState.WAITING
             or table.remote
             or table.private
             or table.reserved is not None
+            or table.someone_away()
         ):
             return False
         free = table.seats.count(None) - table.promised  # less the seekers on their way

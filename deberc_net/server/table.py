@@ -593,6 +593,8 @@ class Table:
                     if self._all_back():
                         self._start()  # his cards are his view
                     else:
+                        # a seek passed this table by while he was away: now it may sit
+                        self.lobby.matchmaking.fill(self)  # (fill takes only a waiting table)
                         # a person back at an empty trick sees what fell while he was
                         # away (the view shows only a trick being laid); a program asks
                         match = self.match
@@ -707,8 +709,14 @@ class Table:
     def _others_seated(self, seat: int) -> Phrase:
         """Who else sits here, for the newcomer's reply: the earlier ``seated`` lines
         went out before he was at the table (docs/protocol.md §5.4)."""
+        # one away is said so, and how long his seat is held: a table still short of
+        # players tells no more (a full one says whom it waits for, ``_full``)
+        away = set(self._awaited()) if not all(self.seats) and self.reserved is None else set()
+        now = trio.current_time()
         others = tuple(
-            phrase(Msg.SEAT_OF, name=name, seat=other)
+            phrase(Msg.SEAT_OF_AWAY, name=name, seat=other, seconds=self._held_s(other, now))
+            if other in away
+            else phrase(Msg.SEAT_OF, name=name, seat=other)
             for other, name in enumerate(self.seats)
             if name is not None and other != seat
         )
@@ -1077,6 +1085,11 @@ class Table:
             for seat, name in enumerate(self.seats)
             if name is not None and (seat in self.clocks.away_since or self._session(seat) is None)
         ]
+
+    def someone_away(self) -> bool:
+        """Whether a player seated here is away (or gone this moment): a seek passes
+        such a waiting table by (docs/protocol.md §5.5)."""
+        return bool(self._awaited())
 
     def _all_back(self) -> bool:
         """An ordinary table, full and waiting, whose last away player is back (§12)."""
