@@ -101,6 +101,7 @@ class Msg(StrEnum):
     DRAIN_REFUSED = "drain-refused"
     DRAIN_TABLE = "drain-table"
     DRAINED = "drained"
+    DRAINED_WORKER = "drained-worker"
     DRAIN_LIMIT = "drain-limit"
     # an admin's 'drain' (§11.4a)
     DRAIN_BEGUN = "drain-begun"
@@ -758,6 +759,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # the stop's reason after a drain (Msg.SHUTTING_DOWN)
     Msg.DRAINED: ("the running matches are over", "идущие партии закончились"),
+    # the same, of one worker of serve --workers: another's matches may play on
+    Msg.DRAINED_WORKER: (
+        "this worker's matches are over",
+        "партии этого рабочего процесса закончились",
+    ),
     Msg.PASSWORD_NONE: (
         "a guest has no password: 'login NAME PASSWORD' registers a free name",
         "у гостя нет пароля: login ИМЯ ПАРОЛЬ регистрирует свободное имя",

@@ -350,7 +350,9 @@ async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Conf
         await _stop(server, nursery, config, phrase(Msg.DRAIN_LIMIT), reason="drain-limit")
         return
     lifecycle_log.info("drained")
-    await _stop(server, nursery, config, phrase(Msg.DRAINED), reason="drained")
+    # a worker of several says its own: another worker's match may still be running
+    drained = Msg.DRAINED if node is None else Msg.DRAINED_WORKER
+    await _stop(server, nursery, config, phrase(drained), reason="drained")
 
 
 async def _stop(

@@ -342,7 +342,7 @@ async def test_a_seat_at_a_match_just_started_elsewhere_is_one_its_worker_waits_
 ) -> None:
     """bob's worker looked at his seat as the drain began, before worker 0 had told it
     the match started (within SNAPSHOT_S): the seat looked waiting, so the drain was
-    over, and bob's worker stopped at once, telling him 'the running matches are over'
+    over, and bob's worker stopped at once, telling him 'this worker's matches are over'
     and his seat kept elsewhere while his match played on. drain_limit_ms ends it."""
     settings = tmp_path / "server.toml"
     settings.write_text(SETTINGS + "drain_limit_ms = 1500\n")
@@ -372,7 +372,40 @@ async def test_a_seat_at_a_match_just_started_elsewhere_is_one_its_worker_waits_
     # closed his table, as its running matches are over: both workers' limits end
     # together, in either order (a fresh-clone run, s29)
     stops = [f"info text=The server is shutting down: {why}.", "info text=The server is "
-             "shutting down: the running matches are over."]  # fmt: skip
+             "shutting down: this worker's matches are over."]  # fmt: skip
     assert any(stop in bob.lines for stop in stops), bob.lines[-8:]
     assert not any("kept on another server" in line for line in bob.lines), bob.lines
     assert workers.process.returncode == 0
+
+
+@pytest.mark.timeout(110)  # its fail_after(60), then its clean-up
+async def test_a_worker_drained_while_another_plays_says_its_own_matches_are_over(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Worker 1, no match of its own, stops at once while worker 0's match plays on: its
+    players are told this worker's matches are over, not 'the running matches', which
+    were not (docs/protocol.md §11.4a)."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS)
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings) as workers:
+            try:
+                ann = await workers.connect(0, "ann")  # ann and bob play at worker 0
+                bob = await workers.connect(0, "bob")
+                carl = await workers.connect(1, "carl")  # carl only watches the lobby
+                opened += [ann, bob, carl]
+                await ann.send("new 2")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await bob.send(f"sit {table}")
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                workers.process.send_signal(signal.SIGUSR1)
+                await carl.wait_closed(20)
+                await ann.send("ping")  # their worker plays on
+                await ann.expect("ok", cmd="ping")
+                assert not any("shutting down" in x for x in ann.lines)
+            finally:
+                await close_all(opened)
+    said = "info text=The server is shutting down: this worker's matches are over."
+    assert said in carl.lines, carl.lines[-6:]
+    assert not any("the running matches are over." in x for x in carl.lines if "down" in x)

@@ -558,6 +558,7 @@ CLOSE_REASONS: tuple[Msg, ...] = (
     Msg.DRAIN_TABLE,
     Msg.DRAIN_LIMIT,
     Msg.DRAINED,
+    Msg.DRAINED_WORKER,
     Msg.PLAYERS_LEFT,
     Msg.BUS_LOST,
     Msg.SERVER_LOST,
