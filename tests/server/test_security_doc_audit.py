@@ -183,7 +183,7 @@ from deberc_net.server.web.request_limit import KEPT as REQUEST_ALLOWANCES_KEPT
 from deberc_net.server.web.serve import KEEP_ALIVE_S, WEBSOCKET_MAX_MESSAGE, WEBSOCKET_PING_S
 from deberc_net.server.web.ws_limit import TOO_MANY_FRAMES
 from tests.server.client import fields
-from tests.server.conftest import Connector, StartServer
+from tests.server.conftest import Connector, StartServer, make_config, running_server
 from tests.server.process import read_until, start_server_process
 
 LATEST_SCHEMA = len(MIGRATIONS)
@@ -786,33 +786,32 @@ def _login_from(port: int, source: str, line: bytes) -> bytes:
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.production_password_cost  # (the server's process hashes at that cost)
-def test_a_names_known_address_is_forgotten_at_a_restart(tmp_path: Path) -> None:
+async def test_a_names_known_address_is_forgotten_at_a_restart(
+    db_path: Path, register: Register
+) -> None:
     # §1 "once a name is past [its limit] every address is refused ... except one the
     # name has logged in from with its password within known_address_ms (30 days;
-    # remembered in memory, so forgotten at a restart ...)": a real serve, stopped and
-    # started again on its database
-    db = tmp_path / "club.sqlite3"
-    store = open_store(db)
-    try:
-        set_password(store, "vera", "her-own-1")
-    finally:
-        store.close()
-    settings = "failed_logins_per_name = 2\nshutdown_grace_ms = 100"
+    # remembered in memory, so forgotten at a restart ...)": a server stopped and one
+    # started again on its database (in this process: what is kept is the file's)
+    await register("vera", "her-own-1")
+    config = make_config(db_path, failed_logins_per_name=2, shutdown_grace_ms=100)
     home, guesser = "127.0.0.5", "127.0.0.9"
-    for restarted in (False, True):
-        server, port = start_server_process(db, settings)
-        try:
-            if not restarted:  # her address, known from here on
-                assert _login_from(port, home, b"login vera her-own-1") == b"ok cmd=login"
-            for guess in (b"login vera guess-1", b"login vera guess-2"):
-                assert _login_from(port, guesser, guess) == b"error code=bad-password"
-            assert _login_from(port, guesser, b"login vera her-own-1") == b"error code=slow-down"
-            owner = _login_from(port, home, b"login vera her-own-1")
-            assert owner == (b"error code=slow-down" if restarted else b"ok cmd=login")
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.communicate(timeout=30)
+
+    async def login(port: int, source: str, line: bytes) -> bytes:
+        return await trio.to_thread.run_sync(_login_from, port, source, line)
+
+    with trio.fail_after(40):
+        for restarted in (False, True):
+            async with running_server(config) as port:
+                if not restarted:  # her address, known from here on
+                    assert await login(port, home, b"login vera her-own-1") == b"ok cmd=login"
+                for guess in (b"login vera guess-1", b"login vera guess-2"):
+                    assert await login(port, guesser, guess) == b"error code=bad-password"
+                assert await login(port, guesser, b"login vera her-own-1") == (
+                    b"error code=slow-down"
+                )
+                owner = await login(port, home, b"login vera her-own-1")
+                assert owner == (b"error code=slow-down" if restarted else b"ok cmd=login")
 
 
 @pytest.mark.timeout(30)
