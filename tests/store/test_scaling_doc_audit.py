@@ -156,10 +156,10 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -169,6 +169,7 @@ import pytest
 import structlog
 import trio
 
+from deberc_net.hangup import drain
 from deberc_net.server.cluster.bus import LOBBY, MAX_PAYLOAD
 from deberc_net.server.cluster.node import SNAPSHOT_S
 from deberc_net.server.config import Config
@@ -205,37 +206,31 @@ def _section(heading: str) -> str:
     return DOC[start:end]
 
 
-@pytest.mark.timeout(60)  # its fail_after(45), then its clean-up
-async def test_a_database_that_cannot_be_reached_stops_serve_at_once_its_password_hidden() -> None:
+@pytest.mark.timeout(60)
+def test_a_database_that_cannot_be_reached_stops_serve_at_once_its_password_hidden() -> None:
     """§Pointing a server at PostgreSQL: `serve` on a database that cannot be reached
-    stops at once with libpq's reason, the address shown with its password as `***`:
-    a plain `serve` and `serve --workers 2` alike (one line, status 2, no traceback)."""
+    stops at once with libpq's reason, the address shown with its password as `***`
+    (one line, status 2, no traceback): a plain `serve` here, in this process (its
+    status and its lines as a process's); `serve --workers 2` alike in
+    store/test_workers.py (test_workers_that_cannot_start_stop_their_parent), whose
+    processes are what it is about."""
     closed = socket.socket()  # a port nothing listens on: no database there
     closed.bind(("127.0.0.1", 0))
     url = f"postgresql://ann:s3cret@127.0.0.1:{closed.getsockname()[1]}/club"
     shown = url.replace(":s3cret@", ":***@")
-    serve = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
-    done: dict[str, subprocess.CompletedProcess[bytes]] = {}
-
-    async def run(label: str, extra: list[str]) -> None:
-        done[label] = await trio.run_process(
-            [*serve, *extra, "--db", url], capture_stdout=True, capture_stderr=True, check=False
-        )
-
-    try:
-        with trio.fail_after(45):
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(run, "plain", [])
-                nursery.start_soon(run, "workers", ["--workers", "2"])
+    kept = {signum: signal.getsignal(signum) for signum in drain()}  # serve holds these
+    try:  # (in the main thread: serve sets signal handlers)
+        ended = run_cli(["serve", "--port", "0", "--http-port", "0", "--db", url])
     finally:
         closed.close()
-    for label, ended in done.items():
-        said = (ended.stdout + ended.stderr).decode()
-        assert ended.returncode == 2 and "Traceback" not in said, (label, said)
-        assert "s3cret" not in said, label
-        last = ended.stderr.decode().strip().splitlines()[-1]
-        assert last.startswith(f"deberc-net serve: cannot connect to PostgreSQL at {shown}: ")
-        assert "Connection refused" in last, last  # libpq's reason
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)
+    said = ended.stdout + ended.stderr
+    assert ended.returncode == 2 and "Traceback" not in said, said
+    assert "s3cret" not in said
+    last = ended.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"deberc-net serve: cannot connect to PostgreSQL at {shown}: ")
+    assert "Connection refused" in last, last  # libpq's reason
 
 
 def test_the_move_store_example_names_this_codes_schema() -> None:

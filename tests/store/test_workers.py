@@ -78,7 +78,7 @@ async def test_workers_on_a_settings_files_sqlite_db_say_to_change_the_file(
 async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> None:
     closed = socket.socket()  # a port nothing listens on: no database there
     closed.bind(("127.0.0.1", 0))
-    url = f"postgresql://nobody@127.0.0.1:{closed.getsockname()[1]}/nothing"
+    url = f"postgresql://nobody:s3cret@127.0.0.1:{closed.getsockname()[1]}/nothing"
     command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2"]
     with trio.fail_after(60):
         done = await trio.run_process(
@@ -90,8 +90,13 @@ async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> No
     closed.close()
     assert done.returncode == 2  # as one server that cannot reach its database
     assert b"worker_failed_to_start" in done.stderr and b"Traceback" not in done.stderr
+    # docs/scaling.md §Pointing a server at PostgreSQL (test_scaling_doc_audit.py checks
+    # a plain serve's): libpq's reason, the password shown as ***, nowhere in clear
+    assert b"s3cret" not in done.stdout + done.stderr
     last = done.stderr.decode().strip().splitlines()[-1]  # the worker's own reason
-    assert last.startswith("deberc-net serve: cannot connect to PostgreSQL at "), last
+    shown = url.replace(":s3cret@", ":***@")
+    assert last.startswith(f"deberc-net serve: cannot connect to PostgreSQL at {shown}: "), last
+    assert "Connection refused" in last, last
 
 
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
