@@ -50,31 +50,3 @@ async def test_a_worker_waiting_to_restart_holds_up_neither_the_others_nor_a_sto
         started = [e["worker"] for e in workers.events if e.get("event") == "worker_started"]
         assert len(started) == 2 and set(started) == {0, 1}, started  # neither again
         assert [e for e in workers.events if e.get("event") == "stopped"], workers.events[-10:]
-
-
-@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
-async def test_the_others_log_a_worker_stopped_as_asked_as_stopped_not_as_a_silent_one(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    """A worker stopped as asked (SIGTERM to it alone: a rolling restart; a drain's
-    end) was logged by the others as a 'worker_lost' like a dead one's: an owner could
-    not tell a drain from a crash. Its 'how' says which."""
-    settings = tmp_path / "server.toml"
-    settings.write_text(SETTINGS)
-    with trio.fail_after(60):
-        async with served_workers(postgres_url, settings) as workers:
-
-            async def lost_hows() -> list[str]:
-                with trio.fail_after(20):
-                    while True:
-                        hows = [
-                            str(e.get("how"))
-                            for e in workers.events
-                            if e.get("event") == "worker_lost" and e.get("worker") == 0
-                        ]
-                        if hows:
-                            return hows
-                        await trio.sleep(0.05)
-
-            os.kill(workers.pids[1], signal.SIGTERM)
-            assert await lost_hows() == ["stopped"]

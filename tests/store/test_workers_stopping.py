@@ -34,6 +34,20 @@ def _settings(tmp_path: Path, grace_ms: int = GRACE_MS) -> Path:
     return path
 
 
+async def _lost_hows(workers: Workers, worker: int) -> list[str]:
+    """The 'how' of each worker_lost line ``worker`` logged, once it has logged one."""
+    with trio.fail_after(20):
+        while True:
+            hows = [
+                str(e.get("how"))
+                for e in workers.events
+                if e.get("event") == "worker_lost" and e.get("worker") == worker
+            ]
+            if hows:
+                return hows
+            await trio.sleep(0.05)
+
+
 async def _listed(client: LineClient, table: str) -> None:
     """Ask 'tables' until ``table`` is among them (another worker's, told over the bus)."""
     with trio.fail_after(10):
@@ -151,6 +165,9 @@ async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere
                 # carl's match waits for ann, away: not ended, not closed
                 away = await carl.read_until(lambda x: is_event(x, "away"), 10)
                 assert fields(away)[1]["name"] == "ann", away
+                # worker 1 logs worker 0 as stopped as asked, not as a silent (dead) one:
+                # an owner tells a rolling restart or a drain's end from a crash
+                assert await _lost_hows(workers, 1) == ["stopped"]
                 # the parent starts worker 0 again; ann takes her seat back there
                 with trio.fail_after(40):
                     while workers.pids[0] == first_pid:
