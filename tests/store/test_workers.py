@@ -32,7 +32,14 @@ from tests.server.client import (
 )
 from tests.web.live import follow_sizes, text_of
 
-from .workers import SETTINGS, Workers, served_workers, settings_file, until_listed
+from .workers import (
+    SETTINGS,
+    Workers,
+    playing_across,
+    served_workers,
+    settings_file,
+    until_listed,
+)
 
 
 async def test_workers_above_one_need_postgresql(tmp_path: Path) -> None:
@@ -339,9 +346,57 @@ async def test_help_rematch_games_and_a_clean_stop_across_workers(
             assert "web" not in parent, parent  # (its web face is on: no 'web=off')
             try:
                 await _a_board_hidden_across(workers, opened)
-                await _after_a_match_across(workers, opened)
+                await _own_match_elsewhere_after_one_watched(workers, opened)
+                await _after_a_match_across(workers, opened)  # (worker 0 stopped at its end)
             finally:
                 await close_all(opened)
+
+
+async def _own_match_elsewhere_after_one_watched(
+    workers: Workers, opened: list[LineClient]
+) -> None:
+    """'history' (and 'sheet', 'last') at no table tells a player's own last match, or
+    the one he watched to its end if that ended later (docs/protocol.md §5.12, §5.17).
+    The store keeps whole seconds, so a tie is the watched one's: his own match's end
+    forgets the one watched before. His own match at another worker's table did not:
+    his worker never heard of its end, and told him the match he had watched."""
+    eve, uma, vic = [await workers.connect(0, n) for n in ("eve", "uma", "vic")]
+    cid = await workers.connect(1, "cid")
+    opened += [eve, uma, vic, cid]
+    for _ in range(3):  # (both ends in one second: most times, not always)
+        own = await _watched_then_own_elsewhere(eve, uma, vic, cid)
+        assert await _history_told(eve) == own
+
+
+async def _watched_then_own_elsewhere(
+    eve: LineClient, uma: LineClient, vic: LineClient, cid: LineClient
+) -> str:
+    """eve (worker 0) watches uma and vic's match at worker 0 to its end (vic leaves
+    it), then plays her own at cid's table at worker 1, which cid leaves at once:
+    the id of her own match."""
+    await uma.send("new 2")
+    table = (await uma.expect("ok", cmd="sit"))["table"]
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    await vic.send(f"sit {table}")
+    await eve.read_until(lambda x: is_event(x, "start"), 10)
+    await vic.send("leave!")
+    await eve.read_until(lambda x: is_event(x, "match-end"), 10)
+    await playing_across(cid, eve)
+    await cid.send("leave!")
+    end = await eve.read_until(lambda x: is_event(x, "match-end"), 10)
+    return fields(end)[1]["match"]
+
+
+async def _history_told(client: LineClient) -> str:
+    """The match 'history' at no table tells ``client`` (asked till its table's end
+    has reached its worker: a 'history' at the table is no answer here)."""
+    while True:
+        await client.send("history")
+        line = await client.read_until(lambda x: x.startswith(("history ", "error ")), 10)
+        if line.startswith("history ") and " match=" in line:
+            return fields(line)[1]["match"]
+        await trio.sleep(0.05)  # (a real server's bus: no virtual time)
 
 
 async def _a_board_hidden_across(workers: Workers, opened: list[LineClient]) -> None:
