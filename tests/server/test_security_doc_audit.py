@@ -747,7 +747,7 @@ def test_the_game_proxy_example_runs_as_written(tmp_path: Path) -> None:
 def test_the_soak_runs_as_the_page_says_and_loses_no_deal_nor_a_name() -> None:
     # "The soak test": `bench/soak.py --minutes 1` (here a few seconds of it) prints the
     # server's RSS, help's p99 from an honest client, the matches finished and the deals
-    # stored against those finished, "they must be equal"; no takeover succeeds
+    # stored against those finished, "none may be fewer"; no takeover succeeds
     (command,) = [line for line in _examples("## The soak test")[0].splitlines() if line]
     assert command.split()[1:] == ["bench/soak.py", "--minutes", "1"]
     done = subprocess.run(
@@ -757,8 +757,11 @@ def test_the_soak_runs_as_the_page_says_and_loses_no_deal_nor_a_name() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     said = dict(line.split(":", 1) for line in done.stdout.splitlines() if ":  " in line)
     assert {"server RSS", "help latency p99", "matches finished", "records stored"} <= set(said)
-    stored = re.fullmatch(r" *(\d+) of (\d+) deals finished", said["records stored"])
-    assert stored is not None and stored[1] == stored[2] and int(stored[2]) > 0, said
+    stored = re.fullmatch(
+        r" *(\d+) of (\d+) deals finished( \(\+\d+ ended as the bots stopped\))?",
+        said["records stored"],
+    )  # none lost (the cut-off's deal may be one more, its end unread by its bots)
+    assert stored is not None and int(stored[1]) >= int(stored[2]) > 0, said
     takeovers = re.fullmatch(r" *0 of (\d+) attempts", said["takeovers"])
     assert takeovers is not None and int(takeovers[1]) > 0, said
 
