@@ -44,10 +44,12 @@ async def _until_clock_trick(client: LineClient, clock: dict[str, str]) -> None:
             await client.send(f"{call} seq={f['seq']}")
 
 
-@pytest.mark.timeout(60)
-async def test_history_marks_the_cards_the_clock_played(
+async def _a_clock_trick_watched(
     start_server: Callable[..., Awaitable[int]], connect: Connector
-) -> None:
+) -> tuple[LineClient, LineClient, LineClient, dict[str, str]]:
+    """ann and bob at a table on a 300 ms bot clock, watched by eve (English) and vera
+    (Russian), till the trick the clock played in is taken: ann, eve, vera and the
+    clock's play event's fields."""
     port = await start_server(bot_clock_ms=300)
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
@@ -65,6 +67,15 @@ async def test_history_marks_the_cards_the_clock_played(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_clock_trick, ann, clock)
             nursery.start_soon(_until_clock_trick, bob, {"silent": "1"})
+    return ann, eve, vera, clock
+
+
+@pytest.mark.timeout(60)
+async def test_history_marks_the_cards_the_clock_played(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    ann, eve, vera, clock = await _a_clock_trick_watched(start_server, connect)
+    with trio.fail_after(40):
         name = ("ann", "bob")[int(clock["seat"])]
         card = parse_card(clock["card"])
         # the deal in play, as its watchers are told it
@@ -98,23 +109,8 @@ async def test_last_marks_the_cards_the_clock_played(
 ) -> None:
     """'last' (§5.12) marks them as 'history' does: the machine line's ``auto=``, the
     human style's '(by the clock)', «(по часам)»."""
-    port = await start_server(bot_clock_ms=300)
-    ann = await connect.machine(port, "ann")
-    bob = await connect.machine(port, "bob")
-    eve = await connect.human(port, "eve")
-    vera = await connect.human(port, "vera")
-    await vera.send("lang ru")
-    await ann.send("new 2")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await bob.send(f"sit {table}")
-    await bob.expect("ok", cmd="sit")
-    for watcher in (eve, vera):
-        await watcher.send(f"observe {table}")
-    clock: dict[str, str] = {}
+    ann, eve, vera, clock = await _a_clock_trick_watched(start_server, connect)
     with trio.fail_after(40):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(_until_clock_trick, ann, clock)
-            nursery.start_soon(_until_clock_trick, bob, {"silent": "1"})
         for asker in (eve, vera, ann):  # at once: the clock plays on for the idle seats
             await asker.send("last")
         said = await eve.read_until(lambda line: line.startswith("Last trick"))
