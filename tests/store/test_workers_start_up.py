@@ -17,7 +17,7 @@ from tests.server.client import LineClient, close_all, fields, is_event
 from tests.server.conftest import make_config, running_server
 
 from .distributed import query
-from .workers import Workers, served_workers
+from .workers import Workers, served_workers, until_listed
 
 # a long heartbeat: the bound of the restarted worker's wait for the other's tables,
 # which the test holds up (SIGSTOP) until that worker says it waits
@@ -25,21 +25,6 @@ SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 3000\n"
     "server_dead_ms = 12000\nworker_restart_ms = 50\n"
 )
-
-
-async def _listed(client: LineClient, table: str) -> None:
-    """Ask 'tables' until ``table`` is among them (another worker's, told over the bus)."""
-    with trio.fail_after(10):
-        while True:
-            await client.send("tables")
-            line = await client.read_until(lambda x: fields(x)[0] == "tables")
-            rows = [
-                await client.read_until(lambda x: fields(x)[0] == "table")
-                for _ in range(int(fields(line)[1]["count"]))
-            ]
-            if any(fields(row)[1]["id"] == table for row in rows):
-                return
-            await trio.sleep(0.1)
 
 
 async def _waits_or_ready(workers: Workers, since: int, old_pid: int) -> bool:
@@ -77,7 +62,7 @@ async def test_a_restarted_worker_listens_once_the_other_told_its_tables(
                 opened += [ann, carl]
                 await carl.send("new 2")
                 carls = (await carl.expect("ok", cmd="sit"))["table"]
-                await _listed(ann, carls)
+                await until_listed(ann, "tables", f"id={carls} ")
                 await ann.send(f"sit {carls}")
                 await ann.expect("ok", cmd="sit", timeout=10)
                 await ann.read_until(lambda x: is_event(x, "start"), 10)

@@ -14,7 +14,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event
 
-from .workers import Workers, served_workers
+from .workers import Workers, served_workers, until_listed
 
 # a long grace (its players online keep it to the end): what arrives meanwhile is seen
 # (a rematch asked over the bus, its refusal back: milliseconds, a few tenths loaded)
@@ -48,21 +48,6 @@ async def _lost_hows(workers: Workers, worker: int) -> list[str]:
             await trio.sleep(0.05)
 
 
-async def _listed(client: LineClient, table: str) -> None:
-    """Ask 'tables' until ``table`` is among them (another worker's, told over the bus)."""
-    with trio.fail_after(10):
-        while True:
-            await client.send("tables")
-            line = await client.read_until(lambda x: fields(x)[0] == "tables")
-            rows = [
-                await client.read_until(lambda x: fields(x)[0] == "table")
-                for _ in range(int(fields(line)[1]["count"]))
-            ]
-            if any(fields(row)[1]["id"] == table for row in rows):
-                return
-            await trio.sleep(0.1)
-
-
 async def _a_match_over_at_worker_0(workers: Workers, opened: list[LineClient]) -> str:
     """ann (worker 0) and bob (worker 1) at worker 0's table, the match over (bob
     forfeits): a rematch is on offer there. The table's id."""
@@ -71,7 +56,7 @@ async def _a_match_over_at_worker_0(workers: Workers, opened: list[LineClient]) 
     opened += [ann, bob]
     await ann.send("new 2")
     table = (await ann.expect("ok", cmd="sit"))["table"]
-    await _listed(bob, table)
+    await until_listed(bob, "tables", f"id={table} ")
     await bob.send(f"sit {table}")
     await bob.expect("ok", cmd="sit", timeout=10)
     await bob.read_until(lambda x: is_event(x, "start"), 10)
@@ -139,7 +124,7 @@ async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere
                 opened += [ann, carl, dan, eve]
                 await carl.send("new 2")
                 carls = (await carl.expect("ok", cmd="sit"))["table"]
-                await _listed(ann, carls)
+                await until_listed(ann, "tables", f"id={carls} ")
                 await ann.send(f"sit {carls}")
                 await ann.expect("ok", cmd="sit", timeout=10)
                 await eve.send("new 2")
