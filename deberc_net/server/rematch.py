@@ -129,11 +129,6 @@ class Rematches:
         finally:
             self._expirer = False
 
-    def standing(self, name: str) -> Offer | None:
-        """The offer open to ``name`` that may be taken up (none refused)."""
-        offer = self.offers.get(name_key(name))
-        return offer if offer is not None and offer.open and offer.refusal is None else None
-
     def ask(self, session: Session) -> None:
         """'rematch' by ``session`` (logged in, seated nowhere: the lobby checked). Not
         while the server stops (one asked from another worker: cluster/node.py):

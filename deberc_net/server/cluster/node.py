@@ -18,6 +18,7 @@ import socket
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -131,6 +132,15 @@ class HeldSeat:
     owner: int
     table: int
     since: float
+
+
+class Lost(StrEnum):
+    """How another worker went, as its ``worker_lost`` line says (docs/settings.md)."""
+
+    STOPPED = "stopped"  # its last word: a drain, a stop asked for
+    SILENT = "silent"  # past server_dead_ms
+    ENDED = "ended"  # its process, seen ended here
+    REPLACED = "replaced"  # its successor said hello
 
 
 @attrs.frozen
@@ -454,7 +464,7 @@ class Node:
         dead_after = self.lobby.config.server_dead_ms / 1000
         for worker, last in list(self.heard.items()):
             if now - last > dead_after:
-                self._forget_worker(worker, "silent")
+                self._forget_worker(worker, Lost.SILENT)
         self._release_late(now - dead_after)
         # a seat its owner never told again: forfeited there by now, if it lives (its
         # player away that long, or his clock out), and no guest's name held for it
@@ -743,15 +753,13 @@ class Node:
         (_rematches_lapse). (The players' of one who left the match, whose 'placed'
         came before the offer: Rematches.match_over; ``refused``: none was offered, a
         house bot's match, and his worker forgets the entry it keeps.)"""
+        told: dict[str, Any] = {"table": table, "asked": list(asked), "names": list(names)}
+        if refused:
+            told["refused"] = True
         for player in players:
             if isinstance(player, RemoteSession):
-                body: dict[str, Any] = {"k": "rematch_asked", "s": player.remote_id}
-                body |= {"table": table}
-                if refused:
-                    body["refused"] = True
-                self.bus.publish(
-                    channel(player.worker), body | {"asked": list(asked), "names": list(names)}
-                )
+                body = {"k": "rematch_asked", "s": player.remote_id} | told
+                self.bus.publish(channel(player.worker), body)
 
     def _rematch_asked(self, message: dict[str, Any]) -> None:
         offer = self.rematch_at.get(message["s"])
@@ -1185,7 +1193,7 @@ class Node:
                 self.replaced.add(other)
                 self._heard_whole(other)
                 if other in self.heard:
-                    self._forget_worker(other, "replaced")
+                    self._forget_worker(other, Lost.REPLACED)
                 self._give_up_seats_at(other)
         self.identities[sender] = identity
 
@@ -1194,7 +1202,7 @@ class Node:
         seat of its is waited for."""
         worker = message["w"]
         self.identities.pop(worker, None)
-        self._forget_worker(worker, "stopped", phrase(Msg.SERVER_STOPPED))
+        self._forget_worker(worker, Lost.STOPPED, phrase(Msg.SERVER_STOPPED))
         self._give_up_seats_at(worker)
 
     def _give_up_seats_at(self, worker: int) -> None:
@@ -1490,7 +1498,7 @@ class Node:
         if pid is None or not self.same_parent(owner) or not process_ended(pid):
             return False
         self.ended.add(owner)  # (a word of its still on the bus would bring it back)
-        self._forget_worker(owner, "ended")
+        self._forget_worker(owner, Lost.ENDED)
         return True
 
     def _rematches_lapse(self, worker: int, why: Phrase) -> None:
@@ -1512,15 +1520,14 @@ class Node:
             off = ev.RematchOff.SERVER_LOST
             session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
 
-    def _forget_worker(self, worker: int, how: str, why: Phrase | None = None) -> None:
+    def _forget_worker(self, worker: int, how: Lost, why: Phrase | None = None) -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
         leave the lobby, its players the list, and the seats they held here go away
         (their players told ``why``: by default, its server was lost). ``how``, for the
-        log: ``stopped`` (its last word: a drain, a stop asked for), ``silent``,
-        ``ended`` (its process), ``replaced`` (its successor said hello): the line was
-        the same warning for a drained worker as for a dead one."""
+        log (Lost): the line was the same warning for a drained worker as for a dead
+        one."""
         why = phrase(Msg.SERVER_LOST) if why is None else why
-        log.warning("worker_lost", lost=worker, how=how)
+        log.warning("worker_lost", lost=worker, how=str(how))
         self._heard_whole(worker)  # (not waited for at start-up)
         self.heard.pop(worker, None)
         self.tables_heard.pop(worker, None)
