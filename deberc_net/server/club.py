@@ -28,6 +28,7 @@ from . import accounts
 from .accounts import name_key
 from .allowance import may_list
 from .house_games import house_bot_games, house_rating_name, is_house_rating_name, never_rated
+from .moderation import banned, muted_name
 from .session import Session
 from .store.base import PlayerRating
 from .table_messages import ShowHistory, ShowLast, ShowSheet
@@ -170,18 +171,17 @@ class Club:
         house_bot = is_house_rating_name(name)
         admin = self.lobby.is_admin(session) and not house_bot  # (no bot is banned)
         now_s = time.time()
-        moderated: list[ev.Banned | ev.MutedName] = []
+        ban: ev.Banned | None = None
+        mute: ev.MutedName | None = None
 
         def look_up() -> tuple[str | None, list[ev.Rated], list[str]]:
-            if admin:  # the name's ban and running mute, as 'bans' and 'mutes' read them
-                ban = store.ban_of(name)
-                if ban is not None:
-                    moderated.append(ev.Banned(ban.name, ban.admin, ban.since, ban.reason))
-                for m in store.mutes(now_s):
-                    if name_key(m.name) == name_key(name):
-                        until = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(m.until_s))
-                        left = math.ceil((m.until_s - now_s) / 60)
-                        moderated.append(ev.MutedName(m.name, m.admin, until, left, m.reason))
+            nonlocal ban, mute
+            if admin:  # the name's ban and running mute, as 'bans' and 'mutes' list them
+                stored = store.ban_of(name)
+                ban = None if stored is None else banned(stored)
+                key = name_key(name)
+                running = (m for m in store.mutes(now_s) if name_key(m.name) == key)
+                mute = next((muted_name(m, now_s) for m in running), None)
             ratings = []
             for r in store.player_ratings(name):  # (his place counted, not read off
                 # the whole standings: 0.4 s a line at 30,000 rated, a hostile pass)
@@ -197,9 +197,8 @@ class Club:
         # a house bot the server seats is known before its first match (a tryout, s28)
         known_bot = house_bot and self.lobby.house.enabled
         played = bool(last or ratings)
-        ban = next((b for b in moderated if isinstance(b, ev.Banned)), None)
-        mute = next((m for m in moderated if isinstance(m, ev.MutedName)), None)
         # (a name banned or muted though nobody holds it is known to an admin: §5.19)
+        moderated = ban is not None or mute is not None
         if not (registered or online is not None or elsewhere or played or known_bot or moderated):
             session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=asked)))
             return

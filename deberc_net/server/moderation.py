@@ -41,7 +41,7 @@ from .session import Ending, Session
 
 if TYPE_CHECKING:
     from .lobby import Lobby
-    from .store.base import Ban
+    from .store.base import Ban, StoredMute
 
 log = structlog.get_logger("deberc.admin")
 MUTE_MINUTES = 60  # a mute's length when the admin gives none
@@ -151,7 +151,7 @@ class Moderation:
         if self._admin(session, item) is None:
             return
         rows = await trio.to_thread.run_sync(self.lobby.store.bans)
-        session.send(ev.Bans(tuple(ev.Banned(b.name, b.admin, b.since, b.reason) for b in rows)))
+        session.send(ev.Bans(tuple(banned(b) for b in rows)))
 
     async def mutes_listed(self, session: Session, item: Command) -> None:
         """The mutes still running, read from the store as 'bans' reads the bans: a mute
@@ -160,17 +160,7 @@ class Moderation:
             return
         now_s = time.time()
         rows = await trio.to_thread.run_sync(self.lobby.store.mutes, now_s)
-        listed = tuple(
-            ev.MutedName(
-                m.name,
-                m.admin,
-                time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(m.until_s)),
-                math.ceil((m.until_s - now_s) / 60),
-                m.reason,
-            )
-            for m in rows
-        )
-        session.send(ev.Mutes(listed))
+        session.send(ev.Mutes(tuple(muted_name(m, now_s) for m in rows)))
 
     async def mute(self, session: Session, item: Command) -> None:
         admin = self._admin(session, item)
@@ -513,6 +503,20 @@ def _logged(action: Action, admin: Session, target: str | None = None, **fields:
     (docs/settings.md "Logs"; at warning, so that a server logging only its warnings
     keeps them: they are rare, and what a complaint about an admin needs)."""
     admin.log.warning("moderation", action=str(action), admin=admin.name, target=target, **fields)
+
+
+def banned(ban: Ban) -> ev.Banned:
+    """A stored ban as 'bans' lists it (and 'finger' tells an admin)."""
+    return ev.Banned(ban.name, ban.admin, ban.since, ban.reason)
+
+
+def muted_name(mute: StoredMute, now_s: float) -> ev.MutedName:
+    """A stored mute running at ``now_s`` as 'mutes' lists it (and 'finger' tells an
+    admin): its end in UTC and the minutes left, rounded up."""
+    until = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(mute.until_s))
+    return ev.MutedName(
+        mute.name, mute.admin, until, math.ceil((mute.until_s - now_s) / 60), mute.reason
+    )
 
 
 def _nobodys(name: str, known: bool, undo: str) -> Phrase:
