@@ -85,16 +85,28 @@ class LoginRefused(Refused):
     what = "login"
 
 
-class LoginPutOff(ConnectionError):
-    """The server put the bot's login off for now (``busy``, ``slow-down``,
-    ``shutting-down``: its text says to try again): not a refusal, the bot closes and
-    tries again as after a drop, ``reconnects`` times. ``wait_s``: the wait the server
-    said (a ``slow-down``'s ``wait_ms=``, docs/protocol.md §4.2), None if none; the bot
-    waits at least that long before it tries again (a retry sooner is refused again)."""
+class PutOff(ConnectionError):
+    """The server said 'later', not 'no' (``busy``, ``slow-down``, ...) more times in a
+    row than the bot's ``reconnects``: a ``ConnectionError``, as a server lost for good
+    is, while a refusal is a ``Refused`` (a ``PermissionError``). ``what`` names the
+    command put off, ``str()`` is the server's last text, ``wait_s`` the wait it said
+    (a ``slow-down``'s ``wait_ms=``, docs/protocol.md §4.2) in seconds, None if none."""
+
+    what = "request"
 
     def __init__(self, text: str, wait_s: float | None = None) -> None:
         super().__init__(text)
         self.wait_s = wait_s
+
+
+class LoginPutOff(PutOff):
+    """The server put the bot's login off for now (``busy``, ``slow-down``,
+    ``shutting-down``: its text says to try again): not a refusal, the bot closes and
+    tries again as after a drop, ``reconnects`` times. ``wait_s``: the wait the server
+    said, None if none; the bot waits at least that long before it tries again (a
+    retry sooner is refused again)."""
+
+    what = "login"
 
 
 # the longest wait a server's wait_ms= makes the bot wait (a login's, a seek's)
@@ -118,12 +130,15 @@ _SEEK_REFUSALS = frozenset({"bad-rules", "bad-argument"})
 _SEEK_PUT_OFF = frozenset({"busy", "slow-down"})
 
 
-class SeekPutOff(Exception):
+class SeekPutOff(PutOff):
     """The server put the bot's seek off (``busy``: too many tables are open;
     ``slow-down``: seats given up too often from its connection, name or address) more
     times in a row than its ``reconnects``: the bot sought again after each, waiting
     ``SEEK_RETRY_S`` and twice as long each time (at most ``SEEK_RETRY_MAX_S``), or the
-    wait the server said (``wait_ms=``) if longer. ``str()`` is the server's last text."""
+    wait the server said (``wait_ms=``) if longer. ``str()`` is the server's last text,
+    ``wait_s`` the last wait it said (None if none)."""
+
+    what = "seek"
 
 
 SEEK_RETRY_S = 1.0  # the wait before seeking again after the first 'busy'
@@ -545,7 +560,7 @@ class Bot:
         self._put_off_text = text
         self._put_off_wait = wait_s
         if self._seeks_put_off > self.reconnects:
-            raise SeekPutOff(text)
+            raise SeekPutOff(text, wait_s)
         return Step.SEEK_LATER
 
     def _seek_later(self) -> float:
@@ -972,10 +987,8 @@ def run_to_end(bot: Bot) -> Stats:
         return trio.run(bot.run)
     except Refused as exc:
         print(f"{bot.name}: {exc.what} refused: {exc}", file=sys.stderr)
-    except LoginPutOff as exc:
-        print(f"{bot.name}: login put off, {_tries(bot)}: {exc}", file=sys.stderr)
-    except SeekPutOff as exc:
-        print(f"{bot.name}: seek put off, {_tries(bot)}: {exc}", file=sys.stderr)
+    except PutOff as exc:
+        print(f"{bot.name}: {exc.what} put off, {_tries(bot)}: {exc}", file=sys.stderr)
     except ProtocolMismatch as exc:
         print(f"{bot.name}: cannot play at {bot.host}:{bot.port}: {exc}", file=sys.stderr)
     except (OSError, trio.BrokenResourceError, EOFError) as exc:

@@ -55,8 +55,9 @@ the server goes; an opponent who leaves: one line, seeks again)
 § the names the page gives: `Bot`'s keywords (`password`, `seek`, `games`, `reconnects`,
 `pick`, `asks_only`, `on_event`, `on_board`, `tell`, `on_fallback`, `attach`), `Brain`'s
 fields, `Stats`' counts, `MatchResult`'s fields and `Outcome`'s values, the exceptions
-and what they are (`Refused` a `PermissionError`, `LoginPutOff` a `ConnectionError`
-with `wait_s`), `Handed`, `parse`'s types and `Event`'s getters
+and what they are (`Refused` a `PermissionError`, `LoginPutOff` and `SeekPutOff` a
+`PutOff`, a `ConnectionError` with `what` and `wait_s`), `Handed`, `parse`'s types
+and `Event`'s getters
     → here: test_the_library_has_what_the_page_names
 § `parse`: `View` needs `players` and `seq=` (`WireError`), `Event` typed on access
     → clients/test_protocol_parse.py
@@ -417,8 +418,12 @@ def test_the_library_has_what_the_page_names() -> None:
     refused = (clients.client.LoginRefused, clients.client.SeekRefused)
     assert all(issubclass(kind, clients.client.Refused) for kind in refused)
     assert issubclass(clients.client.Refused, PermissionError)
-    assert issubclass(clients.client.LoginPutOff, ConnectionError)
+    put_off = (clients.client.LoginPutOff, clients.client.SeekPutOff)
+    assert all(issubclass(kind, clients.client.PutOff) for kind in put_off)
+    assert issubclass(clients.client.PutOff, ConnectionError)
+    assert [kind.what for kind in put_off] == ["login", "seek"]
     assert clients.client.LoginPutOff("busy", wait_s=2.5).wait_s == 2.5
+    assert clients.client.SeekPutOff("busy", wait_s=4.0).wait_s == 4.0
 
 
 @pytest.mark.timeout(30)

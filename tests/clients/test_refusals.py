@@ -17,7 +17,7 @@ import pytest
 import trio
 import trio.testing
 
-from clients.client import Bot, Connection, LoginPutOff, SeekPutOff, SeekRefused
+from clients.client import Bot, Connection, LoginPutOff, PutOff, SeekPutOff, SeekRefused
 from deberc_net.server.local import local_stream_pair
 from tests.server.conftest import Connector, make_config, running_server
 
@@ -194,13 +194,16 @@ async def test_a_seek_put_off_busy_is_said_and_sought_again_after_a_wait_then_gi
     jump_when_idle: None,
 ) -> None:
     """'busy' answering a seek (too many tables open) says later, not no: the bot says
-    so, seeks again after 1 s, then 2 s, …, and gives up after its reconnects."""
+    so, seeks again after 1 s, then 2 s, …, and gives up after its reconnects, with a
+    PutOff (a ConnectionError) as a login put off as often is: one thing to catch."""
     port = await _full_server(start_server, connect)
     told: list[str] = []
     bot = Bot(lambda view: view.legal[0], "bob", port=port, reconnects=2, tell=told.append)
     start = trio.current_time()
-    with trio.fail_after(60), pytest.raises(SeekPutOff, match=FULL):
+    with trio.fail_after(60), pytest.raises(ConnectionError, match=FULL) as raised:
         await bot.run()
+    assert isinstance(raised.value, SeekPutOff) and isinstance(raised.value, PutOff)
+    assert (raised.value.what, raised.value.wait_s) == ("seek", None)
     assert told == [
         f"seek put off: {FULL}; seeking again in 1 s",
         f"seek put off: {FULL}; seeking again in 2 s",
