@@ -183,6 +183,8 @@ chained; `bad-rules` text; `rule_setup_failed` logged
     → here: test_the_testing_helpers_take_the_arguments_the_table_gives
 §Testing the page's example runs as written
     → here: test_the_testing_example_runs_as_written
+§Testing `new_deal`'s `seed` is the deal's own (`deal.seed`, a match's deal N `"S/N"`), its
+example as written → here: test_new_deals_seed_is_the_deals_own_as_the_table_says
 §Testing `new_match`'s seeded deals after the scripted decks
     → plugins/test_author_api.py test_a_match_deals_on_from_its_seed_once_the_scripted_decks_run_out
 §Step by step the claim skips scoring hooks
@@ -512,7 +514,8 @@ def test_make_test_installs_and_runs_both_examples() -> None:
 # ------------------------------------------------------------------------- testing
 def test_the_testing_helpers_take_the_arguments_the_table_gives() -> None:
     """Each helper as the table writes its call: the names and defaults of its
-    parameters (a parameter the table leaves out must have a default)."""
+    parameters, every one of them (`new_deal`'s `seed` went unsaid: an author could not
+    know a scripted deal's seed is his to give)."""
     text = section("Testing a plugin: `deberc_net.testing`")
     written = [call for row in table_rows(text) for call in ticked(row[0])]
     assert len(written) >= 15
@@ -523,10 +526,13 @@ def test_the_testing_helpers_take_the_arguments_the_table_gives() -> None:
             continue
         parameters = inspect.signature(helper).parameters
         given = [a.strip() for a in args.removesuffix(")").split(",") if a.strip()]
-        for arg in given:
+        named = {a.partition("=")[0].strip().lstrip("*") for a in given}
+        positional = list(parameters)
+        for at, arg in enumerate(given):
             param, _, default = arg.partition("=")
             param = param.strip()
             if param.startswith('"'):  # an example of the value: `play(deal, "Jc Kc …")`
+                named.add(positional[at])
                 continue
             if param.startswith("*"):  # any name: the helper takes any number
                 assert any(p.kind is p.VAR_POSITIONAL for p in parameters.values()), call
@@ -540,6 +546,22 @@ def test_the_testing_helpers_take_the_arguments_the_table_gives() -> None:
             if p.default is p.empty and p.kind is not p.VAR_POSITIONAL
         ]
         assert len(required) <= len([a for a in given if not a.startswith("*")]), call
+        assert set(parameters) <= named, (call, sorted(set(parameters) - named))
+
+
+def test_new_deals_seed_is_the_deals_own_as_the_table_says() -> None:
+    """The table's example of `new_deal`'s `seed`, evaluated as written; and a match's
+    deal N carries its seed as the table says (`"S/N"`), deals that seed or not."""
+    text = section("Testing a plugin: `deberc_net.testing`")
+    [example] = [t for t in ticked(text) if t.startswith("new_deal(") and "==" in t]
+    rules, deck = build_ruleset(), build_deck(*HANDS)
+    assert eval(example, {"new_deal": new_deal, "rules": rules, "deck": deck}) is True
+    assert new_deal(rules, deck).seed == "scripted"
+    match = new_match(rules, deck, seed="m1")
+    say(match, 0, "igrayu")
+    play(match, PLAYED)
+    assert match.deal.deal_no == 2 and match.deal.seed == "m1/2"
+    assert [r["seed"] for r in match.records] == ["m1/1"]
 
 
 def test_the_testing_example_runs_as_written() -> None:
