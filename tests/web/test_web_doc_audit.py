@@ -157,6 +157,7 @@ second of the table; slow reader dropped; 30 s send timeout
       test_a_path_number_of_any_length_is_a_404_and_logs_nothing,
       test_every_api_error_is_json_with_its_status,
       test_an_api_endpoint_that_fails_answers_json_500;
+    → web/test_allow_order.py (`Allow: GET, HEAD` in that order on every route);
     → web/test_request_limit.py; web/test_ladder_pages.py; web/test_pages_russian.py
 § JSON: each answer's fields (TABLE, `/api/games/ID`, `/api/players/NAME` and GAME,
 `/api/health`, `/api/ladders`, `/api/ladders/N`): no fewer, no more

@@ -378,14 +378,15 @@ def make_app(lobby: Lobby) -> Starlette:
         """Any other HTTP error (a method no route takes: 405): JSON under /api."""
         assert isinstance(exc, HTTPException)
         path = request.url.path
+        headers = dict(exc.headers or {})
+        if "Allow" in headers:  # (Starlette's comes from a set: its order varies by process)
+            headers["Allow"] = ", ".join(sorted(headers["Allow"].split(", ")))
         if not is_api(path):  # (405: a person's browser sends only GETs, but may show it)
             told = said(W.NOT_ALLOWED, lang_of(request)) if exc.status_code == 405 else exc.detail
-            headers = {**(exc.headers or {}), "Vary": VARY}
-            return PlainTextResponse(told, exc.status_code, headers=headers)
-        why, headers = exc.detail, dict(exc.headers or {})
-        if exc.status_code == 405:  # (Starlette's Allow comes from a set: in any order)
-            headers["Allow"] = ", ".join(sorted(headers.get("Allow", "").split(", ")))
-            why = f"{request.method} is not allowed: {path} answers {headers['Allow']}"
+            return PlainTextResponse(told, exc.status_code, headers={**headers, "Vary": VARY})
+        why = exc.detail
+        if exc.status_code == 405:
+            why = f"{request.method} is not allowed: {path} answers {headers.get('Allow', '')}"
         return JSONResponse({"error": why}, exc.status_code, headers=headers)
 
     async def failed(request: Request, exc: Exception) -> Response:
