@@ -70,7 +70,8 @@ Tertz `deck` dealt 3, 3, 3 to each seat, the dealer's opponent first, then the t
     → here: test_a_tertz_deck_is_dealt_three_three_three_the_dealers_opponent_first,
       test_the_deal_keys_agree (the turned card)
 §Calls `ms`: the milliseconds since the deal started: the server's stamp (server/table.py)
-    not pinned here: the engine takes `ms` as given (type and sign checked here)
+    → server/test_record_ms.py (a stored record's, on virtual time, to the millisecond;
+      deal 2's from its own start); the engine takes `ms` as given (type, sign here)
 Sides: per seat with 2 and 3, side 0 is seats 0 and 2 with 4 → here: test_a_matchs_records_chain
 Forfeit: the deal as it stood, `written` zero, `match_over.forfeit`; replays
     → here: test_a_matchs_records_chain; game/test_forfeit_record.py
