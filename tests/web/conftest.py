@@ -114,15 +114,17 @@ class WebServer:
         path: str,
         headers: dict[str, str] | None = None,
         limiter: trio.CapacityLimiter | None = None,
+        timeout: float = 5,
     ) -> tuple[int, bytes]:
         """An HTTP GET in a worker thread (the stdlib client): status and body;
         ``headers`` replace the client's (a ``Host`` of the caller's choosing);
-        ``limiter``: the client's threads' own, not those the server's share."""
+        ``limiter``: the client's threads' own, not those the server's share;
+        ``timeout``: the client's limit on each wait for the server (seconds)."""
 
         def fetch() -> tuple[int, bytes]:
             request = urllib.request.Request(self.url(path), headers=headers or {})
             try:
-                with urllib.request.urlopen(request, timeout=5) as reply:
+                with urllib.request.urlopen(request, timeout=timeout) as reply:
                     return reply.status, reply.read()
             except urllib.error.HTTPError as error:
                 return error.code, error.read()
