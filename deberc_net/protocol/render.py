@@ -20,7 +20,7 @@ from deberc_net.game import calls as C
 from deberc_net.game import events as g
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
-from deberc_net.game.outcomes import MatchEndReason, Outcome
+from deberc_net.game.outcomes import FORFEITS, MatchEndReason, Outcome
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView, offered
 
@@ -1872,6 +1872,13 @@ def _human_record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
     tricks = played_tricks(record)
+    stopped = forfeited_before_a_card(record)
+    if stopped is not None:  # no deal in full to show: what stopped it, and whose doing
+        reason, seat = stopped
+        who = None if seat is None else names[seat]
+        return [
+            f"Deal {record['deal_no']} stopped before its first card: {end_words(reason, who)}."
+        ]
     out = [f"Deal {record['deal_no']} in full" + (":" if tricks else ": no card was played.")]
     clock = ev.clock_cards(record)  # a card the clock played says so, as it was told
     for number, (trick, auto) in enumerate(zip(tricks, clock, strict=True), 1):
@@ -1884,6 +1891,18 @@ def _human_record(record: dict[str, Any]) -> list[str]:
         took = f" → {names[taker]}" if isinstance(taker, int) else " (unfinished)"
         out.append(f"  trick {number}: {', '.join(laid)}{took}")
     return out
+
+
+def forfeited_before_a_card(record: dict[str, Any]) -> tuple[str, int | None] | None:
+    """A deal a forfeit ('leave!', the clock, away too long) ended before any card was
+    laid: its reason, and the seat that forfeited (None in a record written before
+    ``match_over`` kept it, docs/records.md); None for any other deal."""
+    reason = record.get("outcome")
+    if reason not in FORFEITS or played_tricks(record):
+        return None
+    seat = (record.get("match_over") or {}).get("forfeit")
+    known = isinstance(seat, int) and 0 <= seat < len(record["players"])
+    return str(reason), seat if known else None
 
 
 def played_tricks(record: dict[str, Any]) -> list[dict[str, Any]]:

@@ -49,6 +49,7 @@ from .render import (
     deal_word,
     face_up,
     finger_lines,
+    forfeited_before_a_card,
     games_lines,
     held_for,
     history_lines,
@@ -520,6 +521,13 @@ def _record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
     names = record["players"]
     tricks = played_tricks(record)
+    stopped = forfeited_before_a_card(record)
+    if stopped is not None:  # no deal in full to show: what stopped it, and whose doing
+        reason, seat = stopped
+        words = (
+            f"поражение ({reason})" if seat is None else RU_FORFEITS[reason].format(who=names[seat])
+        )
+        return [f"Раздача {record['deal_no']} прервана до первой карты: {words}."]
     none = "" if tricks else " ни одной карты не сыграно."
     out = [f"Раздача {record['deal_no']} полностью:{none}"]
     clock = ev.clock_cards(record)  # a card the clock played says so, as it was told

@@ -4,6 +4,7 @@ both styles (machine fields are only ever appended: docs/protocol.md §1)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -160,6 +161,40 @@ def test_a_record_with_an_unfinished_trick_tells_its_cards_in_both_languages() -
     assert render(nothing, HUMAN) == ["Deal 1 in full: no card was played."]
     assert render_ru(nothing) == ["Раздача 1 полностью: ни одной карты не сыграно."]
     assert render(event, MACHINE)[0].startswith("record table=4 deal=2 text={")
+
+
+def test_a_deal_left_before_its_first_card_says_so_and_who_in_both_languages() -> None:
+    """After 'leave!' before any card, the deal's record read 'Deal 1 in full: no card
+    was played.', as if a deal had been played through with no card: it says the deal
+    stopped before its first card, and whose forfeit stopped it."""
+    left: dict[str, Any] = {
+        "deal_no": 3,
+        "players": ["ann", "bob"],
+        "tricks": [],
+        "outcome": "left",
+        "match_over": {"winner": 1, "reason": "left", "forfeit": 0},
+    }
+    event = ev.DealRecord(4, left)
+    assert render(event, HUMAN) == [
+        "Deal 3 stopped before its first card: ann left the table: forfeit."
+    ]
+    assert render_ru(event) == ["Раздача 3 прервана до первой карты: ann покидает стол: поражение."]
+    away = ev.DealRecord(
+        4, {**left, "outcome": "away", "match_over": {**left["match_over"], "forfeit": 1}}
+    )
+    assert render(away, HUMAN) == [
+        "Deal 3 stopped before its first card: bob was away too long: forfeit."
+    ]
+    assert render_ru(away) == [
+        "Раздача 3 прервана до первой карты: bob отсутствует слишком долго: поражение."
+    ]
+    # a record written before 'forfeit' was kept names nobody, and says no more than it knows
+    unnamed = ev.DealRecord(4, {**left, "match_over": {"winner": 1, "reason": "left"}})
+    assert render(unnamed, HUMAN) == [
+        "Deal 3 stopped before its first card: a player left the table: forfeit."
+    ]
+    assert render_ru(unnamed) == ["Раздача 3 прервана до первой карты: поражение (left)."]
+    assert render(event, MACHINE)[0].startswith("record table=4 deal=3 text={")
 
 
 def test_a_games_line_writes_negative_totals_apart() -> None:
