@@ -83,7 +83,7 @@ class Drain:
         # signalled again and the admin told the drain began (already=0)
         if self.asked_parent or node.place.parent_drains.is_set():
             return Asked.ALREADY
-        if not node.place.drain_the_parent():  # gone: this worker stops (worker.py)
+        if not node.place.drain_the_parent(admin):  # gone: this worker stops (worker.py)
             return Asked.STOPPING
         self.asked_parent = True
         return Asked.BEGUN

@@ -81,6 +81,8 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
     assert workers.process.returncode == 0
     events = [e.get("event") for e in workers.events]
     assert events.count("drain") == 3  # the parent's, each worker's
+    [parents] = [e for e in workers.events if e.get("event") == "drain" and "workers" in e]
+    assert (parents["signal"], parents.get("admin")) == ("SIGUSR1", None)
     assert events.count("worker_drained") == 2 and "worker_started" not in events[-10:]
     assert events[-1] == "stopped"
 
@@ -147,6 +149,9 @@ async def test_an_admins_drain_on_one_worker_drains_every_worker(
     [asked] = [e for e in workers.events if e.get("event") == "moderation"]
     assert (asked["action"], asked["admin"], asked["worker"]) == ("drain", "boss", 1)
     assert events.count("drain") == 3  # the parent's (its signal: boss's worker's), each worker's
+    # the parent's says who asked, where: not a SIGUSR1 as if sent by hand
+    [parents] = [e for e in workers.events if e.get("event") == "drain" and "workers" in e]
+    assert (parents.get("admin"), parents.get("worker"), parents.get("signal")) == ("boss", 1, None)
     assert events.count("drain_ignored") == 1  # boss's second, on his worker
     assert events.count("worker_drained") == 2 and "worker_started" not in events[-10:]
     assert events[-1] == "stopped"

@@ -15,6 +15,11 @@ from deberc_net.hangup import drain
 # what the parent writes on a worker's stdin as it passes a drain of the whole server on
 # (launch.py), the one thing ever written there (worker.py reads it)
 DRAIN_WORD = b"drain\n"
+STDOUT = 1  # the pipe to the parent (launch.py)
+# what a worker writes on its stdout, after 'ready', before it signals the parent for an
+# admin's 'drain': 'drain-asked NAME' (a name has no space), so the parent's log says
+# who asked, not only the signal (launch.py)
+DRAIN_ASKED = b"drain-asked "
 
 
 @attrs.frozen
@@ -32,12 +37,17 @@ class WorkerPlace:
     # has nothing to ask of it (a SIGUSR1 to this worker's pid alone is no such word)
     parent_drains: threading.Event = attrs.field(factory=threading.Event, eq=False, repr=False)
 
-    def drain_the_parent(self) -> bool:
-        """SIGUSR1 to the ``serve --workers`` parent, which drains every worker (an
-        admin's ``drain``, docs/protocol.md §11.4a); False, nothing sent, if this
-        process's parent is no longer that parent (it is gone: this worker stops)."""
+    def drain_the_parent(self, admin: str) -> bool:
+        """SIGUSR1 to the ``serve --workers`` parent, which drains every worker (``admin``'s
+        ``drain``, docs/protocol.md §11.4a), his name said first on this worker's stdout
+        for the parent's log; False, nothing sent, if this process's parent is no longer
+        that parent (it is gone: this worker stops)."""
         signals = drain()
         if not self.parent_pid or os.getppid() != self.parent_pid or not signals:
+            return False
+        try:  # one write, under PIPE_BUF: whole in the pipe before the signal
+            os.write(STDOUT, DRAIN_ASKED + admin.encode("utf-8") + b"\n")
+        except OSError:  # (the parent's end closed: it is gone, as below)
             return False
         try:
             os.kill(self.parent_pid, signals[0])

@@ -4,7 +4,9 @@ dies, and SIGTERM/SIGINT (SIGHUP too, unless ignored) passed on to them. Each wo
 stdin is a pipe the parent holds open: the parent gone (even by SIGKILL), the worker
 reads its end and stops as on SIGTERM (worker.py), so no orphan keeps serving the
 ports. The one word ever written there, DRAIN_WORD, comes with the SIGUSR1 a drain of
-the whole server passes on (a worker's admin 'drain' then knows it has begun).
+the whole server passes on (a worker's admin 'drain' then knows it has begun). A
+worker's stdout says 'ready' (or 'failed REASON'), then only 'drain-asked NAME' before
+an admin's 'drain' there signals the parent, whose log then names him.
 
 The parent binds the port first (port 0 picks a free one) and keeps that socket, bound
 and not listening, so the port stays theirs while a worker restarts; it logs
@@ -31,7 +33,7 @@ from deberc_net.hangup import drain, hangup, leave_the_terminal_on_hangup
 from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
-from . import DRAIN_WORD
+from . import DRAIN_ASKED, DRAIN_WORD
 
 log = structlog.get_logger("deberc.workers")
 ENV = "DEBERC_NET_WORKER"  # the worker's settings, as JSON (see worker_main)
@@ -111,15 +113,52 @@ class Worker:
     ready: bool = False
     failure: str | None = None  # why it could not start, in its own words
     draining: bool = False  # passed the parent's SIGUSR1 (docs/scaling.md, "Processes")
+    # the admins whose 'drain' this worker passed on as a SIGUSR1 to the parent, not
+    # yet logged ('drain-asked NAME' on its stdout, before the signal)
+    asked: list[str] = attrs.Factory(list)
 
 
 def heard_from(worker: Worker, line: bytes) -> None:
-    """A line of a worker's start-up: 'ready', or 'failed REASON'."""
+    """A line of a worker's stdout: 'ready', 'failed REASON', or 'drain-asked NAME'."""
     line = line.strip()
     if line == b"ready":
         worker.ready = True
     elif line.startswith(b"failed "):
         worker.failure = line[len(b"failed ") :].decode("utf-8", "replace")
+    elif line.startswith(DRAIN_ASKED):
+        worker.asked.append(line[len(DRAIN_ASKED) :].decode("utf-8", "replace"))
+
+
+def _who_asked(workers: list[Worker]) -> tuple[int, str] | None:
+    """The first admin whose 'drain' a worker passed on to this parent and who is not
+    logged yet: (that worker, his name); None if none did (a SIGUSR1 sent by hand). His
+    line was written before his worker's signal: it is in the pipe by now."""
+    for worker in workers:
+        pipe = worker.process.stdout
+        while pipe is not None and not pipe.closed and select.select([pipe], [], [], 0)[0]:
+            line = pipe.readline()  # (unbuffered: what select saw is all there is)
+            if not line:  # its end closed: it has stopped
+                break
+            heard_from(worker, line)
+    for worker in workers:
+        if worker.asked:
+            return worker.index, worker.asked.pop(0)
+    return None
+
+
+def _drain_heard(workers: list[Worker], signum: int, first: bool, count: int) -> None:
+    """Log a SIGUSR1 that came: ``drain`` (``first``) or ``drain_ignored``, saying what
+    asked: an admin's 'drain' on a worker (his name, that worker), else the signal."""
+    asked = _who_asked(workers)
+    why: dict[str, Any] = (
+        {"signal": signal.Signals(signum).name}
+        if asked is None
+        else {"admin": asked[1], "worker": asked[0]}
+    )
+    if first:
+        log.info("drain", **why, workers=count)
+    else:  # one drain: the workers were told already
+        log.warning("drain_ignored", **why)
 
 
 # what a stop asked for ends a worker with: 0 once it serves (its server takes SIGTERM,
@@ -183,12 +222,9 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     drains_seen = 0
     try:
         while not stopping:
-            if len(draining) > drains_seen:
-                if drains_seen:  # one drain: the workers were told already
-                    log.warning("drain_ignored", signal=signal.Signals(draining[-1]).name)
-                else:
-                    log.info("drain", signal=signal.Signals(draining[0]).name, workers=count)
-                drains_seen = len(draining)
+            while len(draining) > drains_seen:
+                _drain_heard(workers, draining[drains_seen], not drains_seen, count)
+                drains_seen += 1
             if draining:
                 _pass_the_drain_on(workers, restart_at, drained)
                 if len(drained) + len(restart_at) == count:  # every worker has stopped
@@ -335,7 +371,8 @@ def start_worker(settings: dict[str, Any], index: int, count: int, parent: str =
     process = subprocess.Popen(
         [sys.executable, "-m", "deberc_net.server.cluster.worker"],
         env=env,
-        stdout=subprocess.PIPE,  # one line: 'ready'
+        stdout=subprocess.PIPE,  # 'ready', then an admin's 'drain-asked NAME' (heard_from)
+        bufsize=0,  # unbuffered: a line select saw is read whole, none kept behind
         # its end is the parent's death; and the one word said there, DRAIN_WORD (worker.py)
         stdin=subprocess.PIPE,
     )
