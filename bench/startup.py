@@ -72,7 +72,7 @@ def serve(scratch: Path) -> tuple[float, float]:
     (scratch / DB).unlink(missing_ok=True)
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [PY, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0", "--db", DB],
+        [PY, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "off", "--db", DB],
         cwd=scratch,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -98,7 +98,7 @@ def bot_game(scratch: Path) -> tuple[float, float]:
     bots' CPU, their whole lives, exit included."""
     (scratch / DB).unlink(missing_ok=True)
     (scratch / "seeded.toml").write_text('match_seed = "bench"\n')  # the same game each run
-    argv = [PY, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0", "--db", DB]
+    argv = [PY, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "off", "--db", DB]
     server = subprocess.Popen(
         [*argv, "--config", "seeded.toml"],
         cwd=scratch,

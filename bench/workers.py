@@ -63,7 +63,7 @@ def start(url: str, workers: int, settings: Path) -> tuple[subprocess.Popen[str]
     only) is given a free port and asked until it answers."""
     port = 0 if workers > 1 else free_port()
     command = [sys.executable, "-m", "deberc_net", "serve", "--workers", str(workers)]
-    command += ["--db", url, "--port", str(port), "--http-port", "0", "--config", str(settings)]
+    command += ["--db", url, "--port", str(port), "--http-port", "off", "--config", str(settings)]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     if workers == 1:

@@ -124,16 +124,16 @@ def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> Store
 
 def serve_config(args: argparse.Namespace) -> Config:
     """The server's Config from 'serve''s arguments (the file, then the flags over it)."""
-    from deberc_net.server.config import Config, setting_problem, shown
+    from deberc_net.server.config import WEB_OFF, Config, setting_problem, shown
 
     overrides = {"host": args.host, "port": args.port, "db": args.db, "http_host": args.http_host}
-    for flag, name in (
-        ("--host", "host"),
-        ("--http-host", "http_host"),
-        ("--port", "port"),
-        ("--http-port", "http_port"),
+    http_port = _http_port_flag(args.http_port)
+    for flag, name, given in (
+        ("--host", "host", args.host),
+        ("--http-host", "http_host", args.http_host),
+        ("--port", "port", args.port),
+        ("--http-port", "http_port", None if http_port == WEB_OFF else http_port),
     ):
-        given = getattr(args, name)
         if given is not None:  # said as the flag's, before a Config refuses it
             problem = setting_problem(name, given)
             if problem is not None:
@@ -144,11 +144,11 @@ def serve_config(args: argparse.Namespace) -> Config:
         config = Config(**{k: v for k, v in overrides.items() if v is not None})
     if args.house_bots:
         config.house_bots = True
-    # the command line's 0 turns the web face off; a library caller's 0 picks a free port
-    if args.http_port == 0:
+    # 'off' turns the web face off, as in the file; the command line's 0 was refused
+    if http_port == WEB_OFF:
         config.http_port = None
-    elif args.http_port is not None:
-        config.http_port = args.http_port
+    elif isinstance(http_port, int):
+        config.http_port = http_port
     elif config.http_port is None and not args.config:
         config.http_port = DEFAULT_HTTP_PORT
     for flag, name, port in (
@@ -167,9 +167,32 @@ def serve_config(args: argparse.Namespace) -> Config:
     return config
 
 
+def _http_port_flag(given: str | None) -> int | str | None:
+    """``--http-port``'s value: a port number, WEB_OFF, or None (not given); ValueError,
+    said as the flag's, for anything else, and for 0, which once meant off there while
+    a settings file's ``http_port = 0`` is a free port (docs/settings.md): a script that
+    meant off is told what to type, not given a web face on some port."""
+    from deberc_net.server.config import WEB_OFF
+
+    if given is None or given == WEB_OFF:
+        return given
+    try:
+        port = int(given, 10)
+    except ValueError:
+        raise ValueError(f"--http-port expects a port number or {WEB_OFF}, not {given!r}") from None
+    if port == 0:
+        raise ValueError(
+            f"--http-port 0 no longer turns the web face off: give --http-port {WEB_OFF} for"
+            " none (0 would be a free port, as http_port = 0 is in a settings file)"
+        )
+    return port
+
+
 def _same_ports(args: argparse.Namespace, port: int) -> str:
     """What 'serve' says of a web face on the game's port, naming where the operator
     set each: a flag, the settings file, or neither (a default)."""
+    from deberc_net.server.config import WEB_OFF
+
     given = _set_in_file(args.config) if args.config else set()
     if args.http_port is not None:
         web = "--http-port"
@@ -185,7 +208,7 @@ def _same_ports(args: argparse.Namespace, port: int) -> str:
         game = "the game's default"
     return (
         f"the web face's port {port} ({web}) is the game's port too ({game}): "
-        "give the web face another (--http-port 0: none)"
+        f"give the web face another (--http-port {WEB_OFF}: none)"
     )
 
 
@@ -1004,9 +1027,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--db", help=DB_HELP)
     sv.add_argument(
         "--http-port",
-        type=int,
+        metavar="PORT|off",
         help=f"web pages and JSON (docs/web.md; default {DEFAULT_HTTP_PORT}, but with --config "
-        "the file's http_port, none if it has none; 0: off)",
+        'the file\'s http_port, none if it has none; off: none, as http_port = "off" there)',
     )
     sv.add_argument("--config", metavar="FILE.toml", help="settings file ([server] table)")
     sv.add_argument(

@@ -337,7 +337,7 @@ def test_a_server_logging_json_lines_does_not_import_rich_nor_asyncio() -> None:
     probe = (
         "import sys\n"
         "from deberc_net.cli import main\n"
-        "assert main(['serve', '--port', '0', '--http-port', '0', '--db', '.']) == 2\n"
+        "assert main(['serve', '--port', '0', '--http-port', 'off', '--db', '.']) == 2\n"
         "import structlog.dev, structlog.stdlib\n"
         "print('rich' in sys.modules, structlog.dev.rich)\n"
         "print('asyncio.events' in sys.modules)\n"
@@ -358,7 +358,7 @@ def test_asyncio_imported_by_a_submodule_after_the_server_is_one_module() -> Non
     # asyncio.events twice, its classes and event loop policy apart from asyncio's own
     probe = (
         "from deberc_net.cli import main\n"
-        "assert main(['serve', '--port', '0', '--http-port', '0', '--db', '.']) == 2\n"
+        "assert main(['serve', '--port', '0', '--http-port', 'off', '--db', '.']) == 2\n"
         "from asyncio.events import AbstractEventLoop\n"
         "import asyncio, sys\n"
         "print(AbstractEventLoop is asyncio.AbstractEventLoop,"

@@ -24,6 +24,9 @@ _EXPECTS = {
 MOST_SEND_TIMEOUT_MS = 2**31 - 1  # web_send_timeout_ms: what TCP_USER_TIMEOUT takes
 _PROXY_LISTS = ("trusted_proxies", "game_proxies")  # addresses or networks, both versions
 SETTINGS_PAGE = "docs/settings.md"  # every setting, its default and what it does
+# the web face off, one spelling for both: `serve --http-port off`, `http_port = "off"`
+# in a settings file (left out there too); 0 is a free port (docs/settings.md)
+WEB_OFF = "off"
 # the shortest max_line: a login fits, 'login NAME PASSWORD lang=ru' with a 20-letter
 # name (80 bytes in UTF-8 at most) and a password of up to 150 bytes (10 let in no one)
 SHORTEST_LINE = 256
@@ -187,7 +190,8 @@ def _checked(_cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attri
 class Config:
     host: str = "127.0.0.1"
     port: int = 7501
-    http_port: int | None = None  # the web face (docs/web.md): None off, 0 any free port
+    # the web face (docs/web.md): None off (a file's "off", WEB_OFF), 0 any free port
+    http_port: int | None = None
     max_web_viewers: int = 500  # live table sockets of web pages open at once ...
     web_viewers_per_address: int = 20  # ... and from one address (0: no limit)
     # connections to the web face one address holds open (live sockets, pages, idle
@@ -343,8 +347,8 @@ class Config:
 
     def web_off(self) -> dict[str, str]:
         """What the ``listening`` log line says of the web face: ``web=off`` when there
-        is none ('--http-port 0' is off, not a free port as 'http_port = 0' in a file
-        is: docs/settings.md), nothing when there is (its own line names its port)."""
+        is none ('--http-port off', 'http_port = "off"' or none in a file; 0 is a free
+        port: docs/settings.md), nothing when there is (its own line names its port)."""
         return {"web": "off"} if self.http_port is None else {}
 
     @classmethod
@@ -395,6 +399,8 @@ class Config:
             raise ValueError(
                 f"unknown settings in {path}: {named} (every setting: {SETTINGS_PAGE})"
             )
+        if section.get("http_port") == WEB_OFF:  # as left out: no web face
+            del section["http_port"]
         for name, value in section.items():
             problem = setting_problem(name, value)
             if problem is not None:
@@ -459,6 +465,8 @@ def setting_problem(name: str, value: object, *, in_code: bool = False) -> str |
         "list[str]": type(value) is list and all(type(item) is str for item in value),
     }[kind]
     if not fits or value != value:  # TOML's nan is not a number either
+        if name == "http_port":  # (a file's "off" is none: Config.from_toml)
+            return f'expects a port number or "{WEB_OFF}"'
         return f"expects {_EXPECTS[kind]}"
     bounds = RANGES.get(name)
     if bounds is not None and in_code and name in _CODE_LEAST:

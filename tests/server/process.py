@@ -28,10 +28,10 @@ def start_server_process(
     face's port). ``web``: with the web face, on a free port (else none: its default
     port is fixed)."""
     command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--db", str(db)]
-    if web:  # (a settings file's http_port = 0 is a free port; the flag's 0 is none)
+    if web:  # (a settings file's http_port = 0 is a free port; the flag's off is none)
         settings = "http_port = 0" if settings is None else f"{settings}\nhttp_port = 0"
     else:
-        command += ["--http-port", "0"]
+        command += ["--http-port", "off"]
     if settings is not None:
         config = db.with_suffix(".toml")
         config.write_text(f"[server]\n{settings}\n")

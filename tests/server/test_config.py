@@ -29,7 +29,7 @@ def _settings(tmp_path: Path, text: str) -> Path:
         ("port = 70000", "setting port expects a port number, 0 to 65535"),
         # (the kernel's option is a C int: a traceback at the web face's start)
         ("web_send_timeout_ms = 2147483648", "web_send_timeout_ms expects a whole number, 0 to"),
-        ("http_port = true", "setting http_port expects a whole number, not True"),
+        ("http_port = true", 'setting http_port expects a port number or "off", not True'),
         ("max_line = -1", "setting max_line expects a whole number, 256 to 65536"),
         ('say_per_s = "fast"', "setting say_per_s expects a number, not 'fast'"),
         ("house_bots = 1", "setting house_bots expects true or false, not 1"),
@@ -82,7 +82,7 @@ def test_the_least_values_allowed_are_taken(tmp_path: Path) -> None:
             "port = 7611\nhttp_port = 7611",
             [],
             "the web face's port 7611 (http_port in {path}) is the game's port too "
-            "(port in {path}): give the web face another (--http-port 0: none)",
+            "(port in {path}): give the web face another (--http-port off: none)",
         ),
         (
             "http_port = 7501",

@@ -64,7 +64,7 @@ def heard_then_drain(worker, line):
 launch.start_worker = start
 launch.check_workers = check
 launch.heard_from = heard_then_drain
-sys.exit(cli.main(["serve", "--workers", str(len(DELAYS)), "--port", "0", "--http-port", "0",
+sys.exit(cli.main(["serve", "--workers", str(len(DELAYS)), "--port", "0", "--http-port", "off",
                    "--db", "postgresql://nobody@127.0.0.1:1/none"]))
 """
 
@@ -121,7 +121,7 @@ def load(*args, **kwargs):
     return loaded(*args, **kwargs)
 
 RuleBook.load = load
-sys.exit(cli.main(["serve", "--port", "0", "--http-port", "0", "--db", sys.argv[1]]))
+sys.exit(cli.main(["serve", "--port", "0", "--http-port", "off", "--db", sys.argv[1]]))
 """
 
 

@@ -36,7 +36,7 @@ def test_make_serve_takes_serves_flags_in_args(tmp_path: Path) -> None:
     # a 0.1 s grace after the SIGTERM below (the default 2 s is waited in full)
     settings = tmp_path / "settings.toml"
     settings.write_text("[server]\nshutdown_grace_ms = 100\n")
-    args = f"--port 0 --http-port 0 --db {db} --config {settings}"
+    args = f"--port 0 --http-port off --db {db} --config {settings}"
     proc = subprocess.Popen(
         [*MAKE_SERVE, f"ARGS={args}"],
         cwd=ROOT,

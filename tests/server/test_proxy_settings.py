@@ -84,7 +84,7 @@ def test_serve_says_a_web_host_it_cannot_listen_on_in_one_line(
 ) -> None:
     db = tmp_path / "s.sqlite3"
     # 192.0.2.1 (TEST-NET-1) is no address of this machine; (the command line's
-    # --http-port 0 is no web face, the file's any free port)
+    # --http-port off is no web face, the file's 0 any free port)
     argv = ["serve", "--port", "0", "--http-host", "192.0.2.1"]
     path = _settings(tmp_path, "http_port = 0")
     assert main([*argv, "--config", str(path), "--db", str(db)]) == 2

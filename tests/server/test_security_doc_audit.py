@@ -526,7 +526,7 @@ def test_a_server_out_of_descriptors_waits_and_accepts_again(tmp_path: Path) -> 
     # the checklist, "Descriptors": "the server waits and retries when accept runs out
     # (accept_failed in the log) rather than failing"; a real `serve` whose ulimit -n
     # is 48, sent more connections than that
-    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
+    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "off"]
     server = subprocess.Popen(
         ["sh", "-c", 'ulimit -n 48 && exec "$@"', "sh", *command, "--db", str(tmp_path / "d")],
         stdout=subprocess.DEVNULL,
@@ -631,7 +631,7 @@ def test_a_database_newer_than_the_code_is_refused_as_the_page_says(tmp_path: Pa
         )
     later.close()
     before = db.read_bytes()
-    done = _cli("serve", "--port", "0", "--http-port", "0", "--db", str(db))
+    done = _cli("serve", "--port", "0", "--http-port", "off", "--db", str(db))
     assert done.returncode == 2
     text = " ".join(section("### Upgrading").split())
     stated = text.split("before writing anything: `", 1)[1].split("`", 1)[0]

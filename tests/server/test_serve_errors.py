@@ -45,7 +45,7 @@ def _said(done: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_a_game_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
-    line = _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
+    line = _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "off"))
     assert f"cannot listen on 127.0.0.1:{held_port}" in line and "in use" in line
     assert line.endswith("; set by host and port (--host, --port)"), line
     assert list(tmp_path.iterdir()) == []  # bound before the store: no database made
@@ -66,12 +66,12 @@ def test_a_port_in_use_leaves_an_existing_database_as_it_was(
     made.execute("CREATE TABLE kept (x)")
     made.close()
     before = db.read_bytes()
-    _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "0"))
+    _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "off"))
     assert [p.name for p in tmp_path.iterdir()] == ["s.sqlite3"] and db.read_bytes() == before
 
 
 def test_a_host_that_does_not_resolve_is_one_line(tmp_path: Path) -> None:
-    line = _said(_serve(tmp_path, "--host", "nosuch.invalid", "--port", "0", "--http-port", "0"))
+    line = _said(_serve(tmp_path, "--host", "nosuch.invalid", "--port", "0", "--http-port", "off"))
     assert "cannot listen on nosuch.invalid:0" in line
 
 
@@ -105,7 +105,7 @@ def test_serve_workers_on_a_port_it_cannot_bind_is_one_line_too(
     host, port = ("127.0.0.1", held_port) if where == "held" else (where, 0)
     db = "postgresql://nobody@127.0.0.1:1/none"  # never reached: the port comes first
     flags = ["--workers", "2", "--db", db, "--host", host, "--port", str(port)]
-    line = _said(_serve(tmp_path, *flags, "--http-port", "0"))
+    line = _said(_serve(tmp_path, *flags, "--http-port", "off"))
     assert line.startswith(f"deberc-net serve: cannot listen on {host}:{port}: "), line
 
 
@@ -134,7 +134,7 @@ def test_a_settings_file_or_database_it_cannot_open_is_one_sentence(
 ) -> None:
     (tmp_path / "notes.txt").write_text("not a database\n")
     (tmp_path / "notes.txt").chmod(0o644)  # (a database others may read is made 0600)
-    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
+    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "off"]
     done = subprocess.run(
         [*command, *flags], capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path
     )
@@ -180,7 +180,7 @@ except KeyboardInterrupt:
 def test_ctrl_c_during_serves_imports_ends_it_quietly(tmp_path: Path, module: str) -> None:
     # failed before: a KeyboardInterrupt's traceback from inside the import
     command = [sys.executable, "-c", _INTERRUPTED_WHILE_IMPORTING, module, "serve"]
-    flags = ["--port", "0", "--http-port", "0", "--db", str(tmp_path / "s.sqlite3")]
+    flags = ["--port", "0", "--http-port", "off", "--db", str(tmp_path / "s.sqlite3")]
     done = subprocess.run(
         [*command, *flags], capture_output=True, text=True, timeout=30, check=False
     )
@@ -195,7 +195,7 @@ def test_ctrl_c_in_a_callers_own_main_call_is_the_callers(tmp_path: Path) -> Non
     as from any function: only the console script ends its process by SIGINT. Failed
     before: the caller's process was ended by SIGINT from inside ``main``."""
     command = [sys.executable, "-c", _A_CALLERS_MAIN_INTERRUPTED, "trio", "serve"]
-    flags = ["--port", "0", "--http-port", "0", "--db", str(tmp_path / "s.sqlite3")]
+    flags = ["--port", "0", "--http-port", "off", "--db", str(tmp_path / "s.sqlite3")]
     done = subprocess.run(
         [*command, *flags], capture_output=True, text=True, timeout=30, check=False
     )

@@ -37,8 +37,10 @@ postgresql://, absolute, :memory: as written
 § `--house-bots` turns house_bots on; without it the file's value stands
     → here: test_house_bots_flag_turns_it_on_and_the_files_value_stands_without_it
 § the web face: 7580 without --config; the file's http_port with it (left out: none);
-`--http-port 0` off; `http_port = 0` a free port, told by `http_listening`
+`off` turns it off in both (`--http-port off`, `http_port = "off"`); `http_port = 0` a
+free port, told by `http_listening`; `--http-port 0` refused, saying to type `off`
     → here: test_the_web_faces_port_from_the_command_line_and_the_file,
+      test_the_command_lines_http_port_0_is_refused_saying_what_to_type,
       test_a_files_http_port_0_is_a_free_port_told_in_http_listening
 § a web face on the game's port is refused naming where each was set, status 2
     → server/test_config.py test_the_web_face_on_the_games_port_names_where_each_was_set
@@ -360,8 +362,33 @@ def test_the_web_faces_port_from_the_command_line_and_the_file(tmp_path: Path) -
     assert _serve().http_port == 7580  # no --config: 7580
     assert _serve("--config", str(bare)).http_port is None  # left out: no web face
     assert _serve("--config", str(free)).http_port == 0  # the file's 0: a free port
-    assert _serve("--http-port", "0").http_port is None  # the flag's 0: off
-    assert _serve("--config", str(free), "--http-port", "0").http_port is None
+    # one spelling for none, on the command line and in the file
+    off = _write(tmp_path, '[server]\nhttp_port = "off"\n', "off.toml")
+    assert _serve("--http-port", "off").http_port is None
+    assert _serve("--config", str(free), "--http-port", "off").http_port is None
+    assert _serve("--config", str(off)).http_port is None
+    assert _serve("--config", str(off), "--http-port", "7700").http_port == 7700  # the flag wins
+
+
+def test_the_command_lines_http_port_0_is_refused_saying_what_to_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'--http-port 0' meant off, where a file's 'http_port = 0' is a free port: the
+    same 0 two ways. It is refused, not taken as a free port (a script that meant
+    off would open a web face), with the words to type instead; nothing opens."""
+    db = tmp_path / "s.sqlite3"
+    assert main(["serve", "--db", str(db), "--http-port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "deberc-net serve: --http-port 0 no longer turns the web face off: give"
+        " --http-port off for none (0 would be a free port, as http_port = 0 is in a"
+        " settings file)\n"
+    ), err
+    assert not db.exists()
+    assert main(["serve", "--db", str(db), "--http-port", "of"]) == 2
+    err = capsys.readouterr().err
+    assert "--http-port expects a port number or off, not 'of'" in err, err
+    assert not db.exists()
 
 
 # ---- Logs -----------------------------------------------------------------------------

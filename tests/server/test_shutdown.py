@@ -127,7 +127,7 @@ def test_a_closed_terminal_stops_the_server_cleanly(tmp_path: Path) -> None:
     settings = tmp_path / "server.toml"
     settings.write_text("[server]\nshutdown_grace_ms = 100\n")
     command = [sys.executable, "-m", "deberc_net", "serve", "--port", str(port)]
-    command += ["--http-port", "0", "--db", str(tmp_path / "s.sqlite3")]
+    command += ["--http-port", "off", "--db", str(tmp_path / "s.sqlite3")]
     command += ["--config", str(settings)]
     master, slave = pty.openpty()
 
@@ -271,7 +271,7 @@ def test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language(
 
 
 def test_listening_says_when_there_is_no_web_face(tmp_path: Path) -> None:
-    # club tryout (s23): '--port 0 --http-port 0' lost the web face with no word of it
+    # club tryout (s23): '--port 0 --http-port 0' (now 'off') lost the web face with no word of it
     for web in (False, True):
         said: list[dict[str, object]] = []
         proc, _ = start_server_process(tmp_path / f"{web}.sqlite3", said=said, web=web)

@@ -220,7 +220,7 @@ def test_a_database_that_cannot_be_reached_stops_serve_at_once_its_password_hidd
     shown = url.replace(":s3cret@", ":***@")
     kept = {signum: signal.getsignal(signum) for signum in drain()}  # serve holds these
     try:  # (in the main thread: serve sets signal handlers)
-        ended = run_cli(["serve", "--port", "0", "--http-port", "0", "--db", url])
+        ended = run_cli(["serve", "--port", "0", "--http-port", "off", "--db", url])
     finally:
         closed.close()
         for signum, handler in kept.items():

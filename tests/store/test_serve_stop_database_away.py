@@ -28,7 +28,7 @@ def test_a_server_stopped_with_its_database_away_ends_at_once_saying_so(
 ) -> None:
     config = tmp_path / "server.toml"
     config.write_text("[server]\nshutdown_grace_ms = 300\n")
-    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "0"]
+    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "off"]
     command += ["--db", postgres_url, "--config", str(config)]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
     try:

@@ -86,7 +86,7 @@ def test_a_store_file_another_user_owns_is_left_as_it_is(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     "command",
     [
-        ["serve", "--port", "0", "--http-port", "0"],
+        ["serve", "--port", "0", "--http-port", "off"],
         ["admin", "boss"],
         ["records", "export"],
         ["ladder", "table"],

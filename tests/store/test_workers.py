@@ -89,7 +89,7 @@ async def test_workers_that_cannot_start_stop_their_parent(tmp_path: Path) -> No
     command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2"]
     with trio.fail_after(60):
         done = await trio.run_process(
-            [*command, "--port", "0", "--db", url, "--http-port", "0"],
+            [*command, "--port", "0", "--db", url, "--http-port", "off"],
             capture_stdout=True,
             capture_stderr=True,
             check=False,
@@ -132,7 +132,7 @@ async def test_workers_refuse_a_port_another_serve_workers_listens_on(postgres_u
     held.listen()
     port = held.getsockname()[1]
     last = await _refused_in_one_line(
-        ["--port", str(port), "--db", postgres_url, "--http-port", "0"]
+        ["--port", str(port), "--db", postgres_url, "--http-port", "off"]
     )
     held.close()
     assert last.startswith(f"deberc-net serve: cannot listen on 127.0.0.1:{port}: "), last
@@ -726,7 +726,7 @@ async def test_a_worker_whose_database_fails_after_it_listened_says_why_in_one_l
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
             [parent] = [e for e in workers.events if e.get("event") == "listening"]
-            assert parent["web"] == "off", parent  # --http-port 0: said, not silent
+            assert parent["web"] == "off", parent  # --http-port off: said, not silent
             dropped = await trio.to_thread.run_sync(_drop_connections, postgres_url)
             assert dropped >= 2
             with trio.fail_after(30):

@@ -126,7 +126,7 @@ async def served_workers(
             "--db", url, "--port", "0", "--config", str(settings),
         ]  # fmt: skip
         if not web:
-            command += ["--http-port", "0"]  # off
+            command += ["--http-port", "off"]  # off
         # SIGHUP at its default, as from a terminal (tests/store/test_workers_stopping.py
         # sends it), even where this suite runs under nohup
         command = as_from_a_terminal(command)

@@ -44,7 +44,7 @@ def test_the_command_line_serves_pages_on_7580_unless_told_otherwise() -> None:
     parse = build_parser().parse_args
     assert serve_config(parse(["serve"])).http_port == DEFAULT_HTTP_PORT == 7580
     assert serve_config(parse(["serve", "--http-port", "8123"])).http_port == 8123
-    assert serve_config(parse(["serve", "--http-port", "0"])).http_port is None  # off
+    assert serve_config(parse(["serve", "--http-port", "off"])).http_port is None  # off
 
 
 async def test_no_http_port_no_web_face(nursery: trio.Nursery, db_path: Any) -> None:

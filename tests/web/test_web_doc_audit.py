@@ -3,7 +3,7 @@ visitor, a script or a server owner may rely on, and (→) the tests that pin it
 under tests/ and its tests, "here" for this module's. Plain HTTP on loopback (port 0)
 wherever the promise is about bytes; Chromium only in the modules named.
 
-§ opening: `make serve`/`serve` on 7580, `--http-port N`, `--http-port 0` off
+§ opening: `make serve`/`serve` on 7580, `--http-port N`, `--http-port off` off
     → web/test_pages.py test_the_command_line_serves_pages_on_7580_unless_told_otherwise
 § opening: `http_port` unset (off) by default in a settings file or `Config`; `0` any
 free port, `http_bound` told the port
@@ -297,8 +297,8 @@ async def a_finished_match(web: WebServer, connect: Connector) -> tuple[LineClie
 
 def test_a_settings_file_leaves_the_pages_off_unless_it_names_a_port(tmp_path: Path) -> None:
     """'In a settings file … `http_port` is unset (off) by default; there `0` means any
-    free port' (where the command line's 0 is off, and the command line's default 7580
-    is not a file's)."""
+    free port' (where the command line refuses 0, and the command line's default 7580
+    is not a file's); 'off' is none in both."""
     parse = build_parser().parse_args
     bare, free, fixed = tmp_path / "bare.toml", tmp_path / "free.toml", tmp_path / "fixed.toml"
     bare.write_text("[server]\nport = 7611\n")
@@ -308,7 +308,7 @@ def test_a_settings_file_leaves_the_pages_off_unless_it_names_a_port(tmp_path: P
     assert serve_config(parse(["serve", "--config", str(free)])).http_port == 0
     assert serve_config(parse(["serve", "--config", str(fixed)])).http_port == 8123
     told = ["serve", "--config", str(fixed), "--http-port"]
-    assert serve_config(parse([*told, "0"])).http_port is None  # the flag's 0: off
+    assert serve_config(parse([*told, "off"])).http_port is None  # the flag's off
     assert serve_config(parse([*told, "8124"])).http_port == 8124  # the flag over the file
 
 
