@@ -322,6 +322,18 @@ class Lobby:
             self._match_numbers.extend(reversed(drawn))  # (another table may have drawn too)
         return self._match_numbers.pop()
 
+    def give_back_numbers(self) -> None:
+        """The table and match numbers drawn ahead and never used, given back to the store
+        as the server stops: a lone SQLite server's next start numbers its next table and
+        match on from its last, no gap of a block (docs/protocol.md §5.2). Synchronous:
+        the server's loop is over."""
+        unused = sorted(self._match_numbers)
+        if unused and unused == list(range(unused[0], unused[-1] + 1)):
+            self.store.give_back_numbers("match_numbers", unused[0], unused[-1])
+        tables = self.table_numbers.unused()
+        if tables is not None:
+            self.store.give_back_numbers("table_numbers", *tables)
+
     def may_seat(self, name: str) -> bool:
         """Whether a table may hold a seat for ``name``: one here, or under serve
         --workers one told closed by a stall (its owner may live and tell it again)."""

@@ -213,6 +213,10 @@ async def run(
             http_socket.close()
         if lobby is not None:
             lobby.writes.close()  # every deal and result queued is written first
+            try:  # (a store that fails here keeps a gap in the numbers, no more)
+                lobby.give_back_numbers()
+            except Exception:
+                log.warning("numbers_give_back_failed", exc_info=True)
         try:
             store.close()
         except Exception:

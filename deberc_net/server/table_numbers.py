@@ -54,6 +54,15 @@ class TableNumbers:
             self.spawner.start_soon(self._draw_more)
         return number
 
+    def unused(self) -> tuple[int, int] | None:
+        """The numbers drawn and never handed out, as (lowest, highest): the top of the
+        last draw, for the store to take back as the server stops; None if none, or they
+        are not that (a draw on its way, a lone server's own past a failed draw)."""
+        ahead = self._ahead
+        if self._drawing or not ahead or ahead != list(range(ahead[0], self._highest + 1)):
+            return None
+        return ahead[0], self._highest
+
     def _first_draw(self) -> bool:
         """The first block, drawn in place by a lobby the server did not fill as it
         started (one made by a test, or a program of its own): whether it came."""

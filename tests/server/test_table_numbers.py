@@ -10,28 +10,56 @@ from pathlib import Path
 import trio
 import trio.testing
 
+from deberc_net.server.store import open_store
 from deberc_net.server.table_numbers import AHEAD, TableNumbers
 
-from .client import seat_pair
+from .client import LineClient, fields, is_event, seat_pair
 from .conftest import Connector, make_config, running_server
 
 
-async def test_a_restarted_server_numbers_its_tables_past_the_last_ones(
+async def _match_of(client: LineClient) -> str:
+    """The match id of the ``start`` event ``client`` is told."""
+    started = await client.read_until(lambda x: is_event(x, "start"))
+    return fields(started)[1]["match"]
+
+
+async def test_a_restarted_server_numbers_its_tables_and_matches_on_from_the_last_ones(
     db_path: Path, connect: Connector
 ) -> None:
-    # failed before: the second server's first table was table 1 again
+    # failed before: the second server's first table was table 1 again; then it was
+    # table 33 and match m17, past the blocks the first server drew and never used (a
+    # club's admin expects table 3 after table 2): a clean stop gives them back
     config = make_config(db_path)
     async with running_server(config) as port:
         ann, bob = await connect.machine(port, "ann"), await connect.machine(port, "bob")
         first, _, _ = await seat_pair(ann, bob)
         carl, dan = await connect.machine(port, "carl"), await connect.machine(port, "dan")
         second, _, _ = await seat_pair(carl, dan)
-    assert (first, second) == (1, 2)
+        matches = [await _match_of(ann), await _match_of(carl)]
+    assert (first, second) == (1, 2) and sorted(matches) == ["m1", "m2"]
     await connect.aclose()
     async with running_server(config) as port:
         eve, fay = await connect.machine(port, "eve"), await connect.machine(port, "fay")
         after, _, _ = await seat_pair(eve, fay)
-    assert after == AHEAD + 1  # past the block the first server drew (numbers may skip)
+        match = await _match_of(eve)
+    assert (after, match) == (3, "m3")  # never one used before, and no gap
+
+
+def test_numbers_given_back_only_if_no_other_process_drew_since(tmp_path: Path) -> None:
+    """Two stores on one SQLite file: one's block, once the other drew past it, is not
+    given back (its numbers would be handed out twice); the other's is, then drawn again."""
+    db = str(tmp_path / "two.sqlite3")
+    one, other = open_store(db), open_store(db)
+    try:
+        assert one.new_table_numbers(AHEAD) == list(range(1, AHEAD + 1))
+        assert other.new_table_numbers(4) == list(range(AHEAD + 1, AHEAD + 5))
+        assert not one.give_back_numbers("table_numbers", 3, AHEAD)  # drawn past
+        assert other.give_back_numbers("table_numbers", AHEAD + 2, AHEAD + 4)
+        assert one.new_table_numbers(2) == [AHEAD + 2, AHEAD + 3]
+        assert not one.give_back_numbers("nosuch", 1, 2)  # (only the two counters)
+    finally:
+        one.close()
+        other.close()
 
 
 class _Spawner:

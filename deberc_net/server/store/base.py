@@ -540,6 +540,15 @@ class Store(Protocol):
         server/table_numbers.py), the workers of ``serve --workers`` on any host too."""
         ...
 
+    def give_back_numbers(self, counter: str, lowest: int, highest: int) -> bool:
+        """The numbers ``lowest`` to ``highest`` of ``counter`` (``table_numbers`` or
+        ``match_numbers``), drawn by this store and never handed out, handed out again by
+        the next draw, if no draw since has taken any above them (a stopping server's:
+        the next start goes on from its last table, not past its block). Whether they
+        were. SQLite: yes, unless another process drew since. PostgreSQL: never (a
+        sequence cannot be set back safely while another server may draw from it)."""
+        ...
+
     def heartbeat(self, dead_after_s: float) -> int:
         """This server is alive (its heartbeat is now, by the database's clock); the
         servers silent for more than ``dead_after_s`` are dead, and their running

@@ -305,6 +305,11 @@ class PostgresStore:
     def new_table_numbers(self, count: int) -> list[int]:
         return self._new_numbers("table_numbers", count)
 
+    def give_back_numbers(self, counter: str, lowest: int, highest: int) -> bool:
+        # a sequence's nextval takes no lock a look-then-setval could hold: another
+        # server's draw between the two would be given the same numbers again
+        return False
+
     def _new_numbers(self, sequence: str, count: int) -> list[int]:
         """``count`` new numbers, ascending, of ``sequence`` (match_numbers or
         table_numbers); this store's first draw of it above every number stored

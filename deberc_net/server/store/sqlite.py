@@ -420,6 +420,23 @@ class SQLiteStore:
     def new_table_numbers(self, count: int) -> list[int]:
         return self._new_numbers("table_numbers", count)
 
+    def give_back_numbers(self, counter: str, lowest: int, highest: int) -> bool:
+        if counter not in ABOVE_STORED or not 0 < lowest <= highest:
+            return False
+        with self._writing():  # (BEGIN IMMEDIATE: no draw comes between the look and the set)
+            row = self._db.execute(
+                "SELECT seq FROM sqlite_sequence WHERE name = ?", (counter,)
+            ).fetchone()
+            if row is None or row[0] != highest:  # another process drew since
+                return False
+            # the counter keeps only its newest row (_new_numbers): AUTOINCREMENT goes on
+            # from the larger of the rows' and sqlite_sequence's highest
+            self._db.execute(f"DELETE FROM {counter} WHERE number >= ?", (lowest,))
+            self._db.execute(
+                "UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (lowest - 1, counter)
+            )
+        return True
+
     def _new_numbers(self, counter: str, count: int) -> list[int]:
         """``count`` new numbers, ascending, of ``counter`` (match_numbers or
         table_numbers: an AUTOINCREMENT table); this store's first draw of it above
