@@ -161,3 +161,21 @@ def _stored(db: Path, match_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
         store.close()
     assert row is not None
     return json.loads(record), row
+
+
+async def test_a_forfeit_before_the_first_card_says_the_deal_stopped_and_who_left(
+    db_path: Path, connect: Connector
+) -> None:
+    """The club night's finding: a 'leave' after the talk, before any card, was told
+    'Deal 1 in full: no card was played.', as if the deal had been played without one."""
+    async with running_server(make_config(db_path)) as port:
+        seated = [await connect.machine(port, f"p{i}") for i in range(2)]
+        table, seats = await _seat(seated)
+        hugo = await connect.human(port, "hugo")
+        await hugo.send(f"observe {table}")
+        await hugo.read_until(lambda line: line.startswith("You observe table"))
+        assert await _play_then_leave(seated, 0) == []
+        [end] = [x for x in seated[0].lines if x.startswith("event ") and "kind=match-end" in x]
+        leaver = {seat: name for name, seat in seats.items()}[int(fields(end)[1]["forfeit"])]
+        told = await hugo.read_until(lambda line: line.startswith("Deal 1 "))
+    assert told == f"Deal 1 stopped before its first card: {leaver} left the table: forfeit."
