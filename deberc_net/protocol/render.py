@@ -138,6 +138,22 @@ def columns(text: str) -> int:
     return cell_len(text)
 
 
+def shortened(name: str, room: int) -> str:
+    """``name`` in at most ``room`` terminal columns: a longer one keeps its head and its
+    last two columns after a '~' ('house-heu~11'), as the terminal client shortens
+    names (clients/play/draw.py): 'house-random-11' and 'house-random-12' stay apart.
+    A wide character is not cut in two."""
+    if columns(name) <= room:
+        return name
+    tail = name[-2:] if columns(name[-2:]) <= 2 else name[-1:]
+    head = ""
+    for char in name[: -len(tail)]:
+        if columns(head + char + "~" + tail) > room:
+            break
+        head += char
+    return head + "~" + tail
+
+
 def pad(text: str, width: int, *, right: bool = False) -> str:
     """``text`` filled with spaces to ``width`` columns of a terminal (``str.ljust``
     counts characters: a CJK name would push what follows it out of line)."""
@@ -1789,34 +1805,41 @@ def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
 
 
 def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
-    """The pencil sheet: each deal's written points and the running total by side."""
+    """The pencil sheet: each deal's written points and the running total by side. Its
+    layout is chosen from what the match may write, not from the deals written so far:
+    the sheet asked for after deal 9 has deal 2's columns (a first bide with long names
+    numbered the columns from then on, and a long winner's name widened 'won by')."""
     sides = _joined_sides(e.names, e.sides)
     goal = _say(lang, Msg.SHEET_TARGET, target=e.target) if e.target is not None else ""
     header = _say(lang, Msg.SHEET_HEADER_WON if e.deal_won_on_points else Msg.SHEET_HEADER)
-    # (under 'won by' a deal's winner alone)
+    # under 'won by' a deal's winner alone, each name in at most WINNER_ROOM columns
+    # (the column is as wide from the first deal whoever wins)
+    short = tuple(shortened(name, WINNER_ROOM) for name in e.names)
     words = [
-        _winner(r.outcome, r.written, e.names, e.deal_won_on_points, lang)
+        _winner(r.outcome, r.written, short, e.deal_won_on_points, lang)
         or _outcome_word(r.outcome, lang)
         for r in e.rows
     ]
-    notes = [_sheet_notes(r, sides, e.deal_won_on_points, lang) for r in e.rows]
-    # the deal's number (4) and a space, then how it ended: as wide as the widest
-    first = max(9, columns(header) - 4, *(columns(word) + 1 for word in words))
+    # the deal's number (4) and a space, then how it ended: as wide as a short game's
+    # winner may make it from its first deal; a longer word widens it at its row (an
+    # outcome that ends the match, 'false-claim', 'timeouts': the last row)
+    fixed = max(9, columns(header) - 4, _widest_winner(e, short, lang) + 1)
+    first = max([fixed, *(columns(word) + 1 for word in words)])
     # every column padded by terminal columns, not characters (a CJK name takes two a
     # character, an accent added to a letter none): the columns stay in line
     width = max(11, *(columns(side) + 2 for side in sides))
     title = Msg.SHEET_TITLE_STAKES if e.deal_won_on_points else Msg.SHEET_TITLE
     out = [_say(lang, title, table=e.table, goal=goal)]
-    widest_notes = max((columns(n) for n in notes), default=0)
-    if 5 + first + width * len(sides) + widest_notes > WIDTH:
+    labels = sides
+    if 5 + fixed + width * len(sides) + _widest_bides(e, sides, lang) > WIDTH:
         # long names (three players, two pairs) would wrap every row past the table's
-        # shape: the columns are numbered, the sides named once above them, a line each
-        # (two pairs of long names are wider than one line)
+        # shape once a bide is written (each row after it says the bides): the columns
+        # are numbered, the sides named once above them, a line each (two pairs of long
+        # names are wider than one line); decided before any bide, from the names
         out += [f"  {i} = {side}" for i, side in enumerate(sides, 1)]
         sides = [str(i) for i in range(1, len(sides) + 1)]
+        labels = [f"#{side}" for side in sides]  # the bides of side 1: '#1 1'
         width = 11
-        numbered = [f"#{side}" for side in sides]  # the bides of side 1: '#1 1'
-        notes = [_sheet_notes(r, numbered, e.deal_won_on_points, lang) for r in e.rows]
     out.append(pad(header, 5 + first) + "".join(pad(side, width, right=True) for side in sides))
     # each side's written points and its totals right-aligned apart, as on paper: 42
     # written under 182, the total 42 under 224, not the pair '42 42' under '182 224';
@@ -1829,16 +1852,52 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     wide_totals = [
         max([total_digits, *(len(str(r.totals[i])) for r in e.rows)]) for i in range(len(sides))
     ]
-    for r, word, note in zip(e.rows, words, notes, strict=True):
+    for r, word in zip(e.rows, words, strict=True):
         cells = "".join(
             pad(f"{w:>{ww}} {t:>{tw}}", width, right=True)
             for w, t, ww, tw in zip(r.written, r.totals, wide_written, wide_totals, strict=True)
         )
         outcome = pad(word, first)
-        out.append(_say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes=note))
+        said = _say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes="")
+        bides, hanging = _sheet_notes(r, labels, e.deal_won_on_points, lang)
+        if columns(said + bides + hanging) <= WIDTH:
+            out.append(said + bides + hanging)
+        else:  # a hanging deal's points under its bides, where their word starts
+            under = columns(said) + columns(hanging) - columns(hanging.lstrip())
+            out += [said + bides, pad("", under) + hanging.lstrip()]
     if not e.rows:
         out.append(_say(lang, Msg.SHEET_NONE if e.over else Msg.SHEET_EMPTY))
     return out
+
+
+# the columns a name takes at most in a short game's 'won by' column: a longer one is
+# shortened there (each name of a pair alike), so the column is as wide all the match
+WINNER_ROOM = 12
+# the most bides a side is counted as having when a sheet's layout is chosen (one digit)
+_MOST_BIDES = 9
+
+
+def _widest_winner(e: ev.Sheet, short: Sequence[str], lang: Lang) -> int:
+    """The columns of the widest winner a short game's deal may write in the sheet's
+    first column (``short``: the names as shortened there), with how the deal ended
+    when not by its points ('anna (gave-up)'); 0 in any other game."""
+    if not e.deal_won_on_points:
+        return 0
+    count, widest = len(e.sides), 0
+    for side in range(count):
+        written = [1 if s == side else 0 for s in range(count)]
+        for outcome in _WON:
+            widest = max(widest, columns(_winner(outcome, written, short, True, lang) or ""))
+    return widest
+
+
+def _widest_bides(e: ev.Sheet, labels: Sequence[str], lang: Lang) -> int:
+    """The columns a row's bides may take in this match (``labels``: the sides as the
+    columns head them), counted before its first bide, so that the sheet's layout
+    does not change at it; none in a short game without a bide (docs/rules.md §11)."""
+    count = len(e.sides)
+    most = SheetRow(0, Outcome.BIDE, (0,) * count, (0,) * count, 0, (_MOST_BIDES,) * count)
+    return sum(map(columns, _sheet_notes(most, labels, e.deal_won_on_points, lang)))
 
 
 def _sheet_digits(target: int | None) -> tuple[int, int]:
@@ -1858,14 +1917,16 @@ def _joined_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[
     return ["+".join(names[seat] for seat in side) for side in sides]
 
 
-def _sheet_notes(row: SheetRow, labels: Sequence[str], deal_won_on_points: bool, lang: Lang) -> str:
+def _sheet_notes(
+    row: SheetRow, labels: Sequence[str], deal_won_on_points: bool, lang: Lang
+) -> tuple[str, str]:
     """A sheet row's bides and hanging points, after its columns; each side's bides
     by its name (``labels``): '1/0' after the last column read as that side's."""
     # (no bide where the most points win: the count says only who ordered and lost)
     told = any(row.bides) and not deal_won_on_points
     bides = ", ".join(f"{side} {n}" for side, n in zip(labels, row.bides, strict=True))
     notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if told else ""
-    return notes + (_say(lang, Msg.SHEET_HANGING, hanging=row.hanging) if row.hanging else "")
+    return notes, (_say(lang, Msg.SHEET_HANGING, hanging=row.hanging) if row.hanging else "")
 
 
 def _human_record(record: dict[str, Any]) -> list[str]:

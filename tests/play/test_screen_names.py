@@ -158,8 +158,8 @@ def test_a_short_games_deal_names_its_winner_not_a_bide() -> None:
         state,
     )
     assert list(state.log[-2:]) == [
-        "deal won by          anna      boris",
-        "   1 anna             1 1      -1 -1",
+        "deal won by                 anna      boris",
+        "   1 anna                    1 1      -1 -1",
     ]
     # and its history, as the server's human style writes it too (it said 'bide')
     state = fold_all(

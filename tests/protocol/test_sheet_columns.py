@@ -185,3 +185,69 @@ def test_a_later_sheet_lines_up_with_an_earlier_one(
 def test_a_sheet_before_any_deal_says_so(target: int | None) -> None:
     lines = sheet_lines(ev.Sheet(3, ("ann", "bob"), ((0,), (1,)), target, ()))
     assert lines[-1] == "   - no deal finished yet"
+
+
+# three players, long names: the columns fit 80 without a bide, not with one written
+LONG3 = ("tzman", "house-heuristic-15", "house-heuristic-17")
+MATCH3 = (
+    SheetRow(1, "made", (0, 71, 54), (0, 71, 54), 0, (0, 0, 0)),
+    SheetRow(2, "hanging", (0, 0, 62), (0, 71, 116), 81, (0, 0, 0)),
+    SheetRow(3, "bide", (0, 65, 149), (0, 136, 265), 0, (1, 0, 0)),
+    SheetRow(4, "hanging", (0, 0, 62), (0, 136, 327), 162, (1, 0, 0)),
+)
+# two players whose columns and bides fit 80, not with a hanging deal's points too
+LONG2 = ("alexander-mk", "house-heur15")
+MATCH2 = (
+    SheetRow(1, "made", (71, 54), (71, 54), 0, (0, 0)),
+    SheetRow(2, "bide", (0, 149), (71, 203), 0, (1, 0)),
+    SheetRow(3, "hanging", (0, 62), (71, 265), 162, (1, 0)),
+    SheetRow(4, "made", (80, 20), (151, 285), 0, (1, 0)),
+)
+
+
+@pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
+@pytest.mark.parametrize(("names", "rows"), [(LONG3, MATCH3), (LONG2, MATCH2)])
+def test_a_sheet_keeps_its_layout_through_its_first_bide_and_hanging_deal(
+    names: tuple[str, ...], rows: tuple[SheetRow, ...], lang: Lang
+) -> None:
+    """The sheet after deal 1 named the three long names' columns; the one after the
+    first bide numbered them (its notes did not fit 80 columns), so a match's sheet
+    changed its shape halfway. The layout is chosen from the names before any deal:
+    the sheet after each deal is the one after the last, cut short."""
+    sides = tuple((seat,) for seat in range(len(names)))
+    sheets = [sheet_lines(ev.Sheet(3, names, sides, 301, rows[:n]), lang) for n in range(1, 5)]
+    last = sheets[-1]
+    for sheet in sheets:
+        assert last[: len(sheet)] == sheet, (sheet, last)
+    assert all(cells(line) <= 80 for line in last), last
+    # a hanging deal's points that would pass 80 columns stand under its row's bides
+    hanging, bides = ("висит", "байды") if lang is Lang.RU else ("hanging", "bides")
+    alone = [i for i, line in enumerate(last) if line.lstrip().startswith(hanging)]
+    assert alone, last
+    for i in alone:
+        assert cells(last[i][: last[i].index(hanging)]) == cells(
+            last[i - 1][: last[i - 1].index(bides)]
+        ), last[i - 1 : i + 1]
+
+
+@pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
+def test_a_short_games_winner_column_keeps_its_width_whoever_wins(lang: Lang) -> None:
+    """'won by' widened at the deal a long name won, so its rows no longer lined up
+    with the earlier ones: it is as wide from the first deal, a long name shortened
+    in it, each alike."""
+    names = ("ann", "alexander-macedonsky")
+    stakes = (
+        SheetRow(1, "made", (1, 0), (1, 0), 0, (0, 0)),
+        SheetRow(2, "made", (0, 1), (1, 1), 0, (0, 0)),
+        SheetRow(3, "gave-up", (0, 2), (1, 3), 0, (0, 0)),
+    )
+    sheets = [
+        sheet_lines(ev.Sheet(3, names, ((0,), (1,)), 9, stakes[:n], deal_won_on_points=True), lang)
+        for n in range(1, 4)
+    ]
+    last = sheets[-1]
+    for sheet in sheets:
+        assert last[: len(sheet)] == sheet, (sheet, last)
+    assert [row.split()[1] for row in last[2:]] == ["ann", "alexander~ky", "alexander~ky"]
+    assert len({tuple(end for end, _ in number_ends(row)) for row in last[2:]}) == 1, last
+    assert all(cells(line) <= 80 for line in last), last
