@@ -1116,8 +1116,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.FOR_THREE: ("for 3 players", "на троих"),
     Msg.FOR_FOUR: ("for 4 players", "на четверых"),
     Msg.TOP_LINE: (
-        "{rank:>4}. {name:<20} {rating}  {record}",
-        "{rank:>4}. {name:<20} {rating}  {record}",
+        "{rank:>4}. {name} {rating}  {record}",  # the name padded to its column (render)
+        "{rank:>4}. {name} {rating}  {record}",
     ),
     Msg.ONE_GAME: ("1 game", "партий: 1"),
     Msg.GAMES: ("{games} games", "партий: {games}"),

@@ -173,6 +173,9 @@ _UNBROKEN = re.compile(
 # stands for a space within it while the line is wrapped: one column wide, as the space
 # (a control character counts none), and no space to str.split or textwrap
 _JOINED = "\u2423"
+# follows a pair's '+' and a space where a side too wide for a line may break (no
+# column: the line is measured as it will be shown)
+_PAIR_BREAK = "\u2064"
 
 
 def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
@@ -436,7 +439,7 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
             seats=seats,
         )
         # a long row wraps between seats, not inside one ('borya (нет связи) 0' whole)
-        out += [x.replace(_JOINED, " ") for x in _fit([said])]
+        out += [_unmarked(x) for x in _fit([said])]
     more = _more("tables", e.page, e.pages, lang)
     return [*out, more.strip()] if more else out
 
@@ -626,9 +629,17 @@ def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
     for r in e.ratings:
         record = _record_text(r, lang)
         rating = _decimal(r.rating, lang, "7.1f")
-        out.append(_say(lang, Msg.TOP_LINE, rank=r.rank, name=r.name, rating=rating, record=record))
+        # the names padded by terminal columns (a CJK name pushed its rating out of
+        # line), one wider than the column shortened in it as the sheet's winners are
+        name = pad(shortened(r.name, TOP_NAME), TOP_NAME)
+        out.append(_say(lang, Msg.TOP_LINE, rank=r.rank, name=name, rating=rating, record=record))
     more = _more("top", e.page, e.pages, lang) if e.ratings else ""
     return [*out, more.strip()] if more else out
+
+
+# the standings' name column: a name's most characters (docs/protocol.md §4.2), in
+# terminal columns (a name of wide characters may take twice as many)
+TOP_NAME = 20
 
 
 def _game_of(players: int, lang: Lang) -> str:
@@ -838,10 +849,16 @@ def _by_side(
 
 def _whole(entry: str) -> str:
     """One seat's (or side's) words of a 'tables' row, kept on one line when the row is
-    wrapped ('borya (нет связи) 0'); one too wide for any line is left breakable."""
+    wrapped ('borya (нет связи) 0'); a pair too wide for any line (two names of 20 CJK
+    characters: 85 columns) breaks after its '+', not inside a name as it was cut."""
     if columns(entry) > WIDTH - 2:
-        return entry
+        return f"+{_PAIR_BREAK} ".join(part.replace(" ", _JOINED) for part in entry.split("+"))
     return entry.replace(" ", _JOINED)
+
+
+def _unmarked(text: str) -> str:
+    """A wrapped line of 'tables' as it is shown: its marks for wrapping taken out."""
+    return text.replace(_PAIR_BREAK + " ", "").replace(_PAIR_BREAK, "").replace(_JOINED, " ")
 
 
 def _name(names: tuple[str, ...], seat: int | None) -> str:
