@@ -466,8 +466,10 @@ def help_text(
     if topic:
         key = command_word(topic)
         if key in COMMANDS:
+            # wrapped to 80 columns in either language, as the rest of 'help' (the
+            # English was one long line, the Russian wrapped: docs/protocol.md §4.4)
             text = f"{usage(key)}: {summary(key)}"
-            return textwrap.wrap(text, 80, subsequent_indent="  ") if ru else [text]
+            return textwrap.wrap(text, 80, subsequent_indent="  ", break_on_hyphens=False)
         told = said_back(topic)
         if ru:
             return [f"нет команды «{told}»; help перечисляет команды, calls — ходы"]

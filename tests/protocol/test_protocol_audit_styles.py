@@ -433,10 +433,14 @@ async def test_help_answers_every_command_in_every_phase_in_both_languages(
     await person.read_until(lambda x: x == "Язык: русский.")
     for name in COMMANDS:
         english = await help_lines(lobby, f"help {name}")
-        assert len(english) == 1 and english[0].startswith((f"{name}: ", f"{name} ")), english
+        # wrapped to 80 columns in either language (the English was one long line)
+        assert english[0].startswith((f"{name}: ", f"{name} ")), english
+        assert all(len(x) <= 80 for x in english), english
+        assert all(x.startswith("  ") for x in english[1:]), english
         usage = english[0].split(": ", 1)[0]
         russian = await help_lines(lobby, f"help {name} lang=ru")
         assert russian[0].startswith((f"{name}: ", f"{name} ")), russian
+        assert all(len(x) <= 80 for x in russian), russian
         said = " ".join(x.strip() for x in russian)
         ru_usage, explained = said.split(": ", 1)
         assert re.search("[а-яё]", explained), said  # explained in Russian
@@ -459,13 +463,13 @@ async def test_the_examples_of_4_4_are_what_the_server_sends(
     # answer, what comes after it ends it); the seat asked first bids: pas or igrayu
     port = await start(match_seed="audit-4.4")
     documented = example("### 4.4 `help [COMMAND]`, `calls`")
-    assert sent(documented[0]) == "help new" and sent(documented[2]) == "help"
+    assert sent(documented[0]) == "help new" and sent(documented[5]) == "help"
     lobby = await connect.machine(port, "cid")
-    assert await lines_until_pong(lobby, "help new") == [documented[1]]
+    assert await lines_until_pong(lobby, "help new") == documented[1:5]
     seated, ask = await seated_at_bidding(port, connect)
     assert ask["legal"] == "pas,igrayu", ask
     said = await lines_until_pong(seated, "help")
-    runs = [run.splitlines() for run in "\n".join(documented[3:]).split("\n…\n")]
+    runs = [run.splitlines() for run in "\n".join(documented[6:]).split("\n…\n")]
     assert said[: len(runs[0])] == runs[0]
     assert said[-len(runs[-1]) :] == runs[-1]
     at = len(runs[0])
@@ -734,7 +738,7 @@ async def test_help_calls_and_rules_spend_whos_allowance_and_help_command_none(
         assert said["code"] == "slow-down" and int(said["wait_ms"]) > 0, (line, refused)
         assert said["text"].startswith(f"too many '{line.split()[0]}' at once: wait "), refused
     for line in ("help sit", "help calls", "help help"):
-        [usage] = await lines_until_pong(ann, line)
+        usage = (await lines_until_pong(ann, line))[0]
         assert re.match(rf"help text={line.split()[1]}[ :]", usage), usage
 
 

@@ -366,7 +366,7 @@ def test_games_names_each_match_by_its_id() -> None:
     ]
     assert render_ru(ev.Games("anna", (game,)))[0].startswith("2026-12-04  m1  стол 1  anna")
     # and 'help games' says where a match is replayed
-    assert "/games/m12 on the server's web pages" in help_text("games")[0]
+    assert "/games/m12 on the server's web pages" in " ".join(x.strip() for x in help_text("games"))
     assert "/games/m12 на веб-страницах сервера" in " ".join(help_text("games", lang=Lang.RU))
 
 

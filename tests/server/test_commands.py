@@ -53,7 +53,9 @@ async def test_help(port: int, connect: Connector) -> None:
         ), line
     for name, spec in COMMANDS.items():
         summary = spec.summary.format(human=60, bot=10) if name == "clock" else spec.summary
-        assert await _block(client, f"help {name}", "help") == [f"{spec.usage}: {summary}"]
+        said = await _block(client, f"help {name}", "help")
+        assert all(len(x) <= 80 for x in said) and all(x.startswith("  ") for x in said[1:])
+        assert " ".join(x.strip() for x in said) == f"{spec.usage}: {summary}", said
     [nothing] = await _block(client, "help frobnicate", "help")
     assert "frobnicate" in nothing
     calls = await _block(client, "calls", "help")
@@ -72,7 +74,7 @@ async def test_help_clock_says_this_servers_clocks(
     bot_clock_ms the server has: the operator's are said."""
     port = await start_server(human_clock_ms=120_000, bot_clock_ms=500)
     ann = await connect.machine(port, "ann")
-    [clock] = await _block(ann, "help clock", "help")
+    clock = " ".join(x.strip() for x in await _block(ann, "help clock", "help"))
     assert "a person's clock (120 s a call on this server) or a bot's (0.5 s)" in clock, clock
     listed = " ".join(" ".join(x.split()) for x in await _block(ann, "help", "help"))
     assert "clock (120 s a call on this server) or a bot's (0.5 s)" in listed, listed
@@ -129,7 +131,7 @@ async def test_seek_reserved_is_told_to_admins_only_and_new_points_to_rules(
     for command in ("help", "help seek"):
         assert not any("reserved" in x for x in await _block(ann, command, "help")), command
         assert any("seek reserved" in x for x in await _block(boss, command, "help")), command
-    (new,) = await _block(ann, "help new", "help")
+    new = " ".join(x.strip() for x in await _block(ann, "help new", "help"))
     assert new.endswith("'rules' in the lobby lists the variants and options.")
 
 
@@ -349,7 +351,7 @@ async def test_rules_say_a_clock_of_part_of_a_second_as_help_clock_does(
     clock = (await _block(ann, "rules", "rules"))[-1]
     assert "Clock: 90.5 s a call for people, 1.5 s for bots ('clock')" in clock, clock
     assert "or 2.25 s disconnected" in clock, clock
-    [said] = await _block(ann, "help clock", "help")
+    said = " ".join(x.strip() for x in await _block(ann, "help clock", "help"))
     assert "(90.5 s a call on this server) or a bot's (1.5 s)" in said, said
     russian = (await _block(ann, "rules lang=ru", "rules"))[-1]
     assert "Часы: 90,5 с на ход людям, 1,5 с ботам" in russian, russian
