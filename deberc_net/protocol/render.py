@@ -186,13 +186,20 @@ def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
         if 2 * len(text) <= WIDTH or (len(text) <= WIDTH and columns(text) <= WIDTH):
             out.append(text)
             continue
-        kept = _UNBROKEN.sub(lambda m: m[0].replace(" ", _JOINED), text)
+        kept = _UNBROKEN.sub(lambda m: _unbroken(m[0], WIDTH - len(indent)), text)
         if columns(kept) == len(kept):
             wrapped = textwrap.wrap(kept, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
         else:
             wrapped = _wrap_wide(kept, indent)
         out += [x.replace(_JOINED, " ") for x in wrapped] or [""]
     return out
+
+
+def _unbroken(words: str, room: int) -> str:
+    """``words`` kept on one line when a line is wrapped, if one holds them: wider
+    (two partners of 20 CJK characters away, '(away: 王…, 李…)': 90 columns) they
+    break at their spaces, not inside a name as a word too wide is cut."""
+    return words.replace(" ", _JOINED) if columns(words) <= room else words
 
 
 def _wrap_wide(text: str, indent: str) -> list[str]:

@@ -30,23 +30,25 @@ def _tables(lang: Lang, playing: str) -> list[str]:
     seats = (WANG, "bob", LI, "vera")
     table = ev.TableInfo(3, 4, "moscow", (), seats, ev.TableState.PLAYING, 0)
     if playing != "waiting":  # a running match: its deal and score by pair
-        away = (0,) if playing == "away" else ()
+        away = {"away": (0,), "both away": (0, 2)}.get(playing, ())
         table = attrs.evolve(table, deal=5, score=(182, 224), away=away)
     tables = ev.Tables((table,), 1)
     return tables_lines(tables) if lang is Lang.EN else render_ru(tables)
 
 
 @pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
-@pytest.mark.parametrize("playing", ["waiting", "scored", "away"])
+@pytest.mark.parametrize("playing", ["waiting", "scored", "away", "both away"])
 def test_tables_wraps_two_long_cjk_partners_between_them_not_inside_a_name(
     lang: Lang, playing: str
 ) -> None:
     """Two partners of 20 CJK characters each are 85 columns with their score: the
-    pair was cut inside the second name ('李李…李' on two lines)."""
+    pair was cut inside the second name ('李李…李' on two lines), and so were both
+    named away, '(away: 王…, 李…)', kept as one piece 90 columns wide."""
     lines = _tables(lang, playing)
     assert all(cells(line) <= 80 for line in lines), lines
-    for name in (WANG, LI):
-        assert any(name in line for line in lines), lines  # each whole on one line
+    for name in (WANG, LI):  # each whole on a line wherever it is named
+        assert any(name in line for line in lines), lines
+        assert all(line.count(name[0]) in (0, len(name)) for line in lines), lines
     assert not any("+ " in line or "\u2064" in line for line in lines), lines  # no mark left
     if playing != "waiting":
         assert f"{WANG}+" in lines[1] and lines[2].strip().startswith(f"{LI} 182,"), lines
