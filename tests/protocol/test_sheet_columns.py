@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import islice
 
 import pytest
 
-from deberc_net.game.sheet import SheetRow
+from deberc_net.game.sheet import SheetRow, record_row
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import sheet_lines
+from deberc_net.selfplay import selfplay
+from deberc_net.testing import build_ruleset
 
 
 def cells(text: str) -> int:
@@ -250,4 +253,22 @@ def test_a_short_games_winner_column_keeps_its_width_whoever_wins(lang: Lang) ->
         assert last[: len(sheet)] == sheet, (sheet, last)
     assert [row.split()[1] for row in last[2:]] == ["ann", "alexander~ky", "alexander~ky"]
     assert len({tuple(end for end, _ in number_ends(row)) for row in last[2:]}) == 1, last
+    assert all(cells(line) <= 80 for line in last), last
+
+
+def test_a_real_matchs_sheet_keeps_its_layout_from_deal_1_to_its_end() -> None:
+    """A real match of three (seed 'layout', its 6th: deal 1 made, deal 2 the first
+    bide), long names: the sheet asked after each deal, as the server builds it from
+    the deals' records, is the last one cut short (its columns were renumbered at
+    deal 2)."""
+    match = next(islice(selfplay(build_ruleset(3, "moscow"), 6, "layout"), 5, None))
+    assert [str(r["outcome"]) for r in match.records[:2]] == ["made", "bide"]
+    rows = tuple(record_row(r) for r in match.records)
+    sides = ((0,), (1,), (2,))
+    sheets = [
+        sheet_lines(ev.Sheet(3, LONG3, sides, 501, rows[:n])) for n in range(1, len(rows) + 1)
+    ]
+    last = sheets[-1]
+    for sheet in sheets:
+        assert last[: len(sheet)] == sheet, (sheet, last)
     assert all(cells(line) <= 80 for line in last), last
