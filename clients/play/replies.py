@@ -9,14 +9,14 @@ the names are the table's that the client knows (``seat N`` for one it does not)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
 from deberc_net.game.cards import SUITS, parse_card
 from deberc_net.game.sheet import SheetRow
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.lang import Lang, ru_card_text
+from deberc_net.protocol.lang import NO_WORDS, Lang, ru_card_text
 from deberc_net.protocol.render import (
     finger_lines,
     games_lines,
@@ -127,9 +127,11 @@ def history_text(
     on_points: bool = False,
     over: bool = False,
     lang: Lang = Lang.EN,
+    words: Mapping[str, str] = NO_WORDS,
 ) -> list[str]:
     """The history as the server's human style writes it; ``on_points``, ``over`` and
-    ``lang`` as in ``sheet_text``."""
+    ``lang`` as in ``sheet_text``; ``words``: the table's words for its combinations
+    (Tertz's 'mariage'), as its deal ends say them."""
     head = lines[0]
     deals: list[ev.HistoryDeal] = []
     tricks: list[ev.HistoryTrick] = []
@@ -151,9 +153,10 @@ def history_text(
                     (),
                     "broken" in line.fields,  # a game with a talon (Tertz)
                     line.get_int("broken"),
-                    (),
+                    _scored(line),
                     _unfinished(line),
                     _draw(swapped) if (swapped := line.get_str("unfinished_swap")) else None,
+                    _hung(line),
                 )
             )
         else:
@@ -178,6 +181,10 @@ def history_text(
     seats = seats or (len(written) if written else 2)
     names = _seat_names(players, seats, lang)
     count = len(written) if written else (2 if seats == 4 else seats)
+    # a bide's combinations written by other sides: their seats, now the count is known
+    deals = [
+        attrs.evolve(d, scored=tuple(_sides_of(s, seats, count) for s in d.scored)) for d in deals
+    ]
     told = history_lines(
         ev.History(
             head.require_int("table"),
@@ -187,6 +194,7 @@ def history_text(
             tuple(deals),
             on_points,
             over,
+            words,
         ),
         lang,
     )
@@ -202,6 +210,39 @@ def _unfinished(line: Line) -> ev.UnfinishedTrick | None:
         return None
     laid = tuple(parse_card(c) for c in line.get_list("unfinished"))
     return ev.UnfinishedTrick(leader, laid, _ints(line, "unfinished_auto"))
+
+
+def _scored(line: Line) -> tuple[ev.Scored, ...]:
+    """A history deal's declarations that counted, ``scored=SEAT:POINTS:COMBO,…``; in a
+    bide the side that ordered's are marked (``scored_to=`` the sides that wrote them, as
+    side numbers until ``_sides_of`` makes them seats, or ``scored_hangs=1``)."""
+    counted = []
+    for item in line.get_list("scored"):
+        seat, points, combo = item.split(":", 2)
+        counted.append(ev.Scored(int(seat), combo.replace("_", " "), int(points)))
+    to = tuple((side,) for side in _ints(line, "scored_to"))
+    hangs = bool(line.get_bool("scored_hangs"))
+    player = line.get_int("player")
+    if not (to or hangs) or player is None:
+        return tuple(counted)
+    written = len(line.get_list("written")) or 1
+    return tuple(
+        attrs.evolve(s, to=to, hangs=hangs) if s.seat % written == player % written else s
+        for s in counted
+    )
+
+
+def _sides_of(s: ev.Scored, seats: int, count: int) -> ev.Scored:
+    """A bide's ``to`` read as side numbers, given as each side's seats."""
+    if not s.to:
+        return s
+    return attrs.evolve(s, to=tuple(tuple(range(side[0], seats, count)) for side in s.to))
+
+
+def _hung(line: Line) -> tuple[int, tuple[int, ...]] | None:
+    """The points that hung into a deal and the sides that wrote them (``hung=P:S…``)."""
+    told = _ints(line, "hung")
+    return (told[0], told[1:]) if told else None
 
 
 def _draw(item: str) -> tuple[int, int]:

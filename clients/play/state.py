@@ -622,7 +622,12 @@ def _gathered(state: TableState) -> TableState:
     elif head.tag == Tag.HISTORY:
         names = state.names_at(head.get_int("table"), head.get_str("match"))
         on_points, over = _on_points(state, head), _over(state, head)
-        shown = replies.history_text(lines, names, on_points, over, state.lang)
+        # the game's words for its combinations (Tertz's 'mariage'): our table's, or a
+        # match left's by what its lines show of a talon
+        talon = any("broken" in line.fields for line in lines[1:])
+        here = head.get_int("table") == state.table and state.table is not None
+        words = state.words if here else words_for(None, talon=0 if talon else None)
+        shown = replies.history_text(lines, names, on_points, over, state.lang, words)
     elif head.tag == Tag.GAMES:
         shown = replies.games_text(lines, state.lang)
     elif head.tag == Tag.TOP:

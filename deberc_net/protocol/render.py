@@ -1710,6 +1710,10 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                             if d.unfinished is not None and d.unfinished.by_clock
                             else []
                         ),
+                        # the declarations that counted, as the human style's 'Scored …'
+                        *_scored_fields(d.scored),
+                        # the points that hung into it, if it won them
+                        *([("hung", [d.hung[0], *d.hung[1]])] if d.hung is not None else []),
                     ],
                 )
             )
@@ -1726,6 +1730,23 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                 out.append(line("history-trick", fields))
         return out
     return history_lines(e)
+
+
+def _scored_fields(scored: Sequence[ev.Scored]) -> list[tuple[str, Any]]:
+    """A history deal's declarations that counted: ``scored=SEAT:POINTS:COMBO,…`` (the
+    record's combo, its spaces ``_``), and in a bide whose points the side that ordered's
+    became: ``scored_to=`` the sides that wrote them, or ``scored_hangs=1``."""
+    if not scored:
+        return []
+    fields: list[tuple[str, Any]] = [
+        ("scored", [f"{s.seat}:{s.points}:{s.combo.replace(',', '_')}" for s in scored])
+    ]
+    bidder = next((s for s in scored if s.to or s.hangs), None)
+    if bidder is not None and bidder.to:  # each side as its first seat's side index
+        fields.append(("scored_to", [side[0] for side in bidder.to]))
+    if bidder is not None and bidder.hangs:
+        fields.append(("scored_hangs", True))
+    return fields
 
 
 def _swap_field(swap: tuple[int, int]) -> str:

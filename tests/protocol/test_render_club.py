@@ -7,6 +7,7 @@ import re
 
 import attrs
 
+from clients.play.replies import history_text
 from deberc_net.game.cards import parse_card
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.play import illegal_card_error
@@ -183,9 +184,13 @@ def test_history_says_what_each_deals_declarations_scored() -> None:
     ]
     assert render_ru(history)[2] == "    За комбинации: anna пятьдесят 50, белла 20."
     assert len(render(history, HUMAN)) == 4  # and the deal being played: no such line
-    assert render(history, MACHINE)[1] == (  # the machine lines are as they were
-        "history-deal table=5 deal=1 dealer=1 trump=s player=0 outcome=made written=83,20 tricks=0"
+    # the machine line appends them (scored=, §5.17), for a client to say them too
+    assert render(history, MACHINE)[1] == (
+        "history-deal table=5 deal=1 dealer=1 trump=s player=0 outcome=made written=83,20"
+        " tricks=0 scored=0:50:pyatdesyat_to_As,0:20:bella"
     )
+    machine = [parse_line(x) for x in render(history, MACHINE)]
+    assert history_text(machine, ("anna", "boris")) == render(history, HUMAN)
 
 
 def test_history_says_who_wrote_the_points_that_hung_under_the_deal_that_won_them() -> None:
@@ -210,9 +215,13 @@ def test_history_says_who_wrote_the_points_that_hung_under_the_deal_that_won_the
         "    The 81 points that hung go to boris+gleb.",
     ]
     assert render_ru(history)[2] == "    Висевшие очки (81) записаны: boris+gleb."
-    assert render(history, MACHINE)[1] == (  # the machine lines are as they were
-        "history-deal table=5 deal=3 dealer=2 trump=d player=3 outcome=bide written=283,0 tricks=0"
+    # the machine line appends them (hung=POINTS,SIDE, §5.17), for a client to say them
+    assert render(history, MACHINE)[1] == (
+        "history-deal table=5 deal=3 dealer=2 trump=d player=3 outcome=bide written=283,0"
+        " tricks=0 hung=81,0"
     )
+    machine = [parse_line(x) for x in render(history, MACHINE)]
+    assert history_text(machine, names) == render(history, HUMAN)
 
 
 def test_history_shows_the_trick_a_deal_ended_on_untaken() -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 import trio
 
 from clients.play.replies import history_text
+from clients.play.words import game_words
 from deberc_net.game.cards import parse_card
 from deberc_net.protocol.render import pretty_card
 from deberc_net.protocol.wire import parse_line
@@ -71,10 +72,16 @@ async def test_a_tertz_history_tells_the_break_and_the_draws(
     names = ("ann", "bob")
     human = told[next(i for i, x in enumerate(told) if x.startswith("History of")) :]
     human = [x for x in human if x.startswith(("History", "Deal", " "))]
-    # what a finished deal's declarations scored is its record's, which the machine
-    # lines do not carry (docs/protocol.md §5.17): the terminal client tells the rest
+    # what a finished deal's declarations scored, its record's, the machine lines carry
+    # too (scored=, docs/protocol.md §5.17): the terminal client says them
     scored = [x for x in human if x.startswith("    Scored for combinations: ")]
-    assert len(scored) == any(entry["scored"] for entry in record["declared"])
+    counted = [
+        f"{entry['seat']}:{item['points']}:{item['combo'].replace(' ', '_')}"
+        for entry in record["declared"]
+        for item in entry["scored"]
+    ]
+    assert len(scored) == bool(counted)
+    assert sorted(deal1.get("scored", "").split(",")) == sorted(counted or [""])
     human = [x for x in human if x not in scored]
     # a seat's swap of the trump 7 is said under the trick it was made in: deal 1 has
     # one (the seed's), at the trick its record's menyayu was said in
@@ -95,5 +102,8 @@ async def test_a_tertz_history_tells_the_break_and_the_draws(
     assert plain[4].startswith("      draw: ") and plain[4].count(" ") >= 9
     assert sum(x.startswith("      draw: ") for x in human) == 7
     assert all(len(x) <= 80 for x in human)
-    # the terminal client, given the machine lines, says what the human style says
-    assert history_text([parse_line(x) for x in raw], names) == human
+    # the terminal client, given the machine lines, says what the human style says,
+    # in the game's words (Tertz's bella is 'mariage')
+    shown = history_text([parse_line(x) for x in raw], names, words=game_words("tertz", 2))
+    assert [x for x in shown if x not in scored] == human
+    assert [x for x in shown if x.startswith("    Scored")] == scored

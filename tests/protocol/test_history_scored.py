@@ -1,0 +1,72 @@
+"""'history' tells what a finished deal's declarations counted in the machine style too
+(docs/protocol.md §5.17, ``scored=``, ``scored_to=``, ``scored_hangs=``, ``hung=``): the
+terminal client, which reads the machine style, logged a Tertz history without the
+'Scored for combinations' lines the human style writes (a black-box evening, s39)."""
+
+from __future__ import annotations
+
+from clients.play.replies import history_text
+from clients.play.words import game_words
+from deberc_net.protocol import events as ev
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.render import HUMAN, MACHINE, history_lines, render
+from deberc_net.protocol.wire import parse_line
+
+TWO = ("ann", "bob")
+THREE = ("ann", "bob", "cat")
+
+
+def _read_back(history: ev.History, lang: Lang = Lang.EN) -> list[str]:
+    machine = [parse_line(x) for x in render(history, MACHINE)]
+    return history_text(machine, history.names, lang=lang, words=history.words)
+
+
+def test_a_tertz_deals_combinations_travel_and_read_back_in_its_words() -> None:
+    scored = (
+        ev.Scored(0, "run of 3 to 9d", 20),
+        ev.Scored(1, "bella", 20),
+        ev.Scored(1, "four Q", 100),
+    )
+    deal = ev.HistoryDeal(1, 0, 1, 1, "made", (120, 40), (), True, 6, scored)
+    history = ev.History(5, "m9", TWO, ((0,), (1,)), (deal,), words=game_words("tertz", 2))
+    assert render(history, MACHINE)[1] == (
+        "history-deal table=5 deal=1 dealer=0 trump=h player=1 outcome=made"
+        " written=120,40 tricks=0 broken=6 scored=0:20:run_of_3_to_9d,1:20:bella,1:100:four_Q"
+    )
+    human = render(history, HUMAN)
+    assert (
+        human[2] == "    Scored for combinations: ann terts 20; bob mariage 20, hundred queens 100."
+    )
+    assert _read_back(history) == human
+    russian = history_lines(history, Lang.RU)
+    assert any("марьяж 20" in x for x in russian)
+    assert _read_back(history, Lang.RU) == russian
+
+
+def test_a_bides_combinations_say_who_wrote_them() -> None:
+    scored = (ev.Scored(1, "terts to 10h", 20, ((0,), (2,))), ev.Scored(2, "bella", 20))
+    deal = ev.HistoryDeal(2, 0, 1, 1, "bide", (0, 182, 0), (), scored=scored, hung=(54, (0, 2)))
+    history = ev.History(5, "m9", THREE, ((0,), (1,), (2,)), (deal,))
+    machine = render(history, MACHINE)[1]
+    assert machine.endswith(" scored=1:20:terts_to_10h,2:20:bella scored_to=0,2 hung=54,0,2")
+    human = render(history, HUMAN)
+    assert "(a bide: shared by the whistlers, ann" in human[2]
+    assert human[-1] == "    The 54 points that hung are shared by the whistlers, ann and cat."
+    # (the client's log wraps its own lines: the human style's cut at 80 columns aside)
+    assert _read_back(history) == history_lines(history)
+
+
+def test_a_hanging_bides_combinations_hang() -> None:
+    scored = (ev.Scored(0, "terts to Qs", 20, hangs=True),)
+    deal = ev.HistoryDeal(1, 1, 0, 0, "hanging", (0, 81), (), scored=scored)
+    history = ev.History(5, "m9", TWO, ((0,), (1,)), (deal,))
+    assert render(history, MACHINE)[1].endswith(" scored=0:20:terts_to_Qs scored_hangs=1")
+    assert _read_back(history) == render(history, HUMAN)
+
+
+def test_a_deal_with_nothing_counted_has_no_new_field() -> None:
+    deal = ev.HistoryDeal(1, 0, 3, 1, "made", (62, 100), ())
+    history = ev.History(3, "m12", TWO, ((0,), (1,)), (deal,))
+    assert render(history, MACHINE)[1] == (
+        "history-deal table=3 deal=1 dealer=0 trump=c player=1 outcome=made written=62,100 tricks=0"
+    )
