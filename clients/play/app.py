@@ -21,6 +21,7 @@ from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Static
 
 from deberc_net.game.calls import IGRAYU, NE_PROKHODIT, PAS
+from deberc_net.protocol.commands import command_word
 from deberc_net.protocol.lang import Lang, ru_call
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, phrase
 
@@ -333,7 +334,7 @@ class PlayApp(App[None]):
         if self.log_back:  # typed or by a key: back to the newest lines, where answers come
             self.log_back = 0
             self.redraw()
-        if line.split()[0].lower() == "quit" and self.link.down:
+        if command_word(line.split()[0]) == "quit" and self.link.down:  # (or «выход»)
             self.link.send(line)  # (the link, waiting for Ctrl+R, ends too)
             self.exit()
             return

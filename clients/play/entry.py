@@ -104,7 +104,7 @@ class History:
 
     def add(self, line: str) -> None:
         words = line.split()
-        if len(words) > 2 and words[0].lower() in SECRET_COMMANDS:
+        if len(words) > 2 and command_word(words[0]) in SECRET_COMMANDS:  # (or «пароль»)
             self._at = len(self.lines)  # a password is not kept to be walked back to
             return
         if line and (not self.lines or self.lines[-1] != line):

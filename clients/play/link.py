@@ -21,6 +21,7 @@ from collections.abc import Callable
 import trio
 
 from clients.client import Connection, why_not_connected
+from deberc_net.protocol.commands import command_word
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.login_words import LoginWords, read_login
 from deberc_net.protocol.wire import Tag, format_line, parse_line
@@ -408,10 +409,11 @@ class Link:
     async def _write(self, conn: Connection, inbox: trio.MemoryReceiveChannel[str]) -> None:
         async for line in inbox:
             words = line.split()
-            if words and words[0].lower() == "ping":
+            command = command_word(words[0]) if words else ""  # («пароль»: password)
+            if command == "ping":
                 self._pinged()
             try:
-                if len(words) == 3 and words[0].lower() == "password":
+                if len(words) == 3 and command == "password":
                     self._pinged()  # the fence: an error after its pong is the password's
                     self._changes.append((self._pings, words[2]))  # the login's once ok
                     await conn.send("ping")

@@ -330,11 +330,39 @@ def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase 
     return phrase(key, seq=seq, open=open_request)
 
 
+# the Russian and Ukrainian words people type for a command by what it does (a Tertz
+# evening's 'история' was told 'history?' and not answered), and the Latin commands as a
+# Russian keyboard spells them ('хелп'): each runs its command (docs/protocol.md §4).
+# None is a word of a table call in any game (tests/protocol/test_spoken_commands.py).
+SPOKEN_COMMANDS: dict[str, str] = {
+    word: command
+    for command, words in {
+        "help": ("помощь", "справка", "хелп", "хэлп", "допомога", "довідка"),
+        "sheet": ("счет", "счета", "запись", "лист", "рахунок", "запис"),
+        "history": ("история", "історія"),
+        "rematch": ("реванш",),
+        "rules": ("правила",),
+        "tables": ("столы", "столи"),
+        "state": ("стол", "стіл"),
+        "who": ("кто", "хто"),
+        "games": ("партии", "игры", "партії", "ігри"),
+        "seek": ("ждать", "чекати"),
+        "quit": ("выход", "выйти", "квит", "вихід", "вийти"),
+        "password": ("пароль",),
+    }.items()
+    for word in words
+}
+
+
 def command_word(word: str) -> str:
     """``word`` as a command's name is looked up: case aside, and in the compatibility
     form names are compared in (docs/protocol.md §4): full-width ``ｗｈｏ``, which an
-    input method's full-width mode types, is ``who``. The arguments are left as typed."""
-    return (word if word.isascii() else unicodedata.normalize("NFKC", word)).lower()
+    input method's full-width mode types, is ``who``; a spoken word its command's name
+    (``история``, ``Счёт``: ``history``, ``sheet``). The arguments are left as typed."""
+    if word.isascii():
+        return word.lower()
+    folded = unicodedata.normalize("NFKC", word).lower()
+    return SPOKEN_COMMANDS.get(folded.replace("ё", "е"), folded)
 
 
 def parse_line(text: str) -> Command | TableCallText:

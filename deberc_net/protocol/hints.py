@@ -16,6 +16,7 @@ from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import ACE, TEN, card_str, make, suit_of
 
+from .commands import SPOKEN_COMMANDS
 from .lang import ru_call, spoken_call
 from .vocabulary import normalize, words_for
 
@@ -81,23 +82,11 @@ def _spellings(call: Call, aliases: Mapping[str, str]) -> Iterable[str]:
 
 
 # words people type for a command by what it does, not how it is spelt (a club's
-# tryout: 'score', 'счёт', 'реванш'), English and Russian: the command they mean
+# tryout: 'score'): the command they mean; the Russian and Ukrainian ones run it
+# (commands.SPOKEN_COMMANDS), and are named here when a Latin look-alike slipped in
 _MEANT = {
     _fold(word): command
-    for command, words in {
-        "sheet": ("score", "scores", "счёт", "счета", "запись"),
-        "history": ("история",),
-        "rematch": ("реванш",),
-        # (and the Latin commands as a Russian keyboard spells them: 'хелп')
-        "help": ("помощь", "справка", "хелп", "хэлп"),
-        "rules": ("правила",),
-        "tables": ("столы",),
-        "who": ("кто",),
-        "games": ("партии", "игры"),
-        "quit": ("выход", "выйти", "квит"),
-        "password": ("пароль",),
-    }.items()
-    for word in words
+    for word, command in {"score": "sheet", "scores": "sheet", **SPOKEN_COMMANDS}.items()
 }
 
 

@@ -69,7 +69,9 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
     await anna.read_until(lambda x: x == "Язык: русский.")
     await anna.send("histroy")
     assert (await _refusal(anna)).endswith("Может быть, history?")
-    await anna.send("реванш")
+    # a command's Russian word runs it (docs/protocol.md §4); with a Latin look-alike
+    # slipped in ('e') it is named
+    await anna.send("рeванш")
     assert (await _refusal(anna)).endswith("Может быть, rematch?")
     # seated, where a line that is no command is a table call: no call near, a command is
     ann = await connect.machine(port, "ann")
@@ -106,13 +108,17 @@ async def test_help_of_a_command_said_by_its_meaning_or_mistyped_names_it(
     port: int, connect: Connector
 ) -> None:
     """A tryout (s28): a bare 'пароль' was hinted 'password', but 'help пароль' said
-    only that there is no such command."""
+    only that there is no such command. 'пароль' is the command now (docs/protocol.md
+    §4): its help is told; typed with a Latin look-alike ('a'), it is named."""
     vera = await connect.human(port, "vera")
     await vera.send("lang ru")
     await vera.read_until(lambda x: x == "Язык: русский.")
     await vera.send("help пароль")
+    said = await vera.read_until(lambda x: "password" in x)
+    assert said.startswith("password СТАРЫЙ НОВЫЙ: Сменить пароль"), said
+    await vera.send("help пaроль")
     said = await vera.read_until(lambda x: x.startswith("нет команды"))
-    assert said == "нет команды «пароль»; может быть, help password?"
+    assert said == "нет команды «пaроль»; может быть, help password?"
     await vera.send("help фыва")  # near nothing: no guess
     said = await vera.read_until(lambda x: x.startswith("нет команды"))
     assert said == "нет команды «фыва»; help перечисляет команды, calls — ходы"
