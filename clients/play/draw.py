@@ -249,15 +249,23 @@ def table_text(
             *turn,
         ]
 
-    shown, short = _fitted(state, lines, columns)
-    # the talk in whole names drops the earlier calls the short form has room for (a
-    # house bot's 'terts' gone, 'bella' left, as a rost? was asked: a tryout, s34)
-    # (whole names first where they show as many; one call alone may be too wide for
-    # either form, and the line that fits, chopped, stays: a wider one would wrap)
-    talks = (_talk_text(state, _namer(state, None), columns), _talk_text(state, short, columns))
-    fits = [(told, line) for line, told in talks if cell_len(line) <= columns]
+    shown, _ = _fitted(state, lines, columns)
+    # the talk in whole names drops the earlier calls a shorter form has room for (a
+    # house bot's 'terts' gone, 'bella' left, as a rost? was asked: a tryout, s34); the
+    # screen's short form cut names the line had room for ('hou~-3', s39). So: two
+    # calls if any form shows them (a question and its answer), in a readable form if
+    # one does, then as many calls as that allows, in the widest room (whole names
+    # first; every name cut to the same room); one call alone may be too wide for any
+    # form, and the line that fits, chopped, stays: a wider one would wrap
+    rooms = _talk_rooms(state)
+    fits = []
+    for i, room in enumerate(rooms):
+        line, told = _talk_text(state, _namer(state, room), columns)
+        if cell_len(line) <= columns:
+            readable = room is None or room >= READABLE
+            fits.append((min(told, 2), readable, told, -i, line))
     if fits:
-        shown[TALK_LINE] = max(fits, key=lambda fit: fit[0])[1]
+        shown[TALK_LINE] = max(fits)[-1]
     shown = [part for line in shown for part in folded(line, columns)]
     if state.result is not None:  # on lines of its own: the totals at the end show
         shown += wrapped(state.result, columns)
@@ -281,6 +289,18 @@ def _turned_text(state: TableState, name: Namer) -> str:
 
 
 TALK_LINE = 3  # the table pane's line of the deal's talk
+# the narrowest a name is cut to on the Talk line to show more of the deal's calls
+# ('house-h~-3'): narrower only for a second call (table_text)
+READABLE = 10
+
+
+def _talk_rooms(state: TableState) -> list[int | None]:
+    """The Talk line's name forms, widest first: whole names (None), then one room for
+    every name (a fair cut: none shorter than another's room), down to the screen's
+    short form."""
+    talkers = {seat for seat, _ in state.talk[-4:]}
+    longest = max((cell_len(state.who(seat)) for seat in talkers), default=0)
+    return [None, *range(longest - 1, min(name_rooms(state)) - 1, -1)]
 
 
 def _talk_text(state: TableState, name: Namer, columns: int = TABLE_COLUMNS) -> tuple[str, int]:

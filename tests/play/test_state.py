@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import attrs
@@ -1288,10 +1289,53 @@ def test_the_talk_line_shortens_a_long_name_rather_than_drop_its_calls() -> None
         ]
     )
     talk = next(x for x in table_text(state).splitlines() if x.startswith("Talk:"))
-    assert talk == "Talk:   … hou~-2 terts, hou~-2 bella", talk
+    # cut no more than the line needs ('hou~-2', the score pane's form, where the line
+    # had room for more of the name: s39)
+    assert talk == "Talk:   … house-heur~-2 terts, house-heur~-2 bella", talk
     assert cell_len(talk) <= TABLE_COLUMNS
     # whole names where they let as many calls show
     assert "Talk:   house-heuristic-2 igrayu\n" in table_text(fold_all(bot[:9]))
+
+
+def test_the_talk_line_cuts_every_name_to_one_room_only_when_it_must() -> None:
+    """A Tertz evening (s39): the Talk line read 'hou~-3' where the pane had room for
+    the bot's whole name. Names are whole where the calls shown fit so; past the pane
+    every name gets the same room, the widest that fits: none is cut more than another."""
+
+    def talk(lines: list[str], columns: int = TABLE_COLUMNS) -> str:
+        told = table_text(fold_all(lines), columns=columns).splitlines()
+        return next(x for x in told if x.startswith("Talk:"))
+
+    two = [line.replace("b1", "anna").replace("b2", "house-heuristic-3") for line in START]
+    said = [*two[:9], "event seq=7 table=3 kind=call seat=0 call=terts auto=0"]
+    assert talk(said) == "Talk:   house-heuristic-3 igrayu, anna terts"
+    # the evening's line: 'hou~-3' showed a third call, two fit in whole names
+    more = [
+        *said,
+        "event seq=8 table=3 kind=call seat=1 call=rost? auto=0",
+        "event seq=9 table=3 kind=call seat=0 call=ot-K auto=0",
+    ]
+    assert talk(more) == "Talk:   … house-heuristic-3 rost?, anna ot korolya"
+    # two long names: both cut to one room, as wide as the line lets them
+    long = [line.replace("anna", "house-heuristic-9") for line in two]
+    calls = ["terts", "rost?", "ot-K"]
+    told = talk(
+        [
+            *long[:9],
+            *(
+                f"event seq={7 + i} table=3 kind=call seat={i % 2} call={c} auto=0"
+                for i, c in enumerate(calls)
+            ),
+        ]
+    )
+    assert cell_len(told) <= TABLE_COLUMNS, told
+    cut = re.findall(r"(\S+~-\d)", told)
+    assert cut and len({len(name) for name in cut}) == 1, told  # the same room for all
+    assert "hou~-" not in told, told  # not the score pane's form: the line had room
+    # a wider terminal: the same talk in whole names
+    assert "~" not in talk(
+        [*long[:9], "event seq=7 table=3 kind=call seat=0 call=terts auto=0"], 80
+    )
 
 
 def test_a_talk_line_too_wide_in_whole_names_is_never_wider_than_the_pane() -> None:
@@ -1334,8 +1378,8 @@ def test_the_talk_line_marks_earlier_calls_left_out() -> None:
         return next(x for x in table_text(state).splitlines() if x.startswith("Talk:"))
 
     long = fold_all(FOUR_LONG)  # six calls; two fit, the long name in its short form
-    assert talk(long) == "Talk:   … sasha rost?, hou~-1 ot korolya kozyrnogo"
-    assert talk(fold_all(FOUR_LONG[:8])) == "Talk:   sasha pas, hous~-1 igrayu, sasha bella"
+    assert talk(long) == "Talk:   … sasha rost?, hous~-1 ot korolya kozyrnogo"
+    assert talk(fold_all(FOUR_LONG[:8])) == "Talk:   sasha pas, house-heu~-1 igrayu, sasha bella"
     # all of the deal's talk shown: nothing marked
     assert talk(fold_all(FOUR_LONG[:6])) == "Talk:   sasha pas, house-heuristic-1 igrayu"
     assert talk(fold_all(START)) == "Talk:   b2 igrayu"
