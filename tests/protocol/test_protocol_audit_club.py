@@ -641,7 +641,17 @@ async def test_last_sheet_and_history_are_told_as_their_examples_show(
     for line in told[1:]:
         kind = line.split(" ", 1)[0]
         [model] = [x for x in documented[:3] if x.startswith(f"{kind} ")]
-        shaped(model, line, free=tuple(fields(model)[1]))  # the fields, in their order
+        # a deal whose declarations counted, or that won hanging points, appends
+        # them (§5.17's prose): the example's deal has none
+        told_fields = fields(line)[1]
+        for item in told_fields.get("scored", "").split(","):
+            assert not item or re.fullmatch(r"\d:\d+:\S+", item), line
+        base = [w for w in line.split(" ") if w.split("=", 1)[0] not in HISTORY_APPENDED]
+        shaped(model, " ".join(base), free=tuple(fields(model)[1]))  # the fields, in order
+
+
+# the fields a history-deal appends only when its deal has them (docs/protocol.md §5.17)
+HISTORY_APPENDED = frozenset({"scored", "scored_to", "scored_hangs", "hung"})
 
 
 async def a_match_played_on(ann: LineClient, bob: LineClient) -> None:

@@ -42,6 +42,15 @@ async def test_history_tells_every_deal_and_trick(port: int, connect: Connector)
     head, deal1, *rest = [fields(x) for x in lines]
     assert head == ("history", {"table": table, "match": head[1]["match"], "deals": "2"})
     assert deal1[0] == "history-deal"
+    # what its declarations scored, appended when any did (§5.17), as its record says
+    told_scored = [
+        f"{entry['seat']}:{item['points']}:{item['combo'].replace(' ', '_')}"
+        for entry in record["declared"]
+        for item in entry["scored"]
+    ]
+    assert sorted(deal1[1].pop("scored", "").split(",")) == sorted(told_scored or [""])
+    for appended in ("scored_to", "scored_hangs", "hung"):  # a bide's, hanging points'
+        deal1[1].pop(appended, None)
     assert deal1[1] == {
         "table": table,
         "deal": "1",
