@@ -1824,7 +1824,15 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
                 out.append(_by_clock_line(left, n, lang))
         if d.unfinished_swap is not None:  # made in it (or before its first card)
             out.append(_swap_line(d.unfinished_swap, n, lang, e.words))
-    return out
+    # within 80 columns here, not only where the human style cuts what it sends: the
+    # terminal client writes these lines too (a Tertz swap under a trick, with
+    # 20-letter names, passed 80: s39); a line under a trick goes on under its start
+    return [part for told in out for part in _fit([told], _lead(told) + "  ")]
+
+
+def _lead(line: str) -> str:
+    """The spaces a line starts with (a trick's 2, a note under it 6)."""
+    return line[: len(line) - len(line.lstrip(" "))]
 
 
 def _sheet(e: ev.Sheet, machine: bool) -> list[str]:

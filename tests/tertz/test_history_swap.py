@@ -8,7 +8,8 @@ from __future__ import annotations
 from clients.play.replies import history_text
 from deberc_net.game.match import Match
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.render import HUMAN, MACHINE, render
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.render import HUMAN, MACHINE, columns, render
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.protocol.wire import parse_line
 from deberc_net.server.table_views import history_deal, history_in_play
@@ -118,3 +119,30 @@ def test_a_swap_in_the_first_trick_is_said_made_before_the_break_under_it() -> N
     machine = render(history, MACHINE)
     assert machine[2].endswith(" swap=1:Kh")
     assert history_text([parse_line(x) for x in machine], NAMES) == human
+
+
+def test_a_swap_with_the_longest_names_stays_within_80_columns() -> None:
+    """A Tertz evening (s39): with 20-letter names (the longest a name may be,
+    docs/protocol.md §4.2) the swap line under a trick took 89 columns; the terminal
+    client wrote it so. Every history line fits 80, in both languages and in the
+    client; the swap goes on under its own start."""
+    longest = ("a" * 19 + "z", "b" * 19 + "y")
+    match = swapped_at_trick_two()
+    while match.deal.deal_no == 1:
+        seat = match.to_act
+        assert seat is not None
+        say(match, seat, first_card(match, seat))
+    history = ev.History(5, "m9", longest, ((0,), (1,)), (history_deal(match.records[0]),))
+    human, russian = render(history, HUMAN), render_ru(history)
+    machine = [parse_line(x) for x in render(history, MACHINE)]
+    shown = history_text(machine, longest)
+    for lines in (human, russian, shown, history_text(machine, longest, lang=Lang.RU)):
+        assert all(columns(x) <= 80 for x in lines), lines
+    swap = next(i for i, x in enumerate(human) if ", before his card, swaps the trump 7" in x)
+    assert human[swap : swap + 2] == [
+        f"      {longest[1]}, before his card, swaps the trump 7 for the turned",
+        "        K♥: menyayu",
+    ]
+    assert shown == human  # the client says it as the human style does
+    swap = next(i for i, x in enumerate(russian) if ", до своей карты: меняю" in x)
+    assert russian[swap + 1] == "        козырную семёрку"
