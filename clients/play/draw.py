@@ -16,6 +16,7 @@ from rich.cells import cell_len, chop_cells
 
 from deberc_net.game.calls import KONETS
 from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoken_call
+from deberc_net.protocol.render import head_cells, short_name
 
 from .cards import RANKS, SUITS, SYMBOL, card, in_hand_order, rank, suit
 from .state import Said, TableState, versus
@@ -31,50 +32,10 @@ CUT = "… "  # before the Talk line's calls when the deal's earlier ones did no
 TABLE_COLUMNS = 51
 
 
-JOINER = "\u200d"  # the zero-width joiner of an emoji sequence: one picture, two columns
-
-
-def _clusters(text: str) -> list[str]:
-    """``text`` as what the terminal draws as one: a character with the marks that
-    join it (combining accents, a variation selector, an emoji's joiner and the emoji
-    it joins), so a cut never leaves an accent without its letter."""
-    out: list[str] = []
-    for char in text:
-        if out and (cell_len(char) == 0 or out[-1].endswith(JOINER)):
-            out[-1] += char
-        else:
-            out.append(char)
-    return out
-
-
-def head_cells(text: str, cells: int) -> str:
-    """The start of ``text`` that fits ``cells`` columns (a wide character is not cut)."""
-    head = ""
-    for cluster in _clusters(text):
-        if cell_len(head + cluster) > cells:
-            break
-        head += cluster
-    return head
-
-
 def right_in(text: str, cells: int) -> str:
     """``text`` right-aligned in ``cells`` columns, counted as the terminal draws them
     (a format's ``>`` counts characters: a wide name pushed the columns apart)."""
     return " " * (cells - cell_len(text)) + text
-
-
-def short_name(name: str, room: int) -> str:
-    """``name`` in ``room`` columns of the terminal: a long one keeps its head and its
-    last two columns, so 'house-random-11' and 'house-random-12' stay apart. Counted in
-    screen cells, as Textual draws them (rich.cells): a CJK character or an emoji takes
-    two, a combining accent none."""
-    if cell_len(name) <= room:
-        return name
-    clusters = _clusters(name)
-    tail = clusters[-1]
-    if len(clusters) > 1 and cell_len(clusters[-2] + tail) <= 2:
-        tail = clusters[-2] + tail
-    return head_cells(name, max(room - 1 - cell_len(tail), 1)) + "~" + tail
 
 
 Namer = Callable[[int | None], str]  # a seat's name as a line of the table pane writes it

@@ -138,20 +138,46 @@ def columns(text: str) -> int:
     return cell_len(text)
 
 
-def shortened(name: str, room: int) -> str:
-    """``name`` in at most ``room`` terminal columns: a longer one keeps its head and its
-    last two columns after a '~' ('house-heu~11'), as the terminal client shortens
-    names (clients/play/draw.py): 'house-random-11' and 'house-random-12' stay apart.
-    A wide character is not cut in two."""
+# the zero-width joiner of an emoji sequence: one picture, two columns
+JOINER = "\u200d"
+
+
+def clusters(text: str) -> list[str]:
+    """``text`` as what the terminal draws as one: a character with the marks that
+    join it (combining accents, a variation selector, an emoji's joiner and the emoji
+    it joins), so a cut never leaves an accent without its letter."""
+    out: list[str] = []
+    for char in text:
+        if out and (cell_len(char) == 0 or out[-1].endswith(JOINER)):
+            out[-1] += char
+        else:
+            out.append(char)
+    return out
+
+
+def head_cells(text: str, cells: int) -> str:
+    """The start of ``text`` that fits ``cells`` columns (a wide character is not cut)."""
+    head = ""
+    for cluster in clusters(text):
+        if cell_len(head + cluster) > cells:
+            break
+        head += cluster
+    return head
+
+
+def short_name(name: str, room: int) -> str:
+    """``name`` in ``room`` columns of the terminal: a long one keeps its head and its
+    last two columns after a '~' ('house-heu~11'), so 'house-random-11' and
+    'house-random-12' stay apart; the same cut in the people style's columns and the
+    terminal client's panes (clients/play/draw.py). Counted in screen cells, as
+    Textual draws them: a CJK character or an emoji takes two, a combining accent none."""
     if columns(name) <= room:
         return name
-    tail = name[-2:] if columns(name[-2:]) <= 2 else name[-1:]
-    head = ""
-    for char in name[: -len(tail)]:
-        if columns(head + char + "~" + tail) > room:
-            break
-        head += char
-    return head + "~" + tail
+    parts = clusters(name)
+    tail = parts[-1]
+    if len(parts) > 1 and cell_len(parts[-2] + tail) <= 2:
+        tail = parts[-2] + tail
+    return head_cells(name, max(room - 1 - cell_len(tail), 1)) + "~" + tail
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:
@@ -638,7 +664,7 @@ def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
         rating = _decimal(r.rating, lang, "7.1f")
         # the names padded by terminal columns (a CJK name pushed its rating out of
         # line), one wider than the column shortened in it as the sheet's winners are
-        name = pad(shortened(r.name, TOP_NAME), TOP_NAME)
+        name = pad(short_name(r.name, TOP_NAME), TOP_NAME)
         out.append(_say(lang, Msg.TOP_LINE, rank=r.rank, name=name, rating=rating, record=record))
     more = _more("top", e.page, e.pages, lang) if e.ratings else ""
     return [*out, more.strip()] if more else out
@@ -1867,7 +1893,7 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
     header = _say(lang, Msg.SHEET_HEADER_WON if e.deal_won_on_points else Msg.SHEET_HEADER)
     # under 'won by' a deal's winner alone, each name in at most WINNER_ROOM columns
     # (the column is as wide from the first deal whoever wins)
-    short = tuple(shortened(name, WINNER_ROOM) for name in e.names)
+    short = tuple(short_name(name, WINNER_ROOM) for name in e.names)
     words = [
         _winner(r.outcome, r.written, short, e.deal_won_on_points, lang)
         or _outcome_word(r.outcome, lang)

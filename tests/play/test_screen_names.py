@@ -8,8 +8,9 @@ import unicodedata
 
 from rich.cells import cell_len
 
-from clients.play.draw import score_text, short_name, table_text, wrapped
+from clients.play.draw import score_text, table_text, wrapped
 from clients.play.state import fold_all
+from deberc_net.protocol.render import short_name
 
 # a two-player deal at table 3 (docs/protocol.md §15.2), seat 0's view, NAME0 and NAME1
 DEAL = [
