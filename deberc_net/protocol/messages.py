@@ -340,6 +340,8 @@ class Msg(StrEnum):
     BOT_USAGE = "bot-usage"
     BOT_UNKNOWN = "bot-unknown"
     NO_HOUSE_BOTS = "no-house-bots"
+    HOUSE_BOTS_CAPPED_OFF = "house-bots-capped-off"
+    SEARCH_BOTS_CAPPED_OFF = "search-bots-capped-off"
     BOT_NOT_SEATED = "bot-not-seated"
     NO_HISTORY = "no-history"
     NOT_AT_TABLE = "not-at-table"
@@ -1464,6 +1466,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_HOUSE_BOTS: (
         "this server runs no house bots (serve --house-bots)",
         "на этом сервере нет ботов сервера (serve --house-bots)",
+    ),
+    # (its settings cap them at 0: no 'try later' would do)
+    Msg.HOUSE_BOTS_CAPPED_OFF: (
+        "this server runs no house bots",
+        "на этом сервере нет ботов сервера",
+    ),
+    Msg.SEARCH_BOTS_CAPPED_OFF: (
+        "this server runs no search bots: bot heuristic or bot random",
+        "на этом сервере нет поисковых ботов: bot heuristic или bot random",
     ),
     Msg.BOT_NOT_SEATED: (
         "sit at a table to ask a house bot to it",

@@ -145,6 +145,16 @@ class HouseBots:
     def get(self, name: str) -> HouseBot | None:
         return self.bots.get(name_key(name))
 
+    def capped_off(self, kind: HouseBotKind) -> Phrase | None:
+        """Why no house bot of ``kind`` ever comes on this server, its caps at 0
+        (docs/settings.md: "0: no house bots", "0: no search bot"), or None: said as
+        such, not as a cap held by others that a later try may find free."""
+        if self.per_table == 0 or self.per_server == 0:
+            return phrase(Msg.HOUSE_BOTS_CAPPED_OFF)
+        if kind is HouseBotKind.SEARCH and self.search_tables == 0:
+            return phrase(Msg.SEARCH_BOTS_CAPPED_OFF)
+        return None
+
     def refusal(
         self, table: Table, session: Session, kind: HouseBotKind = HouseBotKind.HEURISTIC
     ) -> Phrase | None:

@@ -74,6 +74,10 @@ class TableRequests:
         if not self.lobby.house.enabled:
             session.send(ev.error("not-allowed", phrase(Msg.NO_HOUSE_BOTS)))
             return
+        capped_off = self.lobby.house.capped_off(kind)
+        if capped_off is not None:
+            session.send(ev.error("not-allowed", capped_off))
+            return
         if session.table is None:
             session.send(ev.error("not-seated", phrase(Msg.BOT_NOT_SEATED)))
             return

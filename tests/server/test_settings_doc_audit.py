@@ -103,10 +103,24 @@ nothing counted
     → here: test_a_window_of_0_counts_nothing
 § `empty_table_ms` 0: a deserted waiting table closes at once
     → here: test_empty_table_0_closes_a_deserted_waiting_table_at_once
-§ the other rows' 0 (the web face's, the house bots', `clock_warning_ms`,
-`away_limit_ms`, `seek_apart_ms`, `watch_news_*`, `shutdown_grace_ms`,
-`drain_limit_ms`, `worker_restart_ms`, `seek_patience_ms`, `known_address_ms`,
-`house_bot_nice`): not pinned here
+§ `house_bots_per_table`, `max_house_bots` 0: no house bots; `max_house_search_tables`
+0: no search bot (the other kinds still come)
+    → here: test_a_house_bot_cap_of_0_is_no_house_bots_said_so.
+      A bug, fixed: it was `busy`, "the server runs its 0 house bots already; try
+      later" (and "search bots already play at 0 tables …; try later"): no later would
+      do; now `not-allowed`, "this server runs no house bots" ("… no search bots")
+§ `house_bots_per_address`, `house_search_tables_per_address`,
+`house_bot_starts_per_address_burst`, `house_bot_starts_burst` 0: no limit
+    → here: test_a_house_bot_limit_of_0_per_address_or_a_burst_of_0_is_no_limit
+§ `house_bot_starts_per_address_per_s`, `house_bot_starts_per_s` 0: none past the burst
+    → server/test_house_bots.py test_one_address_cannot_start_house_bots_without_end,
+      test_many_addresses_cannot_start_house_bots_without_end (a rate near 0: the burst,
+      then slow-down)
+§ `house_bot_nice` 0: as the server
+    → server/test_house_bots.py test_house_bots_run_nicer_than_the_server
+§ the other rows' 0 (the web face's, `clock_warning_ms`, `away_limit_ms`,
+`seek_apart_ms`, `watch_news_*`, `shutdown_grace_ms`, `drain_limit_ms`,
+`worker_restart_ms`, `seek_patience_ms`, `known_address_ms`): not pinned here
 § "0 … each row says what that does, or that the setting refuses it"
     → here: test_every_row_that_takes_0_says_what_0_does (max_match_deals' said nothing)
 § "Six settings have a flag of `serve` too"
@@ -159,6 +173,7 @@ import json
 import re
 import signal
 import socket
+import sys
 import tomllib
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from datetime import datetime, timedelta
@@ -171,6 +186,7 @@ import trio
 
 from deberc_net.cli import build_parser, main, serve_config
 from deberc_net.server.config import Config
+from deberc_net.server.house import HouseBots
 
 from .client import LineClient, a_whole_match, fields, seat_pair
 from .conftest import Connector
@@ -933,3 +949,72 @@ def test_serve_reads_the_file_once_as_it_starts(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)
+
+
+# a house bot that never comes: a process that sleeps (its seat waits for it), so that
+# the caps are counted without a match played
+SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("setting", "line", "text"),
+    [
+        # "0: no house bots"
+        ("house_bots_per_table", "bot random", "this server runs no house bots"),
+        ("max_house_bots", "bot heuristic", "this server runs no house bots"),
+        # "0: no search bot"
+        ("max_house_search_tables", "bot search 1", "this server runs no search bots"),
+    ],
+)
+async def test_a_house_bot_cap_of_0_is_no_house_bots_said_so(
+    start_server: StartServer,
+    connect: Connector,
+    monkeypatch: pytest.MonkeyPatch,
+    setting: str,
+    line: str,
+    text: str,
+) -> None:
+    """A cap of 0 is house bots (or search bots) off, said so: it was `busy`, "table 1
+    has its 0 house bots already", "the server runs its 0 house bots already; try
+    later" (no later would do)."""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: SLEEPER)
+    port = await start_server(house_bots=True, **{setting: 0})
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.send(line)
+    refused = await ann.expect("error")
+    assert refused["code"] == "not-allowed" and refused["text"].startswith(text), refused
+    assert "0" not in refused["text"] and "try later" not in refused["text"]
+    if setting == "max_house_search_tables":  # the other kinds still come
+        await ann.send("bot random")
+        await ann.expect("ok", cmd="bot")
+
+
+@pytest.mark.timeout(30)
+async def test_a_house_bot_limit_of_0_per_address_or_a_burst_of_0_is_no_limit(
+    start_server: StartServer, connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`house_bots_per_address`, `house_search_tables_per_address`,
+    `house_bot_starts_per_address_burst`, `house_bot_starts_burst` 0: "no limit", not
+    none: one address starts 7 bots (past the default 6 an address, and its burst of
+    6), with no start allowed past a burst (the rates 0), and search bots at 2 tables
+    (past the default 1)."""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: SLEEPER)
+    port = await start_server(
+        house_bots=True,
+        house_bots_per_address=0,
+        house_search_tables_per_address=0,
+        house_bot_starts_per_address_burst=0,
+        house_bot_starts_per_address_per_s=0,
+        house_bot_starts_burst=0,
+        house_bot_starts_per_s=0,
+    )
+    players = [await connect.machine(port, f"p{n}") for n in range(3)]  # one address
+    for player, bots in zip(players, (3, 3, 1), strict=True):
+        await player.send("new 4")
+        await player.expect("ok", cmd="sit")
+        for _ in range(bots):
+            await player.send("bot search 1")
+            await player.expect("ok", cmd="bot")
