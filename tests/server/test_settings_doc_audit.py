@@ -118,9 +118,36 @@ nothing counted
       then slow-down)
 § `house_bot_nice` 0: as the server
     → server/test_house_bots.py test_house_bots_run_nicer_than_the_server
-§ the other rows' 0 (the web face's, `clock_warning_ms`, `away_limit_ms`,
-`seek_apart_ms`, `watch_news_*`, `shutdown_grace_ms`, `drain_limit_ms`,
-`worker_restart_ms`, `seek_patience_ms`, `known_address_ms`): not pinned here
+§ `say_per_s`, `say_per_address_per_s`, `lists_per_s`, `lists_per_address_per_s` 0:
+none past the burst, ever (`slow-down`, no wait told)
+    → here: test_a_rate_of_0_is_the_burst_and_none_past_it_ever
+§ `flood_lines_per_s` 0: none past the burst, ever; `flood_burst` below 1: cut off at
+the first line
+    → here: test_flood_lines_per_s_0_is_the_burst_and_none_past_it_ever,
+      test_flood_burst_below_1_cuts_a_connection_off_at_its_first_line
+§ `clock_warning_ms` 0: never
+    → here: test_clock_warning_0_warns_nobody
+§ `away_limit_ms` 0: a dropped player's match forfeited at once
+    → here: test_away_limit_0_forfeits_a_dropped_players_match_at_once
+§ `seek_apart_ms` 0: nobody kept apart (and no "not matched with … again" told)
+    → here: test_seek_apart_0_keeps_nobody_apart
+§ `known_address_ms` 0: no address known to a name
+    → here: test_known_address_0_knows_no_address_to_a_name
+§ `max_web_viewers` 0: no live socket (the page still served)
+    → web/test_live_socket.py test_no_live_socket_when_max_web_viewers_is_0
+§ `web_viewers_per_address` 0: no limit (an address takes every place)
+    → web/test_live_socket.py test_web_viewers_per_address_0_is_no_limit
+§ `web_connections_per_address` 0, `max_web_connections` 0: no limit
+    → web/test_connection_limit.py test_0_is_no_limit, test_the_servers_limit_0_is_no_limit
+§ `web_requests_per_address_*` either 0: no limit
+    → web/test_request_limit.py test_either_setting_0_is_no_limit
+§ `web_socket_frames_*` either 0: no limit
+    → web/test_live_socket_frames.py test_no_frame_allowance_when_either_is_0 (the
+      burst's 0; the rate's 0 only as a unit: both turn the allowance off in
+      server/web/ws_limit.py)
+§ the other rows' 0 (`web_send_timeout_ms`: the kernel's own limit, not observable
+from a test in any time; `watch_news_*`, `shutdown_grace_ms`, `drain_limit_ms`,
+`worker_restart_ms`, `seek_patience_ms`, `lag_ms`): see below, or not pinned here
 § "0 … each row says what that does, or that the setting refuses it"
     → here: test_every_row_that_takes_0_says_what_0_does (max_match_deals' said nothing)
 § "Six settings have a flag of `serve` too"
@@ -183,6 +210,7 @@ from typing import Any
 import pytest
 import structlog
 import trio
+import trio.testing
 
 from deberc_net.cli import build_parser, main, serve_config
 from deberc_net.server.config import Config
@@ -1018,3 +1046,164 @@ async def test_a_house_bot_limit_of_0_per_address_or_a_burst_of_0_is_no_limit(
         for _ in range(bots):
             await player.send("bot search 1")
             await player.expect("ok", cmd="bot")
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("setting", "burst", "command"),
+    [
+        ("say_per_s", "say_burst", "say hello"),
+        ("say_per_address_per_s", "say_per_address_burst", "say hello"),
+        ("lists_per_s", "lists_burst", "who"),
+        ("lists_per_address_per_s", "lists_per_address_burst", "who"),
+    ],
+)
+async def test_a_rate_of_0_is_the_burst_and_none_past_it_ever(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    setting: str,
+    burst: str,
+    command: str,
+) -> None:
+    """ "0: none past the burst, ever": the burst's two, then `slow-down` with no wait
+    told (none would end it), still so ten minutes on."""
+    port = await start_server(**{setting: 0, burst: 2})
+    ann = await connect.machine(port, "ann")
+    for _ in range(2):
+        await ann.send(command)
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+    assert not [line for line in ann.lines if line.startswith("error ")], ann.lines
+    for _ in range(2):
+        await ann.send(command)
+        refused = await ann.expect("error")
+        assert refused["code"] == "slow-down" and "wait_ms" not in refused, refused
+        await trio.sleep(600)  # (virtual; idle_timeout_ms is 15 min)
+
+
+@pytest.mark.timeout(30)
+async def test_flood_lines_per_s_0_is_the_burst_and_none_past_it_ever(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """ "0: none past the burst, ever": a connection's lines, ten minutes apart, the
+    burst's 4 (its login among them) pass, the fifth cuts it off (`flood`)."""
+    port = await start_server(flood_lines_per_s=0, flood_burst=4)
+    ann = await connect.raw(port, "ann")
+    for line in ("style machine", "login ann"):
+        await ann.send(line)
+        await ann.expect("ok")
+    for _ in range(2):  # the third and the fourth
+        await trio.sleep(600)  # (virtual; idle_timeout_ms is 15 min)
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+    await trio.sleep(600)
+    await ann.send("ping")
+    assert (await ann.expect("error"))["code"] == "flood"
+    await ann.wait_closed()
+
+
+@pytest.mark.timeout(30)
+async def test_flood_burst_below_1_cuts_a_connection_off_at_its_first_line(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(flood_burst=0.5)
+    ann = await connect.raw(port, "ann")
+    await ann.send("style machine")
+    await ann.read_until(lambda x: x.startswith("Error (flood)"))  # (not yet the style)
+    await ann.wait_closed()
+
+
+@pytest.mark.timeout(30)
+async def test_clock_warning_0_warns_nobody(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """ "0: never": a person whose whole clock runs out is told nothing before the
+    clock calls for him (with the default he hears `10 s left to answer.`)."""
+    port = await start_server(human_clock_ms=30_000, clock_warning_ms=0)
+    ann = await connect.human(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    sat = await ann.read_until(lambda line: line.startswith("You sit at table"))
+    await bob.send(f"sit {re.findall(r'[0-9]+', sat)[0]}")
+    made = await ann.read_until(lambda x: "(by the clock)" in x, timeout=60)
+    heard = ann.lines + bob.lines + await bob.drain(1)
+    assert not any("left to answer" in line for line in heard), made
+
+
+@pytest.mark.timeout(30)
+async def test_away_limit_0_forfeits_a_dropped_players_match_at_once(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """ "0: at once": the match of a player whose connection drops ends then, on `away`
+    (with the default, two minutes later)."""
+    port = await start_server(away_limit_ms=0)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    await bob.read_until(lambda x: x.startswith("event ") and "kind=start" in x)
+    await ann.aclose()  # dropped, no quit
+    with trio.fail_after(3):  # (real time)
+        end = fields(await bob.read_until(_is_match_end))[1]
+    assert end["reason"] == "away", end
+
+
+@pytest.mark.timeout(30)
+async def test_seek_apart_0_keeps_nobody_apart(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """ "0: nobody is kept apart": one who left a seeker's match at once is matched with
+    him again at his next seek, and the seeker is told no "not matched with … again"."""
+    port = await start_server(seek_apart_ms=0)
+    victim = await connect.machine(port, "victim")
+    await victim.send("seek 2")
+    await victim.expect("ok", cmd="seek")
+    leaver = await connect.machine(port, "leaver", source="127.0.0.2")
+    for _ in range(2):
+        await leaver.send("seek 2")
+        await leaver.expect("ok", cmd="seek")
+        sat = await leaver.expect("ok", cmd="sit")
+        await leaver.read_until(lambda x: x.startswith("event ") and "kind=start" in x)
+        await leaver.send("leave!")
+        await leaver.expect("ok", cmd="leave")
+        await victim.read_until(lambda x: _is_match_end(x) and "reason=left" in x)
+        mark = victim.pos
+        await victim.send("seek 2")
+        await victim.expect("ok", cmd="seek")
+        told = [fields(x)[1]["text"] for x in victim.lines[mark:] if x.startswith("info ")]
+        assert told and not any("not matched with" in text for text in told), told
+    assert sat["seat"] == "1"  # the second time too, at the seeker's table
+
+
+@pytest.mark.timeout(30)
+async def test_known_address_0_knows_no_address_to_a_name(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """ "0: no address is known to a name": a name's wrong passwords from elsewhere,
+    past its limit, slow its owner's own address down too (the default knows it for
+    30 days, and lets him in)."""
+    port = await start_server(known_address_ms=0, failed_logins_per_name=1)
+    await register("anna", "right-one")
+    anna = await connect.machine(port, "anna", "right-one")  # (her address, 127.0.0.1)
+    await anna.send("quit")
+    await anna.wait_closed()
+    guesser = await connect.raw(port, "guesser", source="127.0.0.2")
+    await guesser.send("style machine")
+    await guesser.expect("ok", cmd="style")
+    await guesser.send("login anna wrong-one")
+    assert (await guesser.expect("error"))["code"] == "bad-password"
+    again = await connect.raw(port, "again")
+    await again.send("style machine")
+    await again.expect("ok", cmd="style")
+    await again.send("login anna right-one")
+    assert (await again.expect("error"))["code"] == "slow-down"

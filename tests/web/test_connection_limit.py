@@ -151,3 +151,20 @@ async def test_a_connection_its_client_closed_gives_its_place_back_at_once(
         with trio.fail_after(KEEP_ALIVE_S / 2):
             while not (await served(web)):
                 await trio.sleep(0.05)
+
+
+@pytest.mark.timeout(30)
+async def test_the_servers_limit_0_is_no_limit(start_web: StartWeb) -> None:
+    """docs/settings.md, `max_web_connections`: "0: no limit", not none: with it 0 and
+    no limit an address either, connections from many addresses are served."""
+    web: WebServer = await start_web(max_web_connections=0, web_connections_per_address=0)
+    with trio.fail_after(4):
+        held = [
+            await trio.open_tcp_stream("127.0.0.1", web.http_port, local_address=f"127.0.0.{n}")
+            for n in (1, 2, 3)
+        ]
+        for n in (4, 5):
+            answer = await told(web, PAGE, source=f"127.0.0.{n}")
+            assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+    for stream in held:
+        await stream.aclose()

@@ -229,6 +229,46 @@ async def test_one_address_cannot_take_every_live_socket(
                     pass
 
 
+@pytest.mark.timeout(30)
+async def test_no_live_socket_when_max_web_viewers_is_0(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """docs/settings.md, `max_web_viewers`: "0: none (the pages are not live)": the
+    table's page is served, its live socket refused."""
+    web: WebServer = await start_web(max_web_viewers=0)
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    with trio.fail_after(10):
+        assert (await web.ask("GET", "/table/1"))[0] == 200
+        with pytest.raises(ConnectionRejected):
+            async with open_websocket_url(live_url(web, 1)):
+                pass
+
+
+@pytest.mark.timeout(30)
+async def test_web_viewers_per_address_0_is_no_limit(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """docs/settings.md, `web_viewers_per_address`: "0: no limit" (not none): one
+    address holds every place, as many as `max_web_viewers`, and no more."""
+    web: WebServer = await start_web(max_web_viewers=3, web_viewers_per_address=0)
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    with trio.fail_after(10):
+        async with (
+            open_websocket_url(live_url(web, 1)) as first,
+            open_websocket_url(live_url(web, 1)) as second,
+            open_websocket_url(live_url(web, 1)) as third,
+        ):
+            for viewer in (first, second, third):
+                assert (await text_of(viewer)).startswith("ok cmd=observe table=1 ")
+            with pytest.raises(ConnectionRejected):  # the server's own cap still holds
+                async with open_websocket_url(live_url(web, 1)):
+                    pass
+
+
 async def test_a_table_number_of_any_length_is_refused_as_no_table_and_logs_nothing(
     start_web: StartWeb, caplog: pytest.LogCaptureFixture
 ) -> None:
