@@ -188,7 +188,24 @@ password_changed, flood, timeout)
       test_the_fields_of_a_password_change_a_flood_and_a_timeout (a real server's line
       carries it, at the row's level);
       the other rows' fields → the tests of their features (test_logs_ops.py, and the
-      --workers, drain, store and ladder tests); not each pinned here
+      --workers, drain, store and ladder tests); not each pinned here by a real line
+§ Logs table, every row: the fields it names are the fields the code's lines of its
+event carry, no more, no fewer (read from the source: each logger call's fields, its
+logger's own, a connection's or a table's; those passed on with ** listed apart, each
+with the test whose real line pins it, or why none can)
+    → here: test_every_row_of_the_logs_table_has_its_fields_written,
+      test_every_field_the_code_logs_is_named_on_its_row,
+      test_every_field_a_row_names_is_on_the_events_lines.
+      Slips, corrected (fields logged that no row named): `worker`, `pid` of
+      worker_died, worker_failed_to_start (and its `status`), worker_drained,
+      worker_listening; the parent's `workers` on shutdown, drained, stopped;
+      shutdown's `reason` (`drained`, `drain-limit`); `name` of house_bot_exit and
+      house_bot_cannot_start; store_write_failed's `table`, `match`, `deal`;
+      store_group_failed's `jobs`; store_open_failed's `db`; command_error's `item`;
+      bus_message_failed's `payload`, bus_message_too_long's `kind`, `size`;
+      bus_closed's counts; the ladder worker's `run`, `board`, `boards`;
+      release_failed_asked_again's `board`, `text`. And words that named a field only
+      with its value (`web=off`, `command=password`, `draining: true`) name it
 """
 
 from __future__ import annotations
@@ -205,7 +222,7 @@ import tomllib
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import structlog
@@ -457,10 +474,19 @@ def _log_rows() -> dict[str, tuple[str, str]]:
     return rows
 
 
-@functools.cache  # (two tests read them: the sources parsed once)
-def _levels_in_the_code() -> dict[str, frozenset[str]]:
-    """Each event a logger call of deberc_net names literally: the levels it is logged at."""
-    levels: dict[str, set[str]] = {}
+class LoggerCall(NamedTuple):
+    """A logger call of deberc_net that names its event literally."""
+
+    event: str
+    level: str
+    logger: str  # the logger, as the source writes it: `log`, `session.log`, `bound`
+    named: frozenset[str]  # the fields it names (not exc_info, written as a traceback)
+    passed_on: bool  # whether it passes more fields on with ``**``
+
+
+@functools.cache  # (five tests read them: the sources parsed once, ~1 s)
+def _logger_calls() -> tuple[LoggerCall, ...]:
+    calls = []
     for path in (ROOT / "deberc_net").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
@@ -472,8 +498,23 @@ def _levels_in_the_code() -> dict[str, frozenset[str]]:
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
-                level = "error" if node.func.attr == "exception" else node.func.attr
-                levels.setdefault(node.args[0].value, set()).add(level)
+                calls.append(
+                    LoggerCall(
+                        node.args[0].value,
+                        "error" if node.func.attr == "exception" else node.func.attr,
+                        ast.unparse(node.func.value),
+                        frozenset(k.arg for k in node.keywords if k.arg not in (None, "exc_info")),
+                        any(k.arg is None for k in node.keywords),
+                    )
+                )
+    return tuple(calls)
+
+
+def _levels_in_the_code() -> dict[str, frozenset[str]]:
+    """Each event a logger call of deberc_net names literally: the levels it is logged at."""
+    levels: dict[str, set[str]] = {}
+    for call in _logger_calls():
+        levels.setdefault(call.event, set()).add(call.level)
     return {event: frozenset(at) for event, at in levels.items()}
 
 
@@ -1207,3 +1248,179 @@ async def test_known_address_0_knows_no_address_to_a_name(
     await again.expect("ok", cmd="style")
     await again.send("login anna right-one")
     assert (await again.expect("error"))["code"] == "slow-down"
+
+
+# ---- Logs: each row's fields against the calls that log its event ----------------------
+
+# the fields each row of the Logs table names (each written `field` in its words): the
+# fields the code's lines of the event carry, no more and no fewer
+ROW_FIELDS: dict[str, frozenset[str]] = {
+    event: frozenset(fields.split())
+    for event, fields in {
+        "listening": "host port db workers web",
+        "http_listening": "host port",
+        "web_connection_failed": "peer reason exception",
+        "worker_started": "worker pid",
+        "worker_listening": "pid port shared_port server worker",
+        "worker_died": "worker pid status reason draining",
+        "worker_failed_to_start": "worker status reason",
+        "peers_awaited": "peers",
+        "peers_unheard": "peers",
+        "worker_lost": "lost how",
+        "answer_late": "owner session",
+        "connect": "conn peer",
+        "proxy_header_not_listed": "peer reason",
+        "refused": "peer reason",
+        "bad_proxy_header": "peer reason",
+        "register": "name conn peer",
+        "login": "name guest conn peer",
+        "password_changed": "name conn peer",
+        "login_failed": "name conn peer reason command",
+        "disconnect": "reason peer",
+        "timeout": "code",
+        "outbox_full": "limit",
+        "flood": "conn peer name reason",
+        "said": "name conn peer table watchers text",
+        "moderation": "action admin conn peer name target reason minutes text",
+        "table_open": "table variant options",
+        "seat_taken": "table seat guest conn peer name",
+        "seat_left": "table seat name reason conn peer",
+        "away": "table seat name",
+        "back": "table seat was_away conn peer name",
+        "match_start": "table match players",
+        "deal": "table match deal outcome written totals",
+        "match_end": "table match winner reason totals",
+        "rated": "match ratings",
+        "table_closed": "table match reason",
+        "house_bot_start": "name table kind bot_level",
+        "house_bot_exit": "name code restarts",
+        "house_bot_cannot_start": "name",
+        "dead_servers_matches_ended": "matches",
+        "shutdown": "signal reason workers",
+        "drain": "signal admin matches workers",
+        "drain_ignored": "signal admin",
+        "worker_stopped": "worker pid status",
+        "worker_drained": "worker pid status",
+        "drain_limit": "matches",
+        "drained": "workers",
+        "matches_stopped": "matches",
+        "stopped": "workers",
+        "accept_failed": "error",
+        "store_close_failed": "",
+        "store_write_failed": "table match deal",
+        "store_group_failed": "jobs",
+        "migrated": "db from to",
+        "store_made_private": "file was",
+        "store_open_failed": "db step",
+        "heartbeat_failed": "",
+        "mutes_look_failed": "",
+        "table_numbers_failed": "",
+        "table_numbers_ahead_used": "then",
+        "command_error": "item",
+        "connection_error": "",
+        "writer_error": "",
+        "table_error": "table",
+        "table_end_failed": "table",
+        "call_unreadable": "table player length",
+        "rule_setup_failed": "reason",
+        "bus_message_failed": "payload",
+        "bus_message_too_long": "kind size",
+        "bus_farewell_failed": "",
+        "database_driver": "logger text",
+        "bus_lost": "",
+        "bus_closed": "published sends heard kinds",
+        "board_lost": "run board",
+        "leases_lost": "run boards",
+        "board_dropped": "run board",
+        "board_release_not_asked": "run board",
+        "database_back": "waited_s",
+        "release_failed_asked_again": "board text",
+    }.items()
+}
+# the fields a call passes on with ``**`` (its caller's, a summary's), which the source
+# does not name at the call; where a real line pins them (→), or why none does
+PASSED_ON: dict[str, frozenset[str]] = {
+    # → here: test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty
+    "listening": frozenset({"web"}),
+    # → here (signal); server/test_drain.py (reason: drained, drain-limit)
+    "shutdown": frozenset({"signal", "reason"}),
+    # → server/test_drain_command.py (admin); server/test_drain.py (signal)
+    "drain": frozenset({"signal", "admin"}),
+    # → server/test_password_change.py (command=password)
+    "login_failed": frozenset({"command"}),
+    # → server/test_security_doc_audit.py (reason, minutes, text), test_moderation.py
+    "moderation": frozenset({"reason", "minutes", "text"}),
+    # → store/test_upgrade.py
+    "migrated": frozenset({"from", "to"}),
+    # → server/test_store_writer.py (match, deal; table passed beside them)
+    "store_write_failed": frozenset({"table", "match", "deal"}),
+    # → server/test_streams.py, server/test_logs_ops.py
+    "refused": frozenset({"peer", "reason"}),
+    # → server/test_game_proxy.py
+    "proxy_header_not_listed": frozenset({"peer", "reason"}),
+    # → here: test_the_fields_of_a_password_change_a_flood_and_a_timeout
+    "flood": frozenset({"conn", "peer", "name", "reason"}),
+    # no real line: it logs a bug of the web face, which no test can call up; its one
+    # caller (server/web/connection_limit.py) passes reason, peer and exc_info, which
+    # the log writes as `exception`
+    "web_connection_failed": frozenset({"peer", "reason", "exception"}),
+}
+# a connection's logger carries its `conn`, `peer` and (once logged in) `name`; a
+# table's, its `table` (the page: "Each connection's lines carry …; a table's carry")
+CONTEXT = {
+    "session.log": {"conn", "peer", "name"},
+    "self.log": {"conn", "peer", "name"},  # (server/session.py: the session's own)
+    "admin.log": {"conn", "peer", "name"},
+    "leaver_log": {"conn", "peer", "name"},
+    "bound": {"table"},
+}
+
+
+def _calls_in_the_code() -> dict[str, list[LoggerCall]]:
+    """Each event a logger call of deberc_net names literally: its calls."""
+    calls: dict[str, list[LoggerCall]] = {}
+    for call in _logger_calls():
+        calls.setdefault(call.event, []).append(call)
+    return calls
+
+
+def test_every_row_of_the_logs_table_has_its_fields_written() -> None:
+    """ROW_FIELDS covers the table, row for row, and each field it lists is one the
+    row's words name (`field`)."""
+    rows = _log_rows()
+    assert set(ROW_FIELDS) == set(rows)
+    unnamed = {
+        event: sorted(field for field in named if f"`{field}`" not in rows[event][1])
+        for event, named in ROW_FIELDS.items()
+    }
+    assert not {event: at for event, at in unnamed.items() if at}, unnamed
+
+
+def test_every_field_the_code_logs_is_named_on_its_row() -> None:
+    """Each event the code logs has its row, and each field a call names is on it (a
+    field the page did not name was a slip: `house_bot_exit`'s `name`, the parent's
+    `workers` on `stopped`, …)."""
+    calls = _calls_in_the_code()
+    assert set(calls) == set(ROW_FIELDS)  # every event logged is a row, every row logged
+    unwritten = {
+        event: sorted(set().union(*(call.named for call in at)) - ROW_FIELDS[event])
+        for event, at in calls.items()
+    }
+    assert not {event: more for event, more in unwritten.items() if more}, unwritten
+
+
+def test_every_field_a_row_names_is_on_the_events_lines() -> None:
+    """Each field a row names is one a call of its event names, or its logger carries
+    (a connection's, a table's), or one passed on with ``**`` (PASSED_ON, each pinned
+    by a real line)."""
+    calls = _calls_in_the_code()
+    for event in PASSED_ON:  # (an excuse only where something is passed on)
+        assert any(call.passed_on for call in calls[event]), event
+    missing = {}
+    for event, named_there in ROW_FIELDS.items():
+        carried = set(PASSED_ON.get(event, ()))
+        for call in calls[event]:
+            carried |= call.named | CONTEXT.get(call.logger, set())
+        if named_there - carried:
+            missing[event] = sorted(named_there - carried)
+    assert not missing, f"named on the page, on no line of the event: {missing}"
