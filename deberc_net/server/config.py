@@ -102,7 +102,8 @@ RANGES: dict[str, Range] = {
     "max_line": Range(SHORTEST_LINE, 65536, "bytes: a login must fit"),
     "partial_line_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
     "flood_lines_per_s": _RATE,
-    "flood_burst": _BURST,
+    # less than a line at once cut every connection off at its first line
+    "flood_burst": Range(1, _MOST_RATE, "at once: less cuts every connection off"),
     # a slow reader's queue: 64 MiB is 256 times the default, and 5000 such readers
     # hold 320 GB already
     "outbox_bytes": Range(1, 64 * 1024 * 1024, "bytes, 64 MiB at most"),
@@ -126,8 +127,10 @@ RANGES: dict[str, Range] = {
     "page_size": Range(1, 1000, "names or tables a page"),
     "max_connections": Range(1, _MOST_AT_ONCE, "connections"),
     "max_connections_per_address": Range(0, _MOST_AT_ONCE, "connections"),
-    "login_timeout_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
-    "idle_timeout_ms": Range(0, _WEEK_MS, "milliseconds, a week at most"),
+    # 0 closed every connection before it could log in (an owner's "no timeout"), or
+    # as it logged in: a second at least, a round trip and a password's hash
+    "login_timeout_ms": Range(_SECOND_MS, _HOUR_MS, "milliseconds, a second to an hour"),
+    "idle_timeout_ms": Range(_SECOND_MS, _WEEK_MS, "milliseconds, a second to a week"),
     "max_tables": Range(0, _MOST_AT_ONCE, "tables"),
     "max_tables_per_address": Range(0, _MOST_AT_ONCE, "tables"),
     "empty_table_ms": Range(0, _DAY_MS, "milliseconds, a day at most"),

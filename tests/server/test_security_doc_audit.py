@@ -305,7 +305,7 @@ def test_the_least_values_the_page_states_are_the_servers() -> None:
     at_least_1 = text.split("a port at most 65535, `max_line` at least 256 (a login with a long")[1]
     at_least_1 = at_least_1.split("at least 1,", 1)[0]
     listed = set(re.findall(r"`(\w+)`", at_least_1))
-    assert len(listed) == 9
+    assert len(listed) == 10
     assert {name for name, bound in RANGES.items() if bound.least == 1} == listed
     assert "`human_clock_ms` at least 5000" in text and RANGES["human_clock_ms"].least == 5000
     assert "`bot_clock_ms` at least 100" in text and RANGES["bot_clock_ms"].least == 100
