@@ -146,9 +146,27 @@ none past the burst, ever (`slow-down`, no wait told)
     → web/test_live_socket_frames.py test_no_frame_allowance_when_either_is_0 (the
       burst's 0; the rate's 0 only as a unit: both turn the allowance off in
       server/web/ws_limit.py)
-§ the other rows' 0 (`web_send_timeout_ms`: the kernel's own limit, not observable
-from a test in any time; `watch_news_*`, `shutdown_grace_ms`, `drain_limit_ms`,
-`worker_restart_ms`, `seek_patience_ms`, `lag_ms`): see below, or not pinned here
+§ `watch_news_window_ms` 0: each coming told; `watch_news_burst` 0: no coming told
+    → here: test_watch_news_window_0_tells_each_coming,
+      test_watch_news_burst_0_tells_no_coming
+§ `watch_news_per_s` 0: none past the burst
+    → server/test_announce_limits.py (a rate near 0: the burst's five names, no more)
+§ `shutdown_grace_ms` 0: at once (a player online, told why all the same)
+    → here: test_shutdown_grace_0_stops_at_once_with_players_online (and the default's
+      2 s waited, beside it)
+§ `drain_limit_ms` 0 (its default): as long as the longest match lasts
+    → server/test_drain_command.py
+      test_an_admins_drain_lets_the_running_match_end_then_stops (a whole match played
+      out under the default)
+§ `lag_ms` 0: none
+    → server/test_clock.py
+      test_a_call_answered_late_in_the_clock_gives_the_next_seat_its_whole_clock (lag 0:
+      the automatic call at 10 s exactly)
+§ `web_send_timeout_ms` 0: the system's own limit: not pinned (the kernel's, past any
+test's time)
+§ `worker_restart_ms` 0 (at once), `seek_patience_ms` 0 (the next look): not pinned here
+(`serve --workers` on PostgreSQL, seconds a test; read in cluster/launch.py and
+cluster/node.py: a wait of 0)
 § "0 … each row says what that does, or that the setting refuses it"
     → here: test_every_row_that_takes_0_says_what_0_does (max_match_deals' said nothing)
 § "Six settings have a flag of `serve` too"
@@ -231,11 +249,13 @@ import trio
 import trio.testing
 
 from deberc_net.cli import build_parser, main, serve_config
+from deberc_net.server.app import serve
 from deberc_net.server.config import Config
 from deberc_net.server.house import HouseBots
+from deberc_net.testing import rule_book
 
 from .client import LineClient, a_whole_match, fields, seat_pair
-from .conftest import Connector
+from .conftest import Connector, make_config
 from .process import read_until, start_server_process
 
 StartServer = Callable[..., Awaitable[int]]
@@ -1431,3 +1451,76 @@ def test_every_field_a_row_names_is_on_the_events_lines() -> None:
         if named_there - carried:
             missing[event] = sorted(named_there - carried)
     assert not missing, f"named on the page, on no line of the event: {missing}"
+
+
+async def _comings_told(port: int, connect: Connector) -> list[str]:
+    """A watcher comes to a running table and goes, twice: the `observer` lines its
+    players are told (read up to a `ping` answered after)."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table, _, _ = await seat_pair(ann, bob)
+    nosy = await connect.machine(port, "nosy")
+    for _ in range(2):
+        for line in (f"observe {table}", f"unobserve {table}"):
+            await nosy.send(line)
+            await nosy.send("ping")
+            await nosy.expect("ok", cmd="ping")
+    await ann.send("ping")
+    await ann.expect("ok", cmd="ping")
+    return [line for line in ann.lines if line.startswith("event ") and "kind=observer" in line]
+
+
+@pytest.mark.timeout(30)
+async def test_watch_news_window_0_tells_each_coming(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """ "0: each coming told": the same watcher's second coming too (the default's
+    minute tells it once)."""
+    port = await start_server(watch_news_window_ms=0)
+    told = await _comings_told(port, connect)
+    assert [fields(line)[1]["watching"] for line in told] == ["1", "0", "1", "0"], told
+
+
+@pytest.mark.timeout(30)
+async def test_watch_news_burst_0_tells_no_coming(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """ "0: no coming told" (only counted in `observers`)."""
+    port = await start_server(watch_news_burst=0)
+    assert await _comings_told(port, connect) == []
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(("grace_ms", "at_once"), [(0, True), (None, False)])
+async def test_shutdown_grace_0_stops_at_once_with_players_online(
+    nursery: trio.Nursery,
+    db_path: Path,
+    connect: Connector,
+    register: Register,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    grace_ms: int | None,
+    at_once: bool,
+) -> None:
+    """ "0: at once": a stop with a player online does not wait (the default waits its
+    2 s for him); he is told why all the same. (The stop: an admin's drain, no match
+    running; virtual time.)"""
+    await register("boss", "owners")
+    settings = {} if grace_ms is None else {"shutdown_grace_ms": grace_ms}
+    config = make_config(db_path, admins=["boss"], **settings)
+    stopped = trio.Event()
+
+    async def run(task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        await serve(config, rules=rule_book(), task_status=task_status)
+        stopped.set()
+
+    port: int = await nursery.start(run)
+    boss = await connect.machine(port, "boss", "owners")
+    ann = await connect.machine(port, "ann")
+    began = trio.current_time()
+    await boss.send("drain")
+    await ann.read_until(lambda line: "shutting down" in line)
+    with trio.fail_after(10):
+        await stopped.wait()
+    waited = trio.current_time() - began  # (a stop's own steps take 0.2 s of it)
+    assert waited < 1 if at_once else waited >= 2, waited
