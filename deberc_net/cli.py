@@ -133,6 +133,7 @@ def serve_config(args: argparse.Namespace) -> Config:
         ("--http-host", "http_host", args.http_host),
         ("--port", "port", args.port),
         ("--http-port", "http_port", None if http_port == WEB_OFF else http_port),
+        ("--db", "db", args.db),
     ):
         if given is not None:  # said as the flag's, before a Config refuses it
             problem = setting_problem(name, given)

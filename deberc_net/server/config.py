@@ -482,6 +482,10 @@ def setting_problem(name: str, value: object, *, in_code: bool = False) -> str |
         return "expects a non-empty string (leave it out for a random seed a match)"
     if name == "http_host" and not value:  # '' would be every address, not the game's
         return "expects an address to listen on (leave it out for the game's host)"
+    if name == "host" and not value:  # (it failed to listen, "Name or service not known")
+        return 'expects an address to listen on ("0.0.0.0" for every address)'
+    if name == "db" and not value:  # (in a file: its folder, opened as a database)
+        return "expects an SQLite file's path or a postgresql:// address"
     if name in ("host", "http_host") and isinstance(value, str) and not _is_host(value):
         # (a part past 63 letters failed the start with a traceback, not a refusal)
         return "expects an address or a host name (at most 253 characters, 63 between dots)"

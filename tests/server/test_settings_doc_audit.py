@@ -20,6 +20,10 @@ most), not -1`)
       test_a_config_is_checked_when_a_setting_is_changed_too;
     → here: test_the_pages_refusals_are_said_word_for_word,
       test_every_number_past_either_end_of_its_rows_range_is_refused_naming_it
+§ `host`, `db`: an address, a store ("" neither): refused at the start, file and flag
+    → here: test_an_empty_host_or_db_is_refused_naming_it. A bug, fixed: `host = ""`
+      failed to listen ("Name or service not known"); a file's `db = ""` was its own
+      folder, `--db ""` SQLite's "No such file or directory"
 § (top) only the clocks may be shorter in code, down to 1 ms
     → here: test_only_the_clocks_may_be_shorter_in_a_programs_config
 § The file and the command line: the file is read once, as serve starts; SIGHUP stops
@@ -749,6 +753,45 @@ def test_a_value_that_would_leave_the_server_unusable_is_refused_at_the_start(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["club.toml"]
     with pytest.raises(ValueError, match=rf"^Config: setting {setting} expects .*, {least} to "):
         Config(**{setting: float(value) if "." in value else int(value)})  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(30)  # (were it taken, the server would start and serve)
+@pytest.mark.parametrize(
+    ("file", "argv", "said"),
+    [
+        # '' listened nowhere: "cannot listen on :7501: Name or service not known"
+        (
+            'host = ""',
+            [],
+            'club.toml: setting host expects an address to listen on ("0.0.0.0" for every'
+            " address), not ''",
+        ),
+        (None, ["--host", ""], "--host expects an address to listen on"),
+        # a file's '' was its own folder, opened as a database; the flag's '' SQLite's
+        # "No such file or directory"
+        ('db = ""', [], "club.toml: setting db expects an SQLite file's path or a postgresql"),
+        (None, ["--db", ""], "--db expects an SQLite file's path or a postgresql:// address"),
+    ],
+)
+def test_an_empty_host_or_db_is_refused_naming_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    file: str | None,
+    argv: list[str],
+    said: str,
+) -> None:
+    """An empty string where the page wants an address or a store: refused as `serve`
+    starts, naming the setting (or the flag), status 2, one line, nothing opened."""
+    monkeypatch.chdir(tmp_path)
+    if file is not None:
+        _write(tmp_path, f"[server]\n{file}\n")
+        argv = ["--config", "club.toml"]
+    assert main(["serve", "--port", "0", "--http-port", "0", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"deberc-net serve: {said}"), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert [path.name for path in tmp_path.iterdir()] == (["club.toml"] if file else [])
 
 
 @pytest.mark.timeout(30)
