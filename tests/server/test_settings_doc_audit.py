@@ -45,7 +45,13 @@ postgresql://, absolute, :memory: as written
 free port, told by `http_listening`; `--http-port 0` refused, saying to type `off`
     → here: test_the_web_faces_port_from_the_command_line_and_the_file,
       test_the_command_lines_http_port_0_is_refused_saying_what_to_type,
-      test_a_files_http_port_0_is_a_free_port_told_in_http_listening
+      test_a_files_port_0_and_http_port_0_are_free_ports_told_in_the_log (a real
+      server, from the file alone); the flag's `--http-port off`, a real server's
+      `web` `off`: test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty
+§ `port` 0: a free one, told in the `listening` line
+    → here: test_a_files_port_0_and_http_port_0_are_free_ports_told_in_the_log (the
+      file's); the flag's `--port 0`: every server process of the tests
+      (server/process.py), here test_a_servers_log_is_json_on_stderr_utc_stamped_…
 § a web face on the game's port is refused naming where each was set, status 2
     → server/test_config.py test_the_web_face_on_the_games_port_names_where_each_was_set
 § `serve --help` says a settings file decides the web face
@@ -240,6 +246,7 @@ import json
 import re
 import signal
 import socket
+import subprocess
 import sys
 import tomllib
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
@@ -643,25 +650,6 @@ def test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty(
         assert line["timestamp"].endswith("Z") and stamp.utcoffset() == timedelta(0)
 
 
-@pytest.mark.timeout(60)
-def test_a_files_http_port_0_is_a_free_port_told_in_http_listening(tmp_path: Path) -> None:
-    said: list[dict[str, Any]] = []
-    proc, _ = start_server_process(
-        tmp_path / "web.sqlite3", "shutdown_grace_ms = 100", said=said, web=True
-    )
-    try:
-        [web] = [line for line in said if line["event"] == "http_listening"]
-        _carries(web, "http_listening")
-        assert web["host"] == "127.0.0.1" and web["port"] > 0
-        assert "web" not in said[-1]  # its `listening`: no web=off
-        with socket.create_connection(("127.0.0.1", web["port"]), timeout=10) as sock:
-            sock.sendall(b"GET / HTTP/1.0\r\nHost: x\r\n\r\n")
-            assert read_until(sock, b"\r\n").startswith(b"HTTP/1.")
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=30)
-
-
 def _of(logs: Sequence[MutableMapping[str, Any]], event: str) -> list[dict[str, Any]]:
     """The captured lines of ``event``, with ``level`` as the JSON line says it."""
     return [{**line, "level": line["log_level"]} for line in logs if line["event"] == event]
@@ -787,7 +775,7 @@ def test_an_empty_host_or_db_is_refused_naming_it(
     if file is not None:
         _write(tmp_path, f"[server]\n{file}\n")
         argv = ["--config", "club.toml"]
-    assert main(["serve", "--port", "0", "--http-port", "0", *argv]) == 2
+    assert main(["serve", "--port", "0", "--http-port", "off", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"deberc-net serve: {said}"), err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -1567,3 +1555,41 @@ async def test_shutdown_grace_0_stops_at_once_with_players_online(
         await stopped.wait()
     waited = trio.current_time() - began  # (a stop's own steps take 0.2 s of it)
     assert waited < 1 if at_once else waited >= 2, waited
+
+
+@pytest.mark.timeout(60)
+def test_a_files_port_0_and_http_port_0_are_free_ports_told_in_the_log(tmp_path: Path) -> None:
+    """`port`: "0 picks a free one, told in the `listening` log line"; `http_port`: "0:
+    a free port", told in `http_listening`: from the file alone (the tests' servers
+    take `--port 0` from the command line), each port answering."""
+    settings = _write(
+        tmp_path,
+        f'[server]\nport = 0\nhttp_port = 0\ndb = "{tmp_path / "p.sqlite3"}"\n'
+        "shutdown_grace_ms = 100\n",
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deberc_net", "serve", "--config", str(settings)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        lines: dict[str, dict[str, Any]] = {}
+        while "listening" not in lines and (line := proc.stderr.readline()):
+            entry = json.loads(line)
+            if entry["event"] in ("listening", "http_listening"):
+                lines[entry["event"]] = entry
+                _carries(entry, entry["event"])
+        told = {event: line["port"] for event, line in lines.items()}
+        assert set(told) == {"listening", "http_listening"} and 0 not in told.values(), told
+        assert lines["http_listening"]["host"] == "127.0.0.1"
+        assert "web" not in lines["listening"]  # (no `web` `off`: a web face)
+        with socket.create_connection(("127.0.0.1", told["listening"]), timeout=10) as game:
+            assert read_until(game, b"\n").startswith(b"deberc-net ")
+        with socket.create_connection(("127.0.0.1", told["http_listening"]), timeout=10) as web:
+            web.sendall(b"GET / HTTP/1.0\r\nHost: x\r\n\r\n")
+            assert read_until(web, b"\r\n").startswith(b"HTTP/1.")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
