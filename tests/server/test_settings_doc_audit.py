@@ -20,8 +20,9 @@ most), not -1`)
       test_a_config_is_checked_when_a_setting_is_changed_too;
     → here: test_the_pages_refusals_are_said_word_for_word,
       test_every_number_past_either_end_of_its_rows_range_is_refused_naming_it
-§ `host`, `db`: an address, a store ("" neither): refused at the start, file and flag
-    → here: test_an_empty_host_or_db_is_refused_naming_it. A bug, fixed: `host = ""`
+§ `host`, `http_host`, `db`: an address, a store ("" neither): refused at the start, file and flag
+    → here: test_an_empty_host_http_host_or_db_is_refused_naming_it (`http_host` too,
+      as its own words: "leave it out for the game's host"). A bug, fixed: `host = ""`
       failed to listen ("Name or service not known"); a file's `db = ""` was its own
       folder, `--db ""` SQLite's "No such file or directory"
 § (top) only the clocks may be shorter in code, down to 1 ms
@@ -48,6 +49,16 @@ free port, told by `http_listening`; `--http-port 0` refused, saying to type `of
       test_a_files_port_0_and_http_port_0_are_free_ports_told_in_the_log (a real
       server, from the file alone); the flag's `--http-port off`, a real server's
       `web` `off`: test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty
+§ the empty lists and unset strings: `trusted_proxies` [] (anyone's X-Forwarded-For
+ignored)
+    → web/test_proxy.py test_with_no_trusted_proxies_every_forwarded_address_is_ignored
+§ `game_proxies` [] ("empty: no header is read")
+    → server/test_game_proxy.py test_without_game_proxies_a_proxy_line_is_read_as_a_line
+§ `http_host` unset: `host`'s
+    → web/test_proxy.py test_without_http_host_the_web_face_listens_on_the_games_host
+§ `admins` [] (nobody an admin), `match_seed` unset (a fresh seed a match): not pinned
+here; `match_seed = ""` refused → server/test_config.py; `http_host = ""` → here,
+test_an_empty_host_http_host_or_db_is_refused_naming_it
 § `port` 0: a free one, told in the `listening` line
     → here: test_a_files_port_0_and_http_port_0_are_free_ports_told_in_the_log (the
       file's); the flag's `--port 0`: every server process of the tests
@@ -759,9 +770,12 @@ def test_a_value_that_would_leave_the_server_unusable_is_refused_at_the_start(
         # "No such file or directory"
         ('db = ""', [], "club.toml: setting db expects an SQLite file's path or a postgresql"),
         (None, ["--db", ""], "--db expects an SQLite file's path or a postgresql:// address"),
+        # '' would be every address, not the game's host
+        ('http_host = ""', [], "club.toml: setting http_host expects an address to listen"),
+        (None, ["--http-host", ""], "--http-host expects an address to listen on (leave it"),
     ],
 )
-def test_an_empty_host_or_db_is_refused_naming_it(
+def test_an_empty_host_http_host_or_db_is_refused_naming_it(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],

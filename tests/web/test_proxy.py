@@ -90,6 +90,17 @@ async def test_a_forwarded_address_from_a_peer_not_trusted_is_ignored(
         assert await statuses(web, "203.0.113.5", 2) == [200, 200]  # through the proxy
 
 
+async def test_with_no_trusted_proxies_every_forwarded_address_is_ignored(
+    start_web: StartWeb, virtual_clock: trio.testing.MockClock, jump_when_idle: None
+) -> None:
+    """docs/settings.md, `trusted_proxies`' default `[]`: anyone's X-Forwarded-For is
+    ignored, each peer charged itself whatever it names."""
+    web: WebServer = await start_web(**ONE_ALLOWANCE)
+    with trio.fail_after(30):
+        assert await statuses(web, "203.0.113.5", 2) == [200, 200]
+        assert await statuses(web, "203.0.113.6", 1) == [429]  # 127.0.0.1's, spent
+
+
 async def test_a_forged_chain_counts_as_the_address_the_proxy_appended(
     start_web: StartWeb, virtual_clock: trio.testing.MockClock, jump_when_idle: None
 ) -> None:
