@@ -145,6 +145,8 @@ nothing counted
 § `say_per_s`, `say_per_address_per_s`, `lists_per_s`, `lists_per_address_per_s` 0:
 none past the burst, ever (`slow-down`, no wait told)
     → here: test_a_rate_of_0_is_the_burst_and_none_past_it_ever
+§ `seat_churn_per_s`, `seat_churn_per_address_per_s` 0: none given back, ever
+    → here: test_a_seat_churn_rate_of_0_gives_no_seat_back_ever
 § `flood_lines_per_s` 0: none past the burst, ever
     → here: test_flood_lines_per_s_0_is_the_burst_and_none_past_it_ever
 § `clock_warning_ms` 0: never
@@ -1607,3 +1609,34 @@ def test_a_files_port_0_and_http_port_0_are_free_ports_told_in_the_log(tmp_path:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("setting", "burst"),
+    [
+        ("seat_churn_per_s", "seat_churn_burst"),
+        ("seat_churn_per_address_per_s", "seat_churn_per_address_burst"),
+    ],
+)
+async def test_a_seat_churn_rate_of_0_gives_no_seat_back_ever(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    setting: str,
+    burst: str,
+) -> None:
+    """ "0: none given back, ever": a burst of one seat given up, then `new` is
+    `slow-down` with no wait told, still so ten minutes on."""
+    port = await start_server(**{setting: 0, burst: 1})
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    for _ in range(2):
+        await ann.send("new 2")
+        refused = await ann.expect("error")
+        assert refused["code"] == "slow-down" and "wait_ms" not in refused, refused
+        await trio.sleep(600)  # (virtual; idle_timeout_ms is 15 min)
