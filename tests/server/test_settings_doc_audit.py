@@ -136,10 +136,9 @@ nothing counted
 § `house_bots_per_address`, `house_search_tables_per_address`,
 `house_bot_starts_per_address_burst`, `house_bot_starts_burst` 0: no limit
     → here: test_a_house_bot_limit_of_0_per_address_or_a_burst_of_0_is_no_limit
-§ `house_bot_starts_per_address_per_s`, `house_bot_starts_per_s` 0: none past the burst
-    → server/test_house_bots.py test_one_address_cannot_start_house_bots_without_end,
-      test_many_addresses_cannot_start_house_bots_without_end (a rate near 0: the burst,
-      then slow-down)
+§ `house_bot_starts_per_address_per_s`, `house_bot_starts_per_s` 0: none past the burst,
+ever (`slow-down`, no wait told)
+    → here: test_a_house_bot_start_rate_of_0_is_the_burst_and_none_after_ever
 § `house_bot_nice` 0: as the server
     → server/test_house_bots.py test_house_bots_run_nicer_than_the_server
 § `say_per_s`, `say_per_address_per_s`, `lists_per_s`, `lists_per_address_per_s` 0:
@@ -1639,4 +1638,38 @@ async def test_a_seat_churn_rate_of_0_gives_no_seat_back_ever(
         await ann.send("new 2")
         refused = await ann.expect("error")
         assert refused["code"] == "slow-down" and "wait_ms" not in refused, refused
+        await trio.sleep(600)  # (virtual; idle_timeout_ms is 15 min)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("setting", "burst"),
+    [
+        ("house_bot_starts_per_address_per_s", "house_bot_starts_per_address_burst"),
+        ("house_bot_starts_per_s", "house_bot_starts_burst"),
+    ],
+)
+async def test_a_house_bot_start_rate_of_0_is_the_burst_and_none_after_ever(
+    start_server: StartServer,
+    connect: Connector,
+    monkeypatch: pytest.MonkeyPatch,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    setting: str,
+    burst: str,
+) -> None:
+    """ "0: none past the burst, ever": one bot started, then `slow-down` with no wait
+    told (none would end it), still so ten minutes on."""
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: SLEEPER)
+    port = await start_server(house_bots=True, **{setting: 0, burst: 1})
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 4")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot random")
+    await ann.expect("ok", cmd="bot")
+    for _ in range(2):
+        await ann.send("bot random")
+        refused = await ann.expect("error")
+        assert refused["code"] == "slow-down" and "wait_ms" not in refused, refused
+        assert "inf" not in refused["text"], refused
         await trio.sleep(600)  # (virtual; idle_timeout_ms is 15 min)
