@@ -1368,6 +1368,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "house_bot_start": "name table kind bot_level",
         "house_bot_exit": "name code restarts",
         "house_bot_cannot_start": "name",
+        "numbers_give_back_failed": "",
         "dead_servers_matches_ended": "matches",
         "shutdown": "signal reason workers",
         "drain": "signal admin matches workers",
