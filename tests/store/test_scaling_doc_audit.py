@@ -134,16 +134,16 @@ How the tests get PostgreSQL
     → the tests the section names, each (store/test_workers_*.py, server/test_node_*.py,
       server/test_bus_*.py)
 
-Not reached (the deadline): the long bullets of `serve --workers N` (start-up order,
-the bus's messages, playing, seeks and logins across workers, a worker's death, hosts
-apart, one worker restarted, the parent killed, PostgreSQL going away, help/rematch/
-games across, "What differs from one worker") and the finer points of "Several
-servers on one database" (stalls, mutes across) were traced to the tests they name
-(each there: test_every_file_and_test_the_document_cites_is_there), not read promise
-by promise against them; "Distributed ladders" (docs/bots.md's and tests/ladder's);
-"Measured" and "What breaks first" (bench figures: not pinned by tests, by their
-nature). Known and documented as not fixed: two workers ending rated matches of one
-name at once can lose one rating update ("Ratings under `--workers`"): left.
+The long bullets of `serve --workers N` (start-up order, the bus's messages, playing,
+seeks and logins across workers, a worker's death, hosts apart, one worker restarted,
+the parent killed, PostgreSQL going away, help/rematch/games across, "What differs from
+one worker") and "Ratings under `--workers`": read promise by promise in
+test_scaling_workers_doc_audit.py. Not reached (the deadline): the finer points of
+"Several servers on one database" (stalls, mutes across) were traced to the tests they
+name (each there: test_every_file_and_test_the_document_cites_is_there), not read
+promise by promise against them; "Distributed ladders" (docs/bots.md's and
+tests/ladder's); "Measured" and "What breaks first" (bench figures: not pinned by
+tests, by their nature).
 """
 
 from __future__ import annotations
