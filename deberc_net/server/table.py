@@ -10,6 +10,7 @@ each finished deal before it starts the next one.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import secrets
@@ -1462,6 +1463,7 @@ class Table:
             return finish  # (returns None)
         if self._deserted_by_winners:  # abandoned by every side, not won
             return finish  # (returns None)
+        house = {b.name: b.rating_name for b in bots}
         rate = functools.partial(
             new_ratings,
             self.lobby.store,
@@ -1470,10 +1472,16 @@ class Table:
             self._sides,
             end.winners,
             end.totals,
-            {b.name: b.rating_name for b in bots},
+            house,
             end.forfeit,
         )
-        return functools.partial(_rated_finish, finish, rate)
+        held = functools.partial(
+            self.lobby.store.ratings_held,
+            [house.get(n, n) for n in match.names],  # (a bot's rating: its kind's name)
+            self.rules.variant,
+            len(match.names),
+        )
+        return functools.partial(_rated_finish, held, finish, rate)
 
     async def _match_over(
         self,
@@ -1818,13 +1826,17 @@ def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:
 
 
 def _rated_finish(
-    finish: Callable[..., None], rate: Callable[[], list[RatingResult]]
+    held: Callable[[], contextlib.AbstractContextManager[None]],
+    finish: Callable[..., None],
+    rate: Callable[[], list[RatingResult]],
 ) -> list[RatingResult]:
     """A rated match's end as one store call: its players' new ratings (read, then
     computed), stored with its result (``finish_match``'s ``ratings``): together or not
-    at all. The ratings."""
-    ratings = rate()
-    finish(ratings=ratings)
+    at all, their ratings ``held`` meanwhile (``Store.ratings_held``: another worker
+    ending a match of one of them waits, and reads these). The ratings."""
+    with held():
+        ratings = rate()
+        finish(ratings=ratings)
     return ratings
 
 

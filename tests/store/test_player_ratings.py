@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from deberc_net.server.accounts import set_password
+from deberc_net.server.ratings import new_ratings
 from deberc_net.server.store import Store, open_store
 from deberc_net.server.store.base import Outcome, PlayerRating, RatingPoint, RatingResult
 from deberc_net.server.store.migrations import MIGRATIONS
@@ -97,3 +100,61 @@ def test_a_page_of_the_standings_and_the_counts_of_each_game(store: Store) -> No
     # 'finger' counts a place rather than read the standings: the same place, ties by key
     assert [store.rank(r) for r in whole] == list(range(1, 8))
     assert store.rank(store.player_ratings("ann")[0]) == 1
+
+
+def _rated_end(
+    store: Store, match: str, names: list[str], first: threading.Event, other: threading.Event
+) -> None:
+    """A rated match's end, as a table's worker thread makes it (server/table.py): its
+    players' ratings read and the new ones computed, then stored with its result, inside
+    ``ratings_held``; ``first`` set once it has read, ``other`` (the other end's) waited
+    for a moment, so that, were nothing held, both would read before either wrote."""
+    with store.ratings_held(names, "moscow", 2):
+        ratings = new_ratings(store, "moscow", names, [[0], [1]], [names[0]], [301, 120])
+        first.set()
+        other.wait(0.5)
+        store.finish_match(
+            match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
+        )
+
+
+@pytest.mark.timeout(60)  # two threads, each joined within 20 s
+def test_two_servers_ending_rated_matches_of_one_name_at_once_lose_neither_update(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """docs/scaling.md, "Ratings under `--workers`": ann's matches against bob and cal
+    end at once on two servers (workers) on one PostgreSQL database; each reads her
+    rating before either writes, were nothing held. Her rating is that of both matches,
+    one after the other (as one server, which ends one at a time, reckons it), not the
+    second's alone over her first rating. Before, one update was lost (its game still
+    counted)."""
+    stores = [open_store(postgres_url), open_store(postgres_url)]
+    alone = open_store(str(tmp_path / "one.sqlite3"))  # one server: one end at a time
+    try:
+        for store in [*stores, alone]:
+            for name in ("ann", "bob", "cal"):
+                set_password(store, name, f"{name}-secret-1")
+        for match, names in (("m1", ["ann", "bob"]), ("m2", ["ann", "cal"])):
+            store = alone
+            ratings = new_ratings(store, "moscow", names, [[0], [1]], [names[0]], [301, 120])
+            store.finish_match(
+                match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
+            )
+        read = [threading.Event(), threading.Event()]
+        ends = [
+            threading.Thread(target=_rated_end, args=(stores[0], "m1", ["ann", "bob"], *read)),
+            threading.Thread(
+                target=_rated_end, args=(stores[1], "m2", ["ann", "cal"], *read[::-1])
+            ),
+        ]
+        for end in ends:
+            end.start()
+        for end in ends:
+            end.join(20)
+        [ann] = stores[0].player_ratings("ann")
+        [expected] = alone.player_ratings("ann")
+        assert ann.games == 2
+        assert (ann.mu, ann.sigma) == pytest.approx((expected.mu, expected.sigma))
+    finally:
+        for store in [*stores, alone]:
+            store.close()

@@ -267,9 +267,12 @@ Measured (`--workers 2` against `--workers 1`): bench figures, not pinned by tes
     by their nature; `bus_closed`: store/test_scaling_doc_audit.py
 
 Ratings under `--workers` (§Several servers on one database): two workers ending
-    rated matches of one name at once can lose one update: known, documented as not
-    fixed; left (a store change: the ratings read, computed and written in one
-    transaction, locked per name)
+    rated matches of one name at once could lose one update, documented as "Not fixed
+    yet": a bug a server's user would not accept (a rated house bot plays at every
+    worker's tables), fixed (the ratings read, computed and written in one transaction
+    holding them, PostgreSQL's advisory lock per name) and the page corrected
+    → store/test_player_ratings.py
+      test_two_servers_ending_rated_matches_of_one_name_at_once_lose_neither_update
 """
 
 from __future__ import annotations

@@ -563,6 +563,19 @@ class Store(Protocol):
         count, by name_key."""
         ...
 
+    def ratings_held(
+        self, names: list[str], variant: str, players: int
+    ) -> contextlib.AbstractContextManager[None]:
+        """A rated match's end (server/table.py): its players' ratings read
+        (``ratings_for``), the new ones computed and stored with its result
+        (``finish_match``) inside it, in one transaction that holds those names'
+        ratings of that game, so that another server ending a rated match of one of
+        them at the same moment (serve --workers) waits for it, and reads what it wrote
+        (before, it read the same ratings, and one of the two updates was lost).
+        SQLite: nothing more held (the store writer's group reads them inside its write
+        transaction, which holds the file's lock: server/store_writer.py)."""
+        ...
+
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
     ) -> None:

@@ -108,6 +108,9 @@ from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migrated, Migration, pend
 SINCE = "to_char(since AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')"
 
 MIGRATION_LOCK = 0x64656265  # 'debe': the advisory lock key migrations hold
+# a player's rating of a game held for a rated match's end (ratings_held): a transaction
+# lock of the two-key kind ('rate', the name's and game's hash), apart from the above
+RATING_LOCK = "SELECT pg_advisory_xact_lock(1918989413, hashtext(%s))"
 CONNECT_TIMEOUT_S = 10.0
 
 
@@ -211,6 +214,7 @@ class PostgresStore:
         self._plain = plain
         self._above_stored: set[str] = set()  # the sequences moved (ABOVE_STORED) so far
         self._url = url
+        self._held = threading.local()  # a rated match's end's connection (ratings_held)
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
         with first:  # commits at the end of the block, and closes it
@@ -489,7 +493,7 @@ class PostgresStore:
         ratings: list[RatingResult] | None = None,
         forfeit: int | None = None,
     ) -> None:
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             row = match_row(
                 match_id, table_id, players, variant, options, winner, reason, totals, forfeit
             )
@@ -549,9 +553,33 @@ class PostgresStore:
     ) -> dict[str, tuple[float, float]]:
         keys = sorted({name_key(n) for n in names})
         sql = RATINGS_FOR.format(p="%s", keys=", ".join(["%s"] * len(keys)))
-        with self._pool.connection() as conn:
+        with self._connection() as conn:
             rows = conn.execute(sql, (variant, players, *keys)).fetchall()
         return {key: (float(mu), float(sigma)) for key, mu, sigma in rows}
+
+    @contextlib.contextmanager
+    def ratings_held(self, names: list[str], variant: str, players: int) -> Iterator[None]:
+        # a transaction lock per name and game (the row may not be there yet: a first
+        # rating), taken in one order, so two ends of the same names take turns
+        keys = sorted({name_key(n) for n in names})
+        with self._pool.connection() as conn:
+            for key in keys:
+                conn.execute(RATING_LOCK, (f"{variant} {players} {key}",))
+            self._held.conn = conn
+            try:
+                yield  # its ratings_for and finish_match use conn: committed at the end
+            finally:
+                self._held.conn = None
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pool connection, or this thread's inside ``ratings_held``."""
+        held: psycopg.Connection[Any] | None = getattr(self._held, "conn", None)
+        if held is not None:
+            yield held
+            return
+        with self._pool.connection() as conn:
+            yield conn
 
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]

@@ -721,6 +721,11 @@ class SQLiteStore:
             rows = self._db.execute(sql, (variant, players, *keys)).fetchall()
         return {key: (float(mu), float(sigma)) for key, mu, sigma in rows}
 
+    def ratings_held(
+        self, names: list[str], variant: str, players: int
+    ) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
     ) -> None:
