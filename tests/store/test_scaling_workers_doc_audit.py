@@ -74,10 +74,11 @@ Processes
     `drained`, `stopped`, exit 0 → store/test_workers_drain.py
       test_a_worker_killed_during_a_drain_is_logged_dead_not_drained,
       test_sigusr1_to_the_parent_drains_every_worker
-    a worker failed meanwhile with a status of its own: that status; one killed: 0
-    → not pinned (a worker failing for a reason of its own during a drain cannot be
-      brought about from outside but by the database; launch.py's one line
-      `status or (code if code > 0 else 0)`)
+    one killed meanwhile: status 0 → store/test_workers_drain.py
+      test_a_worker_killed_during_a_drain_is_logged_dead_not_drained;
+    one failed meanwhile with a status of its own (2): that status → not pinned (a
+      worker failing of itself during a drain is brought about only by its database;
+      launch.py's one line `status or (code if code > 0 else 0)`, read)
     `/api/health` 503 `draining`; worker 0 stops last, waiting for its siblings, not
     another host's → store/test_workers_drain.py
       test_the_web_face_says_draining_till_the_last_worker_has_drained,
@@ -131,8 +132,10 @@ A worker's start-up order
     sibling not waited for → store/test_workers_start_up.py (both tests)
 
 The bus
-    two connections per worker, the listener read by trio, the publisher one
-    transaction per send, in order → store/test_workers_order.py (order);
+    two connections per worker → here:
+      test_the_bus_delivers_identical_messages_of_one_send_each_to_whom_it_is_addressed;
+    the listener read by trio, the publisher one transaction per send, in order
+    → store/test_workers_order.py (order); here (one send: `sends == 1`);
       store/test_workers_bus.py
       test_a_worker_with_more_than_1024_descriptors_open_still_hears_the_bus
     messages JSON with their sender and a serial number, so identical ones of one
@@ -218,7 +221,8 @@ A worker's death
 Hosts on different machines
     `server_dead_ms` each worker's judgement of every other, given in `--config`
     → server/test_config.py (the file's values kept); store/test_workers_two_hosts_stop.py
-      (two hosts on one database); the 15-s example: advice, the settings as any
+      (two hosts on one database); the example's 1000 and 15000 kept under --workers
+      → here: test_hosts_apart_given_the_sections_timings_in_their_settings_keep_them
     a killed worker's tables kept that long: the same judgement (server/test_node_identities.py)
 
 One worker restarted
@@ -286,9 +290,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 import trio
 
+from deberc_net.cli import build_parser, serve_config
 from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
@@ -331,6 +337,19 @@ def test_the_timings_the_section_states_are_the_codes_and_the_tests() -> None:
 def _block(table: str) -> int:
     """Which of the store's blocks of 32 table ids ``table`` is of."""
     return (int(table) - 1) // 32
+
+
+def test_hosts_apart_given_the_sections_timings_in_their_settings_keep_them(
+    tmp_path: Path,
+) -> None:
+    """ "Hosts on different machines": `heartbeat_ms = 1000`, `server_dead_ms = 15000`
+    in `--config` are what `serve --workers` then runs with (not the 1 s and 5 s it
+    takes on one host)."""
+    assert said("(`heartbeat_ms = 1000`, `server_dead_ms = 15000` rides out a 15-s stall")
+    toml = settings_file(tmp_path, "[server]\nheartbeat_ms = 1000\nserver_dead_ms = 15000\n")
+    argv = ["serve", "--workers", "2", "--db", "postgresql://nobody@127.0.0.1/none"]
+    config = serve_config(build_parser().parse_args([*argv, "--config", str(toml)]))
+    assert (config.heartbeat_ms, config.server_dead_ms) == (1000, 15000)
 
 
 async def _welcomed(client: LineClient, name: str) -> str:
@@ -469,6 +488,15 @@ async def test_a_worker_that_dies_without_a_reason_before_serving_ends_the_paren
     assert [e for e in events if e.get("event") == "stopped"]  # the parent's own end
 
 
+def _connections(db: psycopg.Connection[Any]) -> int:
+    """How many connections the database has now (this one's among them)."""
+    row = db.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 @pytest.mark.timeout(30)  # its fail_after(20), then its clean-up
 async def test_the_bus_delivers_identical_messages_of_one_send_each_to_whom_it_is_addressed(
     postgres_url: str,
@@ -480,8 +508,11 @@ async def test_the_bus_delivers_identical_messages_of_one_send_each_to_whom_it_i
     heard: dict[int, list[dict[str, Any]]] = {900021: [], 900022: []}
     buses = [Bus(postgres_url, 900020, lambda _: None)]
     buses += [Bus(postgres_url, w, told.append) for w, told in heard.items()]
-    for bus in buses:
-        bus.open()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        before = _connections(db)
+        for bus in buses:
+            bus.open()
+        assert _connections(db) == before + 2 * len(buses)  # "Two connections per worker"
     try:
         with trio.fail_after(20):
             async with trio.open_nursery() as nursery:
