@@ -91,8 +91,8 @@ Processes
     each worker's own loopback port for its house bots (`port`, `shared_port`); house
     bots numbered in each worker's stride → store/test_scaling_doc_audit.py
       test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apart;
-      store/test_workers_limits.py; a name online elsewhere skipped
-      → store/test_workers.py (house-random-1 of another worker)
+      store/test_workers_limits.py; a name online on another worker (another
+      host's) skipped → here: test_a_house_bots_name_online_at_another_worker_is_skipped
     the web face on worker 0 only, listing every worker's tables with deal, score,
     hand sizes and away players, live pages of another worker's table forwarded
     → store/test_scaling_doc_audit.py (one `http_listening`);
@@ -287,6 +287,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -305,12 +306,14 @@ from tests.server.client import LineClient, close_all, log_in_machine
 from tests.server.conftest import make_config
 
 from .workers import (
+    OTHER,
     SETTINGS,
     START_LIMIT_S,
     heard_one,
     served_workers,
     settings_file,
     until_listed,
+    worker_and_bus,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -582,3 +585,30 @@ async def test_an_admins_drain_on_a_worker_whose_parent_is_gone_is_refused_shutt
                 other.kill()
                 await other.wait()
             nursery.cancel_scope.cancel()
+
+
+@pytest.mark.timeout(60)  # its fail_after(40), then its clean-up
+async def test_a_house_bots_name_online_at_another_worker_is_skipped(postgres_url: str) -> None:
+    """ "Processes": each worker numbers its house bots in its own stride (worker 0 of
+    2: `house-random-1`, `-3` …) and skips a name online on another worker (another
+    host's, whose worker 0 counts alike), so no two bots share a name. A worker 0 of 2
+    in this process; another host's worker played on the real bus, its bot
+    `house-random-1` online there: this worker's first is `house-random-3`."""
+    assert said("skips a name online on another worker (another host's), so no two bots")
+    heard: list[dict[str, Any]] = []
+    opened: list[LineClient] = []
+    with trio.fail_after(40):
+        async with worker_and_bus(postgres_url, heard, OTHER, house_bots=True) as (port, other):
+            try:
+                amy = await log_in_machine(await LineClient.connect(port, "amy"), "amy")
+                opened.append(amy)
+                bot = {"k": "in", "name": "house-random-1", "guest": True, "token": "tok1"}
+                other.publish(LOBBY, bot | {"fresh": True, "at": time.time(), "s": 1})
+                await until_listed(amy, "who", "house-random-1")
+                await amy.send("new 2")
+                await amy.expect("ok", cmd="sit")
+                await amy.send("bot random")
+                assert (await amy.expect("ok", cmd="bot"))["name"] == "house-random-3"
+                await amy.send("leave!")
+            finally:
+                await close_all(opened)
