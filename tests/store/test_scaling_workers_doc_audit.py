@@ -259,7 +259,9 @@ Why LISTEN/NOTIFY: 9264 messages/s, 3.5 ms (bench/bus.py): a bench figure, not
 What differs from one worker
     the stall, its seats and its messages → store/test_workers_order.py,
       store/test_workers_stall_seat.py, server/test_seat_again_after_stall.py (every
-      test); limits per worker → docs/security.md's own audit
+      test); matchmaking's table cap (`max_tables`, `new`'s too) counts every
+      worker's tables → here: test_the_table_cap_counts_every_workers_tables; limits per
+      worker → docs/security.md's own audit
       (server/test_security_doc_audit.py), store/test_workers_limits.py
     "Not covered": limits stated, not promises
 
@@ -312,6 +314,7 @@ from .workers import (
     heard_one,
     served_workers,
     settings_file,
+    told_table,
     until_listed,
     worker_and_bus,
 )
@@ -610,5 +613,41 @@ async def test_a_house_bots_name_online_at_another_worker_is_skipped(postgres_ur
                 await amy.send("bot random")
                 assert (await amy.expect("ok", cmd="bot"))["name"] == "house-random-3"
                 await amy.send("leave!")
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(60)  # its fail_after(40), then its clean-up
+async def test_the_table_cap_counts_every_workers_tables(postgres_url: str) -> None:
+    """ "What differs from one worker": the table cap (`max_tables`) counts every
+    worker's tables, `new`'s and matchmaking's alike (docs/security.md, "Under `serve
+    --workers N`"). `max_tables = 1` and one table at the other worker (played on the
+    real bus): `new` here is refused `busy`, and so is the seek that would seat two
+    seekers here; once that table is gone, they meet."""
+    heard: list[dict[str, Any]] = []
+    opened: list[LineClient] = []
+    table = 5001
+    with trio.fail_after(40):
+        async with worker_and_bus(postgres_url, heard, OTHER, max_tables=1) as (port, other):
+            try:
+                amy, bob, cal = [
+                    await log_in_machine(await LineClient.connect(port, n), n)
+                    for n in ("amy", "bob", "cal")
+                ]
+                opened += [amy, bob, cal]
+                told = {"k": "tables", "open": [told_table(table, ["zed", None])], "gone": []}
+                other.publish(LOBBY, told)
+                await until_listed(amy, "tables", f"id={table} ")
+                await amy.send("new 2")
+                assert (await amy.expect("error"))["code"] == "busy"
+                await bob.send("seek 2")  # he waits
+                await bob.expect("ok", cmd="seek")
+                await cal.send("seek 2")  # his would seat them both: no room
+                assert (await cal.expect("error"))["code"] == "busy"
+                other.publish(LOBBY, {"k": "tables", "open": [], "gone": [table]})
+                await until_listed(cal, "tables", f"id={table} ", present=False)
+                await cal.send("seek 2")
+                met = (await bob.expect("ok", cmd="sit", timeout=10))["table"]
+                assert (await cal.expect("ok", cmd="sit", timeout=10))["table"] == met
             finally:
                 await close_all(opened)
