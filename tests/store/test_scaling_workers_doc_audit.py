@@ -263,7 +263,13 @@ What differs from one worker
       worker's tables → here: test_the_table_cap_counts_every_workers_tables; limits per
       worker → docs/security.md's own audit
       (server/test_security_doc_audit.py), store/test_workers_limits.py
-    "Not covered": limits stated, not promises
+    "Not covered": limits stated, not promises, but one: the web page and
+    `/api/tables/N` of another worker's table were said to have no match, score, deal
+    or hand sizes (the copy holding none), when the copy holds them as its owner told
+    them, and the page shows them (as "Processes" says): a slip, corrected
+    → store/test_workers.py test_two_workers_privacy_web_face_play_resume_and_a_worker_killed
+      (its web face part: deal, score, match, hand sizes of worker 1's table);
+      here: test_the_page_says_another_workers_table_page_shows_its_match
 
 Tests (the section's list) → store/test_workers.py: its names there
     (store/test_scaling_doc_audit.py test_every_file_and_test_the_document_cites_is_there);
@@ -651,3 +657,12 @@ async def test_the_table_cap_counts_every_workers_tables(postgres_url: str) -> N
                 assert (await cal.expect("ok", cmd="sit", timeout=10))["table"] == met
             finally:
                 await close_all(opened)
+
+
+def test_the_page_says_another_workers_table_page_shows_its_match() -> None:
+    """ "Not covered" said the page of another worker's table had "not its match, score,
+    deal or hand sizes (the copy holds none of them)": the copy holds them (its owner's
+    `match`, once a trick) and the page shows them (store/test_workers.py, its web face
+    part); the slip stays corrected."""
+    assert not said("but not its match, score, deal or hand sizes")
+    assert said("shows its match, deal, score and hand sizes as its owner last told them")
