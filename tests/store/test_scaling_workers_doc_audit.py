@@ -19,7 +19,7 @@ Processes
       on the port during and after the restart); store/test_workers_restart.py
     workers are `python -m deberc_net.server.cluster.worker`, their settings in the
     environment → here:
-      test_one_cluster_reads_the_lobby_copy_and_logs_at_the_levels_the_section_says
+      test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
     a port another process listens on, another `serve --workers` too, refused in one
     line, status 2 → store/test_workers.py
       test_workers_refuse_a_port_another_serve_workers_listens_on
@@ -27,7 +27,7 @@ Processes
       test_the_howto_to_try_it_on_serves_workers_that_number_house_bots_apart
     the parent's lines at info level whatever `log_level` says; the workers use
     `log_level` → here:
-      test_one_cluster_reads_the_lobby_copy_and_logs_at_the_levels_the_section_says
+      test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
     a dead worker started again after `worker_restart_ms`, `worker_died` at warning
     → store/test_workers_drain.py test_a_worker_killed_during_a_drain_is_logged_dead_not_drained
       (warning), store/test_workers.py
@@ -48,9 +48,12 @@ Processes
       (SIGTERM), store/test_workers_page.py (SIGINT, Ctrl-C),
       store/test_workers_stopping.py
       test_a_terminals_hangup_stops_the_parent_and_every_worker_cleanly;
-    (unless ignored: `nohup`) → server/test_shutdown.py
-      test_a_server_started_under_nohup_plays_on_through_a_hangup (one server's; the
-      parent's same `hangup()` of deberc_net/hangup.py: not run under --workers)
+    (unless ignored: `nohup`) → here:
+      test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
+      (a hangup of the whole job under nohup stops nothing: the page cited
+      store/test_workers_stopping.py, which has no nohup case: a slip, the page now
+      cites this test); server/test_shutdown.py
+      test_a_server_started_under_nohup_plays_on_through_a_hangup (one server's)
     SIGUSR1 to the parent drains them all; an admin's `drain` on any worker too, his
     worker signalling the parent; `drain` with `signal=SIGUSR1`, `moderation`
     `action=drain` → store/test_workers_drain.py (the tests it cites)
@@ -115,7 +118,7 @@ The shared lobby
       test_two_workers_privacy_web_face_play_resume_and_a_worker_killed,
       test_help_rematch_games_and_a_clean_stop_across_workers
     `rules N` and the welcome's counts read it
-    → here: test_one_cluster_reads_the_lobby_copy_and_logs_at_the_levels_the_section_says
+    → here: test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
     a look every 0.25 s; a table over between two looks told gone too; presence at once
     → store/test_workers_ghosts.py; 0.25: store/test_scaling_doc_audit.py
     `hello`, answered with everything held, and asked back of one taken for dead
@@ -179,7 +182,7 @@ Playing across workers
 Seeks across workers
     own seekers first; after `seek_patience_ms` to a worker with a smaller id (one
     way) → store/test_workers.py (two seekers meet);
-      here: test_one_cluster_reads_the_lobby_copy_and_logs_at_the_levels_the_section_says
+      here: test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
       (the match's table is the smaller id's worker's; that two workers never swap
       their seekers is a race the test cannot force: not pinned)
     a waiting `new` table sat at directly; withdrawn by `unseek`, `leave`, a sit, a
@@ -239,8 +242,8 @@ One worker restarted
     one asked meanwhile → store/test_workers_rematch_lost.py
       test_a_rematch_kept_by_a_stopping_worker_is_told_off_with_why,
       store/test_workers_stopping.py test_a_rematch_asked_of_a_stopping_worker_is_refused
-    SIGHUP to a worker as SIGTERM; a terminal's hangup; `nohup`
-    → store/test_workers_stopping.py (its tests), server/test_shutdown.py
+    SIGHUP to a worker as SIGTERM; a terminal's hangup → store/test_workers_stopping.py
+      (its tests); under `nohup` SIGHUP stays ignored → here (the cluster test, above)
     SIGUSR1 to one worker's pid: that worker alone, `worker_stopped`, started again
     → store/test_workers_drain.py test_worker_0_drained_alone_stops_though_the_others_play_on
 
@@ -384,7 +387,7 @@ async def _rules(client: LineClient, table: str) -> list[str]:
 
 
 @pytest.mark.timeout(90)  # its fail_after(60), then the workers' stop
-async def test_one_cluster_reads_the_lobby_copy_and_logs_at_the_levels_the_section_says(
+async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
     postgres_url: str, tmp_path: Path
 ) -> None:
     """One `serve --workers 2`, `log_level = "warning"`, for the promises that need a
@@ -395,11 +398,20 @@ async def test_one_cluster_reads_the_lobby_copy_and_logs_at_the_levels_the_secti
     - "Processes": the parent's own lines are at info level whatever `log_level` says
       (`worker_started`), the workers use `log_level` (no `connect` nor `login`, info
       lines of theirs), their lifecycle lines written whatever it says
-      (`worker_listening`, as docs/settings.md's Logs has it)."""
+      (`worker_listening`, as docs/settings.md's Logs has it);
+    - "Seeks across workers": the match of two seekers on the two workers is at the
+      worker with the smaller server id;
+    - "Processes": a worker is `python -m deberc_net.server.cluster.worker`, its
+      settings in its environment;
+    - "Processes" and "One worker restarted": started as under `nohup`, a hangup of
+      the whole job (SIGHUP to its process group, then SIGTERM) stops it by SIGTERM
+      alone, in every process's `shutdown` and to every player: SIGHUP, delivered
+      first, "stays ignored" (the page cited store/test_workers_stopping.py for it,
+      which starts every server as from a terminal)."""
     settings = settings_file(tmp_path, SETTINGS + 'log_level = "warning"\n')
     opened: list[LineClient] = []
     with trio.fail_after(60):
-        async with served_workers(postgres_url, settings) as workers:
+        async with served_workers(postgres_url, settings, own_group=True, nohup=True) as workers:
             try:
                 amy = await workers.connect(0, "amy")
                 cal = await workers.connect(1, "cal")
@@ -441,9 +453,21 @@ async def test_one_cluster_reads_the_lobby_copy_and_logs_at_the_levels_the_secti
                     argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
                     assert argv[1:3] == [b"-m", b"deberc_net.server.cluster.worker"], argv
                     assert f"{ENV}=".encode() in Path(f"/proc/{pid}/environ").read_bytes()
+                # a hangup under nohup, then SIGTERM: the stop is SIGTERM's
+                os.killpg(workers.process.pid, signal.SIGHUP)  # (pending: delivered first)
+                os.killpg(workers.process.pid, signal.SIGTERM)
+                for player in (amy, cal):
+                    await player.wait_closed(20)
+                    told = [x for x in player.lines if x.startswith("info text=The server")]
+                    assert told == ["info text=The server is shutting down: SIGTERM received."]
+                await workers.process.wait()
             finally:
                 await close_all(opened)
             events = list(workers.events)
+    assert workers.process.returncode == 0
+    stops = [e for e in events if e.get("event") == "shutdown"]
+    assert sorted(str(e.get("worker")) for e in stops) == ["0", "1", "None"], stops
+    assert {e["signal"] for e in stops} == {"SIGTERM"}, stops
     parents = [e for e in events if e.get("event") == "worker_started"]
     assert sorted(e["worker"] for e in parents) == [0, 1]
     assert all(e["level"] == "info" for e in parents)

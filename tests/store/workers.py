@@ -27,7 +27,7 @@ import trio
 from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus, channel
-from tests.hangup import as_from_a_terminal
+from tests.hangup import as_from_a_terminal, as_under_nohup
 from tests.server.client import LineClient, fields, is_event, log_in_machine
 from tests.server.conftest import make_config
 
@@ -113,12 +113,14 @@ async def served_workers(
     count: int = 2,
     own_group: bool = False,
     heard: Callable[[dict[str, Any]], None] | None = None,
+    nohup: bool = False,
 ) -> AsyncIterator[Workers]:
     """``serve --workers count`` on a free port (the web face off unless ``settings``
     give it an ``http_port``); SIGTERM at the end. ``own_group``: the parent and its
     workers in a process group of their own, as a terminal's foreground job (the test
     signals them all as a terminal's Ctrl-C does). ``heard``: called with each log
-    line as it comes, from the start (a test that acts on one before ``listening``)."""
+    line as it comes, from the start (a test that acts on one before ``listening``).
+    ``nohup``: started as under ``nohup`` (SIGHUP ignored), not as from a terminal."""
     async with trio.open_nursery() as nursery:
         web = "http_port" in settings.read_text()
         command = [
@@ -129,7 +131,7 @@ async def served_workers(
             command += ["--http-port", "off"]  # off
         # SIGHUP at its default, as from a terminal (tests/store/test_workers_stopping.py
         # sends it), even where this suite runs under nohup
-        command = as_from_a_terminal(command)
+        command = as_under_nohup(command) if nohup else as_from_a_terminal(command)
         process = await nursery.start(
             functools.partial(
                 trio.run_process,
