@@ -88,8 +88,11 @@ Processes
       test_worker_0_drained_alone_stops_though_the_others_play_on;
       server/test_node_identities.py
       test_the_web_face_waits_for_its_own_servers_drain_not_another_hosts
-    SIGTERM during the drain stops at once; a second SIGUSR1 `drain_ignored`
-    → store/test_workers_drain.py test_an_admins_drain_finds_the_parents_drain_begun_a_worker_dead
+    SIGTERM during the drain stops the workers still up at once (the page cited
+    store/test_workers_drain.py, which sends none: the page now cites this) → here:
+      test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup;
+    a second SIGUSR1 `drain_ignored` → store/test_workers_drain.py
+      test_an_admins_drain_finds_the_parents_drain_begun_a_worker_dead
     Ctrl-C: a worker stops once, cleanly → store/test_workers_page.py (the test it cites)
     each worker's own loopback port for its house bots (`port`, `shared_port`); house
     bots numbered in each worker's stride → store/test_scaling_doc_audit.py
@@ -349,6 +352,17 @@ def test_the_timings_the_section_states_are_the_codes_and_the_tests() -> None:
     assert "heartbeat_ms = 500\n" in SETTINGS and "server_dead_ms = 3000\n" in SETTINGS
 
 
+DRAINING = (
+    "info text=The server restarts once the running matches are over: no new game starts"
+    " until then."
+)
+
+
+def _drains(events: list[dict[str, Any]]) -> list[str]:
+    """Which processes have logged their drain (the workers' indexes, None: the parent)."""
+    return sorted(str(e.get("worker")) for e in events if e.get("event") == "drain")
+
+
 def _block(table: str) -> int:
     """Which of the store's blocks of 32 table ids ``table`` is of."""
     return (int(table) - 1) // 32
@@ -407,7 +421,9 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
       the whole job (SIGHUP to its process group, then SIGTERM) stops it by SIGTERM
       alone, in every process's `shutdown` and to every player: SIGHUP, delivered
       first, "stays ignored" (the page cited store/test_workers_stopping.py for it,
-      which starts every server as from a terminal)."""
+      which starts every server as from a terminal); begun during a drain (SIGUSR1 to
+      the parent, every worker's `drain`), the stop takes the workers still up at once,
+      a match still running, nothing logged drained."""
     settings = settings_file(tmp_path, SETTINGS + 'log_level = "warning"\n')
     opened: list[LineClient] = []
     with trio.fail_after(60):
@@ -453,13 +469,22 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                     argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
                     assert argv[1:3] == [b"-m", b"deberc_net.server.cluster.worker"], argv
                     assert f"{ENV}=".encode() in Path(f"/proc/{pid}/environ").read_bytes()
-                # a hangup under nohup, then SIGTERM: the stop is SIGTERM's
+                # SIGUSR1 to the parent drains every worker (dan's and eve's match runs)
+                workers.process.send_signal(signal.SIGUSR1)
+                with trio.fail_after(20):
+                    while _drains(workers.events) != ["0", "1", "None"]:
+                        await trio.sleep(0.05)
+                # then a hangup under nohup, then SIGTERM: the stop is SIGTERM's, and the
+                # drain's workers still up stop at once, their match not over
                 os.killpg(workers.process.pid, signal.SIGHUP)  # (pending: delivered first)
                 os.killpg(workers.process.pid, signal.SIGTERM)
-                for player in (amy, cal):
+                for player in (amy, cal, first, second):
                     await player.wait_closed(20)
-                    told = [x for x in player.lines if x.startswith("info text=The server")]
-                    assert told == ["info text=The server is shutting down: SIGTERM received."]
+                    told = [x for x in player.lines if x.startswith("info text=The server ")]
+                    assert told == [
+                        DRAINING,
+                        "info text=The server is shutting down: SIGTERM received.",
+                    ], (player.label, told)
                 await workers.process.wait()
             finally:
                 await close_all(opened)
@@ -468,6 +493,7 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
     stops = [e for e in events if e.get("event") == "shutdown"]
     assert sorted(str(e.get("worker")) for e in stops) == ["0", "1", "None"], stops
     assert {e["signal"] for e in stops} == {"SIGTERM"}, stops
+    assert not [e for e in events if e.get("event") in ("drained", "worker_drained")]
     parents = [e for e in events if e.get("event") == "worker_started"]
     assert sorted(e["worker"] for e in parents) == [0, 1]
     assert all(e["level"] == "info" for e in parents)
