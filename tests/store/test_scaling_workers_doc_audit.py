@@ -188,8 +188,12 @@ Seeks across workers
       here: test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
       (the match's table is the smaller id's worker's; that two workers never swap
       their seekers is a race the test cannot force: not pinned)
-    a waiting `new` table sat at directly; withdrawn by `unseek`, `leave`, a sit, a
-    drop → store/test_workers_seeks.py, server/test_seek_open_tables.py
+    a waiting `new` table of that game on another worker sat at directly → here:
+      test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup;
+      server/test_bus_tables.py (the `seeks` message says which tables wait)
+    a seek gone to another worker withdrawn there by `unseek`, `leave`, a sit, a drop
+    → not pinned across workers (the one server's withdrawals: server/test_seek_*.py;
+      node.py's forget_seek, read); left
     address and kept-apart players carried; `left_by`, the seek back first in line
     → store/test_workers_seek_apart.py
 
@@ -414,7 +418,8 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
       lines of theirs), their lifecycle lines written whatever it says
       (`worker_listening`, as docs/settings.md's Logs has it);
     - "Seeks across workers": the match of two seekers on the two workers is at the
-      worker with the smaller server id;
+      worker with the smaller server id; a seeker sits at a waiting `new` table of his
+      game on another worker;
     - "Processes": a worker is `python -m deberc_net.server.cluster.worker`, its
       settings in its environment;
     - "Processes" and "One worker restarted": started as under `nohup`, a hangup of
@@ -447,7 +452,8 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                 # id is smaller: its seeker waits first, the other's goes there (each
                 # worker's table ids are its own block of 32, drawn from the store)
                 await cal.send("new 2")
-                blocks = {0: _block(table), 1: _block((await cal.expect("ok", cmd="sit"))["table"])}
+                waiting = (await cal.expect("ok", cmd="sit"))["table"]
+                blocks = {0: _block(table), 1: _block(waiting)}
                 ids = {
                     e["worker"]: e["server"]
                     for e in workers.events
@@ -463,6 +469,14 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                 met = (await second.expect("ok", cmd="sit", timeout=10))["table"]
                 assert (await first.expect("ok", cmd="sit", timeout=10))["table"] == met
                 assert _block(met) == blocks[smaller] != blocks[1 - smaller], (met, blocks)
+                # and a seeker's wait (seek_patience_ms) ends at a waiting `new` table
+                # of his game on another worker, sat at directly
+                fay = await workers.connect(0, "fay")
+                opened.append(fay)
+                await until_listed(fay, "tables", f"id={waiting} ")
+                await fay.send("seek 2")
+                await fay.expect("ok", cmd="seek")
+                assert (await fay.expect("ok", cmd="sit", timeout=10))["table"] == waiting
                 # "Processes": a worker is `python -m deberc_net.server.cluster.worker`,
                 # its settings in its environment
                 for pid in workers.pids.values():
