@@ -191,9 +191,9 @@ Seeks across workers
     a waiting `new` table of that game on another worker sat at directly → here:
       test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup;
       server/test_bus_tables.py (the `seeks` message says which tables wait)
-    a seek gone to another worker withdrawn there by `unseek`, `leave`, a sit, a drop
-    → not pinned across workers (the one server's withdrawals: server/test_seek_*.py;
-      node.py's forget_seek, read); left
+    a seek gone to another worker withdrawn there by `unseek`, sitting elsewhere, a
+    drop → here: test_a_seek_gone_to_another_worker_is_withdrawn_there (`leave` of a
+      seeker is a seat's leave: not his seek's; the one server's: server/test_seek_*.py)
     address and kept-apart players carried; `left_by`, the seek back first in line
     → store/test_workers_seek_apart.py
 
@@ -319,6 +319,8 @@ from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus, channel
 from deberc_net.server.cluster.launch import ENV, WORKERS_DEAD_MS, WORKERS_HEARTBEAT_MS
+from deberc_net.server.cluster.payloads import seeks_messages, settings_for_bus
+from deberc_net.server.matchmaking import GameSettings
 from deberc_net.server.store import open_store
 from tests.server.client import LineClient, close_all, log_in_machine
 from tests.server.conftest import make_config
@@ -730,3 +732,43 @@ def test_the_page_says_another_workers_table_page_shows_its_match() -> None:
     part); the slip stays corrected."""
     assert not said("but not its match, score, deal or hand sizes")
     assert said("shows its match, deal, score and hand sizes as its owner last told them")
+
+
+@pytest.mark.timeout(60)  # its fail_after(40), then its clean-up
+async def test_a_seek_gone_to_another_worker_is_withdrawn_there(postgres_url: str) -> None:
+    """ "Seeks across workers": a seek that has waited `seek_patience_ms` goes to a
+    worker where a `new` table of its game waits (the other worker, played on the real
+    bus, says so in its `seeks`), and `unseek`, sitting elsewhere (`new`) or dropping
+    withdraws it there (`unseek` on that worker's channel, naming the session)."""
+    assert said("`unseek`, `leave`, sitting elsewhere or dropping withdraw it there")
+    heard: list[dict[str, Any]] = []
+    opened: list[LineClient] = []
+    game = settings_for_bus(GameSettings(2, "moscow", ()))
+    with trio.fail_after(40):
+        async with worker_and_bus(postgres_url, heard, OTHER, seek_patience_ms=50) as (
+            port,
+            other,
+        ):
+            try:
+                for n, withdraw in enumerate(["unseek", "new 3", None]):
+                    # a table of his game waits there (told anew: a seek sent there
+                    # takes it, one seeker for one table, till the next word of it)
+                    for told in seeks_messages([[*game, True]]):
+                        other.publish(LOBBY, told)
+                    bob = await log_in_machine(await LineClient.connect(port, "bob"), "bob")
+                    opened.append(bob)
+                    await bob.send("seek 2")
+                    await bob.expect("ok", cmd="seek")
+                    gone = [m for m in heard if m["k"] == "seek"]
+                    while len(gone) <= n:  # (the worker's look: every 0.25 s)
+                        await trio.sleep(0.05)
+                        gone = [m for m in heard if m["k"] == "seek"]
+                    assert gone[n]["settings"] == game
+                    if withdraw is None:
+                        await bob.aclose()  # his connection drops
+                    else:
+                        await bob.send(withdraw)
+                    await heard_one(heard, k="unseek", s=gone[n]["s"])
+                    await close_all([bob])
+            finally:
+                await close_all(opened)
