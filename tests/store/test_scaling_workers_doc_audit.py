@@ -191,9 +191,8 @@ Seeks across workers
     a waiting `new` table of that game on another worker sat at directly → here:
       test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup;
       server/test_bus_tables.py (the `seeks` message says which tables wait)
-    a seek gone to another worker withdrawn there by `unseek`, sitting elsewhere, a
-    drop → here: test_a_seek_gone_to_another_worker_is_withdrawn_there (`leave` of a
-      seeker is a seat's leave: not his seek's; the one server's: server/test_seek_*.py)
+    a seek gone to another worker withdrawn there by `unseek`, `leave`, sitting
+    elsewhere, a drop → here: test_a_seek_gone_to_another_worker_is_withdrawn_there
     address and kept-apart players carried; `left_by`, the seek back first in line
     → store/test_workers_seek_apart.py
 
@@ -738,8 +737,8 @@ def test_the_page_says_another_workers_table_page_shows_its_match() -> None:
 async def test_a_seek_gone_to_another_worker_is_withdrawn_there(postgres_url: str) -> None:
     """ "Seeks across workers": a seek that has waited `seek_patience_ms` goes to a
     worker where a `new` table of its game waits (the other worker, played on the real
-    bus, says so in its `seeks`), and `unseek`, sitting elsewhere (`new`) or dropping
-    withdraws it there (`unseek` on that worker's channel, naming the session)."""
+    bus, says so in its `seeks`), and `unseek`, `leave`, sitting elsewhere (`new`) or
+    dropping withdraws it there (`unseek` on that worker's channel, naming the session)."""
     assert said("`unseek`, `leave`, sitting elsewhere or dropping withdraw it there")
     heard: list[dict[str, Any]] = []
     opened: list[LineClient] = []
@@ -750,12 +749,13 @@ async def test_a_seek_gone_to_another_worker_is_withdrawn_there(postgres_url: st
             other,
         ):
             try:
-                for n, withdraw in enumerate(["unseek", "new 3", None]):
+                for n, withdraw in enumerate(["unseek", "leave", "new 3", None]):
                     # a table of his game waits there (told anew: a seek sent there
                     # takes it, one seeker for one table, till the next word of it)
                     for told in seeks_messages([[*game, True]]):
                         other.publish(LOBBY, told)
-                    bob = await log_in_machine(await LineClient.connect(port, "bob"), "bob")
+                    name = f"bob{n}"
+                    bob = await log_in_machine(await LineClient.connect(port, name), name)
                     opened.append(bob)
                     await bob.send("seek 2")
                     await bob.expect("ok", cmd="seek")
