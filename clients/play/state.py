@@ -909,13 +909,12 @@ def _view(state: TableState, view: View) -> TableState:
 
 
 def konets_last(legal: Iterable[str]) -> tuple[str, ...]:
-    """The legal calls with ``konets`` last. The server's own prompt offers it only
-    when it would win (docs/rules.md §10: the side's total plus its points so far in
-    the deal reach the target), but ``legal=`` lists it after every trick the seat took,
-    and this client cannot tell: an ``ask`` says the totals, not the deal's points so
-    far, and those are more than the cards taken (whose combinations count, and when,
-    the table's rules decide: only the engine knows). Listed last, it is never the
-    pane's first word nor what Tab or a typed 'k' completes to before a king."""
+    """The legal calls with ``konets`` last. ``legal=`` lists it after every trick the
+    seat took; the server's own prompt leaves it out only while the side could not
+    reach the target in this deal, and never tells whether a claim would win
+    (docs/rules.md §10: that is the player's own count), nor does this client. Listed
+    last, it is never the pane's first word nor what Tab or a typed 'k' completes to
+    before a king."""
     calls = tuple(legal)
     return (*(c for c in calls if c != KONETS), *(c for c in calls if c == KONETS))
 

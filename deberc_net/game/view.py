@@ -12,7 +12,8 @@ from typing import Any
 import attrs
 
 from .calls import KONETS, PLAY
-from .cards import Card, sort_hand
+from .cards import DECK, Card, card_points, sort_hand
+from .combos import BELLA_POINTS
 from .deal import PLAY as PLAY_PHASE
 from .match import Match
 
@@ -51,10 +52,10 @@ class SeatView:
     # the seat's own: what its declaration open now declares with it (Deal.declares);
     # for a person's prompt, not a machine field
     declares: tuple[str, tuple[str, ...]] | None = None
-    # the seat's own: konets is legal but its side's total and this deal's points so
-    # far do not reach the target, so a person's prompt does not offer it (docs/rules.md
-    # §10: said, it is a false claim); not a machine field: ``legal`` lists it
-    konets_short: bool = False
+    # the seat's own: konets is legal but its side could not reach the target in this
+    # deal even with every point still in play, so a person's prompt does not offer it
+    # (docs/rules.md §10); not a machine field: ``legal`` lists it
+    konets_out_of_reach: bool = False
 
 
 def view(match: Match, seat: int | None) -> SeatView:
@@ -98,21 +99,33 @@ def view(match: Match, seat: int | None) -> SeatView:
         winner=match.result.winner if match.result else None,
         game=deal.view_fields(seat),
         declares=deal.declares(seat) if seat is not None else None,
-        konets_short=KONETS in legal and konets_short(match, seat),
+        konets_out_of_reach=KONETS in legal and konets_out_of_reach(match, seat),
     )
 
 
-def konets_short(match: Match, seat: int | None) -> bool:
-    """Whether a konets by ``seat`` would fall short of the target: its side's total
-    plus this deal's points so far (the claim's own check, docs/rules.md §10)."""
+def konets_out_of_reach(match: Match, seat: int | None) -> bool:
+    """Whether ``seat``'s side could not reach the target in this deal even if every
+    point still in play went to it (docs/rules.md §10): its total and points so far,
+    the cards not yet in a trick (what the tricks seen leave of the deck's 152), the
+    last trick's bonus and a bella not yet said. Never whether a konets now would be
+    true: that is the player's own count, and the offer must not tell it."""
     target = match.rules.settings.target
     if seat is None or target is None:
         return False
     deal = match.deal
-    return deal.running_total(deal.side_of(seat)) < target
+    trump = deal.trump
+    if trump is None:  # (a claim comes after a trick: the trump is known)
+        return False
+    played = sum(card_points(c, trump) for t in deal.tricks for _, c in t.cards)
+    played += sum(card_points(c, trump) for _, c in deal.trick.cards)
+    in_play = sum(card_points(c, trump) for c in DECK) - played
+    in_play += deal.rules.settings.last_trick_bonus  # a claim comes before the last trick
+    if not deal.talk.bella_declared:
+        in_play += BELLA_POINTS
+    return deal.running_total(deal.side_of(seat)) + in_play < target
 
 
 def offered(v: SeatView) -> tuple[str, ...]:
-    """The calls a person's prompt offers: ``legal`` without a konets that falls
-    short (the call stays legal, and a false claim still loses)."""
-    return tuple(t for t in v.legal if not (v.konets_short and t == KONETS))
+    """The calls a person's prompt offers: ``legal`` without a konets that could not
+    matter (the call stays legal, and a false claim still loses)."""
+    return tuple(t for t in v.legal if not (v.konets_out_of_reach and t == KONETS))

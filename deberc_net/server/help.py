@@ -315,7 +315,7 @@ class Help:
                 # order his hand is shown), each as it is said and may be typed
                 said = ru_call if lang == Lang.RU else spoken_call  # (Tertz's 'mariage')
                 say = partial(said, words=table.words)
-                seen = view(match, seat)  # (a konets that falls short is not offered)
+                seen = view(match, seat)  # (a konets out of reach is not offered)
                 calls = prompt_calls(offered(seen), seen.hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
         return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)

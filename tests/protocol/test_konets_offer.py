@@ -1,8 +1,10 @@
-"""`konets` is offered in a person's prompt only when it would be a true claim
-(docs/rules.md §10, manual-claim: "if his total plus his points so far reach the
-target he wins ...; if not, he loses the match"): a Kharkov table was offered it after
-every trick it took, 400 points from the target. It stays legal, and said, a false
-claim still loses."""
+"""`konets` in a person's prompt (docs/rules.md §10, manual-claim: "if his total plus
+his points so far reach the target he wins ...; if not, he loses the match"). The
+claim is the player's own count: the offer never tells whether it would be good — a
+claim that would win and one that would lose are offered in the same words — but it
+is left out while his side could not reach the target in this deal even with every
+point still in play (a Kharkov table was offered it after every trick it took, 400
+points from the target). It stays legal, and said, a false claim still loses."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
 from tests.game.decks import build_deck, play, say
 
-# Trump clubs; seat 0 takes the first six tricks (44 points by the sixth)
+# Trump clubs; seat 0 takes the first six tricks (44 points by the sixth); nobody
+# holds the bella. After the sixth trick 152 - 44 card points, the last trick's 10 and
+# a bella not said (20) are still in play: 138.
 BOTH_OVER = ("As Ks Ah Kh 8c 9c Kc Ac Jc", "7s 8s 7h 8h 7d 8d 9d 10d Jd", "10c")
 SIX_TRICKS = "As 7s Ks 8s Ah 7h Kh 8h 8c 7d 9c 8d"
 
@@ -34,13 +38,44 @@ def _started(standing: tuple[int, int]) -> Match:
     return match
 
 
+def _after_six(standing: tuple[int, int]) -> Match:
+    match = _started(standing)
+    play(match, SIX_TRICKS)
+    assert match.deal.to_act == 0 and C.KONETS in view(match, 0).legal
+    return match
+
+
 def _prompts(match: Match) -> tuple[str, str]:
     ask = ev.Ask(1, 1, view(match, 0), 60500)
     return render(ask, HUMAN)[-1], render_ru(ask)[-1]
 
 
-def test_konets_is_offered_only_once_it_reaches_the_target() -> None:
-    match = _started((470, 0))
+def _machine(match: Match) -> list[str]:
+    return render(ev.Ask(1, 1, view(match, 0), 60500), MACHINE)
+
+
+def _legal(match: Match) -> str:
+    (ask,) = _machine(match)
+    return next(f for f in ask.split() if f.startswith("legal="))
+
+
+def test_a_good_claim_and_a_false_one_are_offered_alike() -> None:
+    good, false = _after_six((470, 0)), _after_six((450, 0))
+    assert good.deal.running_total(0) == 514  # 470 + 44: konets now wins
+    assert false.deal.running_total(0) == 494  # 450 + 44: konets now loses
+    assert _prompts(good) == _prompts(false)  # the prompt says nothing of which
+    english, russian = _prompts(false)
+    assert english.startswith("Your call [60 s]: konets | ")
+    assert "конец" in russian
+    assert _legal(good) == _legal(false) == "legal=konets,Kc,Ac,Jc"  # nor does legal=
+    say(false, 0, "konets")  # offered, and false all the same
+    assert false.result is not None
+    assert (false.result.winner, false.result.reason) == (1, "false-claim")
+
+
+def test_konets_is_offered_once_the_deal_could_reach_the_target() -> None:
+    # 319 + 44 + 138 = 501 by the sixth trick: reachable (and not yet reached)
+    match = _started((319, 0))
     offers = []
     for k, card in enumerate(SIX_TRICKS.split()):
         seat = match.deal.to_act
@@ -50,15 +85,15 @@ def test_konets_is_offered_only_once_it_reaches_the_target() -> None:
             assert C.KONETS in view(match, 0).legal
             english, russian = _prompts(match)
             offers.append(("konets" in english, "конец" in russian))
-    assert match.deal.running_total(0) == 514  # 470 + 44 by the sixth trick
-    assert offers == [(False, False)] * 5 + [(True, True)]
-    english, _ = _prompts(match)
-    assert english.startswith("Your call [60 s]: konets | ")
-    # the machine style lists the legal calls, konets among them, as before
-    assert "konets" in " ".join(render(ev.Ask(1, 1, view(match, 0), 60500), MACHINE))
+    assert offers == [(True, True)] * 6
+    assert match.deal.running_total(0) == 363  # 138 short: a claim would lose
 
 
-def test_konets_not_offered_is_still_legal_and_a_false_claim_still_loses() -> None:
+def test_out_of_reach_konets_not_offered_is_still_legal_and_a_false_claim_loses() -> None:
+    far = _after_six((318, 0))  # 318 + 44 + 138 = 500: one point out of reach
+    english, russian = _prompts(far)
+    assert "konets" not in english and "конец" not in russian
+    assert "konets" in " ".join(_machine(far))
     match = _started((0, 0))
     play(match, "As 7s")  # anna takes the first trick, 500 points short
     english, russian = _prompts(match)

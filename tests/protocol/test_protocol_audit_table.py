@@ -158,7 +158,7 @@ option's words, Tertz's
       test_the_counts_as_russian_players_say_them, test_ot_in_the_shapes_people_say_it,
       test_ot_with_other_words_is_a_clear_error; protocol/test_vocabulary_uk.py
 §8.2 an option's calls: only at its tables (`not a table call here`), listed in legal=;
-konets offered to people only when it would win
+konets offered to people once it could reach the target, a good claim and a false one alike
     → here: test_an_options_words_are_no_call_at_a_table_without_it;
       server/test_input.py test_konets_is_a_call_only_at_a_manual_claim_table,
       test_ne_menyayu_is_a_call_only_at_a_swap_before_extra_table;

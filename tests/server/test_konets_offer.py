@@ -1,6 +1,7 @@
 """A person at a manual-claim table is not offered `konets` far from the target
-(docs/rules.md §10: offered only when the side's total plus its points so far reach
-it): an evening at a Kharkov table saw it in the prompt after every trick taken."""
+(docs/rules.md §10: left out while the side could not reach it in this deal even with
+every point still in play): an evening at a Kharkov table saw it in the prompt after
+every trick taken."""
 
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 line and the replay do (`ann claimed the match: konets`), not as the server's own
 claim: both come as `reason=claim`, and the page hears the `konets` call just before
 (docs/rules.md §10, docs/web.md). Two people at a manual-claim table, each saying
-`konets` once his prompt offers it (only when it would win); headless Chromium."""
+`konets` when offered once he has counted that it wins (the prompt never tells him:
+his written total and the cards of the tricks he took, at their plain values, which a
+trump's never fall below, and combinations only add); headless Chromium."""
 
 from __future__ import annotations
 
@@ -20,21 +22,35 @@ from tests.server.conftest import Connector
 
 from .conftest import WebServer
 
-SEED = "konets-1"  # decks on which a prompt offers konets before a deal's end
+SEED = "konets-1"  # decks on which a seat can count a true konets before a deal's end
+TARGET = 301
+PLAIN = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}  # a trump's: never less
+TAKES = re.compile(r"^(\w+) takes the trick \((.+)\)\.$")
+SCORE = re.compile(r"^Deal \d+\. .* Score: ([^.]+)\.")  # a deal's first line
 
 
 async def play_saying_konets(client: LineClient) -> str:
-    """Answer every prompt as a person does, saying konets once it is offered; the
+    """Answer every prompt as a person does, saying konets when it is offered and his
+    own count says it wins (at least his total and his tricks' plain card points); the
     'Game over' line (its first line: the words may wrap)."""
+    total = taken = 0
     while True:
         line = await client.read_until(lambda _: True, 20)
         assert not line.startswith("Error"), f"{client.label}: {line}"
         if line.startswith("Game over:"):
             return line
+        if (trick := TAKES.match(line)) and trick[1] == client.label:
+            taken += sum(PLAIN.get(card[:-1], 0) for card in trick[2].split())
+        if score := SCORE.match(line):
+            told = dict(side.rsplit(" ", 1) for side in score[1].split(", "))
+            total, taken = int(told[client.label]), 0
         prompt = PROMPT.match(line)
         if prompt:
             offered = [o.strip() for o in prompt.group(1).split(" | ")]
-            await client.send("konets" if "konets" in offered else human_choice(prompt.group(1)))
+            sure = total + taken >= TARGET
+            await client.send(
+                "konets" if "konets" in offered and sure else human_choice(prompt.group(1))
+            )
 
 
 async def test_the_live_page_says_a_true_konets(
