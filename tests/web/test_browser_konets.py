@@ -87,3 +87,40 @@ async def test_the_live_page_says_a_true_konets(
         )
         text = await trio.to_thread.run_sync(lambda: over.text)
         assert text == f"Match over: {end[1]} wins ({end[1]} claimed the match: konets). Replay it"
+
+
+async def test_a_page_that_did_not_hear_the_konets_still_says_it(
+    start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
+) -> None:
+    """A page opened after the `konets` call (between it and the match's end) took the
+    end for the server's own claim: it read the last call it had heard. At a
+    manual-claim table the server never claims, so every `reason=claim` is a konets,
+    and the page is told the table's option as served, whatever it heard since."""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 moscow manual-claim to-301")
+    await bob.send("new 2 moscow to-301")
+    tables = [(await c.expect("ok", cmd="sit"))["table"] for c in (ann, bob)]
+    said = []
+    with trio.fail_after(30):
+        for table in tables:
+            status, body = await web.get(f"/table/{table}")
+            assert status == 200
+            assert ('data-konets="1"' in body.decode()) == (table == tables[0])
+            await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}"))
+            await trio.to_thread.run_sync(
+                WebDriverWait(browser, 10, poll_frequency=0.05).until,
+                lambda d: d.execute_script("return window.debercLines.length") > 0,
+            )
+            # the match-end event alone: no call heard before it
+            end = {"kind": "match-end", "name": "ann", "reason": "claim", "totals": "312,40"}
+            said.append(
+                await trio.to_thread.run_sync(
+                    browser.execute_script, "return window.debercEndText(arguments[0]);", end
+                )
+            )
+    assert said == [
+        "Match over: ann wins (ann claimed the match: konets).",
+        "Match over: ann wins (ann reached the target within the deal).",
+    ]

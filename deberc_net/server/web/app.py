@@ -29,6 +29,7 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
 from deberc_net.ladder import report
+from deberc_net.protocol.ends import said_konets
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang, table_words
 
@@ -215,6 +216,9 @@ def make_app(lobby: Lobby) -> Starlette:
             request, "table.html", table=summary, board=board, table_words=said_live,
             own_words=own, talon=views.has_talon(table, board),
             card_names=script_json(card_names(lang)),
+            # under manual-claim every claim is a seat's konets (the engine never claims):
+            # the script says so of a match's end whenever the page was opened
+            konets=said_konets("claim", summary.options),
         )  # fmt: skip
 
     async def api_table(request: Request) -> Response:

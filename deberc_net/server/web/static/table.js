@@ -122,13 +122,17 @@
     return text;
   }
   window.debercClosesText = closesText;  // for the tests: checked against the catalogue
-  // a seat's true konets, said just before: the wire's reason is 'claim' as for the
-  // server's own claim; the words say which (web/ends.py's 'konets', docs/rules.md §10)
+  // a seat's true konets: the wire's reason is 'claim' as for the server's own claim;
+  // the words say which (web/ends.py's 'konets', docs/rules.md §10). At a manual-claim
+  // table (data-konets, as served) the server never claims itself: every claim is a
+  // konets, whether or not this page heard the call (it may have opened after it)
   const told = (reason, konets) => reason === "claim" && konets ? "konets" : reason;
+  const KONETS_TABLE = board.dataset.konets === "1";
   function endText(f) {
     const who = f.forfeit !== undefined && f.forfeit !== "-" ? names[Number(f.forfeit)] : null;
-    return overText(list(f.name), told(f.reason, st.lastCall === "konets"), who);
+    return overText(list(f.name), told(f.reason, KONETS_TABLE), who);
   }
+  window.debercEndText = endText;  // for the tests: a match-end event's words
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
 
   // the cards' names in the page's language (web/words.py card_names): a screen reader
@@ -290,7 +294,7 @@
       case "left": names[Number(f.seat)] = "-"; markAway(f.seat, false); break;
       case "away": case "back": markAway(f.seat, f.kind === "away"); break;
       case "deal":
-        st.trick = []; st.talk = []; st.played = 0; st.lastCall = null;
+        st.trick = []; st.talk = []; st.played = 0;
         st.clock = noClock(f.deal); st.calls = 0;
         setStatus(f.deal, f.turned);
         // a game with a talon (Tertz) has no bidding: the turned card is trump from the
@@ -300,7 +304,7 @@
         break;
       case "call":
         if (f.auto === "1") st.clock.talk.push(st.calls);
-        st.calls += 1; st.lastCall = f.call;
+        st.calls += 1;
         st.talk.push(names[Number(f.seat)] + ": " + spoken(f.call) + clockMark(f.auto === "1"));
         // the seven swap: the trump 7 lies face up where the turned card was, from now
         if (f.call === "menyayu" && st.turned) setStatus(st.deal, "7" + st.turned.slice(-1));
