@@ -913,6 +913,15 @@ class Deal:
         change only with what ``_extra_points`` watches, so they are counted once."""
         return self.totals_before[side] + self._extra_points()[side] + self.tally.card_points[side]
 
+    def points_in_play(self) -> int:
+        """The card points not yet taken in a trick, and the last trick's bonus: the
+        most the deal's tricks still to come can bring a side (the game's own card
+        values; what the tricks seen leave of the deck, hidden cards not looked at)."""
+        trump = self.trump
+        assert trump is not None
+        deck = self._trick_points(tuple(_WHOLE_DECK), trump)
+        return deck - sum(self.tally.card_points) + self.rules.settings.last_trick_bonus
+
     def _extra_points(self) -> list[int]:
         """Each side's combination and bella points so far (scoring.py counts them)."""
         tally = self.tally

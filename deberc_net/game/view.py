@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from .calls import KONETS, PLAY
-from .cards import DECK, Card, card_points, sort_hand
+from .cards import Card, sort_hand
 from .combos import BELLA_POINTS
 from .deal import PLAY as PLAY_PHASE
 from .match import Match
@@ -106,9 +106,9 @@ def view(match: Match, seat: int | None) -> SeatView:
 def konets_out_of_reach(match: Match, seat: int | None) -> bool:
     """Whether ``seat``'s side could not reach the target in this deal even if every
     point still in play went to it (docs/rules.md §10): its total and points so far,
-    the cards not yet in a trick (what the tricks seen leave of the deck's 152), the
-    last trick's bonus and a bella not yet said. Never whether a konets now would be
-    true: that is the player's own count, and the offer must not tell it."""
+    the cards not yet in a trick (Deal.points_in_play: what the tricks seen leave of
+    the deck), the last trick's bonus and a bella not yet said. Never whether a konets
+    now would be true: that is the player's own count, and the offer must not tell it."""
     target = match.rules.settings.target
     if seat is None or target is None:
         return False
@@ -116,10 +116,7 @@ def konets_out_of_reach(match: Match, seat: int | None) -> bool:
     trump = deal.trump
     if trump is None:  # (a claim comes after a trick: the trump is known)
         return False
-    played = sum(card_points(c, trump) for t in deal.tricks for _, c in t.cards)
-    played += sum(card_points(c, trump) for _, c in deal.trick.cards)
-    in_play = sum(card_points(c, trump) for c in DECK) - played
-    in_play += deal.rules.settings.last_trick_bonus  # a claim comes before the last trick
+    in_play = deal.points_in_play()  # (a claim comes before the last trick)
     if not deal.talk.bella_declared:
         in_play += BELLA_POINTS
     return deal.running_total(deal.side_of(seat)) + in_play < target
