@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+import structlog.testing
 import trio
 
 from deberc_net.server.cluster.bus import (
@@ -228,3 +229,36 @@ def test_a_sessions_long_text_is_sent_in_pieces_that_fit_a_payload(
 def test_a_short_text_is_one_piece_as_it_is() -> None:
     assert text_pieces("") == []
     assert text_pieces("info text=Hi\r\n") == ["info text=Hi\r\n"]
+
+
+async def test_a_message_that_failed_is_logged_without_a_guests_token(
+    postgres_url: str,
+) -> None:
+    # bus_message_failed logged a message's first 200 bytes as they were: a 'left'
+    # message carries a guest's resume token, and the log gave whoever reads it the
+    # guest's held seat (failed before)
+    def fails(message: dict[str, Any]) -> None:
+        raise ValueError(f"a bug reading {message['k']}")
+
+    sender = Bus(postgres_url, 1, lambda _: None)
+    sender.open()
+    hearer = Bus(postgres_url, 2, fails)
+    hearer.open()
+    try:
+        with structlog.testing.capture_logs() as logs, trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(hearer.run)
+                nursery.start_soon(sender.run)
+                left = {"k": "left", "name": "guest-7", "token": "s3cr3t-r3sum3", "held": True}
+                sender.publish(channel(2), left)
+                while not any(e["event"] == "bus_message_failed" for e in logs):
+                    await trio.sleep(0.01)
+                nursery.cancel_scope.cancel()
+    finally:
+        sender.close()
+        hearer.close()
+    (failed,) = [e for e in logs if e["event"] == "bus_message_failed"]
+    payload = failed["payload"].decode()
+    assert "s3cr3t" not in payload
+    assert '"name": "guest-7"' in payload or '"name":"guest-7"' in payload
+    assert '"token"' in payload and "(hidden)" in payload  # what was there, not its value

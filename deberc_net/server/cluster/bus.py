@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import select
 from collections import Counter
 from collections.abc import Callable
@@ -42,6 +43,15 @@ MERGED_DONE = 64
 TEXT_ROOM = MAX_PAYLOAD - OTHER_FIELDS
 WIDEST_LETTER = 6
 Message = dict[str, Any]
+# a guest's resume token in a message ('logged in', 'left': node.py), hidden where a
+# message is logged: whoever reads the log must not be able to take the guest's seat
+_TOKEN = re.compile(rb'("token"\s*:\s*)"[^"]*"')
+LOGGED_PAYLOAD = 200  # bytes of a message that failed, in its log line
+
+
+def logged_payload(payload: bytes) -> bytes:
+    """A message's first bytes as its log line shows them, its guest token hidden."""
+    return _TOKEN.sub(rb'\1"(hidden)"', payload)[:LOGGED_PAYLOAD]
 
 
 def channel(worker: int) -> str:
@@ -179,7 +189,7 @@ class Bus:
             try:
                 self.heard(json.loads(note.extra.decode()))
             except Exception:  # one bad message costs only itself
-                log.exception("bus_message_failed", payload=note.extra[:200])
+                log.exception("bus_message_failed", payload=logged_payload(note.extra))
         return count
 
     async def _publish(self) -> None:
