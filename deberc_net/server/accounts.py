@@ -95,12 +95,19 @@ def _pair(name: str, address: str) -> str:
     return f"{name_key(name)} {address}"
 
 
-def set_password(store: Store, name: str, password: str) -> None:
+def set_password(store: Store, name: str, password: str) -> str | None:
     """Register ``name`` (or change its password) outside the server: how an admin's name
-    is made (``deberc-net admin NAME``, or a ladder on its own server)."""
+    is made (``deberc-net admin NAME``, or a ladder on its own server). None, or the
+    registered name a new one looks like (it is not registered then)."""
     salt = os.urandom(16)
-    store.forget_account(name)
-    store.add_account(name, salt, password_hash(password, salt))
+    digest = password_hash(password, salt)
+    if store.set_account_secret(name, salt, digest):
+        return None
+    holder = store.register(name, salt, digest)
+    if holder is not None and name_key(holder) == name_key(name):  # registered meanwhile
+        store.set_account_secret(name, salt, digest)
+        return None
+    return holder
 
 
 __all__ = ["Accounts", "Admitted", "name_key", "new_name", "set_password", "valid_name"]
@@ -210,11 +217,16 @@ class Accounts:
             refused = self._registration_refused(name, address, now)
             if refused is not None:
                 return refused
-            if await self._register(name, password, address):
+            holder = await self._register(name, password, address)
+            if holder is None:
                 self._logged_in(name, address)
                 return Admitted.REGISTERED
+            if name_key(holder) != name_key(name):  # a look-alike registered meanwhile
+                said = phrase(Msg.NAME_LOOKS_LIKE, name=name, other=holder)
+                return ev.error("bad-argument", said)
             known = await trio.to_thread.run_sync(self.store.account, name)  # taken meanwhile
-            assert known is not None
+            if known is None:  # (and dropped again: 'deberc-net admin' re-makes it)
+                return ev.error("not-allowed", phrase(Msg.NO_PASSWORD_HERE, name=name))
         return await self._verify(name, known, password, address)
 
     async def check(self, name: str, password: str, address: str) -> ev.Error | None:
@@ -372,12 +384,12 @@ class Accounts:
                 del self._registering_from[address]  # memory follows use
         self._registered_from.add(address, trio.current_time())
 
-    async def _register(self, name: str, password: str, address: str) -> bool:
-        """Hash in the registration pool and store; False if someone registered the
-        name meanwhile."""
+    async def _register(self, name: str, password: str, address: str) -> str | None:
+        """Hash in the registration pool and store; None, or the name registered
+        meanwhile that is this one or looks like it (``Store.register``)."""
         async with self._in_the_pool(address):
             salt = os.urandom(16)
             digest = await trio.to_thread.run_sync(
                 password_hash, password, salt, limiter=self._registrations
             )
-        return bool(await trio.to_thread.run_sync(self.store.add_account, name, salt, digest))
+        return await trio.to_thread.run_sync(self.store.register, name, salt, digest)

@@ -260,7 +260,9 @@ class Login:
         if not isinstance(admitted, ev.Error):
             return True
         if admitted.code != "bad-password":  # a limit's or a registration's refusal
-            self.refused(session, name, admitted)
+            # (a look-alike registered meanwhile: as one registered before, "looks-like")
+            alike = admitted.said is not None and admitted.said.key is Msg.NAME_LOOKS_LIKE
+            self.refused(session, name, admitted, "looks-like" if alike else None)
             return False
         self.wrong_password(session, name, admitted)
         return False

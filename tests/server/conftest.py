@@ -19,7 +19,7 @@ import pytest
 import trio
 import trio.testing
 
-from deberc_net.server.accounts import set_password
+from deberc_net.server.accounts import password_hash, set_password
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
 from deberc_net.server.session import Session
@@ -112,7 +112,27 @@ def register(db_path: Path) -> Callable[[str, str], Awaitable[None]]:
         def write() -> None:
             store = open_store(db_path)
             try:
-                set_password(store, name, password)
+                looks_like = set_password(store, name, password)
+            finally:
+                store.close()
+            assert looks_like is None, f"{name} looks like {looks_like}: not registered"
+
+        await trio.to_thread.run_sync(write)
+
+    return add
+
+
+@pytest.fixture
+def register_old(db_path: Path) -> Callable[[str, str], Awaitable[None]]:
+    """Register a name as a store from before a rule of names kept it (a look-alike of
+    a name registered, one that mixes alphabets): written in, no rule asked."""
+
+    async def add(name: str, password: str) -> None:
+        def write() -> None:
+            store = open_store(db_path)
+            try:
+                salt = os.urandom(16)
+                assert store.add_account(name, salt, password_hash(password, salt))
             finally:
                 store.close()
 

@@ -39,13 +39,13 @@ async def _login(connect: Connector, port: int, line: str) -> LineClient:
 
 @pytest.mark.timeout(30)
 async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
-    start_server: StartServer, connect: Connector, register: Register
+    start_server: StartServer, connect: Connector, register: Register, register_old: Register
 ) -> None:
     await register("Alice", "her-own-1")
     await register("bob", "pw-bob-1")
     await register("all", "pw-all-1")
     await register("l1ya", "pw-l1ya-1")  # two names from before that look alike: both kept
-    await register("llya", "pw-llya-1")
+    await register_old("llya", "pw-llya-1")
     port = await start_server(admins=["boss"])  # an admin not registered yet
     with trio.fail_after(20):
         for line, other in [
@@ -79,14 +79,14 @@ async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
 
 @pytest.mark.timeout(30)
 async def test_a_dotless_i_and_two_letters_drawn_as_one_look_alike(
-    start_server: StartServer, connect: Connector, register: Register
+    start_server: StartServer, connect: Connector, register: Register, register_old: Register
 ) -> None:
     await register("Alice", "her-own-1")
     await register("martin", "pw-martin-1")
     await register("dave", "pw-dave-1")
     await register("wendy", "pw-wendy-1")
     await register("burn", "pw-burn-1")  # two names from before that look alike: both kept
-    await register("bum", "pw-bum-1")
+    await register_old("bum", "pw-bum-1")
     port = await start_server()
     with trio.fail_after(20):
         for line, other in [

@@ -19,7 +19,9 @@ registered only by the owner
     → the tests §1 names (test_attacks.py, test_reconnect.py, clients/test_bots.py,
       test_admin_command.py)
 §1 one alphabet a new name; look-alikes of a name taken refused, with the refusal's text;
-the store's `key_look` index (migrations 18, 20)
+the store's `latin_look` index (migration 21), old mixed names found by it, two
+registrations at once
+    → store/test_look_alike_race.py
     → server/test_input.py, server/test_look_alike_names.py,
       store/test_look_alike_accounts.py, store/test_workers_look_alike.py
 §1 `deberc-net admin NAME` refuses a registered name, `--replace`, the password's words
@@ -172,7 +174,7 @@ from deberc_net.server.proxy_header import LONGEST as PROXY_HEADER_LONGEST
 from deberc_net.server.running import FINAL_FLUSH_S, READ_SIZE
 from deberc_net.server.session import TAKE_MOST
 from deberc_net.server.store import open_store
-from deberc_net.server.store.base import OTHER_ALPHABETS, key_look, key_looks, look_key
+from deberc_net.server.store.base import OTHER_ALPHABETS, latin_look, look_key
 from deberc_net.server.store.migrations import MIGRATIONS
 from deberc_net.server.store.sqlite import BUSY_TIMEOUT_S as SQLITE_BUSY_TIMEOUT_S
 from deberc_net.server.web.app import PLAYER_RATED
@@ -458,7 +460,7 @@ def test_the_numbers_in_the_text_are_the_servers_defaults() -> None:
 
 def test_the_letters_1_makes_one_are_the_servers() -> None:
     # §1 "Nor does a new name look like a name taken": the letters made one, as the page
-    # lists them, are those the comparison (look_key) and the index (key_look) make one
+    # lists them, are those the comparison (look_key) and the index (latin_look) make one
     text = " ".join(section("## 1. Nobody takes another's seat or name").split())
     alike = [
         "Il1\u0406\u04c0\u04cf\u0399",  # I l 1, the Cyrillic І Ӏ ӏ, the Greek Ι
@@ -473,19 +475,22 @@ def test_the_letters_1_makes_one_are_the_servers() -> None:
         assert look_key(pair.upper()) != look_key(letter.upper()), pair  # "RN is no M"
     # the Cyrillic and Greek letters drawn as Latin ones: the page's lists are the code's
     lists = text.split("in the common faces are that letter, each in its own case (", 1)[1]
-    small, capital, read_as_n, n, greek = re.findall(r"`([^`]+)`", lists.split(")", 1)[0])
+    small, capital, read_as_n, n, greek_small, greek = re.findall(
+        r"`([^`]+)`", lists.split(")", 1)[0]
+    )
     assert lists.startswith(f"Cyrillic `{small}` and `{capital}`, and the `{read_as_n}` read")
     assert n == "n" and look_key(read_as_n) == look_key(n)
-    listed = {*small.split(), *capital.split(), read_as_n, *greek.split()}
+    listed = {*small.split(), *capital.split(), read_as_n, *greek_small.split(), *greek.split()}
     assert "and the `п` read as an `n` at a glance" in text
     assert listed == set(OTHER_ALPHABETS)
     for letter, latin in OTHER_ALPHABETS.items():
         assert look_key(letter) == look_key(latin), letter  # "each in its own case"
-    # "the small letters that are small capitals (в к м н т), and the Greek ν ... are not
-    # made Latin"
-    assert "small capitals (`в к м н т`), and the Greek `ν`" in text
-    for letter in "вкмнтν":
+    # "the small letters that are small capitals (в к м н т) are not made Latin", and
+    # the Greek ν is a v, its capital an N
+    assert "small capitals (`в к м н т`) are not made Latin" in text
+    for letter in "вкмнт":
         assert letter not in OTHER_ALPHABETS and look_key(letter) == letter
+    assert look_key("\u03bd") == look_key("v") and look_key("\u039d") == look_key("N")
     # the page's examples: refused beside ..., and taken beside ... (Arnold, clara,
     # vivian taken, burn and bum both logging in: server/test_look_alike_names.py)
     for new, taken in [
@@ -494,19 +499,20 @@ def test_the_letters_1_makes_one_are_the_servers() -> None:
         ("Teo", "\u0422\u0415\u041e"), ("al\u0131ce", "Alice"), ("AL1CE", "ALICE"),
     ]:  # fmt: skip
         assert look_key(new) == look_key(taken), (new, taken)
-        assert key_look(taken) in key_looks(new), (new, taken)  # and the index finds it
+        assert latin_look(taken) == latin_look(new), (new, taken)  # and the index finds it
     for new, taken in [
         ("\u0412\u0435\u0440\u0430", "Vera"), ("\u043d\u0435\u0445", "HEX"), ("ali", "all"),
         ("bili", "bill"), ("AL1CE", "Alice"),
     ]:  # fmt: skip
         assert look_key(new) != look_key(taken), (new, taken)
-    # the index's coarser look: "i with l and 1, rn as m, cl as d, w as vv, whatever the
-    # case, and the Cyrillic һ as н, ү as у, сӏ as ԁ"
+    # the index's coarser look: "i with l and 1, n with v, u with y, rn as m, cl as d,
+    # w as vv, whatever the case", the Cyrillic and Greek letters read as Latin
     for group in (
-        "il1IL", ("rn", "m", "RN", "M"), ("cl", "d", "CL", "D"), ("w", "vv", "W", "VV"),
-        ("\u04bb", "\u043d"), ("\u04af", "\u0443"), ("\u0441\u04cf", "\u0501"),
+        "il1IL", "nvNV", "uyUY", ("rn", "m", "RN", "M"), ("cl", "d", "CL", "D"),
+        ("w", "vv", "W", "VV"), ("\u04bb", "\u043d", "h"), ("\u04af", "\u0443", "y"),
+        ("\u0441\u04cf", "\u0501", "d"), ("\u03bd", "\u039d", "n"),
     ):  # fmt: skip
-        assert len({key_look(name) for name in group}) == 1, group
+        assert len({latin_look(name) for name in group}) == 1, group
 
 
 def _banner_within(sockets: list[socket.socket], seconds: float) -> set[socket.socket]:

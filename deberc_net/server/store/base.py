@@ -90,6 +90,29 @@ OTHER_ALPHABETS = {
     "\u03a7": "X",  # Greek Χ
     "\u03a5": "Y",  # Greek Υ
     "\u0396": "Z",  # Greek Ζ
+} | {
+    # From Unicode's confusables data (UTS #39, confusables.txt: the Cyrillic and Greek
+    # letters it maps to one Latin letter, those NFKC keeps), the small letters only
+    # roughly Latin above all: they passed as names of their own beside a Latin one
+    # taken (s39). Cyrillic и is not in that data: drawn as u in italic and by hand.
+    "\u0438": "u",  # Cyrillic и
+    "\u0433": "r",  # Cyrillic г
+    "\u0423": "Y",  # Cyrillic У
+    "\u042c": "b",  # Cyrillic Ь
+    "\u0461": "w",  # Cyrillic ѡ (omega)
+    "\u0475": "v",  # Cyrillic ѵ (izhitsa)
+    "\u0474": "V",  # Cyrillic Ѵ
+    "\u04bd": "e",  # Cyrillic ҽ (Abkhasian che)
+    "\u050c": "G",  # Cyrillic Ԍ (komi sje)
+    "\ua647": "i",  # Cyrillic ꙇ (iota)
+    "\u03b1": "a",  # Greek α
+    "\u03b3": "y",  # Greek γ
+    "\u03bd": "v",  # Greek ν (its capital Ν is an N)
+    "\u03c1": "p",  # Greek ρ
+    "\u03c5": "u",  # Greek υ (its capital Υ is a Y)
+    "\u037f": "J",  # Greek Ϳ (yot)
+    "\u03f3": "j",  # Greek ϳ
+    "\u03dc": "F",  # Greek Ϝ (digamma)
 }
 
 
@@ -186,26 +209,6 @@ KEY_PAIRS = (("rn", "m"), ("cl", "d"), ("w", "vv"), *KEY_SPELLED_ONE)
 LOOK_OF_KEY_PAIRS = functools.reduce(
     lambda sql, pair: f"replace({sql}, '{pair[0]}', '{pair[1]}')", KEY_PAIRS, LOOK_OF_KEY
 )
-READ_AS_LATIN = str.maketrans(OTHER_ALPHABETS)
-
-
-def _spelling_in(alphabet: str) -> tuple[tuple[str, str], ...]:
-    """How a Latin ``key_look`` is spelled in ``alphabet`` ('CYRILLIC', 'GREEK'), as
-    its key_look holds it: each Latin letter (in small, as the key holds it; 'w' as
-    'vv') and the small letter of ``alphabet`` drawn as it, made one (KEY_SPELLED_ONE);
-    'vv' first. ValueError if a Latin letter is drawn by two (the index would need
-    another KEY_SPELLED_ONE)."""
-    spelled: dict[str, str] = {}
-    for letter, latin in OTHER_ALPHABETS.items():
-        if unicodedata.name(letter).startswith(alphabet):
-            small = functools.reduce(lambda s, p: s.replace(*p), KEY_SPELLED_ONE, letter.casefold())
-            read = latin.casefold().replace("w", "vv")
-            if spelled.setdefault(read, small) != small:
-                raise ValueError(f"{read!r} is drawn by {spelled[read]!r} and {small!r}")
-    return tuple(sorted(spelled.items(), key=lambda pair: -len(pair[0])))
-
-
-SPELLED_IN = (_spelling_in("CYRILLIC"), _spelling_in("GREEK"))
 
 
 def look_key(name: str) -> str:
@@ -222,30 +225,60 @@ def look_key(name: str) -> str:
     return drawn.casefold()
 
 
-def key_look(name: str) -> str:
-    """The coarser look the index of migration 20 holds (LOOK_OF_KEY_PAIRS): names of
-    one alphabet with one ``look_key`` have one ``key_look``, not always the other
-    way round."""
-    return functools.reduce(
-        lambda look, pair: look.replace(*pair), KEY_PAIRS, name_key(name).translate(KEY_LOOKS_ALIKE)
-    )
+# The accounts' ``look`` column (migration 21, in place of 20's index): each name's
+# key read as Latin, coarser than ``look_key`` (which needs the case the key has lost),
+# so every name ``look_key`` makes one with another has the other's ``look``, whatever
+# its alphabets, one registered before mixing them was refused among them. Each key
+# letter becomes the Latin letter it is drawn as in either case (LOOKS_ALIKE), letters
+# one key letter stands for in its two cases made one (Greek ν is N and v: n and v are
+# one, as υ makes u and y one, ι i and l); then the pairs drawn as one (DRAWN_AS_ONE).
+# Computed here for a new account, and by migration 21 in SQL (the same replaces, in
+# order, ``LATIN_OF_KEY_SQL``) for those registered before: never change it (another
+# reading is another migration's refill).
+def _latin_steps() -> tuple[tuple[str, str], ...]:
+    readings: dict[str, set[str]] = {}  # by key letter: the Latin letters it is drawn as
+    for drawn, latin in [*_LOOKS_ALIKE_READ.items(), *OTHER_ALPHABETS.items()]:
+        readings.setdefault(drawn.casefold(), set()).add(latin.casefold())
+    for letter, read in readings.items():
+        if letter.isascii():
+            read.add(letter)  # a Latin key letter (i of I) is drawn as itself too
+    classes: list[set[str]] = []
+    for read in readings.values():
+        joined = {*read}.union(*(c for c in classes if c & read))
+        classes = [c for c in classes if not c & read] + [joined]
+    first = {latin: min(c, key=lambda x: (not x.isalpha(), x)) for c in classes for latin in c}
+    steps = [(letter, first[min(read)]) for letter, read in sorted(readings.items())]
+    steps += [(latin, one) for latin, one in sorted(first.items()) if latin not in readings]
+    n, v, i = first.get("n", "n"), first.get("v", "v"), first.get("l", "l")
+    pairs = [("w", v + v), ("r" + n, "m"), ("c" + i, "d")]
+    return tuple((a, b) for a, b in steps if a != b) + tuple(pairs)
 
 
-def key_looks(name: str) -> tuple[str, str, str, str]:
-    """The ``key_look`` a registered name that looks like ``name`` has, if it keeps to
-    one alphabet (as every name taken now does): ``name``'s own, its Latin reading's
-    (the Cyrillic аппа's anna), and that reading spelled in Cyrillic and in Greek
-    letters (anna's аппа)."""
-    latin = key_look(unicodedata.normalize("NFKC", name).translate(READ_AS_LATIN))
-    cyrillic, greek = (
-        functools.reduce(lambda s, p: s.replace(*p), spelling, latin) for spelling in SPELLED_IN
-    )
-    return key_look(name), latin, cyrillic, greek
+_LOOKS_ALIKE_READ = {chr(k): str(v) for k, v in LOOKS_ALIKE.items()}
+LATIN_OF_KEY = _latin_steps()
+LATIN_STEPS_AT_ONCE = 20  # replaces in one SQL expression: SQLite's parser nests ~28
+
+
+def latin_look(name: str) -> str:
+    """``name``'s look as the accounts' ``look`` column holds it (LATIN_OF_KEY)."""
+    return functools.reduce(lambda look, step: look.replace(*step), LATIN_OF_KEY, name_key(name))
+
+
+def _latin_sql(column: str, steps: tuple[tuple[str, str], ...]) -> str:
+    return functools.reduce(lambda sql, s: f"replace({sql}, '{s[0]}', '{s[1]}')", steps, column)
+
+
+# LATIN_OF_KEY in SQL (SQLite's and PostgreSQL's replace), in expressions of at most
+# LATIN_STEPS_AT_ONCE replaces: the first reads ``key``, each next the ``look`` so far
+LATIN_OF_KEY_SQL = tuple(
+    _latin_sql("key" if at == 0 else "look", LATIN_OF_KEY[at : at + LATIN_STEPS_AT_ONCE])
+    for at in range(0, len(LATIN_OF_KEY), LATIN_STEPS_AT_ONCE)
+)
 
 
 def look_alike(name: str, candidates: Iterable[str]) -> str | None:
-    """The first of ``candidates`` (registered names of one of ``name``'s
-    ``key_looks``) that looks like ``name`` (``look_key``), or None."""
+    """The first of ``candidates`` (registered names of ``name``'s ``latin_look``)
+    that looks like ``name`` (``look_key``), or None."""
     look = look_key(name)
     return next((c for c in candidates if look_key(c) == look), None)
 
@@ -376,6 +409,13 @@ class Store(Protocol):
 
     def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
         """Register ``name``; False if it is taken already (in any writing of it)."""
+        ...
+
+    def register(self, name: str, salt: bytes, digest: bytes) -> str | None:
+        """Register the new ``name`` unless a registered name is it (in any writing) or
+        looks like it (``look_alike``), read and written in one transaction, so two
+        look-alikes registered at once are not both taken (docs/security.md §1): None
+        if registered, else that registered name, as spelled."""
         ...
 
     def forget_account(self, name: str) -> None:
@@ -943,11 +983,10 @@ MUTE = (
 )
 MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # a player's ignore list (migration 17), the same SQL in both dialects
-# the registered names that may look like one not registered (key_look), by key
-# (its candidates: the names of one key_look, a few at most; look_alike picks)
-LOOKS_LIKE = (
-    "SELECT name FROM accounts WHERE " + LOOK_OF_KEY_PAIRS + " IN ({p}, {p}, {p}, {p}) ORDER BY key"
-)
+# the registered names that may look like one not registered (its latin_look, migration
+# 21's index), by key (its candidates, a few at most; look_alike picks)
+LOOKS_LIKE = "SELECT name FROM accounts WHERE look = {p} ORDER BY key"
+ADD_ACCOUNT = "INSERT INTO accounts (key, name, salt, hash, look) VALUES ({p}, {p}, {p}, {p}, {p})"
 IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored LIMIT {p}"
 IGNORE = (
     "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import attrs
 import structlog
 
-from .base import LOOK_OF_KEY, LOOK_OF_KEY_PAIRS, StoreError
+from .base import LATIN_OF_KEY_SQL, LOOK_OF_KEY, LOOK_OF_KEY_PAIRS, StoreError
 
 log = structlog.get_logger("deberc.store")
 
@@ -56,6 +56,9 @@ INSERT INTO old_stops (match_id)
     WHERE NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = d.match_id)
       AND NOT EXISTS (SELECT 1 FROM running r WHERE r.match_id = d.match_id);
 """
+
+# migration 21's fill of the accounts' look: LATIN_OF_KEY_SQL's expressions, in order
+_LATIN_FILL = "\n".join(f"UPDATE accounts SET look = {sql};" for sql in LATIN_OF_KEY_SQL)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -599,6 +602,27 @@ CREATE INDEX accounts_look_pairs ON accounts ({LOOK_OF_KEY_PAIRS});
         postgres=f"""
 DROP INDEX accounts_look;
 CREATE INDEX accounts_look_pairs ON accounts (({LOOK_OF_KEY_PAIRS}));
+""",
+    ),
+    Migration(
+        21,
+        "accounts found by their names read as Latin, mixed alphabets too",
+        # each account's key read as Latin (latin_look: LATIN_OF_KEY, the Cyrillic and
+        # Greek letters only roughly Latin among them), stored and indexed in place of
+        # migration 20's index: a name registered before mixing alphabets was refused
+        # ('аnna') is found by the Latin one it looks like, and a look-up asks for one
+        # look, not four spellings (docs/security.md §1); new rows get it from the code
+        sqlite=f"""
+ALTER TABLE accounts ADD COLUMN look TEXT NOT NULL DEFAULT '';
+{_LATIN_FILL}
+DROP INDEX accounts_look_pairs;
+CREATE INDEX accounts_look ON accounts (look);
+""",
+        postgres=f"""
+ALTER TABLE accounts ADD COLUMN look TEXT NOT NULL DEFAULT '';
+{_LATIN_FILL}
+DROP INDEX accounts_look_pairs;
+CREATE INDEX accounts_look ON accounts (look);
 """,
     ),
 )

@@ -22,6 +22,7 @@ import psycopg
 import psycopg_pool
 
 from .base import (
+    ADD_ACCOUNT,
     BAN,
     BAN_OF,
     BANS,
@@ -88,7 +89,7 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
-    key_looks,
+    latin_look,
     look_alike,
     lost_match_row,
     match_row,
@@ -350,11 +351,28 @@ class PostgresStore:
     def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
         with self._pool.connection() as conn:
             cur = conn.execute(
-                "INSERT INTO accounts (key, name, salt, hash) VALUES (%s, %s, %s, %s)"
-                " ON CONFLICT (key) DO NOTHING",
-                (name_key(name), name, salt, digest),
+                ADD_ACCOUNT.format(p="%s") + " ON CONFLICT (key) DO NOTHING",
+                (name_key(name), name, salt, digest, latin_look(name)),
             )
             return cur.rowcount == 1
+
+    def register(self, name: str, salt: bytes, digest: bytes) -> str | None:
+        with self._pool.connection() as conn, conn.transaction():
+            # the accounts' writers take turns from here to the commit (a read is let
+            # by): another registration looks only once this one is stored
+            conn.execute("LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE")
+            row = conn.execute(
+                "SELECT name FROM accounts WHERE key = %s", (name_key(name),)
+            ).fetchone()
+            if row is not None:
+                return str(row[0])
+            alike = _looks_like(conn, name)
+            if alike is None:
+                conn.execute(
+                    ADD_ACCOUNT.format(p="%s"),
+                    (name_key(name), name, salt, digest, latin_look(name)),
+                )
+        return alike
 
     def forget_account(self, name: str) -> None:
         with self._pool.connection() as conn:
@@ -391,9 +409,7 @@ class PostgresStore:
             ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
             account = conn.execute("SELECT name FROM accounts WHERE key = %s", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
-                look = key_looks(name)  # the index's candidates; look_alike picks
-                rows = conn.execute(LOOKS_LIKE.format(p="%s"), look).fetchall()
-                alike = look_alike(name, (str(r[0]) for r in rows))
+                alike = _looks_like(conn, name)
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="%s")
                 ignored = conn.execute(query, (*key, ignored_most)).fetchall()
@@ -863,6 +879,12 @@ def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connectio
     except psycopg.OperationalError as exc:
         reason = " ".join(str(exc).split()) or "refused"  # libpq's lines, as one
         raise StoreError(f"cannot connect to PostgreSQL at {redacted(url)}: {reason}") from None
+
+
+def _looks_like(conn: psycopg.Connection[Any], name: str) -> str | None:
+    """A registered name ``name`` (not registered) looks like, or None."""
+    rows = conn.execute(LOOKS_LIKE.format(p="%s"), (latin_look(name),)).fetchall()
+    return look_alike(name, (str(r[0]) for r in rows))
 
 
 def migrate(

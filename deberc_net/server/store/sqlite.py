@@ -24,6 +24,7 @@ from typing import Any
 import structlog
 
 from .base import (
+    ADD_ACCOUNT,
     BAN,
     BAN_OF,
     BANS,
@@ -90,7 +91,7 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
-    key_looks,
+    latin_look,
     look_alike,
     lost_match_row,
     match_row,
@@ -476,13 +477,29 @@ class SQLiteStore:
     def add_account(self, name: str, salt: bytes, digest: bytes) -> bool:
         with self._reading():
             try:
-                self._db.execute(
-                    "INSERT INTO accounts (key, name, salt, hash) VALUES (?, ?, ?, ?)",
-                    (name_key(name), name, salt, digest),
-                )
+                self._db.execute(ADD_ACCOUNT.format(p="?"), _account_row(name, salt, digest))
             except sqlite3.IntegrityError:
                 return False
         return True
+
+    def register(self, name: str, salt: bytes, digest: bytes) -> str | None:
+        # BEGIN IMMEDIATE: the file's write lock held from the look-up to the insert, so
+        # another registration (this process's, or another's) waits for both
+        with self._writing():
+            row = self._db.execute(
+                "SELECT name FROM accounts WHERE key = ?", (name_key(name),)
+            ).fetchone()
+            if row is not None:
+                return str(row[0])
+            alike = self._looks_like(name)
+            if alike is None:
+                self._db.execute(ADD_ACCOUNT.format(p="?"), _account_row(name, salt, digest))
+        return alike
+
+    def _looks_like(self, name: str) -> str | None:
+        """A registered name ``name`` (not registered) looks like, or None."""
+        rows = self._db.execute(LOOKS_LIKE.format(p="?"), (latin_look(name),)).fetchall()
+        return look_alike(name, (str(r[0]) for r in rows))
 
     def forget_account(self, name: str) -> None:
         with self._reading():
@@ -519,9 +536,7 @@ class SQLiteStore:
             ban = self._db.execute(BAN_OF.format(p="?", since=SINCE), key).fetchone()
             account = self._db.execute("SELECT name FROM accounts WHERE key = ?", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
-                look = key_looks(name)  # the index's candidates; look_alike picks
-                rows = self._db.execute(LOOKS_LIKE.format(p="?"), look).fetchall()
-                alike = look_alike(name, (str(r[0]) for r in rows))
+                alike = self._looks_like(name)
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="?")
                 ignored = self._db.execute(query, (*key, ignored_most)).fetchall()
@@ -820,6 +835,11 @@ RUNNING_BOARD_ROW = (
     "INSERT INTO running (match_id, server, board)"
     f" VALUES (?, ?, {BOARD_UNLESS_LISTED.format(p='?')})" + PLAYS_ON
 )
+
+
+def _account_row(name: str, salt: bytes, digest: bytes) -> tuple[str, str, bytes, bytes, str]:
+    """An account's row (ADD_ACCOUNT), its ``look`` (migration 21) with it."""
+    return (name_key(name), name, salt, digest, latin_look(name))
 
 
 def migrate(
