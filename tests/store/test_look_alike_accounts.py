@@ -20,6 +20,9 @@ from deberc_net.server.store.base import (
     look_key,
     name_key,
 )
+from deberc_net.server.store.migrations import MIGRATIONS
+
+from .records import opened, raw
 
 
 def test_a_new_name_is_told_the_registered_name_it_looks_like(store_db: str) -> None:
@@ -169,6 +172,39 @@ def test_a_new_name_is_refused_beside_an_old_one_of_mixed_alphabets(store_db: st
             assert store.arrival(name).looks_like == mixed, name
         assert store.register("anna", b"salt", b"hash") == mixed
         assert store.register("hanna", b"salt", b"hash") is None
+    finally:
+        store.close()
+
+
+def test_migration_21_reads_the_accounts_there_are_as_latin(new_store_db: str) -> None:
+    """The accounts registered before migration 21 (look-alikes of each other, one of
+    mixed alphabets among them) get their look as a new account does, in SQL, and are
+    found by it; their names, keys and passwords are as they were."""
+    names = [
+        "Alice",
+        "AIice",
+        "\u0430nna",
+        "\u0433\u0438\u042c\u0443",
+        "Bum",
+        "\u03c1\u03b1\u03c1\u03b1",
+    ]
+    opened(new_store_db, migrations=MIGRATIONS[:20]).close()
+    rows = ", ".join(f"('{name_key(n)}', '{n}', 'salt', 'hash')" for n in names)
+    raw(new_store_db, f"INSERT INTO accounts (key, name, salt, hash) VALUES {rows}")
+    store = open_store(new_store_db)
+    try:
+        assert store.schema_version() == 21
+        for name in names:
+            assert store.arrival(name).spelling == name
+        for new, old in [
+            ("anna", "\u0430nna"),
+            ("ruby", "\u0433\u0438\u042c\u0443"),
+            ("burn", "Bum"),
+            ("papa", "\u03c1\u03b1\u03c1\u03b1"),
+            ("A1ice", "AIice"),  # (the first in key order of those it looks like)
+        ]:
+            assert store.arrival(new).looks_like == old, new
+            assert store.register(new, b"salt", b"hash") == old, new
     finally:
         store.close()
 
