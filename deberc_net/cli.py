@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from deberc_net.ladder.store import LadderStore
     from deberc_net.plugins import RuleBook
     from deberc_net.server.config import Config
+    from deberc_net.server.store import Store
 
 
 MOST_LEASE_S = 86400.0  # a ladder board's lease at most (ladder worker --lease-s): a day
@@ -757,8 +758,8 @@ def _admin(args: argparse.Namespace) -> int:
     """Register an admin's name (or, with --replace, change a registered name's
     password): the only way an admin's name is made."""
     from deberc_net.protocol.messages import Msg, phrase
-    from deberc_net.server.accounts import new_name, scripts_mixed, set_password, valid_name
-    from deberc_net.server.store import Store, describe, is_postgres, open_store
+    from deberc_net.server.accounts import set_password, valid_name
+    from deberc_net.server.store import describe, is_postgres, open_store
 
     if not valid_name(args.name):  # (in the words the server's login refuses it)
         print(f"deberc-net admin: {phrase(Msg.LOGIN_NAME).text()}", file=sys.stderr)
@@ -781,9 +782,10 @@ def _admin(args: argparse.Namespace) -> int:
         # a name already registered may be a player's: its password is replaced only
         # when the operator says so (docs/security.md)
         known = store is not None and store.account(args.name) is not None
-        if not known and not new_name(args.name):  # one registered before may keep it
-            why = phrase(Msg.NAME_SCRIPTS if scripts_mixed(args.name) else Msg.LOGIN_NAME)
-            print(f"deberc-net admin: {why.text()}", file=sys.stderr)
+        # a new name under a login's rules (one registered before may keep its own)
+        why = None if known else _new_name_refused(args.name, store, args.admins or [])
+        if why is not None:
+            print(f"deberc-net admin: {why}", file=sys.stderr)
             return 2
         if known and not args.replace:
             print(
@@ -799,7 +801,11 @@ def _admin(args: argparse.Namespace) -> int:
             store = _open_store("admin", open_store, args.db)
             if store is None:
                 return 2
-        set_password(store, args.name, password)
+        alike = set_password(store, args.name, password)
+        if alike is not None:  # registered meanwhile (by a login at a running server)
+            said = phrase(Msg.NAME_LOOKS_LIKE, name=args.name, other=alike)
+            print(f"deberc-net admin: {said.text()}", file=sys.stderr)
+            return 2
     finally:
         if store is not None:
             store.close()
@@ -811,6 +817,27 @@ def _admin(args: argparse.Namespace) -> int:
     else:
         print(f"{args.name} is registered in {describe(args.db)}; {_admins_hint(args)}")
     return 0
+
+
+def _new_name_refused(name: str, store: Store | None, admins: list[str]) -> str | None:
+    """Why ``admin`` refuses to register the new ``name``, as a login's registration is
+    refused (server/login.py: the rules of new names, the house bots' prefix, a look-alike
+    of a registered name or of an admin listed in the settings), or None."""
+    from deberc_net.protocol.messages import Msg, phrase
+    from deberc_net.server.accounts import new_name, scripts_mixed
+    from deberc_net.server.house import PREFIX
+    from deberc_net.server.store import name_key
+    from deberc_net.server.store.base import look_alike, look_key
+
+    if not new_name(name):
+        return phrase(Msg.NAME_SCRIPTS if scripts_mixed(name) else Msg.LOGIN_NAME).text()
+    if name_key(name).startswith(PREFIX) or look_key(name).startswith(look_key(PREFIX)):
+        return phrase(Msg.HOUSE_NAMES, prefix=PREFIX).text()  # (no login could take it)
+    others = [admin for admin in admins if name_key(admin) != name_key(name)]
+    alike = look_alike(name, others) or (None if store is None else store.arrival(name).looks_like)
+    if alike is None:
+        return None
+    return phrase(Msg.NAME_LOOKS_LIKE, name=name, other=alike).text()
 
 
 def _admins_hint(args: argparse.Namespace) -> str:
@@ -845,6 +872,13 @@ def _admin_password(name: str) -> str | None:
     if not password or " " in password:
         print(
             "deberc-net admin: the password is one word, read from standard input", file=sys.stderr
+        )
+        return None
+    if not password.isprintable():  # a login splits at any space, and drops some bytes
+        print(
+            "deberc-net admin: no login can type a password with a tab, a no-break space or"
+            " another invisible character: choose another",
+            file=sys.stderr,
         )
         return None
     from deberc_net.protocol.login_words import typable

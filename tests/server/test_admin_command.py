@@ -13,6 +13,7 @@ import pytest
 import trio
 
 from deberc_net.cli import main
+from deberc_net.server.store import open_store
 
 from .conftest import Connector
 
@@ -183,3 +184,55 @@ async def test_admin_takes_no_new_name_against_the_compatibility_rule_but_resets
     code, out, err = await trio.to_thread.run_sync(lambda: admin("old\u00bd", "--replace"))
     assert (code, err) == (0, ""), err
     assert out.startswith("old\u00bd has a new password in ")
+
+
+async def test_admin_takes_no_new_name_a_login_could_not_register(
+    db_path: Path,
+    register: Callable[[str, str], Awaitable[None]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A look-alike of a registered name (in Latin, or in Cyrillic letters), a name with
+    the house bots' prefix: refused as a login's registration is, before the password
+    is asked for, nothing stored; a name that looks like none is registered."""
+    await register("Alice", "her-own-1")
+    monkeypatch.setattr("sys.stdin", _NoPasswordHere())
+    for name, said in [
+        ("AIice", "AIice looks like Alice, a name taken (I, l and 1 look alike"),
+        ("\u0410lice", "a name keeps to one alphabet"),  # (a Cyrillic А)
+        ("\u0430\u04cf\u0456\u0441\u0435", "\u0430\u04cf\u0456\u0441\u0435 looks like Alice"),
+        ("house-boss", "names starting 'house-' are the server's bots"),
+        ("h0use-boss", "names starting 'house-' are the server's bots"),
+    ]:
+        assert main(["admin", name, "--db", str(db_path)]) == 2, name
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"deberc-net admin: {said}"), (name, err)
+    code, out, err = _admin(monkeypatch, capsys, "alicia", "--db", str(db_path), pw="pw-alicia")
+    assert (code, err) == (0, ""), err
+    store = open_store(db_path)
+    try:
+        registered = [
+            n for n in ("AIice", "house-boss", "h0use-boss", "alicia") if store.account(n)
+        ]
+        assert registered == ["alicia"]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("password", ["pass\tword", "pass\u00a0word", "pass\u200bword"])
+def test_admin_refuses_a_password_with_a_character_a_login_cannot_carry(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    password: str,
+) -> None:
+    # a login's line is split at any space (a tab, a no-break space), so such a
+    # password, stored, could never be given back
+    db = tmp_path / "d.sqlite3"
+    code, out, err = _admin(monkeypatch, capsys, "boss", "--db", str(db), pw=password)
+    assert (code, out) == (2, "")
+    assert err == (
+        "deberc-net admin: no login can type a password with a tab, a no-break space or"
+        " another invisible character: choose another\n"
+    )
+    assert list(tmp_path.iterdir()) == []
