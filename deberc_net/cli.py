@@ -882,7 +882,13 @@ def _admin_password(name: str) -> str | None:
         )
         return None
     from deberc_net.protocol.login_words import typable
+    from deberc_net.protocol.messages import Msg, phrase
+    from deberc_net.server.accounts import PASSWORD_LEAST, short_password
 
+    if short_password(password):  # (as a login's registration refuses it)
+        said = phrase(Msg.PASSWORD_SHORT, least=PASSWORD_LEAST)
+        print(f"deberc-net admin: {said.text()}", file=sys.stderr)
+        return None
     if not typable(password):  # 'login NAME token=…' would read it as something else
         print(
             "deberc-net admin: no login can type a password beginning with token=, lang=,"

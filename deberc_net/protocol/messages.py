@@ -111,6 +111,7 @@ class Msg(StrEnum):
     PASSWORD_NONE = "password-none"
     PASSWORD_SAME = "password-same"
     PASSWORD_RESERVED = "password-reserved"
+    PASSWORD_SHORT = "password-short"
     PASSWORD_CHANGED = "password-changed"
     SEAT_KEPT_ELSEWHERE = "seat-kept-elsewhere"
     # the lobby's lists and the score sheet (protocol.render)
@@ -773,6 +774,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PASSWORD_SAME: (
         "OLD and NEW are the same: a new password must differ",
         "СТАРЫЙ и НОВЫЙ совпадают: новый пароль должен быть другим",
+    ),
+    Msg.PASSWORD_SHORT: (
+        "a new password is at least {least} characters: choose a longer one",
+        "новый пароль — не короче {least} знаков: выберите подлиннее",
     ),
     Msg.PASSWORD_RESERVED: (
         "a password may not begin with 'token=', 'lang=', 'style=', 'tell=', 'sort=' or"

@@ -32,6 +32,10 @@ NAME_RULE = re.compile(r"^[^\W_][\w-]{1,19}$")
 # NAME_RULE alone lets them in: the Hangul fillers. A name of them shows as a blank.
 BLANK_LETTERS = re.compile("[\u115f\u1160\u3164\uffa0]")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
+# The shortest new password (a registration's, a 'password' change's, 'deberc-net
+# admin''s), in characters: one a club's players accept typing, past a guess of a few
+# letters. The passwords of accounts made before it was asked for still log in.
+PASSWORD_LEAST = 6
 # The alphabets whose letters look alike (Latin a, Cyrillic а, Greek ο and о): a new
 # name mixes none of them, so 'аnna' (a Cyrillic а) is not taken beside anna, nor
 # 'bоss' beside an admin, nor 'hоuse-search3' as a house bot (a hostile tryout, s34).
@@ -71,6 +75,11 @@ def scripts_mixed(name: str) -> bool:
         if char.isalpha()
     }
     return len(scripts & LOOKALIKE_SCRIPTS) > 1
+
+
+def short_password(password: str) -> bool:
+    """Whether ``password`` is too short for a new password (PASSWORD_LEAST)."""
+    return len(password) < PASSWORD_LEAST
 
 
 def password_hash(password: str, salt: bytes) -> bytes:

@@ -174,6 +174,11 @@ class Login:
             # a new name drawn as another's (AIice beside alice): refused as a mixed one
             self.refused(session, name, ev.error("bad-argument", alike), "looks-like")
             return
+        elif password is not None and accounts.short_password(password):  # nothing hashed
+            least = accounts.PASSWORD_LEAST
+            error = ev.error("bad-argument", phrase(Msg.PASSWORD_SHORT, least=least))
+            self.refused(session, name, error, "short-password")
+            return
         elif password is not None:
             if not await self._register(session, name, password) or not (
                 await self._still_unbanned(session, name)

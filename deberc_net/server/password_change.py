@@ -14,6 +14,7 @@ from deberc_net.protocol.commands import Command
 from deberc_net.protocol.login_words import typable
 from deberc_net.protocol.messages import Msg, phrase
 
+from .accounts import PASSWORD_LEAST, short_password
 from .session import Session
 
 if TYPE_CHECKING:
@@ -45,6 +46,10 @@ class PasswordChange:
         # any case
         if not typable(new):  # it could never log in
             session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_RESERVED)))
+            return
+        if short_password(new):
+            least = PASSWORD_LEAST
+            session.send(ev.error("bad-argument", phrase(Msg.PASSWORD_SHORT, least=least)))
             return
         # the new one's limits first: nothing hashed for a change refused anyway
         refused = accounts.change_refused(session.address) or await accounts.check(

@@ -63,11 +63,13 @@ async def test_admin_on_a_registered_name_refuses_without_replace_and_resets_wit
     assert await _login(port, connect, "login newbie players-own") == "cmd=login"
     assert await _login(port, connect, "login newbie taken") == "code=bad-password"
 
-    code, out, err = await trio.to_thread.run_sync(lambda: admin("newbie", "--replace", pw="reset"))
+    code, out, err = await trio.to_thread.run_sync(
+        lambda: admin("newbie", "--replace", pw="reset-1")
+    )
     assert code == 0, err
     said = out.splitlines()[-1]  # (the running server logs to the same capture)
     assert said.startswith(f"newbie has a new password in {db} (the old one no longer works)")
-    assert await _login(port, connect, "login newbie reset") == "cmd=login"
+    assert await _login(port, connect, "login newbie reset-1") == "cmd=login"
     assert await _login(port, connect, "login newbie players-own") == "code=bad-password"
 
 
@@ -85,7 +87,9 @@ def test_admin_registers_a_new_name_with_or_without_replace(
     db_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for name, flags in (("boss", ()), ("chief", ("--replace",))):
-        code, out, err = _admin(monkeypatch, capsys, name, *flags, "--db", str(db_path), pw="pw")
+        code, out, err = _admin(
+            monkeypatch, capsys, name, *flags, "--db", str(db_path), pw="pw-boss"
+        )
         assert (code, err) == (0, "")
         assert out == (
             f"{name} is registered in {db_path}; list it in the server's admins (a server"
@@ -235,4 +239,15 @@ def test_admin_refuses_a_password_with_a_character_a_login_cannot_carry(
         "deberc-net admin: no login can type a password with a tab, a no-break space or"
         " another invisible character: choose another\n"
     )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_admin_refuses_a_short_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as a login's registration refuses it: nothing stored, no database made
+    db = tmp_path / "d.sqlite3"
+    code, out, err = _admin(monkeypatch, capsys, "boss", "--db", str(db), pw="boss1")
+    assert (code, out) == (2, "")
+    assert err == "deberc-net admin: a new password is at least 6 characters: choose a longer one\n"
     assert list(tmp_path.iterdir()) == []

@@ -60,12 +60,12 @@ async def test_a_wrong_old_password_changes_nothing_and_counts_as_a_wrong_login(
 ) -> None:
     vera = await connect.machine(port, "vera", password="first1")
     for _ in range(2):
-        await vera.send("password guess new1")
+        await vera.send("password guess new-one1")
         assert await vera.expect("error") == {
             "code": "bad-password",
             "text": "wrong password for that name",
         }
-    await vera.send("password guess new1")  # the third (failed_logins_per_connection)
+    await vera.send("password guess new-one1")  # the third (failed_logins_per_connection)
     await vera.expect("error", code="bad-password")
     assert (await vera.expect("bye"))["text"] == "Too many wrong passwords: the connection closes."
     await vera.wait_closed()
