@@ -216,3 +216,27 @@ def test_each_held_names_look_is_kept_however_many_are_held() -> None:
     assert held_look_alike("newcomer", held[:100]) is None
     assert held_look_alike("newcomer", held[:100]) is None
     assert held_look.cache_info().currsize <= 2 * 100 + HELD_LOOKS_FLOOR
+
+
+@pytest.mark.timeout(30)
+async def test_an_old_name_of_mixed_alphabets_logs_in_and_no_new_one_looks_like_it(
+    start_server: StartServer, connect: Connector, register_old: Register
+) -> None:
+    """'аnna' (its а Cyrillic), registered before a new name had to keep to one alphabet,
+    is its player's: it logs in with its password. A new name drawn as it, in Latin or
+    in Cyrillic letters, a guest's or a registration, is refused as a look-alike."""
+    mixed = "\u0430nna"
+    await register_old(mixed, "pw-anna-1")
+    port = await start_server()
+    with trio.fail_after(20):
+        for line, name in [
+            ("login anna", "anna"),
+            ("login anna pw-new-1", "anna"),
+            ("login \u0430\u043f\u043f\u0430 pw-new-1", "\u0430\u043f\u043f\u0430"),  # аппа
+            ("login ANNA", "ANNA"),
+        ]:
+            client = await _login(connect, port, line)
+            assert await client.expect("error") == _looks_like(name, mixed), line
+        owner = await _login(connect, port, f"login {mixed} pw-anna-1")
+        said = await owner.expect("ok", cmd="login")
+        assert (said["name"], said["guest"]) == (mixed, "0")
