@@ -147,12 +147,12 @@ LOOKS_ALIKE = str.maketrans(
     }
     | OTHER_ALPHABETS
 )
-# The index that finds a look-alike (migration 18's, 20's now) is on the key, which
-# has lost the case ``look_key`` needs, so it is on a coarser mapping of the key
-# (``KEY_LOOKS_ALIKE``, in SQL ``LOOK_OF_KEY``: i, l, 1 and the rest one letter, o and
-# 0 another, then KEY_PAIRS) that every pair of look-alikes of one alphabet shares
-# (``key_look``); a store reads the registered names with the new name's
-# ``key_looks`` and keeps the one whose ``look_key`` is the new name's.
+# The indexes that found a look-alike before migration 21's look (``latin_look``),
+# kept as the migrations that made them (18's, then 20's) wrote them: on a coarser
+# mapping of the key (``KEY_LOOKS_ALIKE``, in SQL ``LOOK_OF_KEY``: i, l, 1 and the rest
+# one letter, o and 0 another, then KEY_PAIRS) that every pair of look-alikes of one
+# alphabet shared; a look-up asked for a new name's Latin reading spelled in Cyrillic
+# and in Greek letters too. Migration 21 drops them.
 KEY_LOOKS_ALIKE = str.maketrans(
     {
         "i": "l",
@@ -193,19 +193,19 @@ DRAWN_AS_ONE = (
 # The pairs in the key, for the index (the key has lost the case, so coarser: 'RN' is
 # 'm' there too), after LOOK_OF_KEY, then the other alphabets' letters that stand for
 # one Latin letter made one (KEY_SPELLED_ONE). Python's str.replace and SQL's replace
-# both take the leftmost matches, one after another, so ``key_look`` is the
-# expression's value. 'w' becomes 'vv' (not 'vv' 'w', which would make 'vvv' one with
+# both take the leftmost matches, one after another (as ``latin_look`` and migration
+# 21's fill do). 'w' becomes 'vv' (not 'vv' 'w', which would make 'vvv' one with
 # 'wv', not 'vw').
-# The other alphabets' letters are not made Latin in the index: that is a replace a
-# letter, deeper than SQLite's parser goes (about 28); a look-up asks for a new name's
-# Latin reading spelled in each alphabet instead (``key_looks``), so the index need
-# only make one spelling of a Latin letter in each: the Cyrillic һ (shha) and н (of
-# Н) are h, ү (of Ү) and у are y, and сӏ is a d as ԁ is.
+# The other alphabets' letters were not made Latin in that index: a replace a letter
+# is deeper than SQLite's parser goes (about 28) in one expression; migration 21 stores
+# the Latin reading instead, filled by several. Migration 20's made one spelling of a
+# Latin letter in each: the Cyrillic һ (shha) and н (of Н) are h, ү (of Ү) and у are
+# y, and сӏ is a d as ԁ is.
 KEY_SPELLED_ONE = (("\u04bb", "\u043d"), ("\u04af", "\u0443"), ("\u0441l", "\u0501"))
 KEY_PAIRS = (("rn", "m"), ("cl", "d"), ("w", "vv"), *KEY_SPELLED_ONE)
-# ``key_look`` of the accounts' ``key`` column, in SQL: the expression migration 20
-# indexes, which a query must repeat exactly. Never change it (nor KEY_LOOKS_ALIKE,
-# KEY_PAIRS): another mapping is another migration's index
+# The accounts' ``key`` column so, in SQL: the expression migration 20 indexed (and
+# 21 drops by name). Never change it (nor KEY_LOOKS_ALIKE, KEY_PAIRS): it is that
+# migration's text
 LOOK_OF_KEY_PAIRS = functools.reduce(
     lambda sql, pair: f"replace({sql}, '{pair[0]}', '{pair[1]}')", KEY_PAIRS, LOOK_OF_KEY
 )
@@ -218,7 +218,7 @@ def look_key(name: str) -> str:
     ``name_key``, so AIice (a capital I) looks like alice, arnold like amold, and the
     Cyrillic аппа like anna, and ali (a lower-case i) does not look like all."""
     # (name_key's steps, the mappings between, letter by letter: no second NFKC, which
-    # could join a mapped letter with a mark after it, so key_look stays coarser)
+    # could join a mapped letter with a mark after it, so latin_look stays coarser)
     drawn = unicodedata.normalize("NFKC", name).translate(LOOKS_ALIKE)
     for pair, mark in DRAWN_AS_ONE:
         drawn = drawn.replace(pair, mark)
