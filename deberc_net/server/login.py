@@ -174,11 +174,6 @@ class Login:
             # a new name drawn as another's (AIice beside alice): refused as a mixed one
             self.refused(session, name, ev.error("bad-argument", alike), "looks-like")
             return
-        elif password is not None and accounts.short_password(password):  # nothing hashed
-            least = accounts.PASSWORD_LEAST
-            error = ev.error("bad-argument", phrase(Msg.PASSWORD_SHORT, least=least))
-            self.refused(session, name, error, "short-password")
-            return
         elif password is not None:
             if not await self._register(session, name, password) or not (
                 await self._still_unbanned(session, name)
@@ -311,6 +306,10 @@ class Login:
         if self.guest_token(name) is not None:
             error = ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name))
             self.refused(session, name, error)
+            return False
+        if accounts.short_password(password):  # a new password: nothing hashed
+            said = phrase(Msg.PASSWORD_SHORT, least=accounts.PASSWORD_LEAST)
+            self.refused(session, name, ev.error("bad-argument", said), "short-password")
             return False
         self.registering.add(key)  # no guest takes it while the hash is computed
         try:

@@ -110,7 +110,7 @@ async def test_a_login_put_off_busy_is_tried_again_not_a_refusal(
     later, not no: the bot tries again, as after a drop, and gives up only after its
     reconnects."""
     port = await start_server(registrations_waiting=0)  # every registration: busy
-    bot = Bot(lambda view: view.legal[0], "ann", port=port, password="pw1", reconnects=2)
+    bot = Bot(lambda view: view.legal[0], "ann", port=port, password="pw1-ann", reconnects=2)
     with trio.fail_after(10), pytest.raises(LoginPutOff, match="try again"):
         await bot.run()
     assert [e.split(" ", 2)[:2] for e in bot.stats.errors if e.startswith("error")] == [
@@ -122,7 +122,7 @@ async def test_a_bot_whose_login_is_put_off_for_good_says_so_in_one_line(
     start_server: StartServer,
 ) -> None:
     port = await start_server(registrations_waiting=0)
-    flags = ("--name", "r1", "--password", "p", "--reconnects", "1")
+    flags = ("--name", "r1", "--password", "pw-r1-p", "--reconnects", "1")
     status, err = await _bot("random_bot", "--port", str(port), *flags)
     assert (status, err) == (
         2,

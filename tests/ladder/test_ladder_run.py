@@ -477,8 +477,11 @@ async def test_a_ladder_on_a_given_server(
 
 
 async def test_a_server_that_refuses_reserve_is_an_error_not_a_hang(
-    tmp_path: Path, start_server: Callable[..., Awaitable[int]]
+    tmp_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
 ) -> None:
+    await register("ladder-admin", "pw-1")  # its password logs in (made by its owner)
     port = await start_server()  # ladder-admin is no admin here
     done = await one_board_on(port, tmp_path)
     assert done.returncode == 2

@@ -864,7 +864,7 @@ async def test_reserve_answers_in_the_words_of_5_5a(
 ) -> None:
     port = await admin(start, register)
     boss = await connect.machine(port, "boss", "pw")
-    pa = await connect.machine(port, "pa", "pw1")  # registered: still no admin
+    pa = await connect.machine(port, "pa", "pw1-pa")  # registered: still no admin
     assert await lines_until_pong(pa, "reserve 2 moscow seats=pa,pb") == [
         "error code=not-allowed text=reserve is for the server's admins"
     ]

@@ -992,7 +992,7 @@ async def test_registrations_are_limited_and_do_not_hold_up_logins(
         await spammer.send("style machine")
         await spammer.expect("ok", cmd="style")
     for i, spammer in enumerate(spammers):  # at once: two wait, the rest are refused
-        await spammer.send(f"login spam{i} pw")
+        await spammer.send(f"login spam{i} pw-spam")
     replies = [
         fields(await s.read_until(lambda x: x.startswith(("ok ", "error "))))[1] for s in spammers
     ]
@@ -1000,8 +1000,8 @@ async def test_registrations_are_limited_and_do_not_hold_up_logins(
     assert refused and set(refused) == {"busy"}
     assert (await _login_reply(port, "login regular pw", connect)).get("cmd") == "login"
     for i in range(len(refused)):  # the rest of the per-address allowance
-        await _login_reply(port, f"login more{i} pw", connect)
-    assert (await _login_reply(port, "login onemore pw", connect))["code"] == "slow-down"
+        await _login_reply(port, f"login more{i} pw-more", connect)
+    assert (await _login_reply(port, "login onemore pw-onemore", connect))["code"] == "slow-down"
 
 
 async def test_registering_a_name_a_guest_plays_under_is_refused(

@@ -149,7 +149,7 @@ async def test_unobserve_and_sitting_stops_observing(port: int, connect: Connect
 
 
 async def test_full_width_names_are_the_same_person(port: int, connect: Connector) -> None:
-    anna = await connect.machine(port, "anna", password="pw1")
+    anna = await connect.machine(port, "anna", password="pw1-anna")
     other = await connect.raw(port, "other")
     await other.send("style machine")
     await other.send("login ａｎｎａ")  # full-width: anna, and anna is registered

@@ -56,7 +56,7 @@ async def test_the_process_vouches_for_its_admin_over_its_own_link_only(
     assert (await _refused_login(wrong, "BOSS", "guess"))["code"] == "bad-password"
     # a name nobody vouched for over the link: an ordinary registration (then a guest's
     # login for it needs the password)
-    other = await log_in_machine(await LineClient.over(await link.connect()), "other", "pw")
+    other = await log_in_machine(await LineClient.over(await link.connect()), "other", "pw-other")
     assert fields(other.lines[-1])[1]["guest"] == "0"
 
     store = open_store(db)

@@ -52,9 +52,9 @@ async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
             ("login AIice", "Alice"),  # a capital I: a guest
             ("login AIice a-password", "Alice"),  # nor registered
             ("login a1ice", "Alice"),
-            ("login A1ice pw-2", "Alice"),
+            ("login A1ice pw-new-2", "Alice"),
             ("login b0ss", "boss"),  # the admin's, registered or not
-            ("login B0SS pw-3", "boss"),
+            ("login B0SS pw-new-3", "boss"),
             ("login b0b", "bob"),
             ("login Ilya", "l1ya"),  # the first in key order of those it looks like
         ]:
@@ -69,7 +69,12 @@ async def test_a_new_name_that_looks_like_a_name_taken_is_refused(
         }
         # names that look like none are taken (a lower-case i is no l, so ali beside
         # all is one); the registered ones, however typed, log in
-        for line in ("login alicia", "login bob0 pw-4", "login ali pw-5", "login ALICE her-own-1"):
+        for line in (
+            "login alicia",
+            "login bob0 pw-new-4",
+            "login ali pw-new-5",
+            "login ALICE her-own-1",
+        ):
             client = await _login(connect, port, line)
             await client.expect("ok", cmd="login")
         for name, password in (("l1ya", "pw-l1ya-1"), ("llya", "pw-llya-1")):
@@ -93,7 +98,7 @@ async def test_a_dotless_i_and_two_letters_drawn_as_one_look_alike(
             ("login al\u0131ce", "Alice"),  # a Turkish dotless ı: a guest
             ("login AL\u0131CE a-password", "Alice"),  # nor registered
             ("login rnartin", "martin"),
-            ("login rnartin pw-2", "martin"),
+            ("login rnartin pw-new-2", "martin"),
             ("login clave", "dave"),
             ("login vvendy", "wendy"),
         ]:
@@ -102,7 +107,12 @@ async def test_a_dotless_i_and_two_letters_drawn_as_one_look_alike(
             assert await client.expect("error") == _looks_like(name, other), line
         # a name that only holds a pair (and none registered that it looks like), or
         # holds it in capitals, is taken; the names from before log in
-        for line in ("login Arnold", "login clara pw-3", "login RNARTIN", "login VVENDY pw-4"):
+        for line in (
+            "login Arnold",
+            "login clara pw-new-3",
+            "login RNARTIN",
+            "login VVENDY pw-new-4",
+        ):
             client = await _login(connect, port, line)
             await client.expect("ok", cmd="login")
         for name, password in (("burn", "pw-burn-1"), ("bum", "pw-bum-1")):
@@ -176,7 +186,7 @@ async def test_a_name_wholly_in_another_alphabet_that_reads_as_one_taken_is_refu
         # Russian names that do not read as a Latin one taken: Вера beside a Vera, and
         # нех (its small н a small capital) beside HEX
         await register("Vera", "pw-vera-1")
-        for line in ("login \u0412\u0435\u0440\u0430 pw-2", "login \u043d\u0435\u0445"):
+        for line in ("login \u0412\u0435\u0440\u0430 pw-new-2", "login \u043d\u0435\u0445"):
             client = await _login(connect, port, line)
             await client.expect("ok", cmd="login")
 

@@ -28,7 +28,7 @@ async def test_reserve_is_for_registered_admins(
 ) -> None:
     port = await start_server(admins=["boss"])
     # (the admin's name is no guest's: test_attacks.py::test_an_admins_name_is_never_...)
-    other = await connect.machine(port, "other", "pw")
+    other = await connect.machine(port, "other", "pw-other")
     assert fields(await other.reply("reserve 2 seats=a1,b1", "error"))[1]["code"] == ("not-allowed")
 
 
