@@ -235,7 +235,7 @@ async def registrar(port: int, tally: Tally) -> None:
         try:
             lines = await Lines.open(port)
             await lines.send("style machine")
-            await lines.send(f"login spam{i} pw")
+            await lines.send(f"login spam{i} pw-spam")  # (6 at least: so it is hashed)
             _, f = await lines.login_reply()
             tally.count(f"registration: {f.get('code', 'ok')}")
             await lines.aclose()
