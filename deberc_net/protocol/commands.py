@@ -66,7 +66,8 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "login": CommandSpec(
         "login NAME [PASSWORD | token=TOKEN] [lang=en|ru] [style=human|machine]",
-        "Log in. With a password the name is registered on first use and checked after; "
+        "Log in. With a password (6 characters at least) the name is registered on first "
+        "use and checked after; "
         "without one you are a guest, given a resume token. A name in use is refused; "
         "your password, or a guest's token, resumes your seat. lang=ru: as 'lang ru'; "
         "style=machine: as 'style machine'.",
