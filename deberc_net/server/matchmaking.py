@@ -494,6 +494,20 @@ class Matchmaking:
         if settings is not None:
             self.kept_seek(session, settings, shown)
 
+    def keeps_seek(self, session: Session) -> bool:
+        """Whether kept_seek will give this person of a match just over (a leaver's,
+        before his first deal ended) his seek again here, calling his match's rematch
+        offer off (Rematches.match_over then tells nobody it is on offer)."""
+        lobby = self.lobby
+        return (
+            not session.machine
+            and not session.remote  # (his own worker keeps it: node.tell_left_by)
+            and session.ended is None
+            and not self.is_seeking(session)
+            and lobby.accepting
+            and not lobby.drain.begun
+        )
+
     def kept_seek(self, session: Session, settings: GameSettings, leaver: str) -> None:
         """``session``'s match was aborted by ``leaver`` before its first deal ended, and
         he had sought it: he waits for the same game again, first in line, told so

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections import deque
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -73,10 +74,14 @@ class Rematches:
     _expiring: deque[Offer] = attrs.Factory(deque)
     _expirer: bool = False  # that task is running
 
-    def match_over(self, table: Table, leaver: str | None = None) -> None:
+    def match_over(
+        self, table: Table, leaver: str | None = None, seeks_back: Sequence[Session] = ()
+    ) -> None:
         """A match has ended at ``table``: its players may ask for a rematch a while.
         ``leaver``: the one whose 'leave' ended it, not told of the offer (he chose to
-        go; should the others ask, he is told that, as anyone)."""
+        go; should the others ask, he is told that, as anyone). ``seeks_back``: those
+        the leaver's forfeit gives their seek back; one that is kept calls the offer
+        off at once (matchmaking.kept_seek), so nobody is told it is on offer."""
         names = tuple(n for n in table.seats if n is not None)
         if len(names) != table.players:
             return
@@ -107,7 +112,8 @@ class Rematches:
             gone = [p for p in self._players(offer) if p.table is not table]
             if gone:
                 node.rematch_asked(table.id, (), gone, names, refused=refusal is not None)
-        if refusal is None:  # people are told it is on offer (a program knows §5.16)
+        kept = any(self.lobby.matchmaking.keeps_seek(s) for s in seeks_back)
+        if refusal is None and not kept:  # people are told it is on offer (§5.16)
             offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
             for name in names:
                 session = self.lobby.online.get(name_key(name))

@@ -156,6 +156,9 @@ class Table:
     # the deal each away seat's player went away in (its connection dropped) during a
     # match: one gone in the first deal and never back aborted it as a 'leave!' then
     away_in: dict[int, int] = attrs.field(init=False, factory=dict)
+    # the players a leaver's forfeit under way gives their seek back (kept_seek): that
+    # calls its rematch offer off at once, so none is told one is on offer (s39)
+    seeks_back: tuple[Session, ...] = attrs.field(init=False, default=())
     asked_seq: int = attrs.field(init=False, default=0)  # the seq of the open request
     clocks: Clocks = attrs.field(init=False)
     deal_started: float = attrs.field(init=False, default=0.0)
@@ -978,6 +981,7 @@ class Table:
                 match_left(self.lobby, session)
             chose = session.ended is None and self.board is None
             left_behind = self._left_behind(seat) if chose else []
+            self.seeks_back = tuple(p for p, sought in left_behind if sought is not None)
             seat_left(session, self.id, seat, session.name or "?", SeatLeft.LEFT)
             await self._forfeit(seat, Outcome.LEFT)
             if left_behind:  # kept apart from him by 'seek' for a while (kept_apart.py)
@@ -1528,7 +1532,7 @@ class Table:
         # its players may play again (the one who left it is not told so)
         left = end.forfeit if end.reason == Outcome.LEFT else None
         leaver = match.names[left] if left is not None else None
-        self.lobby.rematches.match_over(self, leaver)
+        self.lobby.rematches.match_over(self, leaver, self.seeks_back)
         for seat in range(self.players):
             session = self._session(seat)
             if session is not None and session.table is self:
@@ -1589,6 +1593,7 @@ class Table:
         gone_in = self.away_in.get(seat)  # (the deal he dropped in, not the one now)
         left_behind = [] if bot or self.board is not None else self._left_behind(seat, gone_in)
         address = self.seat_addresses.get(seat)
+        self.seeks_back = tuple(p for p, sought in left_behind if sought is not None)
         seat_left(self._session(seat), self.id, seat, name or "?", SeatLeft.AWAY_FORFEIT)
         await self._forfeit(seat, Outcome.AWAY)
         if left_behind:

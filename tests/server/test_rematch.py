@@ -241,6 +241,27 @@ async def test_the_one_who_left_is_not_told_a_rematch_is_on_offer(
     await bob.take(lambda x: x.startswith(f"Rematch of table {table} asked by ann"))
 
 
+async def test_players_whose_seek_is_kept_are_not_told_a_rematch_is_on_offer(
+    port: int, connect: Connector
+) -> None:
+    """A club evening (s39): of three seekers of a Moscow game, gleb left in the first
+    deal ('leave!'); anna and vera were told "'rematch' within 60 s plays again with
+    the same players." and then that they wait for the same game again, first in line.
+    That kept seek calls the offer off (docs/protocol.md §5.5), so vera's 'rematch'
+    was refused: the line was untrue. Now they are told only what holds."""
+    ann, bob = await connect.human(port, "ann"), await connect.human(port, "bob")
+    await ann.send("seek 2")
+    await ann.take(lambda x: x.startswith("Waiting for a 2-player"))
+    await bob.send("seek 2")
+    await bob.take(lambda x: x.startswith("Your hand:"))
+    await bob.send("leave!")
+    await ann.take(lambda x: x.startswith("bob left before the first deal ended: you still"))
+    await ann.send("rematch")
+    await ann.take(lambda x: x.startswith("Error (not-allowed): no rematch is on offer"))
+    offer = "'rematch' within 60 s plays again with the same players."
+    assert offer not in ann.lines, ann.lines
+
+
 async def _replies_until(client: LineClient, pred: Callable[[str], bool]) -> list[str]:
     """The ok and error lines (each 'tag cmd-or-code') a client has had up to the first
     unread line that satisfies ``pred``, which is taken: the lines before it stay unread

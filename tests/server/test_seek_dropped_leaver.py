@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 import trio
 import trio.testing
 
-from .client import LineClient, fields, is_event, play_machine
+from .client import LineClient, fields, is_event, play_human, play_machine
 from .conftest import Connector
 
 StartServer = Callable[..., Awaitable[int]]
@@ -120,3 +120,28 @@ async def test_a_player_back_at_his_seat_in_time_is_no_leaver(
     await back.send("seek 2")
     table = (await back.expect("ok", cmd="sit"))["table"]
     assert (await victim.expect("ok", cmd="sit"))["table"] == table
+
+
+async def test_a_person_whose_seek_a_dropped_leaver_gave_back_is_offered_no_rematch(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """The seek given back (first in line) calls the match's rematch offer off at once
+    (§5.5): a person was told "'rematch' within 60 s plays again with the same players."
+    all the same, and his 'rematch' then refused (a club evening, s39)."""
+    port = await start_server()
+    victim = await connect.human(port, "victim")
+    await victim.send("seek 2")
+    await victim.take(lambda x: x.startswith("Waiting for a 2-player"))
+    grief = await connect.machine(port, "grief", source="127.0.0.2")
+    await grief.send("seek 2")
+    await grief.read_until(lambda x: is_event(x, "start"))
+    await grief.aclose()
+    await play_human(victim, timeout=AWAY_S + 10)
+    await victim.take(lambda x: x.startswith("grief left before the first deal ended: you"))
+    await victim.send("rematch")
+    await victim.take(lambda x: x.startswith("Error (not-allowed): no rematch is on offer"))
+    offer = "'rematch' within 60 s plays again with the same players."
+    assert offer not in victim.lines, victim.lines
