@@ -941,8 +941,8 @@ def _asked(state: TableState, pending: str | None) -> TableState:
     names = [state.who(seat) for seat in range(max(state.seats, by + 1, me + 1))]
     asked = (kind, by, me)
     if state.lang == Lang.RU:
-        return _log(told, question_ru(asked, names, me, state.talk, state.words))
-    return _log(told, question(asked, names, me, state.talk))
+        return _log(told, question_ru(asked, names, me, state.talk, state.words, state.legal))
+    return _log(told, question(asked, names, me, state.talk, state.legal))
 
 
 def _is_card(token: str) -> bool:

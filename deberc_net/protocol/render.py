@@ -1456,7 +1456,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         out.append(f"Your hand: {pretty_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat, rost_owner(v), names_higher(v)))
+        out.append(_question(*v.pending, n, v.seat, rost_owner(v), names_higher(v), skin_too(v)))
     if e.kind == ev.AskKind.ASK and v.legal:
         if v.declares is not None:  # (Tertz) a call's name tells only its highest class
             call, classes = v.declares
@@ -1569,6 +1569,13 @@ def names_higher(v: SeatView) -> bool:
     return any(token.split("-", 1)[0] == C.OT for token in v.legal)
 
 
+def skin_too(v: SeatView) -> bool:
+    """Whether the seat asked pokazhi may answer skin too (among its legal calls): its
+    question then says so, not "you show it" alone (a club evening, s39); of anyone
+    else's, whose calls are not told, False."""
+    return v.pending is not None and asked_skin(v.pending, v.seat, v.legal)
+
+
 def pair_rost_owner(
     pending: Pending | None, players: int, talk: Sequence[tuple[int, str]]
 ) -> int | None:
@@ -1582,12 +1589,23 @@ def pair_rost_owner(
 
 
 def question(
-    pending: Pending, names: Sequence[str], me: int | None, talk: Sequence[tuple[int, str]]
+    pending: Pending,
+    names: Sequence[str],
+    me: int | None,
+    talk: Sequence[tuple[int, str]],
+    legal: Sequence[str] = (),
 ) -> str:
     """The open question of the table talk as the human style tells it to seat ``me``,
-    from a view's parts (``pending=``, the names by seat, the deal's talk): for a client
-    that reads the machine style and says it in the server's words (clients/play)."""
-    return _question(*pending, names, me, pair_rost_owner(pending, len(names), talk))
+    from a view's parts (``pending=``, the names by seat, the deal's talk, ``me``'s
+    legal calls): for a client that reads the machine style and says it in the server's
+    words (clients/play)."""
+    owner = pair_rost_owner(pending, len(names), talk)
+    return _question(*pending, names, me, owner, skin=asked_skin(pending, me, legal))
+
+
+def asked_skin(pending: Pending, me: int | None, legal: Sequence[str]) -> bool:
+    """``skin_too`` of a view's parts."""
+    return pending[0] == "show" and pending[2] == me and C.SKIN in legal
 
 
 def _question(
@@ -1598,11 +1616,13 @@ def _question(
     me: int | None = None,
     owner: int | None = None,
     higher: bool = True,
+    skin: bool = False,
 ) -> str:
     """The open question of the table talk, as a player would say it; to ``me`` (the
     seat it is told to) about himself in the second person. ``owner``: the partner whose
     declaration a rost? asks about, the answerer answering for the pair (rost_owner);
-    ``higher``: a rost? reply may name a higher top (names_higher)."""
+    ``higher``: a rost? reply may name a higher top (names_higher); ``skin``: the
+    answerer, ``me``, may have the asker play first instead (skin_too)."""
 
     def who(seat: int) -> str:
         return "you" if seat == me else n[seat]
@@ -1632,9 +1652,10 @@ def _question(
             return "You have heard the top card: say pishet, or name a higher one."
         return f"{a} has heard the top card: {a} says pishet, or names a higher one."
     if kind == "show":
+        first = f", or have {a} play his card first (skin)" if skin else ""
         return _capital(
             f"{does(asker, 'ask')} {b} to show the combination (pokazhi): "
-            f"{does(answerer, 'show')} it."
+            f"{does(answerer, 'show')} it{first}."
         )
     if kind == "prokhodit":
         return _capital(

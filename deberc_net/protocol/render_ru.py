@@ -44,6 +44,7 @@ from .render import (
     _render,
     and_list,
     announced_lines,
+    asked_skin,
     bans_lines,
     bide_side,
     deal_word,
@@ -69,6 +70,7 @@ from .render import (
     scored_lines,
     sentence,
     sheet_lines,
+    skin_too,
     tables_lines,
     top_lines,
     void_line,
@@ -389,7 +391,9 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         out.append(f"Ваши карты: {ru_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat, e.words, rost_owner(v), names_higher(v)))
+        out.append(
+            _question(*v.pending, n, v.seat, e.words, rost_owner(v), names_higher(v), skin_too(v))
+        )
     if e.kind == ev.AskKind.ASK and v.legal:
         words = e.words
         say = ru_call if not words else partial(ru_call, words=words)
@@ -423,10 +427,11 @@ def question_ru(
     me: int | None,
     talk: Sequence[tuple[int, str]],
     words: Mapping[str, str] = NO_WORDS,
+    legal: Sequence[str] = (),
 ) -> str:
     """``render.question`` in Russian, in the table's ``words`` (Tertz's «от чего?»)."""
     owner = pair_rost_owner(pending, len(names), talk)
-    return _question(*pending, names, me, words, owner)
+    return _question(*pending, names, me, words, owner, skin=asked_skin(pending, me, legal))
 
 
 def _question(
@@ -438,11 +443,12 @@ def _question(
     words: Mapping[str, str] = NO_WORDS,
     owner: int | None = None,
     higher: bool = True,
+    skin: bool = False,
 ) -> str:
     """The open question of the table talk, as a Russian player would say it; to ``me``
     (the seat it is told to) about himself on «вы». ``owner``: as in English, the
     partner whose declaration a rost? asks about when the answerer answers for the pair;
-    ``higher``: as in English."""
+    ``higher``, ``skin``: as in English."""
     a, b = n[asker], n[answerer]
     you_ask, you_answer = asker == me, answerer == me
     if kind == "rost" and owner is not None:  # the partner answers for the pair
@@ -471,7 +477,8 @@ def _question(
         return f"Старшая карта названа: {a} говорит «пишет» или называет старше."
     if kind == "show":
         if you_answer:
-            return f"{a} просит вас показать комбинацию («покажи»): покажите её."
+            first = f" или велите игроку {a} сначала сходить («скинь»)" if skin else ""
+            return f"{a} просит вас показать комбинацию («покажи»): покажите её{first}."
         asks = "Вы просите" if you_ask else f"{a} просит"
         return f"{asks} игрока {b} показать комбинацию («покажи»): {b} показывает."
     if kind == "prokhodit":

@@ -1969,3 +1969,28 @@ def test_a_question_put_to_you_says_who_asks_it() -> None:
     # a question to another seat is its own: the talk says it
     other = THREE_ASKED[-1].replace("pending=rost:1:0", "pending=rost:0:1")
     assert fold_all([*THREE_ASKED[:-1], other]).log[-1] == "b2: rost?"
+
+
+def test_a_pokazhi_you_may_answer_skin_says_so() -> None:
+    """Asked to show while skin is legal too (the asker has not played his card and it
+    is his turn), the log says both answers, as the human style does (a club evening,
+    s39: "you show it." alone, the prompt offering skin)."""
+    state = fold_all(THREE_ASKED)
+    shown = [
+        "event seq=7 table=5 kind=call seat=0 call=ot-9 auto=0",
+        "event seq=8 table=5 kind=call seat=2 call=pokazhi auto=0",
+        THREE_ASKED[-1]
+        .replace("seq=6", "seq=8")
+        .replace("pending=rost:1:0", "pending=show:2:0")
+        .replace("talk=0:igrayu,0:terts,1:rost?", "talk=0:igrayu,0:terts,1:rost?,0:ot-9,2:pokazhi")
+        .replace("legal=ot-9", "legal=pokazyvayu,skin"),
+    ]
+    assert fold_all(shown, state).log[-1] == (
+        "b3 asks you to show the combination (pokazhi): you show it, or have b3 play his"
+        " card first (skin)."
+    )
+    russian = fold_all([*THREE_ASKED, *shown], TableState(lang=Lang.RU))
+    assert russian.log[-1] == (
+        "b3 просит вас показать комбинацию («покажи»): покажите её или велите игроку b3"
+        " сначала сходить («скинь»)."
+    )

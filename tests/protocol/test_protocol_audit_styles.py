@@ -900,7 +900,18 @@ def test_a_question_of_the_talk_says_you_to_the_seat_it_is_about() -> None:
     match.apply(0, parse_token("7s"))
     say(match, 1, "pokazhi")
     asked = render(ev.Ask(1, 1, view(match, 0), 60_000), HUMAN)
-    assert f"{TWO[1]} asks you to show the combination (pokazhi): you show it." in asked
+    # lev has not played his card yet and it is his turn: skin is legal too, and said
+    # (a club evening, s39: "you show it." alone, over "Your call: pokazyvayu | skin");
+    # the lines as sent, a long one folded at 80 columns
+    assert " ".join(x.strip() for x in asked).endswith(
+        f"{TWO[1]} asks you to show the combination (pokazhi): you show it, or have"
+        f" {TWO[1]} play his card first (skin). Your call [60 s]: pokazyvayu | skin"
+    )
+    asked_ru = render_ru(ev.Ask(1, 1, view(match, 0), 60_000))
+    assert " ".join(x.strip() for x in asked_ru).endswith(
+        f"{TWO[1]} просит вас показать комбинацию («покажи»): покажите её или велите"
+        f" игроку {TWO[1]} сначала сходить («скинь»). Ваш ход [60 с]: показываю | скинь"
+    )
     assert "lev asks you to show the combination (pokazhi): you show it." in section(
         "## 3. Styles and the machine-style grammar"
     )
