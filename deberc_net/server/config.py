@@ -306,9 +306,11 @@ class Config:
     # Accounts
     hash_workers: int = 2  # threads checking passwords of registered names
     registration_workers: int = 1  # threads hashing new registrations (apart from logins)
-    registrations_waiting: int = 8  # registrations queued at once; beyond that: busy
-    # ... of them from one address; beyond that: slow-down to it (others still come in)
-    registrations_waiting_per_address: int = 2
+    registrations_waiting: int = 32  # registrations queued at once; beyond that: busy
+    # ... of them from one address; beyond that: slow-down to it (others still come in).
+    # A club room of 12 behind one NAT registers at once (docs/security.md, "Many
+    # people behind one address"); a hostile address's share leaves 20 places to others
+    registrations_waiting_per_address: int = 12
     registrations_per_address: int = 20  # per registration window, from one address
     registration_window_ms: int = 3_600_000
     failed_logins_per_name: int = 5  # wrong passwords for one name per failure window
@@ -321,7 +323,7 @@ class Config:
     # passwords hashed for logins from one address, whatever the outcome (each costs a
     # scrypt hash on one of the hash_workers): per check window, and at once (the rest
     # from it wait their turn outside the pool's queue, so they hold up no one else)
-    password_checks_per_address: int = 20
+    password_checks_per_address: int = 40  # a room of 12 logging in, and twice again
     password_check_window_ms: int = 60_000
     password_checks_at_once_per_address: int = 1
     shutdown_grace_ms: int = 2000  # after SIGTERM: time to flush what is queued

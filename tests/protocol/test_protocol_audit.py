@@ -654,9 +654,9 @@ def test_the_numbers_of_2_and_4_2_are_the_servers_defaults() -> None:
     assert (config.failed_logins_per_name, config.failed_logins_per_address) == (5, 20)
     assert config.failure_window_ms == 5 * 60_000 and config.failed_logins_per_connection == 3
     assert config.known_address_ms == 30 * 24 * 3_600_000
-    assert (config.password_checks_per_address, config.password_check_window_ms) == (20, 60_000)
+    assert (config.password_checks_per_address, config.password_check_window_ms) == (40, 60_000)
     assert config.registrations_per_address == 20 and config.registration_window_ms == 3_600_000
-    assert config.registrations_waiting == 8 and config.registrations_waiting_per_address == 2
+    assert config.registrations_waiting == 32 and config.registrations_waiting_per_address == 12
     assert config.table_requests_waiting == 8  # §10's busy: 8 requests waiting at tables
 
 

@@ -342,7 +342,7 @@ def defaults_stated() -> list[tuple[str, object, object]]:
     kib, mib, gib = 1024, 1024 * 1024, 1024**3
     return [
         # §1
-        ("`password_checks_per_address` (20)", 20, c.password_checks_per_address),
+        ("`password_checks_per_address` (40)", 40, c.password_checks_per_address),
         ("(`password_check_window_ms`;", 60_000, c.password_check_window_ms),  # "a minute"
         ("`password_checks_at_once_per_address` (1)", 1, c.password_checks_at_once_per_address),
         ("within `known_address_ms` (30 days;", 30 * 24 * 3_600_000, c.known_address_ms),
@@ -436,7 +436,7 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         ("and CRLF (107 bytes at most)", 107, PROXY_HEADER_LONGEST),
         ("(100 connections in all)", 100, c.max_connections_per_address),
         ("3 wrong passwords a connection", 3, c.failed_logins_per_connection),
-        ("20 wrong passwords per window and 20 password checks a minute", (20, 20, 60_000),
+        ("20 wrong passwords per window and 40 password checks a minute", (20, 40, 60_000),
          (c.failed_logins_per_address, c.password_checks_per_address,
           c.password_check_window_ms)),
         ("20 registrations an hour", (20, 3_600_000),

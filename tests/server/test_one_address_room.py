@@ -1,0 +1,126 @@
+"""A household or a club room behind one address (a NAT): everyone there shares each
+per-address allowance (docs/security.md, "Many people behind one address"). With the
+defaults, four friends, and a club room of 8 or 12, register new names at once, look
+around ('tables', 'who', 'help'), come back with their passwords and sit at 4-player
+Kharkov tables ('new' and 'sit', and 'seek'), play a deal, and log in again all at
+once when their router restarts, all from 127.0.0.1, and none of them is ever refused."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import trio
+
+from .client import LineClient, fields, is_event
+from .conftest import Connector, StartServer
+
+KINDS = "4 kharkov"
+
+
+async def _replies(client: LineClient, command: str) -> list[str]:
+    """The lines that answer ``command`` (a ping marks their end)."""
+    await client.send(command)
+    await client.send("ping")
+    lines = []
+    while not (line := await client.read_until(lambda _: True, 30)).startswith("ok cmd=ping"):
+        lines.append(line)
+    return lines
+
+
+async def _logged_in(port: int, connect: Connector, name: str, refusals: list[str]) -> LineClient:
+    """``name`` logged in with its password (registered by this first login)."""
+    client = await connect.raw(port, name)
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    for _ in range(20):  # a person refused tries again a moment later
+        await client.send(f"login {name} pw-{name}")
+        line = await client.read_until(lambda x: x.startswith(("ok cmd=login", "error ")), 30)
+        if not line.startswith("error "):
+            return client
+        refusals.append(f"{name} login: {line}")
+        await trio.sleep(0.5)
+    raise AssertionError(f"{name} never got in: {refusals}")
+
+
+async def _everyone(names: list[str], act: object) -> None:
+    """``act(name)`` for every name at once (people behind one router press enter together)."""
+    async with trio.open_nursery() as nursery:
+        for name in names:
+            nursery.start_soon(act, name)  # type: ignore[arg-type]
+
+
+async def _play_a_deal(client: LineClient, rng: random.Random, refusals: list[str]) -> None:
+    """Answer every ask at random till the first deal ends."""
+    while True:
+        line = await client.read_until(lambda _: True, 30)
+        tag, said = fields(line)
+        if tag == "error":
+            refusals.append(f"{client.label} playing: {line}")
+        if is_event(line, "deal-end") or is_event(line, "match-end"):
+            return
+        if tag == "ask":
+            legal = said["legal"].split(",")
+            await client.send(f"{rng.choice(legal)} seq={said['seq']}")
+
+
+async def _a_room_evening(port: int, connect: Connector, size: int) -> list[str]:
+    """``size`` people from one address register, look around, log in again, sit at
+    tables of four and play a deal; every refusal they met."""
+    names = [f"friend{n}" for n in range(size)]
+    refusals: list[str] = []
+    first: dict[str, LineClient] = {}
+
+    async def register(name: str) -> None:
+        first[name] = await _logged_in(port, connect, name, refusals)
+
+    async def look_around(name: str) -> None:
+        for command in ("tables", "who", "help"):
+            said = await _replies(first[name], command)
+            refusals.extend(f"{name} {command}: {x}" for x in said if x.startswith("error "))
+
+    await _everyone(names, register)
+    await _everyone(names, look_around)
+    for client in first.values():
+        await client.send("quit")
+    back: dict[str, LineClient] = {}
+
+    async def log_in(name: str) -> None:
+        back[name] = await _logged_in(port, connect, name, refusals)
+
+    await _everyone(names, log_in)
+    tables = [names[n : n + 4] for n in range(0, size, 4)]
+    for number, four in enumerate(tables):
+        if number % 2 == 0:  # one opens a table, the others sit at it
+            opened = await _replies(back[four[0]], f"new {KINDS}")
+            sat = [x for x in opened if x.startswith("ok cmd=sit")]
+            refusals += [f"{four[0]} new: {x}" for x in opened if x.startswith("error ")]
+            table = fields(sat[0])[1]["table"] if sat else "0"
+            for name in four[1:]:
+                said = await _replies(back[name], f"sit {table}")
+                refusals += [f"{name} sit: {x}" for x in said if x.startswith("error ")]
+        else:  # the others seek the game together
+            for name in four:
+                said = await _replies(back[name], f"seek {KINDS}")
+                refusals += [f"{name} seek: {x}" for x in said if x.startswith("error ")]
+    async with trio.open_nursery() as nursery:
+        for n, name in enumerate(names):
+            nursery.start_soon(_play_a_deal, back[name], random.Random(n), refusals)
+    # the router restarts: every connection drops, and everyone logs in again at once
+    # (a second password check each within the minute)
+    for client in back.values():
+        await client.aclose()
+    await _everyone(names, log_in)
+    return refusals
+
+
+@pytest.mark.production_password_cost  # registrations and logins hashed as in production
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", [4, 8, 12])
+async def test_a_household_or_a_club_room_behind_one_address_is_never_refused(
+    start_server: StartServer, connect: Connector, size: int
+) -> None:
+    port = await start_server()
+    with trio.fail_after(100):
+        refusals = await _a_room_evening(port, connect, size)
+    assert not refusals, "\n".join(refusals)
