@@ -17,7 +17,12 @@ in again gives none back.
 The lists allowance: a long text for a short line ('who', 'help', 'rules',
 'history', …), a look in the store ('finger', 'top'), and a change of an ignore list
 (a write to the store: ignoring.py) spend one of the connection's lists
-(docs/security.md §2)."""
+(docs/security.md §2).
+
+The chat and lists allowances of a connection are its name's too, once logged in,
+kept after it closes as the seats' are: behind one NAT (docs/security.md, "Many people
+behind one address") a noisy housemate who logs in again gets none of the shared
+address's allowance back to spend."""
 
 from __future__ import annotations
 
@@ -86,12 +91,29 @@ def _name_churn(lobby: Lobby, session: Session, now: float) -> Bucket | None:
     return lobby.name_churn.of(name_key(session.name), now, lobby.online)
 
 
+def _spend(own: Bucket, name: Bucket | None, now: float) -> bool:
+    """One token of the connection's (and its address's) and of its name's, or none
+    of either."""
+    if name is not None and not name.ready(now):
+        return False
+    if not own.take(now):
+        return False
+    if name is not None:
+        name.take(now)
+    return True
+
+
+def _wait(own: Bucket, name: Bucket | None, now: float) -> float:
+    """Until both have a token: the longer of their waits."""
+    return max(own.wait(now), 0.0 if name is None else name.wait(now))
+
+
 def may_talk(session: Session) -> bool:
     """Spend one of ``session``'s lines to others; if none is left, say so and refuse."""
     now = trio.current_time()
-    if session.says.take(now):
+    if _spend(session.says, session.name_says, now):
         return True
-    session.send(ev.slow_down(Msg.SLOW_TALK, session.says.wait(now)))
+    session.send(ev.slow_down(Msg.SLOW_TALK, _wait(session.says, session.name_says, now)))
     return False
 
 
@@ -101,7 +123,8 @@ def may_list(session: Session, command: str, admin: bool) -> bool:
     if admin:
         return True
     now = trio.current_time()
-    if session.lists.take(now):
+    if _spend(session.lists, session.name_lists, now):
         return True
-    session.send(ev.slow_down(Msg.SLOW_LISTS, session.lists.wait(now), command=command))
+    wait = _wait(session.lists, session.name_lists, now)
+    session.send(ev.slow_down(Msg.SLOW_LISTS, wait, command=command))
     return False

@@ -245,17 +245,19 @@ class Config:
     outbox_bytes: int = 256 * 1024  # bytes queued for a slow reader before it is dropped
     say_per_s: float = 1.0  # 'say' and 'invite' lines a connection may send, on average
     say_burst: float = 5.0  # ... and at once; beyond that: error slow-down
-    # the same, for all the connections of one address together
+    # the same, for all the connections of one address together: a room of 12 behind
+    # one NAT greeting each other, and a noisy one's whole burst besides
     say_per_address_per_s: float = 5.0
-    say_per_address_burst: float = 20.0
+    say_per_address_burst: float = 40.0
     # seats given up at waiting tables (each a 'seated' and a 'left' line on the other
     # players' screens): a connection that has used these up is refused 'sit', 'seek'
     # and 'new' (error slow-down) until it has one again
     seat_churn_per_s: float = 0.2
     seat_churn_burst: float = 5.0
-    # the same, for all the connections of one address together
+    # the same, for all the connections of one address together (a room of 12 choosing
+    # its tables, and a noisy one's whole burst besides)
     seat_churn_per_address_per_s: float = 0.5
-    seat_churn_per_address_burst: float = 20.0
+    seat_churn_per_address_burst: float = 40.0
     # a player whose running match another left by his own 'leave' is not matched by
     # 'seek' with that name, nor with an address two such leavers came from, this long
     # (0: never kept apart); one aborted before its first deal ended keeps his seek
@@ -269,9 +271,10 @@ class Config:
     lists_per_s: float = 5.0  # who/tables pages, help/calls/rules/history/sheet texts a second ...
     lists_burst: float = 30.0  # ... and at once; beyond that: error slow-down
     # the same, for all the connections of one address together: each a long text or a
-    # look in the store for a short line, and 100 connections had 100 times one's
-    lists_per_address_per_s: float = 10.0
-    lists_per_address_burst: float = 60.0
+    # look in the store for a short line, and 100 connections had 100 times one's. A
+    # room of 12 behind one NAT arriving (some 5 each), and a noisy one's whole burst
+    lists_per_address_per_s: float = 20.0
+    lists_per_address_burst: float = 120.0
     page_size: int = 100  # names in one 'who' page, tables in one 'tables' page
     # Slots
     max_connections: int = 5000  # when full, the oldest connection not logged in is closed

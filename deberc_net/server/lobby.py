@@ -140,6 +140,12 @@ class Lobby:
     # connection's seat allowance kept with the name, so logging in again gives none
     # back (allowance.py; docs/security.md §6)
     name_churn: AddressBuckets = attrs.field(init=False)
+    # each name's lists and chat lines, the connection's allowances kept with the name
+    # in the same way: a noisy housemate behind one NAT who logs in again spends no
+    # more of his address's shared allowance (docs/security.md, "Many people behind
+    # one address")
+    name_lists: AddressBuckets = attrs.field(init=False)
+    name_says: AddressBuckets = attrs.field(init=False)
     # what a player missed while away (his seat freed, his match over), told at his
     # next login (missed.py)
     missed: Missed = attrs.Factory(Missed)
@@ -165,6 +171,8 @@ class Lobby:
         self.accounts = Accounts(self.store, self.config)
         c = self.config
         self.name_churn = AddressBuckets(c.seat_churn_per_s, c.seat_churn_burst, NAMES_KEPT)
+        self.name_lists = AddressBuckets(c.lists_per_s, c.lists_burst, NAMES_KEPT)
+        self.name_says = AddressBuckets(c.say_per_s, c.say_burst, NAMES_KEPT)
         # (shared from the moment a worker's node opens: cluster/node.py)
         self.table_numbers = TableNumbers(self.store.new_table_numbers, self.spawner, shared=False)
         self.matchmaking = Matchmaking(self)

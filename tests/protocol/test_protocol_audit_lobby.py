@@ -19,7 +19,7 @@ error codes §10 gives these commands are part 1's (protocol/test_protocol_audit
       name; that `who` lists it is only waited on there, not pinned: a house bot's
       process costs seconds to start), test_a_house_bot_name_cannot_be_taken_by_a_person;
     → protocol/test_messages.py test_finger_of_a_house_bot_says_what_it_is_in_both_languages
-§5.1 who/tables/help/calls/rules: 30 at once, 5/s; an address 60, 10/s; `slow-down
+§5.1 who/tables/help/calls/rules: 30 at once, 5/s; an address 120, 20/s; `slow-down
 wait_ms=` naming the command; admins not limited
     → server/test_attacks.py test_long_texts_are_rate_limited_and_a_help_flood_stalls_no_one,
       test_long_texts_from_one_address_share_one_allowance;
@@ -131,7 +131,7 @@ his seat
       test_the_sit_example_of_5_4_is_what_the_server_sends;
     → server/test_full_table_waits.py
       test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_back
-§5.4 seats given up: 5 at once then one every 5 s; an address 20, one every 2 s; a name's
+§5.4 seats given up: 5 at once then one every 5 s; an address 40, one every 2 s; a name's
 own; `slow-down wait_ms=` with its words; bad rules said first; only a seat left before
 its match began counts
     → here: test_the_numbers_of_5_are_the_servers_defaults;
@@ -297,7 +297,7 @@ marks refused in their words; what writing needs let through; a refused say cost
     → server/test_input.py test_a_say_with_bidi_controls_is_refused_and_reaches_nobody,
       test_a_say_with_characters_drawn_as_nothing_is_refused_and_costs_nothing,
       test_a_say_with_nothing_to_see_or_drawn_over_other_lines_is_refused
-§5.8 5 at once then 1/s (invites with them), an address 20 and 5/s; `slow-down`'s words
+§5.8 5 at once then 1/s (invites with them), an address 40 and 5/s; `slow-down`'s words
     → server/test_attacks.py test_chat_from_one_address_shares_one_allowance,
       test_invitations_share_the_chats_rate_limit_per_sender;
     → server/test_slow_down_waits.py test_a_say_past_the_connections_allowance_is_told_its_wait,
@@ -602,19 +602,19 @@ def test_the_numbers_of_5_are_the_servers_defaults() -> None:
     config = Config()
     assert config.page_size == 100  # §5.1, §5.2: 100 to a page
     assert (config.lists_burst, config.lists_per_s) == (30, 5)  # §5.1
-    assert (config.lists_per_address_burst, config.lists_per_address_per_s) == (60, 10)
+    assert (config.lists_per_address_burst, config.lists_per_address_per_s) == (120, 20)
     assert config.max_tables == 1000 and config.max_tables_per_address == 10  # §5.3
     assert config.empty_table_ms == 10_000  # §5.3: closes 10 s after
     assert (config.seat_churn_burst, 1 / config.seat_churn_per_s) == (5, 5)  # §5.4
     assert (config.seat_churn_per_address_burst, 1 / config.seat_churn_per_address_per_s) == (
-        20,
+        40,
         2,
     )
     assert config.seek_apart_ms == 10 * 60_000  # §5.5: 10 min
     assert config.watch_news_window_ms == 60_000  # §5.7: once a minute
     assert (config.watch_news_burst, 1 / config.watch_news_per_s) == (10, 5)
     assert (config.say_burst, config.say_per_s) == (5, 1)  # §5.8
-    assert (config.say_per_address_burst, config.say_per_address_per_s) == (20, 5)
+    assert (config.say_per_address_burst, config.say_per_address_per_s) == (40, 5)
 
 
 @pytest.mark.timeout(30)

@@ -124,3 +124,34 @@ async def test_a_household_or_a_club_room_behind_one_address_is_never_refused(
     with trio.fail_after(100):
         refusals = await _a_room_evening(port, connect, size)
     assert not refusals, "\n".join(refusals)
+
+
+async def _served(client: LineClient, command: str) -> bool:
+    """Whether ``command`` is answered, not refused with ``slow-down``."""
+    return not any("code=slow-down" in x for x in await _replies(client, command))
+
+
+@pytest.mark.timeout(60)
+async def test_a_noisy_housemate_who_logs_in_again_leaves_the_rooms_lists_to_it(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    # a person's 3 lists, and the address's 8 shared by the room: the name keeps its
+    # spent allowance when it logs in again, as the connection's would be a new one
+    port = await start_server(
+        lists_burst=3, lists_per_s=0.01, lists_per_address_burst=8, lists_per_address_per_s=0.01
+    )
+    noisy = await connect.machine(port, "noisy", "pw-noisy")
+    assert [await _served(noisy, "who") for _ in range(4)] == [True, True, True, False]
+    await noisy.aclose()
+    noisy = await connect.machine(port, "noisy", "pw-noisy")
+    assert not await _served(noisy, "who")  # his name's lists are spent: none new
+    ann = await connect.machine(port, "ann", "pw-ann")
+    bob = await connect.machine(port, "bob", "pw-bob")
+    # the room's 5 left to his housemates (3 each at most)
+    assert [await _served(ann, "who") for _ in range(3)] == [True] * 3
+    assert [await _served(bob, "who") for _ in range(3)] == [True, True, False]
+    await trio.sleep(100)  # a list back for the name (0.01 a second), and the address
+    assert await _served(noisy, "who")

@@ -395,10 +395,10 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         ("2 × (10 + one per 5 s)", (10, 5), (c.watch_news_burst, 1 / c.watch_news_per_s)),
         ("`seat_churn_per_s`/`seat_churn_burst` (0.2, 5)", (0.2, 5),
          (c.seat_churn_per_s, c.seat_churn_burst)),
-        ("`seat_churn_per_address_*` (0.5, 20", (0.5, 20),
+        ("`seat_churn_per_address_*` (0.5, 40", (0.5, 40),
          (c.seat_churn_per_address_per_s, c.seat_churn_per_address_burst)),
         ("now 5, then one every 5 s", (5, 5), (c.seat_churn_burst, 1 / c.seat_churn_per_s)),
-        ("(and 20 at most from one address, then one every 2 s)", (20, 2),
+        ("(and 40 at most from one address, then one every 2 s)", (40, 2),
          (c.seat_churn_per_address_burst, 1 / c.seat_churn_per_address_per_s)),
         ("for `seek_apart_ms` (10 min)", 600_000, c.seek_apart_ms),
         ("at most 16 addresses, each with the last 2 names from it, and 8 names",
@@ -407,8 +407,8 @@ def defaults_stated() -> list[tuple[str, object, object]]:
          (SEAT_LOGINS_BURST, 1 / SEAT_LOGINS_PER_S)),
         # §7a
         ("at most 100 names, each a name key", 100, IGNORE_MOST),
-        ("(5 at once, then one a second a connection; 20 and 5 a second an address)",
-         (5, 1, 20, 5),
+        ("(5 at once, then one a second a connection; 40 and 5 a second an address)",
+         (5, 1, 40, 5),
          (c.say_burst, c.say_per_s, c.say_per_address_burst, c.say_per_address_per_s)),
         # §8
         ("`web_requests_per_address_burst` (60) and `web_requests_per_address_per_s` (10)",
