@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from .cluster.node import Node
 
 Handler = Callable[[Session, Command], Awaitable[None]]
-NAMES_KEPT = 1000  # names' seat allowances kept (the refilled, offline ones go first)
+NAMES_KEPT = 1000  # names' seat, lists and chat allowances kept (refilled offline ones go first)
 MATCH_NUMBER_BLOCK = 16  # match numbers drawn from the store at once
 TABLE_NUMBER_SAID = 12  # characters of an unknown table's number said back, at most
 
