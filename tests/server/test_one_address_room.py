@@ -8,9 +8,13 @@ once when their router restarts, all from 127.0.0.1, and none of them is ever re
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 import trio
+
+from deberc_net.server import accounts
+from deberc_net.server.config import Config
 
 from .client import LineClient, fields, is_event
 from .conftest import Connector, StartServer
@@ -155,3 +159,48 @@ async def test_a_noisy_housemate_who_logs_in_again_leaves_the_rooms_lists_to_it(
     assert [await _served(bob, "who") for _ in range(3)] == [True, True, False]
     await trio.sleep(100)  # a list back for the name (0.01 a second), and the address
     assert await _served(noisy, "who")
+
+
+async def test_a_hostile_address_past_a_rooms_share_of_registrations_is_still_refused(
+    start_server: StartServer, connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the defaults' bound (a hostile tryout's 20 registrations at once from one address
+    # filled the queue, and a newcomer from elsewhere was told 'busy'): one address has
+    # a room's share of the queue waiting, no more, and others still come in
+    released, hashing = threading.Event(), threading.Semaphore(0)
+    real = accounts.password_hash
+
+    def held(password: str, salt: bytes) -> bytes:
+        hashing.release()
+        released.wait(30)  # (a hash thread's wait, not the loop's)
+        return real(password, salt)
+
+    monkeypatch.setattr(accounts, "password_hash", held)
+    share = Config().registrations_waiting_per_address
+    assert share < Config().registrations_waiting
+    # a thread each, so that every hash of the share is seen to begin
+    port = await start_server(registration_workers=share)
+    waiting = []
+    for n in range(share):
+        client = await connect.raw(port, f"reg{n}")
+        await client.send(f"style machine\nlogin reg{n} pw")
+        waiting.append(client)
+    with trio.fail_after(30):
+        for _ in range(share):
+            while not hashing.acquire(blocking=False):
+                await trio.sleep(0.01)
+    one_more = await connect.raw(port, "one-more")
+    refused = await _replies(one_more, "style machine\nlogin reg-more pw")
+    assert refused[-1] == (
+        "error code=slow-down text=your address has registrations waiting: try again once"
+        " they are done"
+    )
+    newcomer = await connect.raw(port, "newcomer", "127.0.0.9")
+    await newcomer.send("style machine\nlogin newbie pw")
+    await newcomer.expect("ok", cmd="style")
+    released.set()
+    assert (await newcomer.read_until(lambda x: x.startswith(("ok ", "error ")))).startswith(
+        "ok cmd=login name=newbie guest=0"
+    )
+    for client in waiting:
+        await client.expect("ok", cmd="login")
