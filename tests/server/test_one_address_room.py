@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
@@ -47,11 +48,11 @@ async def _logged_in(port: int, connect: Connector, name: str, refusals: list[st
     raise AssertionError(f"{name} never got in: {refusals}")
 
 
-async def _everyone(names: list[str], act: object) -> None:
+async def _everyone(names: list[str], act: Callable[[str], Awaitable[None]]) -> None:
     """``act(name)`` for every name at once (people behind one router press enter together)."""
     async with trio.open_nursery() as nursery:
         for name in names:
-            nursery.start_soon(act, name)  # type: ignore[arg-type]
+            nursery.start_soon(act, name)
 
 
 async def _play_a_deal(client: LineClient, rng: random.Random, refusals: list[str]) -> None:
