@@ -138,12 +138,10 @@ The long bullets of `serve --workers N` (start-up order, the bus's messages, pla
 seeks and logins across workers, a worker's death, hosts apart, one worker restarted,
 the parent killed, PostgreSQL going away, help/rematch/games across, "What differs from
 one worker") and "Ratings under `--workers`": read promise by promise in
-test_scaling_workers_doc_audit.py. Not reached (the deadline): the finer points of
-"Several servers on one database" (stalls, mutes across) were traced to the tests they
-name (each there: test_every_file_and_test_the_document_cites_is_there), not read
-promise by promise against them; "Distributed ladders" (docs/bots.md's and
-tests/ladder's); "Measured" and "What breaks first" (bench figures: not pinned by
-tests, by their nature).
+test_scaling_workers_doc_audit.py. "Several servers on one database" read promise by
+promise: test_scaling_shared_doc_audit.py; "Distributed ladders":
+tests/ladder/test_distributed_doc_audit.py. Not pinned: "Measured" and "What breaks
+first" (bench figures: not pinned by tests, by their nature).
 """
 
 from __future__ import annotations
