@@ -209,6 +209,8 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (10.0, ("tests/store/test_workers_page.py::test_another_workers_page_follows_the_owners",)),
     # the workers' doc audit's one cluster (s39): 7-9 s at load 9 on 2 cores, not quiet
     (6.0, ("tests/store/test_scaling_workers_doc_audit.py::test_one_cluster_for_the_lobby",)),
+    # the distributed ladder's doc audit's worker renewing its lease (s39): 7-10 s
+    (7.0, ("tests/ladder/test_distributed_doc_audit.py::test_a_workers_lease_is_renewed",)),
 )
 
 
