@@ -53,7 +53,8 @@ deletes its row and ends its running matches, exportable, seedless
     → store/test_store.py test_a_server_ends_only_its_own_matches_and_those_of_dead_servers,
       test_a_serving_open_ends_the_matches_an_earlier_run_left_running;
       store/test_serve_postgres.py (a SIGKILLed `serve`: the other ends its match and
-      plays on)
+      plays on); a server starting:
+    → here: test_a_server_starting_ends_the_dead_servers_matches_and_those_with_no_owner
 bans read at each login, on any server → here:
 test_plain_servers_on_one_database_share_the_store_not_the_lobby (banned on A, refused
 at B's login); store/test_bans.py (the store's)
@@ -67,7 +68,7 @@ Starting and stopping: a stop ends its own running matches and deletes its row
       its match listed, its row gone; A's match runs on, A's row kept)
 a start ends only dead servers' matches, and those written before migration 4 (no owner)
     → store/test_serve_postgres.py (the second start leaves the first's match alone);
-    → here: test_a_match_stored_without_an_owner_is_ended_by_a_server_starting
+    → here: test_a_server_starting_ends_the_dead_servers_matches_and_those_with_no_owner
 a stalled server comes back alive under its own id at its next heartbeat or next deal
 (its row written again)
     → store/test_plain_servers.py
@@ -101,11 +102,10 @@ Plain servers do not share their lobby: each its own `who`, `tables`, seeks; one
 service for accounts, records, `games`, ratings
     → here: test_plain_servers_on_one_database_share_the_store_not_the_lobby (`who` and
       `tables` each its own; a seek on one met by none of the other's; a registered
-      account and a ban on both)
+      account and a ban on both; `games` at one lists a match of the other)
 a `serve` or `serve --workers 1` on the workers' database is such a plain server
-    → store/test_plain_servers.py (the row says plain);
-      store/test_workers.py test_workers_above_one_need_postgresql (`--workers 1`
-      serves as one server)
+    → here: test_serve_workers_1_on_the_workers_database_is_a_plain_server (its row
+      plain, no worker); store/test_plain_servers.py (the row says plain)
 """
 
 from __future__ import annotations
@@ -127,6 +127,8 @@ from tests.server.client import LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config, running_server
 
 from .records import deal, exported, raw
+from .stalls import silence
+from .workers import served_workers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -250,29 +252,60 @@ async def test_plain_servers_on_one_database_share_the_store_not_the_lobby(store
                 assert server_b != server_a
                 listed = _rows(store_db, "SELECT id, reason FROM matches ORDER BY id")
                 assert listed == [(on_b, "shutdown")]  # m1, m2: no match, in no list
+                # one service for `games`: B's match, stopped, listed at A
+                await boss.send("games bob")
+                assert (await boss.expect("games", name="bob"))["count"] == "1"
+                assert (await boss.expect("game"))["match"] == on_b
     finally:
         await connect.aclose()
 
 
 @pytest.mark.timeout(60)
-def test_a_match_stored_without_an_owner_is_ended_by_a_server_starting(store_db: str) -> None:
-    """A running match written before migration 4 has no server: the next server to
-    start ends it, lost; a live server's match it leaves alone."""
+def test_a_server_starting_ends_the_dead_servers_matches_and_those_with_no_owner(
+    store_db: str,
+) -> None:
+    """A running match of a server silent past `server_dead_ms`, and one written before
+    migration 4 (no server): the next server to start ends both, lost, and deletes the
+    dead one's row; a live server's match it leaves alone."""
     living = open_store(store_db, serving=True)
+    dead = open_store(store_db, serving=True)
+    assert living.server_id is not None and dead.server_id is not None
     try:
         living.add_deal(deal("m1", 1))
         living.add_deal(deal("m2", 1))
+        dead.add_deal(deal("m3", 1))
         raw(store_db, "UPDATE running SET server = NULL WHERE match_id = 'm1'")  # (no owner)
+        silence(store_db, dead.server_id)
         starting = open_store(store_db, serving=True)
         try:
-            assert [r["match"] for r in exported(starting)] == ["m1"]
+            assert sorted(r["match"] for r in exported(starting)) == ["m1", "m3"]
             assert all(r["seed"] is None for r in exported(starting))
             assert [m for (m,) in _rows(store_db, "SELECT match_id FROM running")] == ["m2"]
-            assert _rows(store_db, "SELECT id, reason FROM matches") == [("m1", "server-lost")]
+            listed = _rows(store_db, "SELECT id, reason FROM matches ORDER BY id")
+            assert listed == [("m1", "server-lost"), ("m3", "server-lost")]
+            ids = {int(i) for (i,) in _rows(store_db, "SELECT id FROM servers")}
+            assert ids == {living.server_id, starting.server_id}
         finally:
             starting.close()
     finally:
+        dead.close()
         living.close()
+
+
+@pytest.mark.timeout(60)
+async def test_serve_workers_1_on_the_workers_database_is_a_plain_server(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """`serve --workers 1` is `serve`: one process, no bus, its row plain (a lobby of
+    its own: a worker of `--workers N` waits for no table of it)."""
+    settings = tmp_path / "server.toml"
+    settings.write_text("[server]\nlag_ms = 0\nshutdown_grace_ms = 100\n")
+    async with served_workers(postgres_url, settings, count=1) as served:
+        rows = _rows(postgres_url, "SELECT plain FROM servers")
+        assert rows == [(True,)]
+        said = {entry.get("event") for entry in served.events}
+        assert "listening" in said and "worker_listening" not in said
+        assert served.pids == {}
 
 
 def test_heartbeats_and_deaths_are_timed_by_the_databases_clock() -> None:
