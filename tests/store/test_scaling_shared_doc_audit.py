@@ -93,7 +93,10 @@ Ratings under `--workers`: one transaction under a per-name advisory lock, neith
 update lost; on a shared SQLite file `BEGIN IMMEDIATE`
     → store/test_player_ratings.py
       test_two_servers_ending_rated_matches_of_one_name_at_once_lose_neither_update;
-      store/test_rated_end_together.py; store/test_sqlite_write_lock.py
+      store/test_rated_end_together.py (result and ratings stored together);
+    → here: test_two_servers_on_one_sqlite_file_ending_rated_matches_of_one_name_lose_neither
+      (two stores on one file, each end in its store writer's group: the second
+      reads what the first wrote)
 `heartbeat_ms` and `server_dead_ms` are `[server]` settings (`--config`)
     → server/test_config.py; server/test_settings_doc_audit.py
 the tests the paragraph lists are there → store/test_scaling_doc_audit.py
@@ -113,6 +116,7 @@ from __future__ import annotations
 import random
 import re
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +126,8 @@ import trio
 
 from deberc_net.server.accounts import set_password
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
-from deberc_net.server.store import is_postgres, open_store
+from deberc_net.server.ratings import new_ratings
+from deberc_net.server.store import Store, is_postgres, open_store
 from tests.server.client import LineClient, fields, play_machine, seat_pair
 from tests.server.conftest import Connector, make_config, running_server
 
@@ -320,3 +325,59 @@ def test_heartbeats_and_deaths_are_timed_by_the_databases_clock() -> None:
         assert beats and all(re.fullmatch(clock, b) for b in beats), (module, beats)
         deaths = re.findall(r"DELETE FROM servers WHERE heartbeat < (\S+)", text)
         assert deaths and all(re.match(clock, d) for d in deaths), (module, deaths)
+
+
+@pytest.mark.timeout(60)
+def test_two_servers_on_one_sqlite_file_ending_rated_matches_of_one_name_lose_neither(
+    tmp_path: Path,
+) -> None:
+    """ "Ratings under `--workers`", its SQLite sentence: ann's matches against bob and cal
+    end at once on two servers on one file, each end as the server makes it (its
+    players' ratings read, the new ones computed and stored with the result, inside
+    ``ratings_held``) in its store writer's group (``Store.group``: ``BEGIN IMMEDIATE``).
+    The second reads what the first wrote: her rating is that of both matches in turn."""
+    shared = str(tmp_path / "club.sqlite3")
+    stores = [open_store(shared), open_store(shared)]
+    alone = open_store(str(tmp_path / "one.sqlite3"))  # one server: one end at a time
+    matches = (("m1", ["ann", "bob"]), ("m2", ["ann", "cal"]))
+    failed: list[BaseException] = []
+
+    def end(store: Store, match: str, names: list[str], read: threading.Event,
+            other: threading.Event) -> None:  # fmt: skip
+        try:
+            with store.group(), store.ratings_held(names, "moscow", 2):
+                ratings = new_ratings(store, "moscow", names, [[0], [1]], [names[0]], [301, 120])
+                read.set()
+                other.wait(0.5)  # (were nothing held, the other end reads meanwhile)
+                store.finish_match(
+                    match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
+                )
+        except BaseException as exc:
+            failed.append(exc)
+
+    try:
+        for store in (stores[0], alone):
+            for name in ("ann", "bob", "cal"):
+                set_password(store, name, f"{name}-secret-1")
+        for match, names in matches:
+            ratings = new_ratings(alone, "moscow", names, [[0], [1]], [names[0]], [301, 120])
+            alone.finish_match(
+                match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
+            )
+        read = [threading.Event(), threading.Event()]
+        ends = [
+            threading.Thread(target=end, args=(stores[0], *matches[0], read[0], read[1])),
+            threading.Thread(target=end, args=(stores[1], *matches[1], read[1], read[0])),
+        ]
+        for thread in ends:
+            thread.start()
+        for thread in ends:
+            thread.join(20)
+        assert failed == []
+        [ann] = stores[0].player_ratings("ann")
+        [expected] = alone.player_ratings("ann")
+        assert ann.games == 2
+        assert (ann.mu, ann.sigma) == pytest.approx((expected.mu, expected.sigma))
+    finally:
+        for store in [*stores, alone]:
+            store.close()
