@@ -25,14 +25,17 @@ play them on their own server and bots → store/test_distributed_ladder.py (the
 results as a single-machine run of the seed); here:
 test_a_workers_lease_is_renewed_while_it_plays_a_board_longer_than_it (its games stored)
 each board's games stored with the board marked done in one transaction, only while
-they hold the lease
+they hold the lease (the page now says: a lease run out is still the worker's till
+another claims the board, as docs/bots.md's "finds the board taken" has it; each board
+stored once either way)
     → ladder/test_queue_retries.py
       test_a_board_completed_twice_is_stored_once_and_told_stored_both_times (a board
       not held: nothing stored);
     → here: test_a_claim_skips_a_board_another_holds_and_a_lost_lease_stores_nothing (a
       lease lost to another worker: nothing stored, the renewal says so; the other's
-      store counts, once); the one transaction: queue.complete's (a board done without
-      its games, or games of a board not done, is not seen by any test: not forced)
+      store counts, once; a lease run out and taken by no one: stored; games the
+      database refuses: the board not done, nothing of it stored, stored when tried
+      again)
 a run fails (a worker could not run one of its bots) or is cancelled (`ladder cancel
 N`) through `ladder_runs.stopped` (migration 9)
     → here: test_the_queue_is_the_table_and_the_code_the_page_names (the column, and
@@ -60,6 +63,7 @@ import psycopg
 import pytest
 
 from deberc_net.ladder.queue import BoardQueue, Claim
+from deberc_net.server.store import StoreError
 from deberc_net.server.store.migrations import MIGRATIONS
 from tests.ladder.board_queue import new_run, query, results
 from tests.ladder.helpers import RAND, ladder_argv, script
@@ -82,6 +86,14 @@ def choose(view):
     time.sleep(0.1)
     return rng.choice(view.legal)
 run_to_end(Bot(choose, args.name, args.host, args.port, seek=args.seek))
+"""
+
+
+# the database refusing a board's games (their insert), the board's update let through
+REFUSING_GAMES = b"""
+CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
+$$ BEGIN RAISE EXCEPTION 'no games today'; END $$;
+CREATE TRIGGER refuse BEFORE INSERT ON ladder_games FOR EACH ROW EXECUTE FUNCTION refuse();
 """
 
 
@@ -129,6 +141,12 @@ def test_a_claim_skips_a_board_another_holds_and_a_lost_lease_stores_nothing(
         claiming.join(10.0)  # (the row let go: a claim that waited ends now)
         assert not waited, "the claim waited for a board another transaction held"
         assert [(c.run, c.board) for c in got if c] == [(run, 2)]
+        # w2's lease on board 2 run out, no other worker claiming it: still w2's to store
+        with psycopg.connect(postgres_url) as conn:
+            conn.execute(b"UPDATE ladder_boards SET lease_until = now() - interval '1 s'"
+                         b" WHERE board = 2")  # fmt: skip
+        assert other.complete("w2", run, 2, results(2)) is True
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
         # w1 holds board 1; its lease renewed moves on
         first = queue.claim("w1", 60.0)
         assert first is not None and first.board == 1
@@ -147,13 +165,30 @@ def test_a_claim_skips_a_board_another_holds_and_a_lost_lease_stores_nothing(
                      " WHERE board = 1") == [("w3", 2)]  # fmt: skip
         assert queue.renew("w1", 60.0, run, [1]) == [1]  # lost, says the renewal
         assert queue.complete("w1", run, 1, results(1)) is False
-        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(0,)]
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]  # (board 2's)
         assert other.complete("w3", run, 1, results(1)) is True
-        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(4,)]
         assert query(postgres_url, "SELECT done, lease_until FROM ladder_boards"
                      " WHERE board = 1") == [(True, None)]  # fmt: skip
         assert queue.complete("w1", run, 1, results(1)) is False  # (and not after)
-        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(4,)]
+        # one transaction: games the database refuses leave the board not done
+        later, second = new_run(postgres_url, 1)
+        later.close()
+        third = queue.claim("w1", 60.0)
+        assert third is not None and (third.run, third.board) == (second, 1)
+        with psycopg.connect(postgres_url) as conn:
+            conn.execute(REFUSING_GAMES)
+        with pytest.raises(StoreError):
+            queue.complete("w1", second, 1, results(1))
+        board = f"SELECT done FROM ladder_boards WHERE run_id = {second}"
+        assert query(postgres_url, board) == [(False,)]
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(4,)]
+        with psycopg.connect(postgres_url) as conn:
+            conn.execute(b"DROP TRIGGER refuse ON ladder_games")
+        assert queue.complete("w1", second, 1, results(1)) is True
+        assert query(postgres_url, board) == [(True,)]
+        assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(6,)]
     finally:
         queue.close()
         other.close()
