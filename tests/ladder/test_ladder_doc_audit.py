@@ -57,7 +57,9 @@ already): left
 only the asks → ladder/test_processes.py test_two_processes_play_the_ladder_one_plays,
 ladder/test_in_process.py (told all or only asks)
 
-§"Distributed ladders" (a real PostgreSQL: the modules named, not repeated here)
+§"Distributed ladders" (a real PostgreSQL: the modules named, not repeated here;
+docs/scaling.md's own paragraph on them, read promise by promise:
+ladder/test_distributed_doc_audit.py)
 § `ladder run --distributed` queues, waits, reports as one machine; its line; checks the
 commands first; `--sprt`, `--server` refused → store/test_distributed_ladder.py,
 store/test_distributed_stops.py
