@@ -10,6 +10,7 @@ private name may change with no test of behaviour having to."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 from collections.abc import Iterator
@@ -42,8 +43,12 @@ def _is_test_module(name: str) -> bool:
 def imported_test_modules(source: str) -> list[tuple[int, str]]:
     """Each import in ``source`` of a test module (a module whose last dotted part starts
     with ``test_``), in line order: its line and the module, as the import names it."""
+    return _imported_in(list(ast.walk(ast.parse(source))))
+
+
+def _imported_in(nodes: list[ast.AST]) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes:
         if isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names if _is_test_module(a.name)]
         elif isinstance(node, ast.ImportFrom):
@@ -84,6 +89,16 @@ def test_imports_of_test_modules_are_found_in_each_form() -> None:
     ]
 
 
+@functools.cache
+def _found_in(path: Path) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """What both checks below find in a file (imported_test_modules', then
+    private_names_used's): parsed and walked once a process for both (every file's
+    parse and walk some 2 s of CPU); their findings kept, not the trees (millions of nodes,
+    which every later full collection of the process would walk)."""
+    nodes = list(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+    return _imported_in(nodes), _private_in(nodes)
+
+
 def _test_sources() -> list[Path]:
     """Every Python file of the tests: tests/ and each example's."""
     sources = sorted([*(ROOT / "tests").rglob("*.py"), *ROOT.glob("examples/*/tests/**/*.py")])
@@ -96,7 +111,7 @@ def test_no_test_module_imports_another() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line}: imports {module}"
         for path in sources
-        for line, module in imported_test_modules(path.read_text(encoding="utf-8"))
+        for line, module in _found_in(path)[0]
     ]
     assert found == [], "move what they share to a helper module:\n" + "\n".join(found)
 
@@ -293,7 +308,10 @@ def private_names_used(source: str) -> list[tuple[int, str]]:
     by a subclass of a class of ours, or reached through its ``super()`` (bar
     DOCUMENTED_HOOKS); or so in a script the source holds as a string. An attribute of
     an object the test got otherwise (``store._db``, a fixture's) is not seen here."""
-    nodes = list(ast.walk(ast.parse(source)))
+    return _private_in(list(ast.walk(ast.parse(source))))
+
+
+def _private_in(nodes: list[ast.AST]) -> list[tuple[int, str]]:
     bound, found = _imported_from_ours(nodes)
     names = {**bound, **_made_by_ours(nodes, bound)}
     for node in nodes:
@@ -414,7 +432,7 @@ def test_no_test_reaches_a_private_name_of_ours() -> None:
         f"{path.relative_to(ROOT)}:{line}: {name}"
         for path in _test_sources()
         if path != here
-        for line, name in private_names_used(path.read_text(encoding="utf-8"))
+        for line, name in _found_in(path)[1]
     ]
     assert found == [], "test through the public API (or make the seam public):\n" + "\n".join(
         found
