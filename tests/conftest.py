@@ -187,6 +187,8 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (2.0, ("tests/store/test_store.py::test_match_numbers_drawn_at_once_by_two_stores",)),
     (1.9, ("tests/game/test_properties_variants.py::test_random_play_keeps_every_invariant",)),
     (1.9, ("tests/test_lazy_names.py",)),
+    # its two checks of every test file share one parse in one process (4-6 s in two)
+    (3.0, ("tests/test_layout.py::test_no_test",)),
     (1.8, ("tests/ladder/test_stats.py::test_sprt_error_rates_stay_near_alpha_and_beta",)),
     (1.7, ("tests/ladder/test_ladder_run.py::test_a_bot_that_crashes_mid_game_is_restarted",)),
     # the thirteenth session's (testtime9): not measured quiet, a run's durations at load 5
