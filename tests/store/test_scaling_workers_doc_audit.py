@@ -529,7 +529,7 @@ async def test_a_worker_that_dies_without_a_reason_before_serving_ends_the_paren
     settings = settings_file(tmp_path)
     command = [
         sys.executable, "-m", "deberc_net", "serve", "--workers", "2", "--db", postgres_url,
-        "--port", "0", "--http-port", "0", "--config", str(settings),
+        "--port", "0", "--http-port", "off", "--config", str(settings),
     ]  # fmt: skip
     events: list[dict[str, Any]] = []
     rest: list[str] = []
