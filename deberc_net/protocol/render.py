@@ -230,9 +230,12 @@ def _unbroken(words: str, room: int) -> str:
 
 def _wrap_wide(text: str, indent: str) -> list[str]:
     """Word by word into lines of WIDTH columns, for a text with wide characters
-    (textwrap counts characters, not columns); a word too wide alone is cut."""
+    (textwrap counts characters, not columns); a word too wide alone is cut. The first
+    line keeps the spaces ``text`` starts with, as textwrap's does (a history's trick
+    and the note under it lost theirs with CJK names)."""
     out: list[str] = []
     line = ""
+    lead = text[: len(text) - len(text.lstrip(" "))]
     for word in text.split():
         while columns(word) > WIDTH - len(indent):  # a word wider than any line: cut it
             cut = 1
@@ -240,9 +243,9 @@ def _wrap_wide(text: str, indent: str) -> list[str]:
                 cut += 1
             if line:
                 out.append(line)
-            out.append((indent if out else "") + word[:cut])
+            out.append((indent if out else lead) + word[:cut])
             line, word = "", word[cut:]
-        candidate = f"{line} {word}" if line else (indent if out else "") + word
+        candidate = f"{line} {word}" if line else (indent if out else lead) + word
         if line and columns(candidate) > WIDTH:
             out.append(line)
             candidate = indent + word

@@ -146,3 +146,25 @@ def test_a_swap_with_the_longest_names_stays_within_80_columns() -> None:
     assert shown == human  # the client says it as the human style does
     swap = next(i for i, x in enumerate(russian) if ", до своей карты: меняю" in x)
     assert russian[swap + 1] == "        козырную семёрку"
+
+
+def test_with_wide_names_a_trick_and_its_notes_keep_their_starts() -> None:
+    """Names of 20 CJK characters (40 columns) wrap a trick's line and the notes under
+    it: each still starts where it does with short names (the trick at 2, its swap and
+    draw at 6), its rest under it, within 80 columns; they began at column 0."""
+    wide = ("王" * 20, "李" * 20)
+    match = swapped_at_trick_two()
+    while match.deal.deal_no == 1:
+        seat = match.to_act
+        assert seat is not None
+        say(match, seat, first_card(match, seat))
+    history = ev.History(5, "m9", wide, ((0,), (1,)), (history_deal(match.records[0]),))
+    for lines in (render(history, HUMAN), render_ru(history)):
+        assert all(columns(x) <= 80 for x in lines), lines
+        trick = next(i for i, x in enumerate(lines) if x.lstrip().startswith("2 "))
+        assert lines[trick] == f"  2 {wide[0]} 7♠", lines
+        swap = trick + 3  # the trick's two lines after its first, then the swap
+        assert lines[swap].startswith(f"      {wide[1]}, "), lines
+        assert lines[swap + 1].startswith("        ") and lines[swap + 1][8] != " "
+        draw = lines[swap + 2]
+        assert draw.startswith(("      draw: ", "      добор: ")), lines
