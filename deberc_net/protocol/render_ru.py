@@ -531,9 +531,9 @@ def _record(record: dict[str, Any]) -> list[str]:
     stopped = forfeited_before_a_card(record)
     if stopped is not None:  # no deal in full to show: what stopped it, and whose doing
         reason, seat = stopped
-        words = (
-            f"поражение ({reason})" if seat is None else RU_FORFEITS[reason].format(who=names[seat])
-        )
+        # (a record that names no seat: the reason in Russian, as a match's end says it)
+        unnamed = f"поражение ({RU_MATCH_REASONS.get(reason, reason)})"
+        words = unnamed if seat is None else RU_FORFEITS[reason].format(who=names[seat])
         return [f"Раздача {record['deal_no']} прервана до первой карты: {words}."]
     none = "" if tricks else " ни одной карты не сыграно."
     out = [f"Раздача {record['deal_no']} полностью:{none}"]

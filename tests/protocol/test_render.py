@@ -193,7 +193,10 @@ def test_a_deal_left_before_its_first_card_says_so_and_who_in_both_languages() -
     assert render(unnamed, HUMAN) == [
         "Deal 3 stopped before its first card: a player left the table: forfeit."
     ]
-    assert render_ru(unnamed) == ["Раздача 3 прервана до первой карты: поражение (left)."]
+    # (in Russian words, as a match's end says its reason: not the token 'left')
+    assert render_ru(unnamed) == ["Раздача 3 прервана до первой карты: поражение (уход)."]
+    timed_out = ev.DealRecord(4, {**left, "outcome": "timeouts", "match_over": {"winner": 1}})
+    assert render_ru(timed_out) == ["Раздача 3 прервана до первой карты: поражение (время вышло)."]
     assert render(event, MACHINE)[0].startswith("record table=4 deal=3 text={")
 
 
