@@ -10,8 +10,10 @@ from pathlib import Path
 import trio
 import trio.testing
 
+from deberc_net.server.lobby import MATCH_NUMBER_BLOCK, Lobby
 from deberc_net.server.store import open_store
 from deberc_net.server.table_numbers import AHEAD, TableNumbers
+from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, is_event, seat_pair
 from .conftest import Connector, make_config, running_server
@@ -60,6 +62,35 @@ def test_numbers_given_back_only_if_no_other_process_drew_since(tmp_path: Path) 
     finally:
         one.close()
         other.close()
+
+
+async def test_match_numbers_with_one_handed_out_among_them_are_not_given_back(
+    db_path: Path,
+) -> None:
+    """Two tables drew match numbers at once: the first block's numbers are handed out
+    after one of the second's (the list is popped from its end), so those left have a
+    hole. Given back from their lowest, the one in the hole would be handed out again:
+    nothing is given back, and the next draw goes on past both blocks."""
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            lobby = Lobby(config, store, nursery, rule_book())
+            handed: list[int] = []
+
+            async def match_number() -> None:
+                handed.append(await lobby.new_match_number())
+
+            async with trio.open_nursery() as tables:  # both find none left, both draw
+                tables.start_soon(match_number)
+                tables.start_soon(match_number)
+            assert sorted(handed) == [1, MATCH_NUMBER_BLOCK + 1]
+            lobby.writes.close()
+            lobby.give_back_numbers()  # as the server stops
+            nursery.cancel_scope.cancel()
+        assert store.new_match_numbers(1) == [2 * MATCH_NUMBER_BLOCK + 1]
+    finally:
+        store.close()
 
 
 class _Spawner:
