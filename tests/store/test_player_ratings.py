@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 
 from deberc_net.server.accounts import set_password
@@ -13,6 +16,7 @@ from deberc_net.server.ratings import new_ratings
 from deberc_net.server.store import Store, open_store
 from deberc_net.server.store.base import Outcome, PlayerRating, RatingPoint, RatingResult
 from deberc_net.server.store.migrations import MIGRATIONS
+from deberc_net.server.store.postgres import RATING_LOCK
 from deberc_net.server.store.sqlite import SQLiteStore
 
 
@@ -157,4 +161,73 @@ def test_two_servers_ending_rated_matches_of_one_name_at_once_lose_neither_updat
         assert (ann.mu, ann.sigma) == pytest.approx((expected.mu, expected.sigma))
     finally:
         for store in [*stores, alone]:
+            store.close()
+
+
+# two pairs of names whose locks' keys ('moscow 2 NAME') share PostgreSQL's 32-bit
+# hashtext: p180487 and p48407 one lock, p239859 and p35311 another
+SAME_LOCK = (("p180487", "p48407"), ("p239859", "p35311"))
+
+
+def _held_then_set(store: Store, names: list[str], done: threading.Event) -> None:
+    with store.ratings_held(names, "moscow", 2):
+        done.set()
+
+
+def _waiting(conn: psycopg.Connection[Any], count: int) -> None:
+    """Until ``count`` advisory locks are waited for (within 20 s)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        ).fetchone()
+        if row is not None and row[0] >= count:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"{count} advisory locks never waited for")
+
+
+@pytest.mark.timeout(60)  # two threads, each joined within 20 s
+def test_rated_ends_whose_names_share_a_lock_take_turns_without_a_deadlock(
+    postgres_url: str,
+) -> None:
+    """The names' locks are taken in one order, that of the locks themselves: in the
+    names' order, two ends whose names' hashes collide took the same two locks in
+    opposite orders (the first [A, B], the second [B, A]), and PostgreSQL ended one
+    with 'deadlock detected': its match's result and ratings not stored. Forced: a
+    third transaction holds B while the second, then the first, wait."""
+    (a1, a2), (b1, b2) = SAME_LOCK
+    first, second = [a1, b1], [a2, b2]  # by name: first takes A then B, second B then A
+    assert sorted(first) == first and sorted(second) == [b2, a2]
+    stores = [open_store(postgres_url), open_store(postgres_url)]
+    done = [threading.Event(), threading.Event()]
+    failed: list[BaseException] = []
+
+    def end(store: Store, names: list[str], done: threading.Event) -> None:
+        try:
+            _held_then_set(store, names, done)
+        except BaseException as exc:  # (told to the test's thread)
+            failed.append(exc)
+
+    try:
+        with (
+            psycopg.connect(postgres_url) as holder,
+            psycopg.connect(postgres_url, autocommit=True) as looker,
+        ):
+            holder.execute(RATING_LOCK, (f"moscow 2 {b1}",))  # B, till its commit
+            ends = [
+                threading.Thread(target=end, args=(stores[1], second, done[1])),
+                threading.Thread(target=end, args=(stores[0], first, done[0])),
+            ]
+            ends[0].start()
+            _waiting(looker, 1)  # the second waits for B
+            ends[1].start()
+            _waiting(looker, 2)  # the first waits too
+            holder.commit()
+            for thread in ends:
+                thread.join(20)
+        assert not failed, failed
+        assert all(d.is_set() for d in done)
+    finally:
+        for store in stores:
             store.close()

@@ -112,6 +112,7 @@ MIGRATION_LOCK = 0x64656265  # 'debe': the advisory lock key migrations hold
 # a player's rating of a game held for a rated match's end (ratings_held): a transaction
 # lock of the two-key kind ('rate', the name's and game's hash), apart from the above
 RATING_LOCK = "SELECT pg_advisory_xact_lock(1918989413, hashtext(%s))"
+RATING_ORDER = "SELECT key FROM unnest(%s::text[]) AS key ORDER BY hashtext(key), key"
 CONNECT_TIMEOUT_S = 10.0
 
 
@@ -576,11 +577,13 @@ class PostgresStore:
     @contextlib.contextmanager
     def ratings_held(self, names: list[str], variant: str, players: int) -> Iterator[None]:
         # a transaction lock per name and game (the row may not be there yet: a first
-        # rating), taken in one order, so two ends of the same names take turns
-        keys = sorted({name_key(n) for n in names})
+        # rating), taken in one order, so two ends of the same names take turns: the
+        # locks' own (their keys' 32-bit hashes), not the names' (two names' may share
+        # one: two ends took two locks in opposite orders, a deadlock)
+        keys = [f"{variant} {players} {key}" for key in sorted({name_key(n) for n in names})]
         with self._pool.connection() as conn:
-            for key in keys:
-                conn.execute(RATING_LOCK, (f"{variant} {players} {key}",))
+            for (key,) in conn.execute(RATING_ORDER, (keys,)).fetchall():
+                conn.execute(RATING_LOCK, (key,))
             self._held.conn = conn
             try:
                 yield  # its ratings_for and finish_match use conn: committed at the end
