@@ -164,6 +164,47 @@ def test_two_servers_ending_rated_matches_of_one_name_at_once_lose_neither_updat
             store.close()
 
 
+@pytest.mark.timeout(60)  # two threads, each joined within 20 s
+def test_two_servers_on_one_sqlite_file_ending_rated_matches_outside_a_group_lose_neither(
+    tmp_path: Path,
+) -> None:
+    """As above, on one SQLite file two servers share (docs/scaling.md), each end made
+    outside the store writer's group, as it makes them when a group could not begin
+    (the other server holding the file: its jobs done one by one) or once it closed:
+    the read was a statement of its own, the write another transaction, and one of the
+    two updates was lost."""
+    db = str(tmp_path / "two.sqlite3")
+    stores = [open_store(db), open_store(db)]
+    alone = open_store(str(tmp_path / "one.sqlite3"))
+    try:
+        for store in (stores[0], alone):
+            for name in ("ann", "bob", "cal"):
+                set_password(store, name, f"{name}-secret-1")
+        for match, names in (("m1", ["ann", "bob"]), ("m2", ["ann", "cal"])):
+            ratings = new_ratings(alone, "moscow", names, [[0], [1]], [names[0]], [301, 120])
+            alone.finish_match(
+                match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
+            )
+        read = [threading.Event(), threading.Event()]
+        ends = [
+            threading.Thread(target=_rated_end, args=(stores[0], "m1", ["ann", "bob"], *read)),
+            threading.Thread(
+                target=_rated_end, args=(stores[1], "m2", ["ann", "cal"], *read[::-1])
+            ),
+        ]
+        for end in ends:
+            end.start()
+        for end in ends:
+            end.join(20)
+        [ann] = stores[0].player_ratings("ann")
+        [expected] = alone.player_ratings("ann")
+        assert ann.games == 2
+        assert (ann.mu, ann.sigma) == pytest.approx((expected.mu, expected.sigma))
+    finally:
+        for store in [*stores, alone]:
+            store.close()
+
+
 # two pairs of names whose locks' keys ('moscow 2 NAME') share PostgreSQL's 32-bit
 # hashtext: p180487 and p48407 one lock, p239859 and p35311 another
 SAME_LOCK = (("p180487", "p48407"), ("p239859", "p35311"))

@@ -612,8 +612,9 @@ class Store(Protocol):
         ratings of that game, so that another server ending a rated match of one of
         them at the same moment (serve --workers) waits for it, and reads what it wrote
         (before, it read the same ratings, and one of the two updates was lost).
-        SQLite: nothing more held (the store writer's group reads them inside its write
-        transaction, which holds the file's lock: server/store_writer.py)."""
+        SQLite: inside the store writer's group nothing more (its write transaction holds
+        the file's lock: server/store_writer.py); outside one, a write transaction of
+        its own (a group that could not begin does its jobs one by one)."""
         ...
 
     def save_ratings(

@@ -739,7 +739,13 @@ class SQLiteStore:
     def ratings_held(
         self, names: list[str], variant: str, players: int
     ) -> contextlib.AbstractContextManager[None]:
-        return contextlib.nullcontext()
+        # inside the store writer's group its write transaction holds the file's lock
+        # already; outside one (a group that could not begin, another server holding the
+        # file: its jobs done one by one; a job after the writer closed) a transaction of
+        # its own, or another server on the file could write them between read and write
+        if self._group_thread == threading.get_ident():
+            return contextlib.nullcontext()
+        return self.group()
 
     def save_ratings(
         self, match_id: str, variant: str, players: int, results: list[RatingResult]
