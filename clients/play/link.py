@@ -149,7 +149,7 @@ class Link:
         """Queue a line for the server; False while it is not connected (between tries,
         given up) or once the link is gone: the line is not sent later."""
         words = line.split()
-        if words and words[0].lower() == "quit":
+        if words and command_word(words[0]) == "quit":  # (or «выход», as the server reads it)
             self._quitting = True
             self._poke()  # a pause between tries ends: the link stops
         if words and words[0].lower() == "login" and (read := login_secrets(words)):
