@@ -1963,7 +1963,8 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         outcome = pad(word, first)
         said = _say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes="")
         bides, hanging = _sheet_notes(r, labels, e.deal_won_on_points, lang)
-        if columns(said + bides + hanging) <= WIDTH:
+        if not hanging or columns(said + bides + hanging) <= WIDTH:
+            # (a row wider without any: its own, not a line of spaces under it)
             out.append(said + bides + hanging)
         else:  # a hanging deal's points under its bides, where their word starts
             under = columns(said) + columns(hanging) - columns(hanging.lstrip())

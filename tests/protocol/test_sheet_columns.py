@@ -272,3 +272,19 @@ def test_a_real_matchs_sheet_keeps_its_layout_from_deal_1_to_its_end() -> None:
     for sheet in sheets:
         assert last[: len(sheet)] == sheet, (sheet, last)
     assert all(cells(line) <= 80 for line in last), last
+
+
+@pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
+def test_a_row_too_wide_without_hanging_points_has_no_line_of_spaces_under_it(
+    lang: Lang,
+) -> None:
+    """A row past 80 columns without hanging points (a false claim's word widening the
+    first column, its bides near the most the layout counts on) was followed by a line
+    of spaces, as if its hanging points stood under its bides: every row had one."""
+    rows = (
+        SheetRow(1, "bide", (0, 0), (0, 162), 0, (1, 0)),
+        SheetRow(2, "false-claim", (0, 0), (0, 162), 0, (9, 9)),
+    )
+    lines = sheet_lines(ev.Sheet(5, ("aaa", "b" * 15), ((0,), (1,)), 501, rows), lang)
+    assert all(line.strip() for line in lines), lines
+    assert [line.split()[0] for line in lines[-2:]] == ["1", "2"], lines
