@@ -208,6 +208,11 @@ class Msg(StrEnum):
     REMATCH_ELSEWHERE = "rematch-elsewhere"
     REMATCH_DRAIN = "rematch-drain"
     NO_REMATCH = "no-rematch"
+    NO_REMATCH_OFF = "no-rematch-off"
+    REMATCH_YOU_LEFT = "rematch-you-left"
+    REMATCH_YOU_ELSEWHERE = "rematch-you-elsewhere"
+    REMATCH_SEEK_KEPT = "rematch-seek-kept"
+    REMATCH_YOU_SEEK_KEPT = "rematch-you-seek-kept"
     REMATCH_OFFERED = "rematch-offered"
     REMATCH_BOARD = "rematch-board"
     REMATCH_HOUSE_BOT = "rematch-house-bot"
@@ -1067,6 +1072,21 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_REMATCH: (
         "no rematch is on offer for you: one is asked within {seconds} s of your match's end",
         "реванш можно просить только в течение {seconds} с после конца своей партии",
+    ),
+    # a 'rematch' after its offer was called off within the 60 s: why (rematch.Off)
+    Msg.NO_REMATCH_OFF: (
+        "the rematch of table {table} is off: {why}",
+        "реванша за столом {table} не будет: {why}",
+    ),
+    Msg.REMATCH_YOU_LEFT: ("you left the server", "вы выходили с сервера"),
+    Msg.REMATCH_YOU_ELSEWHERE: ("you went to another game", "вы ушли в другую партию"),
+    Msg.REMATCH_SEEK_KEPT: (
+        "{name} was put back in line for the same game",
+        "игрока {name} вернули в очередь на ту же партию",
+    ),
+    Msg.REMATCH_YOU_SEEK_KEPT: (
+        "you were put back in line for the same game",
+        "вас вернули в очередь на ту же партию",
     ),
     # to each person of a match just over that may be played again (not to programs)
     Msg.REMATCH_OFFERED: (

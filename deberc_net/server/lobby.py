@@ -366,7 +366,7 @@ class Lobby:
             # a table call just after his match ended (its rematch offer, kept for
             # REMATCH_S, names its table): said so, not as if he never sat anywhere
             over = self.rematches.offers.get(name_key(session.name or ""))
-            if over is not None:
+            if over is not None and over.open:  # (one called off is kept: rematch.py)
                 said = phrase(Msg.NOT_A_COMMAND_OVER, table=over.table, word=said_back(word))
             else:
                 said = phrase(Msg.NOT_A_COMMAND, word=said_back(word))

@@ -522,7 +522,7 @@ class Matchmaking:
         if not lobby.accepting or lobby.drain.begun:
             return
         if not session.machine:  # he seeks, as 'seek' (a program's own 'seek' will)
-            lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
+            lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE, kept=True)
         minutes = math.ceil(lobby.config.seek_apart_ms / 60_000)
         apart_for = (
             phrase(Msg.SEEK_APART, name=leaver, minutes=minutes) if minutes else phrase(Msg.NOTHING)

@@ -7,7 +7,8 @@ seated one seat on (seat 1's player to seat 0, …, seat 0's to the last: partne
 partners), a new match with a new number and its own records. The offer is off when
 its time runs out, or a player disconnects or sits down elsewhere; under ``serve
 --workers``, when the worker that keeps it stops or is lost (cluster/node.py tells
-its players at the other workers).
+its players at the other workers). An offer called off is kept till its time is out,
+with why for each player, so that his 'rematch' is told the true reason.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import attrs
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .accounts import name_key
 from .matchmaking import GameSettings, table_settings
@@ -47,6 +48,52 @@ class Refusal(enum.StrEnum):
         return Msg.REMATCH_BOARD if self is Refusal.BOARD else Msg.REMATCH_HOUSE_BOT
 
 
+class Ended(enum.StrEnum):
+    """Why a player's rematch offer was called off: his 'rematch' is told it (one was
+    refused "one is asked within 60 s of your match's end" well within them: club
+    evening s39). The offs of the protocol (events.RematchOff), and a seek given back."""
+
+    TIMEOUT = "timeout"
+    LEFT = "left"
+    ELSEWHERE = "elsewhere"
+    SEEK_KEPT = "seek-kept"  # a leaver's forfeit gave the player his seek back (§5.5)
+    DRAIN = "drain"
+    SERVER_STOPPED = "server-stopped"
+    SERVER_LOST = "server-lost"
+
+
+# what the one who called it off is told of his own step, and what the others are
+_OWN = {
+    Ended.LEFT: Msg.REMATCH_YOU_LEFT,
+    Ended.ELSEWHERE: Msg.REMATCH_YOU_ELSEWHERE,
+    Ended.SEEK_KEPT: Msg.REMATCH_YOU_SEEK_KEPT,
+}
+_OTHERS = {
+    Ended.TIMEOUT: Msg.REMATCH_TIMEOUT,
+    Ended.LEFT: Msg.REMATCH_LEFT,
+    Ended.ELSEWHERE: Msg.REMATCH_ELSEWHERE,
+    Ended.SEEK_KEPT: Msg.REMATCH_SEEK_KEPT,
+    Ended.DRAIN: Msg.REMATCH_DRAIN,
+    Ended.SERVER_STOPPED: Msg.SERVER_STOPPED,
+    Ended.SERVER_LOST: Msg.SERVER_LOST,
+}
+
+
+@attrs.frozen
+class Off:
+    """Why an offer is off for a player: ``why``, by whose step (``by``, a name)."""
+
+    why: Ended
+    by: str | None = None
+
+    def said(self, table: int, asker: str) -> Phrase:
+        """The refusal of ``asker``'s 'rematch' (docs/protocol.md §5.16)."""
+        own = self.by is not None and name_key(self.by) == name_key(asker)
+        key = _OWN.get(self.why) if own else None
+        why = phrase(key or _OTHERS[self.why], name=self.by or "")
+        return phrase(Msg.NO_REMATCH_OFF, table=table, why=why)
+
+
 @attrs.define(eq=False)
 class Offer:
     table: int  # the finished match's table
@@ -58,6 +105,8 @@ class Offer:
     refusal: Refusal | None = None
     asked: list[str] = attrs.Factory(list)  # names, in the order they asked
     open: bool = True
+    # by player's name key, once it is off: why (kept till its deadline, for his 'rematch')
+    off: dict[str, Off] = attrs.Factory(dict)
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -67,7 +116,8 @@ class Offer:
 @attrs.define(eq=False)
 class Rematches:
     lobby: Lobby
-    offers: dict[str, Offer] = attrs.Factory(dict)  # by player's name key
+    # by player's name key, till its deadline: open, or off (why kept: Offer.off)
+    offers: dict[str, Offer] = attrs.Factory(dict)
     # every offer by its deadline (REMATCH_S after its match's end, so in order): one
     # task calls off those due, not a task sleeping out each match's REMATCH_S (a
     # ladder ends hundreds of matches a second, each one a board's, never played again)
@@ -132,6 +182,7 @@ class Rematches:
                 offer = self._expiring.popleft()
                 if offer.open:
                     self._call_off(offer, ev.RematchOff.TIMEOUT)
+                self._forget(offer)
         finally:
             self._expirer = False
 
@@ -143,15 +194,27 @@ class Rematches:
         assert name is not None
         if self.lobby.refused_new_game(session):
             return
-        offer = self.offers.get(name_key(name))
-        if offer is not None and offer.refusal is not None:  # its time out or not, the reason
+        key = name_key(name)
+        offer = self.offers.get(key)
+        off = offer.off.get(key) if offer is not None else None  # off for him: why
+        if offer is not None and offer.refusal is not None and off is None:
+            # its time out or not, the reason
             session.send(ev.error("not-allowed", phrase(offer.refusal.said)))
             return
         node = self.lobby.node
-        if (offer is None or not offer.open) and node is not None and node.ask_rematch(session):
-            return  # the match was played on another worker, which keeps its offer
-        if offer is None or not offer.open:
-            session.send(ev.error("not-allowed", phrase(Msg.NO_REMATCH, seconds=_SECONDS)))
+        if offer is None or not offer.open or off is not None:
+            # the match was played on another worker, which keeps its offer (one here
+            # called off, of an earlier match, is not what he asks of)
+            after = None if offer is None else offer.deadline
+            if node is not None and node.ask_rematch(session, after):
+                return
+            # called off: why, for him (not "asked within 60 s", which he had: s39)
+            said = (
+                off.said(offer.table, name)
+                if off is not None and offer is not None
+                else phrase(Msg.NO_REMATCH, seconds=_SECONDS)
+            )
+            session.send(ev.error("not-allowed", said))
             return
         # asked again: answered again, but the others were told once (a loop of it put
         # a line on their screens each time, till a slow reader's outbox overflowed)
@@ -215,22 +278,30 @@ class Rematches:
             else:
                 self._close(offer)
 
-    def withdraw(self, session: Session, why: ev.RematchOff) -> None:
-        """``session`` goes elsewhere (or away): its match's offer is off."""
+    def withdraw(self, session: Session, why: ev.RematchOff, *, kept: bool = False) -> None:
+        """``session`` goes elsewhere (or away): its match's offer is off. ``kept``: a
+        leaver's forfeit gave him his seek back (matchmaking.kept_seek)."""
         name = session.name
-        offer = self.offers.get(name_key(name)) if name is not None else None
+        if name is None:
+            return
+        offer = self.offers.get(name_key(name))
+        off = Off(Ended.SEEK_KEPT if kept else Ended(why), name)
         if offer is not None and offer.refusal is not None:
             # nothing to call off. A house bot quits once its match is over: the offer
             # stays, so its players are told why until its time is out (they were told
             # no match of theirs had just ended). A player going to another game takes
-            # its reason with him (a newer match's offer, another worker's, is his then)
+            # its reason with him (a newer match's offer, another worker's, is his then):
+            # his 'rematch' is told he went
             if why is ev.RematchOff.ELSEWHERE:
-                self._close(offer)
+                offer.off[name_key(name)] = off
             return
         if offer is not None and offer.open:
-            self._call_off(offer, why, name, without=session)
-        elif self.lobby.node is not None:  # an offer kept by another worker is off too
-            self.lobby.node.withdraw_rematch(session, why)
+            self._call_off(offer, why, name, without=session, ended=off.why)
+            return
+        if offer is not None:  # off already: what he did since is what he knows of
+            offer.off[name_key(name)] = off
+        if self.lobby.node is not None:  # an offer kept by another worker is off too
+            self.lobby.node.withdraw_rematch(session, why, kept=kept)
 
     def _call_off(
         self,
@@ -238,8 +309,12 @@ class Rematches:
         why: ev.RematchOff,
         by: str | None = None,
         without: Session | None = None,
+        ended: Ended | None = None,
     ) -> None:
         self._close(offer)
+        reason = Off(Ended(why) if ended is None else ended, by)
+        for name in offer.names:
+            offer.off.setdefault(name_key(name), reason)
         if not offer.asked:  # nobody wanted one: nobody is told
             return
         off = ev.Rematch(offer.table, tuple(offer.asked), offer.waiting(), why, by)
@@ -259,8 +334,12 @@ class Rematches:
         return players
 
     def _close(self, offer: Offer) -> None:
-        """The offer is over (called off or taken up): no player's any more."""
+        """The offer is over (called off or taken up): kept (its players' 'rematch' told
+        why) till its deadline, when it is forgotten."""
         offer.open = False
+
+    def _forget(self, offer: Offer) -> None:
+        """Its deadline: no player's any more (one's newer match's is not touched)."""
         for name in offer.names:
             if self.offers.get(name_key(name)) is offer:
                 del self.offers[name_key(name)]

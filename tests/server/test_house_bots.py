@@ -89,7 +89,7 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
     await ann.expect("ok", cmd="leave")
     await ann.send("rematch")
     assert (await ann.expect("error"))["text"] == (
-        "no rematch is on offer for you: one is asked within 60 s of your match's end"
+        f"the rematch of table {table} is off: you went to another game"
     )
 
 

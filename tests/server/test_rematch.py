@@ -257,9 +257,91 @@ async def test_players_whose_seek_is_kept_are_not_told_a_rematch_is_on_offer(
     await bob.send("leave!")
     await ann.take(lambda x: x.startswith("bob left before the first deal ended: you still"))
     await ann.send("rematch")
-    await ann.take(lambda x: x.startswith("Error (not-allowed): no rematch is on offer"))
+    await ann.take(lambda x: x.startswith("Error (not-allowed): the rematch of table"))
     offer = "'rematch' within 60 s plays again with the same players."
     assert offer not in ann.lines, ann.lines
+
+
+async def test_a_rematch_called_off_is_refused_with_why(port: int, connect: Connector) -> None:
+    """A club evening (s39): vera's 'rematch' 2 s after her match ended was refused "no
+    rematch is on offer for you: one is asked within 60 s of your match's end", which
+    she had: its offer had been called off. Each player is told why it is off (the
+    code stays not-allowed, docs/protocol.md §5.16)."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    await bob.send("seek 3")  # bob goes to another game
+    await bob.expect("ok", cmd="seek")
+    await ann.send("rematch")
+    assert await ann.expect("error") == {
+        "code": "not-allowed",
+        "text": f"the rematch of table {table} is off: bob went to another game",
+    }
+    await bob.send("rematch")  # his own step, as he did it
+    assert await bob.expect("error") == {
+        "code": "not-allowed",
+        "text": f"the rematch of table {table} is off: you went to another game",
+    }
+    await bob.send("unseek")
+    await bob.expect("ok", cmd="unseek")
+
+    table = await _play_one(ann, bob)
+    await bob.send("rematch")
+    await bob.expect("ok", cmd="rematch")
+    await ann.aclose()  # ann goes away
+    assert (await bob.expect("rematch"))["off"] == "left"
+    await bob.send("rematch")
+    assert await bob.expect("error") == {
+        "code": "not-allowed",
+        "text": f"the rematch of table {table} is off: ann left",
+    }
+
+
+async def _person_said(client: LineClient, start: str) -> str:
+    """A person's line that starts with ``start``, its wrapped lines joined: read up to
+    the answer of a 'ping' sent after it."""
+    await client.send("ping")
+    said = [await client.read_until(lambda x: x.startswith(start))]
+    while not (line := await client.read_until(lambda x: True)).startswith(("pong", "Pong")):
+        said.append(line.strip())
+    return " ".join(said)
+
+
+async def test_a_seek_given_back_says_so_to_a_rematch(port: int, connect: Connector) -> None:
+    """The same evening: vera was given her seek back (gleb left in the first deal,
+    docs/protocol.md §5.5), which calls her offer off; her 'rematch' is told that, in
+    English and in Russian, and so is the leaver's."""
+    ann, bob = await connect.human(port, "ann"), await connect.human(port, "bob")
+    await ann.send("seek 2")
+    await ann.take(lambda x: x.startswith("Waiting for a 2-player"))
+    await bob.send("seek 2")
+    await bob.take(lambda x: x.startswith("Your hand:"))
+    sat = await ann.take(lambda x: x.startswith("You sit at table"))
+    table = sat.split()[4].rstrip(",")
+    await bob.send("leave!")
+    await ann.take(lambda x: x.startswith("bob left before the first deal ended: you still"))
+    await ann.send("rematch")
+    assert await _person_said(ann, "Error (") == (
+        f"Error (not-allowed): the rematch of table {table} is off: you were put back in line"
+        " for the same game"
+    )
+    await bob.send("rematch")
+    assert await _person_said(bob, "Error (") == (
+        f"Error (not-allowed): the rematch of table {table} is off: ann was put back in line"
+        " for the same game"
+    )
+    await ann.send("lang ru")
+    await ann.send("rematch")
+    assert await _person_said(ann, "Ошибка (") == (
+        f"Ошибка (not-allowed): реванша за столом {table} не будет: вас вернули в очередь"
+        " на ту же партию"
+    )
+    await bob.send("lang ru")
+    await bob.send("rematch")
+    assert await _person_said(bob, "Ошибка (") == (
+        f"Ошибка (not-allowed): реванша за столом {table} не будет: игрока ann вернули в"
+        " очередь на ту же партию"
+    )
 
 
 async def _replies_until(client: LineClient, pred: Callable[[str], bool]) -> list[str]:

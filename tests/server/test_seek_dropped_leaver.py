@@ -142,6 +142,6 @@ async def test_a_person_whose_seek_a_dropped_leaver_gave_back_is_offered_no_rema
     await play_human(victim, timeout=AWAY_S + 10)
     await victim.take(lambda x: x.startswith("grief left before the first deal ended: you"))
     await victim.send("rematch")
-    await victim.take(lambda x: x.startswith("Error (not-allowed): no rematch is on offer"))
+    await victim.take(lambda x: x.startswith("Error (not-allowed): the rematch of table"))
     offer = "'rematch' within 60 s plays again with the same players."
     assert offer not in victim.lines, victim.lines

@@ -147,13 +147,16 @@ class Lost(StrEnum):
 class OfferElsewhere:
     """A rematch offer of a match a player here played at another worker's table,
     kept there: its worker, the table, and till when it may stand (trio's clock); its
-    players (by seat) and who has asked, as its worker told them (an older one: none)."""
+    players (by seat) and who has asked, as its worker told them (an older one: none);
+    ``withdrawn``: he went elsewhere since (its worker was told): a 'rematch' of his is
+    still asked there, which tells him why it is off (rematch.Off)."""
 
     owner: int
     table: int
     until: float
     names: tuple[str, ...] = ()
     asked: tuple[str, ...] = ()
+    withdrawn: bool = False
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -673,19 +676,30 @@ class Node:
         asked = {} if lang is None else {"lang": str(lang)}
         self._to_owner(table.owner, session, {"k": "help"} | asked, request=True)
 
-    def ask_rematch(self, session: Session) -> bool:
+    def ask_rematch(self, session: Session, after: float | None = None) -> bool:
         """'rematch' after a match on another worker's table: asked there (False: the
-        last table was none of another worker's)."""
+        last table was none of another worker's; ``after``: the deadline of an offer
+        here, of a match that ended later than that one)."""
         offer = self.rematch_at.get(session.id)
         if offer is None or session.remote or offer.owner not in self.heard:
+            return False
+        if after is not None and offer.until <= after:
             return False
         self._to_owner(offer.owner, session, {"k": "rematch"}, request=True)
         return True
 
-    def withdraw_rematch(self, session: Session, why: ev.RematchOff) -> None:
-        offer = self.rematch_at.pop(session.id, None)
-        if offer is not None and not session.remote:
-            self._to_owner(offer.owner, session, {"k": "unrematch", "why": str(why)})
+    def withdraw_rematch(self, session: Session, why: ev.RematchOff, kept: bool = False) -> None:
+        """``session`` goes elsewhere: the offer kept at another worker is off (its
+        entry stays, withdrawn, so a 'rematch' is told why there). ``kept``: his seek
+        given back (matchmaking.kept_seek; a worker of an older version reads 'why')."""
+        offer = self.rematch_at.get(session.id)
+        if offer is None or offer.withdrawn or session.remote:
+            return
+        self.rematch_at[session.id] = attrs.evolve(offer, withdrawn=True)
+        body: dict[str, Any] = {"k": "unrematch", "why": str(why)}
+        if kept:
+            body["kept"] = True
+        self._to_owner(offer.owner, session, body)
 
     def _to_owner(
         self, owner: int, session: Session, body: dict[str, Any], request: bool = False
@@ -794,7 +808,8 @@ class Node:
     def _unrematch_here(self, message: dict[str, Any]) -> None:
         proxy = self.remote.get((message["w"], message["s"]))
         if proxy is not None:
-            self.lobby.rematches.withdraw(proxy, ev.RematchOff(message["why"]))
+            kept = bool(message.get("kept"))
+            self.lobby.rematches.withdraw(proxy, ev.RematchOff(message["why"]), kept=kept)
 
     def watched_from_here(self) -> bool:
         """Whether a web page here watches another worker's table (its lines come over
@@ -1516,6 +1531,8 @@ class Node:
             del self.rematch_at[sid]
             session = self.forwarded.get(sid)
             if told or offer.until < now or session is None or session.closed:
+                continue
+            if offer.withdrawn:  # he went elsewhere: off for him already
                 continue
             off = ev.RematchOff.SERVER_LOST
             session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))

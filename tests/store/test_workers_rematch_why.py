@@ -1,0 +1,49 @@
+"""``serve --workers 2``: a rematch called off is refused with why (docs/protocol.md
+§5.16), to a player of the table's worker and to one of another worker, whose own step
+called it off (his worker keeps the offer's entry, withdrawn, and asks there)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.server.client import LineClient, close_all, is_event
+
+from .workers import SETTINGS, playing_across, served_workers, settings_file
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_rematch_called_off_says_why_across_workers(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(1, "bob")
+                opened += [ann, bob]
+                table = await playing_across(ann, bob)  # worker 0's table
+                await ann.send("leave!")
+                for client in (ann, bob):
+                    await client.read_until(lambda x: is_event(x, "match-end"), 10)
+                await ann.send("rematch")
+                await ann.expect("ok", cmd="rematch", waiting="bob")
+                await bob.expect("rematch", waiting="bob", timeout=10)  # his worker knows
+                await bob.send("seek 3")  # bob goes to another game, at worker 1
+                await bob.expect("ok", cmd="seek", timeout=10)
+                await ann.expect("rematch", off="elsewhere", by="bob", timeout=10)
+                await ann.send("rematch")
+                assert await ann.expect("error") == {
+                    "code": "not-allowed",
+                    "text": f"the rematch of table {table} is off: bob went to another game",
+                }
+                await bob.send("rematch")  # asked at worker 0, which tells him why
+                assert await bob.expect("error", timeout=10) == {
+                    "code": "not-allowed",
+                    "text": f"the rematch of table {table} is off: you went to another game",
+                }
+            finally:
+                await close_all(opened)
