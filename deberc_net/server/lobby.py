@@ -45,9 +45,9 @@ from .moderation import Moderation
 from .password_change import PasswordChange
 from .preferences import Preferences
 from .ratings import load_rating_model
-from .rematch import Rematches
+from .rematch import REMATCH_S, Rematches
 from .seating import Seating
-from .session import Session, stopped_watching
+from .session import LastMatch, Session, stopped_watching
 from .spawner import Spawner
 from .store import Store
 from .store_writer import StoreWriter
@@ -298,17 +298,20 @@ class Lobby:
             if name is not None and name_key(name) not in self.online:
                 self.guest_tokens.pop(name_key(name), None)
 
-    def own_match_over(self, names: Iterable[str]) -> None:
-        """The match of ``names`` is over (told them next): it ended after any they
-        watched, so 'sheet', 'history' and 'last' at no table tell it (the store's
-        times are whole seconds: a tie is the watched one's, club.py). A player at
-        another worker's connection: his worker forgets it (node.py)."""
+    def own_match_over(self, names: Iterable[str], table: int) -> None:
+        """The match of ``names`` at ``table`` is over (told them next): it ended after
+        any they watched, so 'sheet', 'history' and 'last' at no table tell it (the
+        store's times are whole seconds: a tie is the watched one's, club.py), and for
+        REMATCH_S a line of theirs that is no command is told it is over. A player at
+        another worker's connection: his worker is told (node.py)."""
+        last = LastMatch(table, trio.current_time() + REMATCH_S)
         for name in names:
             player = self.online.get(name_key(name))
             if player is not None:
                 player.watched_match = None
+                player.last_match = last
             elif self.node is not None:
-                self.node.own_match_over(name)
+                self.node.own_match_over(name, table)
 
     # ----------------------------------------------------------- commands
     async def handle(self, session: Session, item: Command | TableCallText) -> None:
@@ -363,10 +366,12 @@ class Lobby:
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
-            # a table call just after his match ended (its rematch offer, kept for
-            # REMATCH_S, names its table): said so, not as if he never sat anywhere
-            over = self.rematches.offers.get(name_key(session.name or ""))
-            if over is not None and over.open:  # (one called off is kept: rematch.py)
+            # a table call just after his match ended (for REMATCH_S, as long as a
+            # rematch may be asked, whether or not its offer stands: one whose seek was
+            # given back was told the bare line, club evening s39): said so, not as if
+            # he never sat anywhere
+            over = session.last_match
+            if over is not None and trio.current_time() < over.until:
                 said = phrase(Msg.NOT_A_COMMAND_OVER, table=over.table, word=said_back(word))
             else:
                 said = phrase(Msg.NOT_A_COMMAND, word=said_back(word))

@@ -308,6 +308,16 @@ class Ending(enum.Enum):
             return cls.BY_SERVER
 
 
+@attrs.frozen
+class LastMatch:
+    """A player's last match just over: its table, and till when (trio's clock) a line
+    of his that is no command is told that match is over (rematch.REMATCH_S after its
+    end, whether or not its rematch offer stands: lobby.py)."""
+
+    table: int
+    until: float
+
+
 @attrs.define(eq=False)
 class Session:
     """The server's side of a connection: who it is and where it sits. Its protocol
@@ -327,6 +337,7 @@ class Session:
     observing: set[int] = attrs.Factory(set)
     # the last match it watched to its end: 'sheet' and 'history' at no table tell it
     watched_match: str | None = None
+    last_match: LastMatch | None = None  # his own, just over (Lobby.own_match_over)
     seeking: Wanted | None = None  # the game it waits for (server/matchmaking.py)
     # a program's match left before its first deal ended: its next 'seek' of this game
     # goes first in line (matchmaking.py, kept_seek; a person's seek is kept instead)

@@ -1518,7 +1518,7 @@ class Table:
         told = end._replace(match=match.match_id)  # the human style names it
         # before its end is told: a 'history' read after it tells this match, not one
         # its players watched to its end earlier in the same second (Lobby)
-        self.lobby.own_match_over(match.names)
+        self.lobby.own_match_over(match.names, self.id)
         self._event(told if self.board is None else told._replace(seed=None))
         log.info(
             "match_end",

@@ -96,8 +96,9 @@ async def test_a_table_call_after_the_match_says_the_match_is_over(
     port: int, connect: Connector
 ) -> None:
     """A 'pas' after the match ended got "'pas' is not a command, and you sit at no
-    table", as if he had sat nowhere (hostile tryout): while its rematch offer is kept,
-    the refusal names his match's table; once the offer is off, as before."""
+    table", as if he had sat nowhere (hostile tryout): for 60 s after its end the
+    refusal names his match's table, its rematch offer off or not (club evening s39:
+    once it was off, the line was the bare one again)."""
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     table = await _play_one(ann, bob)
@@ -116,15 +117,36 @@ async def test_a_table_call_after_the_match_says_the_match_is_over(
         f"Ошибка (unknown-command): ваша партия за столом {table} окончена: «Kc» — не"
         " команда, а за столом вы не сидите. Наберите help."
     )
-    await bob.send("seek 3")  # the offer is off
+    await bob.send("seek 3")  # the offer is off: still just over
     await bob.expect("ok", cmd="seek")
     await ann.send("pas")
     said = await ann.read_until(lambda x: x.startswith("Ошибка ("))
     said += " " + (await ann.read_until(lambda x: True)).strip()
-    assert (
-        said
-        == "Ошибка (unknown-command): «pas» — не команда, а за столом вы не сидите. Наберите help."
+    assert said == (
+        f"Ошибка (unknown-command): ваша партия за столом {table} окончена: «pas» — не"
+        " команда, а за столом вы не сидите. Наберите help."
     )
+
+
+async def test_a_table_call_60_s_after_the_match_is_told_as_ever(
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+) -> None:
+    port = await start_server()
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    await trio.sleep(REMATCH_S - 1)
+    await ann.send("pas")
+    assert (await ann.expect("error"))["text"].startswith(f"your match at table {table} is over")
+    await trio.sleep(1)
+    await ann.send("pas")
+    assert await ann.expect("error") == {
+        "code": "unknown-command",
+        "text": "'pas' is not a command, and you sit at no table. Type 'help'.",
+    }
 
 
 async def test_a_rematch_not_agreed_in_time_is_off(
@@ -310,7 +332,8 @@ async def _person_said(client: LineClient, start: str) -> str:
 async def test_a_seek_given_back_says_so_to_a_rematch(port: int, connect: Connector) -> None:
     """The same evening: vera was given her seek back (gleb left in the first deal,
     docs/protocol.md §5.5), which calls her offer off; her 'rematch' is told that, in
-    English and in Russian, and so is the leaver's."""
+    English and in Russian, and so is the leaver's. And a card she typed then got the
+    bare "'K♥' is not a command, and you sit at no table": her match is named (§8)."""
     ann, bob = await connect.human(port, "ann"), await connect.human(port, "bob")
     await ann.send("seek 2")
     await ann.take(lambda x: x.startswith("Waiting for a 2-player"))
@@ -330,7 +353,17 @@ async def test_a_seek_given_back_says_so_to_a_rematch(port: int, connect: Connec
         f"Error (not-allowed): the rematch of table {table} is off: ann was put back in line"
         " for the same game"
     )
+    await ann.send("K♥")  # a card, as she waits again: her match is just over
+    assert await _person_said(ann, "Error (") == (
+        f"Error (unknown-command): your match at table {table} is over: 'K♥' is not a"
+        " command, and you sit at no table. Type 'help'."
+    )
     await ann.send("lang ru")
+    await ann.send("K♥")  # (said back as a Russian reads it: К, Cyrillic)
+    assert await _person_said(ann, "Ошибка (") == (
+        f"Ошибка (unknown-command): ваша партия за столом {table} окончена: «К♥» — не"
+        " команда, а за столом вы не сидите. Наберите help."
+    )
     await ann.send("rematch")
     assert await _person_said(ann, "Ошибка (") == (
         f"Ошибка (not-allowed): реванша за столом {table} не будет: вас вернули в очередь"

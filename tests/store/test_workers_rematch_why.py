@@ -1,6 +1,7 @@
 """``serve --workers 2``: a rematch called off is refused with why (docs/protocol.md
 §5.16), to a player of the table's worker and to one of another worker, whose own step
-called it off (his worker keeps the offer's entry, withdrawn, and asks there)."""
+called it off (his worker keeps the offer's entry, withdrawn, and asks there); and a
+line of his that is no command names his match just over (§8), at his worker too."""
 
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ async def test_a_rematch_called_off_says_why_across_workers(
                 assert await bob.expect("error", timeout=10) == {
                     "code": "not-allowed",
                     "text": f"the rematch of table {table} is off: you went to another game",
+                }
+                await bob.send("pas")  # worker 1: told which match of his is over
+                assert await bob.expect("error", timeout=10) == {
+                    "code": "unknown-command",
+                    "text": f"your match at table {table} is over: 'pas' is not a command,"
+                    " and you sit at no table. Type 'help'.",
                 }
             finally:
                 await close_all(opened)

@@ -41,7 +41,7 @@ from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
 from ..rematch import REMATCH_S
-from ..session import Ending, Session, stopped_watching
+from ..session import Ending, LastMatch, Session, stopped_watching
 from ..store.postgres import living_servers
 from ..table import Table
 from ..table_messages import (
@@ -786,19 +786,24 @@ class Node:
             names = tuple(str(n) for n in message.get("names", ())) or offer.names
             self.rematch_at[message["s"]] = attrs.evolve(offer, asked=asked, names=names)
 
-    def own_match_over(self, name: str) -> None:
-        """``name``'s own match, at a table here, is over (its end told him next, after
+    def own_match_over(self, name: str, table: int) -> None:
+        """``name``'s own match, at ``table`` here, is over (its end told him next, after
         this): his worker, if another, forgets the match he watched before
         (Lobby.own_match_over: 'sheet', 'history' and 'last' at no table tell his own;
-        both ends may fall in one of the store's seconds)."""
+        both ends may fall in one of the store's seconds), and keeps which table's
+        match of his is just over (a line of his that is no command names it)."""
         proxy = self.proxy_named(name_key(name))
         if proxy is not None:
-            self.bus.publish(channel(proxy.worker), {"k": "own_over", "s": proxy.remote_id})
+            body = {"k": "own_over", "s": proxy.remote_id, "table": table}
+            self.bus.publish(channel(proxy.worker), body)
 
     def _own_match_over(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
         if session is not None:
             session.watched_match = None
+            table = message.get("table")  # (a worker of an older version tells none)
+            if isinstance(table, int):
+                session.last_match = LastMatch(table, trio.current_time() + REMATCH_S)
 
     def _rematch_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy_of(message)
