@@ -666,9 +666,15 @@ def top_lines(e: ev.Top, lang: Lang = Lang.EN) -> list[str]:
         record = _record_text(r, lang)
         rating = _decimal(r.rating, lang, "7.1f")
         # the names padded by terminal columns (a CJK name pushed its rating out of
-        # line), one wider than the column shortened in it as the sheet's winners are
-        name = pad(short_name(r.name, TOP_NAME), TOP_NAME)
-        out.append(_say(lang, Msg.TOP_LINE, rank=r.rank, name=name, rating=rating, record=record))
+        # line); one wider than the column (up to 40: the line would pass 80) is shown
+        # whole, for 'finger NAME', on a line of its own, its rating under the column
+        head = f"{r.rank:>4}. "  # (TOP_LINE's start in both languages)
+        wide = columns(r.name) > TOP_NAME
+        if wide:
+            out.append(head + r.name)
+        name = pad("" if wide else r.name, TOP_NAME)
+        said = _say(lang, Msg.TOP_LINE, rank=r.rank, name=name, rating=rating, record=record)
+        out.append(" " * len(head) + said[len(head) :] if wide else said)
     more = _more("top", e.page, e.pages, lang) if e.ratings else ""
     return [*out, more.strip()] if more else out
 

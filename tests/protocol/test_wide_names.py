@@ -57,8 +57,9 @@ def test_tables_wraps_two_long_cjk_partners_between_them_not_inside_a_name(
 @pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
 def test_the_standings_ratings_stay_in_one_column_after_cjk_names(lang: Lang) -> None:
     """The standings padded a name to 20 characters: 王小明 pushed its rating two
-    columns right, a name of 20 CJK characters twenty. A name wider than the column's
-    20 terminal columns is shortened in it, its head and its end kept."""
+    columns right, a name of 20 CJK characters twenty. The column is as wide as the
+    page's widest name, each shown whole (one shortened there could not be typed after
+    'finger'), and the line still fits 80 columns."""
     rated = [
         ev.Rated(i, name, "moscow", 2, 21.25, 27.5, 2.08, 4, 3, 1, 0)
         for i, name in enumerate(("anna", "王小明", WANG), 1)
@@ -67,6 +68,9 @@ def test_the_standings_ratings_stay_in_one_column_after_cjk_names(lang: Lang) ->
     lines = top_lines(top) if lang is Lang.EN else render_ru(top)
     rows = lines[1:4]
     rating = "21.2" if lang is Lang.EN else "21,2"
+    # the widest on a line of its own, whole (for 'finger'), its rating under the column
+    assert lines[3] == f"   3. {WANG}", lines
+    rows = [*lines[1:3], lines[4]]
     assert len({cells(row[: row.index(rating)]) for row in rows}) == 1, rows
-    assert rows[2].split()[1] == "王" * 8 + "~王", rows
+    assert lines[4].split()[0] == rating, lines
     assert all(cells(line) <= 80 for line in lines), lines
