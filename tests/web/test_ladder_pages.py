@@ -132,6 +132,27 @@ async def test_a_run_of_no_games_has_its_one_page(
     status, body = await web.get("/ladders/1?page=1")
     assert status == 200 and _rows(body) == [] and b'id="games-pages"' not in body
     assert (await web.get("/ladders/1?page=2"))[0] == 400
+    # a run on one machine stores its games at its end: one being played, or stopped
+    # before its report (Ctrl-C), said "its games so far are below" over an empty table
+    page = body.decode()
+    assert "games so far are below" not in page
+    assert (
+        '<p id="unfinished">This run has not finished (or stopped before its report), '
+        "and none of its games is stored yet" in page
+    )
+    russian = (await web.get("/ladders/1", RU))[1].decode()
+    assert "ни одна его партия ещё не сохранена" in russian and "партии на сейчас" not in russian
+
+
+async def test_an_unfinished_run_with_games_stored_says_they_are_below(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """A distributed run stores each board's games as it is done: its page lists them."""
+    _run(db_path, finished=False, count=4)
+    web: WebServer = await start_web()
+    status, body = await web.get("/ladders/1")
+    assert status == 200 and len(_rows(body)) == 4
+    assert b"its games so far are below." in body and b'id="unfinished"' not in body
 
 
 async def test_a_finished_runs_plot_is_of_all_its_games_on_every_page_and_kept(

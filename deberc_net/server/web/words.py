@@ -164,6 +164,7 @@ class W(StrEnum):
     STARTED = "started"
     RUN_STOPPED = "run-stopped"
     RUN_UNFINISHED = "run-unfinished"
+    RUN_UNFINISHED_NONE = "run-unfinished-none"
     N_BOARDS = "n-boards"
     SEED = "seed"
     N_GAMES = "n-games"
@@ -382,6 +383,14 @@ WORDS: dict[W, tuple[str, str]] = {
     W.RUN_UNFINISHED: (
         "This run has not finished (or stopped before its report): its games so far are below.",
         "Этот турнир не окончен (или остановлен до отчёта): ниже — его партии на сейчас.",
+    ),
+    W.RUN_UNFINISHED_NONE: (
+        "This run has not finished (or stopped before its report), and none of its games"
+        " is stored yet: a run on one machine stores them all when it ends (one stopped"
+        " before then, never); a distributed run, as each board is done.",
+        "Этот турнир не окончен (или остановлен до отчёта), и ни одна его партия ещё не"
+        " сохранена: турнир на одной машине сохраняет их все в конце (остановленный"
+        " раньше — никогда), распределённый — по мере сыгранных досок.",
     ),
     W.N_BOARDS: ("{boards} boards", "досок: {boards}"),
     W.SEED: ("seed", "зерно"),
