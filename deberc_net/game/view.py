@@ -119,6 +119,11 @@ def konets_out_of_reach(match: Match, seat: int | None) -> bool:
     in_play = deal.points_in_play()  # (a claim comes before the last trick)
     if not deal.talk.bella_declared:
         in_play += BELLA_POINTS
+    if in_play <= 0:
+        # nothing left to win (a game of its own card values, no last trick's bonus,
+        # the bella said): the reach is the claim's own check, and leaving the offer
+        # out would tell a false claim from a good one. Offered, as ever
+        return False
     return deal.running_total(deal.side_of(seat)) + in_play < target
 
 

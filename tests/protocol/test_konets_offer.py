@@ -8,8 +8,12 @@ points from the target). It stays legal, and said, a false claim still loses."""
 
 from __future__ import annotations
 
+import attrs
+
 from deberc_net.game import calls as C
 from deberc_net.game.calls import parse_token
+from deberc_net.game.cards import Card
+from deberc_net.game.deal import Deal
 from deberc_net.game.match import Match
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
@@ -102,3 +106,39 @@ def test_out_of_reach_konets_not_offered_is_still_legal_and_a_false_claim_loses(
     say(match, 0, "konets")
     assert match.result is not None
     assert (match.result.winner, match.result.reason) == (1, "false-claim")
+
+
+class _NothingInTricks(Deal):
+    """A game of its own card values (docs/plugins.md, ``_trick_points``) in which no
+    card counts: with no last trick's bonus and the bella said, nothing is left to win."""
+
+    def _trick_points(self, cards: tuple[Card, ...], trump: int) -> int:
+        return 0
+
+
+def _bella_said(standing: tuple[int, int]) -> Match:
+    rules = build_ruleset(options=("manual-claim",))
+    settings = attrs.evolve(rules.settings, last_trick_bonus=0)
+    deck = build_deck("As Ks Ah Kh 8c 9c Kc Qc Jc", "7s 8s 7h 8h 7d 8d 9d 10d Jd", "10c")
+    match = Match(
+        attrs.evolve(rules, settings=settings, deal_class=_NothingInTricks),
+        seed="t",
+        dealer=1,
+        decks={1: deck},
+    )
+    match.names = ("anna", "boris")
+    match.set_standing(list(standing))
+    say(match, 0, "igrayu")
+    play(match, "As 7s")  # anna takes the first trick
+    say(match, 0, "bella")  # her 20: nothing else can come to her side in this deal
+    assert match.deal.points_in_play() == 0
+    return match
+
+
+def test_with_nothing_left_in_play_a_good_claim_and_a_false_one_are_offered_alike() -> None:
+    # the reach is then the claim's own count: left out, it told a false claim (480 +
+    # 20 of 501) from a good one (481 + 20)
+    good, false = _bella_said((481, 0)), _bella_said((480, 0))
+    assert (good.deal.running_total(0), false.deal.running_total(0)) == (501, 500)
+    assert _prompts(good) == _prompts(false)
+    assert "konets" in _prompts(false)[0]
