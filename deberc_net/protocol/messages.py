@@ -210,6 +210,8 @@ class Msg(StrEnum):
     NO_REMATCH = "no-rematch"
     NO_REMATCH_OFF = "no-rematch-off"
     REMATCH_YOU_LEFT = "rematch-you-left"
+    REMATCH_WAS_LEFT = "rematch-was-left"
+    REMATCH_WENT_ELSEWHERE = "rematch-went-elsewhere"
     REMATCH_YOU_ELSEWHERE = "rematch-you-elsewhere"
     REMATCH_SEEK_KEPT = "rematch-seek-kept"
     REMATCH_YOU_SEEK_KEPT = "rematch-you-seek-kept"
@@ -1079,6 +1081,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "реванша за столом {table} не будет: {why}",
     ),
     Msg.REMATCH_YOU_LEFT: ("you left the server", "вы выходили с сервера"),
+    # the others', kept till the offer's 60 s are out: he may be back, or out of that
+    # game, meanwhile, so not REMATCH_LEFT's «уже нет на сервере» nor REMATCH_ELSEWHERE's
+    # «уже в другой партии», true only as it is called off
+    Msg.REMATCH_WAS_LEFT: ("{name} left", "его отменил выход игрока {name} с сервера"),
+    Msg.REMATCH_WENT_ELSEWHERE: (
+        "{name} went to another game",
+        "его отменил уход игрока {name} в другую партию",
+    ),
     Msg.REMATCH_YOU_ELSEWHERE: ("you went to another game", "вы ушли в другую партию"),
     Msg.REMATCH_SEEK_KEPT: (
         "{name} was put back in line for the same game",

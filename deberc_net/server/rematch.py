@@ -70,8 +70,8 @@ _OWN = {
 }
 _OTHERS = {
     Ended.TIMEOUT: Msg.REMATCH_TIMEOUT,
-    Ended.LEFT: Msg.REMATCH_LEFT,
-    Ended.ELSEWHERE: Msg.REMATCH_ELSEWHERE,
+    Ended.LEFT: Msg.REMATCH_WAS_LEFT,  # (he may be back by now)
+    Ended.ELSEWHERE: Msg.REMATCH_WENT_ELSEWHERE,  # (he may be out of it by now)
     Ended.SEEK_KEPT: Msg.REMATCH_SEEK_KEPT,
     Ended.DRAIN: Msg.REMATCH_DRAIN,
     Ended.SERVER_STOPPED: Msg.SERVER_STOPPED,

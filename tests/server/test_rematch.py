@@ -319,6 +319,44 @@ async def test_a_rematch_called_off_is_refused_with_why(port: int, connect: Conn
     }
 
 
+async def test_a_rematch_called_off_says_in_russian_what_stays_true(
+    port: int, connect: Connector
+) -> None:
+    """The reason is told till the offer's 60 s are out: in Russian not «ann уже нет на
+    сервере» once she is back, nor «bob уже в другой партии» once he has left it (the
+    off= line's words, true as it is called off), but what they did."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    await bob.send("rematch")
+    await bob.expect("ok", cmd="rematch")
+    await ann.aclose()  # ann goes away
+    assert (await bob.expect("rematch"))["off"] == "left"
+    ann = await connect.machine(port, "ann")  # and is back
+    await bob.send("style human")
+    await bob.send("lang ru")
+    await bob.send("rematch")
+    assert await _person_said(bob, "Ошибка (") == (
+        f"Ошибка (not-allowed): реванша за столом {table} не будет: его отменил выход игрока"
+        " ann с сервера"
+    )
+    await bob.send("style machine")
+    await bob.send("ping")
+    await bob.expect("ok", cmd="ping")
+    table = await _play_one(ann, bob)
+    await bob.send("seek 3")  # bob goes to another game, and out of it again
+    await bob.expect("ok", cmd="seek")
+    await bob.send("unseek")
+    await bob.expect("ok", cmd="unseek")
+    await ann.send("style human")
+    await ann.send("lang ru")
+    await ann.send("rematch")
+    assert await _person_said(ann, "Ошибка (") == (
+        f"Ошибка (not-allowed): реванша за столом {table} не будет: его отменил уход игрока"
+        " bob в другую партию"
+    )
+
+
 async def _person_said(client: LineClient, start: str) -> str:
     """A person's line that starts with ``start``, its wrapped lines joined: read up to
     the answer of a 'ping' sent after it."""
