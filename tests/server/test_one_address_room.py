@@ -184,20 +184,20 @@ async def test_a_hostile_address_past_a_rooms_share_of_registrations_is_still_re
     waiting = []
     for n in range(share):
         client = await connect.raw(port, f"reg{n}")
-        await client.send(f"style machine\nlogin reg{n} pw")
+        await client.send(f"style machine\nlogin reg{n} secret")
         waiting.append(client)
     with trio.fail_after(30):
         for _ in range(share):
             while not hashing.acquire(blocking=False):
                 await trio.sleep(0.01)
     one_more = await connect.raw(port, "one-more")
-    refused = await _replies(one_more, "style machine\nlogin reg-more pw")
+    refused = await _replies(one_more, "style machine\nlogin reg-more secret")
     assert refused[-1] == (
         "error code=slow-down text=your address has registrations waiting: try again once"
         " they are done"
     )
     newcomer = await connect.raw(port, "newcomer", "127.0.0.9")
-    await newcomer.send("style machine\nlogin newbie pw")
+    await newcomer.send("style machine\nlogin newbie secret")
     await newcomer.expect("ok", cmd="style")
     released.set()
     assert (await newcomer.read_until(lambda x: x.startswith(("ok ", "error ")))).startswith(
