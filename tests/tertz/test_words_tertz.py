@@ -86,3 +86,29 @@ def test_from_what_is_read_with_or_without_its_question_mark() -> None:
     for word in ("от чего?", "от чего", "От чего", "ot chego", "ot chego?", "from what"):
         assert spoken(RULES, word, legal).token() == "rost?", word
     assert spoken(RULES, "от короля", legal).token() == "ot-K"
+
+
+def test_tertz_calls_are_understood_in_ukrainian_too() -> None:
+    # a Ukrainian-speaking player at an evening's Tertz table (s39) typed «ламаю 5»,
+    # «двісті», «сто тузів», «мар'яж», «від чого?»: each was "not a table call", while
+    # every other call has its Ukrainian words (docs/protocol.md §8.2, *uk*)
+    said = {
+        "ламаю 5": ("lomayu-5", ["lomayu-5"]),
+        "Ламаю 12": ("lomayu-12", ["lomayu-12"]),
+        "двісті": ("dvesti", ["dvesti", "7c"]),
+        "двісті валетів": ("dvesti", ["dvesti", "7c"]),
+        "сто тузів": ("sto-tuzov", ["sto-tuzov", "7c"]),
+        "сто королів": ("sto-korolei", ["sto-korolei", "7c"]),
+        "сто п'ять": ("sto-pyat", ["sto-pyat", "7c"]),
+        "сто п’ять": ("sto-pyat", ["sto-pyat", "7c"]),
+        "сто шість": ("sto-shest", ["sto-shest", "7c"]),
+        "сто сім": ("sto-sem", ["sto-sem", "7c"]),
+        "сто вісім": ("sto-vosem", ["sto-vosem", "7c"]),
+        "мар'яж": ("bella", ["bella", "7c"]),
+        "від чого?": ("rost?", ["rost?", "7c"]),
+        "від чого": ("rost?", ["rost?", "7c"]),
+    }
+    for word, (token, legal) in said.items():
+        assert spoken(RULES, word, legal).token() == token, word
+    # «від» before a rank still answers with the top card, as «от» does
+    assert spoken(RULES, "від короля", ["ot-K", "pishet"]).token() == "ot-K"

@@ -29,15 +29,24 @@ CALLS = {
     11: "sto-tuzov",
     12: "dvesti",
 }
-WORDS = {  # what people say (seed 004: "one hundred ladies", "two hundred jacks")
-    "sto-pyat": ("сто пять", "hundred five"),
-    "sto-shest": ("сто шесть", "hundred six"),
-    "sto-sem": ("сто семь", "hundred seven"),
-    "sto-vosem": ("сто восемь", "hundred eight"),
+WORDS = {  # what people say (seed 004: "one hundred ladies", "two hundred jacks"),
+    # then the Ukrainian (docs/protocol.md §8.2, *uk*; «сто дам» is both languages')
+    "sto-pyat": ("сто пять", "hundred five", "сто п'ять"),
+    "sto-shest": ("сто шесть", "hundred six", "сто шість"),
+    "sto-sem": ("сто семь", "hundred seven", "сто сім"),
+    "sto-vosem": ("сто восемь", "hundred eight", "сто вісім"),
     "sto-dam": ("сто дам", "hundred queens", "hundred ladies"),
-    "sto-korolei": ("сто королей", "hundred kings"),
-    "sto-tuzov": ("сто тузов", "hundred aces"),
-    "dvesti": ("двести", "двести вальтов", "two hundred", "two hundred jacks", "200"),
+    "sto-korolei": ("сто королей", "hundred kings", "сто королів"),
+    "sto-tuzov": ("сто тузов", "hundred aces", "сто тузів"),
+    "dvesti": (
+        "двести",
+        "двести вальтов",
+        "two hundred",
+        "two hundred jacks",
+        "200",
+        "двісті",
+        "двісті валетів",
+    ),
     # not a call: it heads the hundreds' calls, so said alone it is the one of them
     # legal now (vocabulary.parse_call; one at most: a seat declares his highest class)
     "sto": ("сто", "hundred", "100"),

@@ -65,16 +65,27 @@ def deberc_rule_info() -> RuleInfo:
 @hookimpl
 def deberc_call_aliases() -> dict[str, tuple[str, ...]]:
     breaks = {
-        f"{BREAK}-{n}": (f"ломаю {n}", f"break {n}", f"lomaju {n}") for n in range(1, MAX_BREAK + 1)
+        f"{BREAK}-{n}": (f"ломаю {n}", f"break {n}", f"lomaju {n}", f"ламаю {n}")  # uk last
+        for n in range(1, MAX_BREAK + 1)
     }
     return {
         **breaks,
         **WORDS,
         # its first word is the one people are told (docs/rules.md §12.5: mariage)
-        "bella": ("mariage", "марьяж", "mariazh", "marriage"),
+        "bella": ("mariage", "марьяж", "mariazh", "marriage", "мар'яж"),
         # seed 004: "From what?"; typed without its '?' too, as 'rost' and «рост» are
         # («от чего» was read as 'ot' and a rank: "not a rank: 'чего'")
-        "rost?": ("от чего?", "ot chego?", "from what?", "от чего", "ot chego", "from what"),
+        # and the Ukrainian «від чого?» (docs/protocol.md §8.2, *uk*)
+        "rost?": (
+            "от чего?",
+            "ot chego?",
+            "from what?",
+            "от чего",
+            "ot chego",
+            "from what",
+            "від чого?",
+            "від чого",
+        ),
     }
 
 
