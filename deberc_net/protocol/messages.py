@@ -470,6 +470,7 @@ class Msg(StrEnum):
     SEATS_RANGE = "seats-range"
     SIT_AT_THAT_TABLE = "sit-at-that-table"
     NOT_OBSERVING = "not-observing"
+    OBSERVING_NONE = "observing-none"
     TABLE_FAILED = "table-failed"
     TABLE_PLAYING = "table-playing"
     ALREADY_AT_TABLE = "already-at-table"
@@ -1942,6 +1943,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SEATS_RANGE: ("seats are 0 to {last}", "места — от 0 до {last}"),
     Msg.SIT_AT_THAT_TABLE: ("you sit at that table", "вы сидите за этим столом"),
     Msg.NOT_OBSERVING: ("you observe no such table", "вы не смотрите за таким столом"),
+    # a bare "unobserve" names no table: "no such table" would point at one
+    Msg.OBSERVING_NONE: ("you observe no table", "вы ни за одним столом не смотрите"),
     Msg.TABLE_FAILED: (
         "table {table} failed and closes; sorry",
         "сбой стола {table}: стол закрывается, извините",

@@ -110,7 +110,8 @@ class Seating:
                 return
             wanted &= {table.id}
         if not wanted:
-            session.send(ev.error("not-allowed", phrase(Msg.NOT_OBSERVING)))
+            why = Msg.NOT_OBSERVING if item.args else Msg.OBSERVING_NONE
+            session.send(ev.error("not-allowed", phrase(why)))
             return
         for table_id in sorted(wanted):
             table = self.lobby.tables.get(table_id)

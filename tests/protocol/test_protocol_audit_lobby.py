@@ -1047,7 +1047,12 @@ async def test_a_watcher_who_sits_down_stops_watching_told_as_seated(
     assert not [x for x in ann.lines if "watching=0" in x]
     listed = fields((await lines_until_pong(eve, "tables"))[-1])[1]
     assert listed["observers"] == "0"
+    # a bare 'unobserve' names no table (a Tertz evening, s39: "you observe no such
+    # table" pointed at one); a table named, not observed, is "no such table"
     assert await lines_until_pong(eve, "unobserve") == [
+        "error code=not-allowed text=you observe no table"
+    ]
+    assert await lines_until_pong(eve, f"unobserve {table}") == [
         "error code=not-allowed text=you observe no such table"
     ]
 
