@@ -589,6 +589,8 @@ async def test_a_players_page_plots_his_rating_and_the_api_tells_it(start_web: S
     page = body.decode()
     assert 'id="rating-plot"' in page and page.count('<polyline class="series"') == 1
     assert 'data-name="moscow for 2 players"' in page
+    # its axis says the rating as the note under it does, not in ASCII ('mu - 3 sigma')
+    assert '">rating (μ − 3σ)</text>' in page and "The rating (openskill μ − 3σ)" in page
 
 
 async def test_a_rated_house_bots_page_shows_its_standing_as_finger_does(

@@ -346,7 +346,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.RESULT_DRAWN: ("drawn", "ничья"),
     W.RESULT_STOPPED: ("stopped", "прервана"),
     W.PLOT_RATED_MATCHES: ("rated matches", "партии в рейтинг"),
-    W.PLOT_RATING: ("rating (mu - 3 sigma)", "рейтинг (μ − 3σ)"),
+    W.PLOT_RATING: ("rating (μ − 3σ)", "рейтинг (μ − 3σ)"),
     W.PLOT_RATING_TITLE: ("{name}'s rating", "Рейтинг: {name}"),
     # the ladders' pages: the run is «турнир» (the table's «доска турнира»), the figures
     # as the text report says them (ladder/report.py; docs/bots.md), names and numbers kept
