@@ -205,8 +205,13 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
     leader = int(state["leader"])
     for i, card in enumerate(state["trick"].split(",")):
         assert _card_html(card) in _seat_div(page, (leader + i) % 2)
+    # the fresa, face up once the game is ordered, as the observer's state says it
+    fresa = state["fresa"]
+    assert fresa != "-" and f'<div id="fresa">Fresa {_card_html(fresa)}</div>' in page
+    ru_fresa = f'<div id="fresa">Фреза <span class="card suit-{fresa[-1]}" data-card="{fresa}"'
+    assert ru_fresa in russian.decode()
     laid = re.findall(r'data-card="(\w+)"', page.split('<section class="side">')[0])
-    assert sorted(laid) == sorted([*state["trick"].split(","), state["turned"]])  # no hand
+    assert sorted(laid) == sorted([*state["trick"].split(","), state["turned"], fresa])
     assert f'<div class="seat seat-{state["to_act"]} to-act"' in page
     assert page.count(" to-act") == 1
     # the mark has words for a screen reader (shown at the seat to act alone: style.css)

@@ -121,6 +121,8 @@ class BoardNow:
     talk: list[tuple[int, str]]
     deals: list[SheetRow]  # each finished deal of the match, as 'sheet' tells them
     talon: int | None = None  # a game with a talon (Tertz): the cards left to draw
+    # the talon's bottom card, face up once the last cards are dealt (docs/rules.md §2)
+    fresa: str | None = None
     # the seats whose card in the trick being laid the clock played (auto=1)
     trick_by_clock: tuple[int, ...] = ()
     # for the live page's script: the deal, the places in its state's talk= of the
@@ -166,6 +168,7 @@ def board_now(table: Table, lang: Lang = Lang.EN) -> BoardNow | None:
         talk=talk_with_shown(seen.talk, seen.shown, lang, table.words, auto),
         deals=list(table.sheet.rows),
         talon=talon,
+        fresa=None if seen.fresa is None else card_str(seen.fresa),
         trick_by_clock=by_clock,
         clock_json=json.dumps(clock, separators=(",", ":")),
     )

@@ -61,6 +61,7 @@ class W(StrEnum):
     WAITING_FOR_PLAYERS = "waiting-for-players"
     TALON_N = "talon-n"
     TRUMP = "trump"  # 'Trump ' before the suit
+    FRESA = "fresa"  # 'Fresa ' before the talon's face-up bottom card
     TO_ACT = "to-act"  # a seat's mark, the seat the table waits for: its accessible name
     IN_HAND = "in-hand"  # a seat's face-down hand: its accessible name, the cards' count
     TALK = "talk"
@@ -232,6 +233,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.WAITING_FOR_PLAYERS: ("Waiting for players", "Ждём игроков"),
     W.TALON_N: ("Talon {talon}", "В колоде {talon}"),
     W.TRUMP: ("Trump ", "Козырь "),
+    W.FRESA: ("Fresa ", "Фреза "),
     W.TO_ACT: ("to act", "ходит"),
     W.IN_HAND: ("cards in hand: {cards}", "карт на руке: {cards}"),
     W.TALK: ("Talk", "Разговор"),
@@ -519,6 +521,7 @@ SCRIPT: dict[str, W] = {
     "talon": W.TALON_N,
     "hand": W.IN_HAND,
     "trump": W.TRUMP,
+    "fresa": W.FRESA,
     "orderedBy": W.ORDERED_BY,
     "and": W.AND,
     "shows": W.SHOWS,

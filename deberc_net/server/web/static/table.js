@@ -17,7 +17,7 @@
   const OWN = JSON.parse(board.dataset.own || "{}");
   const WORDS = Object.assign({
     away: "away: the seat is held a while", deal: "Deal {deal}", turned: " · turned ",
-    talon: "Talon {talon}", hand: "cards in hand: {cards}", trump: "Trump ", orderedBy: ", ordered by {name}", and: " and ", shows: "shows ",
+    talon: "Talon {talon}", hand: "cards in hand: {cards}", trump: "Trump ", fresa: "Fresa ", orderedBy: ", ordered by {name}", and: " and ", shows: "shows ",
     byClock: " (by the clock)",
     replay: "Replay it", gone: "No longer live: ", over: "the match is over.",
     refused: "the live connection was refused or lost. Reload the page to watch again.",
@@ -215,6 +215,11 @@
     if (shown) document.getElementById("status").append(cardEl(st.turned));
     setText("talon", left === null ? "" : WORDS.talon.replace("{talon}", left));
   }
+  // the talon's bottom card, face up once the last cards are dealt (none: '-', null)
+  function setFresa(card) {
+    setText("fresa", "");
+    if (card && card !== "-") document.getElementById("fresa").append(WORDS.fresa, cardEl(card));
+  }
   // the trump suit in its colour, as the served page writes it (macros.html suit)
   function setTrump(s, who) {
     setText("trump", "");
@@ -269,6 +274,7 @@
     st.toAct = num(f.to_act);
     setStatus(f.deal, f.turned);
     setTrump(f.trump, num(f.player));
+    setFresa(f.fresa);
     setText("score", list(f.score).join(" : "));
     drawTalk();
   }
@@ -297,6 +303,7 @@
         st.trick = []; st.talk = []; st.played = 0;
         st.clock = noClock(f.deal); st.calls = 0;
         setStatus(f.deal, f.turned);
+        setFresa(null);
         // a game with a talon (Tertz) has no bidding: the turned card is trump from the
         // deal's start, and no order event will say it (as the terminal client reads it)
         setTrump(st.hasTalon && f.turned && f.turned !== "-" ? f.turned.slice(-1) : null, null);
@@ -314,7 +321,8 @@
         // four players: the turned card goes to the dealer's hand (its state says
         // turned=-, docs/protocol.md §6.3), so it is no longer shown
         if (n === 4) setStatus(st.deal, null);
-        setTrump(f.trump, num(f.player)); break;
+        setTrump(f.trump, num(f.player)); setFresa(f.fresa); break;
+      case "dealt": setFresa(f.fresa); break;
       case "play": {
         const seat = Number(f.seat);
         if (st.trick.length >= n || st.trickDone) { st.trick = []; st.trickDone = false; }
