@@ -33,10 +33,11 @@ from deberc_net.game.events import (
 from deberc_net.game.record import draws_per_trick, replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
+from deberc_net.protocol import events as ev
 from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
 from deberc_net.protocol.messages import RU_ERRORS
-from deberc_net.protocol.render import pretty_card
+from deberc_net.protocol.render import pretty_card, scored_lines
 
 from ..store.base import SHUTDOWN, STOPPED
 from . import words
@@ -84,6 +85,10 @@ class ReplayedDeal:
     talk_tricks: list[int] = attrs.Factory(list)
     # whether the clock made each entry of the talk for its seat (auto=1)
     talk_by_clock: list[bool] = attrs.Factory(list)
+    # what each seat's declarations counted, as `history` says it ('Scored for
+    # combinations: vic terts 20, hundred kings 100.'; '' if none), English and Russian
+    scored: str = ""
+    scored_ru: str = ""
 
 
 @attrs.frozen
@@ -336,10 +341,17 @@ class ReplayFold:
 
 def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
     deal = replay_calls(record, rules)
-    fold = ReplayFold(table_words(rules.call_aliases)).feed_all([deal.started(), *deal.history])
+    said = table_words(rules.call_aliases)
+    fold = ReplayFold(said).feed_all([deal.started(), *deal.history])
     # a game's own keys (the draws, the break) as the rebuilt deal gives them, not as
     # stored: a replay that disagreed with its record would show
-    return fold.deal(_hands_at_first_card(deal), unveil(deal), record, deal.record_extra())
+    replayed = fold.deal(_hands_at_first_card(deal), unveil(deal), record, deal.record_extra())
+    counted, names = ev.scored_in(record), [str(name) for name in record["players"]]
+    return attrs.evolve(
+        replayed,
+        scored="".join(scored_lines(counted, names, Lang.EN, said)),
+        scored_ru="".join(scored_lines(counted, names, Lang.RU, said)),
+    )
 
 
 def _talon_at_start(hands: list[list[str]], deck: list[str], extra: dict[str, Any]) -> int | None:
