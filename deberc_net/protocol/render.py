@@ -1929,23 +1929,27 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         or _outcome_word(r.outcome, lang)
         for r in e.rows
     ]
-    # the deal's number (4) and a space, then how it ended: as wide as a short game's
-    # winner may make it from its first deal; a longer word widens it at its row (an
-    # outcome that ends the match, 'false-claim', 'timeouts': the last row)
-    fixed = max(9, columns(header) - 4, _widest_winner(e, short, lang) + 1)
-    first = max([fixed, *(columns(word) + 1 for word in words)])
+    # the deal's number (4) and a space, then how it ended: as wide from the first deal
+    # as the widest word the match may write there, its language's widest outcome (a
+    # match's last row may say 'false-claim', «ложный конец», «время вышло»: it widened
+    # the column at that row, past 80 columns) and a short game's widest winner; a
+    # plugin's own outcome word, unknown here, is shortened to the column, not widening it.
+    # A word may fill the column: the first side's column keeps two spaces before its
+    # numbers (a column is 2 wider than its name, 11 at least, and its numbers 9 at most)
+    first = max(9, columns(header) - 4, _widest_winner(e, short, lang) + 1, _widest_outcome(lang))
+    words = [short_name(word, first) for word in words]
     # every column padded by terminal columns, not characters (a CJK name takes two a
     # character, an accent added to a letter none): the columns stay in line
     width = max(11, *(columns(side) + 2 for side in sides))
     title = Msg.SHEET_TITLE_STAKES if e.deal_won_on_points else Msg.SHEET_TITLE
     out = [_say(lang, title, table=e.table, goal=goal)]
     labels = sides
-    if 5 + fixed + width * len(sides) + _widest_bides(e, sides, lang) > WIDTH:
+    if 5 + first + width * len(sides) + _widest_bides(e, sides, lang) > WIDTH:
         # long names (three players, two pairs) would wrap every row past the table's
         # shape once a bide is written (each row after it says the bides): the columns
         # are numbered, the sides named once above them, a line each (two pairs of long
         # names are wider than one line); decided before any bide, from the names
-        out += [f"  {i} = {side}" for i, side in enumerate(sides, 1)]
+        out += [part for i, side in enumerate(sides, 1) for part in _side_named(i, side)]
         sides = [str(i) for i in range(1, len(sides) + 1)]
         labels = [f"#{side}" for side in sides]  # the bides of side 1: '#1 1'
         width = 11
@@ -1969,12 +1973,15 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
         outcome = pad(word, first)
         said = _say(lang, Msg.SHEET_ROW, deal=r.deal, outcome=outcome, cells=cells, notes="")
         bides, hanging = _sheet_notes(r, labels, e.deal_won_on_points, lang)
-        if not hanging or columns(said + bides + hanging) <= WIDTH:
-            # (a row wider without any: its own, not a line of spaces under it)
+        if not (bides or hanging) or columns(said + bides + hanging) <= WIDTH:
             out.append(said + bides + hanging)
-        else:  # a hanging deal's points under its bides, where their word starts
+        elif columns(said + bides) <= WIDTH:  # a hanging deal's points under its bides,
+            # where their word starts
             under = columns(said) + columns(hanging) - columns(hanging.lstrip())
             out += [said + bides, pad("", under) + hanging.lstrip()]
+        else:  # bides wider than the layout counts on (a side's 10th): the notes on a
+            # line of their own, under the row's columns (where the first one starts)
+            out += [said, pad("", 5 + first) + (bides + hanging).lstrip()]
     if not e.rows:
         out.append(_say(lang, Msg.SHEET_NONE if e.over else Msg.SHEET_EMPTY))
     return out
@@ -1983,8 +1990,28 @@ def sheet_lines(e: ev.Sheet, lang: Lang = Lang.EN) -> list[str]:
 # the columns a name takes at most in a short game's 'won by' column: a longer one is
 # shortened there (each name of a pair alike), so the column is as wide all the match
 WINNER_ROOM = 12
-# the most bides a side is counted as having when a sheet's layout is chosen (one digit)
+# the most bides a side is counted as having when a sheet's layout is chosen: one digit.
+# Counting two numbered the columns of three players named 'anna', 'bob', 'vera' (and
+# of most pairs) for a 10th bide few matches see; a row whose bides pass 80 columns
+# has them on a line of their own under it instead, its columns where they were
 _MOST_BIDES = 9
+
+
+def _widest_outcome(lang: Lang) -> int:
+    """The columns of the widest outcome word the sheet may write in ``lang``
+    ('false-claim'; «по предложению»)."""
+    return max(columns(_outcome_word(outcome, lang)) for outcome in Outcome)
+
+
+def _side_named(number: int, side: str) -> list[str]:
+    """'  1 = anna+olga', a numbered column's side named above the columns; a pair too
+    wide for a line (two names of 20 CJK characters) breaks after its '+', the partner
+    under the first name."""
+    said = f"  {number} = {side}"
+    first, plus, partner = side.partition("+")
+    if columns(said) <= WIDTH or not plus:
+        return [said]
+    return [f"  {number} = {first}+", pad("", len(f"  {number} = ")) + partner]
 
 
 def _widest_winner(e: ev.Sheet, short: Sequence[str], lang: Lang) -> int:

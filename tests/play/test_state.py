@@ -555,7 +555,7 @@ def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None
     )
     log = "\n".join(state.log)
     assert "Score sheet, table 3 (to 301)" in log
-    assert "   1 bide           0   0    162 162  bides b1 1, b2 0" in log
+    assert "   1 bide             0   0    162 162  bides b1 1, b2 0" in log
     assert "History of table 3 (m3): b1 v b2" in log
     assert "Deal 1, b1 deals, trump ♥ (b2): made, b1 62, b2 100" in log
     assert "  1 b2 K♥ b1 7♥ > b2" in log

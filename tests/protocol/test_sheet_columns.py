@@ -149,8 +149,8 @@ def test_a_total_past_a_thousand_keeps_the_columns_apart() -> None:
     names = ("anna", "vasya", "boris", "oksana")
     lines = sheet_lines(ev.Sheet(6, names, ((0, 2), (1, 3)), 1001, rows))
     assert lines[-2:] == [
-        "  10 made           105  918      107  942  bides anna+boris 2, vasya+oksana 2",
-        "  11 claim           25  943       80 1022  bides anna+boris 2, vasya+oksana 2",
+        "  10 made             105  918      107  942  bides anna+boris 2, vasya+oksana 2",
+        "  11 claim             25  943       80 1022  bides anna+boris 2, vasya+oksana 2",
     ]
 
 
@@ -198,8 +198,9 @@ MATCH3 = (
     SheetRow(3, "bide", (0, 65, 149), (0, 136, 265), 0, (1, 0, 0)),
     SheetRow(4, "hanging", (0, 0, 62), (0, 136, 327), 162, (1, 0, 0)),
 )
-# two players whose columns and bides fit 80, not with a hanging deal's points too
-LONG2 = ("alexander-mk", "house-heur15")
+# two players whose columns and bides fit 80, not with a hanging deal's points too (in
+# both languages: the first column as wide as «по предложению»)
+LONG2 = ("alexandr-m", "house-he15")
 MATCH2 = (
     SheetRow(1, "made", (71, 54), (71, 54), 0, (0, 0)),
     SheetRow(2, "bide", (0, 149), (71, 203), 0, (1, 0)),
@@ -288,3 +289,108 @@ def test_a_row_too_wide_without_hanging_points_has_no_line_of_spaces_under_it(
     lines = sheet_lines(ev.Sheet(5, ("aaa", "b" * 15), ((0,), (1,)), 501, rows), lang)
     assert all(line.strip() for line in lines), lines
     assert [line.split()[0] for line in lines[-2:]] == ["1", "2"], lines
+
+
+# the longest legal names: 20 characters, in Latin letters and in CJK (two columns each)
+NAMES20 = tuple(
+    f"{n}{'x' * (19 - len(n))}{i}" for i, n in enumerate(("anna", "boris", "cat", "dan"))
+)
+CJK20 = tuple(ch * 20 for ch in "王李张赵")
+
+
+def long_match(count: int, end: str) -> tuple[SheetRow, ...]:
+    """A match of ``count`` sides to 1001 over 34 deals: a bide each deal but one,
+    by each side in turn (so each has ten and more), a hanging deal, then ``end`` (an
+    outcome that ends it: nothing written, the totals as they stood)."""
+    rows: list[SheetRow] = []
+    totals, bides = [0] * count, [0] * count
+    for deal in range(1, 34):
+        hanging = 162 if deal == 15 else 0
+        bider = deal % count
+        if deal != 15:
+            bides[bider] += 1
+        written = tuple(0 if s == bider else 20 + s for s in range(count))
+        totals = [t + w for t, w in zip(totals, written, strict=True)]
+        rows.append(
+            SheetRow(
+                deal,
+                "hanging" if hanging else "bide",
+                written,
+                tuple(totals),
+                hanging,
+                tuple(bides),
+            )
+        )
+    zero = (0,) * count
+    return (*rows, SheetRow(34, end, zero, tuple(totals), 0, tuple(bides)))
+
+
+def rows_of(sheet: list[str]) -> list[str]:
+    """A sheet's deal rows (not its title, its sides named, its header nor a note's line)."""
+    header = next(i for i, line in enumerate(sheet) if line.startswith(("deal ", "разд. ")))
+    return [line for line in sheet[header + 1 :] if re.match(r" *\d+ \S", line)]
+
+
+@pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
+@pytest.mark.parametrize("end", ["false-claim", "timeouts", "away", "left", "claim"])
+@pytest.mark.parametrize(
+    ("names", "sides"),
+    [
+        (NAMES20[:2], ((0,), (1,))),
+        (NAMES20[:3], ((0,), (1,), (2,))),
+        (NAMES20, ((0, 2), (1, 3))),
+        (CJK20[:2], ((0,), (1,))),
+        (CJK20[:3], ((0,), (1,), (2,))),
+        (CJK20, ((0, 2), (1, 3))),
+        (("ann", "bob"), ((0,), (1,))),
+        (("anna", "bob", "vera"), ((0,), (1,), (2,))),
+        (("anna", "vasya", "boris", "oksana"), ((0, 2), (1, 3))),
+        (("aaa", "b" * 15), ((0,), (1,))),  # the review's: a 10th bide, 82 columns
+        (("alexandr10", "house-heu11"), ((0,), (1,))),  # named, a 10th bide past 80
+    ],
+)
+def test_a_matchs_sheet_keeps_its_layout_and_80_columns_to_its_last_row(
+    names: tuple[str, ...], sides: tuple[tuple[int, ...], ...], end: str, lang: Lang
+) -> None:
+    """The match's last row ('false-claim', «ложный конец», «время вышло», «нет связи»)
+    widened the first column at that row only (81 to 83 columns, wrapped), and a side's
+    10th bide added a column to every row after it: the sheet asked after each deal is
+    the last one cut short, every line in 80 columns, every row's numbers where the
+    first row's are."""
+    rows = long_match(len(sides), end)
+    sheets = [
+        sheet_lines(ev.Sheet(7, names, sides, 1001, rows[:n]), lang)
+        for n in range(1, len(rows) + 1)
+    ]
+    last = sheets[-1]
+    for sheet in sheets:
+        assert last[: len(sheet)] == sheet, (sheet, last)
+    assert all(cells(line) <= 80 for line in last), [line for line in last if cells(line) > 80]
+    deals = rows_of(last)
+    assert len(deals) == len(rows)
+    assert len({tuple(end for end, _ in number_ends(row)) for row in deals}) == 1, deals
+    assert all(row[4] == " " != row[5] for row in deals), deals  # each word at column 5
+    # the last deal's bides, ten and more a side, told on its row or on a line under it
+    at = last.index(deals[-1])
+    notes = " ".join(last[at : at + 2]).split("  bides " if lang is Lang.EN else "  байды ")[-1]
+    notes = notes.lstrip().removeprefix("bides ").removeprefix("байды ")
+    told = re.findall(r"(?:^|, )\S+ (\d+)", notes)
+    assert [int(n) for n in told] == list(rows[-1].bides), (notes, last[at : at + 2])
+    assert min(rows[-1].bides) >= 10
+
+
+@pytest.mark.parametrize("lang", [Lang.EN, Lang.RU])
+def test_a_plugins_long_outcome_word_is_shortened_not_widening_the_column(lang: Lang) -> None:
+    """A rule plugin's own outcome word, unknown to the sheet, is cut to the first
+    column (its head, '~', its last two columns): the columns stay where they were."""
+    rows = (
+        SheetRow(1, "made", (62, 100), (62, 100), 0, (0, 0)),
+        SheetRow(2, "redeal-by-request-of-the-house", (0, 0), (62, 100), 0, (0, 0)),
+    )
+    lines = sheet_lines(ev.Sheet(3, ("ann", "bob"), ((0,), (1,)), 301, rows), lang)
+    word = lines[-1].split()[1]
+    assert word.startswith("redeal") and word.endswith("~se"), lines
+    assert [end for end, _ in number_ends(lines[-1])] == [
+        end for end, _ in number_ends(lines[-2])
+    ], lines
+    assert all(cells(line) <= 80 for line in lines), lines
