@@ -26,7 +26,7 @@ def test_a_hanging_bide_writes_the_whistlers_points_and_nothing_for_the_player()
     assert record["written"][player] == 0 and record["written"][1 - player] == points[1 - player]
     rows = tuple(record_row(r) for r in match.records[: record["deal_no"]])
     lines = sheet_lines(ev.Sheet(1, ("anna", "boris"), ((0,), (1,)), 301, rows), Lang.RU)
-    assert lines[-1] == "   4 висит              47  52      0 291  байды anna 2, boris 0  висит 47"
+    assert lines[-1] == "   4 висит            47  52      0 291  байды anna 2, boris 0  висит 47"
 
 
 def test_the_russian_pages_sheet_is_the_servers_own() -> None:
