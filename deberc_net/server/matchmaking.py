@@ -497,11 +497,14 @@ class Matchmaking:
     def keeps_seek(self, session: Session) -> bool:
         """Whether kept_seek will give this person of a match just over (a leaver's,
         before his first deal ended) his seek again here, calling his match's rematch
-        offer off (Rematches.match_over then tells nobody it is on offer)."""
+        offer off (Rematches.match_over then tells nobody it is on offer). A player of
+        another worker's has it kept there alike (node.tell_left_by): a person by the
+        style his messages tell, unless his stand-in is gone (node.py's _gone); a drain
+        or a stop is the whole server's."""
         lobby = self.lobby
         return (
             not session.machine
-            and not session.remote  # (his own worker keeps it: node.tell_left_by)
+            and not (session.remote and session.closed)  # (gone: node.py's _gone)
             and session.ended is None
             and not self.is_seeking(session)
             and lobby.accepting

@@ -1,0 +1,67 @@
+"""``serve --workers 2``: a leaver's forfeit that gives a person of another worker his
+seek back (first in line, docs/protocol.md §5.5) tells nobody a rematch is on offer
+(§5.16), as at one worker: his own worker keeps his seek, which calls the offer off at
+once. The table's worker told its own players "'rematch' within 60 s plays again" all
+the same, and their 'rematch' was then refused, or taken and called off a moment later
+(a reviewer's doubt, s39). A program's seek is not kept (its next 'seek' goes first):
+the offer stands, and is told."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.server.client import LineClient, close_all, is_event, log_in_machine
+
+from .workers import SETTINGS, served_workers, settings_file
+
+OFFERED = "'rematch' within 60 s plays again with the same players."
+
+
+@pytest.mark.parametrize("ann_is", ["a person", "a program"])
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_seek_kept_at_another_worker_offers_the_table_s_players_no_rematch(
+    postgres_url: str, tmp_path: Path, ann_is: str
+) -> None:
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                bob = await workers.connect(0, "bob")  # a program, at the table's worker
+                opened.append(bob)
+                await bob.send("new 3")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                carl = await workers.reach(0, "carl")  # a person there, who sought nothing
+                opened.append(carl)
+                await carl.send("login carl")
+                await carl.take(lambda x: x.startswith("Hello, carl"))
+                await carl.send(f"sit {table}")
+                await carl.take(lambda x: x.startswith(f"You sit at table {table}"))
+                ann = await workers.reach(1, "ann")  # at the other worker
+                opened.append(ann)
+                if ann_is == "a program":
+                    await log_in_machine(ann, "ann")
+                else:
+                    await ann.send("login ann")
+                    await ann.take(lambda x: x.startswith("Hello, ann"))
+                await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
+                await bob.read_until(lambda x: is_event(x, "start"), 10)
+                await bob.send("leave!")  # in the first deal: her seek is given back
+                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
+                if ann_is == "a program":  # its seek kept for its own next 'seek'
+                    await carl.take(lambda x: x == OFFERED, 10)
+                    return
+                # her seek kept calls the offer off: her 'rematch', asked at the table's
+                # worker after that (docs/protocol.md §5.16), is told so
+                off = f"Error (not-allowed): the rematch of table {table} is off: "
+                await ann.send("rematch")
+                said = await ann.take(lambda x: x.startswith("Error "), 10)
+                assert said.startswith(off + "you were put back in"), said  # (wrapped)
+                await carl.send("rematch")
+                said = await carl.take(lambda x: x.startswith("Error "), 10)
+                assert said.startswith(off + "ann was put back in"), said
+                assert OFFERED not in carl.lines, carl.lines
+            finally:
+                await close_all(opened)
