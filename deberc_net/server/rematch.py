@@ -165,9 +165,11 @@ class Rematches:
         kept = any(self.lobby.matchmaking.keeps_seek(s) for s in seeks_back)
         if refusal is None and not kept:  # people are told it is on offer (§5.16)
             offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
-            for name in names:
-                session = self.lobby.online.get(name_key(name))
-                if session is not None and not session.machine and name != leaver:
+            for name in names:  # (one of another worker's too: his stand-in's)
+                session = self.lobby.session_named(name)
+                if session is None or session.closed or session.machine:
+                    continue
+                if name != leaver:
                     session.send(offered)
         self._expiring.append(offer)
         if not self._expirer:

@@ -15,7 +15,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, is_event, log_in_machine
 
-from .workers import SETTINGS, served_workers, settings_file
+from .workers import SETTINGS, served_workers, settings_file, until_listed
 
 OFFERED = "'rematch' within 60 s plays again with the same players."
 
@@ -63,5 +63,32 @@ async def test_a_seek_kept_at_another_worker_offers_the_table_s_players_no_remat
                 said = await carl.take(lambda x: x.startswith("Error "), 10)
                 assert said.startswith(off + "ann was put back in"), said
                 assert OFFERED not in carl.lines, carl.lines
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_person_of_another_worker_is_told_a_rematch_is_on_offer(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A person is told the offer (§5.16) wherever his connection is: one of another
+    worker than the table's was told nothing (the table's worker told its own only)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                bob = await workers.connect(0, "bob")
+                opened.append(bob)
+                await bob.send("new 2")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                ann = await workers.connect(1, "ann")
+                opened.append(ann)
+                await until_listed(ann, "tables", f"id={table} ")
+                await ann.send("style human")  # a person, who sits (she sought nothing)
+                await ann.take(lambda x: "Style human" in x)
+                await ann.send(f"sit {table}")
+                await bob.read_until(lambda x: is_event(x, "start"), 10)
+                await bob.send("leave!")
+                await ann.take(lambda x: x == OFFERED, 10)
             finally:
                 await close_all(opened)
