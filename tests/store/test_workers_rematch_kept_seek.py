@@ -63,6 +63,7 @@ async def test_a_seek_kept_at_another_worker_offers_the_table_s_players_no_remat
                 said = await carl.take(lambda x: x.startswith("Error "), 10)
                 assert said.startswith(off + "ann was put back in"), said
                 assert OFFERED not in carl.lines, carl.lines
+                assert OFFERED not in ann.lines, ann.lines
             finally:
                 await close_all(opened)
 
