@@ -122,43 +122,45 @@ def _rated_end(
         )
 
 
+def _two_ends_at_once_count_both(stores: list[Store], alone: Store) -> None:
+    """ann's matches against bob and cal end at once, one on each of ``stores`` (two
+    servers on one database), each reading her rating before either writes, were
+    nothing held: her rating is that of both matches in turn, as ``alone`` (one server,
+    one end at a time) reckons it."""
+    for store in (stores[0], alone):  # (the two share one database)
+        for name in ("ann", "bob", "cal"):
+            set_password(store, name, f"{name}-secret-1")
+    for match, names in (("m1", ["ann", "bob"]), ("m2", ["ann", "cal"])):
+        ratings = new_ratings(alone, "moscow", names, [[0], [1]], [names[0]], [301, 120])
+        alone.finish_match(
+            match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
+        )
+    read = [threading.Event(), threading.Event()]
+    ends = [
+        threading.Thread(target=_rated_end, args=(stores[0], "m1", ["ann", "bob"], *read)),
+        threading.Thread(target=_rated_end, args=(stores[1], "m2", ["ann", "cal"], *read[::-1])),
+    ]
+    for end in ends:
+        end.start()
+    for end in ends:
+        end.join(20)
+    [ann] = stores[0].player_ratings("ann")
+    [expected] = alone.player_ratings("ann")
+    assert ann.games == 2
+    assert (ann.mu, ann.sigma) == pytest.approx((expected.mu, expected.sigma))
+
+
 @pytest.mark.timeout(60)  # two threads, each joined within 20 s
 def test_two_servers_ending_rated_matches_of_one_name_at_once_lose_neither_update(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    """docs/scaling.md, "Ratings under `--workers`": ann's matches against bob and cal
-    end at once on two servers (workers) on one PostgreSQL database; each reads her
-    rating before either writes, were nothing held. Her rating is that of both matches,
-    one after the other (as one server, which ends one at a time, reckons it), not the
-    second's alone over her first rating. Before, one update was lost (its game still
+    """docs/scaling.md, "Ratings under `--workers`": the two ends on two servers
+    (workers) on one PostgreSQL database. Before, one update was lost (its game still
     counted)."""
     stores = [open_store(postgres_url), open_store(postgres_url)]
-    alone = open_store(str(tmp_path / "one.sqlite3"))  # one server: one end at a time
+    alone = open_store(str(tmp_path / "one.sqlite3"))
     try:
-        for store in [*stores, alone]:
-            for name in ("ann", "bob", "cal"):
-                set_password(store, name, f"{name}-secret-1")
-        for match, names in (("m1", ["ann", "bob"]), ("m2", ["ann", "cal"])):
-            store = alone
-            ratings = new_ratings(store, "moscow", names, [[0], [1]], [names[0]], [301, 120])
-            store.finish_match(
-                match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
-            )
-        read = [threading.Event(), threading.Event()]
-        ends = [
-            threading.Thread(target=_rated_end, args=(stores[0], "m1", ["ann", "bob"], *read)),
-            threading.Thread(
-                target=_rated_end, args=(stores[1], "m2", ["ann", "cal"], *read[::-1])
-            ),
-        ]
-        for end in ends:
-            end.start()
-        for end in ends:
-            end.join(20)
-        [ann] = stores[0].player_ratings("ann")
-        [expected] = alone.player_ratings("ann")
-        assert ann.games == 2
-        assert (ann.mu, ann.sigma) == pytest.approx((expected.mu, expected.sigma))
+        _two_ends_at_once_count_both(stores, alone)
     finally:
         for store in [*stores, alone]:
             store.close()
@@ -177,29 +179,7 @@ def test_two_servers_on_one_sqlite_file_ending_rated_matches_outside_a_group_los
     stores = [open_store(db), open_store(db)]
     alone = open_store(str(tmp_path / "one.sqlite3"))
     try:
-        for store in (stores[0], alone):
-            for name in ("ann", "bob", "cal"):
-                set_password(store, name, f"{name}-secret-1")
-        for match, names in (("m1", ["ann", "bob"]), ("m2", ["ann", "cal"])):
-            ratings = new_ratings(alone, "moscow", names, [[0], [1]], [names[0]], [301, 120])
-            alone.finish_match(
-                match, 3, names, "moscow", [], names[0], "score", [301, 120], ratings=ratings
-            )
-        read = [threading.Event(), threading.Event()]
-        ends = [
-            threading.Thread(target=_rated_end, args=(stores[0], "m1", ["ann", "bob"], *read)),
-            threading.Thread(
-                target=_rated_end, args=(stores[1], "m2", ["ann", "cal"], *read[::-1])
-            ),
-        ]
-        for end in ends:
-            end.start()
-        for end in ends:
-            end.join(20)
-        [ann] = stores[0].player_ratings("ann")
-        [expected] = alone.player_ratings("ann")
-        assert ann.games == 2
-        assert (ann.mu, ann.sigma) == pytest.approx((expected.mu, expected.sigma))
+        _two_ends_at_once_count_both(stores, alone)
     finally:
         for store in [*stores, alone]:
             store.close()
