@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -14,7 +14,7 @@ import attrs
 from deberc_net.protocol.wire import MatchEnd
 
 from .ratings import Ratings
-from .schedule import Game, seatings, set_size
+from .schedule import Game, board_deals, board_games, set_size
 from .stats import PairStats
 from .store import StoredGame
 
@@ -172,8 +172,12 @@ class Results:
         self.on_verdict = on_verdict
         self._waiting: dict[int, GameResult] = {}
         self._next = 0
-        self._set_results: dict[tuple[int, tuple[str, ...]], list[float]] = {}
+        # the SPRT's games by board: a board, all its seatings (both duplicate sets at
+        # three players), is one of its observations, since they share its deck
+        self._board_results: dict[int, list[float]] = {}
         self._order = [b.name for b in options.bots]  # each pair's first, as --bot gave them
+        self._board_deals = board_deals(self._order, options.players, options.mode)
+        self._board_games = board_games(self._order, options.players, options.mode)
 
     def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
         self.add_result(index, GameResult.of(game, end, match_id))
@@ -217,7 +221,16 @@ class Results:
             s.games_by_bot[bot] += 1
         if loser is not None:
             s.forfeits[loser] += 1
-        count_pairs(s.pairs, game.key, set_size(game.seating), bots, totals, loser, self._order)
+        count_pairs(
+            s.pairs,
+            game.key,
+            set_size(game.seating),
+            bots,
+            totals,
+            loser,
+            self._order,
+            self._board_deals,
+        )
         if s.ratings is not None:
             teams, points = rating_teams(bots, totals, loser)
             s.ratings.update(teams, points)
@@ -240,9 +253,9 @@ class Results:
                 if bi != bj
             ]
             result = sum(deals) / len(deals)
-        results = self._set_results.setdefault(game.key, [])
+        results = self._board_results.setdefault(game.board, [])
         results.append(result)
-        if len(results) == len(seatings(game.group, self.o.players)):
+        if len(results) == self._board_games:
             if self.summary.sprt_verdict is not None:
                 # a pair the games running at the verdict finished: in the totals, not in
                 # the test, whose LLR stays the one that decided (docs/bots.md "SPRT")
@@ -268,12 +281,16 @@ def count_pairs(
     totals: list[int],
     loser: str | None,
     order: Sequence[str] = (),
+    deals_per_board: Mapping[frozenset[str], int] | None = None,
 ) -> list[tuple[str, str]]:
     """Counts one game (``bots`` and ``totals`` by side; a board of the game's bots has
     ``seatings_per_board``) into every pair of different bots that met in it, each pair
     first against second in ``order`` (the ``--bot`` options'; without it, by name);
     returns the pairs it counted for (the web page's
-    Elo plot replays stored games through this, so it matches the table)."""
+    Elo plot replays stored games through this, so it matches the table).
+    ``deals_per_board`` (schedule.board_deals) is each pair's deals on a complete
+    board; without it, the game's group's alone (all a board has with two or four
+    players, not with three and two bots, or more than three)."""
     counted: list[tuple[str, str]] = []
     met = [(i, j) for i, j in _pairs(len(bots)) if bots[i] != bots[j]]
     for i, j in met:
@@ -283,18 +300,18 @@ def count_pairs(
         # a bot twice at a table (three players, two bots: (a, a, b)) meets the other in
         # two pairs of seats a game, so a complete set holds that many deals a seating
         seats = sum({bots[x], bots[y]} == {a, b} for x, y in met)
-        pair = pairs.setdefault(pair_key, PairStats(*pair_key, seatings_per_board * seats))
+        size = seatings_per_board * seats
+        if deals_per_board is not None:
+            size = deals_per_board[frozenset(pair_key)]
+        pair = pairs.setdefault(pair_key, PairStats(*pair_key, size))
         if loser is not None:
             # three-handed, the other two bots' pair is untouched; a bot in two seats
             # loses (or wins) both its pairs of seats' deals, but forfeited once
             if loser in pair_key and pair_key not in counted:
                 pair.forfeits[loser] = pair.forfeits.get(loser, 0) + 1
-            if loser == pair_key[0]:
-                pair.losses += 1
-            elif loser == pair_key[1]:
-                pair.wins += 1
-            else:
+            if loser not in pair_key:
                 continue
+            pair.add_forfeit(key[0], a_lost=loser == pair_key[0])
             counted.append(pair_key)
             continue
         pa, pb = (totals[i], totals[j]) if a == pair_key[0] else (totals[j], totals[i])

@@ -9,6 +9,7 @@ the luck of the cards cancels out.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 import attrs
@@ -88,6 +89,27 @@ def set_size(seating: Sequence[str]) -> int:
     complete duplicate set (four players: a bot's pair is two seats of one bot)."""
     players = len(seating)
     return len(seatings(tuple(seating[:2]) if players == 4 else tuple(seating), players))
+
+
+def board_deals(bots: Sequence[str], players: int, mode: str) -> dict[frozenset[str], int]:
+    """Each pair of bots' deals on a complete board: its seatings of every group the
+    pair meets in, times the pair's pairs of sides in each (two at (a, a, b)). A board
+    is one observation of the pair's statistics (stats.PairStats): at three players
+    with two bots, both its duplicate sets; with three bots or more, every triple that
+    holds both, which share its deck too."""
+    deals: Counter[frozenset[str]] = Counter()
+    for group in groups(bots, players, mode):
+        for seating in seatings(group, players):
+            sides = seating[:2] if players == 4 else seating
+            for x, y in itertools.combinations(sides, 2):
+                if x != y:
+                    deals[frozenset((x, y))] += 1
+    return dict(deals)
+
+
+def board_games(bots: Sequence[str], players: int, mode: str) -> int:
+    """The games of a complete board: every seating of every group."""
+    return sum(len(seatings(group, players)) for group in groups(bots, players, mode))
 
 
 def schedule(

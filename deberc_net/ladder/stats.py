@@ -1,6 +1,7 @@
 """Honest statistics for bot against bot: scores, Elo with a margin, likelihood of
-superiority (as cutechess-cli reports them), points per deal with a confidence
-interval over duplicate sets, and an SPRT over duplicate pairs."""
+superiority (as cutechess-cli reports them, over boards), points per deal with a
+confidence interval over boards, and an SPRT over boards: a board's deals share a deck,
+so a board, not a deal, is one observation."""
 
 from __future__ import annotations
 
@@ -47,13 +48,16 @@ def score_from_elo(elo: float) -> float:
 
 @attrs.define
 class PairStats:
-    """Bot ``a`` against bot ``b``: results per deal from a's side, and the duplicate
-    sets (the same board with the seats rotated) as the unit of the intervals."""
+    """Bot ``a`` against bot ``b``: results per deal from a's side, grouped by board.
+    A board's deals share its deck (every seating of it, and at three players with two
+    bots both its duplicate sets, (a, a, b) and (a, b, b)), so they are not independent:
+    each board is one observation of the margins, the LOS and points/deal."""
 
     a: str
     b: str
-    # a complete set's deals: the seatings of a board (schedule.set_size), times the
-    # pairs of seats of these two bots in each (two at (a, a, b): results.count_pairs)
+    # a complete board's deals of the pair: its seatings of every group of the schedule
+    # the two bots meet in, times their pairs of seats in each (two at (a, a, b)):
+    # schedule.board_deals
     set_size: int
     wins: int = 0
     draws: int = 0
@@ -62,7 +66,10 @@ class PairStats:
     void_draws: int = 0
     losses: int = 0
     diffs: list[float] = attrs.Factory(list)  # a's written minus b's, per deal
-    sets: dict[tuple[int, tuple[str, ...]], list[float]] = attrs.Factory(dict)
+    # a's written minus b's by board, the deals played (points/deal's observations)
+    sets: dict[int, list[float]] = attrs.Factory(dict)
+    # a's score by board, 1, 0.5 or 0 a deal, forfeits too (Elo's margin and LOS)
+    board_scores: dict[int, list[float]] = attrs.Factory(dict)
     forfeits: dict[str, int] = attrs.Factory(dict)
 
     def add(
@@ -72,7 +79,8 @@ class PairStats:
         b_points: float,
         void: bool = False,
     ) -> None:
-        """One game from a's side; ``void``: nobody at the table wrote a point."""
+        """One game from a's side (``key``: schedule.Game.key, whose board it counts
+        in); ``void``: nobody at the table wrote a point."""
         diff = a_points - b_points
         if diff > 0:
             self.wins += 1
@@ -82,7 +90,16 @@ class PairStats:
             self.draws += 1
             self.void_draws += void
         self.diffs.append(diff)
-        self.sets.setdefault(key, []).append(diff)
+        self.sets.setdefault(key[0], []).append(diff)
+        self.board_scores.setdefault(key[0], []).append(0.5 + 0.5 * (diff > 0) - 0.5 * (diff < 0))
+
+    def add_forfeit(self, board: int, a_lost: bool) -> None:
+        """A deal lost by forfeit (never in points/deal: the board is incomplete)."""
+        if a_lost:
+            self.losses += 1
+        else:
+            self.wins += 1
+        self.board_scores.setdefault(board, []).append(0.0 if a_lost else 1.0)
 
     @property
     def games(self) -> int:
@@ -92,41 +109,55 @@ class PairStats:
     def score(self) -> float:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
 
+    def elo_point(self) -> float:
+        """The Elo difference alone, without the margin's pass over the boards (the web
+        page's plot asks it after every game)."""
+        return elo_from_score(self.score) if self.games else 0.0
+
     def elo(self) -> tuple[float, float]:
-        """Elo difference a minus b, and its 95% margin (cutechess-cli's method)."""
+        """Elo difference a minus b, and its 95% margin: cutechess-cli's, with the
+        score's variance taken over boards, not deals (the ratio estimator's: each
+        board's points less the mean's share of them, squared). With one deal a board
+        it is exactly cutechess-cli's; a board's seatings, whose luck cancels, narrow
+        it, and deals that go together (a bot in two seats of one game, a board's two
+        sets at three players) widen it, as resampling whole boards does."""
         n = self.games
         if n == 0:
             return 0.0, math.inf
         mu = self.score
-        var = (self.wins * (1 - mu) ** 2 + self.losses * mu**2 + self.draws * (0.5 - mu) ** 2) / n
-        stdev = math.sqrt(var) / math.sqrt(n)
+        var = math.fsum((sum(v) - mu * len(v)) ** 2 for v in self.board_scores.values()) / n**2
+        stdev = math.sqrt(var)
         low, high = mu - Z95 * stdev, mu + Z95 * stdev
         if low <= 0 or high >= 1:
             return elo_from_score(mu), math.inf
         return elo_from_score(mu), (elo_from_score(high) - elo_from_score(low)) / 2
 
     def los(self) -> float:
-        """Likelihood that a is stronger than b, from wins and losses."""
-        decisive = self.wins + self.losses
-        if decisive == 0:
+        """Likelihood that a is stronger than b: cutechess-cli's, the wins less the
+        losses over their standard deviation, with each board one observation (its
+        wins less its losses); with one deal a board, 1/2 (1 + erf((W - L) / sqrt(2 (W
+        + L))))."""
+        per_board = [sum(2 * s - 1 for s in v) for v in self.board_scores.values()]
+        squares = math.fsum(d * d for d in per_board)
+        if squares == 0:
             return 0.5
-        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+        return 0.5 * (1 + math.erf(math.fsum(per_board) / math.sqrt(2 * squares)))
 
     def set_means(self) -> list[float]:
-        """a's written minus b's per deal in each duplicate set with every seating played:
-        the cards' luck cancels only there (a ladder stopped early, by its SPRT, leaves
-        some with one seating; a forfeit leaves one short; a bot forfeiting a seating of
-        every board, none)."""
+        """a's written minus b's per deal on each board with every deal of the pair
+        played: the cards' luck cancels only there (a ladder stopped early, by its SPRT,
+        leaves some with one seating; a forfeit leaves one short; a bot forfeiting a
+        seating of every board, none)."""
         return [sum(v) / len(v) for v in self.sets.values() if len(v) == self.set_size]
 
     def points_per_deal(self) -> tuple[float, float]:
         """Mean of a's written minus b's per deal, and the 95% half-width, with each
-        complete duplicate set as one observation (the cards' luck cancels inside it)."""
+        complete board as one observation (the cards' luck cancels inside it)."""
         return mean_interval(self.set_means())
 
     def points_los(self) -> float | None:
         """Likelihood that a writes more points a deal than b (Student's t over the
-        complete duplicate sets, as points/deal's interval); None below two."""
+        complete boards, as points/deal's interval); None below two."""
         per_set = self.set_means()
         n = len(per_set)
         if n < 2:
@@ -233,10 +264,10 @@ def _beta_regularized(x: float, a: float, b: float) -> float:
 
 @attrs.define
 class Sprt:
-    """Sequential probability ratio test on duplicate-set scores from 0 to 1 for bot a
-    (two or four players: a pair of seatings, 0, 0.25, 0.5, 0.75 or 1; three: the mean
-    of a set's deals of the pair, results.Results), with the normal approximation
-    fishtest uses."""
+    """Sequential probability ratio test on board scores from 0 to 1 for bot a (two or
+    four players: a pair of seatings, 0, 0.25, 0.5, 0.75 or 1; three: the mean of the
+    board's deals of the pair, both its duplicate sets, results.Results), with the
+    normal approximation fishtest uses."""
 
     elo0: float
     elo1: float

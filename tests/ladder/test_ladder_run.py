@@ -217,11 +217,11 @@ def test_three_players_two_bots_with_one_copy_each_plays_every_game(tmp_path: Pa
     assert data["games"] == 6  # (h, h, r) and (h, r, r), three seatings each
 
 
-def test_three_players_two_bots_have_points_per_deal_over_each_groups_set(tmp_path: Path) -> None:
-    # a board's groups (h, h, r) and (h, r, r) are a duplicate set each: three seatings,
-    # each with two pairs of seats of different bots, so six of the pair's deals a set
-    # (counted as three, no set was ever complete: 'points/deal: none', a Node.js
-    # bot's tryout)
+def test_three_players_two_bots_have_points_per_deal_over_each_board(tmp_path: Path) -> None:
+    # a board's groups (h, h, r) and (h, r, r), three seatings each, each seating with
+    # two pairs of seats of different bots: twelve of the pair's deals, on one deck, one
+    # complete set (counted as three a group once, no set was ever complete:
+    # 'points/deal: none', a Node.js bot's tryout; then as two sets, one a group)
     data = summary(
         ladder(
             tmp_path,
@@ -240,7 +240,7 @@ def test_three_players_two_bots_have_points_per_deal_over_each_groups_set(tmp_pa
     )
     pair = pair_of(data, "heur", "rand")
     assert pair["deals"] == 2 * 6 * 2
-    assert pair["duplicate_sets"] == 2 * 2
+    assert pair["duplicate_sets"] == 2  # one a board
     assert pair["points_per_deal"] is not None
 
 

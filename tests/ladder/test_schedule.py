@@ -11,6 +11,8 @@ from deberc_net.game.seeding import deck_for
 from deberc_net.ladder.schedule import (
     Game,
     ScheduleError,
+    board_deals,
+    board_games,
     groups,
     schedule,
     seatings,
@@ -106,3 +108,17 @@ def test_a_complete_duplicate_set_has_every_seating_of_its_board() -> None:
     assert set_size(("b", "a", "b", "a")) == 2
     assert set_size(("a", "b", "c")) == 6
     assert set_size(("a", "b", "a")) == 3
+
+
+def test_a_complete_board_holds_every_group_the_pair_meets_in() -> None:
+    """A board is one observation of a pair (docs/bots.md): three players and two bots,
+    both its duplicate sets, 2 x 3 seatings of two deals each; three players and four
+    bots, both triples that hold the pair."""
+    assert board_deals(["a", "b"], 2, "round-robin") == {frozenset("ab"): 2}
+    assert board_deals(["a", "b"], 4, "round-robin") == {frozenset("ab"): 2}
+    assert board_deals(["a", "b"], 3, "round-robin") == {frozenset("ab"): 12}
+    assert board_deals(["a", "b"], 3, "gauntlet") == {frozenset("ab"): 12}
+    four = board_deals(["a", "b", "c", "d"], 3, "round-robin")
+    assert four[frozenset("ab")] == 12 and len(four) == 6
+    assert board_games(["a", "b"], 3, "round-robin") == 6
+    assert board_games(["a", "b"], 2, "round-robin") == 2

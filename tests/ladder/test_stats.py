@@ -281,3 +281,41 @@ def test_an_even_pairs_figures_are_zero_in_json_never_minus_zero() -> None:
     assert elo is not None
     assert elo == 0.0 and math.copysign(1.0, elo) == 1.0
     assert '"elo": 0.0' in json.dumps(d)
+
+
+def test_deals_of_one_board_are_one_observation_of_the_los() -> None:
+    """A board's deals share its deck: the LOS takes a board as one observation (its
+    wins less its losses). Each board's two deals going the same way tell no more than
+    one deal a board. Failed before: 8 wins and 4 losses counted as 12 independent
+    deals, LOS 88% where one deal a board (4 and 2) gives 79%."""
+    doubled = PairStats("a", "b", 2)
+    for board in range(6):
+        for _ in range(2):
+            doubled.add((board, ("a", "b")), 10 if board < 4 else 0, 5)
+    assert (doubled.wins, doubled.losses) == (8, 4)
+    assert doubled.los() == pytest.approx(pair(4, 0, 2).los())
+    assert doubled.los() == pytest.approx(0.5 * (1 + math.erf(2 / math.sqrt(12))))
+
+
+def test_a_three_player_sprt_scores_a_board_both_its_duplicate_sets_together() -> None:
+    """With three players and two bots a board has two duplicate sets, (a, a, b) and
+    (a, b, b), on one deck: the SPRT scores the board once, by the mean of its games.
+    Failed before: each set was a pair of its own, two a board."""
+    options = LadderOptions(
+        bots=[BotSpec("a", "cmd a"), BotSpec("b", "cmd b")],
+        players=3,
+        deals=3,
+        seed="t",
+        sprt=Sprt(0, 20, 0.05, 0.05),
+        progress=False,
+    )
+    summary = Summary(options, "t")
+    results = Results(options, summary)
+    for index, game in enumerate(schedule(["a", "b"], 3, 3, "t", options.mode)):
+        # a wins every deal of (a, a, b), loses every deal of (a, b, b)
+        high = "a" if game.group.count("a") == 2 else "b"
+        written = [60 if bot == high else 50 for bot in game.seating]
+        results.add_result(index, GameResult(game, written, "deals", None, None))
+    assert options.sprt is not None and options.sprt.scores == [0.5, 0.5, 0.5]
+    told = summary.as_dict()
+    assert told["sprt"]["pairs"] == 3 and told["pairs"][0]["duplicate_sets"] == 3

@@ -95,7 +95,7 @@ def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:
         counted = count_pairs(pairs, key, size, bots, written, game["forfeit"], order)
         # a pair meets twice in a game of (a, a, b): one point a game, as docs/web.md says
         for pair in dict.fromkeys(counted):
-            curves.setdefault(pair, []).append(pairs[pair].elo()[0])
+            curves.setdefault(pair, []).append(pairs[pair].elo_point())
     return dict(sorted(curves.items()))
 
 
