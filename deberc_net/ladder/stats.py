@@ -180,21 +180,24 @@ class PairStats:
             "draws": self.draws,
             "void_draws": self.void_draws,
             "losses": self.losses,
-            "score": round(self.score, 4),
+            # full precision: rounded once, where shown (report.py, the web's pages)
+            "score": self.score,
             "elo": _finite(elo),
             "elo_margin": _finite(margin),
-            "los": round(self.los(), 4),
+            "los": self.los(),
             "points_per_deal": _finite(ppd) if sets else None,  # no set: no figure
             "points_per_deal_margin": _finite(ppd_margin),
             "duplicate_sets": sets,
-            "points_los": None if points_los is None else round(points_los, 4),
+            "points_los": points_los,
             "forfeits": dict(self.forfeits),
         }
 
 
 def _finite(x: float) -> float | None:
-    # + 0.0: an even score's Elo is -400 log10(1), -0.0, which JSON would say as such
-    return None if math.isinf(x) or math.isnan(x) else round(x, 2) + 0.0
+    # + 0.0: an even score's Elo is -400 log10(1), -0.0, which JSON would say as such;
+    # not rounded: the text and the web round it once, to one decimal (rounded to two
+    # here first, 27.953 became 27.95 and then "27.9")
+    return None if math.isinf(x) or math.isnan(x) else x + 0.0
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float]:

@@ -145,7 +145,7 @@ def test_a_deal_not_won_among_very_many_is_no_infinity() -> None:
         pair.add((board, ("a", "b")), 20, 0)
         pair.add((board, ("a", "b")), 20, 0)
     pair.add((6250, ("a", "b")), 5, 5)
-    assert pair.as_dict()["score"] == 1.0 and pair.draws == 1
+    assert f"{pair.as_dict()['score']:.3f}" == "1.000" and pair.draws == 1
     line = _pair_line(pair)
     assert "∞" not in line and "Elo +" in line, line
 
@@ -204,3 +204,18 @@ def test_crashes_and_forfeits_are_counted_per_bot_in_words() -> None:
     assert "Crashes (restarted): flaky 2, rand 1; forfeits: flaky 5" in lines, lines
     told = {**_summary(pair), "forfeits": {"flaky": 1}}
     assert "Crashes (restarted): none; forfeits: flaky 1" in report.text(told).splitlines()
+
+
+def test_a_figure_is_rounded_once_where_it_is_shown() -> None:
+    """5 wins and 8 losses, a deal a board: Elo -81.648, margin 226.351, shown as
+    '-81.6 ± 226.4'; the summary keeps them whole. Failed before: rounded to two
+    decimals in the summary first, -81.65 and 226.35, then to one in the text, 'Elo
+    -81.7 ± 226.3'."""
+    pair = PairStats("a", "b", 2)
+    for board in range(13):
+        pair.add((board, ("a", "b")), 10 if board < 5 else 0, 5)
+    assert "Elo -81.6 ± 226.4," in _pair_line(pair)
+    elo, margin = pair.elo()
+    told = pair.as_dict()
+    assert (told["elo"], told["elo_margin"]) == (elo, margin)
+    assert f"{margin:.1f}" == "226.4"
