@@ -59,6 +59,13 @@ NO_DIFFERENCE = (
     "no difference established: neither Elo nor points/deal is clear of 0 (each LOS "
     "within 2.5%-97.5%); more boards would tell"
 )
+# the note instead of NO_DIFFERENCE when the run's SPRT decided for the pair: its
+# sequential bounds can decide where neither LOS is past 97.5%, and "more boards would
+# tell" beside a verdict that stopped the boards would contradict it
+SPRT_DECIDED = (
+    "the SPRT decided this pair: {verdict}; neither Elo nor points/deal alone is clear "
+    "of 0 (each LOS within 2.5%-97.5%)"
+)
 # a LOS this far from 50% either way: the figure's 95% interval leaves out 0
 ESTABLISHED_LOS = 0.975
 
@@ -76,11 +83,21 @@ def _disagree(elo: float | None, points: float | None) -> bool:
     return round(elo, 1) * round(points, 1) < 0
 
 
-def pair_note(p: Mapping[str, Any]) -> str | None:
+def _decided(sprt: Mapping[str, Any], p: Mapping[str, Any]) -> bool:
+    """The run's SPRT reached a verdict, on this pair's two bots."""
+    if sprt.get("verdict") not in ("H1", "H0"):
+        return False
+    return {sprt.get("first"), sprt.get("second")} == {p["a"], p["b"]}
+
+
+def pair_note(p: Mapping[str, Any], sprt: Mapping[str, Any] | None = None) -> str | None:
     """The line under a pair's, if any: no difference established when neither figure
-    is clear of 0 (their signs are noise, whichever way they point); else DISAGREE when
-    they point opposite ways, one of them at least established."""
+    is clear of 0 (their signs are noise, whichever way they point), unless ``sprt``
+    (the run's) decided for this pair: then its verdict, said as the test that decided;
+    else DISAGREE when they point opposite ways, one of them at least established."""
     if not (_established(p.get("los")) or _established(p.get("points_los"))):
+        if sprt is not None and _decided(sprt, p):
+            return SPRT_DECIDED.format(verdict=verdict(sprt))
         return NO_DIFFERENCE
     if _disagree(p.get("elo"), p.get("points_per_deal")):
         return DISAGREE
@@ -146,7 +163,7 @@ def _per_bot(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{bot} {count}" for bot, count in counts.items()) or "none"
 
 
-def verdict(s: dict[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> str:
+def verdict(s: Mapping[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> str:
     """The SPRT's verdict with the bots it is about (H1 and H0 say nothing alone), and
     what it shows: H1 that first is more than elo0 over second (wrong at most alpha of
     the time), H0 less than elo1 (beta); not 'at least elo1': bots between elo0 and
@@ -182,7 +199,7 @@ def text(data: dict[str, Any]) -> str:
             f"{_points(p)}"
             + ("" if p.get("points_los") is None else f", points LOS {100 * p['points_los']:.1f}%")
         )
-        note = pair_note(p)
+        note = pair_note(p, data.get("sprt"))
         if note is not None:
             lines.append(f"    {note}")
     if data.get("sprt"):

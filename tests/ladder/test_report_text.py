@@ -219,3 +219,24 @@ def test_a_figure_is_rounded_once_where_it_is_shown() -> None:
     told = pair.as_dict()
     assert (told["elo"], told["elo_margin"]) == (elo, margin)
     assert f"{margin:.1f}" == "226.4"
+
+
+def test_a_pair_the_sprt_decided_says_so_not_that_more_boards_would_tell() -> None:
+    """An SPRT that stopped at H1 for a pair whose LOS is within 2.5%-97.5%: the note
+    under the pair names the test that decided. Failed before: 'no difference
+    established … more boards would tell' beside the verdict."""
+    pair = PairStats("a", "b", 2)
+    for board, deals in enumerate([[(10, 0), (0, 8)], [(10, 0), (14, 0)]]):
+        for x, y in deals:
+            pair.add((board, ("a", "b")), x, y)
+    data = _summary(pair)
+    data["sprt"] = {
+        "first": "a", "second": "b", "elo0": 0.0, "elo1": 20.0, "alpha": 0.05,
+        "beta": 0.05, "pairs": 2, "llr": 3.0, "bounds": [-2.944, 2.944], "verdict": "H1",
+    }  # fmt: skip
+    lines = report.text(data).splitlines()
+    note = lines[lines.index(_pair_line(pair)) + 1]
+    assert note.startswith("    the SPRT decided this pair: H1 (a more than +0 Elo over b);"), note
+    assert report.NO_DIFFERENCE not in lines
+    data["sprt"]["verdict"] = None  # no decision: the note stands
+    assert f"    {report.NO_DIFFERENCE}" in report.text(data).splitlines()
