@@ -307,7 +307,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
     from deberc_net.ladder.runner import BotSpec, LadderOptions, run
     from deberc_net.ladder.schedule import BotsCannotPlay, ScheduleError
     from deberc_net.ladder.stats import Sprt
-    from deberc_net.ladder.store import open_ladder_store
+    from deberc_net.ladder.store import of_game, open_ladder_store
     from deberc_net.ladder.stored_argv import without_secrets
     from deberc_net.plugins import RuleError
     from deberc_net.server.logs import configure_logging
@@ -347,7 +347,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
         )
         _ladder_run_refused(args, options)  # before anything is started or stored
         store = open_ladder_store(args.db)
-        stored = store.leaderboard()
+        stored = of_game(store.leaderboard(), options.variant, options.players)
         if args.distributed:  # the workers store the games
             from deberc_net.ladder.distributed import run_distributed
             from deberc_net.ladder.held_signals import stops_as_ctrl_c

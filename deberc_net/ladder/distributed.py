@@ -244,7 +244,8 @@ def count_and_finish(
     if row is not None and (stop := RunStop.from_row(row[1], row[2])) is not None:
         raise RunStopped(run_id, stop, NOT_COUNTED)  # (cancelled as its last board was stored)
     bots = [b.name for b in options.bots]
-    ratings = Ratings.carried_on(bots, lock_ratings(db, bots))
+    stored = lock_ratings(db, bots, options.variant, options.players)
+    ratings = Ratings.carried_on(bots, stored)
     summary = Summary(options, seed, ratings=ratings)
     results = Results(options, summary)
     played = {(g["board"], tuple(g["seating"])): g for g in games_postgres(db, run_id)}

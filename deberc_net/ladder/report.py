@@ -241,10 +241,27 @@ def leaderboard(rows: list[dict[str, Any]], runs_pending: bool = False) -> str:
         return "No ladder ratings on this database yet."
     if not rows:
         return "No ladder has been run on this database."
-    lines = [f"{'#':>3}  {'bot':<16} {'rating':>8} {'mu':>7} {'sigma':>6} {'games':>6}"]
-    for i, r in enumerate(rows, 1):
-        lines.append(
-            f"{i:>3}  {r['bot']:<16} {r['rating']:8.2f} {r['mu']:7.2f} "
-            f"{r['sigma']:6.2f} {r['games']:6d}"
-        )
+    lines: list[str] = []
+    for (variant, players), ranked in by_game(rows).items():
+        if lines:
+            lines.append("")
+        lines += [
+            f"{variant}, {players} players:",
+            f"{'#':>3}  {'bot':<16} {'rating':>8} {'mu':>7} {'sigma':>6} {'games':>6}",
+        ]
+        for i, r in enumerate(ranked, 1):
+            lines.append(
+                f"{i:>3}  {r['bot']:<16} {r['rating']:8.2f} {r['mu']:7.2f} "
+                f"{r['sigma']:6.2f} {r['games']:6d}"
+            )
     return "\n".join([*lines, "", BY_NAME])
+
+
+def by_game(rows: list[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """The leaderboard's rows game by game (variant, number of players: each its own
+    ratings, as the server's for people), in the order given (each game's best first);
+    a row stored without its game (an old ``--json``) as moscow's two-player."""
+    games: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for r in rows:
+        games.setdefault((r.get("variant", "moscow"), r.get("players", 2)), []).append(r)
+    return games

@@ -18,7 +18,7 @@ from .run_stop import RunStop, StopKind
 if TYPE_CHECKING:
     import psycopg
 
-LEADERBOARD_FIELDS = ("bot", "rating", "mu", "sigma", "games", "updated")
+LEADERBOARD_FIELDS = ("variant", "players", "bot", "rating", "mu", "sigma", "games", "updated")
 GAME_FIELDS = ("board", "seating", "match_id", "written", "reason", "forfeit")
 
 
@@ -99,7 +99,8 @@ class LadderStore(Protocol):
         ...
 
     def leaderboard(self) -> list[dict[str, Any]]:
-        """Every rated bot, best first (bot, rating, mu, sigma, games, updated: UTC)."""
+        """Every rated bot of every game (variant, number of players), game by game,
+        best first (variant, players, bot, rating, mu, sigma, games, updated: UTC)."""
         ...
 
     def runs(self) -> list[RunRow]:
@@ -137,8 +138,9 @@ _INSERT_GAME = (
     " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})"
 )
 _UPSERT_RATING = (
-    "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES ({p}, {p}, {p}, {p}, {p})"
-    " ON CONFLICT (bot) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    "INSERT INTO ladder_ratings (variant, players, bot, mu, sigma, rating, games)"
+    " VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})"
+    " ON CONFLICT (variant, players, bot) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
     " rating = excluded.rating, games = ladder_ratings.games + excluded.games,"
     " updated = {now}"
 )
@@ -146,6 +148,11 @@ _UPSERT_RATING = (
 _FAIL_RUN = (
     "UPDATE ladder_runs SET stopped = {p}, stop_reason = {p}"
     " WHERE id = {p} AND summary IS NULL AND stopped IS NULL"
+)
+# a game's ratings together, each game's best first
+_SELECT_LEADERBOARD = (
+    "SELECT variant, players, bot, rating, mu, sigma, games, {updated} FROM ladder_ratings"
+    " ORDER BY variant, players, rating DESC"
 )
 _SELECT_RUNS = "SELECT id, {started}, summary, stopped, stop_reason FROM ladder_runs"
 # the same in both dialects ('done' is SQLite's 0/1, PostgreSQL's boolean)
@@ -248,27 +255,41 @@ def finish_run_postgres(
         return False
     db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))  # (lock_ratings)
     for row in ratings:
-        db.execute(_UPSERT_RATING.format(p="%s", now="now()"), _rating_params(row, games))
+        db.execute(_UPSERT_RATING.format(p="%s", now="now()"), _rating_params(summary, row, games))
     return True
 
 
 RATINGS_LOCK = 0x6C616464  # the advisory lock the ratings' writers of a database take
 
 
-def lock_ratings(db: psycopg.Connection[Any], bots: Sequence[str]) -> list[dict[str, Any]]:
+def lock_ratings(
+    db: psycopg.Connection[Any], bots: Sequence[str], variant: str, players: int
+) -> list[dict[str, Any]]:
     """The ratings' lock taken for the caller's transaction (every run finished on this
-    database waits for it), and these bots' stored ratings (``ladder table``'s rows):
-    what a run's count starts from, unchanged by another run until it commits."""
+    database waits for it), and these bots' stored ratings in this game (``ladder
+    table``'s rows): what a run's count starts from, unchanged by another run until it
+    commits."""
     db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
     rows = db.execute(
-        "SELECT bot, mu, sigma FROM ladder_ratings WHERE bot = ANY(%s)", (list(bots),)
+        "SELECT bot, mu, sigma FROM ladder_ratings"
+        " WHERE variant = %s AND players = %s AND bot = ANY(%s)",
+        (variant, players, list(bots)),
     ).fetchall()
     return [{"bot": bot, "mu": mu, "sigma": sigma} for bot, mu, sigma in rows]
 
 
-def _rating_params(row: dict[str, Any], games: dict[str, int]) -> tuple[Any, ...]:
-    """A bot's ``ladder_ratings`` upsert: (bot, mu, sigma, rating, games added)."""
-    return (row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0))
+def _rating_params(
+    summary: dict[str, Any], row: dict[str, Any], games: dict[str, int]
+) -> tuple[Any, ...]:
+    """A bot's ``ladder_ratings`` upsert in the run's game: (variant, players, bot, mu,
+    sigma, rating, games added)."""
+    game = (summary.get("variant", "moscow"), summary.get("players", 2))
+    return (*game, row["bot"], row["mu"], row["sigma"], row["rating"], games.get(row["bot"], 0))
+
+
+def of_game(rows: Sequence[dict[str, Any]], variant: str, players: int) -> list[dict[str, Any]]:
+    """The leaderboard's rows of one game: a run carries its bots' ratings in its game."""
+    return [r for r in rows if (r["variant"], r["players"]) == (variant, players)]
 
 
 class SQLiteLadderStore:
@@ -323,7 +344,7 @@ class SQLiteLadderStore:
             for row in ratings:
                 self.db.execute(
                     _UPSERT_RATING.format(p="?", now="datetime('now')"),
-                    _rating_params(row, games),
+                    _rating_params(summary, row, games),
                 )
 
     def fail_run(self, run: int, reason: str) -> None:
@@ -341,9 +362,7 @@ class SQLiteLadderStore:
         return int(self.db.execute(_COUNT_GAMES.format(p="?"), (run,)).fetchone()[0])
 
     def leaderboard(self) -> list[dict[str, Any]]:
-        rows = self.db.execute(
-            "SELECT bot, rating, mu, sigma, games, updated FROM ladder_ratings ORDER BY rating DESC"
-        ).fetchall()
+        rows = self.db.execute(_SELECT_LEADERBOARD.format(updated="updated")).fetchall()
         return [dict(zip(LEADERBOARD_FIELDS, r, strict=True)) for r in rows]
 
     def runs(self) -> list[RunRow]:
@@ -424,11 +443,8 @@ class PostgresLadderStore:
 
     def leaderboard(self) -> list[dict[str, Any]]:
         with self.db.transaction():
-            rows = self.db.execute(
-                "SELECT bot, rating, mu, sigma, games,"
-                f" {_pg_utc('updated')}"
-                " FROM ladder_ratings ORDER BY rating DESC"
-            ).fetchall()
+            query = _SELECT_LEADERBOARD.format(updated=_pg_utc("updated"))
+            rows = self.db.execute(query).fetchall()
         return [dict(zip(LEADERBOARD_FIELDS, r, strict=True)) for r in rows]
 
     def runs(self) -> list[RunRow]:

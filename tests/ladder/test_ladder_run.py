@@ -129,7 +129,8 @@ def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
     )
     assert table.returncode == 0, table.stderr
     lines = table.stdout.splitlines()
-    assert "heur" in lines[1] and "rand" in lines[2]  # the leaderboard, best first
+    assert lines[0] == "moscow, 2 players:"  # each game its own leaderboard
+    assert "heur" in lines[2] and "rand" in lines[3]  # the leaderboard, best first
     # (the text table above is the command's process; its JSON here, the same main)
     as_json = run_cli(["ladder", "table", "--db", str(first), "--json"])
     assert as_json.returncode == 0, as_json.stderr
@@ -493,3 +494,22 @@ def test_run_cli_returns_a_usage_error_as_a_process_would() -> None:
     done = run_cli(["ladder", "run", "--no-such-option"])
     assert done.returncode == 2 and "usage: deberc-net ladder run" in done.stderr
     assert "error:" in done.stderr and done.stdout == ""
+
+
+def test_a_three_player_ladder_leaves_the_two_player_ratings_as_they_were(
+    tmp_path: Path,
+) -> None:
+    """Ratings are per game (docs/bots.md): a three-player run starts from and writes
+    the three-player ratings. Failed before: one row per bot, which the three-player
+    run carried on from and overwrote."""
+    db = tmp_path / "l.sqlite3"
+    common = ("--bot", HEUR, "--bot", RAND, "--deals", "2", "--seed", "g", "--json")
+    summary(ladder(tmp_path, *common, db=db))
+    before = json.loads(run_cli(["ladder", "table", "--db", str(db), "--json"]).stdout)
+    summary(ladder(tmp_path, *common, "--players", "3", db=db))
+    after = json.loads(run_cli(["ladder", "table", "--db", str(db), "--json"]).stdout)
+    assert [r for r in after if r["players"] == 2] == before
+    three = [(r["bot"], r["games"]) for r in after if r["players"] == 3]
+    assert sorted(three) == [("heur", 12), ("rand", 12)]
+    text = run_cli(["ladder", "table", "--db", str(db)]).stdout
+    assert "moscow, 2 players:" in text and "moscow, 3 players:" in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 from deberc_net.ladder.store import LadderStore, StoredGame, open_ladder_store
 from deberc_net.server.store import open_store
 from deberc_net.server.store.migrations import MIGRATIONS
+
+from .records import opened, raw
 
 
 @pytest.fixture
@@ -141,3 +144,52 @@ def test_a_ladder_run_makes_its_sqlite_file_its_owners_only(tmp_path: Path) -> N
     path = tmp_path / "new.sqlite3"
     open_ladder_store(path).close()
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_ratings_are_kept_per_game(ladder_store: LadderStore) -> None:
+    """A bot's two-player and three-player ratings are two rows (as people's are, per
+    variant and number of players): a three-player run leaves the two-player ratings as
+    they were. Failed before: one row per bot name, which each kind of run took over."""
+    two = {"variant": "moscow", "players": 2}
+    three = {"variant": "moscow", "players": 3}
+    first = [rating("heur", 30.0), rating("rand", 10.0)]
+    ladder_store.finish_run(ladder_store.start_run({}), two, first, {"heur": 2, "rand": 2})
+    second = [rating("heur", 5.0), rating("rand", 12.5)]
+    ladder_store.finish_run(ladder_store.start_run({}), three, second, {"heur": 6, "rand": 6})
+    board = ladder_store.leaderboard()
+    assert [(r["variant"], r["players"], r["bot"], r["rating"], r["games"]) for r in board] == [
+        ("moscow", 2, "heur", 30.0, 2),
+        ("moscow", 2, "rand", 10.0, 2),
+        ("moscow", 3, "rand", 12.5, 6),
+        ("moscow", 3, "heur", 5.0, 6),
+    ]
+
+
+def test_migration_22_gives_a_stored_rating_the_game_of_its_last_run(new_store_db: str) -> None:
+    """A rating stored when there was one row per bot goes to the game of the last
+    counted run that had the bot (whose rating it carries); a bot in no such run to
+    moscow's two-player ratings."""
+    opened(new_store_db, migrations=MIGRATIONS[:21]).close()
+    runs = [
+        {"bots": ["heur", "rand"], "variant": "moscow", "players": 2},
+        {"bots": ["heur", "rand"], "variant": "moscow", "players": 3},
+        {"bots": ["rand", "zed"], "variant": "kiev", "players": 2},
+    ]
+    for run in runs:
+        raw(new_store_db, f"INSERT INTO ladder_runs (settings, summary) VALUES ('{{}}', "
+                          f"'{json.dumps(run)}')")  # fmt: skip
+    raw(new_store_db, "INSERT INTO ladder_runs (settings) VALUES ('{}')")  # uncounted
+    for bot in ("heur", "rand", "zed", "lone"):
+        raw(new_store_db, "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games)"
+                          f" VALUES ('{bot}', 25, 8, 1, 10)")  # fmt: skip
+    store = open_ladder_store(new_store_db)
+    try:
+        board = store.leaderboard()
+    finally:
+        store.close()
+    assert sorted((r["bot"], r["variant"], r["players"], r["games"]) for r in board) == [
+        ("heur", "moscow", 3, 10),
+        ("lone", "moscow", 2, 10),
+        ("rand", "kiev", 2, 10),
+        ("zed", "kiev", 2, 10),
+    ]

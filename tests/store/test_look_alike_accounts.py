@@ -193,7 +193,7 @@ def test_migration_21_reads_the_accounts_there_are_as_latin(new_store_db: str) -
     raw(new_store_db, f"INSERT INTO accounts (key, name, salt, hash) VALUES {rows}")
     store = open_store(new_store_db)
     try:
-        assert store.schema_version() == 21
+        assert store.schema_version() == len(MIGRATIONS)  # 21 and those after it
         for name in names:
             assert store.arrival(name).spelling == name
         for new, old in [

@@ -625,6 +625,58 @@ DROP INDEX accounts_look_pairs;
 CREATE INDEX accounts_look ON accounts (look);
 """,
     ),
+    Migration(
+        22,
+        "ladder ratings per game: variant and number of players",
+        # a bot's ladder rating was one row per name, which a two-player and a
+        # three-player ladder took in turn; each row is now a game's (as people's are,
+        # player_ratings). A row stored before goes to the game of the last counted run
+        # that had the bot, whose rating it carries (moscow, 2 players without one)
+        sqlite="""
+CREATE TABLE ladder_ratings_by_game (
+    variant TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    rating REAL NOT NULL,
+    games INTEGER NOT NULL,
+    updated TEXT NOT NULL DEFAULT (datetime('now')),
+    PRIMARY KEY (variant, players, bot)
+);
+INSERT INTO ladder_ratings_by_game
+    SELECT coalesce(json_extract(last.summary, '$.variant'), 'moscow'),
+           coalesce(json_extract(last.summary, '$.players'), 2),
+           o.bot, o.mu, o.sigma, o.rating, o.games, o.updated
+    FROM ladder_ratings o LEFT JOIN ladder_runs last ON last.id = (
+        SELECT max(r.id) FROM ladder_runs r, json_each(r.summary, '$.bots') b
+        WHERE r.summary IS NOT NULL AND b.value = o.bot);
+DROP TABLE ladder_ratings;
+ALTER TABLE ladder_ratings_by_game RENAME TO ladder_ratings;
+""",
+        postgres="""
+CREATE TABLE ladder_ratings_by_game (
+    variant TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    mu DOUBLE PRECISION NOT NULL,
+    sigma DOUBLE PRECISION NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    games INTEGER NOT NULL,
+    updated TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (variant, players, bot)
+);
+INSERT INTO ladder_ratings_by_game
+    SELECT coalesce(last.summary::jsonb ->> 'variant', 'moscow'),
+           coalesce((last.summary::jsonb ->> 'players')::integer, 2),
+           o.bot, o.mu, o.sigma, o.rating, o.games, o.updated
+    FROM ladder_ratings o LEFT JOIN ladder_runs last ON last.id = (
+        SELECT max(r.id) FROM ladder_runs r
+        WHERE r.summary IS NOT NULL AND r.summary::jsonb -> 'bots' ? o.bot);
+DROP TABLE ladder_ratings;
+ALTER TABLE ladder_ratings_by_game RENAME TO ladder_ratings;
+""",
+    ),
 )
 
 

@@ -45,7 +45,8 @@ class RunPage:
 
 @attrs.frozen
 class Ladders:
-    leaderboard: list[dict[str, Any]]  # bot, rating, mu, sigma, games, updated
+    # variant, players, bot, rating, mu, sigma, games, updated: game by game, best first
+    leaderboard: list[dict[str, Any]]
     runs: list[LadderRun]  # newest first, without their games
 
 
