@@ -1092,7 +1092,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     lad = sub.add_parser("ladder", help="bot-versus-bot ladders with duplicate deals")
     lad_sub = lad.add_subparsers(dest="ladder_command", required=True)
-    lr = lad_sub.add_parser("run", help="play a ladder between bots over TCP")
+    lr = lad_sub.add_parser(
+        "run", help="play a ladder between bots (commands over TCP, py: bots in memory)"
+    )
     lr.add_argument(
         "--bot",
         action="append",

@@ -181,8 +181,9 @@ def text(data: dict[str, Any]) -> str:
         f"Ladder: {', '.join(data['bots'])}; {data['players']} players, {data['variant']}"
         + (f" {' '.join(data['options'])}" if data["options"] else "")
         + f"; {_boards(data)}, seed {data['seed']}, {data['schedule']}",
-        f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in {data['seconds']} s: "
-        f"{data['deals_per_second']} deals/s",
+        # fixed decimals: the JSON's rounded figures drop trailing zeros (97.7, 78.89)
+        f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in "
+        f"{data['seconds']:.1f} s: {data['deals_per_second']:.1f} deals/s",
         "",
         "Ratings (openskill, mu - 3 sigma; kept from run to run, by name):",
     ]

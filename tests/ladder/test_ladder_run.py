@@ -513,3 +513,12 @@ def test_a_three_player_ladder_leaves_the_two_player_ratings_as_they_were(
     assert sorted(three) == [("heur", 12), ("rand", 12)]
     text = run_cli(["ladder", "table", "--db", str(db)]).stdout
     assert "moscow, 2 players:" in text and "moscow, 3 players:" in text
+
+
+def test_ladder_runs_help_says_py_bots_play_in_memory() -> None:
+    """Failed before: 'play a ladder between bots over TCP', though py: bots play in the
+    ladder's process over memory streams (docs/bots.md)."""
+    done = run_cli(["ladder", "--help"])
+    said = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    assert "run play a ladder between bots (commands over TCP, py: bots in memory)" in said

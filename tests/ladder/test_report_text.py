@@ -240,3 +240,14 @@ def test_a_pair_the_sprt_decided_says_so_not_that_more_boards_would_tell() -> No
     assert report.NO_DIFFERENCE not in lines
     data["sprt"]["verdict"] = None  # no decision: the note stands
     assert f"    {report.NO_DIFFERENCE}" in report.text(data).splitlines()
+
+
+def test_the_speed_is_said_with_one_decimal_every_run() -> None:
+    """Failed before: the JSON's figures as they came, '78.89 deals/s' one run and
+    '97.7 deals/s' the next."""
+    pair = PairStats("a", "b", 2)
+    pair.add((1, ("a", "b")), 10, 0)
+    data = _summary(pair)
+    for told, said in ((78.89, "78.9"), (97.7, "97.7"), (100, "100.0")):
+        data["deals_per_second"], data["seconds"] = told, 12.35
+        assert f"1 game (1 deal) in 12.3 s: {said} deals/s" in report.text(data)

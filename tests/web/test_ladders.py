@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -22,6 +23,28 @@ from tests.ladder.helpers import RAND, RAND2, ladder, summary
 
 from .browsing import PHONE, assert_fits, sized
 from .conftest import WebServer, screenshot
+
+
+async def test_only_a_run_after_another_of_its_game_says_its_ratings_carried_over(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """Failed before: the very first run's page said 'Carried over from earlier runs'.
+    A three-player run after a two-player one carries nothing over either (ratings are
+    per game); /ladders shows each game's ratings in a column of their game."""
+    web: WebServer = await start_web()
+    for players in ("2", "2", "3"):
+        args = ("--bot", RAND, "--bot", RAND2, "--deals", "1", "--players", players, "--json")
+        done = await trio.to_thread.run_sync(
+            functools.partial(ladder, db_path.parent, *args, db=db_path)
+        )
+        summary(done)
+    carried = 'id="ratings-by-name">Carried over from earlier runs. Ratings are by bot'
+    for run, said in ((1, False), (2, True), (3, False)):
+        status, body = await web.get(f"/ladders/{run}")
+        assert status == 200 and (carried in body.decode()) == said, run
+    listing = (await web.get("/ladders"))[1].decode().split('id="runs"')[0]  # the ratings
+    assert listing.count("<td>2 players, moscow</td>") == 2
+    assert listing.count("<td>3 players, moscow</td>") == 2
 
 
 async def test_a_ladder_run_on_the_servers_file_is_shown(
@@ -83,7 +106,8 @@ async def test_a_ladder_run_on_the_servers_file_is_shown(
     # the ratings are by name, which both pages say (a bot changed under its old name
     # mixed its versions without a word)
     assert report.BY_NAME.replace("'", "&#39;").encode() in body
-    assert 'id="ratings-by-name">Carried over from earlier runs. Ratings are by bot' in page
+    # the first run's ratings started afresh: none carried over
+    assert 'id="ratings-by-name">Ratings are by bot' in page
     assert (await web.get("/ladders/2"))[0] == 404
 
     def look() -> list[str]:  # in the browser: the standings, then the run's pairs

@@ -352,7 +352,7 @@ def make_app(lobby: Lobby) -> Starlette:
         query = "" if found.paged.page == 1 else f"page={found.paged.page}"
         return page(
             request, "ladder.html", path=at, query=query, run=found.run, paged=found.paged,
-            elo_plot=plot,
+            elo_plot=plot, carried=found.carried,
         )  # fmt: skip
 
     async def api_ladder(request: Request) -> Response:

@@ -41,6 +41,9 @@ class RunPage:
 
     run: LadderRun
     paged: Paged
+    # an earlier counted run of its game had one of its bots: its ratings went on from
+    # theirs ("carried over"); the first run's started afresh
+    carried: bool = True
 
 
 @attrs.frozen
@@ -72,9 +75,23 @@ def ladder_run(db: str, run: int, page: int = 1) -> RunPage | None:
             return None
         shown = paged(page, store.game_count(run), GAMES_PAGE)
         games = store.games_page(run, shown.skip, GAMES_PAGE)
+        carried = found.summary is not None and _carried(found.summary, found.id, store.runs())
     finally:
         store.close()
-    return RunPage(_listed(found, games), shown)
+    return RunPage(_listed(found, games), shown, carried)
+
+
+def _carried(summary: dict[str, Any], run: int, runs: list[RunRow]) -> bool:
+    """An earlier counted run of the same game (variant, players) had one of its bots,
+    whose rating this run went on from (ratings are per game: docs/bots.md)."""
+    game, bots = (summary.get("variant"), summary.get("players")), set(summary["bots"])
+    return any(
+        r.id < run
+        and r.summary is not None
+        and (r.summary.get("variant"), r.summary.get("players")) == game
+        and bots & set(r.summary.get("bots", []))
+        for r in runs
+    )
 
 
 def _listed(run: RunRow, games: list[dict[str, Any]]) -> LadderRun:
