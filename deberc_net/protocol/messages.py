@@ -163,6 +163,10 @@ class Msg(StrEnum):
     CALLS_ELSEWHERE = "calls-elsewhere"
     HELP_CARD = "help-card"
     HELP_CALL = "help-call"
+    HELP_CALL_OF = "help-call-of"
+    GAME_TABLE_CALL = "game-table-call"
+    OPTION_TABLE_CALL = "option-table-call"
+    CALL_NUMBERED = "call-numbered"
     HELP_MEANT = "help-meant"
     TABLE_OPTION_CALLS = "table-option-calls"
     GAME_CALLS = "game-calls"
@@ -948,6 +952,17 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "«{topic}» — не команда, а ход за столом: «{call}». Что можно сказать за столом, "
         "перечисляет calls.",
     ),
+    Msg.HELP_CALL_OF: (
+        "{topic} is no command but {whose}: {call}. 'calls' lists what may be said at a table.",
+        "«{topic}» — не команда, а {whose}: «{call}». Что можно сказать за столом, "
+        "перечисляет calls.",
+    ),
+    Msg.GAME_TABLE_CALL: ("a {game} table call", "ход за столом игры {game}"),
+    Msg.OPTION_TABLE_CALL: (
+        "a table call of the option {option}",
+        "ход за столом с опцией {option}",
+    ),
+    Msg.CALL_NUMBERED: ("{call} N (N from {low} to {high})", "{call} N (N от {low} до {high})"),
     Msg.OPTION_CALLS: (
         "Calls of options, at the tables that play them:",
         "Заявки опций, за столами, где они играют:",

@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
 from deberc_net.game import calls as C
+from deberc_net.game.calls import Call
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import offered, view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
@@ -33,10 +34,12 @@ from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import (
     CYRILLIC,
     Lang,
+    TableWords,
     asks_ukrainian,
     lang_argument,
     ru_call,
     spoken_call,
+    table_words,
 )
 from deberc_net.protocol.messages import (
     RU_CALLS_HELP,
@@ -50,7 +53,13 @@ from deberc_net.protocol.messages import (
 )
 from deberc_net.protocol.render import prompt_calls
 from deberc_net.protocol.said_back import said_back
-from deberc_net.protocol.vocabulary import engine_call
+from deberc_net.protocol.vocabulary import (
+    CallSyntaxError,
+    engine_call,
+    normalize,
+    numbered_call_range,
+    parse_call,
+)
 
 from .allowance import may_list
 from .session import Session
@@ -66,6 +75,7 @@ HELP_TEXTS = 512  # kept at most; a topic is the client's word, so the cache is 
 CALLS_TEXTS = 64  # 'calls' blocks kept at most (one for the lobby, one a table's rules)
 CallsKey = tuple[int, str, tuple[str, ...]]  # a rule set's: players, variant, options
 Texts = tuple[tuple[str, ...], tuple[str, ...]]  # a text in English and in Russian
+Kept = TypeVar("Kept")  # what is built once a rule set (its texts, its words)
 
 
 @functools.lru_cache(maxsize=HELP_TEXTS)
@@ -150,26 +160,88 @@ def _seconds(ms: int) -> Phrase:
     return phrase(Msg.OWN_WORDS, en=seconds_said(ms, Lang.EN), ru=seconds_said(ms, Lang.RU))
 
 
-def call_pointer(topic: str, lang: Lang, texts: Texts | None) -> tuple[str, ...]:
+@attrs.frozen
+class CallWords:
+    """The words one rule's plugin (at a table: the table's plugins) gives its calls,
+    as 'help WORD' reads them: ``whose``, as 'help' names them in the lobby ('a Tertz
+    table call'; None: the table's own); ``firsts``, the first word of each, folded as
+    a call is read, so that a word of none costs one look-up and no reading (some
+    0.6 ms with every game's words read through: 'help' floods are metered, s29)."""
+
+    whose: Phrase | None
+    aliases: Mapping[str, str]
+    words: TableWords
+    firsts: frozenset[str]
+
+    @classmethod
+    def of(cls, whose: Phrase | None, aliases: Mapping[str, str]) -> CallWords:
+        firsts = {normalize(word).partition(" ")[0] for word in aliases}
+        return cls(whose, aliases, table_words(aliases), frozenset(firsts))
+
+
+def call_pointer(
+    topic: str, lang: Lang, texts: Texts | None, words: Sequence[CallWords] = ()
+) -> tuple[str, ...]:
     """What a 'help' word that is no command and names no entry of 'calls' is, when it
     is a table call as typed at a table: a card in any of its spellings ('9h', 'Т♠',
     'king hearts': played by typing it), or another word for a call ('concede':
     pishet). A call other than a card only where 'calls' (``texts``: the table's;
-    None: the lobby's, every game's) has it ('help pass' at a Tertz table: none)."""
+    None: the lobby's, every game's) has it ('help pass' at a Tertz table: none).
+    ``words``: the words the table's plugins give their calls (in the lobby, every
+    game's and option's, each named), read as a table reads them (Tertz's 'mariazh',
+    'lomaju 5', «від чого?»; a numbered call's word without its number too)."""
     if len(topic) > TOPIC_MOST:
         return ()
     call = engine_call(topic)
-    if call is None:
-        return ()
-    if call.name == C.PLAY:
+    if call is not None and call.name == C.PLAY:
         said = phrase(Msg.HELP_CARD, topic=topic)
-    else:
+    elif call is not None:
         token = call.token()
         if texts is not None and not calls_about(spoken_call(token), texts, Lang.EN):
             return ()
         name = phrase(Msg.CALL_WORD, call=spoken_call(token), ru=ru_call(token))
         said = phrase(Msg.HELP_CALL, topic=topic, call=name)
+    else:
+        first = normalize(topic).partition(" ")[0]
+        read = [
+            (w.whose, named) for w in words if first in w.firsts and (named := _own_call(topic, w))
+        ]
+        if not read:
+            return ()
+        whose, name = read[0]
+        if len(read) > 1:  # more than one game's word ('prinimayu': dave's, poltinniki's)
+            whose = None
+            told: dict[tuple[str, str], None] = {(n.text(), n.text(Lang.RU)): None for _, n in read}
+            en, ru = (" / ".join(said[i] for said in told) for i in (0, 1))
+            name = phrase(Msg.OWN_WORDS, en=en, ru=ru)
+        if whose is None:
+            said = phrase(Msg.HELP_CALL, topic=topic, call=name)
+        else:
+            said = phrase(Msg.HELP_CALL_OF, topic=topic, whose=whose, call=name)
     return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+
+
+def _own_call(topic: str, own: CallWords) -> Phrase | None:
+    """The plugin's call ``topic`` says with ``aliases`` (its words), as a table of
+    theirs reads it and says it ('mariazh': mariage, «марьяж»); a numbered call's word
+    with a number it lacks or none ('lomaju', «ламаю»): the call with its range."""
+    aliases, words = own.aliases, own.words
+    try:
+        call: Call | None = parse_call(topic, (), aliases)
+    except CallSyntaxError:
+        call = None
+    if call is not None and call.token() in aliases.values():
+        token = call.token()
+        return phrase(Msg.CALL_WORD, call=spoken_call(token, words), ru=ru_call(token, words))
+    numbered = numbered_call_range(topic, aliases)
+    if numbered is None:
+        return None
+    _, low, high, head = numbered
+    first = f"{head}-{low}"  # said as 'lomayu 1', «ломаю 1»: its word is all but the number
+    en, ru = spoken_call(first, words).rpartition(" ")[0], ru_call(first, words).rpartition(" ")[0]
+    said = (phrase(Msg.CALL_NUMBERED, call=x, low=low, high=high) for x in (en or head, ru or head))
+    en_said, ru_said = next(said).text(), next(said).text(Lang.RU)
+    return phrase(Msg.OWN_WORDS, en=en_said, ru=ru_said)
 
 
 @functools.cache
@@ -248,6 +320,8 @@ class Help:
     _calls: dict[CallsKey | None, Texts] = attrs.Factory(dict)
     # the 'rules' texts built likewise, a table's without its first line (its number)
     _rules: dict[CallsKey | None, Texts] = attrs.Factory(dict)
+    # the words its plugins give calls, likewise ('help mariazh': CallWords)
+    _words: dict[CallsKey | None, tuple[CallWords, ...]] = attrs.Factory(dict)
 
     async def help(self, session: Session, item: Command) -> None:
         asked = _lang_asked(session, item.args, "help [COMMAND] [lang=en|ru]")
@@ -290,8 +364,10 @@ class Help:
                 about = calls_about(topic, self._calls_texts(None), lang, elsewhere=True)
             if about:
                 return about
-            texts = None if session.table is None else self._calls_texts(session.table)
-            pointer = call_pointer(topic, lang, texts)
+            table = session.table
+            texts = None if table is None else self._calls_texts(table)
+            words = _kept(self._words, table, lambda: self._call_words(table))
+            pointer = call_pointer(topic, lang, texts, words)
             if pointer:  # 'help 9h': a card ('no command' told nothing of what it is)
                 return pointer
         if args:
@@ -319,6 +395,23 @@ class Help:
                 calls = prompt_calls(offered(seen), seen.hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
         return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)
+
+    def _call_words(self, table: Table | None) -> tuple[CallWords, ...]:
+        """The words ``table``'s plugins give its calls, for 'help WORD'; in the lobby
+        (None), every game's and option's (as its 'calls' tells every game's), each
+        named as 'help' says whose."""
+        if table is not None:
+            return (CallWords.of(None, table.rules.call_aliases),)
+        told: list[CallWords] = []
+        for rule in self.lobby.rules.rules():
+            if not rule.aliases:
+                continue
+            if rule.info.kind == RuleKind.VARIANT:
+                whose = phrase(Msg.GAME_TABLE_CALL, game=rule.name[:1].upper() + rule.name[1:])
+            else:
+                whose = phrase(Msg.OPTION_TABLE_CALL, option=rule.name)
+            told.append(CallWords.of(whose, rule.aliases))
+        return tuple(told)
 
     async def calls(self, session: Session, item: Command) -> None:
         """The calls of the table's game and options; in the lobby, of every game and
@@ -520,8 +613,8 @@ def told_in(block: ev.TextBlock, lang: Lang | None) -> ev.TextBlock:
 
 
 def _kept(
-    cache: dict[CallsKey | None, Texts], table: Table | None, build: Callable[[], Texts]
-) -> Texts:
+    cache: dict[CallsKey | None, Kept], table: Table | None, build: Callable[[], Kept]
+) -> Kept:
     """A text of ``table``'s rule set (None: the lobby's) from ``cache``, built once
     (``build``) and kept; at most CALLS_TEXTS of them (a plugin's game may be one for
     some player counts only: one a rule set)."""

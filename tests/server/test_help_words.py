@@ -65,3 +65,71 @@ async def test_another_word_for_a_call_is_pointed_to_the_call(
     # and a word that is none at all is still no command
     (text,) = await help_texts(ann, "help frobnicate")
     assert text.startswith("no command 'frobnicate'"), text
+
+
+async def test_a_games_own_word_is_pointed_to_its_call_in_the_lobby(
+    port: int, connect: Connector
+) -> None:
+    """A word a game's plugin gives a call (Tertz's 'mariazh', 'lomaju 5', «від чого?»)
+    was "no command" in the lobby: 'help' read the engine's words alone."""
+    ann = await connect.machine(port, "ann")
+    told = {
+        word: _joined(await help_texts(ann, f"help {word}"))
+        for word in ("mariazh", "lomaju 5", "lomaju", "ламаю", "ламаю 5", "від чого?")
+    }
+    tail = "'calls' lists what may be said at a table."
+    assert told == {
+        "mariazh": f"mariazh is no command but a Tertz table call: mariage. {tail}",
+        "lomaju 5": f"lomaju 5 is no command but a Tertz table call: lomayu 5. {tail}",
+        "lomaju": f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12). {tail}",
+        "ламаю": f"ламаю is no command but a Tertz table call: lomayu N (N from 1 to 12). {tail}",
+        "ламаю 5": f"ламаю 5 is no command but a Tertz table call: lomayu 5. {tail}",
+        "від чого?": f"від чого? is no command but a Tertz table call: rost?. {tail}",
+    }
+
+
+async def test_a_games_own_word_is_pointed_to_its_call_in_russian(
+    port: int, connect: Connector
+) -> None:
+    """As the Russian player of the report saw it: in the lobby, then at a Tertz table."""
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x.startswith("Язык"))
+    tail = "Что можно сказать за столом, перечисляет calls."
+    told = _joined(await person_told(vera, "help mariazh"))
+    assert told == f"«mariazh» — не команда, а ход за столом игры Tertz: «марьяж». {tail}"
+    told = _joined(await person_told(vera, "help мар'яж"))
+    assert told == f"«мар'яж» — не команда, а ход за столом игры Tertz: «марьяж». {tail}"
+    told = _joined(await person_told(vera, "help lomaju"))
+    assert told == (
+        f"«lomaju» — не команда, а ход за столом игры Tertz: «ломаю N (N от 1 до 12)». {tail}"
+    )
+    await vera.send("new 2 tertz")
+    await vera.read_until(lambda x: x.startswith("Вы за столом"))
+    # at its table, the table's own call: no game named
+    told = _joined(await person_told(vera, "help ламаю 5"))
+    assert told == f"«ламаю 5» — не команда, а ход за столом: «ломаю 5». {tail}"
+    told = _joined(await person_told(vera, "help від чого?"))
+    assert told == f"«від чого?» — не команда, а ход за столом: «от чего?». {tail}"
+
+
+async def test_a_games_own_word_at_its_table_and_not_at_another(
+    port: int, connect: Connector
+) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    tail = "'calls' lists what may be said at a table."
+    assert _joined(await help_texts(ann, "help mariazh")) == (
+        f"mariazh is no command but a table call: mariage. {tail}"
+    )
+    assert _joined(await help_texts(ann, "help lomaju 13")) == (
+        f"lomaju 13 is no command but a table call: lomayu N (N from 1 to 12). {tail}"
+    )
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    # at a Deberts table Tertz's words are no call of its own
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    (text,) = await help_texts(ann, "help mariazh")
+    assert text.startswith("no command 'mariazh'"), text
