@@ -257,7 +257,7 @@ GAME_FIELDS |= {"reason", "stopped", "deals", "forfeit"}
 PLAYER_FIELDS = {"name", "won", "lost", "drawn", "stopped", "games", "ratings", "rating_history"}
 PLAYER_GAME_FIELDS = {"match", "table", "players", "variant", "winners", "winner", "reason"}
 PLAYER_GAME_FIELDS |= {"totals", "finished", "result", "forfeit", "claimed"}
-LEADER_FIELDS = {"bot", "rating", "mu", "sigma", "games", "updated"}
+LEADER_FIELDS = {"variant", "players", "bot", "rating", "mu", "sigma", "games", "updated"}
 RUN_FIELDS = {"id", "started", "summary", "games", "stopped"}
 LADDER_GAME_FIELDS = {"board", "seating", "match_id", "written", "reason", "forfeit"}
 
