@@ -128,12 +128,8 @@ class Club:
                 most = max(store.player_ratings(own), key=lambda r: r.games, default=None)
                 if most is not None:
                     game = (most.variant, most.players)
-                else:  # none of his own: the club's game, the standings with the most
-                    # players (a newcomer at a club that plays four-handed Kharkov sees
-                    # those, not Moscow for two's "nobody yet"); Moscow for two when
-                    # nobody is rated
-                    games = [game, *((v, n) for v in variants for n in (2, 3, 4))]
-                    game = max(games, key=lambda g: counts.get(g, 0))
+                else:  # none of his own: the club's game
+                    game = club_game(counts, variants)
             total = counts.get(game, 0)
             if not 1 <= page <= _pages(total, size):
                 return *game, total, []
@@ -375,6 +371,14 @@ class Club:
             return
         first = (page - 1) * size
         session.send(told(Page(tuple(items[first : first + size]), page, pages, first + 1)))
+
+
+def club_game(counts: dict[tuple[str, int], int], variants: Sequence[str]) -> tuple[str, int]:
+    """The standings with the most players (a newcomer at a club that plays four-handed
+    Kharkov sees those, not Moscow for two's "nobody yet"); Moscow for two when nobody
+    is rated: 'top' for one rated in none, and /top (docs/web.md)."""
+    games = [("moscow", 2), *((v, n) for v in variants for n in (2, 3, 4))]
+    return max(games, key=lambda g: counts.get(g, 0))
 
 
 def _pages(count: int, size: int) -> int:

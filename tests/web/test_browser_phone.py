@@ -126,7 +126,8 @@ return [...document.querySelectorAll("#deal-1 .tricks li")].map((li) => li.inner
 def check_pages(
     driver: webdriver.Chrome, web: WebServer, width: int, table: int, match: str, tricks: list[str]
 ) -> None:
-    for path in ("/", f"/table/{table}", f"/games/{match}", f"/players/{NAMES[0]}", "/ladders"):
+    pages = ("/", f"/table/{table}", f"/games/{match}", f"/players/{NAMES[0]}", "/ladders", "/top")
+    for path in pages:
         driver.get(web.url(path))
         assert_fits(driver, width, path)
         screenshot(driver, f"fits-{width}{path.replace('/', '-')}")

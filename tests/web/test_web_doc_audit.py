@@ -73,6 +73,11 @@ first, results and why in words, the tally; a house bot's copies
     → web/test_player_page_cost.py, test_player_page_game.py, test_forfeit_seat.py,
       test_stopped_match.py, test_end_words.py;
     → here: test_the_numbers_of_web_md_are_the_servers_defaults (50, 500)
+§ Pages `/top`: the standings of a game as `top` ranks and pages them (the club's game
+without one; `?variant=`, `?players=`, `?page=`; a bad one 400 in words), each name a
+link to his page; linked from `/` (the header); a player's page says each rating's place
+    → web/test_standings.py (every test); web/test_browser_phone.py (at 390 pixels);
+    → here: test_each_json_answer_has_the_fields_web_md_names (`/api/top`)
 § Pages `/ladders`, `/ladders/N`: ratings, runs, the verdict in words, pairs, margins,
 plot, SPRT line, games in words, 100 a page, `?page=N` refused 400 with its range
     → web/test_ladders.py (every test), web/test_ladder_pages.py (paging, the landmark,
@@ -255,6 +260,8 @@ TABLE_FIELDS |= {"match", "hand_sizes", "away_s"}
 GAME_FIELDS = {"match", "players", "variant", "options", "totals", "winners", "winner"}
 GAME_FIELDS |= {"reason", "stopped", "deals", "forfeit"}
 PLAYER_FIELDS = {"name", "won", "lost", "drawn", "stopped", "games", "ratings", "rating_history"}
+PLAYER_FIELDS |= {"ranks"}
+TOP_FIELDS = {"variant", "players", "total", "page", "pages", "ratings", "games"}
 PLAYER_GAME_FIELDS = {"match", "table", "players", "variant", "winners", "winner", "reason"}
 PLAYER_GAME_FIELDS |= {"totals", "finished", "result", "forfeit", "claimed"}
 LEADER_FIELDS = {"variant", "players", "bot", "rating", "mu", "sigma", "games", "updated"}
@@ -356,6 +363,8 @@ async def test_every_page_names_a_viewport_and_its_icon_and_a_json_answer_neithe
             "/players/ann": 200,
             f"/games/{match}": 200,
             "/ladders": 200,
+            "/top": 200,
+            "/top?players=5": 400,
             "/nope": 404,
             "/table/999": 404,
             "/ladders/1?page=x": 404,
@@ -366,7 +375,7 @@ async def test_every_page_names_a_viewport_and_its_icon_and_a_json_answer_neithe
             head = body.decode().split("</head>", 1)[0]
             assert '<meta name="viewport" content="width=device-width' in head, path
             assert '<link rel="icon" href="/static/favicon.ico">' in head, path
-        for path in ("/api", "/api/tables", f"/api/games/{match}", "/api/nope"):
+        for path in ("/api", "/api/tables", f"/api/games/{match}", "/api/top", "/api/nope"):
             _, body = await web.get(path)
             json.loads(body)  # JSON, so no <link> and no viewport
             assert b"favicon" not in body and b"viewport" not in body, path
@@ -397,7 +406,7 @@ async def test_focus_js_is_on_every_page_but_a_tables(
         cat = await connect.machine(web.port, "cat")
         await cat.send("new 2")
         table = (await cat.expect("ok", cmd="sit"))["table"]
-        for path in ("/", "/players/ann", f"/games/{match}", "/ladders", "/nope"):
+        for path in ("/", "/players/ann", f"/games/{match}", "/ladders", "/top", "/nope"):
             _, body = await web.get(path)
             assert re.search(rb'<script src="/static/focus\.js"', body), path
         _, body = await web.get(f"/table/{table}")
@@ -446,7 +455,8 @@ async def test_each_json_answer_has_the_fields_web_md_names(
         assert set(player["games"][0]) == PLAYER_GAME_FIELDS
         # a match over before its first call rates nobody: "both empty for a player
         # never rated" (RATING's and POINT's fields: test_pages.py, by name)
-        assert player["ratings"] == player["rating_history"] == []
+        assert player["ratings"] == player["rating_history"] == player["ranks"] == []
+        assert set(await answer("/api/top")) == TOP_FIELDS  # (its rows': test_standings.py)
         assert set(await answer("/api/health")) == {"status", "players", "playing"}
         ladder = await answer("/api/ladders")
         assert set(ladder) == {"leaderboard", "runs"}

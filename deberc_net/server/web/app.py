@@ -32,11 +32,12 @@ from deberc_net.ladder import report
 from deberc_net.protocol.ends import said_konets
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang, table_words
+from deberc_net.protocol.messages import game_for
 
 from ..accounts import valid_name
 from ..house_games import house_bot_games, is_house_rating_name
 from ..lobby import Lobby
-from . import ladders, views
+from . import ladders, standings, views
 from .choice import COOKIE, COOKIE_MAX_AGE_S, page_lang, switch_href
 from .ends import ends_for_script
 from .health import health_of
@@ -68,6 +69,7 @@ API_ENDPOINTS = (
     ("/api/tables/N", "one open table"),
     ("/api/games/ID", "a finished match, its deals' records"),
     ("/api/players/NAME", "a player's finished matches"),
+    ("/api/top", "the standings of a game (?variant=V&players=N&page=N), as 'top' ranks them"),
     ("/api/ladders", "the ladder's leaderboard and its runs"),
     ("/api/ladders/N", "one ladder run, a page of its games (?page=N)"),
 )
@@ -128,6 +130,8 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.filters["verdict"] = report.verdict
+    # a game's players as 'top' and 'finger' say them: 'for 3 players', «на троих»
+    templates.env.filters["game_for"] = lambda players, lang: game_for(players).text(lang)
     # how a match ended, in words, for the live table page's script (web/ends.py)
     ends_json = {lang: json.dumps(ends_for_script(lang), ensure_ascii=False) for lang in Lang}
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
@@ -278,12 +282,15 @@ def make_app(lobby: Lobby) -> Starlette:
                     played_as[row["match"]] = copy
             if not rows:
                 return None
+            ratings = store.player_ratings(name)
             return views.player_page(
                 name,
                 rows,
-                store.player_ratings(name),
+                ratings,
                 store.rating_history(name, PLAYER_RATED),
                 played_as,
+                # (each counted, not read off the whole standings: as 'finger')
+                [store.rank(r) for r in ratings],
             )
 
         return await trio.to_thread.run_sync(look_up)
@@ -302,6 +309,59 @@ def make_app(lobby: Lobby) -> Starlette:
         if player is None:
             return not_found(request, W.NO_MATCH_OF, request.path_params["name"])
         return JSONResponse(attrs.asdict(player))
+
+    def bad_game(request: Request) -> Response:
+        """400: a ``?variant=`` or ``?players=`` no game has (JSON under /api)."""
+        names = ", ".join(standings.variants(lobby.rules))
+        lang = Lang.EN if is_api(request.url.path) else lang_of(request)
+        told = said(W.BAD_GAME, lang, variants=names)
+        if is_api(request.url.path):
+            return JSONResponse({"error": told}, status_code=400)
+        heading = said(W.BAD_REQUEST, lang)
+        return page(request, "missing.html", 400, text=told, heading=heading)
+
+    async def _standings(request: Request) -> standings.Standings | Response:
+        """The page of the game's standings the query asks (read in a thread, as 'top'
+        reads them), or its refusal: no such game or page (400)."""
+        query = request.query_params
+        try:
+            game = standings.asked_game(query, lobby.rules)
+        except standings.NoSuchGame:
+            return bad_game(request)
+        store, size = lobby.store, lobby.config.page_size
+        names, asked = standings.variants(lobby.rules), asked_page(query)
+
+        def look_up() -> standings.Standings:
+            return standings.standings(store, names, game, asked, size)
+
+        try:
+            return await trio.to_thread.run_sync(look_up)
+        except NoSuchPage as no_page:
+            return bad_page(request, no_page.pages)
+
+    async def top_page(request: Request) -> Response:
+        found = await _standings(request)
+        if isinstance(found, Response):
+            return found
+        # (the switch keeps the game and page shown, named: the club's may change)
+        return page(request, "top.html", query=found.query(), top=found)
+
+    async def api_top(request: Request) -> Response:
+        found = await _standings(request)
+        if isinstance(found, Response):
+            return found
+        shown = found.paged
+        return JSONResponse(
+            {
+                "variant": found.variant,
+                "players": found.players,
+                "total": shown.count,
+                "page": shown.page,
+                "pages": shown.pages,
+                "ratings": [attrs.asdict(r) for r in found.ratings],
+                "games": [attrs.asdict(g) for g in found.games],
+            }
+        )
 
     async def ladders_page(request: Request) -> Response:
         found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
@@ -414,6 +474,8 @@ def make_app(lobby: Lobby) -> Starlette:
             Route("/api/tables/{n:digits}", api_table),
             Route("/api/games/{match}", api_game),
             Route("/players/{name}", player_page),
+            Route("/top", top_page),
+            Route("/api/top", api_top),
             Route("/ladders", ladders_page),
             Route("/ladders/{run:digits}", ladder_page),
             Route("/api/ladders", api_ladders),

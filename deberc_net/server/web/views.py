@@ -244,6 +244,8 @@ class PlayerPage:
     # value after every rated match, oldest first
     ratings: list[PlayerRating] = attrs.Factory(list)
     rating_history: list[RatingPoint] = attrs.Factory(list)
+    # each rating's place in its standings, 1 the best, as 'finger' and /top say it
+    ranks: list[int] = attrs.Factory(list)
 
 
 def rating_plot(page: PlayerPage, lang: Lang = Lang.EN) -> str | None:
@@ -286,10 +288,11 @@ def player_page(
     ratings: list[PlayerRating] | None = None,
     history: list[RatingPoint] | None = None,
     played_as: dict[str, str] | None = None,
+    ranks: list[int] | None = None,
 ) -> PlayerPage:
     """A player's finished matches (the store's rows, newest first) and their tally,
-    with his ratings and their history; ``played_as``: a match's name he played under
-    when not his own (a house bot's copy)."""
+    with his ratings, their places (``ranks``) and their history; ``played_as``: a
+    match's name he played under when not his own (a house bot's copy)."""
     games = []
     for row in rows:
         # the store's fold (full-width letters too), not casefold() alone: ＢＯＢ is bob
@@ -327,4 +330,5 @@ def player_page(
         games=games,
         ratings=list(ratings or []),
         rating_history=list(history or []),
+        ranks=list(ranks or []),
     )

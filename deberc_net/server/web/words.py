@@ -127,6 +127,13 @@ class W(StrEnum):
     RATINGS = "ratings"
     RATING = "rating"
     PLAYER_COUNT = "player-count"  # the column of how many play a variant
+    PLACE = "place"  # a rating's place in its standings, as 'finger' says it
+    # the standings (/top): 'top' on the game port
+    STANDINGS = "standings"
+    PLAYER = "player"
+    RATED_SHOWN = "rated-shown"  # which of the standings a page shows
+    OTHER_GAMES = "other-games"
+    BAD_GAME = "bad-game"  # a 400: ?variant= or ?players= no game has
     GAMES = "games"
     WON = "won"
     LOST = "lost"
@@ -326,6 +333,18 @@ WORDS: dict[W, tuple[str, str]] = {
     W.RATINGS: ("Ratings", "Рейтинги"),
     W.RATING: ("Rating", "Рейтинг"),
     W.PLAYER_COUNT: ("Players", "Игроков"),
+    W.PLACE: ("Place", "Место"),
+    W.STANDINGS: ("Standings", "Рейтинг игроков"),
+    W.PLAYER: ("Player", "Игрок"),
+    W.RATED_SHOWN: (
+        "Places {first}–{last} of {count} (page {page} of {pages}).",
+        "Места {first}–{last} из {count} (страница {page} из {pages}).",
+    ),
+    W.OTHER_GAMES: ("Standings of each game", "Рейтинг каждой игры"),
+    W.BAD_GAME: (
+        "no such game: ?variant= a variant ({variants}), ?players= 2, 3 or 4",
+        "нет такой игры: ?variant= — вариант ({variants}), ?players= — 2, 3 или 4",
+    ),
     W.GAMES: ("Games", "Партий"),
     W.WON: ("Won", "Побед"),
     W.LOST: ("Lost", "Поражений"),

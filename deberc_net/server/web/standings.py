@@ -1,0 +1,114 @@
+"""The standings page, /top and /api/top (docs/web.md): the rated players of one game
+(variant and number of players), a page at a time, ranked as 'top' ranks them on the
+game port (server/club.py): the same default game, page size and places."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+from deberc_net.plugins import RuleBook, RuleKind
+from deberc_net.plugins.naming import variant_named
+
+from ..club import club_game
+from ..store.base import PlayerRating, Store
+from .paging import NoSuchPage, Paged, paged
+
+PLAYER_COUNTS = (2, 3, 4)
+
+
+class NoSuchGame(Exception):
+    """``?variant=`` names no variant, or ``?players=`` is not 2, 3 or 4."""
+
+
+@attrs.frozen
+class Ranked:
+    """One line of the standings: a place (from 1) and the rating there."""
+
+    rank: int
+    name: str
+    rating: float  # mu - 3 sigma
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@attrs.frozen
+class RatedGame:
+    """A game someone is rated in, and how many are: the page's links to the others."""
+
+    variant: str
+    players: int
+    rated: int
+
+
+@attrs.frozen
+class Standings:
+    variant: str
+    players: int
+    paged: Paged
+    ratings: list[Ranked]  # this page's, best first
+    games: list[RatedGame]  # every game with anyone rated, most rated first
+
+    def query(self, page: int | None = None) -> str:
+        """This game's query (a page of it; the first has no ``page=``)."""
+        page = self.paged.page if page is None else page
+        shown = f"variant={self.variant}&players={self.players}"
+        return shown if page == 1 else f"{shown}&page={page}"
+
+
+def variants(rules: RuleBook) -> list[str]:
+    return [r.name for r in rules.rules() if r.info.kind == RuleKind.VARIANT]
+
+
+def asked_game(query: Mapping[str, str], rules: RuleBook) -> tuple[str, int] | None:
+    """The game ``?variant=`` and ``?players=`` ask for, read as 'top VARIANT PLAYERS'
+    reads them (any spelling 'new' takes; the players 2 without a number, the variant
+    moscow without a name); None: neither given, the club's game. NoSuchGame if bad."""
+    named, count = query.get("variant"), query.get("players")
+    if named is None and count is None:
+        return None
+    variant = "moscow" if named is None else variant_named(named, rules)
+    if variant is None or count not in (None, *map(str, PLAYER_COUNTS)):
+        raise NoSuchGame
+    return variant, 2 if count is None else int(count)
+
+
+def standings(
+    store: Store,
+    variant_names: Sequence[str],
+    game: tuple[str, int] | None,
+    page: int,
+    size: int,
+) -> Standings:
+    """Page ``page`` of ``game``'s standings (None: the club's game, as 'top' shows one
+    rated in none), ``size`` a page; NoSuchPage past its pages. Read in a thread."""
+    counts = store.rated_counts()
+    variant, players = club_game(counts, variant_names) if game is None else game
+    shown = paged(page, counts.get((variant, players), 0), size)
+    rows = store.standings_page(variant, players, shown.skip, size) if shown.count else []
+    ranked = [_ranked(shown.skip + 1 + i, r) for i, r in enumerate(rows)]
+    games = [RatedGame(v, n, c) for (v, n), c in counts.items() if c]
+    games.sort(key=lambda g: (-g.rated, g.variant, g.players))
+    return Standings(variant, players, shown, ranked, games)
+
+
+def _ranked(rank: int, r: PlayerRating) -> Ranked:
+    return Ranked(rank, r.name, r.rating, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws)
+
+
+__all__ = [
+    "PLAYER_COUNTS",
+    "NoSuchGame",
+    "NoSuchPage",
+    "Ranked",
+    "RatedGame",
+    "Standings",
+    "asked_game",
+    "standings",
+    "variants",
+]
