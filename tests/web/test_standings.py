@@ -4,6 +4,7 @@ his ratings' places as 'finger' does. A real server, real rated matches."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -98,6 +99,14 @@ async def test_the_standings_are_tops_paged_as_top_pages_them(
         assert f'<td class="place">#{fingered["rank"]}</td>' in body.decode()
         status, body = await web.get(f"/players/{name}", RUSSIAN)
         assert f'<td class="place">{fingered["rank"]}</td>' in body.decode()
+    # in Russian no English word is left but the names, the variant and the links' own
+    status, body = await web.get("/top?page=2", RUSSIAN)
+    page = body.decode()
+    assert status == 200 and "Места 4–4 из 4 (страница 2 из 2)." in page
+    assert "Рейтинг: moscow на двоих (в рейтинге: 4)." in page
+    text = html.unescape(re.sub(r"<[^>]*>", " ", re.sub(r"<script\b.*?</script>", " ", page)))
+    latin = set(re.findall(r"[A-Za-z][A-Za-z0-9]*", text))
+    assert latin - {"deberc", "net", "API", "English", "JSON", "moscow", told[3]["name"]} == set()
 
 
 @pytest.mark.timeout(30)
