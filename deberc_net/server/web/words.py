@@ -94,6 +94,7 @@ class W(StrEnum):
     PENALTY = "penalty"
     NOT_FOUND = "not-found"
     NO_OPEN_TABLE = "no-open-table"
+    CLOSED_LAST_MATCH = "closed-last-match"
     NO_FINISHED_MATCH = "no-finished-match"
     NO_MATCH_OF = "no-match-of"
     NO_LADDER_RUN = "no-ladder-run"
@@ -284,6 +285,8 @@ WORDS: dict[W, tuple[str, str]] = {
     W.PENALTY: ("penalty: {why}", "штраф: {why}"),
     W.NOT_FOUND: ("Not found", "Не найдено"),
     W.NO_OPEN_TABLE: ("no open table {n}", "нет открытого стола {n}"),
+    # a closed public table's page: the link to its last match follows
+    W.CLOSED_LAST_MATCH: ("It has closed; its last match:", "Он закрыт; его последняя партия:"),
     W.NO_FINISHED_MATCH: ("no finished match {n}", "нет законченной партии {n}"),
     W.NO_MATCH_OF: ("no finished match of {n}", "нет законченных партий игрока {n}"),
     W.NO_LADDER_RUN: ("no ladder run {n}", "нет турнира {n}"),

@@ -1,0 +1,66 @@
+"""A closed table's page (docs/web.md): still 404, it is not open, but a public table
+links the match it last played (a reload after m12 ended lost the link the live page
+had shown); a private table's number answers as a number no table has, byte for byte
+(docs/security.md §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+
+from tests.server.conftest import Connector
+
+from .conftest import WebServer
+
+NONE = 987654  # a number no table has
+
+
+async def _played_and_left(
+    web: WebServer, connect: Connector, names: tuple[str, str], private: bool
+) -> tuple[str, str]:
+    """Two play a match the second forfeits (before any call): its table, closing now
+    (docs/protocol.md §11.3), and the match."""
+    first, second = [await connect.machine(web.port, name) for name in names]
+    await first.send("new 2 private" if private else "new 2")
+    table = (await first.expect("ok", cmd="sit"))["table"]
+    if private:
+        await first.send(f"invite {names[1]}")
+        await first.expect("ok", cmd="invite")
+    await second.send(f"sit {table}")
+    await second.expect("ok", cmd="sit")
+    await second.send("leave!")
+    match = (await first.expect("event", kind="match-end"))["match"]
+    return table, match
+
+
+@pytest.mark.timeout(60)
+async def test_a_closed_public_tables_page_links_its_last_match_a_private_ones_nothing(
+    start_web: Callable[..., Any], connect: Connector
+) -> None:
+    web: WebServer = await start_web()
+    with trio.fail_after(30):
+        hidden, _ = await _played_and_left(web, connect, ("ann", "bob"), private=True)
+        table, match = await _played_and_left(web, connect, ("cat", "dan"), private=False)
+        link = f'<a href="/games/{match}">{match}</a>'
+        while True:  # its task ends a moment after the match
+            status, body = await web.get(f"/table/{table}")
+            if link in body.decode():
+                break
+            assert status == 404
+            await trio.sleep(0.1)  # (within the requests an address may make)
+        page = body.decode()
+        assert status == 404 and f"No open table {table}." in page
+        assert f"It has closed; its last match: {link}" in page
+        status, body = await web.get(f"/table/{table}", headers={"Accept-Language": "ru"})
+        russian = body.decode()
+        assert status == 404 and f"Нет открытого стола {table}." in russian
+        assert f"Он закрыт; его последняя партия: {link}" in russian
+        assert (await web.get(f"/games/{match}"))[0] == 200  # the link leads to it
+
+        # the private table closed first: its number is still no table's
+        status, body = await web.get(f"/table/{hidden}")
+        _, none = await web.get(f"/table/{NONE}")
+        assert status == 404 and body == none.replace(str(NONE).encode(), hidden.encode())
