@@ -494,7 +494,9 @@ def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> No
         "finished",
         "forfeit",
         "options",  # (which tell a seat's konets from the server's claim)
+        "dealt",  # (a forfeit before the first call has no deal stored)
     }
+    assert newest["dealt"] is False  # (no deal of it stored)
     assert newest["players"] == ["carl", "ann"] and newest["winner"] == "carl"
     assert newest["forfeit"] is None  # (not a forfeit)
     assert newest["table"] == 3 and newest["variant"] == "moscow"

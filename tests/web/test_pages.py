@@ -465,6 +465,12 @@ async def test_a_players_page_knows_him_however_the_url_writes_his_name(
     names him as he played, not as the URL spells him."""
     web: WebServer = await start_web()
     ann, bob, _ = await _a_private_match_of_ann_and_bob(web, connect)
+    # each makes a call (a forfeit before them is neither's win: docs/web.md)
+    for _ in range(2):
+        seat, ask = await _asked(ann, bob)
+        legal = fields(ask)[1]["legal"].split(",")
+        call = "pas" if "pas" in legal else legal[0]
+        await seat.send(f"{call} seq={fields(ask)[1]['seq']}")
     await ann.send("leave")  # a forfeit: bob wins
     await bob.expect("event", kind="match-end")
 
@@ -628,6 +634,20 @@ async def test_a_rated_house_bots_page_shows_its_standing_as_finger_does(
     status, body = await web.get("/players/ann")  # rated only against a house bot: said so
     assert status == 200 and b"with no house bot" not in body
     assert b"bot KIND rated" in body
+
+
+async def _asked(*clients: LineClient) -> tuple[LineClient, str]:
+    """The one of ``clients`` asked to act next, and his 'ask' line."""
+    asked: list[tuple[LineClient, str]] = []
+
+    async def wait(client: LineClient, scope: trio.CancelScope) -> None:
+        asked.append((client, await client.read_until(lambda x: x.startswith("ask "))))
+        scope.cancel()
+
+    async with trio.open_nursery() as nursery:
+        for client in clients:
+            nursery.start_soon(wait, client, nursery.cancel_scope)
+    return asked[0]
 
 
 async def _a_private_match_of_ann_and_bob(

@@ -262,6 +262,7 @@ GAME_FIELDS |= {"reason", "stopped", "deals", "forfeit"}
 PLAYER_FIELDS = {"name", "won", "lost", "drawn", "stopped", "games", "ratings", "rating_history"}
 PLAYER_FIELDS |= {"ranks"}
 TOP_FIELDS = {"variant", "players", "total", "page", "pages", "ratings", "games"}
+PLAYER_FIELDS |= {"aborted", "guest"}
 PLAYER_GAME_FIELDS = {"match", "table", "players", "variant", "winners", "winner", "reason"}
 PLAYER_GAME_FIELDS |= {"totals", "finished", "result", "forfeit", "claimed"}
 LEADER_FIELDS = {"variant", "players", "bot", "rating", "mu", "sigma", "games", "updated"}

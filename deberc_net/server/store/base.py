@@ -545,7 +545,8 @@ class Store(Protocol):
         """``name``'s finished matches, newest first: match, table, players, variant,
         winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC), forfeit (the
         seat that forfeited it; None: not a forfeit, or not kept then), options (the
-        table's, sorted)."""
+        table's, sorted), dealt (a deal of it is stored: not one forfeited before its
+        first call)."""
         ...
 
     def finished_match(self, match_id: str) -> dict[str, Any] | None:
@@ -909,10 +910,14 @@ PLAYERS_HEAL = (
     " (SELECT m.finished, m.{order} FROM matches m WHERE m.id = match_players.match_id)"
     " WHERE finished IS NULL"
 )
+# whether a match (``{m}``: its row) has a deal stored: one forfeited before its first
+# call has none (the (match_id, deal_no) key's index answers it)
+DEALT = "EXISTS (SELECT 1 FROM deals d WHERE d.match_id = {m}.id)"
 # ``recent_games``: his newest rows off that index, each joined to its match
 RECENT_GAMES = (
     "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
-    " {finished}, m.forfeit, m.options FROM match_players p JOIN matches m ON m.id = p.match_id"
+    " {finished}, m.forfeit, m.options, " + DEALT.format(m="m") + " FROM match_players p"
+    " JOIN matches m ON m.id = p.match_id"
     " WHERE p.key = {p} ORDER BY p.finished DESC, p.seq DESC LIMIT {p}"
 )
 
@@ -939,13 +944,15 @@ GAME_FIELDS = (
     "finished",
     "forfeit",
     "options",  # which tell a seat's konets from the server's claim (ends.said_konets)
+    "dealt",  # a deal of it is stored: none if forfeited before the first call (DEALT)
 )
 
 
 def game_row(row: tuple[Any, ...]) -> dict[str, Any]:
     """A ``recent_games`` entry from (id, table_id, players, variant, winner, reason,
-    totals, finished, forfeit, options)."""
+    totals, finished, forfeit, options, dealt)."""
     game = dict(zip(GAME_FIELDS, row, strict=True))
+    game["dealt"] = bool(game["dealt"])  # (SQLite's EXISTS is 0 or 1)
     for listed in ("players", "totals", "options"):
         game[listed] = json.loads(game[listed])
     return game

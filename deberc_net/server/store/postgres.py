@@ -33,6 +33,7 @@ from .base import (
     CUT_OFF_UNTOLD,
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
+    DEALT,
     IGNORE,
     IGNORED_BY,
     KEPT_BOARD,
@@ -554,7 +555,7 @@ class PostgresStore:
             row = conn.execute(
                 "SELECT id, table_id, players, variant, winner, reason, totals,"
                 " to_char(finished AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS'), forfeit,"
-                " options FROM matches WHERE id = %s",
+                " options, " + DEALT.format(m="matches") + " FROM matches WHERE id = %s",
                 (match_id,),
             ).fetchone()
         return finished_match_row(None if row is None else tuple(row))

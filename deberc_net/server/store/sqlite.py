@@ -35,6 +35,7 @@ from .base import (
     CUT_OFF_UNTOLD,
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
+    DEALT,
     IGNORE,
     IGNORED_BY,
     KEPT_BOARD,
@@ -716,7 +717,7 @@ class SQLiteStore:
         with self._reading():
             row = self._db.execute(
                 "SELECT id, table_id, players, variant, winner, reason, totals, finished,"
-                " forfeit, options FROM matches WHERE id = ?",
+                " forfeit, options, " + DEALT.format(m="matches") + " FROM matches WHERE id = ?",
                 (match_id,),
             ).fetchone()
         return finished_match_row(row)

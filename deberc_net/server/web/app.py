@@ -35,7 +35,7 @@ from deberc_net.protocol.lang import Lang, table_words
 from deberc_net.protocol.messages import game_for
 
 from ..accounts import valid_name
-from ..house_games import house_bot_games, is_house_rating_name
+from ..house_games import house_bot_games, house_rating_name, is_house_rating_name
 from ..lobby import Lobby
 from . import ladders, standings, views
 from .choice import COOKIE, COOKIE_MAX_AGE_S, page_lang, switch_href
@@ -306,6 +306,8 @@ def make_app(lobby: Lobby) -> Starlette:
                 played_as,
                 # (each counted, not read off the whole standings: as 'finger')
                 [store.rank(r) for r in ratings],
+                # (a house bot's copy has no account, nor is it anyone's but the house's)
+                guest=house_rating_name(name) is None and store.account_name(name) is None,
             )
 
         return await trio.to_thread.run_sync(look_up)

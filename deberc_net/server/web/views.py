@@ -12,6 +12,7 @@ import trio
 from deberc_net.game.calls import PLAY
 from deberc_net.game.cards import SUITS, Card, card_str
 from deberc_net.game.match import Match
+from deberc_net.game.outcomes import FORFEITS
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import view
 from deberc_net.protocol.ends import said_konets, told_reason
@@ -215,7 +216,9 @@ class PlayedMatch:
     reason: str
     totals: list[int]
     finished: str
-    result: str  # for the player: won, lost, drawn, or stopped (store.base.STOPPED)
+    # for the player: won, lost, drawn, stopped (store.base.STOPPED), or aborted (a
+    # forfeit before the first call: docs/web.md)
+    result: str
     winners: list[str] = attrs.Factory(list)  # as /api/games/ID gives them
     forfeit: int | None = None  # the seat that forfeited it, if known (ends.forfeit_seat)
     claimed: bool = False  # its 'claim' was a seat's true konets (ends.said_konets)
@@ -246,6 +249,10 @@ class PlayerPage:
     rating_history: list[RatingPoint] = attrs.Factory(list)
     # each rating's place in its standings, 1 the best, as 'finger' and /top say it
     ranks: list[int] = attrs.Factory(list)
+    aborted: int = 0  # forfeited before the first call: neither won nor lost
+    # no account has the name: a guest's, anyone's once he has gone, so its matches may
+    # be different people's (the page says so: docs/web.md)
+    guest: bool = False
 
 
 def rating_plot(page: PlayerPage, lang: Lang = Lang.EN) -> str | None:
@@ -289,6 +296,7 @@ def player_page(
     history: list[RatingPoint] | None = None,
     played_as: dict[str, str] | None = None,
     ranks: list[int] | None = None,
+    guest: bool = False,
 ) -> PlayerPage:
     """A player's finished matches (the store's rows, newest first) and their tally,
     with his ratings, their places (``ranks``) and their history; ``played_as``: a
@@ -302,6 +310,10 @@ def player_page(
         result = "drawn" if not winners else "won" if won else "lost"
         if row["reason"] in STOPPED:
             result = "stopped"
+        elif row["reason"] in FORFEITS and not row.get("dealt", True):
+            # forfeited before the first call: nobody played it, and the ratings do
+            # not count it (aborted, docs/protocol.md §5.18): neither won nor lost
+            result = "aborted"
         players = list(row["players"])
         games.append(
             PlayedMatch(
@@ -319,7 +331,7 @@ def player_page(
                 claimed=said_konets(row["reason"], row["options"]),
             )
         )
-    results = ("won", "lost", "drawn", "stopped")
+    results = ("won", "lost", "drawn", "stopped", "aborted")
     count = {r: sum(1 for g in games if g.result == r) for r in results}
     return PlayerPage(
         name=stored_spelling(name, rows, ratings or []),
@@ -331,4 +343,6 @@ def player_page(
         ratings=list(ratings or []),
         rating_history=list(history or []),
         ranks=list(ranks or []),
+        aborted=count["aborted"],
+        guest=guest,
     )

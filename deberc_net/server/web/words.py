@@ -123,6 +123,8 @@ class W(StrEnum):
     TALLY_LOST = "tally-lost"
     TALLY_DRAWN = "tally-drawn"
     TALLY_STOPPED = "tally-stopped"
+    TALLY_ABORTED = "tally-aborted"
+    GUEST_NAME = "guest-name"
     IN_LAST_MATCH = "in-last-match"
     IN_LAST_MATCHES = "in-last-matches"
     RATINGS = "ratings"
@@ -149,6 +151,7 @@ class W(StrEnum):
     RESULT_LOST = "result-lost"
     RESULT_DRAWN = "result-drawn"
     RESULT_STOPPED = "result-stopped"
+    RESULT_ABORTED = "result-aborted"
     PLOT_RATED_MATCHES = "plot-rated-matches"
     PLOT_RATING = "plot-rating"
     PLOT_RATING_TITLE = "plot-rating-title"
@@ -331,6 +334,14 @@ WORDS: dict[W, tuple[str, str]] = {
     W.TALLY_LOST: ("lost", "поражений"),
     W.TALLY_DRAWN: ("drawn", "ничьих"),
     W.TALLY_STOPPED: ("stopped", "прервано"),
+    # forfeits before the first call: neither won nor lost (views.player_page)
+    W.TALLY_ABORTED: ("forfeited before the first call", "брошено до первого хода"),
+    W.GUEST_NAME: (
+        "{name} is no registered name but a guest's, which anyone may take once he has"
+        " gone: these matches, and their tally, may be different people's",
+        "{name} — не зарегистрированное имя, а гостевое, которое после ухода гостя может"
+        " взять любой: эти партии и их счёт могут быть разных людей",
+    ),
     W.IN_LAST_MATCH: ("in the last match", "в последней партии"),
     W.IN_LAST_MATCHES: ("in the last {count} matches", "в последних {count} партиях"),
     W.RATINGS: ("Ratings", "Рейтинги"),
@@ -369,6 +380,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.RESULT_LOST: ("lost", "поражение"),
     W.RESULT_DRAWN: ("drawn", "ничья"),
     W.RESULT_STOPPED: ("stopped", "прервана"),
+    W.RESULT_ABORTED: ("forfeited before the first call", "брошена до первого хода"),
     W.PLOT_RATED_MATCHES: ("rated matches", "партии в рейтинг"),
     W.PLOT_RATING: ("rating (μ − 3σ)", "рейтинг (μ − 3σ)"),
     W.PLOT_RATING_TITLE: ("{name}'s rating", "Рейтинг: {name}"),
@@ -564,6 +576,7 @@ RESULT_WORDS: dict[str, W] = {
     "lost": W.RESULT_LOST,
     "drawn": W.RESULT_DRAWN,
     "stopped": W.RESULT_STOPPED,
+    "aborted": W.RESULT_ABORTED,
 }
 
 # the figures' words of the ladder's report (report.FIGURE_WORDS), by their names there
