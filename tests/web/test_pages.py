@@ -91,7 +91,8 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
     assert status == 200 and json.loads(body)["players"] == ["ann", None]
     status, body = await web.get("/")
     assert status == 200 and b'<a href="/table/1">1</a>' in body
-    assert '<span class="who">ann</span>, <span class="who">(free)</span>' in body.decode()
+    hers = '<span class="who"><a href="/players/ann">ann</a></span>'  # (her page's link)
+    assert f'{hers}, <span class="who">(free)</span>' in body.decode()
     status, body = await web.get("/table/1")
     assert status == 200 and b"Table 1" in body and b"ann" in body
 

@@ -155,7 +155,14 @@
       if (!el) continue;
       const name = el.querySelector(".name");
       name.title = names[seat] === "-" ? FREE : names[seat];
-      name.firstElementChild.textContent = name.title;  // its span (style.css)
+      // its span (style.css): a seated player's name a link to his page, as served
+      const shown = name.firstElementChild;
+      if (names[seat] === "-") shown.textContent = FREE;
+      else if (shown.firstElementChild?.textContent !== names[seat]) {
+        const a = document.createElement("a");
+        a.href = "/players/" + encodeURIComponent(names[seat]); a.textContent = names[seat];
+        shown.replaceChildren(a);
+      }
       el.classList.toggle("to-act", st.toAct === seat);
       const hand = el.querySelector(".hand");
       const backs = [];

@@ -14,12 +14,18 @@
     else td.textContent = text;
     return td;
   };
+  // a seated player's name, a link to his page (as the served page has it)
+  const playerLink = (name) => {
+    const a = document.createElement("a");
+    a.href = "/players/" + encodeURIComponent(name); a.textContent = name;
+    return a;
+  };
   // the players by seat, each a whole name (a phone breaks the line between names only)
   const players = (t) => {
     const td = document.createElement("td"); td.className = "players";
     t.players.forEach((p, i) => {
       const who = document.createElement("span"); who.className = "who";
-      who.textContent = (p || FREE) + (t.away_s[i] === null ? "" : AWAY);
+      who.append(p ? playerLink(p) : FREE, t.away_s[i] === null ? "" : AWAY);
       if (i) td.append(", ");
       td.append(who);
     });
