@@ -632,6 +632,10 @@ async def test_a_rated_house_bots_page_shows_its_standing_as_finger_does(
     )
     status, body = await web.get("/players/house-heuristic")
     assert status == 200 and match.encode() in body
+    # the house's names are no guest's, its copy's neither (docs/web.md)
+    [copy] = [name for name in game["players"] if name != "ann"]
+    copied = json.loads((await web.get(f"/api/players/{copy}"))[1])
+    assert (player["guest"], copied["guest"]) == (False, False), copy
     status, body = await web.get("/players/ann")  # rated only against a house bot: said so
     assert status == 200 and b"with no house bot" not in body
     assert b"bot KIND rated" in body
