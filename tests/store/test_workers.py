@@ -669,7 +669,7 @@ async def _the_web_face_shows_another_workers_match(
             await trio.sleep(0.1)
     away = json.loads(await _web_get(http, f"/api/tables/{table}"))["away_s"][seat]
     assert 0 < away <= 120
-    assert "jon (away)" in await _web_get(http, "/")
+    assert '<a href="/players/jon">jon</a> (away)' in await _web_get(http, "/")
 
 
 # The parts below test independent things on one start of two workers (a start costs
