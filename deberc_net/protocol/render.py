@@ -1999,7 +1999,7 @@ _MOST_BIDES = 9
 
 def _widest_outcome(lang: Lang) -> int:
     """The columns of the widest outcome word the sheet may write in ``lang``
-    ('false-claim'; «по предложению»)."""
+    ('false-claim'; «ложный конец»)."""
     return max(columns(_outcome_word(outcome, lang)) for outcome in Outcome)
 
 

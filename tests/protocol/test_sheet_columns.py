@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.sheet import SheetRow, record_row
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.lang import RU_OUTCOMES, Lang
 from deberc_net.protocol.render import sheet_lines
 from deberc_net.selfplay import selfplay
 from deberc_net.testing import build_ruleset
@@ -199,7 +201,7 @@ MATCH3 = (
     SheetRow(4, "hanging", (0, 0, 62), (0, 136, 327), 162, (1, 0, 0)),
 )
 # two players whose columns and bides fit 80, not with a hanging deal's points too (in
-# both languages: the first column as wide as «по предложению»)
+# both languages: the first column as wide as «ложный конец»)
 LONG2 = ("alexandr-m", "house-he15")
 MATCH2 = (
     SheetRow(1, "made", (71, 54), (71, 54), 0, (0, 0)),
@@ -394,3 +396,14 @@ def test_a_plugins_long_outcome_word_is_shortened_not_widening_the_column(lang: 
         end for end, _ in number_ends(lines[-2])
     ], lines
     assert all(cells(line) <= 80 for line in lines), lines
+
+
+def test_the_docs_name_each_languages_widest_outcome_word() -> None:
+    """docs/protocol.md said the Russian first column was as wide as «по предложению»
+    after poltinniki's offer became «полтинник» (the widest is «ложный конец»)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
+    english = max(Outcome, key=lambda o: len(o.value)).value
+    russian = max((RU_OUTCOMES.get(o, o.value) for o in Outcome), key=len)
+    assert f"outcome word of the sheet's language (`{english}`; in Russian «{russian}»)" in (
+        " ".join(doc.split())
+    )
