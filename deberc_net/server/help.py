@@ -111,7 +111,7 @@ TOPIC_MOST = 40
 
 
 def calls_about(
-    topic: str, texts: Texts, lang: Lang, *, elsewhere: bool = False
+    topic: str, texts: Texts, lang: Lang, *, elsewhere: bool = False, first_word: bool = True
 ) -> tuple[str, ...]:
     """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
     word ('help рост?' tells «рост?» and the answers to it), each once, under a line
@@ -119,6 +119,8 @@ def calls_about(
     explanations alone, 'help a', is no call: 'help' then says it is no command).
     ``elsewhere``: ``texts`` are the lobby's, asked at a table that has no such call
     ('help konets' at a table without manual-claim), and the line says so.
+    ``first_word``: a topic no column names whole is searched by its first word ('от
+    туза'); without it, such a topic finds nothing.
     The texts are cut and folded once (``_index``): a topic costs its own fold and
     one search of the calls' columns."""
     topic = topic.strip()
@@ -133,7 +135,7 @@ def calls_about(
         # is no answer to 'от туза')
         first = topic.split()[0]
         named = re.compile(rf"(?<!\w){re.escape(folded(first))}(?!\w)")
-        if first == topic or not named.search(index.columns):
+        if not first_word or first == topic or not named.search(index.columns):
             return ()
         searched = tuple(index.columns.split("\n"))
     rows = zip(index.entries, index.sections, searched, strict=True)
@@ -359,14 +361,23 @@ class Help:
         clocks = (c.human_clock_ms, c.bot_clock_ms)
         if args and command_word(args[0]) not in COMMANDS:  # 'help рост?': a table call, maybe
             topic = " ".join(args)
-            about = calls_about(topic, self._calls_texts(session.table), lang)
-            if not about and session.table is not None:  # another table's ('help konets')
-                about = calls_about(topic, self._calls_texts(None), lang, elsewhere=True)
-            if about:
-                return about
             table = session.table
             texts = None if table is None else self._calls_texts(table)
             words = _kept(self._words, table, lambda: self._call_words(table))
+            for first_word in (False, True):
+                about = calls_about(topic, self._calls_texts(table), lang, first_word=first_word)
+                if not about and table is not None:  # another table's ('help konets')
+                    about = calls_about(
+                        topic, self._calls_texts(None), lang, elsewhere=True, first_word=first_word
+                    )
+                if about:
+                    return about
+                if not first_word and engine_call(topic) is None:
+                    # a game's own words for a call ('сто тузів'): that call, not every
+                    # entry its first word names ('сто': runs and the engine's hundred)
+                    pointer = call_pointer(topic, lang, texts, words)
+                    if pointer:
+                        return pointer
             pointer = call_pointer(topic, lang, texts, words)
             if pointer:  # 'help 9h': a card ('no command' told nothing of what it is)
                 return pointer

@@ -133,3 +133,26 @@ async def test_a_games_own_word_at_its_table_and_not_at_another(
     await ann.expect("ok", cmd="sit")
     (text,) = await help_texts(ann, "help mariazh")
     assert text.startswith("no command 'mariazh'"), text
+
+
+async def test_a_games_own_words_of_several_are_its_call_not_their_first_words(
+    port: int, connect: Connector
+) -> None:
+    """«сто тузів» (Tertz's four aces, in Ukrainian) was told the entries of 'calls'
+    that say its first word, «сто»: the runs of five to eight and the engine's hundred,
+    never the call it is; a topic 'calls' names whole, or a call of the engine said by
+    its first word ('от туза'), keeps its entries."""
+    ann = await connect.machine(port, "ann")
+    tail = "'calls' lists what may be said at a table."
+    told = _joined(await help_texts(ann, "help сто тузів"))
+    assert told == f"сто тузів is no command but a Tertz table call: sto tuzov. {tail}"
+    told = _joined(await help_texts(ann, "help сто п'ять"))
+    assert told == f"сто п'ять is no command but a Tertz table call: sto pyat. {tail}"
+    entries = await help_texts(ann, "help от туза")
+    assert entries[0].startswith("от туза is no command. The table calls that say it"), entries
+    entries = await help_texts(ann, "help ot chego?")
+    assert entries[0].startswith("ot chego? is no command. The table calls that say it")
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    told = _joined(await help_texts(ann, "help сто королів"))
+    assert told == f"сто королів is no command but a table call: sto korolei. {tail}"
