@@ -114,7 +114,7 @@ RU_OUTCOMES: dict[str, str] = {
     Outcome.PENALTY: "штраф",
     Outcome.DEBERTS: "деберц",
     Outcome.GAVE_UP: "отказ",
-    Outcome.OFFER: "полтинник",  # (took the 50 offered; a sheet column as wide as the widest)
+    Outcome.OFFER: "без игры",  # (50 taken without play, as its offer says; «полтинник» is a fifty)
     Outcome.SPLIT: "поделена",
     Outcome.LEFT: "уход",  # (not «игрок ушёл»: a woman leaves too)
     Outcome.TIMEOUTS: "время вышло",

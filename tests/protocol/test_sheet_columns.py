@@ -400,7 +400,7 @@ def test_a_plugins_long_outcome_word_is_shortened_not_widening_the_column(lang: 
 
 def test_the_docs_name_each_languages_widest_outcome_word() -> None:
     """docs/protocol.md said the Russian first column was as wide as «по предложению»
-    after poltinniki's offer became «полтинник» (the widest is «ложный конец»)."""
+    after poltinniki's offer became «без игры» (the widest is «ложный конец»)."""
     doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
     english = max(Outcome, key=lambda o: len(o.value)).value
     russian = max((RU_OUTCOMES.get(o, o.value) for o in Outcome), key=len)
