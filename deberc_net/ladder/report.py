@@ -45,8 +45,8 @@ def _margin(x: float | None, few: str) -> str:
 # the ratings are kept by name (docs/bots.md): said wherever they are shown, since a
 # bot changed under its old name mixes its versions without a word otherwise
 BY_NAME = (
-    "Ratings are by bot name: a bot changed and run again under its old name goes on "
-    "from the old one's rating (give a new version a new name)."
+    "Ratings are by bot name, each game's apart: a bot changed and run again under its "
+    "old name goes on from the old one's rating (give a new version a new name)."
 )
 
 DISAGREE = (
@@ -185,7 +185,9 @@ def text(data: dict[str, Any]) -> str:
         f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in "
         f"{data['seconds']:.1f} s: {data['deals_per_second']:.1f} deals/s",
         "",
-        "Ratings (openskill, mu - 3 sigma; kept from run to run, by name):",
+        # each game's own (a bot's two- and three-player ratings apart: ladder table)
+        "Ratings (openskill, mu - 3 sigma; kept from run to run, by name, "
+        f"for {data['variant']} with {data['players']} players):",
     ]
     for row in data["ratings"]:
         lines.append(

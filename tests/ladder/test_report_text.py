@@ -190,7 +190,9 @@ def test_the_ratings_say_they_are_kept_by_name() -> None:
     one's rating; the report and the leaderboard say so (they did not)."""
     pair = PairStats("a", "b", 2)
     pair.add((1, ("a", "b")), 10, 0)
-    assert "kept from run to run, by name" in report.text(_summary(pair))
+    # each game's own, the ratings kept per game (a bot's 2- and 3-player ones apart)
+    said = "kept from run to run, by name, for moscow with 2 players"
+    assert said in report.text(_summary(pair))
     rows = [{"bot": "a", "rating": 1.0, "mu": 25.0, "sigma": 8.0, "games": 2}]
     assert report.leaderboard(rows).splitlines()[-1] == report.BY_NAME
 
