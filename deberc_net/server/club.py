@@ -142,7 +142,7 @@ class Club:
             session.send(ev.error("bad-argument", said))
             return
         first = (page - 1) * size
-        rated = tuple(_rated(first + 1 + i, r) for i, r in enumerate(rows))
+        rated = tuple(rated_at(first + 1 + i, r) for i, r in enumerate(rows))
         session.send(ev.Top(variant, players, rated, total, page, pages))
 
     async def finger(self, session: Session, item: Command) -> None:
@@ -181,7 +181,7 @@ class Club:
             ratings = []
             for r in store.player_ratings(name):  # (his place counted, not read off
                 # the whole standings: 0.4 s a line at 30,000 rated, a hostile pass)
-                ratings.append(_rated(store.rank(r), r))
+                ratings.append(rated_at(store.rank(r), r))
             if house_bot:  # its copies played them
                 last = [row["match"] for _, row in house_bot_games(store, name, 10)]
             else:
@@ -386,7 +386,8 @@ def _pages(count: int, size: int) -> int:
     return max(1, math.ceil(count / size))
 
 
-def _rated(rank: int, r: PlayerRating) -> ev.Rated:
+def rated_at(rank: int, r: PlayerRating) -> ev.Rated:
+    """A rating at its place in its standings, as 'top' and 'finger' (and /top) tell it."""
     return ev.Rated(
         rank, r.name, r.variant, r.players, r.rating, r.mu, r.sigma,
         r.games, r.wins, r.losses, r.draws,

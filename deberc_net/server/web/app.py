@@ -375,7 +375,7 @@ def make_app(lobby: Lobby) -> Starlette:
                 "total": shown.count,
                 "page": shown.page,
                 "pages": shown.pages,
-                "ratings": [attrs.asdict(r) for r in found.ratings],
+                "ratings": [standings.row_json(r) for r in found.ratings],
                 "games": [attrs.asdict(g) for g in found.games],
             }
         )

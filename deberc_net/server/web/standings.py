@@ -10,9 +10,10 @@ import attrs
 
 from deberc_net.plugins import RuleBook, RuleKind
 from deberc_net.plugins.naming import variant_named
+from deberc_net.protocol import events as ev
 
-from ..club import club_game
-from ..store.base import PlayerRating, Store
+from ..club import club_game, rated_at
+from ..store.base import Store
 from .paging import NoSuchPage, Paged, paged
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -20,21 +21,6 @@ PLAYER_COUNTS = (2, 3, 4)
 
 class NoSuchGame(Exception):
     """``?variant=`` names no variant, or ``?players=`` is not 2, 3 or 4."""
-
-
-@attrs.frozen
-class Ranked:
-    """One line of the standings: a place (from 1) and the rating there."""
-
-    rank: int
-    name: str
-    rating: float  # mu - 3 sigma
-    mu: float
-    sigma: float
-    games: int
-    wins: int
-    losses: int
-    draws: int
 
 
 @attrs.frozen
@@ -51,7 +37,7 @@ class Standings:
     variant: str
     players: int
     paged: Paged
-    ratings: list[Ranked]  # this page's, best first
+    ratings: list[ev.Rated]  # this page's, best first, as 'top' tells them
     games: list[RatedGame]  # every game with anyone rated, most rated first
 
     def query(self, page: int | None = None) -> str:
@@ -91,24 +77,25 @@ def standings(
     variant, players = club_game(counts, variant_names) if game is None else game
     shown = paged(page, counts.get((variant, players), 0), size)
     rows = store.standings_page(variant, players, shown.skip, size) if shown.count else []
-    ranked = [_ranked(shown.skip + 1 + i, r) for i, r in enumerate(rows)]
+    ranked = [rated_at(shown.skip + 1 + i, r) for i, r in enumerate(rows)]
     games = [RatedGame(v, n, c) for (v, n), c in counts.items() if c]
     games.sort(key=lambda g: (-g.rated, g.variant, g.players))
     return Standings(variant, players, shown, ranked, games)
 
 
-def _ranked(rank: int, r: PlayerRating) -> Ranked:
-    return Ranked(rank, r.name, r.rating, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws)
+def row_json(r: ev.Rated) -> dict[str, object]:
+    """A row of /api/top: the rating at its place, its game said once, the page's."""
+    return attrs.asdict(r, filter=lambda field, _: field.name not in ("variant", "players"))
 
 
 __all__ = [
     "PLAYER_COUNTS",
     "NoSuchGame",
     "NoSuchPage",
-    "Ranked",
     "RatedGame",
     "Standings",
     "asked_game",
+    "row_json",
     "standings",
     "variants",
 ]
