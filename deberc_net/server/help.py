@@ -364,6 +364,7 @@ class Help:
             table = session.table
             texts = None if table is None else self._calls_texts(table)
             words = _kept(self._words, table, lambda: self._call_words(table))
+            engines = engine_call(topic) is not None  # a card, 'concede': the engine's
             for first_word in (False, True):
                 about = calls_about(topic, self._calls_texts(table), lang, first_word=first_word)
                 if not about and table is not None:  # another table's ('help konets')
@@ -372,13 +373,15 @@ class Help:
                     )
                 if about:
                     return about
-                if not first_word and engine_call(topic) is None:
+                if not first_word and not engines:
                     # a game's own words for a call ('сто тузів'): that call, not every
                     # entry its first word names ('сто': runs and the engine's hundred)
                     pointer = call_pointer(topic, lang, texts, words)
                     if pointer:
                         return pointer
-            pointer = call_pointer(topic, lang, texts, words)
+            # the engine's call, once its words are no entry of 'calls' (a game's own
+            # were read above: read again they would say nothing more)
+            pointer = call_pointer(topic, lang, texts, words) if engines else ()
             if pointer:  # 'help 9h': a card ('no command' told nothing of what it is)
                 return pointer
         if args:
