@@ -199,11 +199,14 @@ class Rematches:
         key = name_key(name)
         offer = self.offers.get(key)
         off = offer.off.get(key) if offer is not None else None  # off for him: why
-        if offer is not None and offer.refusal is not None and off is None:
-            # its time out or not, the reason
-            session.send(ev.error("not-allowed", phrase(offer.refusal.said)))
-            return
         node = self.lobby.node
+        if offer is not None and offer.refusal is not None:
+            # none was ever on offer: the reason, its time out or not, and after a step
+            # elsewhere too (a tryout was told "you went to another game", as if his
+            # step had called one off); a later match's at another worker is asked there
+            if node is None or not node.ask_rematch(session, offer.deadline):
+                session.send(ev.error("not-allowed", phrase(offer.refusal.said)))
+            return
         if offer is None or not offer.open or off is not None:
             # the match was played on another worker, which keeps its offer (one here
             # called off, of an earlier match, is not what he asks of)
@@ -291,11 +294,7 @@ class Rematches:
         if offer is not None and offer.refusal is not None:
             # nothing to call off. A house bot quits once its match is over: the offer
             # stays, so its players are told why until its time is out (they were told
-            # no match of theirs had just ended). A player going to another game takes
-            # its reason with him (a newer match's offer, another worker's, is his then):
-            # his 'rematch' is told he went
-            if why is ev.RematchOff.ELSEWHERE:
-                offer.off[name_key(name)] = off
+            # no match of theirs had just ended), wherever they went since
             return
         if offer is not None and offer.open:
             self._call_off(offer, why, name, without=session, ended=off.why)

@@ -960,9 +960,14 @@ async def test_rematch_refusals_say_why_and_change_nothing(
     await pb.read_until(lambda x: is_event(x, "start"))
     await pb.send("leave!")
     await pa.read_until(lambda x: is_event(x, "match-end"))
-    assert await lines_until_pong(pa, "rematch") == [
-        "error code=not-allowed text=a ladder's board is not played again"
-    ]
+    board = ["error code=not-allowed text=a ladder's board is not played again"]
+    assert await lines_until_pong(pa, "rematch") == board
+    # "and after you went to another game too" (none was on offer for his step to call
+    # off: he was told "the rematch of table T is off: you went to another game")
+    await pa.send("new 2")
+    await pa.expect("ok", cmd="sit")
+    await lines_until_pong(pa, "leave")
+    assert await lines_until_pong(pa, "rematch") == board
 
 
 @pytest.mark.timeout(30)

@@ -83,14 +83,15 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
     await ann.send("rematch")  # the bot gone, the reason still stands (the tryout's)
     refused = await ann.expect("error")
     assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
-    await ann.send("new 2")  # gone to another game: the reason goes with her
-    await ann.expect("ok", cmd="sit")
+    await ann.send("new 2")  # gone to another game: no rematch was on offer all the
+    await ann.expect("ok", cmd="sit")  # same (she was told her step called one off)
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
     await ann.send("rematch")
-    assert (await ann.expect("error"))["text"] == (
-        f"the rematch of table {table} is off: you went to another game"
-    )
+    assert await ann.expect("error") == {
+        "code": "not-allowed",
+        "text": "a house bot plays one match only: open a table and ask 'bot' again",
+    }
 
 
 async def test_a_house_bot_the_server_dismisses_is_logged_so_not_as_lost(
