@@ -130,8 +130,9 @@ class Rematches:
         """A match has ended at ``table``: its players may ask for a rematch a while.
         ``leaver``: the one whose 'leave' ended it, not told of the offer (he chose to
         go; should the others ask, he is told that, as anyone). ``seeks_back``: those
-        the leaver's forfeit gives their seek back; one that is kept calls the offer
-        off at once (matchmaking.kept_seek), so nobody is told it is on offer."""
+        the leaver's forfeit gives their seek back; one that will be kept (by
+        matchmaking.kept_seek, here or at his worker) calls the offer off at once, here,
+        so nobody is told it is on offer, and nobody's 'rematch' is taken."""
         names = tuple(n for n in table.seats if n is not None)
         if len(names) != table.players:
             return
@@ -162,7 +163,15 @@ class Rematches:
             gone = [p for p in self._players(offer) if p.table is not table]
             if gone:
                 node.rematch_asked(table.id, (), gone, names, refused=refusal is not None)
-        kept = any(self.lobby.matchmaking.keeps_seek(s) for s in seeks_back)
+        kept = [s for s in seeks_back if self.lobby.matchmaking.keeps_seek(s)]
+        if refusal is None and kept:
+            # off as it is made, decided here: under serve --workers the worker of one
+            # of another worker's keeps his seek, and says so (a withdraw) a hop later,
+            # when a 'rematch' of another was taken meanwhile, then called off
+            self._call_off(offer, ev.RematchOff.ELSEWHERE, kept[0].name, ended=Ended.SEEK_KEPT)
+            for seeker in kept:  # each one's own step (as his withdraw says once here)
+                if seeker.name is not None:
+                    offer.off[name_key(seeker.name)] = Off(Ended.SEEK_KEPT, seeker.name)
         if refusal is None and not kept:  # people are told it is on offer (§5.16)
             offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
             for name in names:  # (one of another worker's too: his stand-in's)

@@ -8,6 +8,8 @@ the offer stands, and is told."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -92,4 +94,59 @@ async def test_a_person_of_another_worker_is_told_a_rematch_is_on_offer(
                 await bob.send("leave!")
                 await ann.take(lambda x: x == OFFERED, 10)
             finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_no_rematch_is_taken_before_the_kept_seekers_worker_tells_the_offer_off(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The window: the table's worker (0) ended the match, ann's (1) keeps her seek and
+    calls the offer off a hop later. carl's 'rematch' in between was taken ('ok
+    cmd=rematch'), then called off (a brief of s40). Worker 1 is held (SIGSTOP) over the
+    whole window, so carl's word falls in it for sure: the offer is off as it is made,
+    decided by worker 0, which knows a person's seek is kept (docs/scaling.md)."""
+    opened: list[LineClient] = []
+    # (worker 1 is held for a few round trips of worker 0's: never taken for dead)
+    held = SETTINGS.replace("server_dead_ms = 3000", "server_dead_ms = 30000")
+    assert held != SETTINGS
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings_file(tmp_path, held)) as workers:
+            stopped = False
+            try:
+                bob = await workers.connect(0, "bob")
+                carl = await workers.connect(0, "carl")
+                opened += [bob, carl]
+                await bob.send("new 3")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                await carl.send(f"sit {table}")
+                await carl.expect("ok", cmd="sit")
+                ann = await workers.reach(1, "ann")  # a person, who seeks
+                opened.append(ann)
+                await ann.send("login ann")
+                await ann.take(lambda x: x.startswith("Hello, ann"))
+                await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
+                await carl.read_until(lambda x: is_event(x, "start"), 10)
+                os.kill(workers.pids[1], signal.SIGSTOP)
+                stopped = True
+                await bob.send("leave!")  # in the first deal: her seek is given back
+                await carl.read_until(lambda x: is_event(x, "match-end"), 10)
+                await carl.send("rematch")  # worker 1 has told worker 0 nothing yet
+                off = f"the rematch of table {table} is off: "
+                assert await carl.expect("error", timeout=10) == {
+                    "code": "not-allowed",
+                    "text": off + "ann was put back in line for the same game",
+                }
+                os.kill(workers.pids[1], signal.SIGCONT)
+                stopped = False
+                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
+                await ann.send("rematch")  # asked at worker 0, which tells her own step
+                said = await ann.take(lambda x: x.startswith("Error "), 10)
+                assert said.startswith(f"Error (not-allowed): {off}you were put back in"), said
+                await carl.send("ping")
+                await carl.expect("ok", cmd="ping", timeout=10)
+                assert not [x for x in carl.lines if x.startswith("rematch ")], carl.lines
+            finally:
+                if stopped:
+                    os.kill(workers.pids[1], signal.SIGCONT)
                 await close_all(opened)

@@ -1113,8 +1113,11 @@ class Node:
             body["wait"] = wait
         body |= {"table": None if table is None else table.id}
         if table is None and proxy.name is not None:  # its match over: its offer's players
+            # (one called off as it was made, his seek kept, too: his worker keeps its
+            # entry, so his 'rematch' is told why there; one of an earlier table's his
+            # worker ignores)
             offer = self.lobby.rematches.offers.get(name_key(proxy.name))
-            if offer is not None and offer.open:
+            if offer is not None:
                 body["offer"] = {"table": offer.table, "names": list(offer.names)}
                 if offer.refusal is not None:  # none stands (a house bot's match): his
                     body["offer"]["refused"] = True  # worker keeps no entry of it
