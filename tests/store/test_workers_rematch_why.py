@@ -1,7 +1,8 @@
 """``serve --workers 2``: a rematch called off is refused with why (docs/protocol.md
 §5.16), to a player of the table's worker and to one of another worker, whose own step
 called it off (his worker keeps the offer's entry, withdrawn, and asks there); and a
-line of his that is no command names his match just over (§8), at his worker too."""
+line of his that is no command names his match just over (§8), at his worker too; and
+one of a house bot's match, which offers none, is told so, there or after another game."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, is_event
 
-from .workers import SETTINGS, playing_across, served_workers, settings_file
+from .workers import SETTINGS, playing_across, served_workers, settings_file, until_listed
 
 
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
@@ -52,5 +53,46 @@ async def test_a_rematch_called_off_says_why_across_workers(
                     "text": f"your match at table {table} is over: 'pas' is not a command,"
                     " and you sit at no table. Type 'help'.",
                 }
+            finally:
+                await close_all(opened)
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_a_house_bots_match_at_another_worker_says_why_no_rematch(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ann (worker 1) played at bob's table (worker 0) with a house bot: her 'rematch'
+    was told "no rematch is on offer for you: one is asked within 60 s of your match's
+    end", 2 s after it (her worker kept nothing of a match that offered none); now the
+    reason, as at one worker, before her next game and after it."""
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                bob = await workers.connect(0, "bob")
+                ann = await workers.connect(1, "ann")
+                opened += [ann, bob]
+                await bob.send("new 3")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                await until_listed(ann, "tables", f"id={table} ")
+                await ann.send(f"sit {table}")
+                await ann.expect("ok", cmd="sit", timeout=10)
+                await bob.send("bot random")
+                await bob.expect("ok", cmd="bot", timeout=10)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
+                await bob.send("leave!")
+                await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+                house_bot = {
+                    "code": "not-allowed",
+                    "text": "a house bot plays one match only: open a table and ask 'bot' again",
+                }
+                await ann.send("rematch")
+                assert await ann.expect("error", timeout=10) == house_bot
+                await ann.send("new 2")  # another game, at her worker
+                await ann.expect("ok", cmd="sit")
+                await ann.send("leave")
+                await ann.expect("ok", cmd="leave")
+                await ann.send("rematch")
+                assert await ann.expect("error", timeout=10) == house_bot
             finally:
                 await close_all(opened)

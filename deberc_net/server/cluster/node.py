@@ -149,7 +149,10 @@ class OfferElsewhere:
     kept there: its worker, the table, and till when it may stand (trio's clock); its
     players (by seat) and who has asked, as its worker told them (an older one: none);
     ``withdrawn``: he went elsewhere since (its worker was told): a 'rematch' of his is
-    still asked there, which tells him why it is off (rematch.Off)."""
+    still asked there, which tells him why it is off (rematch.Off). ``refused``: none
+    was offered (a house bot's match, a ladder's board): his 'rematch' is asked there
+    all the same, which tells him why (not "one is asked within 60 s"), and its loss
+    is no offer lost."""
 
     owner: int
     table: int
@@ -157,6 +160,7 @@ class OfferElsewhere:
     names: tuple[str, ...] = ()
     asked: tuple[str, ...] = ()
     withdrawn: bool = False
+    refused: bool = False
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -693,8 +697,8 @@ class Node:
         entry stays, withdrawn, so a 'rematch' is told why there). ``kept``: his seek
         given back (matchmaking.kept_seek; a worker of an older version reads 'why')."""
         offer = self.rematch_at.get(session.id)
-        if offer is None or offer.withdrawn or session.remote:
-            return
+        if offer is None or offer.withdrawn or offer.refused or session.remote:
+            return  # (refused: nothing there to call off)
         self.rematch_at[session.id] = attrs.evolve(offer, withdrawn=True)
         body: dict[str, Any] = {"k": "unrematch", "why": str(why)}
         if kept:
@@ -766,7 +770,7 @@ class Node:
         this worker be lost, each of them names them in his 'off=server-lost' line
         (_rematches_lapse). (The players' of one who left the match, whose 'placed'
         came before the offer: Rematches.match_over; ``refused``: none was offered, a
-        house bot's match, and his worker forgets the entry it keeps.)"""
+        house bot's match, and his worker marks the entry it keeps so.)"""
         told: dict[str, Any] = {"table": table, "asked": list(asked), "names": list(names)}
         if refused:
             told["refused"] = True
@@ -779,7 +783,7 @@ class Node:
         offer = self.rematch_at.get(message["s"])
         if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
             if message.get("refused"):
-                del self.rematch_at[message["s"]]
+                self.rematch_at[message["s"]] = attrs.evolve(offer, refused=True)
                 return
             asked = tuple(str(n) for n in message["asked"])
             # (an older worker tells no names: those its 'placed' told, if any)
@@ -887,9 +891,10 @@ class Node:
                 if isinstance(offer, dict) and offer.get("table") == session.table.id:
                     names = tuple(str(n) for n in offer["names"])
                     refused = bool(offer.get("refused"))
-                if not refused:  # (none offered: its loss is no offer lost, §5.16)
-                    off = OfferElsewhere(owner, session.table.id, until, names)
-                    self.rematch_at[session.id] = off
+                # (none offered: kept, for his 'rematch' to be told why there; its loss
+                # is no offer lost, §5.16)
+                off = OfferElsewhere(owner, session.table.id, until, names, refused=refused)
+                self.rematch_at[session.id] = off
                 session.table, session.seat = None, None
             return
         table = self._table_copy(message["w"], message["info"])
@@ -1120,7 +1125,7 @@ class Node:
             if offer is not None:
                 body["offer"] = {"table": offer.table, "names": list(offer.names)}
                 if offer.refusal is not None:  # none stands (a house bot's match): his
-                    body["offer"]["refused"] = True  # worker keeps no entry of it
+                    body["offer"]["refused"] = True  # worker keeps its entry so
         if table is not None:
             body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
             self._copied_elsewhere(table)
@@ -1540,8 +1545,8 @@ class Node:
             session = self.forwarded.get(sid)
             if told or offer.until < now or session is None or session.closed:
                 continue
-            if offer.withdrawn:  # he went elsewhere: off for him already
-                continue
+            if offer.withdrawn or offer.refused:  # he went elsewhere: off for him
+                continue  # already; or none was offered
             off = ev.RematchOff.SERVER_LOST
             session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
 
