@@ -30,7 +30,6 @@ from deberc_net.protocol.said_back import said_back
 from .accounts import Accounts, name_key
 from .allowance import may_sit
 from .chat import Chat
-from .closed_tables import ClosedTables
 from .club import Club
 from .config import Config
 from .cut_off import CutOff
@@ -119,8 +118,6 @@ class Lobby:
     rules: RuleBook  # every rule plugin, loaded at start-up
     online: Online = attrs.Factory(Online)  # by lower-cased name
     tables: dict[int, Table] = attrs.Factory(dict)
-    # closed public tables' last matches, for their pages' links (docs/web.md)
-    closed_tables: ClosedTables = attrs.Factory(ClosedTables)
     accepting: bool = True
     accounts: Accounts = attrs.field(init=False)
     # a guest name's resume token, while the guest is connected or holds a seat
@@ -292,8 +289,6 @@ class Lobby:
         self.house.table_closed(table)  # a house bot leaves with its table
         match = table.match
         watched = match.match_id if match is not None and match.over else None
-        if watched is not None and not table.private and table.board is None:
-            self.closed_tables.closed(table.id, watched)
         now = trio.current_time()
         for observer in list(table.observers):
             # first: a remote observer's worker is told the match with his leaving

@@ -1447,6 +1447,8 @@ class Table:
             self.board,
             # who lost it: a forfeit between deals has no record to say (protocol.md §11.3)
             forfeit=end.forfeit,
+            # a closed table's page links its match only if it was public (docs/web.md)
+            public_table=not self.private and self.board is None,
         )
 
     def _end_writes(self, end: g.MatchEnded) -> Callable[[], list[RatingResult] | None]:

@@ -395,3 +395,22 @@ async def next_ask(a: LineClient, b: LineClient) -> tuple[dict[str, str], LineCl
         nursery.start_soon(watch, a, nursery.cancel_scope)
         nursery.start_soon(watch, b, nursery.cancel_scope)
     return result[0]
+
+
+async def forfeited_at_once(
+    first: LineClient, second: LineClient, private: bool = False
+) -> tuple[str, str]:
+    """``first`` opens a two-seat table (``private``: and invites ``second``), ``second``
+    sits and forfeits before any call (``leave!``): the table, closing now
+    (docs/protocol.md §11.3), and its match. Both are logged in, machine style, each
+    labelled with his name (as ``machine_client`` labels him)."""
+    await first.send("new 2 private" if private else "new 2")
+    table = (await first.expect("ok", cmd="sit"))["table"]
+    if private:
+        await first.send(f"invite {second.label}")
+        await first.expect("ok", cmd="invite")
+    await second.send(f"sit {table}")
+    await second.expect("ok", cmd="sit")
+    await second.send("leave!")
+    match = (await first.expect("event", kind="match-end"))["match"]
+    return table, match

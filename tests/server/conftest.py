@@ -66,6 +66,18 @@ async def running_server(config: Config) -> AsyncIterator[int]:
         nursery.cancel_scope.cancel()
 
 
+@asynccontextmanager
+async def running_web_server(config: Config) -> AsyncIterator[tuple[int, int]]:
+    """As ``running_server``, with its web face (``config``'s ``http_port``, 0: a free
+    one): the game port and the web port."""
+    async with trio.open_nursery() as nursery:
+        bound: list[int] = []
+        serving = functools.partial(serve, config, rules=rule_book(), http_bound=bound.append)
+        port = await nursery.start(serving)
+        yield port, bound[0]
+        nursery.cancel_scope.cancel()
+
+
 @functools.cache
 def _new_store_file(folder: Path) -> bytes:
     """The bytes of a store file as ``open_store`` makes it on a missing path (schema,

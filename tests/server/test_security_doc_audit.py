@@ -626,8 +626,8 @@ def test_the_backup_and_restore_examples_run_as_written(tmp_path: Path) -> None:
 
 @pytest.mark.timeout(60)
 def test_a_database_newer_than_the_code_is_refused_as_the_page_says(tmp_path: Path) -> None:
-    # "Upgrading", 3: "`deberc-net serve: the database's schema is at version 23, newer
-    # than this deberc-net knows (22): upgrade deberc-net`, status 2", before writing
+    # "Upgrading", 3: "`deberc-net serve: the database's schema is at version 24, newer
+    # than this deberc-net knows (23): upgrade deberc-net`, status 2", before writing
     db = tmp_path / "newer.sqlite3"
     open_store(db).close()
     with sqlite3.connect(db) as later:

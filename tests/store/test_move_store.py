@@ -230,14 +230,16 @@ def _fill_every_table(db: Path) -> set[str]:
 
 def _as_sqlite_keeps_it(value: Any, kept: Any) -> Any:
     """A PostgreSQL value as SQLite's ``kept`` holds it: a time as its text or julian
-    day, a flag as 0/1, bytes as bytes."""
+    day, a flag as the number SQLite held if that was as true (0 false, any other true:
+    the 7 given a flag without a default, migration 23's ``public_table``), bytes as
+    bytes."""
     if isinstance(value, datetime.datetime):
         utc = value.astimezone(datetime.UTC)
         if isinstance(kept, float):
             return round(utc.timestamp() / 86400.0 + 2440587.5, 6)
         return utc.strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, bool):
-        return int(value)
+        return kept if value == bool(kept) else int(value)
     if isinstance(value, memoryview):
         return bytes(value)
     return value

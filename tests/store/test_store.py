@@ -535,10 +535,13 @@ def test_a_forfeits_seat_is_kept_with_its_match_a_boards_till_its_release(store:
 
 
 def test_a_boards_result_kept_before_migration_11_is_released_with_no_forfeit() -> None:
-    """A seating that ended before its server's upgrade kept a row without the column."""
+    """A seating that ended before its server's upgrade kept a row without the column
+    (nor migration 23's ``public_table``: a board's, never linked, NULL)."""
     older = ["m1", 3, '["ann", "bob"]', "moscow", "[]", "ann", "left", "[0, 0]"]
     kept = json.dumps({"row": older, "seeds": None, "kept": 1})
-    assert board_finishes([kept]) == [((*older, None), None)]
+    assert board_finishes([kept]) == [((*older, None, None), None)]
+    before_23 = json.dumps({"row": [*older, 0], "seeds": None, "kept": 1})
+    assert board_finishes([before_23]) == [((*older, 0, None), None)]
 
 
 def test_a_database_of_migration_10_gains_the_forfeit_seat_its_matches_keeping_none(

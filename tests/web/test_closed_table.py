@@ -11,29 +11,13 @@ from typing import Any
 import pytest
 import trio
 
+from tests.server.client import forfeited_at_once
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
 
 NONE = 987654  # a number no table has
-
-
-async def _played_and_left(
-    web: WebServer, connect: Connector, names: tuple[str, str], private: bool
-) -> tuple[str, str]:
-    """Two play a match the second forfeits (before any call): its table, closing now
-    (docs/protocol.md §11.3), and the match."""
-    first, second = [await connect.machine(web.port, name) for name in names]
-    await first.send("new 2 private" if private else "new 2")
-    table = (await first.expect("ok", cmd="sit"))["table"]
-    if private:
-        await first.send(f"invite {names[1]}")
-        await first.expect("ok", cmd="invite")
-    await second.send(f"sit {table}")
-    await second.expect("ok", cmd="sit")
-    await second.send("leave!")
-    match = (await first.expect("event", kind="match-end"))["match"]
-    return table, match
+NAMES = ("ann", "bob", "cat", "dan")
 
 
 @pytest.mark.timeout(60)
@@ -42,8 +26,9 @@ async def test_a_closed_public_tables_page_links_its_last_match_a_private_ones_n
 ) -> None:
     web: WebServer = await start_web()
     with trio.fail_after(30):
-        hidden, _ = await _played_and_left(web, connect, ("ann", "bob"), private=True)
-        table, match = await _played_and_left(web, connect, ("cat", "dan"), private=False)
+        ann, bob, cat, dan = [await connect.machine(web.port, n) for n in NAMES]
+        hidden, _ = await forfeited_at_once(ann, bob, private=True)
+        table, match = await forfeited_at_once(cat, dan)
         link = f'<a href="/games/{match}">{match}</a>'
         while True:  # its task ends a moment after the match
             status, body = await web.get(f"/table/{table}")

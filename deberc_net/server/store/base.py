@@ -517,13 +517,16 @@ class Store(Protocol):
         board: str | None = None,
         ratings: list[RatingResult] | None = None,
         forfeit: int | None = None,
+        public_table: bool = False,
     ) -> None:
         """The match is over: its row, and its deals released with their seeds (by deal
         number) filled in. A ladder board's (``board``, its key): the result is kept,
         and the match withheld, until ``release_board``. ``ratings``: a rated match's
         new ratings, stored as ``save_ratings`` does, in the same transaction: the
         result and the ratings together or not at all (a board is never rated).
-        ``forfeit``: the seat whose forfeit ended it (migration 11)."""
+        ``forfeit``: the seat whose forfeit ended it (migration 11). ``public_table``:
+        it was played at a public table, not a private one nor a board (migration 23:
+        ``last_match_at`` names only such a table's match)."""
         ...
 
     def release_board(self, board: str) -> int:
@@ -553,6 +556,14 @@ class Store(Protocol):
         """A finished match's row, as ``recent_games`` gives one; None for a match
         unknown or still running. For a match that has no deal stored (a forfeit before
         the first call)."""
+        ...
+
+    def last_match_at(self, table_id: int) -> str | None:
+        """The match stored last at table ``table_id``, if that table was public: a
+        closed table's web page links it (docs/web.md). None if no match is stored
+        there, or the last one is a private table's or a ladder board's, or was stored
+        before migration 23 or cut off by a stop (not known whose): a private table's
+        number says nothing (docs/security.md §1)."""
         ...
 
     def max_match_number(self) -> int:
@@ -712,9 +723,10 @@ def match_row(
     reason: str,
     totals: list[int],
     forfeit: int | None = None,
+    public_table: bool | None = None,
 ) -> tuple[Any, ...]:
     """A finished match's ``matches`` row (MATCH_COLUMNS), its lists as JSON: the same
-    in both backends."""
+    in both backends. ``public_table``: None, not known (a match a stop cut off)."""
     return (
         match_id,
         table_id,
@@ -725,6 +737,7 @@ def match_row(
         reason,
         json.dumps(totals),
         forfeit,
+        public_table,
     )
 
 
@@ -740,7 +753,22 @@ MATCH_COLUMNS = (
     "reason",
     "totals",
     "forfeit",
+    "public_table",
 )
+# The match stored last at a table ({p}: its number; {order}: the order stored,
+# SQLite's rowid, PostgreSQL's seq), and whether the table was public: one probe of
+# migration 23's index on table_id
+LAST_MATCH_AT = (
+    "SELECT id, public_table FROM matches WHERE table_id = {p} ORDER BY {order} DESC LIMIT 1"
+)
+
+
+def public_match(row: tuple[Any, ...] | None) -> str | None:
+    """A ``LAST_MATCH_AT`` answer: the match, if its table was public (1, true; NULL,
+    stored before migration 23 or cut off, is not known to be)."""
+    return None if row is None or not row[1] else str(row[0])
+
+
 MATCH_INTO = (
     f"INTO matches ({', '.join(MATCH_COLUMNS)}) VALUES ({', '.join(['{p}'] * len(MATCH_COLUMNS))})"
 )
@@ -847,7 +875,8 @@ def board_finishes(results: Iterable[str]) -> list[tuple[tuple[Any, ...], dict[i
 
 def kept_row(row: list[Any]) -> tuple[Any, ...]:
     """A kept result's ``matches`` row: one kept before migration 11 (a board's seating
-    that ended before its server's upgrade) has no ``forfeit``, so none."""
+    that ended before its server's upgrade) has no ``forfeit``, so none; one kept
+    before migration 23, no ``public_table`` (a board's: not public, NULL says as much)."""
     return (*row, *[None] * (len(MATCH_COLUMNS) - len(row)))
 
 

@@ -677,6 +677,23 @@ DROP TABLE ladder_ratings;
 ALTER TABLE ladder_ratings_by_game RENAME TO ladder_ratings;
 """,
     ),
+    Migration(
+        23,
+        "matches: whether each was a public table's, found by table",
+        # a closed table's web page links the match last played at its number, read from
+        # the store (any worker or server, after a restart); a private table's or a
+        # board's number must still say nothing (docs/security.md §1), so each match says
+        # whether its table was public. NULL, for those stored before: not known, so not
+        # linked. The index makes that look-up one probe on a big club's store
+        sqlite="""
+ALTER TABLE matches ADD COLUMN public_table INTEGER;
+CREATE INDEX matches_table ON matches (table_id);
+""",
+        postgres="""
+ALTER TABLE matches ADD COLUMN public_table BOOLEAN;
+CREATE INDEX matches_table ON matches (table_id, seq);
+""",
+    ),
 )
 
 

@@ -38,6 +38,7 @@ from .base import (
     IGNORED_BY,
     KEPT_BOARD,
     LAST_DEAL,
+    LAST_MATCH_AT,
     LIST_STOPPED,
     LISTED,
     LOOKS_LIKE,
@@ -99,6 +100,7 @@ from .base import (
     old_stop_number,
     player_rating,
     player_rows,
+    public_match,
     rating_point,
     rating_rows,
     released,
@@ -510,10 +512,20 @@ class PostgresStore:
         board: str | None = None,
         ratings: list[RatingResult] | None = None,
         forfeit: int | None = None,
+        public_table: bool = False,
     ) -> None:
         with self._connection() as conn:
             row = match_row(
-                match_id, table_id, players, variant, options, winner, reason, totals, forfeit
+                match_id,
+                table_id,
+                players,
+                variant,
+                options,
+                winner,
+                reason,
+                totals,
+                forfeit,
+                public_table,
             )
             if board is not None and _keeps_result(conn, match_id):  # till the release
                 conn.execute(
@@ -559,6 +571,11 @@ class PostgresStore:
                 (match_id,),
             ).fetchone()
         return finished_match_row(None if row is None else tuple(row))
+
+    def last_match_at(self, table_id: int) -> str | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(LAST_MATCH_AT.format(p="%s", order="seq"), (table_id,)).fetchone()
+        return public_match(None if row is None else tuple(row))
 
     def max_match_number(self) -> int:
         with self._pool.connection() as conn:
@@ -816,7 +833,8 @@ def _finish(
         " SET table_id = excluded.table_id, players = excluded.players,"
         " variant = excluded.variant, options = excluded.options,"
         " winner = excluded.winner, reason = excluded.reason, totals = excluded.totals,"
-        " forfeit = excluded.forfeit, finished = now()" + FIRST_LISTED,
+        " forfeit = excluded.forfeit, public_table = excluded.public_table,"
+        " finished = now()" + FIRST_LISTED,
         row,
     ).fetchone()
     if written is not None and written[0]:

@@ -40,6 +40,7 @@ from .base import (
     IGNORED_BY,
     KEPT_BOARD,
     LAST_DEAL,
+    LAST_MATCH_AT,
     LIST_STOPPED,
     LISTED,
     LOOKS_LIKE,
@@ -101,6 +102,7 @@ from .base import (
     old_stop_number,
     player_rating,
     player_rows,
+    public_match,
     rating_point,
     rating_rows,
     released,
@@ -628,13 +630,23 @@ class SQLiteStore:
         board: str | None = None,
         ratings: list[RatingResult] | None = None,
         forfeit: int | None = None,
+        public_table: bool = False,
     ) -> None:
         # read, then write: a deferred transaction whose read another process's write
         # overtakes cannot become a writer ('database is locked' at once, busy timeout
         # or not): the servers of 'ladder run --processes' share a file (_begin)
         with self._writing():
             row = match_row(
-                match_id, table_id, players, variant, options, winner, reason, totals, forfeit
+                match_id,
+                table_id,
+                players,
+                variant,
+                options,
+                winner,
+                reason,
+                totals,
+                forfeit,
+                public_table,
             )
             if board is not None and self._keeps_result(match_id):  # till the release
                 self._db.execute(
@@ -721,6 +733,13 @@ class SQLiteStore:
                 (match_id,),
             ).fetchone()
         return finished_match_row(row)
+
+    def last_match_at(self, table_id: int) -> str | None:
+        with self._reading():
+            row = self._db.execute(
+                LAST_MATCH_AT.format(p="?", order="rowid"), (table_id,)
+            ).fetchone()
+        return public_match(row)
 
     def max_match_number(self) -> int:
         with self._reading():

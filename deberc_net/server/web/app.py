@@ -207,18 +207,17 @@ def make_app(lobby: Lobby) -> Starlette:
         return views.table_summary(table)
 
     async def closed_table(request: Request) -> Response:
-        """404 for a table not open; a public one that closed links the match it last
-        played, once stored (a private table's number answers as no table's)."""
+        """404 for a table not open; a public one that closed links the match stored
+        last at its number, read from the store: after a restart too, and for a table
+        another worker or server ran (a private table's number answers as no table's)."""
         digits = request.path_params["n"]
         number = path_number(digits)
-        last = None  # (a number is never reused: one open now is not this closed one)
+        last = None  # (open here, private: no link; open again, public: its own page)
         if number is not None and number not in lobby.tables:
-            last = lobby.closed_tables.last_match(number)
-        if last is not None:
-            row = await trio.to_thread.run_sync(lobby.store.finished_match, last)
-            if row is not None:  # stored: its replay is there
-                text = said(W.NO_OPEN_TABLE, lang_of(request), n=digits)
-                return page(request, "missing.html", 404, text=text, last_match=last)
+            last = await trio.to_thread.run_sync(lobby.store.last_match_at, number)
+        if last is not None:  # stored: its replay is there
+            text = said(W.NO_OPEN_TABLE, lang_of(request), n=digits)
+            return page(request, "missing.html", 404, text=text, last_match=last)
         return not_found(request, W.NO_OPEN_TABLE, digits)
 
     async def table_page(request: Request) -> Response:
