@@ -1,11 +1,11 @@
 """Fill an SQLite store with a big club, to measure what a read costs at that size.
 
 20,000 registered players rated in Moscow for two, 200,000 finished matches (a deal
-record each), one player (``hero``) in 10,000 of them (his last match whole, 8 deals),
-a rated house bot (``house-heuristic``) rated in 5,000, and ladder runs (run 50 of
-20,000 games still running, run 51 of 20,000 finished). The rows are written with plain
-SQL at once, not a match at a time, as the store writes them (migration 15's columns of
-``match_players`` too).
+record each; match mN played at public table N), one player (``hero``) in 10,000 of
+them (his last match whole, 8 deals), a rated house bot (``house-heuristic``) rated in
+5,000, and ladder runs (run 50 of 20,000 games still running, run 51 of 20,000
+finished). The rows are written with plain SQL at once, not a match at a time, as the
+store writes them (migration 15's columns of ``match_players`` too).
 
     .venv/bin/python bench/big_club.py /dev/shm/big.sqlite3 [--matches 200000]
 
@@ -68,7 +68,7 @@ def fill(db: Path, matches: int, players: int, hero_games: int, bot_games: int) 
         finished = f"2026-{1 + number * 11 // matches:02d}-01 00:00:00"
         rows.append(
             (match, number, json.dumps(pair), "moscow", "[]", pair[0], "target", "[301, 120]",
-             finished)
+             finished, True)
         )  # fmt: skip
         seats += [(match, p, finished, number) for p in pair]  # (its rowid: its number)
         whole = pair[0] == "hero" and number + hero_every > matches  # his last: whole
@@ -96,7 +96,7 @@ def fill(db: Path, matches: int, players: int, hero_games: int, bot_games: int) 
 def flush(con: sqlite3.Connection, rows: list, seats: list, records: list, history: list) -> None:  # type: ignore[type-arg]
     con.executemany(
         "INSERT INTO matches (id, table_id, players, variant, options, winner, reason, totals,"
-        " finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " finished, public_table) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
     con.executemany(
@@ -129,8 +129,8 @@ def ladder(con: sqlite3.Connection, rng: random.Random) -> None:
     )
     finished_run(con, rng)
     con.execute(
-        "INSERT INTO ladder_ratings (bot, mu, sigma, rating, games) VALUES"
-        " ('heuristic', 30, 2, 24, 60000), ('random', 20, 2, 14, 60000)"
+        "INSERT INTO ladder_ratings (variant, players, bot, mu, sigma, rating, games) VALUES"
+        " ('moscow', 2, 'heuristic', 30, 2, 24, 60000), ('moscow', 2, 'random', 20, 2, 14, 60000)"
     )
 
 
