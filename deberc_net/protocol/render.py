@@ -210,14 +210,14 @@ def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
     for text in lines:
         # a character takes at most two columns: a short line fits uncounted (most)
         if 2 * len(text) <= WIDTH or (len(text) <= WIDTH and columns(text) <= WIDTH):
-            out.append(text)
+            out.append(_unmarked(text))  # (a side's 'name 120' marked whole: _by_side)
             continue
         kept = _UNBROKEN.sub(lambda m: _unbroken(m[0], WIDTH - len(indent)), text)
         if columns(kept) == len(kept):
             wrapped = textwrap.wrap(kept, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
         else:
             wrapped = _wrap_wide(kept, indent)
-        out += [x.replace(_JOINED, " ") for x in wrapped] or [""]
+        out += [_unmarked(x) for x in wrapped] or [""]
     return out
 
 
@@ -459,9 +459,9 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
                 # partners: 'anna+vera (away) 182' read as the pair away; who is, after
                 players = tuple(s or "" for s in t.seats)
                 gone = ", ".join(players[i] for i in sorted(t.away))
-                seats = _by_side(players, t.score, _whole) + _say(lang, Msg.AWAY_NAMED, names=gone)
+                seats = _by_side(players, t.score) + _say(lang, Msg.AWAY_NAMED, names=gone)
             else:
-                seats = _by_side(named, t.score, _whole)
+                seats = _by_side(named, t.score)
         said = _say(
             lang,
             Msg.TABLE_LINE,
@@ -475,7 +475,7 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
             seats=seats,
         )
         # a long row wraps between seats, not inside one ('borya (нет связи) 0' whole)
-        out += [_unmarked(x) for x in _fit([said])]
+        out += _fit([said])
     more = _more("tables", e.page, e.pages, lang)
     return [*out, more.strip()] if more else out
 
@@ -880,13 +880,13 @@ def side_names(names: Sequence[str], count: int) -> list[str]:
     return _joined_sides(names, [range(side, len(names), count) for side in range(count)])
 
 
-def _by_side(
-    names: tuple[str, ...], values: Any, each: Callable[[str], str] = lambda side: side
-) -> str:
-    """'anna 120, misha 80'; with pairs, 'anna+boris 120, misha+vera 80'. ``each``
-    is applied to every side's 'name score'."""
+def _by_side(names: tuple[str, ...], values: Any) -> str:
+    """'anna 120, misha 80'; with pairs, 'anna+boris 120, misha+vera 80': each side's
+    'name score' kept on one line when the line is wrapped (``_whole``; a Tertz deal's
+    totals of two 20-letter names left a name at a line's end, its number on the next),
+    so only a line that ``_fit`` cuts (its marks taken out there) may tell it."""
     sides = side_names(names, len(values))
-    return ", ".join(each(f"{side} {value}") for side, value in zip(sides, values, strict=True))
+    return ", ".join(_whole(f"{side} {value}") for side, value in zip(sides, values, strict=True))
 
 
 def _whole(entry: str) -> str:

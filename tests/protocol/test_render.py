@@ -249,10 +249,11 @@ def test_game_over_names_the_match_in_every_style() -> None:
     after a drop was never told the start's)."""
     end = g.MatchEnded(0, ("anna",), "away", (0, 201), "s1", forfeit=1, match="m17")
     told = ev.TableEvent(9, 1, TWO, end)
-    # (a long line is wrapped, its next lines indented: docs/protocol.md)
+    # (a long line is wrapped, its next lines indented: docs/protocol.md; a side's
+    # name and its total on one line, not 'boris' at the end and '201.' below)
     assert render(told, HUMAN) == [
-        "Game over: anna wins (boris was away too long: forfeit). Totals: anna 0, boris",
-        "  201. Match m17.",
+        "Game over: anna wins (boris was away too long: forfeit). Totals: anna 0,",
+        "  boris 201. Match m17.",
     ]
     assert " ".join(x.strip() for x in render_ru(told)) == (
         "Партия окончена: anna выигрывает (boris отсутствует слишком долго: поражение)."

@@ -112,3 +112,22 @@ def test_tertz_calls_are_understood_in_ukrainian_too() -> None:
         assert spoken(RULES, word, legal).token() == token, word
     # «від» before a rank still answers with the top card, as «от» does
     assert spoken(RULES, "від короля", ["ot-K", "pishet"]).token() == "ot-K"
+
+
+def test_a_deal_ends_totals_keep_each_name_with_its_number_when_wrapped() -> None:
+    """A Tertz deal's end with two 20-letter names wraps: a name was left at a line's
+    end and its number began the next ('… vsevolod_maksimilia' / '76. Written: …')."""
+    for first, second in (("a" * 20, "b" * 20), ("aleksandra_konstant", "vsevolod_maksimilia")):
+        for points, written, totals in (
+            ((74, 76), (70, 80), (1230, 1480)),
+            ((74, 76), (74, 76), (-20, 1480)),
+            ((0, 150), (0, 150), (0, 1000)),
+        ):
+            end = g.DealEnded(13, "split", points, written, totals, 0, {})
+            event = ev.TableEvent(9, 1, (first, second), end)
+            for lines in (render(event, HUMAN), render_ru(event)):
+                assert len(lines) > 1 and all(len(x) <= 80 for x in lines), lines
+                for name, number in ((first, totals[0]), (second, totals[1])):
+                    assert any(f"{name} {number}" in x for x in lines), (name, lines)
+                for name, number in zip((first, second), points, strict=True):
+                    assert any(f"{name} {number}" in x for x in lines), (name, lines)
