@@ -430,9 +430,9 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
   sto-dam, sto-korolei, sto-tuzov      declare four queens, kings, aces (100)
   hundred (сто, 100)                   your hundred, whichever it is
   dvesti (двести, two hundred, 200)    declare four jacks (200)
-  rost? (от чего?, ot chego?)          ask the height of a combination of the
+  ot chego? (rost?, от чего?)          ask the height of a combination of the
                                        same class
-{_TALK_ANSWERS}
+{_TALK_ANSWERS.replace("answer rost?", "answer ot chego?")}
   mariage (bella, марьяж)              declare trump K+Q, on your turn, once
   CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
                                        В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к)

@@ -33,6 +33,7 @@ from deberc_net.protocol.commands import (
 from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import (
     CYRILLIC,
+    RU_CALLS,
     Lang,
     TableWords,
     asks_ukrainian,
@@ -174,11 +175,19 @@ class CallWords:
     aliases: Mapping[str, str]
     words: TableWords
     firsts: frozenset[str]
+    # a call of the engine's that the plugin re-words, by its first Latin word: said so
+    # in English ('від чого?' is Tertz's 'ot chego?', not the bare 'rost?' beside the
+    # words 'help' names other calls by), as its entry of 'calls' leads with it
+    latin: Mapping[str, str] = attrs.field(factory=dict)
 
     @classmethod
     def of(cls, whose: Phrase | None, aliases: Mapping[str, str]) -> CallWords:
         firsts = {normalize(word).partition(" ")[0] for word in aliases}
-        return cls(whose, aliases, table_words(aliases), frozenset(firsts))
+        latin: dict[str, str] = {}
+        for word, call in aliases.items():
+            if call in RU_CALLS and word != call and not CYRILLIC.search(word):
+                latin.setdefault(call, word)
+        return cls(whose, aliases, table_words(aliases), frozenset(firsts), latin)
 
 
 def call_pointer(
@@ -234,7 +243,8 @@ def _own_call(topic: str, own: CallWords) -> Phrase | None:
         call = None
     if call is not None and call.token() in aliases.values():
         token = call.token()
-        return phrase(Msg.CALL_WORD, call=spoken_call(token, words), ru=ru_call(token, words))
+        en = words.en.get(token) or own.latin.get(token) or spoken_call(token, words)
+        return phrase(Msg.CALL_WORD, call=en, ru=ru_call(token, words))
     numbered = numbered_call_range(topic, aliases)
     if numbered is None:
         return None

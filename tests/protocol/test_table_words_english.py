@@ -60,5 +60,8 @@ def test_a_tertz_deals_scored_mariage_is_said_so_in_english() -> None:
 
 def test_the_tertz_calls_list_names_mariage_and_from_what_first() -> None:
     assert "  mariage (bella, марьяж)" in TERTZ_CALLS_HELP
-    assert "  rost? (от чего?, ot chego?)" in TERTZ_CALLS_HELP
+    # led by its word, as the entries beside it are ('help от туза' in the lobby
+    # listed Tertz's "from what?" as the bare rost? beside Deberts's 'ot RANK')
+    assert "  ot chego? (rost?, от чего?)" in TERTZ_CALLS_HELP
+    assert "answer ot chego? with your top card" in TERTZ_CALLS_HELP
     assert "рост?" not in TERTZ_CALLS_HELP

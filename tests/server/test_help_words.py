@@ -84,7 +84,8 @@ async def test_a_games_own_word_is_pointed_to_its_call_in_the_lobby(
         "lomaju": f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12). {tail}",
         "ламаю": f"ламаю is no command but a Tertz table call: lomayu N (N from 1 to 12). {tail}",
         "ламаю 5": f"ламаю 5 is no command but a Tertz table call: lomayu 5. {tail}",
-        "від чого?": f"від чого? is no command but a Tertz table call: rost?. {tail}",
+        # in English by its Latin word, as Tertz's entry of 'calls' leads with it
+        "від чого?": f"від чого? is no command but a Tertz table call: ot chego?. {tail}",
     }
 
 
@@ -156,3 +157,30 @@ async def test_a_games_own_words_of_several_are_its_call_not_their_first_words(
     await ann.expect("ok", cmd="sit")
     told = _joined(await help_texts(ann, "help сто королів"))
     assert told == f"сто королів is no command but a table call: sto korolei. {tail}"
+
+
+async def test_in_the_lobby_a_word_of_two_games_is_told_each_games_by_its_words(
+    port: int, connect: Connector
+) -> None:
+    """'help от туза' in the lobby, which plays no game, lists each game's meaning
+    under its game's heading; Tertz's "from what?", whose «от» it says too, was listed
+    by the bare token rost? beside entries led by their words (a review, s40)."""
+    ann = await connect.machine(port, "ann")
+    told = await help_texts(ann, "help от туза")
+    assert told == [
+        "от туза is no command. The table calls that say it ('calls' lists them all):",
+        "Table calls:",
+        "  ot RANK [kozyrnogo] (от короля)      answer rost? with your top card",
+        "Tertz table calls:",
+        "  ot chego? (rost?, от чего?)          ask the height of a combination of the",
+        "                                       same class",
+        "  ot RANK [kozyrnogo] (от короля)      answer ot chego? with your top card",
+    ]
+    # the Russian as its list says them: each led by its Russian word
+    assert (await help_texts(ann, "help от туза lang=ru"))[1:] == [
+        "Ходы и заявки:",
+        "  от КАРТЫ [козырного]        ответ на «рост?»: от туза, от короля козырного",
+        "Ходы и заявки в терце:",
+        "  от чего? (rost?, рост?)     спросить высоту комбинации того же класса",
+        "  от КАРТЫ [козырного]        ответ на «от чего?»: от туза, от короля козырного",
+    ]
