@@ -164,6 +164,8 @@ class Msg(StrEnum):
     HELP_CARD = "help-card"
     HELP_CALL = "help-call"
     HELP_CALL_OF = "help-call-of"
+    HELP_CALL_ELSEWHERE = "help-call-elsewhere"
+    OTHER_TABLES_CALL = "other-tables-call"
     GAME_TABLE_CALL = "game-table-call"
     OPTION_TABLE_CALL = "option-table-call"
     CALL_NUMBERED = "call-numbered"
@@ -937,8 +939,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "«{topic}» — не команда. Ходы за столом с этим словом (все ходы — в calls):",
     ),
     Msg.CALLS_ELSEWHERE: (
-        "{topic} is no call at this table. The calls that say it at other tables:",
-        "«{topic}» — не ход за этим столом. Ходы с этим словом за другими столами:",
+        "{topic} is no command but a call of other tables, not played at this table:",
+        "«{topic}» — не команда, а ход за другими столами; за этим столом его нет:",
     ),
     Msg.HELP_CARD: (
         "{topic} is a card, not a command: at a table, type it on your turn to play it. "
@@ -957,11 +959,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "«{topic}» — не команда, а {whose}: «{call}». Что можно сказать за столом, "
         "перечисляет calls.",
     ),
+    Msg.HELP_CALL_ELSEWHERE: (
+        "{topic} is no command but {whose}: {call}, not played at this table. 'calls' "
+        "lists this table's calls.",
+        "«{topic}» — не команда, а {whose}: «{call}»; за этим столом его нет. Ходы этого "
+        "стола перечисляет calls.",
+    ),
     Msg.GAME_TABLE_CALL: ("a {game} table call", "ход за столом игры {game}"),
     Msg.OPTION_TABLE_CALL: (
         "a table call of the option {option}",
         "ход за столом с опцией {option}",
     ),
+    Msg.OTHER_TABLES_CALL: ("a call of other tables", "ход за другими столами"),
     Msg.CALL_NUMBERED: ("{call} N (N from {low} to {high})", "{call} N (N от {low} до {high})"),
     Msg.OPTION_CALLS: (
         "Calls of options, at the tables that play them:",

@@ -112,7 +112,13 @@ TOPIC_MOST = 40
 
 
 def calls_about(
-    topic: str, texts: Texts, lang: Lang, *, elsewhere: bool = False, first_word: bool = True
+    topic: str,
+    texts: Texts,
+    lang: Lang,
+    *,
+    elsewhere: bool = False,
+    first_word: bool = True,
+    shown: str | None = None,
 ) -> tuple[str, ...]:
     """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
     word ('help рост?' tells «рост?» and the answers to it), each once, under a line
@@ -121,7 +127,8 @@ def calls_about(
     ``elsewhere``: ``texts`` are the lobby's, asked at a table that has no such call
     ('help konets' at a table without manual-claim), and the line says so.
     ``first_word``: a topic no column names whole is searched by its first word ('от
-    туза'); without it, such a topic finds nothing.
+    туза'); without it, such a topic finds nothing. ``shown``: the word the first line
+    says, when ``topic`` is the call it was read as ('кінець': konets).
     The texts are cut and folded once (``_index``): a topic costs its own fold and
     one search of the calls' columns."""
     topic = topic.strip()
@@ -142,7 +149,8 @@ def calls_about(
     rows = zip(index.entries, index.sections, searched, strict=True)
     found = [(entry, section) for entry, section, text in rows if named.search(text)]
     said = Msg.CALLS_ELSEWHERE if elsewhere else Msg.CALLS_ABOUT
-    told = [phrase(said, topic=topic).text(lang)]
+    # (a long topic's first line wrapped to 80 columns, as the rest of 'help')
+    told = textwrap.wrap(phrase(said, topic=topic if shown is None else shown).text(lang), 80)
     # the lobby's 'calls' tells every game's: say whose each entry is when they differ
     # ('help от туза' told Deberts' and Tertz's answers unlabelled: a tryout, s28), and
     # an option's call as one ('help dave' in the lobby read as every table's call)
@@ -191,7 +199,12 @@ class CallWords:
 
 
 def call_pointer(
-    topic: str, lang: Lang, texts: Texts | None, words: Sequence[CallWords] = ()
+    topic: str,
+    lang: Lang,
+    texts: Texts | None,
+    words: Sequence[CallWords] = (),
+    *,
+    elsewhere: bool = False,
 ) -> tuple[str, ...]:
     """What a 'help' word that is no command and names no entry of 'calls' is, when it
     is a table call as typed at a table: a card in any of its spellings ('9h', 'Т♠',
@@ -200,7 +213,9 @@ def call_pointer(
     None: the lobby's, every game's) has it ('help pass' at a Tertz table: none).
     ``words``: the words the table's plugins give their calls (in the lobby, every
     game's and option's, each named), read as a table reads them (Tertz's 'mariazh',
-    'lomaju 5', «від чого?»; a numbered call's word without its number too)."""
+    'lomaju 5', «від чого?»; a numbered call's word without its number too).
+    ``elsewhere``: ``words`` are the lobby's, asked at a table whose rules have no such
+    call ('help mariazh' at a Moscow table): said whose, and not played there."""
     if len(topic) > TOPIC_MOST:
         return ()
     call = engine_call(topic)
@@ -225,7 +240,10 @@ def call_pointer(
             told: dict[tuple[str, str], None] = {(n.text(), n.text(Lang.RU)): None for _, n in read}
             en, ru = (" / ".join(said[i] for said in told) for i in (0, 1))
             name = phrase(Msg.OWN_WORDS, en=en, ru=ru)
-        if whose is None:
+        if elsewhere:  # as 'help konets' at a table without manual-claim is told
+            whose = whose or phrase(Msg.OTHER_TABLES_CALL)
+            said = phrase(Msg.HELP_CALL_ELSEWHERE, topic=topic, whose=whose, call=name)
+        elif whose is None:
             said = phrase(Msg.HELP_CALL, topic=topic, call=name)
         else:
             said = phrase(Msg.HELP_CALL_OF, topic=topic, whose=whose, call=name)
@@ -372,28 +390,9 @@ class Help:
         if args and command_word(args[0]) not in COMMANDS:  # 'help рост?': a table call, maybe
             topic = " ".join(args)
             table = session.table
-            texts = None if table is None else self._calls_texts(table)
-            words = _kept(self._words, table, lambda: self._call_words(table))
-            engines = engine_call(topic) is not None  # a card, 'concede': the engine's
-            for first_word in (False, True):
-                about = calls_about(topic, self._calls_texts(table), lang, first_word=first_word)
-                if not about and table is not None:  # another table's ('help konets')
-                    about = calls_about(
-                        topic, self._calls_texts(None), lang, elsewhere=True, first_word=first_word
-                    )
-                if about:
-                    return about
-                if not first_word and not engines:
-                    # a game's own words for a call ('сто тузів'): that call, not every
-                    # entry its first word names ('сто': runs and the engine's hundred)
-                    pointer = call_pointer(topic, lang, texts, words)
-                    if pointer:
-                        return pointer
-            # the engine's call, once its words are no entry of 'calls' (a game's own
-            # were read above: read again they would say nothing more)
-            pointer = call_pointer(topic, lang, texts, words) if engines else ()
-            if pointer:  # 'help 9h': a card ('no command' told nothing of what it is)
-                return pointer
+            about = self._call_help(table, topic, lang)
+            if about:
+                return about
         if args:
             # a command said by what it does ('help пароль') or mistyped: which one
             near = None if command_word(args[0]) in COMMANDS else command_hint(args[0], COMMANDS)
@@ -419,6 +418,51 @@ class Help:
                 calls = prompt_calls(offered(seen), seen.hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
         return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)
+
+    def _call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:
+        """'help TOPIC' for a topic that is no command, if it is a call: the entries of
+        'calls' that name it, or the call its words say. At a table, a call of other
+        tables (another game's, an option's not on here) is told as one, not played at
+        this table, whether 'calls' names it ('help konets') or a plugin's words say it
+        ('help mariazh'), or it is the engine's ('help кінець'): one kind of answer
+        (docs/protocol.md §4.4). None of them: ()."""
+        texts = None if table is None else self._calls_texts(table)
+        words = _kept(self._words, table, lambda: self._call_words(table))
+        lobby_texts = self._calls_texts(None)
+        engines = engine_call(topic)  # a card, 'concede': the engine's call; None: none
+        for first_word in (False, True):
+            about = calls_about(topic, self._calls_texts(table), lang, first_word=first_word)
+            if about:
+                return about
+            if not first_word and engines is None:
+                # a game's own words for a call ('сто тузів'): that call, not every
+                # entry its first word names ('сто': runs and the engine's hundred)
+                pointer = call_pointer(topic, lang, texts, words)
+                if pointer:
+                    return pointer
+            if table is None:
+                continue
+            # another table's ('help konets' where manual-claim is off)
+            about = calls_about(topic, lobby_texts, lang, elsewhere=True, first_word=first_word)
+            if about:
+                return about
+            if not first_word and engines is None:  # another game's words ('mariazh')
+                lobby_words = _kept(self._words, None, lambda: self._call_words(None))
+                pointer = call_pointer(topic, lang, None, lobby_words, elsewhere=True)
+                if pointer:
+                    return pointer
+        if engines is None:
+            return ()
+        # the engine's call, once its words are no entry of 'calls' (a game's own were
+        # read above: read again they would say nothing more): 'help 9h', a card ('no
+        # command' told nothing of what it is)
+        pointer = call_pointer(topic, lang, texts, words)
+        if pointer or table is None:
+            return pointer
+        # a call this table does not play ('кінець' without manual-claim, 'пасую' at a
+        # Tertz table): told as its other words are ('help konets'), where it is one
+        spoken = spoken_call(engines.token())
+        return calls_about(spoken, lobby_texts, lang, elsewhere=True, shown=topic)
 
     def _call_words(self, table: Table | None) -> tuple[CallWords, ...]:
         """The words ``table``'s plugins give its calls, for 'help WORD'; in the lobby

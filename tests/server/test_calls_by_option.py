@@ -40,7 +40,7 @@ async def test_a_plain_table_lists_no_calls_of_options_it_does_not_play(
     assert TABLE_OPTIONS not in plain
     # asked by name there: no call of this table, and where it is one
     told = await help_texts(ann, "help konets")
-    assert told[0] == "konets is no call at this table. The calls that say it at other tables:"
+    assert told[0] == "konets is no command but a call of other tables, not played at this table:"
     assert told[1:] == [
         LOBBY_OPTIONS,
         "  konets (конец, claim, 501)           option manual-claim: claim the match",

@@ -57,11 +57,20 @@ async def test_another_word_for_a_call_is_pointed_to_the_call(
     bella = await help_texts(ann, "help bella")
     assert bella[0].startswith("bella is no command. The table calls that say it")
     assert any(x.startswith("  bella (белла)") for x in bella[1:])
-    # at a Tertz table, a word of Deberts's bidding is no call of this table
+    # at a Tertz table, a word of Deberts's bidding is no call of this table: told
+    # whose it is, as its call's own word is ('help pas')
     await ann.send("new 2 tertz")
     await ann.expect("ok", cmd="sit")
-    (text,) = await help_texts(ann, "help пасую")
-    assert text.startswith("no command 'пасую'"), text
+    told = await help_texts(ann, "help пасую")
+    assert told[0] == "пасую is no command but a call of other tables, not played at this table:"
+    assert (
+        told[1:]
+        == (await help_texts(ann, "help pas"))[1:]
+        == [
+            "Table calls:",
+            "  pas (пас, pass)                      pass in bidding",
+        ]
+    )
     # and a word that is none at all is still no command
     (text,) = await help_texts(ann, "help frobnicate")
     assert text.startswith("no command 'frobnicate'"), text
@@ -129,11 +138,13 @@ async def test_a_games_own_word_at_its_table_and_not_at_another(
     )
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
-    # at a Deberts table Tertz's words are no call of its own
+    # at a Deberts table Tertz's words are no call of its own: told so, and whose
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
-    (text,) = await help_texts(ann, "help mariazh")
-    assert text.startswith("no command 'mariazh'"), text
+    assert _joined(await help_texts(ann, "help mariazh")) == (
+        "mariazh is no command but a Tertz table call: mariage, not played at this table."
+        " 'calls' lists this table's calls."
+    )
 
 
 async def test_a_games_own_words_of_several_are_its_call_not_their_first_words(
@@ -157,6 +168,56 @@ async def test_a_games_own_words_of_several_are_its_call_not_their_first_words(
     await ann.expect("ok", cmd="sit")
     told = _joined(await help_texts(ann, "help сто королів"))
     assert told == f"сто королів is no command but a table call: sto korolei. {tail}"
+
+
+async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
+    port: int, connect: Connector
+) -> None:
+    """At a Moscow table 'help konets' pointed at the tables that play it while 'help
+    mariazh' (Tertz's word) and 'help кінець' (konets in Ukrainian) said "no command":
+    each is a call of other tables, not played at this one, in the player's language."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    elsewhere = "is no command but a call of other tables, not played at this table:"
+    konets = [
+        "Calls of options, at the tables that play them:",
+        "  konets (конец, claim, 501)           option manual-claim: claim the match",
+        "                                       after a trick you took",
+    ]
+    for word in ("konets", "кінець", "claim"):
+        assert await help_texts(ann, f"help {word}") == [f"{word} {elsewhere}", *konets]
+    tail = "not played at this table. 'calls' lists this table's calls."
+    said = {
+        word: _joined(await help_texts(ann, f"help {word}"))
+        for word in ("mariazh", "мар'яж", "lomaju", "сто тузів")
+    }
+    assert said == {
+        "mariazh": f"mariazh is no command but a Tertz table call: mariage, {tail}",
+        "мар'яж": f"мар'яж is no command but a Tertz table call: mariage, {tail}",
+        "lomaju": (
+            f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12), {tail}"
+        ),
+        "сто тузів": f"сто тузів is no command but a Tertz table call: sto tuzov, {tail}",
+    }
+    # its own calls as before: no word of this table's is told it is another's
+    (text, *_) = await help_texts(ann, "help пасую")
+    assert text.startswith("пасую is no command but a table call: pas."), text
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x.startswith("Язык"))
+    await vera.send("new 2")
+    await vera.read_until(lambda x: x.startswith("Вы за столом"))
+    told = await person_told(vera, "help кінець")
+    assert told[0] == "«кінець» — не команда, а ход за другими столами; за этим столом его нет:"
+    assert told[1:3] == [
+        "Заявки опций, за столами, где они играют:",
+        "  конец (konets, claim, 501)           опция manual-claim: объявить конец",
+    ]
+    assert _joined(await person_told(vera, "help мар'яж")) == (
+        "«мар'яж» — не команда, а ход за столом игры Tertz: «марьяж»; за этим столом его"
+        " нет. Ходы этого стола перечисляет calls."
+    )
 
 
 async def test_in_the_lobby_a_word_of_two_games_is_told_each_games_by_its_words(
