@@ -967,8 +967,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.GAME_TABLE_CALL: ("a {game} table call", "ход за столом игры {game}"),
     Msg.OPTION_TABLE_CALL: (
-        "a table call of the option {option}",
-        "ход за столом с опцией {option}",
+        "a call of the tables with the option {option}",
+        "ход за столами с опцией {option}",
     ),
     Msg.OTHER_TABLES_CALL: ("a call of other tables", "ход за другими столами"),
     Msg.CALL_NUMBERED: ("{call} N (N from {low} to {high})", "{call} N (N от {low} до {high})"),

@@ -5,10 +5,18 @@ whether it meant 'help ping'."""
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import pytest
+import trio
+
+from deberc_net.plugins import RuleInfo, hookimpl
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
 
 from .client import help_texts, person_told
-from .conftest import Connector
+from .conftest import Connector, make_config
 
 CARD = "is a card, not a command: at a table, type it on your turn to play it."
 
@@ -245,3 +253,57 @@ async def test_in_the_lobby_a_word_of_two_games_is_told_each_games_by_its_words(
         "  от чего? (rost?, рост?)     спросить высоту комбинации того же класса",
         "  от КАРТЫ [козырного]        ответ на «от чего?»: от туза, от короля козырного",
     ]
+
+
+class Stakes:
+    """A third party's option whose call is numbered (stavka-1 … stavka-3), said
+    'ставка N' or 'stake N'."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="stakes", kind="option", summary="a stake before the deal")
+
+    @hookimpl
+    def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
+        return {f"stavka-{n}": (f"ставка {n}", f"stake {n}") for n in (1, 2, 3)}
+
+
+async def test_an_options_numbered_call_without_a_number_it_has_names_the_option(
+    nursery: trio.Nursery, db_path: Path, connect: Connector
+) -> None:
+    """An option's numbered call said with a number it lacks was told under a label no
+    test read ('a table call of the option stakes'): it is a call of the tables that
+    play the option, with its range; the word alone names its entries of 'calls'."""
+    config = make_config(db_path)
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(Stakes())))
+    ann = await connect.machine(port, "ann")
+    tail = "'calls' lists what may be said at a table."
+    for word in ("stavka 9", "ставка 0", "stake 4"):
+        assert _joined(await help_texts(ann, f"help {word}")) == (
+            f"{word} is no command but a call of the tables with the option stakes: stavka N"
+            f" (N from 1 to 3). {tail}"
+        )
+    assert _joined(await help_texts(ann, "help ставка 0 lang=ru")) == (
+        "«ставка 0» — не команда, а ход за столами с опцией stakes: «ставка N (N от 1 до"
+        " 3)». Что можно сказать за столом, перечисляет calls."
+    )
+    alone = await help_texts(ann, "help ставка")
+    assert alone[1:] == [
+        "Calls of options, at the tables that play them:",
+        "  stavka-1 (ставка 1, stake 1)         option stakes",
+        "  stavka-2 (ставка 2, stake 2)         option stakes",
+        "  stavka-3 (ставка 3, stake 3)         option stakes",
+    ]
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    assert _joined(await help_texts(ann, "help stavka 9")) == (
+        "stavka 9 is no command but a call of the tables with the option stakes: stavka N"
+        " (N from 1 to 3), not played at this table. 'calls' lists this table's calls."
+    )
+    await ann.send("leave!")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("new 2 stakes")
+    await ann.expect("ok", cmd="sit")
+    assert _joined(await help_texts(ann, "help stavka 9")) == (
+        f"stavka 9 is no command but a table call: stavka N (N from 1 to 3). {tail}"
+    )
