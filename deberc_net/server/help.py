@@ -226,7 +226,12 @@ def call_pointer(
         if texts is not None and not calls_about(spoken_call(token), texts, Lang.EN):
             return ()
         name = phrase(Msg.CALL_WORD, call=spoken_call(token), ru=ru_call(token))
-        said = phrase(Msg.HELP_CALL, topic=topic, call=name)
+        option = _engine_option(spoken_call(token)) if texts is None else None
+        if option is None:
+            said = phrase(Msg.HELP_CALL, topic=topic, call=name)
+        else:  # in the lobby, an option's call as one ('help кінець': manual-claim's)
+            owner = phrase(Msg.OPTION_TABLE_CALL, option=option)
+            said = phrase(Msg.HELP_CALL_OF, topic=topic, whose=owner, call=name)
     else:
         first = normalize(topic).partition(" ")[0]
         read = [
@@ -272,6 +277,16 @@ def _own_call(topic: str, own: CallWords) -> Phrase | None:
     said = (phrase(Msg.CALL_NUMBERED, call=x, low=low, high=high) for x in (en or head, ru or head))
     en_said, ru_said = next(said).text(), next(said).text(Lang.RU)
     return phrase(Msg.OWN_WORDS, en=en_said, ru=ru_said)
+
+
+@functools.cache
+def _engine_option(spoken: str) -> str | None:
+    """The option that makes the engine's call ``spoken`` ('konets': manual-claim),
+    as its entry of 'calls' says; None for a call of the games' own."""
+    for option, entry in OPTION_CALLS_HELP.items():
+        if _call_column(entry.splitlines()[0]).split(" (")[0] == spoken:  # ('ne menyayu')
+            return option
+    return None
 
 
 @functools.cache

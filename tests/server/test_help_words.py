@@ -185,6 +185,16 @@ async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
     mariazh' (Tertz's word) and 'help кінець' (konets in Ukrainian) said "no command":
     each is a call of other tables, not played at this one, in the player's language."""
     ann = await connect.machine(port, "ann")
+    # in the lobby an option's call is one, however said ('help konets': its entry)
+    for word in ("кінець", "1001"):
+        assert _joined(await help_texts(ann, f"help {word}")) == (
+            f"{word} is no command but a call of the tables with the option manual-claim:"
+            " konets. 'calls' lists what may be said at a table."
+        )
+    assert _joined(await help_texts(ann, "help кінець lang=ru")) == (
+        "«кінець» — не команда, а ход за столами с опцией manual-claim: «конец». Что можно"
+        " сказать за столом, перечисляет calls."
+    )
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
     elsewhere = "is no command but a call of other tables, not played at this table:"
