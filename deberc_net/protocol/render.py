@@ -204,21 +204,36 @@ _JOINED = "\u2423"
 _PAIR_BREAK = "\u2064"
 
 
-def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
-    """Human lines cut to the terminal's width; a continuation starts with ``indent``."""
+def _fit(lines: Iterable[str], indent: str = "  ", *, typed: bool = False) -> list[str]:
+    """Human lines cut to the terminal's width; a continuation starts with ``indent``.
+    ``typed``: a player's words (chat), whose own _JOINED characters are text, not
+    marks, and are shown as typed."""
     out: list[str] = []
     for text in lines:
         # a character takes at most two columns: a short line fits uncounted (most)
         if 2 * len(text) <= WIDTH or (len(text) <= WIDTH and columns(text) <= WIDTH):
-            out.append(_unmarked(text))  # (a side's 'name 120' marked whole: _by_side)
+            # (a side's 'name 120' marked whole: _by_side; a player's text is as typed)
+            out.append(text if typed else _unmarked(text))
             continue
         kept = _UNBROKEN.sub(lambda m: _unbroken(m[0], WIDTH - len(indent)), text)
         if columns(kept) == len(kept):
             wrapped = textwrap.wrap(kept, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
         else:
             wrapped = _wrap_wide(kept, indent)
-        out += [_unmarked(x) for x in wrapped] or [""]
+        if typed and _JOINED in text:
+            out += _typed_unmarked(text, kept, wrapped) or [""]
+        else:
+            out += [_unmarked(x) for x in wrapped] or [""]
     return out
+
+
+def _typed_unmarked(text: str, kept: str, wrapped: list[str]) -> list[str]:
+    """``wrapped`` (``kept`` cut into lines) with only the marks _fit made taken out: a
+    _JOINED the player typed stays (``kept`` is ``text`` with some spaces marked, one
+    character for one, and wrapping drops no _JOINED, so the n-th in the lines is the
+    n-th in ``kept``)."""
+    made = iter([text[at] != _JOINED for at, char in enumerate(kept) if char == _JOINED])
+    return ["".join(" " if c == _JOINED and next(made) else c for c in line) for line in wrapped]
 
 
 def _unbroken(words: str, room: int) -> str:
@@ -272,7 +287,14 @@ def render(event: ev.ServerEvent, style: str, order: HandOrder = HandOrder.RANK)
             if template is not None:
                 return [template(event.seq, event.table, told)]
         return _render(event, True, order)
+    if type(event) in _FIT_AS_TYPED:  # fit already, a player's words shown as typed
+        return _render(event, False, order)
     return _fit(_render(event, False, order))
+
+
+# what the human style fits as a player's words (_fit's ``typed``), once: fit again as
+# the server's own lines, a typed '␣' (_JOINED) would read as a space
+_FIT_AS_TYPED = (ev.Said, ev.Announced)
 
 
 def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]:
@@ -494,14 +516,16 @@ def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
         watchers = _say(lang, Msg.SAID_WATCHERS) if e.watchers else ""
         where = _say(lang, Msg.SAID_AT, table=e.table, watchers=watchers)
     text = " ".join(e.text.split())
-    return _fit([_say(lang, Msg.SAID, where=where, sender=e.sender, text=text)], CHAT_CONTINUED)
+    said = _say(lang, Msg.SAID, where=where, sender=e.sender, text=text)
+    return _fit([said], CHAT_CONTINUED, typed=True)
 
 
 def announced_lines(e: ev.Announced, lang: Lang = Lang.EN) -> list[str]:
     """An admin's announcement, marked as his (a player's line starts with his name, so
     none reads like it), its blanks one space and wrapped as a chat line is."""
     text = " ".join(e.text.split())
-    return _fit([_say(lang, Msg.ANNOUNCED, sender=e.sender, text=text)], CHAT_CONTINUED)
+    said = _say(lang, Msg.ANNOUNCED, sender=e.sender, text=text)
+    return _fit([said], CHAT_CONTINUED, typed=True)
 
 
 def bans_lines(e: ev.Bans, lang: Lang = Lang.EN) -> list[str]:

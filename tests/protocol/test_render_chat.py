@@ -40,3 +40,22 @@ def test_the_machine_style_keeps_the_text_as_sent() -> None:
     said = ev.Said("ann", "a  b\u3000c", table=None)
     (line,) = render(said, "machine")
     assert line.endswith("text=a  b\u3000c")
+
+
+OPEN_BOX = "\u2423"  # '␣': what the human style marks a kept space with while wrapping
+
+
+def test_a_typed_open_box_is_shown_as_typed_short_or_wrapped() -> None:
+    # failed before: a '␣' the player typed read as a space, on a long line (the
+    # wrapping's mark taken out) and then on a short one too
+    short = ev.Said("ann", f"type {OPEN_BOX} for a space", table=None)
+    assert render(short, HUMAN) == [f"ann says: type {OPEN_BOX} for a space"]
+    # long, with words the wrapping keeps together ('(away: ...)', a trailing 'name 12')
+    text = f"a{OPEN_BOX}b " + "word " * 14 + f"(away: x{OPEN_BOX}y) and the score is anna 12"
+    for lines in (render(ev.Said("ann", text, table=2), HUMAN), render_ru(ev.Said("ann", text, 2))):
+        assert len(lines) > 1 and all(columns(line) <= 80 for line in lines)
+        joined = " ".join(line.removeprefix(CHAT_CONTINUED) for line in lines)
+        assert f"a{OPEN_BOX}b" in joined and f"(away: x{OPEN_BOX}y)" in joined
+        assert joined.endswith("anna 12") and joined.count(OPEN_BOX) == 2
+    announced = ev.Announced("admin", f"{OPEN_BOX} " * 50)
+    assert " ".join(render(announced, HUMAN)).count(OPEN_BOX) == 50
