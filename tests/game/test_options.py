@@ -310,6 +310,37 @@ def test_default_natural_order_9_10_j_is_a_terts() -> None:
     assert [c.describe() for c in (deal.tally.scoring_combos or {})[1]] == ["terts to Jd"]
 
 
+# Trump diamonds (turned 9d). Seat 0 (leads, holds the trump 7): Kd 10d Ad, a trump
+# run to the A in play strength (the A is sixth of the trump order 7 8 Q K 10 A 9 J);
+# seat 1: Kc 10c Ac, a plain run to the A (the A is the top of 7 8 9 J Q K 10 A).
+TOPS = ("7d Kd 10d Ad 7s 9s 7h 9h Jc", "Kc 10c Ac 8s Js 8h Jh Qs Qh", "9d")
+
+
+@pytest.mark.parametrize("variant", ["moscow", "kharkov"])
+def test_sequence_by_strength_compares_tops_by_their_place_in_their_suit(
+    variant: str,
+) -> None:
+    # docs/rules.md §10: "the higher top card" is the top's place in its suit's order,
+    # so the plain run to the A beats the trump one to the A, trump or first declared
+    ruleset = build_ruleset(2, variant=variant, options=("sequence-by-strength",))
+    deal = Deal(
+        rules=ruleset, deal_no=1, dealer=1, deck=build_deck(*TOPS), seed="t", totals_before=(0, 0)
+    )
+    say(deal, 0, "igrayu", "prokhodit?")
+    assert legal(deal, 1) == ["ne-prokhodit"]
+    say(deal, 1, "ne-prokhodit")
+    say(deal, 0, "terts")
+    play(deal, "7s")
+    say(deal, 1, "rost?")
+    assert legal(deal, 0) == ["ot-A-kozyrnogo"]
+    say(deal, 0, "ot-A-kozyrnogo")
+    assert legal(deal, 1)[:2] == ["ot-A", "pishet"]
+    say(deal, 1, "ot-A")
+    play(deal, "8s")
+    assert deal.combo_points() == [0, 20]
+    assert [c.describe() for c in (deal.tally.scoring_combos or {})[1]] == ["terts to Ac"]
+
+
 # ----------------------------------------------------------------------- deberts
 # Trump clubs (turned Ac): seat 1 holds 7c..Kc, seven trumps in sequence.
 DEBERTS = ("7s 8s 9s 10s Js 7h 8h 9h 10h", "7c 8c 9c 10c Jc Qc Kc Qs Ks", "Ac")
