@@ -36,6 +36,7 @@ from deberc_net.game.calls import PLAY, Call
 from deberc_net.game.deal import Deal
 from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
+from deberc_net.protocol.commands import COMMANDS, command_word
 from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import engine_call
 
@@ -779,6 +780,7 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
             )
         for word in (call, *said):  # the call's own name is heard too, legal or not
             _refuse_engine_word(dist, rule, word, call)
+            _refuse_command_word(dist, rule, word)
             spoken = " ".join(word.lower().split())
             if words.get(spoken, call) != call:
                 raise PluginError(
@@ -805,3 +807,17 @@ def _refuse_engine_word(dist: str, rule: str, word: str, call: str) -> None:
         f"deberc_call_aliases: {word!r} is the game's own call ({what}); "
         "a plugin's word may not take it",
     )
+
+
+def _refuse_command_word(dist: str, rule: str, word: str) -> None:
+    """A line whose first word names a server command is that command, at a table too
+    (protocol/commands.py, ``parse_line``): a plugin's word beginning so (``state``,
+    ``leave``, ``история``) would never be heard as its call, though ``calls`` lists it."""
+    first = command_word(word.split()[0])
+    if first in COMMANDS:
+        raise PluginError(
+            dist,
+            rule,
+            f"deberc_call_aliases: {word!r} is the server's command {first!r}: typed at a "
+            "table it runs the command, so it would never be heard as the call",
+        )

@@ -354,6 +354,35 @@ def test_a_calls_own_name_the_engine_reads_otherwise_is_refused_too() -> None:
         RuleBook.load(extra=[Speaker("house-card", {"7h": ("семь червей",)})])
 
 
+@pytest.mark.parametrize(
+    ("word", "command"),
+    [
+        ("state", "state"),
+        ("Leave", "leave"),
+        ("rules of it", "rules"),  # a line is a command by its first word
+        ("история", "history"),  # a command's spoken name
+    ],
+)
+def test_a_word_the_server_reads_as_a_command_is_refused_at_loading(
+    word: str, command: str
+) -> None:
+    """A line whose first word names a command is that command, at a table too: a
+    plugin given 'state' loaded, 'calls' listed the word for its call, and a seat that
+    typed it at the table (the call legal) got the table's state, never the call."""
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[Speaker("house-cmd", {"house-cmd": ("брошу", word)})])
+    assert info.value.rule == "house-cmd"
+    assert str(info.value).endswith(
+        f"deberc_call_aliases: {word!r} is the server's command {command!r}: typed at a "
+        "table it runs the command, so it would never be heard as the call"
+    )
+
+
+def test_a_calls_own_name_that_is_a_command_is_refused_too() -> None:
+    with pytest.raises(PluginError, match="'leave' is the server's command 'leave'"):
+        RuleBook.load(extra=[Speaker("house-leave", {"leave": ("уйду",)})])
+
+
 def test_more_words_for_the_engines_own_call_are_heard_as_that_call() -> None:
     """Tertz gives the engine's bella its own words (mariazh): the word 'bella' is the
     call it names, not another's; so is a plugin's own word for pas."""
