@@ -735,8 +735,42 @@ def _describe(plugin: object, name: str, dist: str, version: str) -> LoadedRule:
             f"its entry point is named {name!r} but the rule "
             f"calls itself {info.name!r}; the two must be the same",
         )
+    _check_fields(dist, info)
     _check_outcome_words(dist, info)
     return LoadedRule(plugin, info, dist, version, _spoken(dist, info.name, aliases))
+
+
+def _check_fields(dist: str, info: RuleInfo) -> None:
+    """RuleInfo's fields of the types they are read as, told at loading: a bare string
+    for ``conflicts`` (``("to-301")``, the comma forgotten) was read letter by letter,
+    so the conflict was never seen and ``requires="dave"`` asked for an option 'd'; a
+    missing summary failed only when a table or ``rules`` read it."""
+    wrong = _wrong_field(info)
+    if wrong is not None:
+        raise PluginError(dist, info.name, f"deberc_rule_info: {wrong}")
+
+
+def _wrong_field(info: RuleInfo) -> str | None:
+    if not isinstance(info.summary, str) or not info.summary.strip():
+        return f"summary is {info.summary!r}, not a sentence"
+    if not isinstance(info.summary_ru, str):
+        return f"summary_ru is {info.summary_ru!r}, not a str"
+    for field, item, of in (
+        ("players", "player counts", int),
+        ("conflicts", "rule names", str),
+        ("requires", "rule names", str),
+    ):
+        value: object = getattr(info, field)
+        if isinstance(value, (str, int)):  # one, the tuple's comma forgotten
+            return f"{field} is {value!r}, not a tuple of {item}: ({value!r},)"
+        if not isinstance(value, Sequence) or not all(
+            isinstance(v, of) and not isinstance(v, bool) for v in value
+        ):
+            return f"{field} is {value!r}, not a tuple of {item}"
+    for field in ("needs_bidding", "bidding"):
+        if not isinstance(getattr(info, field), bool):
+            return f"{field} is {getattr(info, field)!r}, not True or False"
+    return None
 
 
 def _check_outcome_words(dist: str, info: RuleInfo) -> None:

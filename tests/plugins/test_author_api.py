@@ -383,6 +383,54 @@ def test_a_calls_own_name_that_is_a_command_is_refused_too() -> None:
         RuleBook.load(extra=[Speaker("house-leave", {"leave": ("уйду",)})])
 
 
+class Describer:
+    """An option saying of itself whatever ``fields`` say (beside name and kind)."""
+
+    def __init__(self, **fields: Any) -> None:
+        self.fields = fields
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="house-says", kind="option", **self.fields)
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        # the tuple's comma forgotten: read letter by letter, the conflict was never seen
+        (
+            {"conflicts": ("to-301")},
+            "conflicts is 'to-301', not a tuple of rule names: ('to-301',)",
+        ),
+        ({"requires": "dave"}, "requires is 'dave', not a tuple of rule names: ('dave',)"),
+        ({"players": 2}, "players is 2, not a tuple of player counts: (2,)"),
+        ({"players": (2, True)}, "players is (2, True), not a tuple of player counts"),
+        ({"summary": None}, "summary is None, not a sentence"),
+        ({"summary": " "}, "summary is ' ', not a sentence"),
+        ({"summary_ru": None}, "summary_ru is None, not a str"),
+        ({"needs_bidding": 1}, "needs_bidding is 1, not True or False"),
+    ],
+)
+def test_rule_info_fields_of_the_wrong_type_are_refused_at_loading(
+    fields: dict[str, Any], said: str
+) -> None:
+    """They loaded: conflicts=("to-301") let the option sit beside to-301, requires="dave"
+    asked for an option 'd', and summary=None broke each table with a TypeError."""
+    fields = {"summary": "says", **fields}
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[Describer(**fields)])
+    assert info.value.rule == "house-says"
+    assert str(info.value).endswith(f"deberc_rule_info: {said}")
+
+
+def test_rule_info_takes_lists_as_well_as_tuples() -> None:
+    with pytest.raises(RuleError, match="'house-says' and 'to-301' contradict each other"):
+        build_ruleset(
+            options=["house-says", "to-301"],
+            plugins=[Describer(summary="says", conflicts=["to-301"])],
+        )
+
+
 def test_more_words_for_the_engines_own_call_are_heard_as_that_call() -> None:
     """Tertz gives the engine's bella its own words (mariazh): the word 'bella' is the
     call it names, not another's; so is a plugin's own word for pas."""
