@@ -116,6 +116,9 @@ class DealScore:
     hanging_out: int = 0
     outcome: str = ""  # an Outcome (game/outcomes.py), or a plugin's own
     notes: list[str] = attrs.Factory(list)
+    # a copy of the deal's ``extra`` (its plugins' own state: a call made in it): the
+    # scoring hooks are handed no deal, and a rule written by its calls reads them here
+    extra: Mapping[str, object] = attrs.Factory(dict)
 
 
 @attrs.frozen

@@ -174,6 +174,7 @@ def deal_score(
         hanging_out=deal.hanging_in,
         stake=int(deal.extra.get("stake", 1)),
         notes=notes,
+        extra=dict(deal.extra),  # a copy: a match is deep-copied (search), no proxy
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 import pytest
 
+from deberc_net.game.calls import Call
 from deberc_net.game.rules import DealScore, Settings
 from deberc_net.plugins import (
     Pending,
@@ -30,6 +31,7 @@ from deberc_net.testing import (
     new_deal,
     new_match,
     parse,
+    play,
     say,
     spoken,
 )
@@ -582,3 +584,58 @@ def test_russian_outcome_words_for_the_engines_outcomes_or_not_words_are_refused
     assert info.value.rule == "house-ends"
     rules = RuleBook.load(extra=[Outcomes("house-ends", {"ends": "кончено"})])
     assert "house-ends" in {rule.info.name for rule in rules.rules()}
+
+
+# ------------------------------------------------------------- scoring by a call
+class Doubler:
+    """Before the first card the whistler may say 'kontra': the deal is written double.
+    The call is carried out on the deal; the scoring hook, handed no deal, reads it from
+    ``score.extra``."""
+
+    KONTRA = Call("kontra")
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="house-kontra", kind="option", summary="kontra doubles")
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        settings.auto_claim = False  # every deal reaches the scoring hooks
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> list[Call]:
+        whistler = deal.player is not None and seat != deal.player
+        first_card = not deal.tricks and not deal.trick.cards
+        fresh = "house-kontra" not in deal.extra
+        return [self.KONTRA] if deal.phase == "play" and whistler and first_card and fresh else []
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
+        if call != self.KONTRA:
+            return None
+        deal.extra["house-kontra"] = seat
+        return True
+
+    @hookimpl
+    def deberc_adjust_written(self, score: DealScore) -> None:
+        if "house-kontra" in score.extra:
+            score.written = [2 * w for w in score.written]
+
+
+def test_a_scoring_hook_reads_what_a_call_of_the_deal_left_in_its_extra() -> None:
+    """The scoring hooks are handed a DealScore, not the deal: the deal's 'extra' was
+    carried into it only as 'stake' (an int, dave's), so a rule written by its own call
+    had nothing to read but to borrow dave's key."""
+    hands = ("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c")
+    cards = "Jc Kc 9c 10c Ac Qd As Js 10s Qs Ks 9s 7h Ah 10h 8h Kh 7d"
+    written: list[list[int]] = []
+    for kontra in (False, True):
+        match = new_match(
+            build_ruleset(options=["house-kontra"], plugins=[Doubler()]), build_deck(*hands)
+        )
+        say(match, 0, "igrayu")
+        if kontra:
+            say(match, 1, "kontra")
+        play(match, cards)
+        written.append(match.records[0]["written"])
+    assert written == [[92, 35], [184, 70]]
