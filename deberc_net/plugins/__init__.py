@@ -10,6 +10,7 @@ from deberc_net.game.cards import Card
 from deberc_net.game.combos import Combo
 from deberc_net.game.deal import Deal, Trick
 from deberc_net.game.outcomes import Outcome
+from deberc_net.game.phases import Phase
 from deberc_net.game.rules import ComboKeyFn, DealScore, MatchEnd, MatchSnapshot, RuleSet, Settings
 from deberc_net.game.talk import Declaration, Pending
 
@@ -29,6 +30,7 @@ __all__ = [
     "MatchSnapshot",
     "Outcome",
     "Pending",
+    "Phase",
     "PluginDeal",
     "PluginError",
     "RuleBook",

@@ -639,3 +639,18 @@ def test_a_scoring_hook_reads_what_a_call_of_the_deal_left_in_its_extra() -> Non
         play(match, cards)
         written.append(match.records[0]["written"])
     assert written == [[92, 35], [184, 70]]
+
+
+def test_the_phases_a_hook_compares_with_come_from_deberc_net_plugins() -> None:
+    """PluginDeal's ``phase`` named deberc_net.game.phases, which the plugin package did
+    not export: the shipped example imported PLAY from the engine's module."""
+    from deberc_net.plugins import Phase
+
+    match = new_match(
+        build_ruleset(),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    phases = [match.deal.phase]
+    say(match, 0, "igrayu")
+    phases.append(match.deal.phase)
+    assert phases == [Phase.BIDDING, Phase.PLAY] == ["bidding", "play"]

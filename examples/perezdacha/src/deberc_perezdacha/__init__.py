@@ -12,9 +12,7 @@ deal as a ``PluginDeal``: the typed surface a plugin may use.
 
 from __future__ import annotations
 
-from deberc_net.game.calls import Call
-from deberc_net.game.phases import PLAY
-from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
+from deberc_net.plugins import Call, Phase, PluginDeal, RuleInfo, hookimpl
 
 NAME = "perezdacha"  # the rule, its entry point, and its call
 REDEAL = Call(NAME)
@@ -46,7 +44,7 @@ def deberc_call_aliases() -> dict[str, tuple[str, ...]]:
 
 def _may_redeal(deal: PluginDeal, seat: int) -> bool:
     return (
-        deal.phase == PLAY
+        deal.phase == Phase.PLAY
         and seat == deal.player
         and deal.pending is None
         and not deal.tricks
