@@ -718,6 +718,14 @@ def _name_of(plugin: object) -> str:
 def _describe(plugin: object, name: str, dist: str, version: str) -> LoadedRule:
     """Ask the plugin about itself and check the answer; PluginError if it is wrong."""
     label = name or _name_of(plugin)
+    if inspect.isclass(plugin):  # its hooks are unbound methods: 'missing ... self'
+        raise PluginError(
+            dist,
+            label,
+            f"it is the class {plugin.__name__}, not a plugin object: publish an instance "
+            f"(the module's 'PLUGIN = {plugin.__name__}()', the entry point naming "
+            f"'{plugin.__module__}:PLUGIN') or the module itself",
+        )
     describe = getattr(plugin, "deberc_rule_info", None)
     if describe is None:
         raise PluginError(dist, label, "it does not describe itself (deberc_rule_info)")

@@ -249,6 +249,40 @@ def test_the_entry_point_name_must_be_the_rules_own(
     assert "'to-666'" in text and "'to-999'" in text
 
 
+CLASS_RULE = """
+from deberc_net.plugins import RuleInfo, hookimpl
+
+class Rule:
+    @hookimpl
+    def deberc_rule_info(self):
+        return RuleInfo(name={name!r}, kind="option", summary="A rule in a class.")
+
+PLUGIN = Rule()
+"""
+
+
+@pytest.mark.parametrize(("attribute", "loads"), [("Rule", False), ("PLUGIN", True)])
+def test_an_entry_point_naming_the_class_not_an_instance_is_told_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, attribute: str, loads: bool
+) -> None:
+    """'module:Rule' loaded the class: its hooks unbound, the author was told only
+    "TypeError: Rule.deberc_rule_info() missing 1 required positional argument: 'self'"."""
+    module = publish(tmp_path, "deberc-classy", "classy", CLASS_RULE)
+    points = tmp_path / "deberc_classy-0.0.1.dist-info" / "entry_points.txt"
+    points.write_text(f"[deberc_net]\nclassy = {module}:{attribute}\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    if loads:
+        assert RuleBook.load().get("classy") is not None
+        return
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    assert info.value.distribution == "deberc-classy"
+    assert str(info.value).endswith(
+        "it is the class Rule, not a plugin object: publish an instance (the module's "
+        f"'PLUGIN = Rule()', the entry point naming '{module}:PLUGIN') or the module itself"
+    )
+
+
 def test_a_third_party_taking_a_shipped_rules_name_is_blamed_not_the_server(
     tmp_path: Path,
 ) -> None:
