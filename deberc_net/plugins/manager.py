@@ -820,6 +820,14 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
                 rule,
                 f"deberc_call_aliases: {call!r}: {said!r} is not a call name with a list of words",
             )
+        if not _TOKEN.fullmatch(call):
+            raise PluginError(
+                dist,
+                rule,
+                f"deberc_call_aliases: the call name {call!r} is no token: a bot reads it in "
+                "a comma-separated legal= list and sends it back, so it holds no space, "
+                "comma or colon (docs/protocol.md §3.1); give people's words as its words",
+            )
         for word in (call, *said):  # the call's own name is heard too, legal or not
             _refuse_engine_word(dist, rule, word, call)
             _refuse_command_word(dist, rule, word)
@@ -832,6 +840,10 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
                 )
             words[spoken] = call
     return words
+
+
+# a call's name as the machine style writes it in lists (legal=a,b) and pairs (0:pas)
+_TOKEN = re.compile(r"(?!-\Z)[^\s,:]+")  # "-" alone is none
 
 
 def _refuse_engine_word(dist: str, rule: str, word: str, call: str) -> None:

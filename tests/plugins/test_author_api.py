@@ -380,6 +380,16 @@ def test_a_word_the_server_reads_as_a_command_is_refused_at_loading(
     )
 
 
+@pytest.mark.parametrize("call", ["re,double", "kontra double", "re:double", "", "-"])
+def test_a_call_name_the_machine_style_cannot_write_is_refused_at_loading(call: str) -> None:
+    """legal= is a comma-separated list and a value holds no space: 're,double' loaded
+    and reached bots as two tokens; a value holds no space (docs/protocol.md §3.1)."""
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[Speaker("house-token", {call: ("словечко",)})])
+    assert info.value.rule == "house-token"
+    assert f"deberc_call_aliases: the call name {call!r} is no token" in str(info.value)
+
+
 def test_a_calls_own_name_that_is_a_command_is_refused_too() -> None:
     with pytest.raises(PluginError, match="'leave' is the server's command 'leave'"):
         RuleBook.load(extra=[Speaker("house-leave", {"leave": ("уйду",)})])
