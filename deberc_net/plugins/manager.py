@@ -141,7 +141,8 @@ class RuleBook:
             try:
                 self._pm.register(rule.plugin, name=rule.name)
             except (pluggy.PluginValidationError, ValueError) as exc:
-                raise PluginError(rule.distribution, rule.name, str(exc)) from exc
+                told_so = _invalid_told(exc, rule.plugin)
+                raise PluginError(rule.distribution, rule.name, told_so) from exc
         try:
             self._pm.check_pending()
         except pluggy.PluginValidationError as exc:
@@ -356,6 +357,18 @@ def _setting_up(rules: Sequence[LoadedRule], otherwise: LoadedRule) -> Iterator[
             f"rule {rule.name!r} (distribution {rule.distribution!r}) failed to set up "
             f"the table: {type(exc).__name__}: {_one_line(exc)}"
         ) from exc
+
+
+def _invalid_told(exc: Exception, plugin: object) -> str:
+    """pluggy's refusal of an implementation (arguments the hook does not give), on one
+    line, with the file and line of the function, as an error raised in a plugin is."""
+    text = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    hook = re.search(r"for hook '(\w+)'", text)
+    function = getattr(plugin, hook.group(1), None) if hook else None
+    code = getattr(inspect.unwrap(function), "__code__", None) if callable(function) else None
+    if code is None:
+        return text
+    return f"{text} (at {code.co_filename}:{code.co_firstlineno})"
 
 
 def _one_line(exc: Exception, longest: int = 300) -> str:

@@ -249,6 +249,22 @@ def test_the_entry_point_name_must_be_the_rules_own(
     assert "'to-666'" in text and "'to-999'" in text
 
 
+def test_a_hook_asking_for_an_argument_the_hook_never_gives_is_named_by_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pluggy's refusal came on three lines and named no file: the author had to search
+    his package for the function."""
+    module = publish(tmp_path, "deberc-args", "args-rule", WRONG_ARGUMENTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    text = str(info.value)
+    source = (tmp_path / f"{module}.py").read_text(encoding="utf-8").splitlines()
+    line = source.index("def deberc_configure(settings, players, table_size):")  # 1-based: @
+    assert "\n" not in text and "{'table_size'}" in text
+    assert text.endswith(f"(at {tmp_path / module}.py:{line})")
+
+
 CLASS_RULE = """
 from deberc_net.plugins import RuleInfo, hookimpl
 
