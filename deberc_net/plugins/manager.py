@@ -630,7 +630,17 @@ def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
     hook = resolved(caller)
 
     def extra_calls(deal: Deal, seat: int) -> list[Call]:
-        return [c for calls in hook(deal=_as_plugin_deal(deal), seat=seat) for c in calls]
+        out: list[Call] = []
+        for calls in hook(deal=_as_plugin_deal(deal), seat=seat):
+            # a plugin's slip ('kontra' for Call('kontra'), one Call for a list) told
+            # here, not as an AttributeError deep in the engine's reading of the calls
+            if isinstance(calls, (str, Call)) or not all(isinstance(c, Call) for c in calls):
+                raise TypeError(
+                    f"deberc_extra_calls returned {calls!r}, not a list of Call "
+                    "(deberc_net.plugins.Call: [Call('kontra')])"
+                )
+            out += calls
+        return out
 
     return extra_calls
 

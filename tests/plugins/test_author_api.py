@@ -664,3 +664,44 @@ def test_the_phases_a_hook_compares_with_come_from_deberc_net_plugins() -> None:
     say(match, 0, "igrayu")
     phases.append(match.deal.phase)
     assert phases == [Phase.BIDDING, Phase.PLAY] == ["bidding", "play"]
+
+
+class Lister:
+    """An option whose deberc_extra_calls returns ``given`` to the seat to act in play."""
+
+    def __init__(self, given: object) -> None:
+        self.given = given
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="house-lister", kind="option", summary="lists calls")
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> object:
+        return self.given if deal.phase == "play" and seat == deal.to_act else []
+
+
+@pytest.mark.parametrize("given", [["kontra"], "kontra", Call("kontra"), [Call("kontra"), 1]])
+def test_extra_calls_that_are_not_a_list_of_calls_are_told_as_such(given: object) -> None:
+    """A word for a Call failed as "'str' object has no attribute 'token'" and one Call
+    for a list as "'Call' object is not iterable", both from the engine's code."""
+    match = new_match(
+        build_ruleset(options=["house-lister"], plugins=[Lister(given)]),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    say(match, 0, "igrayu")
+    with pytest.raises(TypeError) as info:
+        legal(match, 0)
+    assert str(info.value) == (
+        f"deberc_extra_calls returned {given!r}, not a list of Call "
+        "(deberc_net.plugins.Call: [Call('kontra')])"
+    )
+
+
+def test_a_tuple_of_calls_is_a_list_of_calls_too() -> None:
+    match = new_match(
+        build_ruleset(options=["house-lister"], plugins=[Lister((Call("kontra"),))]),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    say(match, 0, "igrayu")
+    assert legal(match, 0)[-1] == "kontra"
