@@ -590,7 +590,11 @@ class Deal:
         elif self.rules.apply_extra_call is None or not self.rules.apply_extra_call(
             self, seat, call
         ):
-            raise AssertionError(f"no rule carries out the legal call {call.token()}")
+            raise AssertionError(
+                f"no rule carries out the legal call {call.token()}: the plugin listing it "
+                "(deberc_extra_calls) must return True from deberc_apply_extra_call once "
+                "it has carried it out"
+            )
         return self._take_told()
 
     def _refused(self, seat: int, call: Call, ms: int, auto: bool) -> list[DealEvent]:

@@ -705,3 +705,22 @@ def test_a_tuple_of_calls_is_a_list_of_calls_too() -> None:
     )
     say(match, 0, "igrayu")
     assert legal(match, 0)[-1] == "kontra"
+
+
+class Forgetful(Lister):
+    """Lists 'kontra' and carries it out, but forgets to say so (returns None)."""
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> None:
+        deal.extra["house-lister"] = seat
+
+
+def test_an_apply_hook_that_forgets_to_return_true_is_told_what_it_owes() -> None:
+    """The engine said only 'no rule carries out the legal call kontra'."""
+    match = new_match(
+        build_ruleset(options=["house-lister"], plugins=[Forgetful([Call("kontra")])]),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    say(match, 0, "igrayu")
+    with pytest.raises(AssertionError, match="must return True from deberc_apply_extra_call"):
+        say(match, 0, "kontra")
