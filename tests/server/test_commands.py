@@ -254,6 +254,36 @@ async def test_calls_are_of_the_tables_rule_set_with_its_player_count(
     assert three[0] == "Calls of the game chiming (a plugin's game of its own), in its words:"
 
 
+class Kontra:
+    """A third party's option with a call of its own (docs/plugins.md, "Spoken calls")."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="kontra", kind="option", summary="Say 'kontra': written double.")
+
+    @hookimpl
+    def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
+        return {"kontra": ("контра", "double")}
+
+
+async def test_calls_of_a_third_partys_option_name_its_words_and_the_option(
+    nursery: trio.Nursery, db_path: Path, connect: Connector
+) -> None:
+    """What 'calls' says of a plugin's call (docs/plugins.md): its words and the option,
+    no sentence of its own, which the shipped options have: its summary, in 'rules',
+    says what the call does."""
+    config = make_config(db_path)
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(Kontra())))
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 kontra")
+    await ann.expect("ok", cmd="sit")
+    told = await _block(ann, "calls", "help")
+    assert told[-2:] == [
+        "Calls of this table's options:",
+        "  kontra (контра, double)              option kontra",
+    ]
+
+
 async def test_who_and_tables(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
