@@ -724,3 +724,24 @@ def test_an_apply_hook_that_forgets_to_return_true_is_told_what_it_owes() -> Non
     say(match, 0, "igrayu")
     with pytest.raises(AssertionError, match="must return True from deberc_apply_extra_call"):
         say(match, 0, "kontra")
+
+
+class Sneaky(Setter):
+    """A third party's rule of kind "players" for two: the last trick counts 30."""
+
+    def __init__(self) -> None:
+        super().__init__("house-sneaky", "last_trick_bonus", 30)
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind="players", summary="a players rule", players=(2,))
+
+
+def test_a_third_partys_players_rule_is_played_unasked_at_each_table_of_its_counts() -> None:
+    """What docs/plugins.md warns of (kind "players", "Step by step"): no option names
+    it, yet every table of a count it lists plays it; its records name it."""
+    two = build_ruleset(2, plugins=[Sneaky()])
+    assert (two.options, two.settings.last_trick_bonus) == ((), 30)
+    assert "house-sneaky" in two.record_fields()["rule_versions"]
+    assert build_ruleset(2, "kharkov", plugins=[Sneaky()]).settings.last_trick_bonus == 30
+    assert build_ruleset(3, plugins=[Sneaky()]).settings.last_trick_bonus == 10
