@@ -133,6 +133,15 @@ class RuleBook:
                 "the builtin rules are not "
                 "installed (reinstall deberc-net: its entry points are missing)",
             )
+        for rule in self._rules.values():
+            missing = [n for n in rule.info.requires if n not in self._rules]
+            if missing:  # else every table naming it is refused, and no start-up said why
+                raise PluginError(
+                    rule.distribution,
+                    rule.name,
+                    f"it requires {missing[0]!r}, which no installed plugin is: install the "
+                    "distribution that publishes it, or correct the name",
+                )
         # the one manager every rule is registered with (once: pluggy's registration
         # inspects every name a plugin module holds), checked as pytest checks its own
         self._pm = RuleManager(PROJECT)

@@ -745,3 +745,18 @@ def test_a_third_partys_players_rule_is_played_unasked_at_each_table_of_its_coun
     assert "house-sneaky" in two.record_fields()["rule_versions"]
     assert build_ruleset(2, "kharkov", plugins=[Sneaky()]).settings.last_trick_bonus == 30
     assert build_ruleset(3, plugins=[Sneaky()]).settings.last_trick_bonus == 10
+
+
+def test_an_option_requiring_a_rule_nobody_installed_is_refused_at_loading() -> None:
+    """It loaded, and every table naming it was refused 'option ... needs option
+    'to-7777' too', a rule nobody could add: the start-up said nothing."""
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[Setter("house-needy", "target", 1, requires=("to-7777",))])
+    assert info.value.rule == "house-needy"
+    assert str(info.value).endswith(
+        "it requires 'to-7777', which no installed plugin is: install the distribution "
+        "that publishes it, or correct the name"
+    )
+    # one installed beside it: loaded, and played together
+    both = build_ruleset(options=["a-on-777", "to-777"], plugins=[A_ON_777, TO_777])
+    assert both.settings.target == 1
