@@ -88,7 +88,19 @@ class RuleManager(pluggy.PluginManager):
                 "@hookimpl (from deberc_net.plugins import hookimpl), or give it a name "
                 f"without the {HOOK_PREFIX} prefix",
             )
+        if opts is not None and _is_async(getattr(plugin, name, None)):
+            raise pluggy.PluginValidationError(
+                plugin,
+                f"{name} is an async def: hooks are called, never awaited, so its body "
+                "would never run; write it with a plain def",
+            )
         return opts
+
+
+def _is_async(function: object) -> bool:
+    """A trio author's ``async def`` hook: called, it makes a coroutine nobody awaits."""
+    function = inspect.unwrap(function) if callable(function) else function
+    return inspect.iscoroutinefunction(function) or inspect.isasyncgenfunction(function)
 
 
 def _is_function(plugin: object, name: str) -> bool:
@@ -369,11 +381,12 @@ def _setting_up(rules: Sequence[LoadedRule], otherwise: LoadedRule) -> Iterator[
 
 
 def _invalid_told(exc: Exception, plugin: object) -> str:
-    """pluggy's refusal of an implementation (arguments the hook does not give), on one
-    line, with the file and line of the function, as an error raised in a plugin is."""
+    """pluggy's refusal of an implementation (arguments the hook does not give; an
+    unmarked or async one, ours), on one line, with the file and line of the function,
+    as an error raised in a plugin is."""
     text = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
-    hook = re.search(r"for hook '(\w+)'", text)
-    function = getattr(plugin, hook.group(1), None) if hook else None
+    hook = re.search(r"for hook '(\w+)'|^(deberc_\w+) is ", text)
+    function = getattr(plugin, hook.group(1) or hook.group(2), None) if hook else None
     code = getattr(inspect.unwrap(function), "__code__", None) if callable(function) else None
     if code is None:
         return text

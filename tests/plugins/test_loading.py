@@ -265,6 +265,43 @@ def test_a_hook_asking_for_an_argument_the_hook_never_gives_is_named_by_file_and
     assert text.endswith(f"(at {tmp_path / module}.py:{line})")
 
 
+ASYNC_HOOK = (  # a trio author's habit: called, never awaited, the rule did nothing
+    GOOD_RULE
+    + """
+@hookimpl
+async def deberc_configure(settings, players):
+    settings.target = 777
+"""
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "said", "line"),
+    [
+        (
+            ASYNC_HOOK,
+            "deberc_configure is an async def: hooks are called, never awaited",
+            "@hookimpl",
+        ),
+        (UNMARKED, "deberc_configure is named like a hook but not marked", "def deberc_configure("),
+    ],
+)
+def test_an_async_or_unmarked_hook_is_refused_with_its_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, said: str, line: str
+) -> None:
+    """An 'async def' hook loaded and did nothing (its coroutine never ran): failed
+    before; the unmarked one was refused without saying where."""
+    module = publish(tmp_path, "deberc-hooky", "hooky", source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PluginError) as info:
+        RuleBook.load()
+    text = str(info.value)
+    lines = (tmp_path / f"{module}.py").read_text(encoding="utf-8").splitlines()
+    number = 1 + next(i for i, x in enumerate(lines) if x.startswith(line) and i > 6)
+    assert said in text
+    assert text.endswith(f"(at {tmp_path / module}.py:{number})")
+
+
 CLASS_RULE = """
 from deberc_net.plugins import RuleInfo, hookimpl
 
