@@ -216,6 +216,21 @@ def test_selfplay_and_ladder_refuse_to_start_too(
         assert "distribution 'deberc-broken'" in err and "broken on purpose" in err, argv
 
 
+def test_a_rule_published_under_another_group_is_an_unknown_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What docs/plugins.md tells an author whose rule is not found: the group is
+    never looked at, and selfplay names the options that were loaded."""
+    module = publish(tmp_path, "deberc-hyphen", "hyphen-rule", GOOD_RULE)
+    points = tmp_path / "deberc_hyphen-0.0.1.dist-info" / "entry_points.txt"
+    points.write_text(f"[deberc-net]\nhyphen-rule = {module}\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["selfplay", "--games", "1", "--option", "hyphen-rule"]) == 2
+    err = capsys.readouterr().err
+    assert "deberc-net selfplay: unknown option 'hyphen-rule'; variants: " in err
+    assert "options: " in err and "to-301" in err
+
+
 class _UnmarkedMethod:
     @hookimpl
     def deberc_rule_info(self) -> RuleInfo:
