@@ -111,6 +111,14 @@ def _help_text(
 TOPIC_MOST = 40
 
 
+# a call's first word that is none alone: 'help ne prokhodit' searched by 'ne' told
+# the option swap-before-extra's 'ne menyayu'
+_NEGATIONS = frozenset({"ne", "не"})
+# the engine's answers that 'calls' lists by their question's entry: played where it is
+# ('help no' at a Moscow table was told it is none of this table's calls)
+_ANSWERED = {"prokhodit": "prokhodit?", "ne prokhodit": "prokhodit?"}
+
+
 def calls_about(
     topic: str,
     texts: Texts,
@@ -141,7 +149,9 @@ def calls_about(
         # a call as it is said ('от туза', 'igrayu h'): its first word is the column's,
         # and only the entries whose column says it are told ('ломаю N … N от 1 до 12'
         # is no answer to 'от туза')
-        first = topic.split()[0]
+        # (a negation is no call's first word alone: 'ne prokhodit' is no 'ne menyayu')
+        words = topic.split()
+        first = " ".join(words[:2] if words[0].lower() in _NEGATIONS else words[:1])
         named = re.compile(rf"(?<!\w){re.escape(folded(first))}(?!\w)")
         if not first_word or first == topic or not named.search(index.columns):
             return ()
@@ -223,7 +233,8 @@ def call_pointer(
         said = phrase(Msg.HELP_CARD, topic=topic)
     elif call is not None:
         token = call.token()
-        if texts is not None and not calls_about(spoken_call(token), texts, Lang.EN):
+        spoken = spoken_call(token)
+        if texts is not None and not calls_about(_ANSWERED.get(spoken, spoken), texts, Lang.EN):
             return ()
         name = phrase(Msg.CALL_WORD, call=spoken_call(token), ru=ru_call(token))
         option = _engine_option(spoken_call(token)) if texts is None else None
@@ -476,8 +487,16 @@ class Help:
             return pointer
         # a call this table does not play ('кінець' without manual-claim, 'пасую' at a
         # Tertz table): told as its other words are ('help konets'), where it is one
-        spoken = spoken_call(engines.token())
-        return calls_about(spoken, lobby_texts, lang, elsewhere=True, shown=topic)
+        token = engines.token()
+        spoken = spoken_call(token)
+        if spoken not in _ANSWERED:  # (an answer's entry is its question's: not it)
+            about = calls_about(spoken, lobby_texts, lang, elsewhere=True, shown=topic)
+            if about:
+                return about
+        name = phrase(Msg.CALL_WORD, call=spoken, ru=ru_call(token))
+        whose = phrase(Msg.OTHER_TABLES_CALL)
+        said = phrase(Msg.HELP_CALL_ELSEWHERE, topic=topic, whose=whose, call=name)
+        return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
 
     def _call_words(self, table: Table | None) -> tuple[CallWords, ...]:
         """The words ``table``'s plugins give its calls, for 'help WORD'; in the lobby

@@ -317,3 +317,46 @@ async def test_an_options_numbered_call_without_a_number_it_has_names_the_option
     assert _joined(await help_texts(ann, "help stavka 9")) == (
         f"stavka 9 is no command but a table call: stavka N (N from 1 to 3). {tail}"
     )
+
+
+async def test_the_answers_to_prokhodit_are_told_as_calls_not_as_ne_menyayu(
+    port: int, connect: Connector
+) -> None:
+    """'help no' and 'help ne prokhodit' (the answer that a trump sequence does not
+    pass) at a Moscow table, which plays them, said they were calls of other tables,
+    not played there, and listed the option swap-before-extra's 'ne menyayu' (their
+    first word 'ne'); at a Tertz table, which has no prokhodit?, they listed it too,
+    and 'help yes' the question prokhodit? for its answer."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    here = "'calls' lists what may be said at a table."
+    said = {w: _joined(await help_texts(ann, f"help {w}")) for w in ("no", "ne prokhodit")}
+    assert said == {
+        "no": f"no is no command but a table call: ne prokhodit. {here}",
+        "ne prokhodit": f"ne prokhodit is no command but a table call: ne prokhodit. {here}",
+    }
+    assert _joined(await help_texts(ann, "help yes")) == (
+        f"yes is no command but a table call: prokhodit. {here}"
+    )
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    elsewhere = "is no command but a call of other tables:"
+    tail = "not played at this table. 'calls' lists this table's calls."
+    said = {w: _joined(await help_texts(ann, f"help {w}")) for w in ("yes", "no", "не проходит")}
+    assert said == {
+        "yes": f"yes {elsewhere} prokhodit, {tail}",
+        "no": f"no {elsewhere} ne prokhodit, {tail}",
+        "не проходит": f"не проходит {elsewhere} ne prokhodit, {tail}",
+    }
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x.startswith("Язык"))
+    await vera.send("new 2")
+    await vera.read_until(lambda x: x.startswith("Вы за столом"))
+    assert _joined(await person_told(vera, "help не проходит")) == (
+        "«не проходит» — не команда, а ход за столом: «не проходит». Что можно сказать за"
+        " столом, перечисляет calls."
+    )
