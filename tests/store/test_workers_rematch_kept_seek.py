@@ -150,3 +150,44 @@ async def test_no_rematch_is_taken_before_the_kept_seekers_worker_tells_the_offe
                 if stopped:
                     os.kill(workers.pids[1], signal.SIGCONT)
                 await close_all(opened)
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_an_offer_off_as_it_was_made_is_told_off_to_nobody_as_its_worker_is_lost(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ann's seek kept calls the offer off as the match ends, told to nobody (§5.16);
+    dan, at her worker, was then told 'rematch … off=server-lost' of it as the table's
+    worker was lost within its 60 s: an offer he never heard of, off already."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                bob = await workers.connect(0, "bob")
+                opened.append(bob)
+                await bob.send("new 3")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                dan = await workers.connect(1, "dan")  # a program, who sought nothing
+                opened.append(dan)
+                await until_listed(dan, "tables", f"id={table} ")
+                await dan.send(f"sit {table}")
+                await dan.expect("ok", cmd="sit", timeout=10)
+                ann = await workers.reach(1, "ann")  # a person, who seeks
+                opened.append(ann)
+                await ann.send("login ann")
+                await ann.take(lambda x: x.startswith("Hello, ann"))
+                await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
+                await dan.read_until(lambda x: is_event(x, "start"), 10)
+                await bob.send("leave!")  # in the first deal: her seek is given back
+                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
+                await dan.read_until(lambda x: is_event(x, "match-end"), 10)
+                await dan.send("rematch")  # off as it was made, for her seek kept
+                said = await dan.expect("error", timeout=10)
+                assert said["text"].endswith("ann was put back in line for the same game"), said
+                os.kill(workers.pids[0], signal.SIGKILL)
+                await until_listed(dan, "who", "bob", present=False)
+                await dan.send("ping")
+                await dan.expect("ok", cmd="ping", timeout=10)
+                assert not [x for x in dan.lines if x.startswith("rematch ")], dan.lines
+            finally:
+                await close_all(opened)

@@ -152,7 +152,8 @@ class OfferElsewhere:
     still asked there, which tells him why it is off (rematch.Off). ``refused``: none
     was offered (a house bot's match, a ladder's board): his 'rematch' is asked there
     all the same, which tells him why (not "one is asked within 60 s"), and its loss
-    is no offer lost."""
+    is no offer lost. ``off``: it was off already as he left the table (a seek kept
+    called it off as it was made, or another's step): its loss is no offer lost either."""
 
     owner: int
     table: int
@@ -161,6 +162,7 @@ class OfferElsewhere:
     asked: tuple[str, ...] = ()
     withdrawn: bool = False
     refused: bool = False
+    off: bool = False
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -887,13 +889,16 @@ class Node:
                 owner, until = session.table.owner, trio.current_time() + REMATCH_S
                 offer = message.get("offer")  # its players (an older worker tells none)
                 names: tuple[str, ...] = ()
-                refused = False
+                refused = was_off = False
                 if isinstance(offer, dict) and offer.get("table") == session.table.id:
                     names = tuple(str(n) for n in offer["names"])
                     refused = bool(offer.get("refused"))
-                # (none offered: kept, for his 'rematch' to be told why there; its loss
-                # is no offer lost, §5.16)
-                off = OfferElsewhere(owner, session.table.id, until, names, refused=refused)
+                    was_off = bool(offer.get("off"))
+                # (none offered, or off already: kept, for his 'rematch' to be told why
+                # there; its loss is no offer lost, §5.16)
+                off = OfferElsewhere(
+                    owner, session.table.id, until, names, refused=refused, off=was_off
+                )
                 self.rematch_at[session.id] = off
                 session.table, session.seat = None, None
             return
@@ -1126,6 +1131,8 @@ class Node:
                 body["offer"] = {"table": offer.table, "names": list(offer.names)}
                 if offer.refusal is not None:  # none stands (a house bot's match): his
                     body["offer"]["refused"] = True  # worker keeps its entry so
+                elif not offer.open:  # off already (a seek kept as it was made): a loss
+                    body["offer"]["off"] = True  # of this worker then tells him nothing
         if table is not None:
             body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
             self._copied_elsewhere(table)
@@ -1545,8 +1552,8 @@ class Node:
             session = self.forwarded.get(sid)
             if told or offer.until < now or session is None or session.closed:
                 continue
-            if offer.withdrawn or offer.refused:  # he went elsewhere: off for him
-                continue  # already; or none was offered
+            if offer.withdrawn or offer.refused or offer.off:  # he went elsewhere: off
+                continue  # for him already; none was offered; or it was off as he left
             off = ev.RematchOff.SERVER_LOST
             session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
 
