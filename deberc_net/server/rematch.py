@@ -301,14 +301,15 @@ class Rematches:
         offer = self.offers.get(name_key(name))
         off = Off(Ended.SEEK_KEPT if kept else Ended(why), name)
         if offer is not None and offer.refusal is not None:
-            # nothing to call off. A house bot quits once its match is over: the offer
-            # stays, so its players are told why until its time is out (they were told
-            # no match of theirs had just ended), wherever they went since
-            return
-        if offer is not None and offer.open:
+            # nothing to call off here. A house bot quits once its match is over: the
+            # offer stays, so its players are told why until its time is out (they were
+            # told no match of theirs had just ended), wherever they went since; a later
+            # match's, at another worker, is called off there (below)
+            pass
+        elif offer is not None and offer.open:
             self._call_off(offer, why, name, without=session, ended=off.why)
             return
-        if offer is not None:  # off already: what he did since is what he knows of
+        elif offer is not None:  # off already: what he did since is what he knows of
             offer.off[name_key(name)] = off
         if self.lobby.node is not None:  # an offer kept by another worker is off too
             self.lobby.node.withdraw_rematch(session, why, kept=kept)

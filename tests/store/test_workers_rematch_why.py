@@ -96,3 +96,41 @@ async def test_a_house_bots_match_at_another_worker_says_why_no_rematch(
                 assert await ann.expect("error", timeout=10) == house_bot
             finally:
                 await close_all(opened)
+
+
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
+async def test_going_elsewhere_calls_off_another_workers_offer_after_a_house_bots_match(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """ann played a house bot at her own worker (0: no rematch of it), then bob at his
+    (1), and left that match: bob asked for a rematch. Her 'new' at worker 0 within
+    the house bot's 60 s called off nothing: her worker took the house bot's offer, of
+    which there was nothing to call off, for the last, and bob waited out the 60 s
+    untold (docs/protocol.md §5.16: a player who opens a table calls it off)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(1, "bob")
+                opened += [ann, bob]
+                await ann.send("new 2")
+                await ann.expect("ok", cmd="sit")
+                await ann.send("bot random")
+                await ann.expect("ok", cmd="bot", timeout=10)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
+                await ann.send("leave!")
+                await ann.expect("ok", cmd="leave", timeout=10)
+                table = await playing_across(bob, ann)
+                await ann.send("leave!")
+                await ann.expect("ok", cmd="leave", timeout=10)
+                await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+                await bob.send("rematch")
+                asked = await bob.expect("ok", cmd="rematch", timeout=10)
+                assert (asked["table"], asked["waiting"]) == (table, "ann"), asked
+                await ann.send("new 2")
+                await ann.expect("ok", cmd="sit", timeout=10)
+                off = await bob.read_until(lambda x: x.startswith("rematch "), 10)
+                assert f"rematch table={table} asked=bob waiting=ann off=elsewhere by=ann " in off
+            finally:
+                await close_all(opened)
