@@ -155,15 +155,16 @@ class Rematches:
             if old is not None:
                 old.open = False
             self.offers[name_key(name)] = offer
+        kept = [s for s in seeks_back if self.lobby.matchmaking.keeps_seek(s)]
         node = self.lobby.node
         if node is not None:
             # one whose 'leave' ended it was told his seat gone before the offer was made:
             # his worker hears its players now (for a loss of this one: node.py), or that
-            # none was offered
+            # none was offered, or that it is off as it is made (below)
             gone = [p for p in self._players(offer) if p.table is not table]
             if gone:
-                node.rematch_asked(table.id, (), gone, names, refused=refusal is not None)
-        kept = [s for s in seeks_back if self.lobby.matchmaking.keeps_seek(s)]
+                refused = refusal is not None
+                node.rematch_asked(table.id, (), gone, names, refused=refused, off=bool(kept))
         if refusal is None and kept:
             # off as it is made, decided here: under serve --workers the worker of one
             # of another worker's keeps his seek, and says so (a withdraw) a hop later,

@@ -191,3 +191,44 @@ async def test_an_offer_off_as_it_was_made_is_told_off_to_nobody_as_its_worker_i
                 assert not [x for x in dan.lines if x.startswith("rematch ")], dan.lines
             finally:
                 await close_all(opened)
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_the_leaver_of_an_offer_off_as_it_was_made_hears_nothing_of_its_loss(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """As above, bob the leaver at another worker than the table's: his 'placed' came
+    before the offer, whose players his worker heard after (rematch_asked), not that
+    it was off: he was told 'rematch … off=server-lost' as the table's worker was lost."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            try:
+                carl = await workers.connect(0, "carl")
+                opened.append(carl)
+                await carl.send("new 3")
+                table = (await carl.expect("ok", cmd="sit"))["table"]
+                bob = await workers.connect(1, "bob")  # a program, who sought nothing
+                opened.append(bob)
+                await until_listed(bob, "tables", f"id={table} ")
+                await bob.send(f"sit {table}")
+                await bob.expect("ok", cmd="sit", timeout=10)
+                ann = await workers.reach(1, "ann")  # a person, who seeks
+                opened.append(ann)
+                await ann.send("login ann")
+                await ann.take(lambda x: x.startswith("Hello, ann"))
+                await ann.send("seek 3")  # she sits at carl's table (docs/scaling.md)
+                await bob.read_until(lambda x: is_event(x, "start"), 10)
+                await bob.send("leave!")  # in the first deal: her seek is given back
+                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
+                await carl.read_until(lambda x: is_event(x, "match-end"), 10)
+                await carl.send("rematch")  # off as it was made, for her seek kept
+                said = await carl.expect("error", timeout=10)
+                assert said["text"].endswith("ann was put back in line for the same game"), said
+                os.kill(workers.pids[0], signal.SIGKILL)
+                await until_listed(bob, "who", "carl", present=False)
+                await bob.send("ping")
+                await bob.expect("ok", cmd="ping", timeout=10)
+                assert not [x for x in bob.lines if x.startswith("rematch ")], bob.lines
+            finally:
+                await close_all(opened)

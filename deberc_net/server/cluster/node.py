@@ -766,16 +766,20 @@ class Node:
         players: list[Session],
         names: tuple[str, ...] = (),
         refused: bool = False,
+        off: bool = False,
     ) -> None:
         """Tell the workers of ``players`` (those of them elsewhere) who has asked for
         a rematch of ``table``, kept here, and its players (``names``, by seat): should
         this worker be lost, each of them names them in his 'off=server-lost' line
         (_rematches_lapse). (The players' of one who left the match, whose 'placed'
         came before the offer: Rematches.match_over; ``refused``: none was offered, a
-        house bot's match, and his worker marks the entry it keeps so.)"""
+        house bot's match, and his worker marks the entry it keeps so; ``off``: it
+        was off as it was made, a seek kept, and its loss tells him nothing.)"""
         told: dict[str, Any] = {"table": table, "asked": list(asked), "names": list(names)}
         if refused:
             told["refused"] = True
+        if off:
+            told["off"] = True
         for player in players:
             if isinstance(player, RemoteSession):
                 body = {"k": "rematch_asked", "s": player.remote_id} | told
@@ -790,7 +794,10 @@ class Node:
             asked = tuple(str(n) for n in message["asked"])
             # (an older worker tells no names: those its 'placed' told, if any)
             names = tuple(str(n) for n in message.get("names", ())) or offer.names
-            self.rematch_at[message["s"]] = attrs.evolve(offer, asked=asked, names=names)
+            was_off = offer.off or bool(message.get("off"))
+            self.rematch_at[message["s"]] = attrs.evolve(
+                offer, asked=asked, names=names, off=was_off
+            )
 
     def own_match_over(self, name: str, table: int) -> None:
         """``name``'s own match, at ``table`` here, is over (its end told him next, after
