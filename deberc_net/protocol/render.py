@@ -196,51 +196,53 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
 _UNBROKEN = re.compile(
     r"['«]login [^'»\n]{1,60}['»]|\((?:away|нет связи): [^)\n]{1,60}\)|(?<!\S)\S+ -?\d+[.)]?$"
 )
-# stands for a space within it while the line is wrapped: one column wide, as the space
-# (a control character counts none), and no space to str.split or textwrap
+# a space of the server's own kept within its words when a line is wrapped (_unbroken,
+# _whole): a control character, which nobody's text has (the line reader refuses them),
+# so a '␣' someone typed is never taken for one
+_KEPT = "\x1f"
+# stands for _KEPT while a line is measured and wrapped: one column wide, as the space
+# (a control character counts none), and no space to str.split or textwrap (a control
+# character is one)
 _JOINED = "\u2423"
 # follows a pair's '+' and a space where a side too wide for a line may break (no
 # column: the line is measured as it will be shown)
 _PAIR_BREAK = "\u2064"
 
 
-def _fit(lines: Iterable[str], indent: str = "  ", *, typed: bool = False) -> list[str]:
-    """Human lines cut to the terminal's width; a continuation starts with ``indent``.
-    ``typed``: a player's words (chat), whose own _JOINED characters are text, not
-    marks, and are shown as typed."""
+def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
+    """Human lines cut to the terminal's width; a continuation starts with ``indent``."""
     out: list[str] = []
     for text in lines:
+        shown = _unmarked(text)  # (a side's 'name 120' marked whole: _by_side)
         # a character takes at most two columns: a short line fits uncounted (most)
-        if 2 * len(text) <= WIDTH or (len(text) <= WIDTH and columns(text) <= WIDTH):
-            # (a side's 'name 120' marked whole: _by_side; a player's text is as typed)
-            out.append(text if typed else _unmarked(text))
+        if 2 * len(shown) <= WIDTH or (len(shown) <= WIDTH and columns(shown) <= WIDTH):
+            out.append(shown)
             continue
         kept = _UNBROKEN.sub(lambda m: _unbroken(m[0], WIDTH - len(indent)), text)
-        if columns(kept) == len(kept):
-            wrapped = textwrap.wrap(kept, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
+        marked = kept.replace(_KEPT, _JOINED)
+        if columns(marked) == len(marked):
+            wrapped = textwrap.wrap(marked, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
         else:
-            wrapped = _wrap_wide(kept, indent)
-        if typed and _JOINED in text:
-            out += _typed_unmarked(text, kept, wrapped) or [""]
-        else:
-            out += [_unmarked(x) for x in wrapped] or [""]
+            wrapped = _wrap_wide(marked, indent)
+        out += [_unmarked(x) for x in _kept_back(kept, wrapped)] or [""]
     return out
 
 
-def _typed_unmarked(text: str, kept: str, wrapped: list[str]) -> list[str]:
-    """``wrapped`` (``kept`` cut into lines) with only the marks _fit made taken out: a
-    _JOINED the player typed stays (``kept`` is ``text`` with some spaces marked, one
-    character for one, and wrapping drops no _JOINED, so the n-th in the lines is the
-    n-th in ``kept``)."""
-    made = iter([text[at] != _JOINED for at, char in enumerate(kept) if char == _JOINED])
-    return ["".join(" " if c == _JOINED and next(made) else c for c in line) for line in wrapped]
+def _kept_back(kept: str, wrapped: list[str]) -> list[str]:
+    """``wrapped`` (``kept`` cut into lines, its _KEPT as _JOINED) with its _KEPT back,
+    and a '␣' someone typed as typed: wrapping drops no _JOINED, so the n-th in the
+    lines is the n-th of ``kept``'s _KEPT and '␣' together."""
+    if _JOINED not in kept:  # (nobody's '␣': most lines)
+        return [line.replace(_JOINED, _KEPT) for line in wrapped]
+    ours = iter([char == _KEPT for char in kept if char in (_KEPT, _JOINED)])
+    return ["".join(_KEPT if c == _JOINED and next(ours) else c for c in line) for line in wrapped]
 
 
 def _unbroken(words: str, room: int) -> str:
     """``words`` kept on one line when a line is wrapped, if one holds them: wider
     (two partners of 20 CJK characters away, '(away: 王…, 李…)': 90 columns) they
     break at their spaces, not inside a name as a word too wide is cut."""
-    return words.replace(" ", _JOINED) if columns(words) <= room else words
+    return words.replace(" ", _KEPT) if columns(words) <= room else words
 
 
 def _wrap_wide(text: str, indent: str) -> list[str]:
@@ -287,14 +289,7 @@ def render(event: ev.ServerEvent, style: str, order: HandOrder = HandOrder.RANK)
             if template is not None:
                 return [template(event.seq, event.table, told)]
         return _render(event, True, order)
-    if type(event) in _FIT_AS_TYPED:  # fit already, a player's words shown as typed
-        return _render(event, False, order)
     return _fit(_render(event, False, order))
-
-
-# what the human style fits as a player's words (_fit's ``typed``), once: fit again as
-# the server's own lines, a typed '␣' (_JOINED) would read as a space
-_FIT_AS_TYPED = (ev.Said, ev.Announced)
 
 
 def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]:
@@ -516,16 +511,14 @@ def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
         watchers = _say(lang, Msg.SAID_WATCHERS) if e.watchers else ""
         where = _say(lang, Msg.SAID_AT, table=e.table, watchers=watchers)
     text = " ".join(e.text.split())
-    said = _say(lang, Msg.SAID, where=where, sender=e.sender, text=text)
-    return _fit([said], CHAT_CONTINUED, typed=True)
+    return _fit([_say(lang, Msg.SAID, where=where, sender=e.sender, text=text)], CHAT_CONTINUED)
 
 
 def announced_lines(e: ev.Announced, lang: Lang = Lang.EN) -> list[str]:
     """An admin's announcement, marked as his (a player's line starts with his name, so
     none reads like it), its blanks one space and wrapped as a chat line is."""
     text = " ".join(e.text.split())
-    said = _say(lang, Msg.ANNOUNCED, sender=e.sender, text=text)
-    return _fit([said], CHAT_CONTINUED, typed=True)
+    return _fit([_say(lang, Msg.ANNOUNCED, sender=e.sender, text=text)], CHAT_CONTINUED)
 
 
 def bans_lines(e: ev.Bans, lang: Lang = Lang.EN) -> list[str]:
@@ -918,13 +911,13 @@ def _whole(entry: str) -> str:
     wrapped ('borya (нет связи) 0'); a pair too wide for any line (two names of 20 CJK
     characters: 85 columns) breaks after its '+', not inside a name as it was cut."""
     if columns(entry) > WIDTH - 2:
-        return f"+{_PAIR_BREAK} ".join(part.replace(" ", _JOINED) for part in entry.split("+"))
-    return entry.replace(" ", _JOINED)
+        return f"+{_PAIR_BREAK} ".join(part.replace(" ", _KEPT) for part in entry.split("+"))
+    return entry.replace(" ", _KEPT)
 
 
 def _unmarked(text: str) -> str:
-    """A wrapped line of 'tables' as it is shown: its marks for wrapping taken out."""
-    return text.replace(_PAIR_BREAK + " ", "").replace(_PAIR_BREAK, "").replace(_JOINED, " ")
+    """A line as it is shown: its marks for wrapping taken out (a '␣' typed is text)."""
+    return text.replace(_PAIR_BREAK + " ", "").replace(_PAIR_BREAK, "").replace(_KEPT, " ")
 
 
 def _name(names: tuple[str, ...], seat: int | None) -> str:

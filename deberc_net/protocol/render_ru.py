@@ -101,10 +101,10 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             lines = who_lines(event, Lang.RU)
         case ev.Tables():
             lines = tables_lines(event, Lang.RU)
-        case ev.Said():  # fit already, as typed (render.said_lines)
-            return [ru_card_text(text) for text in said_lines(event, Lang.RU)]
+        case ev.Said():
+            lines = said_lines(event, Lang.RU)
         case ev.Announced():
-            return [ru_card_text(text) for text in announced_lines(event, Lang.RU)]
+            lines = announced_lines(event, Lang.RU)
         case ev.Bans():
             lines = bans_lines(event, Lang.RU)
         case ev.Mutes():

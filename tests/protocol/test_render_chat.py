@@ -59,3 +59,15 @@ def test_a_typed_open_box_is_shown_as_typed_short_or_wrapped() -> None:
         assert joined.endswith("anna 12") and joined.count(OPEN_BOX) == 2
     announced = ev.Announced("admin", f"{OPEN_BOX} " * 50)
     assert " ".join(render(announced, HUMAN)).count(OPEN_BOX) == 50
+
+
+def test_a_typed_open_box_is_shown_as_typed_in_the_servers_own_lines() -> None:
+    # failed before: an error quoting what was typed read 'no command 'a b'' (every
+    # '␣' of every short line was taken for a kept space's mark)
+    echoed = ev.Error("unknown-command", f"no command 'a{OPEN_BOX}b'")
+    assert render(echoed, HUMAN) == [f"Error (unknown-command): no command 'a{OPEN_BOX}b'"]
+    told = ev.Info(f"why: {OPEN_BOX}" + " word" * 30 + " anna 12")
+    lines = render(told, HUMAN)
+    assert len(lines) > 1 and all(columns(line) <= 80 for line in lines)
+    assert lines[0].startswith(f"why: {OPEN_BOX} word") and lines[-1].endswith(" anna 12")
+    assert "".join(lines).count(OPEN_BOX) == 1
