@@ -330,6 +330,28 @@ def test_version_is_the_distributions_and_help_imports_no_engine() -> None:
     assert done.stdout.endswith("imported: []\n")
 
 
+def test_the_parent_of_workers_reads_its_settings_without_the_servers_imports(
+    tmp_path: Path,
+) -> None:
+    """``serve --workers``' parent starts processes and serves no login: reading its
+    settings (their ``admins`` checked as names) imports neither trio nor the accounts'
+    module (once a third of a second of its CPU, before any worker was started)."""
+    settings = tmp_path / "server.toml"
+    settings.write_text('[server]\nadmins = ["boss"]\n')
+    probe = (
+        "import sys\n"
+        "from deberc_net.cli import main\n"
+        f"argv = ['serve', '--workers', '2', '--config', {str(settings)!r}, '--db', 'x.db']\n"
+        "assert main(argv) == 2\n"  # an SQLite file: refused once the settings are read
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('trio', 'psycopg')\n"
+        "             or m == 'deberc_net.server.accounts'))\n"
+    )
+    done = run_python(probe)
+    assert done.returncode == 0, done.stderr
+    assert "--workers above 1 needs" in done.stderr
+    assert done.stdout == "[]\n"
+
+
 def test_a_server_logging_json_lines_does_not_import_rich_nor_asyncio() -> None:
     """Off a terminal the logs are JSON lines: structlog is imported without rich (whose
     console tracebacks they never use), and rich can still be imported afterwards; and

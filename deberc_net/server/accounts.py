@@ -10,7 +10,6 @@ import enum
 import hashlib
 import hmac
 import os
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -25,12 +24,9 @@ from .config import Config
 from .fair_turns import FairTurns
 from .limits import Recent, WindowCounter
 from .local import LOCAL_ADDRESS
+from .names import NAME_RULE, valid_name
 from .store import Store, name_key
 
-NAME_RULE = re.compile(r"^[^\W_][\w-]{1,19}$")
-# The only default-ignorable code points (drawn as nothing) that are letters, so that
-# NAME_RULE alone lets them in: the Hangul fillers. A name of them shows as a blank.
-BLANK_LETTERS = re.compile("[\u115f\u1160\u3164\uffa0]")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 # The shortest new password (a registration's, a 'password' change's, 'deberc-net
 # admin''s), in characters: one a club's players accept typing, past a guess of a few
@@ -45,15 +41,6 @@ PASSWORD_LEAST = 6
 LOOKALIKE_SCRIPTS = frozenset(
     {"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LISU", "CANADIAN", "TIFINAGH"}
 )
-
-
-def valid_name(name: str) -> bool:
-    """2-20 letters, digits, '_' or '-', starting with a letter or digit (any alphabet),
-    none drawn as nothing; judged in composed form, so a decomposed é is a letter too.
-    A name that may be someone's: one registered before ``new_name``'s stricter rule
-    still logs in, and is still found ('finger', 'invite', his web page)."""
-    composed = unicodedata.normalize("NFC", name)
-    return bool(NAME_RULE.match(composed)) and not BLANK_LETTERS.search(composed)
 
 
 def new_name(name: str) -> bool:
@@ -119,7 +106,15 @@ def set_password(store: Store, name: str, password: str) -> str | None:
     return holder
 
 
-__all__ = ["Accounts", "Admitted", "name_key", "new_name", "set_password", "valid_name"]
+__all__ = [
+    "NAME_RULE",
+    "Accounts",
+    "Admitted",
+    "name_key",
+    "new_name",
+    "set_password",
+    "valid_name",
+]
 
 
 class Admitted(enum.Enum):

@@ -501,7 +501,7 @@ def setting_problem(name: str, value: object, *, in_code: bool = False) -> str |
             return f"expects {such} ({shown(wrong)} is neither)"
     if name == "admins" and isinstance(value, list):
         # a name no login can have ('boss, ana' as one string) would make nobody admin
-        from deberc_net.server.accounts import valid_name
+        from deberc_net.server.names import valid_name
 
         wrong = next((item for item in value if not valid_name(item)), None)
         if wrong is not None:

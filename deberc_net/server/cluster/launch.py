@@ -221,6 +221,10 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     drained: set[int] = set()  # the workers a drain has ended (not started again)
     drains_seen = 0
     try:
+        # the database as the 'listening' line names it, while the workers start: a
+        # postgresql:// address is read by psycopg, whose import (a sixth of a second of
+        # CPU) came after the last worker's 'ready', and held up the line by as much
+        db = describe(config.db)
         while not stopping:
             while len(draining) > drains_seen:
                 _drain_heard(workers, draining[drains_seen], not drains_seen, count)
@@ -241,7 +245,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                     "listening",
                     host=config.host,
                     port=port,
-                    db=describe(config.db),
+                    db=db,
                     workers=count,
                     **config.web_off(),
                 )
