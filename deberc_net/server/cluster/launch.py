@@ -5,8 +5,9 @@ stdin is a pipe the parent holds open: the parent gone (even by SIGKILL), the wo
 reads its end and stops as on SIGTERM (worker.py), so no orphan keeps serving the
 ports. The one word ever written there, DRAIN_WORD, comes with the SIGUSR1 a drain of
 the whole server passes on (a worker's admin 'drain' then knows it has begun). A
-worker's stdout says 'ready' (or 'failed REASON'), then only 'drain-asked NAME' before
-an admin's 'drain' there signals the parent, whose log then names him.
+worker's stdout says 'ready' with the database as its logs name it (or 'failed
+REASON'), then only 'drain-asked NAME' before an admin's 'drain' there signals the
+parent, whose log then names him.
 
 The parent binds the port first (port 0 picks a free one) and keeps that socket, bound
 and not listening, so the port stays theirs while a worker restarts; it logs
@@ -116,17 +117,31 @@ class Worker:
     # the admins whose 'drain' this worker passed on as a SIGUSR1 to the parent, not
     # yet logged ('drain-asked NAME' on its stdout, before the signal)
     asked: list[str] = attrs.Factory(list)
+    # the database as the worker's logs name it ('ready DB': a JSON string)
+    db: str | None = None
 
 
 def heard_from(worker: Worker, line: bytes) -> None:
-    """A line of a worker's stdout: 'ready', 'failed REASON', or 'drain-asked NAME'."""
+    """A line of a worker's stdout: 'ready DB', 'failed REASON', or 'drain-asked NAME'."""
     line = line.strip()
-    if line == b"ready":
+    if line == b"ready" or line.startswith(b"ready "):
         worker.ready = True
+        said = line[len(b"ready ") :]
+        if said:
+            worker.db = json.loads(said)
     elif line.startswith(b"failed "):
         worker.failure = line[len(b"failed ") :].decode("utf-8", "replace")
     elif line.startswith(DRAIN_ASKED):
         worker.asked.append(line[len(DRAIN_ASKED) :].decode("utf-8", "replace"))
+
+
+def _described(workers: list[Worker], config: Config) -> str:
+    """The database as the 'listening' line names it: as a worker said it with its
+    'ready'. The parent reads no address itself: a postgresql:// one is read by
+    psycopg, whose import (a sixth of a second of CPU) the parent needs for nothing
+    else, and which came after the last worker was ready, holding up the line."""
+    said = next((w.db for w in workers if w.db is not None), None)
+    return said if said is not None else describe(config.db)
 
 
 def _who_asked(workers: list[Worker]) -> tuple[int, str] | None:
@@ -221,10 +236,6 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     drained: set[int] = set()  # the workers a drain has ended (not started again)
     drains_seen = 0
     try:
-        # the database as the 'listening' line names it, while the workers start: a
-        # postgresql:// address is read by psycopg, whose import (a sixth of a second of
-        # CPU) came after the last worker's 'ready', and held up the line by as much
-        db = describe(config.db)
         while not stopping:
             while len(draining) > drains_seen:
                 _drain_heard(workers, draining[drains_seen], not drains_seen, count)
@@ -245,7 +256,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                     "listening",
                     host=config.host,
                     port=port,
-                    db=db,
+                    db=_described(workers, config),
                     workers=count,
                     **config.web_off(),
                 )

@@ -30,7 +30,7 @@ def worker_main() -> int:
     from deberc_net.server.app import ListenError, serve, sole_exception
     from deberc_net.server.config import Config
     from deberc_net.server.logs import configure_logging
-    from deberc_net.server.store import StoreError
+    from deberc_net.server.store import StoreError, describe
 
     from .launch import ENV
 
@@ -55,7 +55,9 @@ def worker_main() -> int:
 
     def ready(port: int) -> None:
         stops.served(port)
-        sys.stdout.write("ready\n")
+        # with the database as its logs name it (a password hidden): the parent's
+        # 'listening' line says it without importing psycopg to read the address
+        sys.stdout.write(f"ready {json.dumps(describe(config.db))}\n")
         sys.stdout.flush()
 
     try:
