@@ -27,6 +27,9 @@ from deberc_net.protocol.wire import EventKind, parse_line
 from .pilot import SIZE, WAIT_S, answered, complete_and_send, until
 from .server import ServerThread
 
+# the pilot's shorter wait for idleness after each key (conftest.py)
+pytestmark = pytest.mark.usefixtures("quicker_idle_wait")
+
 CARD = r"(?:10|[789JQKA])[♠♥♦♣]"
 LAST_TRICK = re.compile(
     rf"Last:   (?:rival {CARD}  tuiplayer {CARD}|tuiplayer {CARD}  rival {CARD})"

@@ -29,6 +29,9 @@ from deberc_net.protocol.wire import EventKind, parse_line
 from .pilot import SIZE, answered, complete_and_send, until
 from .server import ServerThread
 
+# the pilot's shorter wait for idleness after each key (conftest.py)
+pytestmark = pytest.mark.usefixtures("quicker_idle_wait")
+
 # a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
 START = [
     "ok cmd=login name=b1 guest=1 token=Tok123 text=Hello, b1 (guest). 1 table, 2 players"
