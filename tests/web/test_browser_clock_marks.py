@@ -81,8 +81,10 @@ def _marked(driver: webdriver.Chrome) -> Any:
 async def test_the_table_page_marks_what_the_clock_made(
     start_web: Callable[..., Any], browser: webdriver.Chrome, connect: Connector
 ) -> None:
-    # a long clock: the page is read (and served again) while the clock's card lies
-    web: WebServer = await start_web(bot_clock_ms=5000)
+    # a clock long enough that the page is read (and served again) while the clock's
+    # card lies (the next ask's clock: the reading took 0.1-0.7 s at a load of 11 on 2
+    # cores), and run out twice before it: 2.5 s, not 5 (5 s of the test)
+    web: WebServer = await start_web(bot_clock_ms=2500)
     ann = await connect.machine(web.port, "ann")
     bob = await connect.machine(web.port, "bob")
     table, seat_ann, seat_bob = await seat_pair(ann, bob, "2 moscow")
