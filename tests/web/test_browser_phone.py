@@ -17,7 +17,6 @@ import functools
 import json
 import random
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -123,6 +122,16 @@ return [...document.querySelectorAll("#deal-1 .tricks li")].map((li) => li.inner
 """
 
 
+MARK_SERVED_ROW = """
+window.servedRow = document.querySelector("#tables tbody tr");
+return window.servedRow !== null;
+"""
+SERVED_ROW_REPLACED = (
+    'const row = document.querySelector("#tables tbody tr");'
+    " return row !== null && row !== window.servedRow;"
+)
+
+
 def check_pages(
     driver: webdriver.Chrome, web: WebServer, width: int, table: int, match: str, tricks: list[str]
 ) -> None:
@@ -136,7 +145,12 @@ def check_pages(
             assert driver.find_elements(By.CSS_SELECTOR, ".talk span"), path
             assert driver.execute_script(TALK_BROKEN) == [], width
     driver.get(web.url("/"))
-    time.sleep(1.3)  # the list redrawn by its script (every second): names whole still
+    # the list redrawn by its script (every second): names whole still. Its rows are
+    # new elements then (waited for, not a fixed 1.3 s, which a loaded host could outrun)
+    assert driver.execute_script(MARK_SERVED_ROW)
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+        lambda d: d.execute_script(SERVED_ROW_REPLACED)
+    )
     assert len(driver.find_elements(By.CSS_SELECTOR, "#tables .who")) == 4
     assert_fits(driver, width, "/ redrawn")
 
