@@ -41,12 +41,16 @@ for (const box of document.querySelectorAll(".list-box")) {
 }
 return cut;
 """
-# the element focused: its text, and whether it is a link in a box, shown whole in it
+# the element focused: its text, whether it is a link in a box, shown whole in it, and
+# whether it was focused before (the page's every stop gone round)
 FOCUSED = """
 const a = document.activeElement, box = a.closest(".list-box");
-if (!box || a.tagName !== "A") return [a.textContent, null];
+window.focusedBefore = window.focusedBefore || new Set();
+const again = window.focusedBefore.has(a);
+window.focusedBefore.add(a);
+if (!box || a.tagName !== "A") return [a.textContent, null, again];
 const b = box.getBoundingClientRect(), r = a.getBoundingClientRect();
-return [a.textContent, r.left >= b.left && r.right <= b.right];
+return [a.textContent, r.left >= b.left && r.right <= b.right, again];
 """
 # a box that scrolls and holds no link: a stop of Tab (tabindex 0)
 LINKLESS = """
@@ -62,9 +66,11 @@ def _tabbed(driver: webdriver.Chrome, path: str) -> tuple[list[str], list[tuple[
     driver.get(path)
     cut = driver.execute_script(HALF_SHOWN)
     seen: list[tuple[str, bool]] = []
-    for _ in range(40):
+    for _ in range(40):  # (till the focus comes round again: each stop seen once)
         ActionChains(driver).send_keys(Keys.TAB).perform()  # (no scroll of its own)
-        text, whole = driver.execute_script(FOCUSED)
+        text, whole, again = driver.execute_script(FOCUSED)
+        if again:
+            break
         if whole is not None:
             seen.append((text, whole))
     return cut, seen
