@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -33,6 +34,7 @@ from .conftest import WebServer, screenshot
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[789JQKA])[shdc](?![0-9A-Za-z])")
 WATCH_PLAYS = 8  # cards timed on the live page before the bots speed up
 HOLD_CALLS = 16  # then calls held while the page's hand sizes are checked
+FEED_WINDOW_S = 0.05  # the live feed's window meanwhile (the server's: 0.25 s)
 SEEN = "return window.debercLines"
 SHOWN_SIZES = """
 return Array.from(document.querySelectorAll("#board .seat"),
@@ -90,7 +92,10 @@ def shown_sizes_become(driver: webdriver.Chrome, real: list[int]) -> list[int]:
 
 
 async def test_live_pages_follow_a_match_and_replay_it(
-    start_web: Callable[..., Any], browser: webdriver.Chrome, db_path: Path
+    start_web: Callable[..., Any],
+    browser: webdriver.Chrome,
+    db_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     web: WebServer = await start_web()
     await in_thread(browser.get, web.url("/"))
@@ -162,7 +167,10 @@ async def test_live_pages_follow_a_match_and_replay_it(
                 assert shown, f"{card} never appeared"
                 assert shown[0] - called < 1.0, f"{card} took {shown[0] - called:.2f} s"
 
-            # the hands' sizes shown (backs) are the hands' own, whenever the table stands
+            # the hands' sizes shown (backs) are the hands' own, whenever the table stands.
+            # The cards' timing above was at the server's own feed window (0.25 s); each
+            # held call here waits for one message, so a shorter one from here on
+            monkeypatch.setattr("deberc_net.server.web.feed.COALESCE_S", FEED_WINDOW_S)
             holding[0] = HOLD_CALLS
             sizes_seen = set()
             for _ in range(HOLD_CALLS):
