@@ -8,6 +8,7 @@ import functools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -19,11 +20,12 @@ from .conftest import WebServer
 
 
 @asynccontextmanager
-async def web_server(db: Path) -> AsyncIterator[WebServer]:
-    """A server with its web face that stops (cleanly) when the block ends."""
+async def web_server(db: Path, **settings: Any) -> AsyncIterator[WebServer]:
+    """A server with its web face that stops (cleanly) when the block ends; ``settings``
+    as make_config's (a ``match_seed``: the same deals every run)."""
     bound: list[int] = []
     async with trio.open_nursery() as nursery:
-        config = make_config(db, http_port=0)
+        config = make_config(db, http_port=0, **settings)
         port = await nursery.start(
             functools.partial(serve, config, rules=rule_book(), http_bound=bound.append)
         )
