@@ -152,6 +152,9 @@ class DealEnded(NamedTuple):
     bides: tuple[int, ...] = ()  # each side's bides after the deal
     unveiled: Unveiled | None = None
     match_over: MatchOver | None = None  # the deal ended the match
+    # hanging-separate: the sums waiting for the deals after the next (``hanging`` is the
+    # next deal's), in order
+    pending: tuple[int, ...] = ()
 
     @property
     def record(self) -> dict[str, Any]:

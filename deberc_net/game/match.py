@@ -263,6 +263,7 @@ class Match:
                 tuple(self.bides),
                 unveiled,
                 match_over,
+                tuple(score.hanging_pending),
             )
         )
         events: list[MatchEvent] = [ended]

@@ -56,6 +56,9 @@ class SeatView:
     # deal even with every point still in play, so a person's prompt does not offer it
     # (docs/rules.md §10); not a machine field: ``legal`` lists it
     konets_out_of_reach: bool = False
+    # hanging-separate: the sums waiting for the deals after this one (``hanging`` is
+    # this deal's), in order: the machine line's ``hanging_after``
+    hanging_after: tuple[int, ...] = ()
 
 
 def view(match: Match, seat: int | None) -> SeatView:
@@ -100,6 +103,7 @@ def view(match: Match, seat: int | None) -> SeatView:
         game=deal.view_fields(seat),
         declares=deal.declares(seat) if seat is not None else None,
         konets_out_of_reach=KONETS in legal and konets_out_of_reach(match, seat),
+        hanging_after=match.hanging_pending,
     )
 
 

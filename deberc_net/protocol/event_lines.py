@@ -34,6 +34,12 @@ def _numbers(numbers: Iterable[int] | None) -> str:
     return NONE if numbers is None else ",".join(map(str, numbers))
 
 
+def _after(pending: tuple[int, ...]) -> str:
+    """hanging-separate's sums waiting after ``hanging``'s deal, appended (§1) only when
+    there are any (docs/protocol.md §9.6)."""
+    return f" hanging_after={_numbers(pending)}" if pending else ""
+
+
 def _call(seq: int, table: int, e: g.CallMade) -> str:
     return (
         f"event seq={seq} table={table} kind=call seat={e.seat}"
@@ -90,6 +96,7 @@ def _deal(seq: int, table: int, e: g.DealStarted) -> str:
     return (
         f"event seq={seq} table={table} kind=deal deal={e.deal} dealer={e.dealer}"
         f" turned={_CARD[e.turned]} score={_numbers(e.score)} hanging={e.hanging}"
+        + _after(e.pending)
     )
 
 
@@ -98,6 +105,7 @@ def _deal_end(seq: int, table: int, e: g.DealEnded) -> str:
         f"event seq={seq} table={table} kind=deal-end deal={e.deal}"
         f" outcome={format_value(e.outcome)} points={_numbers(e.points)}"
         f" written={_numbers(e.written)} totals={_numbers(e.totals)} hanging={e.hanging}"
+        + _after(e.pending)
     )
 
 

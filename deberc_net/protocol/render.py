@@ -1022,6 +1022,7 @@ def _told_deal(e: g.DealStarted) -> tuple[str, Fields]:
         ("turned", card_str(e.turned)),
         ("score", e.score),
         ("hanging", e.hanging),
+        *_hanging_after(e.pending),
     ]
 
 
@@ -1034,7 +1035,14 @@ def _told_deal_end(e: g.DealEnded) -> tuple[str, Fields]:
         ("written", e.written),
         ("totals", e.totals),
         ("hanging", e.hanging),
+        *_hanging_after(e.pending),
     ]
+
+
+def _hanging_after(pending: tuple[int, ...]) -> Fields:
+    """hanging-separate's sums waiting for the deals after ``hanging``'s, appended only
+    when there are any (docs/protocol.md §1, §9.6)."""
+    return [("hanging_after", pending)] if pending else []
 
 
 @_told.register
@@ -1167,7 +1175,7 @@ def _human_start(e: g.MatchStarted, n: tuple[str, ...], sides: Sides) -> list[st
 
 @_human.register
 def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]:
-    hang = f" Hanging: {e.hanging}." if e.hanging else ""
+    hang = hanging_now(e.hanging, e.pending)
     return [
         f"Deal {e.deal}. {n[e.dealer]} deals and turns {pretty_card(e.turned)}. "
         f"Score: {_by_side(n, e.score)}.{hang}"
@@ -1183,10 +1191,24 @@ def _human_deal_end(
         how = e.outcome
     elif e.outcome == Outcome.HANGING:  # whose, and what the next deal plays for
         how = f"hanging bide for {bide}, {e.hanging} points hang"
+        if e.pending:  # hanging-separate: the next deal plays for the first sum only
+            later = "".join(f", then {p}" for p in e.pending[1:])
+            how += f" for the next deal, {e.pending[0]} for the one after{later}"
     else:
         how = f"bide for {bide}"
     scored = scored_lines(ev.scored_in(e.record), n, Lang.EN, words)
     return [deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.EN)]
+
+
+def hanging_now(hanging: int, pending: tuple[int, ...]) -> str:
+    """' Hanging: 73.' after a deal's score; under hanging-separate the sums waiting for
+    the deals after it too (' Hanging: 73 for this deal, 69 for the next.')."""
+    if not (hanging or pending):
+        return ""
+    if not pending:
+        return f" Hanging: {hanging}."
+    later = "".join(f", then {p}" for p in pending[1:])
+    return f" Hanging: {hanging} for this deal, {pending[0]} for the next{later}."
 
 
 def bide_side(e: g.DealEnded, n: Sequence[str]) -> str | None:
@@ -1441,6 +1463,7 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
         ("players", len(v.names)),
         # a whole new game's own fields (Tertz: talon, their_tricks), appended
         *((name, _cards(x) if isinstance(x, tuple) else x) for name, x in v.game),
+        *_hanging_after(v.hanging_after),
     ]
 
 
@@ -1461,7 +1484,7 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     if e.whole:  # the events told the rest as it happened: only asked for is it repeated
         out.append(
             f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. "
-            f"Score: {_by_side(n, v.totals)}." + (f" Hanging: {v.hanging}." if v.hanging else "")
+            f"Score: {_by_side(n, v.totals)}." + hanging_now(v.hanging, v.hanging_after)
         )
         if v.trump is not None:
             out.append(

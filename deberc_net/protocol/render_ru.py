@@ -253,9 +253,19 @@ def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
     return [f"Партия начинается: {' — '.join(n)}."]
 
 
+def _hanging_now(hanging: int, pending: tuple[int, ...]) -> str:
+    """« Висит: 73.»; under hanging-separate the later sums too (render.hanging_now)."""
+    if not (hanging or pending):
+        return ""
+    if not pending:
+        return f" Висит: {hanging}."
+    later = "".join(f", затем {p}" for p in pending[1:])
+    return f" Висит: {hanging} на эту раздачу, {pending[0]} на следующую{later}."
+
+
 @_human.register
 def _deal(e: g.DealStarted, n: Names, sides: Sides) -> list[str]:
-    hang = f" Висит: {e.hanging}." if e.hanging else ""
+    hang = _hanging_now(e.hanging, e.pending)
     return [
         f"Раздача {e.deal}. {n[e.dealer]} сдаёт и открывает {ru_card(e.turned)}. "
         f"Счёт: {_by_side(n, e.score)}.{hang}"
@@ -274,6 +284,9 @@ def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) 
         how = RU_OUTCOMES.get(e.outcome, e.outcome)
     elif e.outcome == Outcome.HANGING:  # the sources' «висячий байд» (docs/rules.md §5)
         how = f"висячий байд {_at(bide)}, висит {e.hanging}"
+        if e.pending:  # hanging-separate: the next deal plays for the first sum only
+            later = "".join(f", затем {p}" for p in e.pending[1:])
+            how += f" на следующую раздачу, {e.pending[0]} на раздачу после неё{later}"
     else:
         how = f"байд {_at(bide)}"
     return [_deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.RU)]
@@ -370,7 +383,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     if e.whole:
         out.append(
             f"Стол {e.table}, раздача {v.deal_no}. Сдаёт: {n[v.dealer]}. "
-            f"Счёт: {_by_side(n, v.totals)}." + (f" Висит: {v.hanging}." if v.hanging else "")
+            f"Счёт: {_by_side(n, v.totals)}." + _hanging_now(v.hanging, v.hanging_after)
         )
         if v.trump is not None:
             out.append(

@@ -188,4 +188,6 @@ def ask_line(
     game = () if plain else deal.view_fields(seat)
     if game:  # a whole new game's own fields (Tertz: talon, their_tricks), appended
         line += "".join(f" {name}={_game_value(x)}" for name, x in game)
+    if match.hanging_pending:  # hanging-separate's later sums, appended (protocol.md §1)
+        line += f" hanging_after={','.join(map(str, match.hanging_pending))}"
     return line

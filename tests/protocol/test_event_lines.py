@@ -31,6 +31,7 @@ EDGES: list[object] = [
     g.DealStarted(1, 0, 31, (), 0, (1, 2), (3, 4), 2),
     g.DealEnded(3, "void made", None, None, (0, 0), 5, {}),
     g.DealEnded(4, "made", (), (), (), 0, {}),
+    g.DealEnded(5, "hanging", (35, 35), (0, 35), (0, 35), 20, {}, pending=(35, 35)),
     g.MatchEnded(None, (), "deals", (0, 0), None),
     g.MatchEnded(1, ("anna", "vera"), "a reason", (1, 2, 3), "s 1", forfeit=3),
     g.MatchEnded(0, ("anna",), "target", (510, 300), "s1", forfeit=0),
