@@ -77,6 +77,7 @@ def _sheet_rows(lines: Sequence[Line]) -> tuple[SheetRow, ...]:
             _ints(r, "totals"),
             r.get_int("hanging") or 0,
             _ints(r, "bides"),
+            _ints(r, "hanging_after"),  # hanging-separate's later sums, when any
         )
         for r in lines[1:]
     )

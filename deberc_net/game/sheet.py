@@ -3,6 +3,7 @@ table tells them (``DealEnded``, or ``DealAbandoned`` when a forfeit ends the ma
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -20,6 +21,8 @@ class SheetRow:
     totals: tuple[int, ...]
     hanging: int  # points left hanging after the deal
     bides: tuple[int, ...]  # each side's bides after the deal
+    # hanging-separate: the sums waiting for the deals after the next (``hanging``)
+    hanging_after: tuple[int, ...] = ()
 
 
 @attrs.define
@@ -38,6 +41,7 @@ class ScoreSheet:
                         event.totals,
                         event.hanging,
                         event.bides,
+                        event.pending,
                     )
                 )
         elif isinstance(event, DealAbandoned):
@@ -50,9 +54,11 @@ class ScoreSheet:
                 )
 
 
-def record_row(record: dict[str, Any]) -> SheetRow:
+def record_row(record: dict[str, Any], after: tuple[int, ...] = ()) -> SheetRow:
     """A stored deal's row (docs/records.md), as its end told it: the bides after it are
-    those before it, and one more for the side that ordered a game it did not make."""
+    those before it, and one more for the side that ordered a game it did not make;
+    ``after``: the sums still waiting beyond the next deal (hanging-separate), which
+    only the next record says (its ``hanging_pending_before``)."""
     bides = list(record.get("bides_before") or [0] * len(record["written"]))
     if record["outcome"] == "bide":
         bides[record["player"] % len(bides)] += 1  # (four players: side = seat mod 2)
@@ -63,4 +69,12 @@ def record_row(record: dict[str, Any]) -> SheetRow:
         tuple(record["totals"]),
         record.get("hanging", 0),
         tuple(bides),
+        after,
     )
+
+
+def record_rows(records: Sequence[dict[str, Any]]) -> tuple[SheetRow, ...]:
+    """A stored match's rows, its records in order: a deal's sums waiting beyond the
+    next one (hanging-separate) are the next record's ``hanging_pending_before``."""
+    later = [tuple(r.get("hanging_pending_before", ())) for r in records[1:]]
+    return tuple(map(record_row, records, [*later, ()]))

@@ -1945,6 +1945,7 @@ def _sheet(e: ev.Sheet, machine: bool) -> list[str]:
                     ("totals", r.totals),
                     ("hanging", r.hanging),
                     ("bides", r.bides),
+                    *_hanging_after(r.hanging_after),
                 ],
             )
             for r in e.rows
@@ -2103,7 +2104,12 @@ def _sheet_notes(
     told = any(row.bides) and not deal_won_on_points
     bides = ", ".join(f"{side} {n}" for side, n in zip(labels, row.bides, strict=True))
     notes = _say(lang, Msg.SHEET_BIDES, bides=bides) if told else ""
-    return notes, (_say(lang, Msg.SHEET_HANGING, hanging=row.hanging) if row.hanging else "")
+    if not row.hanging:
+        return notes, ""
+    # hanging-separate: the sums waiting beyond the next deal after it ('35, then 35')
+    then = " затем " if lang == Lang.RU else " then "
+    hanging = ",".join([str(row.hanging), *(then + str(p) for p in row.hanging_after)])
+    return notes, _say(lang, Msg.SHEET_HANGING, hanging=hanging)
 
 
 def _human_record(record: dict[str, Any]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 import trio
 
-from deberc_net.game.sheet import record_row
+from deberc_net.game.sheet import record_rows
 from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.plugins.naming import variant_named
 from deberc_net.protocol import events as ev
@@ -335,7 +335,7 @@ class Club:
         except RuleError as exc:
             said = phrase(Msg.LAST_RULES_GONE, table=last.table, reason=_rules_reason(str(exc)))
             return ev.Error("bad-rules", said.text(), said=said)
-        rows = tuple(record_row(r) for r in last.records)
+        rows = record_rows(last.records)
         settings = rules.settings
         return ev.Sheet(
             last.table,

@@ -7,8 +7,10 @@ test_hanging_separate_tcp.py."""
 
 from __future__ import annotations
 
+from clients.play.replies import sheet_text
 from deberc_net.game import events as g
 from deberc_net.game.match import Match
+from deberc_net.game.sheet import ScoreSheet, record_rows
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.render import HUMAN, MACHINE, render
@@ -161,3 +163,32 @@ def test_three_sums_in_a_row_are_said_in_order() -> None:
     assert human(said[4]).endswith("Hanging: 20 for this deal, 35 for the next, then 35.")
     assert "висит 20 на следующую раздачу, 35 на раздачу после неё, затем 35." in russian(said[3])
     assert russian(said[4]).endswith("Висит: 20 на эту раздачу, 35 на следующую, затем 35.")
+
+
+def sheets(match: Match, events: list[g.MatchEvent]) -> list[ev.Sheet]:
+    """The live table's sheet (folded from its events) and a stored match's (from its
+    records, as `sheet` after the match tells it), deals 1 to 4."""
+    live = ScoreSheet()
+    for event in events:
+        live.feed(event)
+    stored = record_rows(match.records)
+    return [ev.Sheet(3, TWO, ((0,), (1,)), 501, rows[:4]) for rows in (tuple(live.rows), stored)]
+
+
+def test_the_score_sheet_tells_both_sums() -> None:
+    match, events, _ = four_deals()
+    for sheet in sheets(match, events):
+        lines = render(sheet, MACHINE)
+        assert [hanging_fields(line) for line in lines[1:]] == [
+            ("35", None),
+            ("35", "35"),
+            ("35", None),
+            ("0", None),
+        ]
+        assert lines[2].endswith(" hanging=35 bides=0,0 hanging_after=35")
+        english, ru = render(sheet, HUMAN), render_ru(sheet)
+        assert english[3].endswith("  hanging 35, then 35")
+        assert english[4].endswith("  hanging 35")
+        assert ru[3].endswith("  висит 35, затем 35")
+        # the terminal client writes the sheet from the machine lines as the server would
+        assert sheet_text([parse_line(line) for line in lines], TWO) == english
