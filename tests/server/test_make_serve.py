@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -88,6 +89,9 @@ def _installs(
 
 PACKAGE = "install --quiet -e ."
 TEST_EXTRAS = "install --quiet -e '.[test]'"
+# make test's one install: the package, its test extras and the example plugins at once
+EVERYTHING = f"{TEST_EXTRAS} -e examples/posled20 -e examples/perezdacha"
+UPGRADE = "install --quiet --upgrade pip"
 VENV = (".venv/bin/python",)
 
 
@@ -98,14 +102,34 @@ def test_make_serve_installs_the_package_without_the_test_tools(tmp_path: Path) 
 
 
 def test_make_test_after_make_serve_installs_the_test_tools(tmp_path: Path) -> None:
-    """Either order: `make test` on a clean clone installs both; after `make serve`, only
-    what serve left out; after both, nothing."""
+    """Either order: `make test` on a clean clone installs all in one pip install (one
+    resolve: the package was installed, then again with its extras, then the examples);
+    after `make serve`, the same; after both, nothing."""
     fresh = _installs(tmp_path / "fresh", "test", ())
-    assert PACKAGE in fresh and TEST_EXTRAS in fresh
+    assert fresh == [UPGRADE, EVERYTHING]
     after_serve = _installs(tmp_path / "served", "test", (*VENV, ".venv/.installed"))
-    assert PACKAGE not in after_serve and TEST_EXTRAS in after_serve
+    assert after_serve == [UPGRADE, EVERYTHING]
     both = (*VENV, ".venv/.installed", ".venv/.installed-test")
     assert _installs(tmp_path / "both", "test", both) == []
     assert _installs(tmp_path / "both", "serve", both) == []
     changed = _installs(tmp_path / "changed", "test", both, changed=("pyproject.toml",))
-    assert PACKAGE in changed and TEST_EXTRAS in changed  # a new dependency: both again
+    assert changed == [UPGRADE, EVERYTHING]  # a new dependency: all again
+    example = ("examples/posled20/pyproject.toml",)
+    assert _installs(tmp_path / "example", "test", both, changed=example) == [UPGRADE, EVERYTHING]
+
+
+def test_make_serve_after_make_test_installs_nothing(tmp_path: Path) -> None:
+    """make test's install is all serve needs: it leaves serve's stamp made too. Run for
+    real, with a stand-in for the venv's python that only notes what it was asked."""
+    _installs(tmp_path, "test", ())  # the Makefile and the pyproject.toml files
+    python = tmp_path / ".venv/bin/python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\necho "$*" >> {tmp_path / "asked"}\n')
+    python.chmod(0o755)
+    subprocess.run(
+        ["make", "-s", ".venv/.installed-test"],
+        cwd=tmp_path, capture_output=True, timeout=30, check=True,
+    )  # fmt: skip
+    asked = (tmp_path / "asked").read_text().splitlines()  # as the shell passed them on
+    assert asked == [" ".join(["-m", "pip", *shlex.split(i)]) for i in (UPGRADE, EVERYTHING)]
+    assert _installs(tmp_path, "serve", ()) == []
