@@ -34,11 +34,15 @@ serve: $(STAMP)
 # stands for too, so both stamps are touched. A new pyproject.toml (ours or an
 # example's) installs all again; a `make serve` first leaves this stamp missing, so the
 # next `make test` installs all.
+# Its three editable builds run in the venv, with the setuptools upgraded here beside pip
+# (the newest, so above every one's build requirement, `setuptools>=68`), not each in a
+# fresh environment that pip fills with setuptools first: 19.3 s → 10.9 s, 16.5 → 10.5 s
+# of CPU (load 5 to 7). `make serve`'s one build stays in pip's isolated environment.
 EXAMPLES := examples/posled20 examples/perezdacha
 $(TEST_STAMP): $(BIN)/python pyproject.toml $(addsuffix /pyproject.toml,$(EXAMPLES))
 	@echo "Installing deberc-net, the test tools and the example plugins into $(VENV) (once; a minute or more)..."
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]' $(addprefix -e ,$(EXAMPLES))
+	$(BIN)/python -m pip install --quiet --upgrade pip setuptools
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[test]' $(addprefix -e ,$(EXAMPLES))
 	touch $(STAMP) $(TEST_STAMP)
 
 # Debian packages the tests need, installed only when missing (root only: CI runs as root).
