@@ -504,7 +504,7 @@ def test_make_test_installs_and_runs_both_examples() -> None:
     assert examples == ["perezdacha", "posled20"]
     (listed,) = re.findall(r"^EXAMPLES := (.*)$", makefile, re.MULTILINE)
     assert sorted(Path(p).name for p in listed.split()) == examples
-    assert "install --quiet --no-deps $(addprefix -e ,$(EXAMPLES))" in makefile
+    assert "-e '.[test]' $(addprefix -e ,$(EXAMPLES))" in makefile  # with the test tools
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "examples" in pyproject["tool"]["pytest"]["ini_options"]["testpaths"]
     for name in examples:
