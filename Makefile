@@ -37,7 +37,7 @@ serve: $(STAMP)
 # Its three editable builds run in the venv, with the setuptools upgraded here beside pip
 # (the newest, so above every one's build requirement, `setuptools>=68`), not each in a
 # fresh environment that pip fills with setuptools first: 19.3 s → 10.9 s, 16.5 → 10.5 s
-# of CPU (load 5 to 7). `make serve`'s one build stays in pip's isolated environment.
+# of CPU (load 5 to 8). `make serve`'s one build stays in pip's isolated environment.
 EXAMPLES := examples/posled20 examples/perezdacha
 $(TEST_STAMP): $(BIN)/python pyproject.toml $(addsuffix /pyproject.toml,$(EXAMPLES))
 	@echo "Installing deberc-net, the test tools and the example plugins into $(VENV) (once; a minute or more)..."
