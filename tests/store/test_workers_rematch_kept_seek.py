@@ -153,82 +153,47 @@ async def test_no_rematch_is_taken_before_the_kept_seekers_worker_tells_the_offe
 
 
 @pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+@pytest.mark.parametrize("leaver", ["opener", "joiner"])
 async def test_an_offer_off_as_it_was_made_is_told_off_to_nobody_as_its_worker_is_lost(
-    postgres_url: str, tmp_path: Path
+    postgres_url: str, tmp_path: Path, leaver: str
 ) -> None:
     """ann's seek kept calls the offer off as the match ends, told to nobody (§5.16);
-    dan, at her worker, was then told 'rematch … off=server-lost' of it as the table's
-    worker was lost within its 60 s: an offer he never heard of, off already."""
+    the table's worker lost within its 60 s, the player at her worker was then told
+    'rematch … off=server-lost' of it: an offer he never heard of, off already. The
+    opener bob leaving, dan, who stayed; the joiner bob leaving, he himself: his
+    'placed' came before the offer, whose players his worker heard after
+    (rematch_asked), not that it was off."""
+    opener_name, joiner_name = ("bob", "dan") if leaver == "opener" else ("carl", "bob")
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
             try:
-                bob = await workers.connect(0, "bob")
-                opened.append(bob)
-                await bob.send("new 3")
-                table = (await bob.expect("ok", cmd="sit"))["table"]
-                dan = await workers.connect(1, "dan")  # a program, who sought nothing
-                opened.append(dan)
-                await until_listed(dan, "tables", f"id={table} ")
-                await dan.send(f"sit {table}")
-                await dan.expect("ok", cmd="sit", timeout=10)
+                opener = await workers.connect(0, opener_name)
+                opened.append(opener)
+                await opener.send("new 3")
+                table = (await opener.expect("ok", cmd="sit"))["table"]
+                joiner = await workers.connect(1, joiner_name)  # a program: seeks nothing
+                opened.append(joiner)
+                await until_listed(joiner, "tables", f"id={table} ")
+                await joiner.send(f"sit {table}")
+                await joiner.expect("ok", cmd="sit", timeout=10)
                 ann = await workers.reach(1, "ann")  # a person, who seeks
                 opened.append(ann)
                 await ann.send("login ann")
                 await ann.take(lambda x: x.startswith("Hello, ann"))
-                await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
-                await dan.read_until(lambda x: is_event(x, "start"), 10)
-                await bob.send("leave!")  # in the first deal: her seek is given back
+                await ann.send("seek 3")  # she sits at the opener's table (scaling.md)
+                await joiner.read_until(lambda x: is_event(x, "start"), 10)
+                leaving, staying = (opener, joiner) if leaver == "opener" else (joiner, opener)
+                await leaving.send("leave!")  # in the first deal: her seek is given back
                 await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
-                await dan.read_until(lambda x: is_event(x, "match-end"), 10)
-                await dan.send("rematch")  # off as it was made, for her seek kept
-                said = await dan.expect("error", timeout=10)
+                await staying.read_until(lambda x: is_event(x, "match-end"), 10)
+                await staying.send("rematch")  # off as it was made, for her seek kept
+                said = await staying.expect("error", timeout=10)
                 assert said["text"].endswith("ann was put back in line for the same game"), said
                 os.kill(workers.pids[0], signal.SIGKILL)
-                await until_listed(dan, "who", "bob", present=False)
-                await dan.send("ping")
-                await dan.expect("ok", cmd="ping", timeout=10)
-                assert not [x for x in dan.lines if x.startswith("rematch ")], dan.lines
-            finally:
-                await close_all(opened)
-
-
-@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
-async def test_the_leaver_of_an_offer_off_as_it_was_made_hears_nothing_of_its_loss(
-    postgres_url: str, tmp_path: Path
-) -> None:
-    """As above, bob the leaver at another worker than the table's: his 'placed' came
-    before the offer, whose players his worker heard after (rematch_asked), not that
-    it was off: he was told 'rematch … off=server-lost' as the table's worker was lost."""
-    opened: list[LineClient] = []
-    with trio.fail_after(90):
-        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
-            try:
-                carl = await workers.connect(0, "carl")
-                opened.append(carl)
-                await carl.send("new 3")
-                table = (await carl.expect("ok", cmd="sit"))["table"]
-                bob = await workers.connect(1, "bob")  # a program, who sought nothing
-                opened.append(bob)
-                await until_listed(bob, "tables", f"id={table} ")
-                await bob.send(f"sit {table}")
-                await bob.expect("ok", cmd="sit", timeout=10)
-                ann = await workers.reach(1, "ann")  # a person, who seeks
-                opened.append(ann)
-                await ann.send("login ann")
-                await ann.take(lambda x: x.startswith("Hello, ann"))
-                await ann.send("seek 3")  # she sits at carl's table (docs/scaling.md)
-                await bob.read_until(lambda x: is_event(x, "start"), 10)
-                await bob.send("leave!")  # in the first deal: her seek is given back
-                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
-                await carl.read_until(lambda x: is_event(x, "match-end"), 10)
-                await carl.send("rematch")  # off as it was made, for her seek kept
-                said = await carl.expect("error", timeout=10)
-                assert said["text"].endswith("ann was put back in line for the same game"), said
-                os.kill(workers.pids[0], signal.SIGKILL)
-                await until_listed(bob, "who", "carl", present=False)
-                await bob.send("ping")
-                await bob.expect("ok", cmd="ping", timeout=10)
-                assert not [x for x in bob.lines if x.startswith("rematch ")], bob.lines
+                await until_listed(joiner, "who", opener_name, present=False)
+                await joiner.send("ping")
+                await joiner.expect("ok", cmd="ping", timeout=10)
+                assert not [x for x in joiner.lines if x.startswith("rematch ")], joiner.lines
             finally:
                 await close_all(opened)
