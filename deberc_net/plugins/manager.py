@@ -760,10 +760,21 @@ def _name_of(plugin: object) -> str:
     return str(getattr(plugin, "__name__", None) or plugin)
 
 
+def _takes_self(cls: type) -> bool:
+    """Whether a class published as the plugin has a hook written as a method (taking
+    ``self``): called on the class, it is unbound. A class whose hooks are all static
+    or class methods is a plugin as it stands, as pluggy takes any namespace."""
+    return any(
+        inspect.isfunction(inspect.getattr_static(cls, name))
+        for name in dir(cls)
+        if name.startswith(HOOK_PREFIX)
+    )
+
+
 def _describe(plugin: object, name: str, dist: str, version: str) -> LoadedRule:
     """Ask the plugin about itself and check the answer; PluginError if it is wrong."""
     label = name or _name_of(plugin)
-    if inspect.isclass(plugin):  # its hooks are unbound methods: 'missing ... self'
+    if inspect.isclass(plugin) and _takes_self(plugin):  # unbound: 'missing ... self'
         raise PluginError(
             dist,
             label,

@@ -351,6 +351,35 @@ def test_an_entry_point_naming_the_class_not_an_instance_is_told_so(
     )
 
 
+STATIC_CLASS_RULE = """
+from deberc_net.plugins import RuleInfo, hookimpl
+
+class Rule:
+    @staticmethod
+    @hookimpl
+    def deberc_rule_info():
+        return RuleInfo(name="statics", kind="option", summary="A rule of static methods.")
+
+    @staticmethod
+    @hookimpl
+    def deberc_configure(settings, players):
+        settings.target = 777
+"""
+
+
+def test_a_class_of_static_hooks_published_as_itself_loads_and_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pluggy takes any namespace: a class whose hooks are static methods is a plugin
+    as it stands (nothing unbound), and the refusal of a class is not for it."""
+    module = publish(tmp_path, "deberc-statics", "statics", STATIC_CLASS_RULE)
+    points = tmp_path / "deberc_statics-0.0.1.dist-info" / "entry_points.txt"
+    points.write_text(f"[deberc_net]\nstatics = {module}:Rule\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    book = RuleBook.load()
+    assert book.ruleset(2, "kharkov", ["statics"]).settings.target == 777
+
+
 def test_a_third_party_taking_a_shipped_rules_name_is_blamed_not_the_server(
     tmp_path: Path,
 ) -> None:
