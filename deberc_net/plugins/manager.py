@@ -646,6 +646,13 @@ def _score_deal(hook: Callable[[str], pluggy.HookCaller]) -> Callable[[DealScore
 _SCORE_HOOKS = ("deberc_deal_points", "deberc_deal_outcome", "deberc_adjust_written")
 
 
+def _listed(calls: object) -> Sequence[Any] | None:
+    """``calls`` as a list or a tuple (a generator's read into one), if iterable."""
+    if isinstance(calls, (list, tuple)):  # (most: no copy, every seat's every ask)
+        return calls
+    return list(calls) if isinstance(calls, Iterable) else None
+
+
 def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
     if not caller.get_hookimpls():
         return None  # nobody adds calls: the engine pays nothing for the hook
@@ -656,12 +663,14 @@ def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
         for calls in hook(deal=_as_plugin_deal(deal), seat=seat):
             # a plugin's slip ('kontra' for Call('kontra'), one Call for a list) told
             # here, not as an AttributeError deep in the engine's reading of the calls
-            if isinstance(calls, (str, Call)) or not all(isinstance(c, Call) for c in calls):
+            # (read once: a generator's calls, checked, were gone before they were added)
+            listed = None if isinstance(calls, (str, Call)) else _listed(calls)
+            if listed is None or not all(isinstance(c, Call) for c in listed):
                 raise TypeError(
                     f"deberc_extra_calls returned {calls!r}, not a list of Call "
                     "(deberc_net.plugins.Call: [Call('kontra')])"
                 )
-            out += calls
+            out += listed
         return out
 
     return extra_calls

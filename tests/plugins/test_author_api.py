@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tomllib
 import types
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -701,6 +702,26 @@ def test_extra_calls_that_are_not_a_list_of_calls_are_told_as_such(given: object
 def test_a_tuple_of_calls_is_a_list_of_calls_too() -> None:
     match = new_match(
         build_ruleset(options=["house-lister"], plugins=[Lister((Call("kontra"),))]),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    say(match, 0, "igrayu")
+    assert legal(match, 0)[-1] == "kontra"
+
+
+class Yielder(Lister):
+    """Its deberc_extra_calls a generator, made anew each time it is asked."""
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> Iterator[Call]:
+        if deal.phase == "play" and seat == deal.to_act:
+            yield Call("kontra")
+
+
+def test_calls_a_generator_yields_are_listed_not_lost() -> None:
+    """Checked for being Calls, a generator's calls were used up before they were
+    added: the plugin's call was never legal, and nothing said why."""
+    match = new_match(
+        build_ruleset(options=["house-lister"], plugins=[Yielder(None)]),
         build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
     )
     say(match, 0, "igrayu")
