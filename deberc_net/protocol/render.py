@@ -204,9 +204,15 @@ _KEPT = "\x1f"
 # (a control character counts none), and no space to str.split or textwrap (a control
 # character is one)
 _JOINED = "\u2423"
-# follows a pair's '+' and a space where a side too wide for a line may break (no
-# column: the line is measured as it will be shown)
-_PAIR_BREAK = "\u2064"
+# follows a pair's '+' and a space where a side too wide for a line may break (_whole):
+# a control character too, so an invisible plus someone typed (_BREAK_SHOWN) is text
+_PAIR_BREAK = "\x1a"
+# stands for _PAIR_BREAK while a line is measured and wrapped: no column (the line is
+# measured as it will be shown), and no space to str.split or textwrap
+_BREAK_SHOWN = "\u2064"
+# what a mark is while a line is wrapped, and what it is back
+_MARKS = {_KEPT: _JOINED, _PAIR_BREAK: _BREAK_SHOWN}
+_MARKED_BACK = {shown: mark for mark, shown in _MARKS.items()}
 
 
 def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
@@ -219,7 +225,7 @@ def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
             out.append(shown)
             continue
         kept = _UNBROKEN.sub(lambda m: _unbroken(m[0], WIDTH - len(indent)), text)
-        marked = kept.replace(_KEPT, _JOINED)
+        marked = kept.replace(_KEPT, _JOINED).replace(_PAIR_BREAK, _BREAK_SHOWN)
         if columns(marked) == len(marked):
             wrapped = textwrap.wrap(marked, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
         else:
@@ -229,13 +235,16 @@ def _fit(lines: Iterable[str], indent: str = "  ") -> list[str]:
 
 
 def _kept_back(kept: str, wrapped: list[str]) -> list[str]:
-    """``wrapped`` (``kept`` cut into lines, its _KEPT as _JOINED) with its _KEPT back,
-    and a '␣' someone typed as typed: wrapping drops no _JOINED, so the n-th in the
-    lines is the n-th of ``kept``'s _KEPT and '␣' together."""
-    if _JOINED not in kept:  # (nobody's '␣': most lines)
-        return [line.replace(_JOINED, _KEPT) for line in wrapped]
-    ours = iter([char == _KEPT for char in kept if char in (_KEPT, _JOINED)])
-    return ["".join(_KEPT if c == _JOINED and next(ours) else c for c in line) for line in wrapped]
+    """``wrapped`` (``kept`` cut into lines, its marks as _MARKS shows them) with its
+    marks back, and a '␣' or an invisible plus someone typed as typed: wrapping drops
+    neither, so the n-th in the lines is the n-th of ``kept``'s marks and those."""
+    if _JOINED not in kept and _BREAK_SHOWN not in kept:  # (nobody typed one: most lines)
+        return [line.replace(_JOINED, _KEPT).replace(_BREAK_SHOWN, _PAIR_BREAK) for line in wrapped]
+    ours = iter([char in _MARKS for char in kept if char in _MARKS or char in _MARKED_BACK])
+    return [
+        "".join(_MARKED_BACK[c] if c in _MARKED_BACK and next(ours) else c for c in line)
+        for line in wrapped
+    ]
 
 
 def _unbroken(words: str, room: int) -> str:

@@ -71,3 +71,18 @@ def test_a_typed_open_box_is_shown_as_typed_in_the_servers_own_lines() -> None:
     assert len(lines) > 1 and all(columns(line) <= 80 for line in lines)
     assert lines[0].startswith(f"why: {OPEN_BOX} word") and lines[-1].endswith(" anna 12")
     assert "".join(lines).count(OPEN_BOX) == 1
+
+
+INVISIBLE_PLUS = "\u2064"  # the wrapping's mark for a pair's break once; anyone may type it
+
+
+def test_a_typed_invisible_plus_is_shown_as_typed_with_the_space_after_it() -> None:
+    # failed before: chat, fit as the server's lines since the '␣' fix, lost a typed
+    # U+2064 with the space after it ('a\u2064 b' read 'ab')
+    said = ev.Said("anna", f"a{INVISIBLE_PLUS} b", table=None)
+    assert render(said, HUMAN) == [f"anna says: a{INVISIBLE_PLUS} b"]
+    assert render_ru(said) == [f"anna: a{INVISIBLE_PLUS} b"]
+    wrapped = render(ev.Said("anna", f"a{INVISIBLE_PLUS} b" + " word" * 30, table=None), HUMAN)
+    assert len(wrapped) > 1 and wrapped[0].startswith(f"anna says: a{INVISIBLE_PLUS} b word")
+    echoed = ev.Error("unknown-command", f"no command 'a{INVISIBLE_PLUS} b'")
+    assert render(echoed, HUMAN) == [f"Error (unknown-command): no command 'a{INVISIBLE_PLUS} b'"]
