@@ -37,6 +37,7 @@ from deberc_net.game.deal import Deal
 from deberc_net.game.outcomes import Outcome
 from deberc_net.game.rules import DealScore, MatchSnapshot, RuleSet, Settings
 from deberc_net.protocol.commands import COMMANDS, command_word
+from deberc_net.protocol.lang import spoken_call
 from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import engine_call
 
@@ -904,6 +905,7 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
                     f"deberc_call_aliases gives {word!r} to both {words[spoken]!r} and {call!r}",
                 )
             words[spoken] = call
+        _refuse_command_word(dist, rule, spoken_call(call), call)
     return words
 
 
@@ -928,15 +930,22 @@ def _refuse_engine_word(dist: str, rule: str, word: str, call: str) -> None:
     )
 
 
-def _refuse_command_word(dist: str, rule: str, word: str) -> None:
+def _refuse_command_word(dist: str, rule: str, word: str, shown_for: str = "") -> None:
     """A line whose first word names a server command is that command, at a table too
     (protocol/commands.py, ``parse_line``): a plugin's word beginning so (``state``,
-    ``leave``, ``история``) would never be heard as its call, though ``calls`` lists it."""
+    ``leave``, ``история``) would never be heard as its call, though ``calls`` lists it.
+    ``shown_for``: the call whose name the human style's prompt shows as ``word``, its
+    hyphens as spaces (``leave-it`` as 'leave it', which a person then types)."""
     first = command_word(word.split()[0])
     if first in COMMANDS:
+        what = (
+            f"the call name {shown_for!r}, shown to people as {word!r},"
+            if shown_for
+            else repr(word)
+        )
         raise PluginError(
             dist,
             rule,
-            f"deberc_call_aliases: {word!r} is the server's command {first!r}: typed at a "
+            f"deberc_call_aliases: {what} is the server's command {first!r}: typed at a "
             "table it runs the command, so it would never be heard as the call",
         )

@@ -396,6 +396,33 @@ def test_a_calls_own_name_that_is_a_command_is_refused_too() -> None:
         RuleBook.load(extra=[Speaker("house-leave", {"leave": ("уйду",)})])
 
 
+@pytest.mark.parametrize(
+    ("call", "shown", "command"),
+    [("leave-it", "leave it", "leave"), ("state-of-play", "state of play", "state")],
+)
+def test_a_call_name_the_prompt_shows_as_a_command_is_refused(
+    call: str, shown: str, command: str
+) -> None:
+    """The human style's prompt shows a plugin's call with its hyphens as spaces ('Your
+    call: … | leave it'): 'leave-it' loaded, and the person who typed what he was shown
+    ran 'leave', never the call."""
+    rule = Speaker("house-shown", {call: ("брось",)})
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[rule])
+    assert str(info.value).endswith(
+        f"deberc_call_aliases: the call name {call!r}, shown to people as {shown!r}, is the "
+        f"server's command {command!r}: typed at a table it runs the command, so it would "
+        "never be heard as the call"
+    )
+
+
+@pytest.mark.parametrize("word", ["state-of-play", "историям", "leaver", "кто-то", "who's first"])
+def test_a_word_only_beginning_with_a_commands_letters_loads(word: str) -> None:
+    """A line is a command by its whole first word: a word that merely shares a
+    command's letters is heard as the call."""
+    assert RuleBook.load(extra=[Speaker("house-near", {"house-near": (word,)})]).get("house-near")
+
+
 class Describer:
     """An option saying of itself whatever ``fields`` say (beside name and kind)."""
 
