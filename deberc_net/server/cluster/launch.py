@@ -125,10 +125,14 @@ def heard_from(worker: Worker, line: bytes) -> None:
     """A line of a worker's stdout: 'ready DB', 'failed REASON', or 'drain-asked NAME'."""
     line = line.strip()
     if line == b"ready" or line.startswith(b"ready "):
-        worker.ready = True
         said = line[len(b"ready ") :]
-        if said:
-            worker.db = json.loads(said)
+        try:
+            db = json.loads(said) if said else None
+        except ValueError:  # not the worker's word: a plugin's print ('ready to go')
+            return
+        worker.ready = True
+        if isinstance(db, str):
+            worker.db = db
     elif line.startswith(b"failed "):
         worker.failure = line[len(b"failed ") :].decode("utf-8", "replace")
     elif line.startswith(DRAIN_ASKED):
