@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pluggy
@@ -35,6 +35,13 @@ class RuleKind(enum.StrEnum):
     PLAYERS = "players"  # comes with the player count; nobody asks for it by name
 
 
+def _tupled(value: Any) -> Any:
+    """A list where a tuple is asked for (docs/plugins.md allows either) as a tuple: a
+    RuleInfo is hashable, as a frozen class is; anything else as given, for the loading's
+    checks to name (a bare string: the comma forgotten)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 @attrs.frozen
 class RuleInfo:
     """What a plugin says about itself; shown by ``rules`` and checked when loaded.
@@ -46,10 +53,12 @@ class RuleInfo:
     name: str
     kind: RuleKind = attrs.field(converter=RuleKind)  # "variant", "option" or "players"
     summary: str
-    players: tuple[int, ...] = (2, 3, 4)
-    conflicts: tuple[str, ...] = ()  # the options, or a variant, it is not played with
-    requires: tuple[str, ...] = ()  # options that must be chosen too; an option may
-    # override a setting of an option it requires (to-9-stakes sets dave's target)
+    players: tuple[int, ...] = attrs.field(default=(2, 3, 4), converter=_tupled)
+    # the options, or a variant, it is not played with
+    conflicts: tuple[str, ...] = attrs.field(default=(), converter=_tupled)
+    # options that must be chosen too; an option may override a setting of an option
+    # it requires (to-9-stakes sets dave's target)
+    requires: tuple[str, ...] = attrs.field(default=(), converter=_tupled)
     # keyword-only from here: added after the first plugins, so that a plugin giving the
     # fields above by position never has its arguments shift into these
     needs_bidding: bool = attrs.field(default=False, kw_only=True)  # an option that acts

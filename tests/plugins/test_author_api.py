@@ -469,6 +469,11 @@ def test_rule_info_takes_lists_as_well_as_tuples() -> None:
             options=["house-says", "to-301"],
             plugins=[Describer(summary="says", conflicts=["to-301"])],
         )
+    # held as tuples: a RuleInfo is hashable as any frozen class (lists raised TypeError)
+    info = Describer(summary="says", players=[2], conflicts=["a"], requires=["b"])
+    told = info.deberc_rule_info()
+    assert (told.players, told.conflicts, told.requires) == ((2,), ("a",), ("b",))
+    assert hash(told) == hash(attrs.evolve(told))
 
 
 def test_more_words_for_the_engines_own_call_are_heard_as_that_call() -> None:
