@@ -671,6 +671,15 @@ def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
                     f"deberc_extra_calls returned {calls!r}, not a list of Call "
                     "(deberc_net.plugins.Call: [Call('kontra')])"
                 )
+            # a name no token (a call without deberc_call_aliases is checked nowhere
+            # else): 're,double' would be two calls of the machine style's legal= list
+            wrong = next((c.name for c in listed if not _TOKEN.fullmatch(c.name)), None)
+            if wrong is not None:
+                raise TypeError(
+                    f"deberc_extra_calls: the call name {wrong!r} is no token: a bot "
+                    "reads it in a comma-separated legal= list and sends it back, so it "
+                    "holds no space, comma or colon (docs/protocol.md §3.1)"
+                )
             out += listed
         return out
 

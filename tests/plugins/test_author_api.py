@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 import types
 from collections.abc import Iterator
@@ -729,6 +730,19 @@ def test_extra_calls_that_are_not_a_list_of_calls_are_told_as_such(given: object
         f"deberc_extra_calls returned {given!r}, not a list of Call "
         "(deberc_net.plugins.Call: [Call('kontra')])"
     )
+
+
+@pytest.mark.parametrize("name", ["re,double", "re double", "re:double", "-", ""])
+def test_extra_calls_whose_name_is_no_token_are_told_as_such(name: str) -> None:
+    """A call listed with no words of its own (deberc_call_aliases, checked at loading)
+    was checked nowhere: 're,double' went out as two calls in an ask's legal= list."""
+    match = new_match(
+        build_ruleset(options=["house-lister"], plugins=[Lister([Call(name)])]),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    say(match, 0, "igrayu")
+    with pytest.raises(TypeError, match=f"the call name {re.escape(repr(name))} is no token"):
+        legal(match, 0)
 
 
 def test_a_tuple_of_calls_is_a_list_of_calls_too() -> None:
