@@ -1,6 +1,6 @@
 """A household or a club room behind one address (a NAT): everyone there shares each
 per-address allowance (docs/security.md, "Many people behind one address"). With the
-defaults, four friends, and a club room of 8 or 12, register new names at once, look
+defaults, four friends, and a club room of 12, register new names at once, look
 around ('tables', 'who', 'help'), come back with their passwords and sit at 4-player
 Kharkov tables ('new' and 'sit', and 'seek'), play a deal, and log in again all at
 once when their router restarts, all from 127.0.0.1, and none of them is ever refused."""
@@ -136,7 +136,10 @@ async def _a_room_evening(port: int, connect: Connector, size: int) -> list[str]
 
 @pytest.mark.production_password_cost  # registrations and logins hashed as in production
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("size", [4, 8, 12])
+# 4: a household, one table by 'new' and 'sit'; 12: the room the defaults are sized for
+# (docs/security.md), whose flow is 8's (a table by 'new' and 'sit', one by 'seek') and a
+# third table more: every shared allowance 8 spends, 12 spends more of
+@pytest.mark.parametrize("size", [4, 12])
 async def test_a_household_or_a_club_room_behind_one_address_is_never_refused(
     start_server: StartServer, connect: Connector, size: int
 ) -> None:
