@@ -31,6 +31,8 @@ class ServerThread:
 
     def __init__(self, db: Path, port: int = 0, **settings: object) -> None:
         """``port``: 0 for a free one; a server stopped earlier's to start it again."""
+        # house bots as nice as the server, as tests/server's make_config has them
+        settings = {"house_bot_nice": 0, **settings}
         self.config = Config(host="127.0.0.1", port=port, db=str(db), lag_ms=0, **settings)  # type: ignore[arg-type]
         self.port = 0
         self.errors: list[BaseException] = []

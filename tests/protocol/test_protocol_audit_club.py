@@ -698,10 +698,7 @@ async def test_the_bot_example_of_5_15_is_what_the_server_sends(
     start: Start, connect: Connector
 ) -> None:
     ask, ok, seated, started = example("### 5.15 `bot heuristic|random|search [LEVEL] [rated]`")
-    # the bot as nice as the server: at the default 10, on cores busy with other tests,
-    # its interpreter took seconds to start (7.7 s in a loaded run, 0.4 s alone); what
-    # the setting does is test_house_bots.py's, not this example's
-    port = await start(house_bots=True, house_bot_nice=0)
+    port = await start(house_bots=True)
     await tables_before(port, connect, 4)
     anna = await connect.machine(port, "anna")
     await anna.send("new 2")
@@ -1223,7 +1220,7 @@ async def test_a_person_is_not_offered_a_rematch_of_a_house_bots_match(
 ) -> None:
     # §5.16: "when the match may be played again (not a ladder's board, nor a match with
     # a house bot)": a person plays a short match out against the random bot
-    port = await start(house_bots=True, house_bot_nice=0)  # (as in 5.15's example)
+    port = await start(house_bots=True)
     person = await connect.human(port, "pat")
     await person.send("new 2 short")
     await person.read_until(lambda x: x.startswith("You sit at table"))

@@ -42,6 +42,10 @@ def make_config(db: str | Path, **overrides: Any) -> Config:
         "db": str(db),
         "lag_ms": 0,
         "heartbeat_ms": 24 * 3600 * 1000,
+        # house bots as nice as the server unless a test asks: at the default 10, on
+        # cores busy with the other tests, a bot's interpreter took seconds to start
+        # (test_house_bots.py checks the setting, and the default)
+        "house_bot_nice": 0,
     }
     settings.update(overrides)
     return Config(**settings)

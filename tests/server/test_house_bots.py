@@ -14,6 +14,7 @@ import structlog
 import trio
 from pytest import MonkeyPatch
 
+from deberc_net.server.config import Config
 from deberc_net.server.house import SEARCH_LEVELS, HouseBot, HouseBots
 
 from .client import BOT_START_S, fields, is_event, play_machine
@@ -642,7 +643,8 @@ async def test_house_bots_run_nicer_than_the_server(
     monkeypatch.setattr(trio.lowlevel, "open_process", started)
     own = os.nice(0)  # the server's (it runs in this process)
     for nice, expected in ((None, min(own + 10, 19)), (0, own)):
-        settings = {} if nice is None else {"house_bot_nice": nice}
+        # (make_config keeps the bots as nice as the server: the default asked for)
+        settings = {"house_bot_nice": Config().house_bot_nice if nice is None else nice}
         port = await start_server(house_bots=True, **settings)
         ann = await connect.machine(port, f"ann{expected}")
         await ann.send("new 2")
