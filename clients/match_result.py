@@ -80,7 +80,7 @@ def match_result(line: str, name: str, deals: int, konets: bool = False) -> Matc
 
 
 def summary(result: MatchResult) -> str:
-    """The result in one line: ``match m3 at table 3: won by mybot, totals 301,226,
+    """The result in one line: ``match m3 at table 3: won by mybot, totals 301 : 226,
     7 deals (target)``."""
     if result.outcome is Outcome.DRAWN:
         who = "drawn"
@@ -89,7 +89,7 @@ def summary(result: MatchResult) -> str:
     else:
         who = f"won by {'+'.join(result.winners) or f'side {result.winner}'}"
     deals = "1 deal" if result.deals == 1 else f"{result.deals} deals"
-    totals = ",".join(map(str, result.totals)) or "-"
+    totals = " : ".join(map(str, result.totals)) or "-"  # as the web's scores: no "403,518"
     told = told_reason(result.reason, result.claimed)  # a seat's konets: 'konets'
     why = f" ({short_words(told)})" if result.reason else ""
     return (

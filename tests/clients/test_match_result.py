@@ -68,7 +68,7 @@ async def test_each_match_leaves_its_result_and_says_it(start_server: StartServe
     assert list(bob.stats.matches) == [
         attrs.evolve(expected, outcome=Outcome.LOST if ann_won else Outcome.WON)
     ]
-    totals = ",".join(map(str, end.totals))
+    totals = " : ".join(map(str, end.totals))
     assert told == [
         f"match {expected.match} at table {end.table}: won by {end.names[0]}, totals {totals},"
         f" {deals} deals ({'target' if end.reason == 'target' else 'target mid-deal'});"
@@ -154,7 +154,7 @@ async def test_a_true_konets_is_said_konets_not_the_servers_claim(parsed: bool) 
         nursery.cancel_scope.cancel()
     said = [t.split("; ")[0] for t in told]
     assert said == [
-        "match m3 at table 1: won by bob, totals 20,514, 1 deal (konets)",
-        "match m4 at table 1: won by bob, totals 20,514, 1 deal (target mid-deal)",
+        "match m3 at table 1: won by bob, totals 20 : 514, 1 deal (konets)",
+        "match m4 at table 1: won by bob, totals 20 : 514, 1 deal (target mid-deal)",
     ]
     assert [m.claimed for m in bot.stats.matches] == [True, False]
