@@ -885,10 +885,22 @@ def bot_arguments(description: str) -> argparse.ArgumentParser:
         run_bot(choose, args, rng)
     """
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=7501)
-    parser.add_argument("--name", required=True, type=_word("--name"))
-    parser.add_argument("--password", type=_word("--password"))
+    # each says its default: '--help' is where a newcomer looks for the port
+    parser.add_argument("--host", default="127.0.0.1", help="the server (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=7501, help="the server's game port (default 7501)"
+    )
+    parser.add_argument(
+        "--name",
+        required=True,
+        type=_word("--name"),
+        help="log in as NAME (a guest, without --password)",
+    )
+    parser.add_argument(
+        "--password",
+        type=_word("--password"),
+        help="with --name: its password (registers the name the first time)",
+    )
     parser.add_argument("--seek", default="2", help="what to seek: PLAYERS [VARIANT] [OPTION..]")
     parser.add_argument("--games", type=int, help="stop after this many games")
     parser.add_argument("--seed", default=None, help="seed for the bot's own choices")

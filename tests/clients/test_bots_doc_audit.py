@@ -306,6 +306,9 @@ def test_the_reference_bots_take_the_options_the_table_lists(module: str) -> Non
     assert shown.returncode == 0, shown.stderr
     for option in (*REFERENCE_OPTIONS, "--reconnects"):
         assert option in shown.stdout, (module, option)
+    said = " ".join(shown.stdout.split())  # argparse wraps the help texts
+    assert "the server (default 127.0.0.1)" in said, module
+    assert "the server's game port (default 7501)" in said, module
     assert "``" not in shown.stdout, module  # the docstring is the help: no reST markup
     if module == "search_bot":
         assert "{1,2,3,4,5}" in shown.stdout and "(default 3)" in shown.stdout
