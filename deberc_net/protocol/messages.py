@@ -1536,9 +1536,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "this server runs no search bots: bot heuristic or bot random",
         "на этом сервере нет поисковых ботов: bot heuristic или bot random",
     ),
-    Msg.BOT_NOT_SEATED: (
-        "sit at a table to ask a house bot to it",
-        "сядьте за стол, чтобы позвать к нему бота сервера",
+    Msg.BOT_NOT_SEATED: (  # says how, as the lobby's 'help' does: asked in the lobby
+        "sit at a table to ask a house bot to it: 'new 2' opens one",
+        "сядьте за стол, чтобы позвать к нему бота сервера: new 2 открывает стол",
     ),
     Msg.NO_HISTORY: (
         "you sit at no table, observe none, and have no match",

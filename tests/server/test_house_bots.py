@@ -135,7 +135,12 @@ async def test_bot_errors_change_nothing(
         ("bot search 9", "bad-argument", usage),
         ("bot search x", "bad-argument", usage),
         ("bot heuristic 3", "bad-argument", usage),
-        ("bot heuristic", "not-seated", "sit at a table to ask a house bot to it"),
+        # what to type, as asked in the lobby (a newcomer's evening, 2026-12-06)
+        (
+            "bot heuristic",
+            "not-seated",
+            "sit at a table to ask a house bot to it: 'new 2' opens one",
+        ),
     ]:
         await ann.send(line)
         assert await ann.expect("error") == {"code": code, "text": text}, line
