@@ -38,6 +38,7 @@ class Msg(StrEnum):
     ONE_PLAYER_HERE = "one-player-here"
     GUEST = "guest"
     REGISTERED = "registered"
+    REGISTERED_NOW = "registered-now"
     RESUME = "resume"
     LOGIN_USAGE = "login-usage"
     LOGIN_SET_ELSEWHERE = "login-set-elsewhere"
@@ -541,6 +542,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.GUEST: ("guest", "гость"),
     # said of anyone: «зарегистрирован» was a man's (the welcome, finger)
     Msg.REGISTERED: ("registered", "имя зарегистрировано"),
+    # the welcome of the login that registered it: what was typed after the name is
+    # a password now, which a newcomer typing his full name did not mean
+    Msg.REGISTERED_NOW: (
+        "registered now, with the password you typed: log in with it next time",
+        "имя зарегистрировано сейчас, с набранным паролем: входите с ним и дальше",
+    ),
     Msg.RESUME: (
         " Your resume token is {token}: 'login {name} token={token}' takes "
         "your seat back if this connection drops.",

@@ -147,6 +147,7 @@ class Login:
             self.refused(session, name, banned)
             return
         fresh = False  # a guest's claim of a free name (no right to it beyond being first)
+        registered_now = False  # this login's password registered the name
         if password is not None and self.lobby.accounts.trusted(name, password, session.address):
             guest = False  # this process vouches for it (a ladder's admin): nothing hashed
         # a name this process vouches for takes no other login (it has no account)
@@ -158,7 +159,7 @@ class Login:
             if vouched:
                 self.refused(session, name, ev.error("bad-password", phrase(Msg.WRONG_PASSWORD)))
                 return
-            if not await self._check_password(session, name, password) or not (
+            if await self._check_password(session, name, password) is None or not (
                 await self._still_unbanned(session, name)
             ):
                 return
@@ -175,11 +176,10 @@ class Login:
             self.refused(session, name, ev.error("bad-argument", alike), "looks-like")
             return
         elif password is not None:
-            if not await self._register(session, name, password) or not (
-                await self._still_unbanned(session, name)
-            ):
+            admitted = await self._register(session, name, password)
+            if admitted is None or not await self._still_unbanned(session, name):
                 return
-            guest = False
+            guest, registered_now = False, admitted is Admitted.REGISTERED
         elif name_key(name) in self.lobby.accounts.admins:  # not registered yet
             # a guest under it would speak as the admin to everyone (and hold the name
             # from its owner's first login)
@@ -203,7 +203,15 @@ class Login:
         if session.closed:
             return
         # his ignore list, in place before anything is told him (docs/protocol.md §5.21)
-        self._welcome(session, name, guest, fresh, token, () if guest else arrival.ignored)
+        self._welcome(
+            session,
+            name,
+            guest,
+            fresh,
+            token,
+            () if guest else arrival.ignored,
+            registered_now,
+        )
 
     def _looks_like(self, name: str, registered: str | None) -> Phrase | None:
         """Why the new ``name`` is refused as drawn like another's (its ``look_key``
@@ -253,19 +261,20 @@ class Login:
             self.refused(session, name, banned)
         return banned is None
 
-    async def _check_password(self, session: Session, name: str, password: str) -> bool:
+    async def _check_password(self, session: Session, name: str, password: str) -> Admitted | None:
+        """How ``name`` was let in with ``password``, or None (refused, and told so)."""
         admitted = await self.lobby.accounts.admit(name, password, session.address)
         if admitted is Admitted.REGISTERED:
             session.log.info("register", name=name)
         if not isinstance(admitted, ev.Error):
-            return True
+            return admitted
         if admitted.code != "bad-password":  # a limit's or a registration's refusal
             # (a look-alike registered meanwhile: as one registered before, "looks-like")
             alike = admitted.said is not None and admitted.said.key is Msg.NAME_LOOKS_LIKE
             self.refused(session, name, admitted, "looks-like" if alike else None)
-            return False
+            return None
         self.wrong_password(session, name, admitted)
-        return False
+        return None
 
     def wrong_password(self, session: Session, name: str, error: ev.Error, **logged: str) -> None:
         """A password hashed and wrong (a login's, or the old one of a 'password'): told,
@@ -297,20 +306,21 @@ class Login:
             fields["command"] = command
         self.failures.note(reason or error.code, session.address, **fields)
 
-    async def _register(self, session: Session, name: str, password: str) -> bool:
-        """Register a free name; refused while a guest holds it (connected or seated)."""
+    async def _register(self, session: Session, name: str, password: str) -> Admitted | None:
+        """Register a free name; refused while a guest holds it (connected or seated):
+        None, told so."""
         key = name_key(name)
         if key in self.registering:
             self.refused(session, name, self._being_registered(name))
-            return False
+            return None
         if self.guest_token(name) is not None:
             error = ev.error("name-in-use", phrase(Msg.NAME_IN_USE_BY_GUEST, name=name))
             self.refused(session, name, error)
-            return False
+            return None
         if accounts.short_password(password):  # a new password: nothing hashed
             said = phrase(Msg.PASSWORD_SHORT, least=accounts.PASSWORD_LEAST)
             self.refused(session, name, ev.error("bad-argument", said), "short-password")
-            return False
+            return None
         self.registering.add(key)  # no guest takes it while the hash is computed
         try:
             return await self._check_password(session, name, password)
@@ -332,11 +342,14 @@ class Login:
         fresh: bool = False,
         presented: str | None = None,
         ignored: Iterable[str] = (),
+        registered_now: bool = False,
     ) -> None:
         """Log ``session`` in as ``name`` (its right to it checked; ``fresh``: a guest's
         claim of a free name; ``presented``: the token it gave): a connection that held
         the name closes, and a seat the name holds comes back. ``ignored``: the names a
-        registered player ignores, as stored."""
+        registered player ignores, as stored; ``registered_now``: this login registered
+        the name, which the welcome says (a newcomer's 'login Misha Ivanov' made
+        'Ivanov' his password)."""
         key = name_key(name)
         self._seat_login_spend(name)
         previous = self.lobby.online.get(key)
@@ -364,7 +377,9 @@ class Login:
         if self.lobby.node is not None:
             self.lobby.node.logged_in(session, token, fresh)
         session.log.info("login", guest=guest)  # (its conn, peer and name)
-        what = phrase(Msg.GUEST if guest else Msg.REGISTERED)
+        what = phrase(
+            Msg.GUEST if guest else Msg.REGISTERED_NOW if registered_now else Msg.REGISTERED
+        )
         fields: tuple[tuple[str, str], ...] = (("name", name), ("guest", "1" if guest else "0"))
         resume = phrase(Msg.NOTHING)
         if token is not None:

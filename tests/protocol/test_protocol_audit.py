@@ -631,7 +631,7 @@ async def test_lang_anywhere_after_the_name_and_the_password_still_the_password(
     # any case, as no password may begin with it
     first = await connect.raw(port, "first")
     said = await lines_until_pong(first, "login vera LANG=ru secret1")
-    assert said[0].startswith("Здравствуйте, vera (имя зарегистрировано)."), said
+    assert said[0].startswith("Здравствуйте, vera (имя зарегистрировано сейчас,"), said
     again = await connect.raw(port, "again")
     await again.send("style machine")
     await again.expect("ok", cmd="style")

@@ -400,7 +400,8 @@ def test_a_deal_record_round_trips() -> None:
 # ------------------------------------------------------------ golden lines
 # Copied from docs/protocol.md's transcripts (untrimmed lines only).
 GOLDEN = [
-    "ok cmd=login name=anna guest=0 text=Hello, anna (registered). 0 tables, 1 player here. "
+    "ok cmd=login name=anna guest=0 text=Hello, anna (registered now, with the password you "
+    "typed: log in with it next time). 0 tables, 1 player here. "
     "'tables', 'new', 'sit N', 'seek', 'help'.",
     "ok cmd=style style=machine text=Style machine.",
     "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow game.",

@@ -210,7 +210,8 @@ async def test_the_russian_welcome_fits_anyone_and_names_the_resume_code(
         return client, " ".join(x.strip() for x in said)
 
     maria, said = await welcome("login Мария secret1 lang=ru")
-    assert said.startswith("Здравствуйте, Мария (имя зарегистрировано). Столов: 0"), said
+    now = "имя зарегистрировано сейчас, с набранным паролем: входите с ним и дальше"
+    assert said.startswith(f"Здравствуйте, Мария ({now}). Столов: 0"), said
     dina, said = await welcome("login dina lang=ru")
     assert said.startswith("Здравствуйте, dina (гость). "), said
     code = re.search(r"Ваш код возврата: (\S+)\. Если связь прервётся", said)

@@ -190,3 +190,22 @@ async def test_a_password_that_begins_with_style_is_no_longer_typed(
         )
     await gus.send("ping")
     assert await _next(gus) == "ok cmd=ping text=pong"
+
+
+@pytest.mark.timeout(60)
+async def test_the_login_that_registers_a_name_says_so_and_the_next_does_not(
+    port: int, connect: Connector
+) -> None:
+    """A newcomer's 'login Misha Ivanov' (his full name) registers Misha with the password
+    Ivanov: its welcome says the name is registered now, with what he typed; a later
+    login with it is welcomed as any registered name's."""
+    misha = await connect.raw(port, "misha")
+    said = await _answer(misha, "login Misha Ivanov")
+    assert said.startswith(
+        "Hello, Misha (registered now, with the password you typed: log in with it next"
+        " time). 0 tables, 1 player here."
+    ), said
+    await misha.send("quit")
+    await misha.wait_closed()
+    back = await connect.raw(port, "back")
+    assert (await _answer(back, "login misha Ivanov")).startswith("Hello, Misha (registered).")
