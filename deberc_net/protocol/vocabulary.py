@@ -416,7 +416,9 @@ def parse_call(
         if card is not None and call.name == C.PLAY:
             if _CARD_TOKEN[card] == token:
                 return call
-        elif call.token().lower() == token:
+        # normalized as the line was: a name with 'ё', '’' or a hyphen at an end
+        # ('ещё') was listed in legal= and refused when sent back
+        elif normalize(call.token()).replace(" ", "-") == token:
             return call
     if t in _WORDS:
         return Call(_WORDS[t])

@@ -67,6 +67,15 @@ def test_legal_calls_settle_what_was_left_out() -> None:
     assert parse_call("house-call", [Call("house-call")]).token() == "house-call"
 
 
+@pytest.mark.parametrize("name", ["ещё", "d’accord", "-re", "re--double", "Kontra"])
+def test_a_plugins_call_is_heard_as_its_name_was_listed(name: str) -> None:
+    """A plugin's call (deberc_extra_calls, no words of its own) sent back as legal=
+    listed it, or typed as the prompt showed it: the line is normalized ('ё' as 'е',
+    hyphens as spaces), and so is the call's name, or 'ещё' was no table call."""
+    for typed in (name, name.upper(), name.replace("-", " ")):
+        assert parse_call(typed, [Call("kontra-x"), Call(name)]) == Call(name), typed
+
+
 @pytest.mark.parametrize("typed", ["", "frobnicate", "igrayu purple", "ot", "ot zebra", "1x"])
 def test_nonsense_is_a_syntax_error(typed: str) -> None:
     with pytest.raises(CallSyntaxError):
