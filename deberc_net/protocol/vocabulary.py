@@ -11,6 +11,7 @@ plugin's call is heard in Cyrillic or English only at a table that uses it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -391,6 +392,13 @@ def _play(text: str, legal: Sequence[Call], cyrillic_ace: bool) -> Call:
     return C.play(make(rank, suit))
 
 
+@functools.lru_cache(maxsize=4096)
+def _heard_as(token: str) -> str:
+    """A call's token as a line saying it reads once normalized, as parse_call reads
+    the line: kept, as each call's token is read again at every call of its table."""
+    return normalize(token).replace(" ", "-")
+
+
 def parse_call(
     text: str,
     legal: Sequence[Call] = (),
@@ -418,7 +426,7 @@ def parse_call(
                 return call
         # normalized as the line was: a name with 'ё', '’' or a hyphen at an end
         # ('ещё') was listed in legal= and refused when sent back
-        elif normalize(call.token()).replace(" ", "-") == token:
+        elif _heard_as(call.token()) == token:
             return call
     if t in _WORDS:
         return Call(_WORDS[t])
