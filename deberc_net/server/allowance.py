@@ -22,7 +22,9 @@ The lists allowance: a long text for a short line ('who', 'help', 'rules',
 The chat and lists allowances of a connection are its name's too, once logged in,
 kept after it closes as the seats' are: behind one NAT (docs/security.md, "Many people
 behind one address") a noisy housemate who logs in again gets none of the shared
-address's allowance back to spend."""
+address's allowance back to spend. A name's buckets are made when it first spends one
+(as its seats' are): an idle player's name holds none (a bucket made at login would
+be full until then, as one made later is)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg
 
 from .accounts import name_key
-from .limits import Bucket
+from .limits import AddressBuckets, Bucket
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -91,6 +93,17 @@ def _name_churn(lobby: Lobby, session: Session, now: float) -> Bucket | None:
     return lobby.name_churn.of(name_key(session.name), now, lobby.online)
 
 
+def _name_bucket(
+    lobby: Lobby, buckets: AddressBuckets, session: Session, now: float
+) -> Bucket | None:
+    """``session``'s name's bucket among ``buckets`` (its chat's or lists'), made now if
+    it has none yet; None for a connection not logged in here (a player of another
+    worker's stand-in spends his on his own worker)."""
+    if session.name is None or session.remote:
+        return None
+    return buckets.of(name_key(session.name), now, lobby.online)
+
+
 def _spend(own: Bucket, name: Bucket | None, now: float) -> bool:
     """One token of the connection's (and its address's) and of its name's, or none
     of either."""
@@ -108,23 +121,25 @@ def _wait(own: Bucket, name: Bucket | None, now: float) -> float:
     return max(own.wait(now), 0.0 if name is None else name.wait(now))
 
 
-def may_talk(session: Session) -> bool:
+def may_talk(lobby: Lobby, session: Session) -> bool:
     """Spend one of ``session``'s lines to others; if none is left, say so and refuse."""
     now = trio.current_time()
-    if _spend(session.says, session.name_says, now):
+    name = _name_bucket(lobby, lobby.name_says, session, now)
+    if _spend(session.says, name, now):
         return True
-    session.send(ev.slow_down(Msg.SLOW_TALK, _wait(session.says, session.name_says, now)))
+    session.send(ev.slow_down(Msg.SLOW_TALK, _wait(session.says, name, now)))
     return False
 
 
-def may_list(session: Session, command: str, admin: bool) -> bool:
+def may_list(lobby: Lobby, session: Session, command: str, admin: bool) -> bool:
     """Spend one of ``session``'s lists for ``command`` (a long text for a short line);
     if none is left, say so and refuse. Admins are not counted."""
     if admin:
         return True
     now = trio.current_time()
-    if _spend(session.lists, session.name_lists, now):
+    name = _name_bucket(lobby, lobby.name_lists, session, now)
+    if _spend(session.lists, name, now):
         return True
-    wait = _wait(session.lists, session.name_lists, now)
+    wait = _wait(session.lists, name, now)
     session.send(ev.slow_down(Msg.SLOW_LISTS, wait, command=command))
     return False

@@ -105,7 +105,7 @@ class Chat:
         if refused is not None:
             session.send(refused)
             return
-        if not may_talk(session):  # each line is copied to many
+        if not may_talk(self.lobby, session):  # each line is copied to many
             return
         if session.table is not None:
             self.lobby.post_for(session, session.table, Say(session, text))
@@ -156,6 +156,6 @@ class Chat:
         # the table spends the chat allowance once its own refusals are past (a line on
         # another's screen, as a 'say' is; a refused one costs nothing). Another
         # worker's table has not this connection's allowance: it is spent here, first
-        if session.table.remote and not may_talk(session):
+        if session.table.remote and not may_talk(self.lobby, session):
             return
         self.lobby.post_for(session, session.table, Invite(session, invited))

@@ -113,7 +113,7 @@ class Club:
         # paid for before the store is read (a refused page too: it was read to know):
         # a 'top' of thousands of rated players, read whole at every line, unmetered
         # before its answer, kept a core busy from a few connections (a hostile pass)
-        if not may_list(session, item.name, self.lobby.is_admin(session)):
+        if not may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
             return
         store, size = self.lobby.store, self.lobby.config.page_size
         # the asker's own game (the one he has played rated most) when he names none
@@ -155,7 +155,7 @@ class Club:
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
         # a look in the store each (a second hostile pass, s29: unmetered, 0.3 ms a line)
-        if not may_list(session, item.name, self.lobby.is_admin(session)):
+        if not may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
             return
         # a house bot's copy (house-heuristic-3) is told as the bot it is a copy of: it
         # was called a guest, not here, once its match was over (a tryout, s28)
@@ -218,7 +218,9 @@ class Club:
         if not accounts.valid_name(name):  # no name: nothing to look up, nor to echo back
             session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
             return
-        if not may_list(session, item.name, self.lobby.is_admin(session)):  # (as finger)
+        if not may_list(
+            self.lobby, session, item.name, self.lobby.is_admin(session)
+        ):  # (as finger)
             return
         rows = await trio.to_thread.run_sync(self.lobby.store.recent_games, name)
         # as he is called in his games, not as asked ('games ＰＲＯＢＥ１' said it back so:
@@ -232,20 +234,20 @@ class Club:
     async def history(self, session: Session, item: Command) -> None:
         if item.args:  # 'history 3' (a table? a deal?) was answered with this table's
             session.send(ev.usage_error("history"))
-        elif may_list(session, item.name, self.lobby.is_admin(session)):
+        elif may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
             await self._table_or_last(session, self._last_history, ShowHistory(session))
 
     async def sheet(self, session: Session, item: Command) -> None:
         if item.args:  # as 'history'
             session.send(ev.usage_error("sheet"))
-        elif may_list(session, item.name, self.lobby.is_admin(session)):
+        elif may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
             await self._table_or_last(session, self._last_sheet, ShowSheet(session))
 
     async def last(self, session: Session, item: Command) -> None:
         # at no table 'last' reads the store as 'sheet' does (the list allowance); the
         # table's own answer stays free, as it was
         at_table = session.table is not None or bool(session.observing)
-        if at_table or may_list(session, item.name, self.lobby.is_admin(session)):
+        if at_table or may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
             await self._table_or_last(session, self._last_trick, ShowLast(session))
 
     async def _table_or_last(
@@ -367,7 +369,7 @@ class Club:
         if page is None or not 1 <= page <= pages:
             session.send(ev.error("bad-argument", phrase(bad_page, command=item.name, pages=pages)))
             return
-        if not may_list(session, item.name, self.lobby.is_admin(session)):
+        if not may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
             return
         first = (page - 1) * size
         session.send(told(Page(tuple(items[first : first + size]), page, pages, first + 1)))

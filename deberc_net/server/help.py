@@ -387,7 +387,7 @@ class Help:
         # one command's usage is a line or two; the whole list, or the entries of
         # 'calls' a word names ('help rost?'), a long text
         if self._long_help(session, args) and not may_list(
-            session, item.name, self.lobby.is_admin(session)
+            self.lobby, session, item.name, self.lobby.is_admin(session)
         ):
             return
         table = session.table
@@ -519,7 +519,9 @@ class Help:
         """The calls of the table's game and options; in the lobby, of every game and
         option (docs/protocol.md §4.4)."""
         asked = _lang_asked(session, item.args, "calls [lang=en|ru]")
-        if asked is None or not may_list(session, item.name, self.lobby.is_admin(session)):
+        if asked is None or not may_list(
+            self.lobby, session, item.name, self.lobby.is_admin(session)
+        ):
             return
         block = ev.TextBlock("help", *self._calls_texts(session.table))
         session.send(told_in(block, asked[1]))
@@ -558,7 +560,7 @@ class Help:
             table = self.lobby.tables.get(min(session.observing))
         named = self._rule_named(args[0]) if len(args) == 1 else None
         if named is not None:  # 'rules tertz': that variant or option, wherever asked
-            if not may_list(session, item.name, self.lobby.is_admin(session)):
+            if not may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
                 return
             said = self._rule_entry(named)
             english, russian = tuple(p.text() for p in said), tuple(p.text(Lang.RU) for p in said)
@@ -574,7 +576,8 @@ class Help:
             if not self._may_read_rules(session, table):  # as for no table (a tryout, s29)
                 self.lobby.no_table(session, args[0])
                 return
-        if not may_list(session, item.name, self.lobby.is_admin(session)):  # refusals cost none
+        # (refusals cost none)
+        if not may_list(self.lobby, session, item.name, self.lobby.is_admin(session)):
             return
         english, russian = self._rules_texts(table)
         session.send(told_in(ev.TextBlock("rules", english, russian), lang))

@@ -116,7 +116,7 @@ class Ignoring:
         refusal before it costs none; docs/security.md §2). Unmetered, one connection's
         'ignore x'/'unignore x' at the flood limit's 200 lines a second was as many
         writes and broadcasts."""
-        return may_list(session, item.name, self.lobby.is_admin(session))
+        return may_list(self.lobby, session, item.name, self.lobby.is_admin(session))
 
     def _list(self, session: Session) -> None:
         names = tuple((session.ignored or {}).values())

@@ -365,9 +365,6 @@ class Login:
         else:
             self.lobby.guest_tokens.pop(key, None)
         session.name, session.guest = name, guest
-        now = trio.current_time()
-        session.name_says = self.lobby.name_says.of(key, now, self.lobby.online)
-        session.name_lists = self.lobby.name_lists.of(key, now, self.lobby.online)
         if not guest:  # his list as stored (a guest's: the connection he takes over's)
             session.ignored = {name_key(n): n for n in ignored} or None
         elif previous is not None:

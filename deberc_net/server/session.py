@@ -354,9 +354,6 @@ class Session:
     ended: Ending | None = None  # why it ends, once known (the first reason given)
     says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
     lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
-    # the name's own, once logged in (server/allowance.py): kept after the connection
-    name_says: Bucket | None = None
-    name_lists: Bucket | None = None
     # seats given up at waiting tables (server/allowance.py)
     seat_churn: Bucket = attrs.Factory(lambda: Bucket(0.2, 5.0))
     # a logger bound to more than the connection (a web feed's); None: ``log`` binds the

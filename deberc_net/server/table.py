@@ -813,7 +813,7 @@ class Table:
             return
         # spent once no refusal is left (server/allowance.py); a player of another
         # worker's spent his on his own worker (chat.py), this one's stand-in has none
-        if not session.remote and not may_talk(session):
+        if not session.remote and not may_talk(self.lobby, session):
             return
         self.invited.add(name_key(name))
         token = self.lobby.login.guest_token(name)  # None: a registered name

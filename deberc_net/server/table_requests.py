@@ -37,7 +37,9 @@ class TableRequests:
         # watching one) and a seated player's (his own view, a bot's after a stale
         # answer: docs/protocol.md §5.10) are free
         person_watching = session.table is None and not session.machine
-        if person_watching and not may_list(session, item.name, self.lobby.is_admin(session)):
+        if person_watching and not may_list(
+            self.lobby, session, item.name, self.lobby.is_admin(session)
+        ):
             return
         self.lobby.post_for(session, table, ShowState(session))
 
