@@ -249,6 +249,25 @@ async def test_an_idle_connection_has_no_writer_task_and_a_burst_gets_one_till_s
         assert _writer_tasks() == 0
 
 
+async def test_an_idle_names_chat_and_lists_allowances_are_made_when_first_spent(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A name's chat and lists buckets (server/allowance.py) are made by its first 'say'
+    and its first long list, not at its login: an idle logged-in connection holds
+    neither (docs/performance.md, "Idle logged-in connections again")."""
+    async with _ann_on_a_bounded_stream(db_path) as (server, ann):
+        lobby = server.lobby
+        assert (len(lobby.name_says), len(lobby.name_lists)) == (0, 0)
+        await ann.send("say hello")
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+        assert (len(lobby.name_says), len(lobby.name_lists)) == (1, 0)
+        await ann.send("who")
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+        assert (len(lobby.name_says), len(lobby.name_lists)) == (1, 1)
+
+
 def _tasks_named(name: str) -> list[trio.lowlevel.Task]:
     root = trio.lowlevel.current_root_task()
     assert root is not None  # (None outside trio.run)
