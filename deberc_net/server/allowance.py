@@ -50,11 +50,12 @@ def may_sit(lobby: Lobby, session: Session) -> bool:
     seeks after every match it plays to its end never pays at all."""
     now = trio.current_time()
     name = _name_churn(lobby, session, now)
-    if session.seat_churn.ready(now) and (name is None or name.ready(now)):
+    churn = session.buckets()[2]
+    if churn.ready(now) and (name is None or name.ready(now)):
         return True
     # the refusal's wait: until the connection's, its address's and its name's all
     # have a seat (docs/protocol.md §10)
-    wait = session.seat_churn.wait(now)
+    wait = churn.wait(now)
     if name is not None:
         wait = max(wait, name.wait(now))
     session.send(ev.slow_down(Msg.SLOW_SEATS, wait))
@@ -65,7 +66,7 @@ def seat_given_up(lobby: Lobby, session: Session) -> None:
     """``session`` leaves a seat at a table that waits for players: its 'seated' and
     its 'left' went to the others there, so it spends one of its seats."""
     now = trio.current_time()
-    session.seat_churn.take(now)
+    session.buckets()[2].take(now)
     name = _name_churn(lobby, session, now)
     if name is not None:
         name.take(now)
@@ -125,9 +126,10 @@ def may_talk(lobby: Lobby, session: Session) -> bool:
     """Spend one of ``session``'s lines to others; if none is left, say so and refuse."""
     now = trio.current_time()
     name = _name_bucket(lobby, lobby.name_says, session, now)
-    if _spend(session.says, name, now):
+    says = session.buckets()[0]
+    if _spend(says, name, now):
         return True
-    session.send(ev.slow_down(Msg.SLOW_TALK, _wait(session.says, name, now)))
+    session.send(ev.slow_down(Msg.SLOW_TALK, _wait(says, name, now)))
     return False
 
 
@@ -138,8 +140,9 @@ def may_list(lobby: Lobby, session: Session, command: str, admin: bool) -> bool:
         return True
     now = trio.current_time()
     name = _name_bucket(lobby, lobby.name_lists, session, now)
-    if _spend(session.lists, name, now):
+    lists = session.buckets()[1]
+    if _spend(lists, name, now):
         return True
-    wait = _wait(session.lists, name, now)
+    wait = _wait(lists, name, now)
     session.send(ev.slow_down(Msg.SLOW_LISTS, wait, command=command))
     return False

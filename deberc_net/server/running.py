@@ -448,6 +448,7 @@ class Server:
         self.lobby = lobby
         self.nursery = nursery  # where connections and their writers run
         self._start_writer = self._started_writer  # one callable for every outbox
+        self._make_buckets = self._made_buckets  # (and for every session)
         # a scope never entered, for a session's aborts to cancel while its reader does
         # a table's work (Server._received)
         self._quiet_scope = trio.CancelScope()
@@ -672,15 +673,19 @@ class Server:
         connection = Connection(trio.current_time() if opened is None else opened, self.limits)
         # the scope 'abort' cancels: the reader's, once it reads (_read)
         scope = trio.CancelScope()
-        session = Session(next(_ids), outbox, scope, connection, peer=peer, address=address)
-        c = self.config
-        # (docs/security.md §3: an address's connections share one chat allowance)
-        shared = self.address_says.of(address, self._now(), self.per_address)
-        session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
-        lists = self.address_lists.of(address, self._now(), self.per_address)
-        session.lists = SharedBucket(c.lists_per_s, c.lists_burst, shared=lists)
-        churn = self.address_churn.of(address, self._now(), self.per_address)
-        session.seat_churn = SharedBucket(c.seat_churn_per_s, c.seat_churn_burst, shared=churn)
+        # its allowances made when first spent (``_made_buckets``): an idle one holds none
+        session = Session(
+            next(_ids),
+            outbox,
+            scope,
+            connection,
+            peer=peer,
+            address=address,
+            says=None,
+            lists=None,
+            seat_churn=None,
+            make_buckets=self._make_buckets,
+        )
         # a writer task only while something waits to be written (most lines go out at
         # once: Outbox.direct)
         outbox.session, outbox.start_writer = session, self._start_writer
@@ -689,6 +694,17 @@ class Server:
         self.sessions[session] = None
         session.log.info("connect")
         return session
+
+    def _made_buckets(self, session: Session) -> None:
+        """``session``'s allowances, each drawing on its address's (docs/security.md §2,
+        §3, §6: an address's connections share them), made when it first spends one."""
+        c, address, now = self.config, session.address, self._now()
+        shared = self.address_says.of(address, now, self.per_address)
+        session.says = SharedBucket(c.say_per_s, c.say_burst, shared=shared)
+        lists = self.address_lists.of(address, now, self.per_address)
+        session.lists = SharedBucket(c.lists_per_s, c.lists_burst, shared=lists)
+        churn = self.address_churn.of(address, now, self.per_address)
+        session.seat_churn = SharedBucket(c.seat_churn_per_s, c.seat_churn_burst, shared=churn)
 
     def _closed(self, session: Session) -> None:
         self.sessions.pop(session, None)

@@ -352,10 +352,15 @@ class Session:
     handled: trio.Event | None = None
     failed_logins: int = 0
     ended: Ending | None = None  # why it ends, once known (the first reason given)
-    says: Bucket = attrs.Factory(lambda: Bucket(1.0, 5.0))
-    lists: Bucket = attrs.Factory(lambda: Bucket(2.0, 10.0))
-    # seats given up at waiting tables (server/allowance.py)
-    seat_churn: Bucket = attrs.Factory(lambda: Bucket(0.2, 5.0))
+    # its allowances (server/allowance.py: ``buckets``): lines to others, long texts,
+    # seats given up at waiting tables. None: made when first spent, by ``make_buckets``
+    # (a connection's own, which draw on its address's: server/running.py), so that an
+    # idle connection holds none (a bucket made then is full, as one made before is
+    # until spent)
+    says: Bucket | None = attrs.Factory(lambda: Bucket(1.0, 5.0))
+    lists: Bucket | None = attrs.Factory(lambda: Bucket(2.0, 10.0))
+    seat_churn: Bucket | None = attrs.Factory(lambda: Bucket(0.2, 5.0))
+    make_buckets: Callable[[Session], None] | None = None
     # a logger bound to more than the connection (a web feed's); None: ``log`` binds the
     # connection's id, peer and name when a line is logged (an idle one holds no logger)
     bound_log: Any = None
@@ -400,6 +405,15 @@ class Session:
     @property
     def closed(self) -> bool:
         return self.connection.closed
+
+    def buckets(self) -> tuple[Bucket, Bucket, Bucket]:
+        """Its allowances (``says``, ``lists``, ``seat_churn``), made now if not yet."""
+        if self.says is None or self.lists is None or self.seat_churn is None:
+            assert self.make_buckets is not None  # (None only where a maker is given)
+            self.make_buckets(self)
+        assert self.says is not None and self.lists is not None
+        assert self.seat_churn is not None
+        return self.says, self.lists, self.seat_churn
 
     def ignores(self, key: str) -> bool:
         """Whether this player ignores the name whose key is ``key`` (his 'say', 'invite'

@@ -268,6 +268,25 @@ async def test_an_idle_names_chat_and_lists_allowances_are_made_when_first_spent
         assert (len(lobby.name_says), len(lobby.name_lists)) == (1, 1)
 
 
+async def test_an_idle_connections_own_allowances_are_made_when_first_spent(
+    db_path: Path, virtual_clock: MockClock, jump_when_idle: None
+) -> None:
+    """A connection's chat, lists and seat allowances (each drawing on its address's)
+    are made when it first spends one: an idle logged-in connection holds none, and
+    its first 'say' spends a token of the ones then made (docs/performance.md, "Idle
+    logged-in connections again")."""
+    async with _ann_on_a_bounded_stream(db_path) as (server, ann):
+        (session,) = server.sessions
+        assert (session.says, session.lists, session.seat_churn) == (None, None, None)
+        await ann.send("say hello")
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+        says, lists, churn = session.buckets()
+        now = trio.current_time()
+        assert not says.full(now)  # its token spent there
+        assert lists.full(now) and churn.full(now)
+
+
 def _tasks_named(name: str) -> list[trio.lowlevel.Task]:
     root = trio.lowlevel.current_root_task()
     assert root is not None  # (None outside trio.run)
