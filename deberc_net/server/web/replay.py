@@ -30,6 +30,7 @@ from deberc_net.game.events import (
     TrickTaken,
     Unveiled,
 )
+from deberc_net.game.outcomes import Outcome
 from deberc_net.game.record import draws_per_trick, replay_calls, unveil
 from deberc_net.game.rules import RuleSet
 from deberc_net.plugins import RuleBook
@@ -37,7 +38,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
 from deberc_net.protocol.messages import RU_ERRORS
-from deberc_net.protocol.render import pretty_card, scored_lines
+from deberc_net.protocol.render import hung_said, pretty_card, scored_lines
 
 from ..store.base import SHUTDOWN, STOPPED
 from . import words
@@ -89,6 +90,11 @@ class ReplayedDeal:
     # combinations: vic terts 20, hundred kings 100.'; '' if none), English and Russian
     scored: str = ""
     scored_ru: str = ""
+    # the hanging points as the deal's end told the table: what a hanging bide left
+    # hanging ('82 points hang.'), and who wrote the points that hung into this deal
+    # ('The 82 points that hung go to bob.'); '' if neither, English and Russian
+    hung: str = ""
+    hung_ru: str = ""
 
 
 @attrs.frozen
@@ -351,7 +357,31 @@ def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
         replayed,
         scored="".join(scored_lines(counted, names, Lang.EN, said)),
         scored_ru="".join(scored_lines(counted, names, Lang.RU, said)),
+        hung=_hung_words(deal, record, names, Lang.EN),
+        hung_ru=_hung_words(deal, record, names, Lang.RU),
     )
+
+
+def _hung_words(deal: Deal, record: dict[str, Any], names: list[str], lang: Lang) -> str:
+    """The hanging points of a deal as its end told the players (the human style's
+    deal end and ``history``): what its hanging bide left hanging, and who wrote the
+    points that hung into it. Nobody at the table read a replay without them."""
+    sides = len(record["written"])
+    said = hung_said(ev.hung_in(record, sides), names, sides, lang)
+    score = None if deal.result is None else deal.result.score
+    if score is not None and score.outcome == Outcome.HANGING:
+        pending = list(score.hanging_pending)
+        if pending:  # hanging-separate: the next deal plays for the first sum only
+            later = "".join(words.said(W.HANGS_THEN, lang, points=p) for p in pending[1:])
+            said.insert(
+                0,
+                words.said(
+                    W.HANGS_SEPARATE, lang, hanging=score.hanging_out, after=pending[0], later=later
+                ),
+            )
+        else:
+            said.insert(0, words.said(W.HANGS, lang, hanging=score.hanging_out))
+    return " ".join(said)
 
 
 def _talon_at_start(hands: list[list[str]], deck: list[str], extra: dict[str, Any]) -> int | None:

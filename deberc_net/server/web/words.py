@@ -82,6 +82,9 @@ class W(StrEnum):
     WRITTEN_IS = "written-is"
     TOTALS_IS = "totals-is"
     TALK_IS = "talk-is"
+    HANGS = "hangs"
+    HANGS_SEPARATE = "hangs-separate"
+    HANGS_THEN = "hangs-then"
     AT_TRICK = "at-trick"
     BY_CLOCK = "by-clock"
     UNFINISHED = "unfinished"
@@ -274,6 +277,14 @@ WORDS: dict[W, tuple[str, str]] = {
     W.WRITTEN_IS: ("Written", "Записано"),
     W.TOTALS_IS: ("totals", "итого"),
     W.TALK_IS: ("Talk: ", "Разговор: "),
+    # a hanging bide's points, as its deal's end told the table (docs/rules.md §5)
+    W.HANGS: ("{hanging} points hang.", "Висит {hanging}."),
+    # hanging-separate, after two hanging bides in a row: which deal plays for which sum
+    W.HANGS_SEPARATE: (
+        "{hanging} points hang for the next deal, {after} for the one after{later}.",
+        "Висит {hanging} на следующую раздачу, {after} на раздачу после неё{later}.",
+    ),
+    W.HANGS_THEN: (", then {points}", ", затем {points}"),
     W.AT_TRICK: (" (trick {trick})", " (взятка {trick})"),  # said after the first trick
     # a call the clock made for a seat (auto=1), as the table said it (protocol §11.2)
     W.BY_CLOCK: (" (by the clock)", " (по часам)"),
