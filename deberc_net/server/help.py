@@ -860,7 +860,7 @@ def _own_game(book: RuleBook, rule: LoadedRule) -> bool:
 
 def _own_game_block(rule: LoadedRule) -> tuple[str, str]:
     """A third-party game's own calls with its words, then where the others are."""
-    calls = [call for call, _ in _option_calls([rule])]
+    calls = [call for call, _, _ in _option_calls([rule])]
     own = [line for call in calls for line in _column(call.text(), "")]
     own_ru = [line for call in calls for line in _column(call.text(Lang.RU), "")]
     header, others = phrase(Msg.GAME_CALLS, variant=rule.name), phrase(Msg.GAME_OTHER_CALLS)
@@ -879,17 +879,51 @@ def _options_block(options: Sequence[LoadedRule]) -> tuple[list[str], list[str]]
         if rule.name in OPTION_CALLS_HELP:
             english += OPTION_CALLS_HELP[rule.name].splitlines()
             russian += RU_OPTION_CALLS_HELP[rule.name].splitlines()
-        for call, name in _option_calls([rule]):
-            english += _column(call.text(), f"option {name}")
-            russian += _column(call.text(Lang.RU), f"опция {name}")
+        for call, name, token in _option_calls([rule]):
+            meaning, ru_meaning = HOUSE_CALL_MEANINGS.get((name, token), ("", ""))
+            english += _column(call.text(), f"option {name}" + meaning)
+            russian += _column(call.text(Lang.RU), f"опция {name}" + ru_meaning)
     return english, russian
 
 
-def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[Phrase, str]]:
-    """Each option's own calls with the words people type for them: ``(text, option)``.
+# what the house options' own calls do, said after the option's name as the engine's
+# konets is ('option manual-claim: claim the match …'): 'help dave' told only 'option
+# dave', nothing of what saying it does (black-box evening s40). A third party's calls
+# are told by their option alone, as before
+HOUSE_CALL_MEANINGS: dict[tuple[str, str], tuple[str, str]] = {
+    ("dave", "dave"): (
+        ": offer the opponent to give up at this stake",
+        ": предложить сопернику сдаться на этой ставке",
+    ),
+    ("dave", "prinimayu"): (
+        ": answer dave, play on for the next stake",
+        ": ответ на даве, играть на следующую ставку",
+    ),
+    ("dave", "sdayus"): (
+        ": answer dave, give up and lose this stake",
+        ": ответ на даве, сдаться и проиграть эту ставку",
+    ),
+    ("poltinniki", "predlagayu"): (
+        ": the whistler offers the player 50 points without play",
+        ": вистующий предлагает играющему 50 очков без игры",
+    ),
+    ("poltinniki", "prinimayu"): (
+        ": accept the offer, write 50 and end the deal",
+        ": принять предложение, записать 50 и закончить раздачу",
+    ),
+    ("poltinniki", "igraem"): (
+        ": decline the offer, or make none: play on",
+        ": отказаться от предложения или не делать его: играть",
+    ),
+}
+
+
+def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[Phrase, str, str]]:
+    """Each option's own calls with the words people type for them: ``(text, option,
+    token)``.
     English leads with the token (`dave (даве, double)`); Russian with the call's first
     Cyrillic word, as its main list does (`даве (dave, double)`)."""
-    said: list[tuple[Phrase, str]] = []
+    said: list[tuple[Phrase, str, str]] = []
     for rule in options:
         words: dict[str, list[str]] = {}
         for word, call in rule.aliases.items():
@@ -900,7 +934,7 @@ def _option_calls(options: Sequence[LoadedRule]) -> list[tuple[Phrase, str]]:
             en = [call, *others]
             russian = next((w for w in others if CYRILLIC.search(w)), None)
             ru = en if russian is None else [russian, call, *(w for w in others if w != russian)]
-            said.append((phrase(Msg.OWN_WORDS, en=_listed(en), ru=_listed(ru)), rule.name))
+            said.append((phrase(Msg.OWN_WORDS, en=_listed(en), ru=_listed(ru)), rule.name, call))
     return said
 
 
@@ -910,7 +944,10 @@ def _listed(words: Sequence[str]) -> str:
 
 
 def _column(call: str, explained: str) -> list[str]:
+    # (an explanation too wide for its column goes on below, in the column)
+    lines = textwrap.wrap(explained, 80 - CALL_COLUMN) or [""]
+    rest = [" " * CALL_COLUMN + line for line in lines[1:]]
     left = f"  {call}"
     if len(left) < CALL_COLUMN - 1:
-        return [left.ljust(CALL_COLUMN) + explained]
-    return [left, " " * CALL_COLUMN + explained]
+        return [left.ljust(CALL_COLUMN) + lines[0], *rest]
+    return [left, " " * CALL_COLUMN + lines[0], *rest]

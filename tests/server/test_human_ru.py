@@ -261,11 +261,14 @@ async def test_calls_in_russian_say_the_options_calls_russian_first(
     said = [await vera.read_until(lambda x: x.startswith("Ходы и заявки"))]
     while not said[-1].startswith("Заявки опций этого стола"):
         said.append(await vera.read_until(lambda _: True))
-    said += [await vera.read_until(lambda _: True) for _ in range(3)]
-    assert said[-3:] == [
-        "  даве (dave, double)                  опция dave",
-        "  принимаю (prinimayu, accept)         опция dave",
-        "  сдаюсь (sdayus, give up, resign)     опция dave",
+    said += [await vera.read_until(lambda _: True) for _ in range(6)]
+    assert said[-6:] == [  # each with what it does (black-box evening s40)
+        "  даве (dave, double)                  опция dave: предложить сопернику сдаться",
+        "                                       на этой ставке",
+        "  принимаю (prinimayu, accept)         опция dave: ответ на даве, играть на",
+        "                                       следующую ставку",
+        "  сдаюсь (sdayus, give up, resign)     опция dave: ответ на даве, сдаться и",
+        "                                       проиграть эту ставку",
     ]
     declare = said.index("  терц, два терца, пятьдесят, два полтинника (две копы)")
     assert said[declare + 1].strip() == "объявить лучшую комбинацию до своей первой карты"
