@@ -44,7 +44,16 @@ def end_words(reason: str, who: str | None = None) -> str:
 # misleads: 'claim' is the server's own claim as a side reaches the target mid-deal,
 # nobody claimed anything (docs/rules.md §7); a seat's konets (MatchEnded.claimed) is
 # said by the renderers as 'claimed: konets' (§10)
-SHORT_WORDS: dict[str, str] = {"claim": "target mid-deal", KONETS: "konets"}
+# ... and a token that is no word a person reads as the end of a game ('wins (short)',
+# where the Russian line said «короткая игра»: black-box evening s40), in its words
+SHORT_WORDS: dict[str, str] = {
+    "claim": "target mid-deal",
+    KONETS: "konets",
+    "short": "short game",
+    "stakes": "stakes won",
+    "gap": "lead of 250",
+    "most-deals": "most deals played",
+}
 # ... and the game-over line's bracket after a seat's konets: the table's (render.py)
 # and the terminal client's, which sees the call come just before the end
 CLAIMED_WORDS = "claimed: konets"

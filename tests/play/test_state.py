@@ -559,7 +559,7 @@ def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None
     assert "History of table 3 (m3): b1 v b2" in log
     assert "Deal 1, b1 deals, trump ♥ (b2): made, b1 62, b2 100" in log
     assert "  1 b2 K♥ b1 7♥ > b2" in log
-    assert "2026-12-02 05:47 UTC  m5  table 15  b1 v b2  1:-1  winner b1 (short)" in log
+    assert "2026-12-02 05:47 UTC  m5  table 15  b1 v b2  1:-1  winner b1 (short game)" in log
     assert "Standings: moscow for 2 players (1 rated)." in log
     assert "b1: registered, online. Last games: m14 m9." in log
     assert "=" not in log  # no machine line shown as it came
@@ -859,7 +859,7 @@ def test_a_reply_short_of_its_count_is_taken_in_at_the_next_line() -> None:
             "say from=b2 text=hello",
         ]
     )
-    assert "2026-12-02 05:47 UTC  m5  table 15  b1 v b2  1:-1  winner b1 (short)" in state.log
+    assert "2026-12-02 05:47 UTC  m5  table 15  b1 v b2  1:-1  winner b1 (short game)" in state.log
     assert state.log[-1] == "b2: hello" and state.reply == ()
     state, _ = resync_requests(fold_all([START[0], START[-1]]))
     state = fold_all(

@@ -204,7 +204,7 @@ def test_a_games_line_writes_negative_totals_apart() -> None:
     """A 'short' game can end 1 to -1: the human 'games' line wrote it '1--1'."""
     game = ev.Game("m3", 15, ("lyuba", "marina"), "moscow", "lyuba", "short", (1, -1), "t")
     (text,) = render(ev.Games("lyuba", (game,)), HUMAN)
-    assert "  1:-1  winner lyuba (short)" in text
+    assert "  1:-1  winner lyuba (short game)" in text
     (ru,) = render_ru(ev.Games("lyuba", (game,)))
     assert "  1:-1  " in ru
 
@@ -630,3 +630,22 @@ def test_a_call_the_clock_made_is_marked_as_the_terminal_client_marks_it() -> No
     assert english == "anna plays 7♠ (by the clock)"
     assert english.endswith(say_in_client(T.BY_THE_CLOCK, Lang.EN))
     assert russian.endswith(say_in_client(T.BY_THE_CLOCK, Lang.RU))
+
+
+def test_a_short_games_end_says_its_reason_in_words_as_the_russian_line_does() -> None:
+    """'Game over: boris wins (short).': the token where the Russian line said «короткая
+    игра» (black-box evening s40, a dave game with a house bot); the gap of poltinniki
+    and the stakes of to-9-stakes likewise."""
+    said = {
+        reason: render(
+            ev.TableEvent(3, 1, TWO, g.MatchEnded(1, ("boris",), reason, (-1, 1), "s")), HUMAN
+        )
+        for reason in ("short", "gap", "stakes")
+    }
+    assert said == {
+        "short": ["Game over: boris wins (short game). Totals: anna -1, boris 1."],
+        "gap": ["Game over: boris wins (lead of 250). Totals: anna -1, boris 1."],
+        "stakes": ["Game over: boris wins (stakes won). Totals: anna -1, boris 1."],
+    }
+    ru = render_ru(ev.TableEvent(3, 1, TWO, g.MatchEnded(1, ("boris",), "short", (-1, 1), "s")))
+    assert ru == ["Партия окончена: boris выигрывает (короткая игра). Итого: anna -1, boris 1."]
