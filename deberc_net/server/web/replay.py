@@ -38,7 +38,13 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
 from deberc_net.protocol.messages import RU_ERRORS
-from deberc_net.protocol.render import hung_said, pretty_card, scored_lines
+from deberc_net.protocol.render import (
+    deal_winner,
+    deal_word,
+    hung_said,
+    pretty_card,
+    scored_lines,
+)
 
 from ..store.base import SHUTDOWN, STOPPED
 from . import words
@@ -95,6 +101,10 @@ class ReplayedDeal:
     # ('The 82 points that hung go to bob.'); '' if neither, English and Russian
     hung: str = ""
     hung_ru: str = ""
+    # a short game's deal, where the most points win whoever ordered: its winner as the
+    # table and 'sheet' said it ('won by bob', «победитель — bob»), not 'bide'; '' else
+    won_by: str = ""
+    won_by_ru: str = ""
 
 
 @attrs.frozen
@@ -359,7 +369,18 @@ def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
         scored_ru="".join(scored_lines(counted, names, Lang.RU, said)),
         hung=_hung_words(deal, record, names, Lang.EN),
         hung_ru=_hung_words(deal, record, names, Lang.RU),
+        won_by=_won_by(replayed, names, rules, Lang.EN),
+        won_by_ru=_won_by(replayed, names, rules, Lang.RU),
     )
+
+
+def _won_by(deal: ReplayedDeal, names: list[str], rules: RuleSet, lang: Lang) -> str:
+    """A deal of a short game won on points (docs/rules.md §11) as its players read it
+    ('won by bob'); '' for any other deal, whose outcome word says it."""
+    on_points = rules.settings.deal_won_on_points
+    if not on_points or deal_winner(deal.outcome, deal.written) is None:
+        return ""
+    return deal_word(deal.outcome, deal.written, names, on_points, lang)
 
 
 def _hung_words(deal: Deal, record: dict[str, Any], names: list[str], lang: Lang) -> str:
