@@ -55,6 +55,9 @@ class Settings:
     # docs/rules.md §11): its outcome tells only how the one who ordered fared, so
     # people are told the deal's winner instead
     deal_won_on_points: bool = False
+    # a deal's stake (Deal.extra["stake"], 1 until raised) changes in play (dave): the
+    # table tells it (docs/protocol.md §6.3 ``stake``), as it tells nothing elsewhere
+    stake_in_play: bool = False
 
     @property
     def hand_size(self) -> int:

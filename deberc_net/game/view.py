@@ -59,6 +59,8 @@ class SeatView:
     # hanging-separate: the sums waiting for the deals after this one (``hanging`` is
     # this deal's), in order: the machine line's ``hanging_after``
     hanging_after: tuple[int, ...] = ()
+    # Settings.stake_in_play (dave): what the deal is played for now, else None
+    stake: int | None = None
 
 
 def view(match: Match, seat: int | None) -> SeatView:
@@ -104,6 +106,7 @@ def view(match: Match, seat: int | None) -> SeatView:
         declares=deal.declares(seat) if seat is not None else None,
         konets_out_of_reach=KONETS in legal and konets_out_of_reach(match, seat),
         hanging_after=match.hanging_pending,
+        stake=int(deal.extra.get("stake", 1)) if settings.stake_in_play else None,
     )
 
 

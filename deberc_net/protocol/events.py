@@ -297,6 +297,9 @@ class TableEvent:
     # a show that adds to what the seat showed before (Tertz shows each card once):
     # every card it has face up now, for a person's line (a fifty read as one card)
     shown_now: tuple[Card, ...] | None = None
+    # an accepted dave (Settings.stake_in_play): the stake the deal is played for now
+    # (the call's event says only 'prinimayu'): a person's lines say it
+    stake: int | None = None
 
 
 class AskKind(StrEnum):

@@ -953,6 +953,8 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
         said = [call_line(told, e.names, e.face_up, e.words)]
         if e.round_two is not None:  # its pas opened round two
             said.append(round_two_line(e.round_two, Lang.EN))
+        elif e.stake is not None:  # an accepted dave raised it
+            said.append(f"The deal is now played for {e.stake}.")
         return said
     if type(told) is g.DealEnded and e.words:  # its scored combinations in the table's words
         return _human_deal_end(told, e.names, e.sides, e.words)
@@ -1473,6 +1475,7 @@ def _view_fields(v: SeatView, clock_ms: int | None) -> list[tuple[str, Any]]:
         # a whole new game's own fields (Tertz: talon, their_tricks), appended
         *((name, _cards(x) if isinstance(x, tuple) else x) for name, x in v.game),
         *_hanging_after(v.hanging_after),
+        *(() if v.stake is None else [("stake", v.stake)]),  # dave's, appended last
     ]
 
 
@@ -1493,7 +1496,9 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     if e.whole:  # the events told the rest as it happened: only asked for is it repeated
         out.append(
             f"Table {e.table}, deal {v.deal_no}. Dealer: {n[v.dealer]}. "
-            f"Score: {_by_side(n, v.totals)}." + hanging_now(v.hanging, v.hanging_after)
+            f"Score: {_by_side(n, v.totals)}."
+            + hanging_now(v.hanging, v.hanging_after)
+            + ("" if v.stake is None else f" Stake: {v.stake}.")  # dave raises it
         )
         if v.trump is not None:
             out.append(

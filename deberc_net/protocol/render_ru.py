@@ -138,6 +138,9 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             elif event.round_two is not None and type(told) is g.CallMade:  # as in English
                 said = _call_in(told, event.names, event.words)
                 lines = [*said, round_two_line(event.round_two, Lang.RU)]
+            elif event.stake is not None and type(told) is g.CallMade:  # as in English
+                said = _call_in(told, event.names, event.words)
+                lines = [*said, f"Раздача теперь играется на {event.stake}."]
             elif event.words and type(told) in _SPOKEN:  # said in the table's own words
                 lines = _SPOKEN[type(told)](told, event.names, event.words)
             else:
@@ -383,7 +386,9 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     if e.whole:
         out.append(
             f"Стол {e.table}, раздача {v.deal_no}. Сдаёт: {n[v.dealer]}. "
-            f"Счёт: {_by_side(n, v.totals)}." + _hanging_now(v.hanging, v.hanging_after)
+            f"Счёт: {_by_side(n, v.totals)}."
+            + _hanging_now(v.hanging, v.hanging_after)
+            + ("" if v.stake is None else f" Ставка: {v.stake}.")  # as in English
         )
         if v.trump is not None:
             out.append(

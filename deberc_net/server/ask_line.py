@@ -190,4 +190,6 @@ def ask_line(
         line += "".join(f" {name}={_game_value(x)}" for name, x in game)
     if match.hanging_pending:  # hanging-separate's later sums, appended (protocol.md §1)
         line += f" hanging_after={','.join(map(str, match.hanging_pending))}"
+    if settings.stake_in_play:  # dave: the deal's stake now, appended (protocol.md §6.3)
+        line += f" stake={int(deal.extra.get('stake', 1))}"
     return line

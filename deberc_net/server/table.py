@@ -32,6 +32,7 @@ from deberc_net.game.phases import BIDDING, PLAY
 from deberc_net.game.rules import RuleSet, Settings
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
+from deberc_net.plugins.house.short import ACCEPT as DAVE_ACCEPT
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS, SECRET_COMMANDS, stale_answer
 from deberc_net.protocol.connection import Tell
@@ -177,6 +178,7 @@ class Table:
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
     _on_points: bool = attrs.field(init=False)  # the rules' deal_won_on_points, told so too
+    _stake_in_play: bool = attrs.field(init=False)  # the rules' (dave): a raise is told
     # its plugins' words for calls (Tertz's «марьяж», 'mariage': lang.table_words), told with
     # every event
     words: TableWords = attrs.field(init=False)
@@ -207,6 +209,7 @@ class Table:
         n = self.rules.settings.players
         self._sides = self.rules.settings.sides()
         self._on_points = self.rules.settings.deal_won_on_points
+        self._stake_in_play = self.rules.settings.stake_in_play
         self.words = table_words(self.rules.call_aliases)
         self.seats = [None] * n
         if self.private or self.board is not None:
@@ -1782,7 +1785,7 @@ class Table:
         """``event`` as told at this table, for a renderer that needs the names."""
         seats = self.seats  # a match's seats are all taken: most events
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
-        face_up = round_two = shown_now = None
+        face_up = round_two = shown_now = stake = None
         if type(event) is g.Shown and self.match is not None:
             now = self.match.deal.shown.get(event.seat, ())
             shown_now = tuple(now) if len(now) > len(event.cards) else None
@@ -1793,6 +1796,8 @@ class Table:
             elif event.call.name == PAS and deal.phase == BIDDING and deal.bid_round == 2:
                 # told as it is made: with no pas of round two yet, this one opened it
                 round_two = suit_of(deal.original_turned) if deal.passes == 0 else None
+            elif self._stake_in_play and event.call.name == DAVE_ACCEPT:  # a dave accepted
+                stake = int(deal.extra.get("stake", 1))
         return ev.TableEvent(
             self.seq,
             self.id,
@@ -1804,6 +1809,7 @@ class Table:
             face_up,
             round_two,
             shown_now,
+            stake,
         )
 
     @staticmethod

@@ -34,6 +34,7 @@ RULE_SETS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (3, "moscow", ("commitment", "player-leads", "fresa-hidden", "bide-to-leader")),
     (2, "moscow", ("deberts", "poltinniki", "stake-5", "hanging-separate")),
     (2, "tertz", ()),
+    (2, "moscow", ("dave", "dave-geometric", "to-9-stakes")),  # stake= appended
 )
 
 
@@ -79,6 +80,8 @@ def test_the_ask_line_is_the_rendered_view_on_every_state(
     assert {"hand", "trick", "legal", "score", "tricks"} <= fields_seen
     if rule_set[0] == 4:
         assert {"shown", "talk"} <= fields_seen
+    # dave's stake (docs/protocol.md §6.3) is told at its tables, and only there
+    assert ("stake" in fields_seen) == ("dave" in rule_set[2])
 
 
 class _RetoldDeal(Deal):

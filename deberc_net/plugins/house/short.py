@@ -126,6 +126,11 @@ class Dave(ShortGame):
     """Doubling in the short game for two: never twice in a row by the same player."""
 
     @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        super().deberc_configure(settings, players)
+        settings.stake_in_play = True  # the stake a dave raised is told (§11)
+
+    @hookimpl
     def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
         return {
             DAVE: ("даве", "double"),
