@@ -58,6 +58,8 @@ class Settings:
     # a deal's stake (Deal.extra["stake"], 1 until raised) changes in play (dave): the
     # table tells it (docs/protocol.md §6.3 ``stake``), as it tells nothing elsewhere
     stake_in_play: bool = False
+    # the call after which the new stake is told (dave's accepting answer)
+    stake_raised_by: str = ""
 
     @property
     def hand_size(self) -> int:

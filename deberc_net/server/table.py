@@ -32,7 +32,6 @@ from deberc_net.game.phases import BIDDING, PLAY
 from deberc_net.game.rules import RuleSet, Settings
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
-from deberc_net.plugins.house.short import ACCEPT as DAVE_ACCEPT
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS, SECRET_COMMANDS, stale_answer
 from deberc_net.protocol.connection import Tell
@@ -178,7 +177,8 @@ class Table:
     remote = False  # (a class attribute) another worker's table: server/cluster/
     _sides: tuple[tuple[int, ...], ...] = attrs.field(init=False)  # told with every event
     _on_points: bool = attrs.field(init=False)  # the rules' deal_won_on_points, told so too
-    _stake_in_play: bool = attrs.field(init=False)  # the rules' (dave): a raise is told
+    # the rules' call that raises a deal's stake (dave's accepting answer), told with it
+    _stake_raised_by: str = attrs.field(init=False)
     # its plugins' words for calls (Tertz's «марьяж», 'mariage': lang.table_words), told with
     # every event
     words: TableWords = attrs.field(init=False)
@@ -209,7 +209,7 @@ class Table:
         n = self.rules.settings.players
         self._sides = self.rules.settings.sides()
         self._on_points = self.rules.settings.deal_won_on_points
-        self._stake_in_play = self.rules.settings.stake_in_play
+        self._stake_raised_by = self.rules.settings.stake_raised_by
         self.words = table_words(self.rules.call_aliases)
         self.seats = [None] * n
         if self.private or self.board is not None:
@@ -1796,7 +1796,7 @@ class Table:
             elif event.call.name == PAS and deal.phase == BIDDING and deal.bid_round == 2:
                 # told as it is made: with no pas of round two yet, this one opened it
                 round_two = suit_of(deal.original_turned) if deal.passes == 0 else None
-            elif self._stake_in_play and event.call.name == DAVE_ACCEPT:  # a dave accepted
+            elif self._stake_raised_by and event.call.name == self._stake_raised_by:
                 stake = int(deal.extra.get("stake", 1))
         return ev.TableEvent(
             self.seq,

@@ -129,6 +129,7 @@ class Dave(ShortGame):
     def deberc_configure(self, settings: Settings, players: int) -> None:
         super().deberc_configure(settings, players)
         settings.stake_in_play = True  # the stake a dave raised is told (§11)
+        settings.stake_raised_by = ACCEPT
 
     @hookimpl
     def deberc_call_aliases(self) -> dict[str, tuple[str, ...]]:
