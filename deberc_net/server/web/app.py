@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import trio
@@ -56,12 +58,18 @@ from .replays import (
 from .words import PageWords, W, card_names, said, table_script_words, tables_script_words
 
 HERE = Path(__file__).parent
+T = TypeVar("T")
 # the ids the server gives (Table._start), 'M12' too: read as m12, as a player's page
 # is found by his name in any case
 MATCH_ID = re.compile(r"[mM][0-9]{1,12}")
 VARY = "Accept-Language, Cookie"  # what a page's language comes from (web/choice.py)
 PLAYER_GAMES = 50  # the newest finished matches a player's page lists
 PLAYER_RATED = 500  # the newest rated matches his page plots (docs/web.md)
+# the web face's store reads in threads at once, server-wide (a closed table's look-up,
+# a player's page, standings, ladders); the rest wait on the event loop, holding no
+# thread: in trio's threads (40) a flood of closed tables' numbers from many addresses
+# held them all, and a login's store read waited behind it (docs/security.md §8)
+WEB_STORE_READS = 2
 # what GET /api lists (docs/web.md, "JSON"): every endpoint under /api/, in its words
 API_ENDPOINTS = (
     ("/api/health", "whether the server takes new games: serving, draining, stopping"),
@@ -137,6 +145,11 @@ def make_app(lobby: Lobby) -> Starlette:
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
     kept_plots = ladders.KeptPlots(ladders.KEPT_PLOTS_BYTES)  # finished runs' (ladders.py)
     kept_replays = KeptReplays(KEPT_REPLAYS_BYTES)  # finished matches' (replays.py)
+    store_reads = trio.CapacityLimiter(WEB_STORE_READS)
+
+    async def store_read(read: Callable[[], T]) -> T:
+        """``read`` in a thread, within the web face's own share of them."""
+        return await trio.to_thread.run_sync(read, limiter=store_reads)
 
     def rendered(name: str, lang: Lang, path: str, query: str = "", **context: Any) -> str:
         """A page's HTML in ``lang``, with the switch to the other (to ``path`` with
@@ -214,7 +227,7 @@ def make_app(lobby: Lobby) -> Starlette:
         number = path_number(digits)
         last = None  # (open here, private: no link; open again, public: its own page)
         if number is not None and number not in lobby.tables:
-            last = await trio.to_thread.run_sync(lobby.store.last_match_at, number)
+            last = await store_read(partial(lobby.store.last_match_at, number))
         if last is not None:  # stored: its replay is there
             text = said(W.NO_OPEN_TABLE, lang_of(request), n=digits)
             return page(request, "missing.html", 404, text=text, last_match=last)
@@ -309,7 +322,7 @@ def make_app(lobby: Lobby) -> Starlette:
                 guest=house_rating_name(name) is None and store.account_name(name) is None,
             )
 
-        return await trio.to_thread.run_sync(look_up)
+        return await store_read(look_up)
 
     async def player_page(request: Request) -> Response:
         player = await _player(request)
@@ -351,7 +364,7 @@ def make_app(lobby: Lobby) -> Starlette:
             return standings.standings(store, names, game, asked, size)
 
         try:
-            return await trio.to_thread.run_sync(look_up)
+            return await store_read(look_up)
         except NoSuchPage as no_page:
             return bad_page(request, no_page.pages)
 
@@ -380,11 +393,11 @@ def make_app(lobby: Lobby) -> Starlette:
         )
 
     async def ladders_page(request: Request) -> Response:
-        found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
+        found = await store_read(partial(ladders.ladders, lobby.config.db))
         return page(request, "ladders.html", ladders=found)
 
     async def api_ladders(request: Request) -> Response:
-        found = await trio.to_thread.run_sync(ladders.ladders, lobby.config.db)
+        found = await store_read(partial(ladders.ladders, lobby.config.db))
         return JSONResponse(attrs.asdict(found))
 
     def bad_page(request: Request, pages: int) -> Response:
@@ -411,7 +424,7 @@ def make_app(lobby: Lobby) -> Starlette:
             return None if run is None else ladders.ladder_run(db, run, asked)
 
         try:
-            found = await trio.to_thread.run_sync(look_up)
+            found = await store_read(look_up)
         except NoSuchPage as no_page:
             return bad_page(request, no_page.pages)
         if found is None:
