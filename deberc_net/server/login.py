@@ -22,9 +22,10 @@ from deberc_net.protocol.messages import Msg, Phrase, count_phrase, phrase
 
 from . import accounts
 from .accounts import Admitted, name_key
+from .fair_turns import FairTurns
 from .house import PREFIX as HOUSE_PREFIX
 from .ignoring import IGNORE_MOST
-from .limits import AddressBuckets
+from .limits import AddressBuckets, WindowCounter
 from .session import Ending, Session
 from .store.base import look_alike, look_key
 from .summaries import Summaries
@@ -62,6 +63,15 @@ def held_look_alike(name: str, held: Iterable[str]) -> str | None:
 SEAT_LOGINS_PER_S = 0.2
 SEAT_LOGINS_BURST = 10.0
 SEAT_LOGINS_KEPT = 1000  # names' allowances kept (the refilled, offline ones go first)
+# logins' first store reads (``arrival``) at once in trio's threads; the others wait on
+# the loop, an address's first FEW_LOGINS of the window ahead of the rest, which keep
+# their order (fair_turns.py): a loop of logins from 199 addresses filled trio's 40
+# threads' line, and an honest login waited behind it, 3 ms -> 0.7 s. Not fewest-first
+# throughout: an address that logs in often (a club room behind one NAT) would then wait
+# behind every new address of a flood, 16 s in a tryout (docs/security.md §1)
+ARRIVAL_READS = 4
+FEW_LOGINS = 4
+ARRIVALS_WINDOW_S = 60.0
 
 
 def _log_login_failed(**fields: Any) -> None:
@@ -87,6 +97,9 @@ class Login:
     # to their welcome: a ban made meanwhile closes them too (moderation.py), as the
     # store said no ban when they asked
     arriving: dict[str, set[Session]] = attrs.Factory(dict)
+    # the arrival reads' turns, by the address's recent logins (ARRIVAL_READS)
+    arrival_turns: FairTurns = attrs.Factory(lambda: FairTurns(ARRIVAL_READS))
+    arrivals: WindowCounter = attrs.Factory(lambda: WindowCounter(ARRIVALS_WINDOW_S))
 
     async def login(self, session: Session, item: Command) -> None:
         read = read_login(item.args)
@@ -141,7 +154,11 @@ class Login:
         # and PostgreSQL round trip). A change his other connection makes during his
         # hash is stored but missed here till his next login: one name, rarely
         ignored_most = 0 if password is None else IGNORE_MOST
-        arrival = await trio.to_thread.run_sync(self.lobby.store.arrival, name, ignored_most)
+        now, address = trio.current_time(), session.address
+        self.arrivals.add(address, now)
+        many = self.arrivals.count(address, now) > FEW_LOGINS
+        async with self.arrival_turns.turn(int(many)):
+            arrival = await trio.to_thread.run_sync(self.lobby.store.arrival, name, ignored_most)
         banned = self.lobby.moderation.refusal_for(name, arrival.ban)
         if banned is not None:
             self.refused(session, name, banned)
