@@ -147,8 +147,11 @@ async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
             table.seats = ["ann", "bob"]
             table.match = Match(rules, seed="s", names=("ann", "bob"), match_id=f"m{table.id}")
             table.clocks.away_since = {1: trio.current_time()}
+        # what hangs (hanging-separate's later sums too), for the web face's table
+        assert shown.match is not None
+        shown.match.hanging, shown.match.hanging_pending = 35, (35,)
         told = {t.id: table_for_bus(t, config.away_limit_ms) for t in (shown, private, board)}
-        assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6]]
+        assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6], 35, [35]]
         assert told[1]["away"] == [[1, config.away_limit_ms]]
         assert (told[3]["match"], told[3]["away"]) == (None, [])
         # a private table's away seats are told ('tables' names them to its own people

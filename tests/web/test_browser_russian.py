@@ -14,8 +14,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from deberc_net.protocol.ends import END_WORDS
-from deberc_net.protocol.lang import RU_OUTCOMES, Lang
+from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.protocol.render import deal_word
 from deberc_net.server.web.ends import match_over_words
 from deberc_net.server.web.words import CLOSE_REASONS, call_words
 from tests.server.client import play_machine
@@ -86,8 +87,16 @@ async def test_a_russian_live_page_tells_the_deal_and_the_end_in_russian(
 
     assert seen["gone"] == "Показ окончен: партия окончена."
     assert seen["status"].startswith(f"Раздача {len(dealt)}"), seen
-    # each deal's row, its outcome as the table says it («сыграна», «байд»)
-    assert [row[1] for row in seen["deals"]] == [RU_OUTCOMES[o] for o in outcomes]
+    # each deal's row, its outcome as the table says it: a short game's by its winner
+    # («победитель — bob», not «байд»; ann sat first, at seat 0), a void's «пересдача»
+    written = [
+        [int(v) for v in line.split(" written=")[1].split(" ")[0].split(",")] for line in dealt
+    ]
+    told = [
+        deal_word(o, w, ["ann", "bob"], True, Lang.RU)
+        for o, w in zip(outcomes, written, strict=True)
+    ]
+    assert [row[1] for row in seen["deals"]] == told
     # the talk as a Russian player says it: «пас», «играю», never 'pas', 'igrayu'
     spoken = set(call_words(Lang.RU).values())
     assert seen["talk"] and all(

@@ -84,6 +84,8 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
                 "match": None,
                 "hand_sizes": [],
                 "away_s": [None, None],
+                "hanging": 0,
+                "hanging_after": [],
             }
         ]
     }

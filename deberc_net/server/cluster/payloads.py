@@ -158,7 +158,8 @@ def _encoded_size(value: Any) -> int:
 
 def _match_told(table: Table) -> list[Any] | None:
     """The match's id, totals, deal number, and the hand sizes at the start of the trick
-    being laid (the cards laid to it counted back: the sizes change once a trick)."""
+    being laid (the cards laid to it counted back: the sizes change once a trick); then
+    its hanging points and the later sums (appended: an older worker reads the first four)."""
     match = table.match
     if match is None:
         return None
@@ -167,7 +168,14 @@ def _match_told(table: Table) -> list[Any] | None:
     if deal.trick.winner is None:
         for seat, _ in deal.trick.cards:
             sizes[seat] += 1
-    return [match.match_id, list(match.totals), deal.deal_no, sizes]
+    return [
+        match.match_id,
+        list(match.totals),
+        deal.deal_no,
+        sizes,
+        match.hanging,
+        list(match.hanging_pending),
+    ]
 
 
 def table_for_bus(table: Table, held_ms: int) -> dict[str, Any]:

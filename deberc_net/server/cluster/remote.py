@@ -45,6 +45,10 @@ class MatchNow:
     totals: tuple[int, ...]
     deal_no: int
     hand_sizes: tuple[int, ...]
+    # the points hanging (the sum this deal plays for) and, under hanging-separate, the
+    # sums waiting for the deals after it (docs/rules.md §5); an older owner tells neither
+    hanging: int = 0
+    hanging_after: tuple[int, ...] = ()
 
 
 @attrs.define(eq=False)

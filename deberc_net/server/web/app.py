@@ -250,6 +250,8 @@ def make_app(lobby: Lobby) -> Starlette:
             # under manual-claim every claim is a seat's konets (the engine never claims):
             # the script says so of a match's end whenever the page was opened
             konets=said_konets("claim", summary.options),
+            # a short game's deal is said by its winner (docs/rules.md §11), as the table did
+            on_points=table.rules.settings.deal_won_on_points,
         )  # fmt: skip
 
     async def api_table(request: Request) -> Response:

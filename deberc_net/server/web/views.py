@@ -49,6 +49,10 @@ class TableSummary:
     # by seat: the whole seconds an away player's seat is still held (then the match
     # is forfeited, or at a waiting table the seat freed); None for a seat not away
     away_s: list[int | None]
+    # the points hanging now (the sum this deal plays for: docs/rules.md §5), 0 if none;
+    # under hanging-separate the sums waiting for the deals after it, in their order
+    hanging: int = 0
+    hanging_after: list[int] = attrs.Factory(list)
 
     def sides(self) -> list[str]:
         """Each side's names, in the score's order ('ann+cat', 'bob+dan' with four
@@ -86,6 +90,8 @@ def table_summary(table: Table) -> TableSummary:
         match=None if now is None else now.match_id,
         hand_sizes=[] if now is None else list(now.hand_sizes),
         away_s=_away_s(table, len(info.seats)),
+        hanging=0 if now is None else now.hanging,
+        hanging_after=[] if now is None else list(now.hanging_after),
     )
 
 
@@ -97,7 +103,14 @@ def _match_now(table: Table) -> MatchNow | None:
     if match is None:
         return None
     hands = tuple(len(hand) for hand in match.deal.hands)
-    return MatchNow(match.match_id, tuple(match.totals), match.deal.deal_no, hands)
+    return MatchNow(
+        match.match_id,
+        tuple(match.totals),
+        match.deal.deal_no,
+        hands,
+        match.hanging,
+        match.hanging_pending,
+    )
 
 
 def _away_s(table: Table, seats: int) -> list[int | None]:

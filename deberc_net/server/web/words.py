@@ -9,7 +9,7 @@ the calls as spoken (lang.spoken_call, lang.ru_call) and the cards' ranks (lang.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -33,6 +33,7 @@ from deberc_net.protocol.lang import (
     spoken_call,
 )
 from deberc_net.protocol.messages import MESSAGES, Msg, phrase
+from deberc_net.protocol.render import deal_word
 from deberc_net.protocol.render_ru import RU_FORFEITS
 
 
@@ -120,6 +121,12 @@ class W(StrEnum):
     GONE_UNREACHABLE = "gone-unreachable"
     GONE_NOT_FINISHED = "gone-not-finished"
     STOPPED_WHILE = "stopped-while"
+    # what hangs now, as a deal's start tells its players ('Hanging: 82.'), and a
+    # finished deal's sheet note ('hanging 82'); a short game's deal by its winner
+    HANGING_NOW = "hanging-now"
+    HANGING_NOW_AFTER = "hanging-now-after"
+    DEAL_HANGING = "deal-hanging"
+    WON_BY = "won-by"
     # a player's page (/players/NAME)
     PLAYER_TITLE = "player-title"  # its <title>: what the page is, not the bare name
     TALLY_WON = "tally-won"
@@ -338,6 +345,14 @@ WORDS: dict[W, tuple[str, str]] = {
     ),
     W.GONE_NOT_FINISHED: ("the match was not finished.", "партия не окончена."),
     W.STOPPED_WHILE: ("Not finished: {why} while it ran.", "Не окончена: {why} во время партии."),
+    # (the human style's deal start, render.hanging_now; the sheet's note, SHEET_HANGING)
+    W.HANGING_NOW: ("Hanging: {hanging}.", "Висит: {hanging}."),
+    W.HANGING_NOW_AFTER: (
+        "Hanging: {hanging} for this deal, {after} for the next{later}.",
+        "Висит: {hanging} на эту раздачу, {after} на следующую{later}.",
+    ),
+    W.DEAL_HANGING: ("hanging {hanging}", "висит {hanging}"),
+    W.WON_BY: MESSAGES[Msg.DEAL_WON_BY],
     # a player's page: his tally and ratings as 'finger' and 'top' say them (побед,
     # поражений, ничьих; a match cut off is «прервана», as Msg.MATCH_STOPPED says)
     W.PLAYER_TITLE: ("{name} — player", "{name} — игрок"),
@@ -580,6 +595,11 @@ SCRIPT: dict[str, W] = {
     "unreachable": W.GONE_UNREACHABLE,
     "notFinished": W.GONE_NOT_FINISHED,
     "stopped": W.STOPPED_WHILE,
+    "hangingNow": W.HANGING_NOW,
+    "hangingNowAfter": W.HANGING_NOW_AFTER,
+    "hangsThen": W.HANGS_THEN,
+    "dealHanging": W.DEAL_HANGING,
+    "wonBy": W.WON_BY,
 }
 
 # a match's result for the player whose page it is (views.PlayedMatch.result)
@@ -744,6 +764,32 @@ class PageWords:
 
     def outcome(self, outcome: str) -> str:
         return outcome_word(outcome, self.lang)
+
+    def hanging_now(self, hanging: int, after: Sequence[int]) -> str:
+        """What hangs now, as a deal's start tells its players ('Hanging: 82.'; under
+        hanging-separate the later sums too); '' if nothing."""
+        if not (hanging or after):
+            return ""
+        if not after:
+            return self(W.HANGING_NOW, hanging=hanging)
+        later = "".join(self(W.HANGS_THEN, points=p) for p in after[1:])
+        return self(W.HANGING_NOW_AFTER, hanging=hanging, after=after[0], later=later)
+
+    def deal_hanging(self, hanging: int, after: Sequence[int]) -> str:
+        """A finished deal's hanging points as the sheet notes them ('hanging 35, then
+        35'); '' if none."""
+        if not hanging:
+            return ""
+        later = "".join(self(W.HANGS_THEN, points=p) for p in after)
+        return self(W.DEAL_HANGING, hanging=f"{hanging}{later}")
+
+    def deal_outcome(
+        self, outcome: str, written: Sequence[int], names: Sequence[str | None], on_points: bool
+    ) -> str:
+        """A finished deal's outcome as the table said it: in a short game, its winner
+        ('won by bob', render.deal_word, as the replay says it)."""
+        seats = [name or "-" for name in names]
+        return deal_word(outcome, written, seats, on_points, self.lang)
 
     def result(self, result: str) -> str:
         """A match's result for the player: 'won', or «победа» (RESULT_WORDS)."""

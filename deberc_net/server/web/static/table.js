@@ -24,6 +24,9 @@
     closed: "table {table} has closed.",
     unreachable: "the server cannot be reached: it has stopped, or the connection was lost.",
     notFinished: "the match was not finished.", stopped: "Not finished: {why} while it ran.",
+    hangingNow: "Hanging: {hanging}.", hangsThen: ", then {points}",
+    hangingNowAfter: "Hanging: {hanging} for this deal, {after} for the next{later}.",
+    dealHanging: "hanging {hanging}", wonBy: "won by {side}",
   }, SAID ? SAID.words : {});
   const FREE = SAID ? SAID.free : "(free)";
   const rankOf = (r) => (SAID && SAID.ranks[r]) || r;  // 'A', or «Т»
@@ -134,6 +137,34 @@
   }
   window.debercEndText = endText;  // for the tests: a match-end event's words
   const num = (v) => (v === undefined || v === "-") ? null : Number(v);
+  // (functions: a name's '$' is not a replacement pattern)
+  const put = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+  const thenSums = (sums) => sums.map((p) => put(WORDS.hangsThen, { points: p })).join("");
+  // What hangs now, as each deal's start tells the players (docs/rules.md §5: a state
+  // line's or a deal event's hanging=, under hanging-separate hanging_after= too)
+  function setHanging(f) {
+    const hanging = Number(f.hanging || 0), after = list(f.hanging_after);
+    let text = "";
+    if (after.length) {
+      text = put(WORDS.hangingNowAfter,
+        { hanging, after: after[0], later: thenSums(after.slice(1)) });
+    } else if (hanging) text = put(WORDS.hangingNow, { hanging });
+    setText("hanging", text);
+  }
+  // A short game's deal (the most points win it whoever ordered: docs/rules.md §11;
+  // the page is told so as served, data-on-points) by its winner, as the table and
+  // its sheet said it ('won by bob', 'won by ann (gave-up)'): render.deal_word
+  const ON_POINTS = board.dataset.onPoints === "1";
+  function dealWord(outcome, written) {
+    if (!ON_POINTS || !["made", "bide", "gave-up"].includes(outcome) || !written.length) {
+      return outcomeOf(outcome);
+    }
+    const scores = written.map(Number);
+    const side = scores.indexOf(Math.max(...scores));
+    const winner = names.filter((_, seat) => seat % written.length === side).join("+");
+    const said = outcome === "gave-up" ? winner + " (" + outcomeOf(outcome) + ")" : winner;
+    return put(WORDS.wonBy, { side: said });
+  }
 
   // the cards' names in the page's language (web/words.py card_names): a screen reader
   // reads a card as 'queen of hearts', «дама червей», not as its rank and symbol
@@ -283,6 +314,7 @@
     setTrump(f.trump, num(f.player));
     setFresa(f.fresa);
     setText("score", list(f.score).join(" : "));
+    setHanging(f);
     drawTalk();
   }
   // each side's names in the score's order: pairs sit opposite with four players; each
@@ -315,6 +347,7 @@
         // deal's start, and no order event will say it (as the terminal client reads it)
         setTrump(st.hasTalon && f.turned && f.turned !== "-" ? f.turned.slice(-1) : null, null);
         setText("score", list(f.score).join(" : "));
+        setHanging(f);
         break;
       case "call":
         if (f.auto === "1") st.clock.talk.push(st.calls);
@@ -342,6 +375,7 @@
       case "trick": st.trickDone = true; break;  // the cards stay until the next lead
       case "deal-end": {
         setText("score", list(f.totals).join(" : "));
+        setHanging(f);  // what the next deal plays for
         document.querySelector("#deals tbody").append(dealRow(f));
         break;
       }
@@ -357,7 +391,11 @@
   // one row of the deals' list: a deal-end event's, or a sheet-deal line's
   function dealRow(f) {
     const tr = document.createElement("tr");
-    for (const v of [f.deal, outcomeOf(f.outcome), list(f.written).join(" : "), list(f.totals).join(" : ")]) {
+    // and what hung after it, as the sheet notes it ('hanging 35, then 35')
+    const hung = Number(f.hanging || 0)
+      ? ", " + put(WORDS.dealHanging, { hanging: f.hanging + thenSums(list(f.hanging_after)) }) : "";
+    const outcome = dealWord(f.outcome, list(f.written)) + hung;
+    for (const v of [f.deal, outcome, list(f.written).join(" : "), list(f.totals).join(" : ")]) {
       const td = document.createElement("td"); td.textContent = v; tr.append(td);
     }
     return tr;
