@@ -60,6 +60,7 @@ from deberc_net.protocol.vocabulary import (
     normalize,
     numbered_call_range,
     parse_call,
+    unmixed,
 )
 
 from .allowance import may_list
@@ -411,6 +412,10 @@ class Help:
 
     def _help(self, session: Session, args: Sequence[str], lang: Lang) -> tuple[str, ...]:
         admin = self.lobby.is_admin(session)  # ('seek reserved' is told to admins only)
+        # a word typed half in Latin look-alikes read as a table call reads it ('help
+        # чeрви', a Latin e, is 'help черви': a tryout, s40, was told 'no command')
+        aliases = None if session.table is None else session.table.rules.call_aliases
+        args = [unmixed(word, aliases) for word in args]
         c = self.lobby.config
         clocks = (c.human_clock_ms, c.bot_clock_ms)
         if args and command_word(args[0]) not in COMMANDS:  # 'help рост?': a table call, maybe

@@ -4,7 +4,7 @@ e) after the bidding and was told to name a suit, not that the bidding was over.
 
 from __future__ import annotations
 
-from .client import next_ask, seat_pair
+from .client import help_texts, next_ask, seat_pair
 from .conftest import Connector
 
 
@@ -30,3 +30,19 @@ async def test_a_word_in_two_alphabets_is_read_as_the_word_it_shows(
         await client.send("играю чeрви")  # a Latin e in черви
         error = await client.expect("error")
         assert error == {"code": "wrong-phase", "text": "bidding is over"}, error
+
+
+async def test_help_reads_a_word_in_two_alphabets_as_a_table_call_does(
+    port: int, connect: Connector
+) -> None:
+    """A tryout (s40): 'help чeрви' (a Latin e) answered 'no command' though a table
+    call reads the same word as 'черви'; 'help pаs' (a Cyrillic а) was already read."""
+    ann = await connect.machine(port, "ann")
+    for lobby_or_table in ("lobby", "table"):
+        plain = await help_texts(ann, "help черви")
+        assert plain and not plain[0].startswith("no command"), plain
+        assert await help_texts(ann, "help чeрви") == plain  # a Latin e in черви
+        assert await help_texts(ann, "help pаs") == await help_texts(ann, "help pas")
+        if lobby_or_table == "lobby":
+            await ann.send("new 2")
+            await ann.expect("ok", cmd="sit")
