@@ -905,7 +905,8 @@ def _view(state: TableState, view: View) -> TableState:
         target=view.target,
         score=tuple(view.score),
     )
-    return _asked(seen, view.pending)
+    stake = view.raw.get("stake")  # a dave table's (docs/protocol.md §6.3)
+    return _asked(seen, view.pending, int(stake) if stake and stake.isdigit() else None)
 
 
 def konets_last(legal: Iterable[str]) -> tuple[str, ...]:
@@ -924,7 +925,7 @@ def konets_last(legal: Iterable[str]) -> tuple[str, ...]:
 UNASKED = frozenset({SWAP_Q, "lomayu"})
 
 
-def _asked(state: TableState, pending: str | None) -> TableState:
+def _asked(state: TableState, pending: str | None, stake: int | None = None) -> TableState:
     """A question another seat puts to us (rost?, pokazhi, prokhodit?, dave, …): said in
     the log once, as the human style tells it, naming who asks (at three or four
     players the talk's 'boris: rost?' does not say whom he asks)."""
@@ -941,8 +942,9 @@ def _asked(state: TableState, pending: str | None) -> TableState:
     names = [state.who(seat) for seat in range(max(state.seats, by + 1, me + 1))]
     asked = (kind, by, me)
     if state.lang == Lang.RU:
-        return _log(told, question_ru(asked, names, me, state.talk, state.words, state.legal))
-    return _log(told, question(asked, names, me, state.talk, state.legal))
+        said = question_ru(asked, names, me, state.talk, state.words, state.legal, stake)
+        return _log(told, said)
+    return _log(told, question(asked, names, me, state.talk, state.legal, stake))
 
 
 def _is_card(token: str) -> bool:

@@ -1519,7 +1519,9 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         out.append(f"Your hand: {pretty_hand(v.hand, order)}")
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
-        out.append(_question(*v.pending, n, v.seat, rost_owner(v), names_higher(v), skin_too(v)))
+        out.append(
+            _question(*v.pending, n, v.seat, rost_owner(v), names_higher(v), skin_too(v), v.stake)
+        )
     if e.kind == ev.AskKind.ASK and v.legal:
         if v.declares is not None:  # (Tertz) a call's name tells only its highest class
             call, classes = v.declares
@@ -1657,13 +1659,15 @@ def question(
     me: int | None,
     talk: Sequence[tuple[int, str]],
     legal: Sequence[str] = (),
+    stake: int | None = None,
 ) -> str:
     """The open question of the table talk as the human style tells it to seat ``me``,
     from a view's parts (``pending=``, the names by seat, the deal's talk, ``me``'s
-    legal calls): for a client that reads the machine style and says it in the server's
-    words (clients/play)."""
+    legal calls, a dave table's ``stake=``): for a client that reads the machine style
+    and says it in the server's words (clients/play)."""
     owner = pair_rost_owner(pending, len(names), talk)
-    return _question(*pending, names, me, owner, skin=asked_skin(pending, me, legal))
+    skin = asked_skin(pending, me, legal)
+    return _question(*pending, names, me, owner, skin=skin, stake=stake)
 
 
 def asked_skin(pending: Pending, me: int | None, legal: Sequence[str]) -> bool:
@@ -1680,12 +1684,14 @@ def _question(
     owner: int | None = None,
     higher: bool = True,
     skin: bool = False,
+    stake: int | None = None,
 ) -> str:
     """The open question of the table talk, as a player would say it; to ``me`` (the
     seat it is told to) about himself in the second person. ``owner``: the partner whose
     declaration a rost? asks about, the answerer answering for the pair (rost_owner);
     ``higher``: a rost? reply may name a higher top (names_higher); ``skin``: the
-    answerer, ``me``, may have the asker play first instead (skin_too)."""
+    answerer, ``me``, may have the asker play first instead (skin_too); ``stake``: what
+    the deal is played for now (a dave's, View.stake; None: not known)."""
 
     def who(seat: int) -> str:
         return "you" if seat == me else n[seat]
@@ -1733,10 +1739,13 @@ def _question(
     # the shipped options' own questions (house/short.py, house/poltinniki.py): said as
     # what they are, as render_ru says them, not "anna asks offer?" (a tryout, s30)
     if kind == "dave":
+        # the stake said (a tryout, s40: the question never named it)
+        at = "this stake" if stake is None else f"stake {stake}"
         if answerer == me:
-            answer = "give up at this stake (sdayus) or play on for the next (prinimayu)"
+            answer = f"give up at {at} (sdayus) or play on for the next (prinimayu)"
         else:
-            answer = f"{b} gives up (sdayus) or plays on for the next stake (prinimayu)"
+            given = "" if stake is None else f" at stake {stake}"
+            answer = f"{b} gives up{given} (sdayus) or plays on for the next stake (prinimayu)"
         return _capital(f"{does(asker, 'say')} dave: {answer}.")
     if kind == "offer?":  # the whistler may offer the player 50 points
         may = "You may" if answerer == me else f"{b} may"

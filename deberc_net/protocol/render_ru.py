@@ -410,7 +410,16 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
         out.append(
-            _question(*v.pending, n, v.seat, e.words, rost_owner(v), names_higher(v), skin_too(v))
+            _question(
+                *v.pending,
+                n,
+                v.seat,
+                e.words,
+                rost_owner(v),
+                names_higher(v),
+                skin_too(v),
+                v.stake,
+            )
         )
     if e.kind == ev.AskKind.ASK and v.legal:
         words = e.words
@@ -446,10 +455,12 @@ def question_ru(
     talk: Sequence[tuple[int, str]],
     words: Mapping[str, str] = NO_WORDS,
     legal: Sequence[str] = (),
+    stake: int | None = None,
 ) -> str:
     """``render.question`` in Russian, in the table's ``words`` (Tertz's «от чего?»)."""
     owner = pair_rost_owner(pending, len(names), talk)
-    return _question(*pending, names, me, words, owner, skin=asked_skin(pending, me, legal))
+    skin = asked_skin(pending, me, legal)
+    return _question(*pending, names, me, words, owner, skin=skin, stake=stake)
 
 
 def _question(
@@ -462,11 +473,12 @@ def _question(
     owner: int | None = None,
     higher: bool = True,
     skin: bool = False,
+    stake: int | None = None,
 ) -> str:
     """The open question of the table talk, as a Russian player would say it; to ``me``
     (the seat it is told to) about himself on «вы». ``owner``: as in English, the
     partner whose declaration a rost? asks about when the answerer answers for the pair;
-    ``higher``, ``skin``: as in English."""
+    ``higher``, ``skin``, ``stake``: as in English."""
     a, b = n[asker], n[answerer]
     you_ask, you_answer = asker == me, answerer == me
     if kind == "rost" and owner is not None:  # the partner answers for the pair
@@ -510,10 +522,12 @@ def _question(
     # what they are, not «спрашивает «offer?»» (a tryout)
     if kind == "dave":
         said = "Вы сказали" if you_ask else f"{a} говорит"
+        at = "эту ставку" if stake is None else f"ставку {stake}"  # as in English
         if you_answer:
-            answer = "сдайтесь за эту ставку («сдаюсь») или играйте на следующую («принимаю»)"
+            answer = f"сдайтесь за {at} («сдаюсь») или играйте на следующую («принимаю»)"
         else:
-            answer = f"{b} сдаётся («сдаюсь») или играет на следующую ставку («принимаю»)"
+            given = "" if stake is None else f" за ставку {stake}"
+            answer = f"{b} сдаётся{given} («сдаюсь») или играет на следующую ставку («принимаю»)"
         return f"{said} «даве»: {answer}."
     if kind == "offer?":
         to = "вам" if you_ask else f"игроку {a}"

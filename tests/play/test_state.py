@@ -1994,3 +1994,26 @@ def test_a_pokazhi_you_may_answer_skin_says_so() -> None:
         "b3 просит вас показать комбинацию («покажи»): покажите её или велите игроку b3"
         " сначала сходить («скинь»)."
     )
+
+
+def test_a_dave_put_to_you_says_the_stake() -> None:
+    """A tryout (s40): dave's question never said what giving up costs; the ask's
+    stake= (a dave table's, docs/protocol.md §6.3) is said in it, in either language."""
+    asked = [
+        "ok cmd=login name=b1 guest=1 token=T text=Hello, b1 (guest).",
+        "ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0.",
+        "event seq=1 table=5 kind=start players=b1,b2 match=m5",
+        "event seq=2 table=5 kind=deal deal=1 dealer=1 turned=Kh score=0,0 hanging=0",
+        "event seq=3 table=5 kind=call seat=0 call=igrayu auto=0",
+        "event seq=4 table=5 kind=order player=0 trump=h first=0 fresa=-",
+        "event seq=5 table=5 kind=call seat=1 call=dave auto=0",
+        "ask seq=5 table=5 deal=1 phase=play seat=0 dealer=1 to_act=0 hand=7s,8s,9s,Kh,Ad "
+        "turned=- fresa=- trump=h player=0 round=1 leader=0 trick= tricks=0,0 score=0,0 "
+        "hanging=0 target=- pending=dave:1:0 shown= talk=0:igrayu,1:dave "
+        "clock=60500 legal=prinimayu,sdayus players=2 stake=2",
+    ]
+    assert fold_all(asked).log[-1] == (
+        "b2 says dave: give up at stake 2 (sdayus) or play on for the next (prinimayu)."
+    )
+    russian = fold_all(asked, TableState(lang=Lang.RU)).log[-1]
+    assert russian.startswith("b2 говорит «даве»: сдайтесь за ставку 2 («сдаюсь»)"), russian

@@ -611,13 +611,13 @@ def test_the_options_questions_are_said_as_what_they_are_in_english() -> None:
     dave.names = TWO
     say(dave, 0, "igrayu", "dave")
     assert (
-        "anna says dave: give up at this stake (sdayus) or play on for the next (prinimayu)."
+        "anna says dave: give up at stake 1 (sdayus) or play on for the next (prinimayu)."
         in told(dave, 1)
     )
-    assert "anna says dave: boris gives up (sdayus) or plays on for the next stake" in (
+    assert "anna says dave: boris gives up at stake 1 (sdayus) or plays on for the next" in (
         told(dave, None)
     )
-    assert "You say dave: boris gives up (sdayus) or plays on" in told(dave, 0)
+    assert "You say dave: boris gives up at stake 1 (sdayus) or plays on" in told(dave, 0)
     for said in (told(match, 0), told(match, 1), told(dave, 0), told(dave, 1)):
         assert not re.search(r"asks (offer|dave)", said), said
 

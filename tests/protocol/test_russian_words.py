@@ -157,11 +157,11 @@ def test_the_options_questions_are_said_as_what_they_are() -> None:
     dave.names = ("anna", "boris")
     say(dave, 0, "igrayu", "dave")
     assert (
-        "anna говорит «даве»: сдайтесь за эту ставку («сдаюсь») или играйте на следующую"
+        "anna говорит «даве»: сдайтесь за ставку 1 («сдаюсь») или играйте на следующую"
         " («принимаю»)." in _question_lines(dave, 1)[0]
     )
     assert (
-        "anna говорит «даве»: boris сдаётся («сдаюсь») или играет"
+        "anna говорит «даве»: boris сдаётся за ставку 1 («сдаюсь») или играет"
         in (_question_lines(dave, None)[0])
     )
     for lines in (_question_lines(match, 0), _question_lines(dave, 0)):
