@@ -158,6 +158,8 @@ def history_text(
                     _unfinished(line),
                     _draw(swapped) if (swapped := line.get_str("unfinished_swap")) else None,
                     _hung(line),
+                    line.get_int("hanging") or 0,  # what it left hanging (§5.17)
+                    _ints(line, "hanging_after"),
                 )
             )
         else:

@@ -507,6 +507,11 @@ class HistoryDeal:
     unfinished_swap: tuple[int, int] | None = None
     # the points that hung into it and the sides that wrote them in it (hung_in)
     hung: tuple[int, tuple[int, ...]] | None = None
+    # a finished deal's points left hanging for the next deal (its record's ``hanging``)
+    # and, hanging-separate, the sums waiting for the deals after that (as a sheet
+    # row's hanging_after: the next deal's ``hanging_pending_before``)
+    hanging: int = 0
+    hanging_after: tuple[int, ...] = ()
 
 
 @attrs.frozen

@@ -238,6 +238,8 @@ class Msg(StrEnum):
     HISTORY_DRAWS = "history-draws"
     HISTORY_UNFINISHED = "history-unfinished"
     HISTORY_BY_CLOCK = "history-by-clock"
+    HISTORY_HANGS = "history-hangs"
+    HISTORY_HANGS_LATER = "history-hangs-later"
     TOP_TITLE = "top-title"
     # which standings: the game for 2, 3 or 4 ("moscow, 2 players (0 rated)" read as
     # two players, none rated, to a club of three who had just played)
@@ -1173,6 +1175,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     # the cards of a trick the clock played (auto=1), as the table said: "(by the clock)"
     Msg.HISTORY_BY_CLOCK: ("      by the clock: {laid}", "      по часам: {laid}"),
+    # after a finished deal's written points: what hangs for the next deal (as its end
+    # and the sheet say it), hanging-separate's later sums too
+    Msg.HISTORY_HANGS: ("; {hanging} points hang", "; висит {hanging}"),
+    Msg.HISTORY_HANGS_LATER: (
+        "; {hanging} points hang for the next deal, {next} for the one after{later}",
+        "; висит {hanging} на следующую раздачу, {next} на раздачу после неё{later}",
+    ),
     Msg.TOP_TITLE: (
         "Standings: {variant} {game} ({total} rated).",
         "Рейтинг: {variant} {game} (в рейтинге: {total}).",

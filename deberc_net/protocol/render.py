@@ -1833,6 +1833,9 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                         *_scored_fields(d.scored),
                         # the points that hung into it, if it won them
                         *([("hung", [d.hung[0], *d.hung[1]])] if d.hung is not None else []),
+                        # the points it left hanging, hanging-separate's later sums too
+                        *([("hanging", d.hanging)] if d.hanging else []),
+                        *_hanging_after(d.hanging_after),
                     ],
                 )
             )
@@ -1914,6 +1917,7 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
         if d.outcome is not None:
             outcome = deal_word(d.outcome, d.written, n, e.deal_won_on_points, lang)
             end = outcome + (f", {_by_side(n, d.written)}" if d.written is not None else "")
+            end += _hangs(d, lang)  # (a tryout, s40: the deal's end and sheet said it)
         deal = _say(lang, Msg.HISTORY_DEAL, deal=d.deal, dealer=n[d.dealer], trump=trump, end=end)
         out.append(deal)
         out += [f"    {said}" for said in scored_lines(d.scored, n, lang, e.words)]
@@ -1947,6 +1951,19 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
     # terminal client writes these lines too (a Tertz swap under a trick, with
     # 20-letter names, passed 80: s39); a line under a trick goes on under its start
     return [part for told in out for part in _fit([told], _lead(told) + "  ")]
+
+
+def _hangs(d: ev.HistoryDeal, lang: Lang) -> str:
+    """'; 82 points hang' after a finished deal's written points, as its end said it;
+    hanging-separate's later sums too ('…for the next deal, 70 for the one after')."""
+    if not d.hanging:
+        return ""
+    if not d.hanging_after:
+        return _say(lang, Msg.HISTORY_HANGS, hanging=d.hanging)
+    then = ", затем " if lang == Lang.RU else ", then "
+    later = "".join(then + str(p) for p in d.hanging_after[1:])
+    first = d.hanging_after[0]
+    return _say(lang, Msg.HISTORY_HANGS_LATER, hanging=d.hanging, next=first, later=later)
 
 
 def _lead(line: str) -> str:

@@ -32,7 +32,7 @@ from .moderation import banned, muted_name
 from .session import Session
 from .store.base import PlayerRating
 from .table_messages import ShowHistory, ShowLast, ShowSheet
-from .table_views import history_deal, last_in_records
+from .table_views import history_deals, last_in_records
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -307,7 +307,7 @@ class Club:
         last = self._last_match(name, watched)
         if last is None:
             return None
-        deals = tuple(history_deal(r) for r in last.records)
+        deals = tuple(history_deals(last.records))
         words = NO_WORDS
         try:  # its rules tell whether a deal is told by its winner (docs/rules.md §11)
             rules = self.lobby.rules.ruleset(len(last.names), last.variant, last.options)

@@ -25,10 +25,28 @@ if TYPE_CHECKING:
     from .table import Table
 
 
-def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.HistoryDeal:
+def history_deals(
+    records: Sequence[dict[str, Any]], *, draws_told: bool = True, after: tuple[int, ...] = ()
+) -> list[ev.HistoryDeal]:
+    """The finished deals of the history, from their records in order: the sums a deal
+    left waiting beyond the next one (hanging-separate) are the next record's
+    ``hanging_pending_before`` (game/sheet.record_rows), the last one's ``after`` (the
+    deal being played's; nothing is known of them once the match is over, when
+    nothing follows)."""
+    later = [tuple(r.get("hanging_pending_before", ())) for r in records[1:]]
+    return [
+        history_deal(r, draws_told=draws_told, after=waiting)
+        for r, waiting in zip(records, [*later, after][: len(records)], strict=True)
+    ]
+
+
+def history_deal(
+    record: dict[str, Any], *, draws_told: bool = True, after: tuple[int, ...] = ()
+) -> ev.HistoryDeal:
     """A finished (or void) deal of the history, from its record; a Tertz record's
     break and draws (docs/records.md: public once the deal is over) with it, the draws
-    only if ``draws_told`` (not to a ladder board's players, whose records are held)."""
+    only if ``draws_told`` (not to a ladder board's players, whose records are held);
+    ``after``: hanging-separate's sums waiting beyond the next deal (history_deals)."""
     trump = record.get("trump")
     written = record.get("written")
     talon = "draws" in record
@@ -78,6 +96,8 @@ def history_deal(record: dict[str, Any], *, draws_told: bool = True) -> ev.Histo
         unfinished,
         swap.get(len(tricks)),  # a forfeit after the swap, before the trick was taken
         ev.hung_in(record, len(written or ())),
+        record.get("hanging", 0),
+        after,
     )
 
 
@@ -244,9 +264,13 @@ def send_history(table: Table, session: Session) -> None:
     # admin watching is sent the records; one seated there is a player like any)
     watcher = table.lobby.is_admin(session) and table.seat_of(session.name or "") is None
     told = table.board is None or watcher
-    deals = [history_deal(r, draws_told=told) for r in match.records]
     deal = match.deal
-    if not match.over and (not deals or deal.deal_no > deals[-1].deal):
+    records = match.records
+    in_play = not match.over and (not records or deal.deal_no > records[-1]["deal_no"])
+    # the sums the last finished deal left beyond the one being played: that one's
+    after = deal.hanging_pending if in_play else ()
+    deals = history_deals(records, draws_told=told, after=after)
+    if in_play:
         deals.append(history_in_play(deal))
     sides = table.sides
     history = ev.History(

@@ -5,12 +5,17 @@ terminal client, which reads the machine style, logged a Tertz history without t
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
+
 from clients.play.replies import history_text
 from clients.play.words import game_words
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import HUMAN, MACHINE, history_lines, render
 from deberc_net.protocol.wire import parse_line
+from deberc_net.server.table_views import history_deals
 
 TWO = ("ann", "bob")
 THREE = ("ann", "bob", "cat")
@@ -70,3 +75,52 @@ def test_a_deal_with_nothing_counted_has_no_new_field() -> None:
     assert render(history, MACHINE)[1] == (
         "history-deal table=3 deal=1 dealer=0 trump=c player=1 outcome=made written=62,100 tricks=0"
     )
+
+
+def _record(
+    deal: int, outcome: str, written: list[int], hanging: int, before: list[int]
+) -> dict[str, Any]:
+    return {
+        "deal_no": deal,
+        "dealer": deal % 3,
+        "trump": "h",
+        "player": 0,
+        "outcome": outcome,
+        "written": written,
+        "tricks": [],
+        "hanging": hanging,
+        "hanging_pending_before": before,
+    }
+
+
+def test_a_hanging_deal_says_how_much_hangs() -> None:
+    """A tryout (s40): history's line for a hanging deal said 'hanging, anya4 70, boris4
+    12, vera4 0' while the deal's end and 'sheet' said '82 points hang'. Under
+    hanging-separate the sums for the deals after it are the next record's
+    ``hanging_pending_before`` (the last deal's: the deal being played's)."""
+    records = [
+        _record(1, "hanging", [70, 12, 0], 82, []),
+        _record(2, "hanging", [0, 0, 90], 82, []),
+        _record(3, "made", [40, 0, 0], 0, [90]),
+    ]
+    deals = history_deals(records[:1], after=())
+    history = ev.History(5, "m9", THREE, ((0,), (1,), (2,)), tuple(deals))
+    human = render(history, HUMAN)
+    assert human[1].endswith(": hanging, ann 70, bob 12, cat 0; 82 points hang"), human
+    assert history_lines(history, Lang.RU)[1].endswith("ann 70, bob 12, cat 0; висит 82")
+    assert render(history, MACHINE)[1].endswith(" hanging=82")
+    assert _read_back(history) == human
+    # hanging-separate: deal 2 hung too, its 90 waiting for the deal after the next
+    separate = attrs.evolve(history, deals=tuple(history_deals(records)))
+    human = render(separate, HUMAN)
+    told = " ".join(x.strip() for x in human)
+    assert "cat 90; 82 points hang for the next deal, 90 for the one after" in told, human
+    assert human[-1].endswith("ann 40, bob 0, cat 0"), human  # nothing hangs after it
+    russian = " ".join(x.strip() for x in history_lines(separate, Lang.RU))
+    assert "cat 90; висит 82 на следующую раздачу, 90 на раздачу после неё" in russian
+    assert " hanging=82 hanging_after=90" in render(separate, MACHINE)[2]
+    assert _read_back(separate) == human
+    # the last finished deal's later sums: those of the deal being played
+    playing = history_deals(records[:2], after=(90,))
+    assert playing[-1].hanging_after == (90,)
+    assert history_deals([], after=(90,)) == []  # a match before its first deal's end
