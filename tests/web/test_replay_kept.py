@@ -195,3 +195,54 @@ async def test_long_replays_are_first_built_off_the_event_loop(
     # each page and JSON built once (its key: the match and its form), none on the loop
     assert sorted(m for m, _ in built_in) == sorted([f"m{n}" for n in range(1, MATCHES + 1)] * 3)
     assert loop_thread not in {thread for _, thread in built_in}, built_in
+
+
+MISSING = 40  # requests for matches never stored, together
+
+
+@pytest.mark.timeout(120)
+async def test_a_match_not_stored_is_answered_without_waiting_for_the_builds(
+    start_web: Callable[..., Any], db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hostile tryout (s40) asked /games/mNNN for matches that do not exist from many
+    addresses: each was 'built' (read and found missing) in the builds' one-at-a-time
+    turn, and an honest viewer's first build of a real replay waited behind them up to
+    546 ms. A match not stored is told by one store read, outside that turn: answered
+    while a build holds it, and never built, so a real one never waits behind them."""
+    for match_id in ("m1", "m2"):
+        store_match(db_path, passed_match(match_id, 2))
+    web: WebServer = await start_web(web_requests_per_address_burst=0)
+    built: list[str] = []  # the matches the builder read, in its turn
+    go_on = threading.Event()
+
+    def held(store: Any, book: Any, match_id: str) -> Any:
+        built.append(match_id)
+        if match_id == "m1":  # a build that holds the turn until the test lets it go
+            go_on.wait(60)
+        return replay_read(store, book, match_id)
+
+    monkeypatch.setattr("deberc_net.server.web.app.replay_read", held)
+    missing = [f"/games/m{n}" for n in range(100, 100 + MISSING // 2)]
+    missing += [f"/api/games/m{n}" for n in range(200, 200 + MISSING // 2)]
+    try:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(web.get, "/games/m1")
+                while built != ["m1"]:  # the build has the turn, and holds it
+                    await trio.sleep(0.01)
+                with trio.fail_after(20):  # (each waited for the held build: forever)
+                    answers = []
+
+                    async def ask(path: str) -> None:
+                        answers.append((await web.get(path))[0])
+
+                    async with trio.open_nursery() as asking:
+                        for path in missing:
+                            asking.start_soon(ask, path)
+                assert answers == [404] * MISSING
+                go_on.set()
+            status, page = await web.get("/games/m2")  # a real first build: its own turn
+            assert status == 200 and page.count(b'<section class="deal"') == 2
+    finally:
+        go_on.set()
+    assert built == ["m1", "m2"]  # no missing match took the builds' turn
