@@ -51,6 +51,7 @@ from .replays import (
     Built,
     KeptReplays,
     ReplayKey,
+    match_stored,
     replay_json,
     replay_read,
     served_replay,
@@ -267,13 +268,12 @@ def make_app(lobby: Lobby) -> Starlette:
         if not MATCH_ID.fullmatch(match_id):
             return None
         key: ReplayKey = (match_id.lower(), lang)
-        if kept_replays.get(key) is None:
-            # a match not stored (or still running) answered by one cheap read, not in
-            # the builds' one-at-a-time turn: a hostile tryout's flood of numbers of no
-            # match (s40) queued there, and an honest first build waited up to 0.5 s
-            row = await store_read(partial(lobby.store.finished_match, key[0]))
-            if row is None:
-                return None
+        # a match not stored (or still running) answered by a cheap read, not in the
+        # builds' one-at-a-time turn: a hostile tryout's flood of numbers of no match
+        # (s40) queued there, and an honest first build waited up to 0.5 s
+        stored = partial(match_stored, lobby.store, key[0])
+        if kept_replays.get(key) is None and not await store_read(stored):
+            return None
         return await served_replay(kept_replays, key, lambda: built_replay(key))
 
     def built_replay(key: ReplayKey) -> Built:

@@ -81,6 +81,13 @@ def finished_match_read(
     return stored_records(), row
 
 
+def match_stored(store: Store, match_id: str) -> bool:
+    """Whether ``match_id`` has a replay to build: its row (one indexed read), or, with
+    none, its deals (a match a clean stop left before such matches were listed); a
+    match unknown or still running has neither."""
+    return store.finished_match(match_id) is not None or bool(store.match_records(match_id))
+
+
 def replay_read(store: Store, book: RuleBook, match_id: str) -> tuple[Replay | None, bool]:
     """Match ``match_id`` rebuilt (None: unknown or still running), and whether it is
     final: its row, read before its deals, says it finished (not stopped), so the deals
