@@ -11,11 +11,14 @@ import attrs
 
 from clients.play.replies import history_text
 from clients.play.words import game_words
+from deberc_net.game.match import Match
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import HUMAN, MACHINE, history_lines, render
 from deberc_net.protocol.wire import parse_line
 from deberc_net.server.table_views import history_deals
+from deberc_net.testing import build_deck, build_ruleset, parse
+from tests.game.decks import EVEN, EVEN_PLAY, SIMPLE, SIMPLE_PLAY
 
 TWO = ("ann", "bob")
 THREE = ("ann", "bob", "cat")
@@ -124,3 +127,31 @@ def test_a_hanging_deal_says_how_much_hangs() -> None:
     playing = history_deals(records[:2], after=(90,))
     assert playing[-1].hanging_after == (90,)
     assert history_deals([], after=(90,)) == []  # a match before its first deal's end
+
+
+def test_a_played_hanging_separate_match_says_its_sums_as_its_deal_ends_did() -> None:
+    """Two hanging bides in a row (tests/game/decks.py's EVEN deal, twice) under
+    hanging-separate: the second's line says both sums, from the next record, or while
+    the next deal is played, from it (the table's 'history', server/table_views.py)."""
+    decks = {n: build_deck(*(EVEN if n < 3 else SIMPLE)) for n in (1, 2, 3)}
+    rules = build_ruleset(2, options=("hanging-separate",))
+    match = Match(rules, seed="t", dealer=1, decks=decks, names=TWO)
+    hang_twice = [(0, "pas"), (1, "igrayu"), (-1, EVEN_PLAY)]
+    hang_twice += [(1, "pas"), (0, "igrayu"), (-1, EVEN_PLAY)]
+    for seat, tokens in hang_twice:
+        for token in tokens.split():
+            who = match.deal.to_act if seat < 0 else seat
+            assert who is not None
+            match.apply(who, parse(token))
+    assert [r["outcome"] for r in match.records] == ["hanging", "hanging"]
+    playing = history_deals(match.records, after=match.deal.hanging_pending)
+    history = ev.History(5, "m9", TWO, ((0,), (1,)), tuple(playing))
+    told = " ".join(x.strip() for x in render(history, HUMAN))  # (wrapped at 80)
+    assert "hanging, ann 35, bob 0; 35 points hang 1 ann A♠" in told, told
+    assert "bob 35; 35 points hang for the next deal, 35 for the one after" in told, told
+    match.apply(0, parse("igrayu"))
+    for token in SIMPLE_PLAY.split():  # deal 3, made: the second sum hangs for deal 4
+        who = match.deal.to_act
+        assert who is not None
+        match.apply(who, parse(token))
+    assert history_deals(match.records)[1].hanging_after == playing[1].hanging_after
