@@ -45,8 +45,14 @@ class TableNumbers:
             elif self._highest or not self._first_draw():
                 # never a wait on the store here, in the server's loop (a database
                 # away would hold every connection for its timeout, table after
-                # table): unique while this server runs, and drawn again meanwhile
-                log.warning("table_numbers_ahead_used", then=self._highest + 1)
+                # table): unique while this server runs, and drawn again meanwhile.
+                # A draw on its way: a burst of tables outran it (a ladder's boards on
+                # a busy SQLite file), no database away: told at info, not on a
+                # ladder's standard error as a warning
+                if self._drawing:
+                    log.info("table_numbers_burst", then=self._highest + 1)
+                else:
+                    log.warning("table_numbers_ahead_used", then=self._highest + 1)
                 self._take([self._highest + 1])
         number = self._ahead.pop(0)
         if len(self._ahead) < AHEAD // 2 and not self._drawing:

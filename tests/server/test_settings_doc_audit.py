@@ -1390,6 +1390,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "mutes_look_failed": "",
         "table_numbers_failed": "",
         "table_numbers_ahead_used": "then",
+        "table_numbers_burst": "then",
         "command_error": "item",
         "connection_error": "",
         "writer_error": "",
