@@ -680,6 +680,15 @@ def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
                     "reads it in a comma-separated legal= list and sends it back, so it "
                     "holds no space, comma or colon (docs/protocol.md §3.1)"
                 )
+            # ... nor a server command's first word (no deberc_call_aliases entry, so
+            # not refused at loading): 'leave' typed at a table runs the command
+            wrong = next((c.name for c in listed if _a_command(c.name)), None)
+            if wrong is not None:
+                raise TypeError(
+                    f"deberc_extra_calls: the call name {wrong!r} begins with a server "
+                    "command: typed at a table it runs the command, so it would never be "
+                    "heard as the call"
+                )
             out += listed
         return out
 
@@ -937,6 +946,14 @@ def _refuse_engine_word(dist: str, rule: str, word: str, call: str) -> None:
         f"deberc_call_aliases: {word!r} is the game's own call ({what}); "
         "a plugin's word may not take it",
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _a_command(name: str) -> bool:
+    """Whether a call named ``name`` is shown (its hyphens as spaces) beginning with a
+    server command's name (kept: each listed call's name is asked at every ask)."""
+    words = name.replace("-", " ").split()
+    return bool(words) and command_word(words[0]) in COMMANDS
 
 
 def _refuse_command_word(dist: str, rule: str, word: str, shown_for: str = "") -> None:

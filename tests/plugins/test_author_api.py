@@ -745,6 +745,20 @@ def test_extra_calls_whose_name_is_no_token_are_told_as_such(name: str) -> None:
         legal(match, 0)
 
 
+@pytest.mark.parametrize("name", ["leave", "state-of-play", "Who", "история"])
+def test_extra_calls_named_as_a_server_command_are_told_as_such(name: str) -> None:
+    """A call listed with no words of its own (deberc_call_aliases refuses a command's
+    word at loading) was refused nowhere: its prompt showed 'leave', which typed ran
+    the command."""
+    match = new_match(
+        build_ruleset(options=["house-lister"], plugins=[Lister([Call(name)])]),
+        build_deck("Jc 9c Ac 10s As Ks 7h 8h 7d", "10c Kc Qs Js 9s Ah 10h Kh Qd", "8c"),
+    )
+    say(match, 0, "igrayu")
+    with pytest.raises(TypeError, match=f"{re.escape(repr(name))} begins with a server command"):
+        legal(match, 0)
+
+
 def test_a_tuple_of_calls_is_a_list_of_calls_too() -> None:
     match = new_match(
         build_ruleset(options=["house-lister"], plugins=[Lister((Call("kontra"),))]),
