@@ -948,12 +948,20 @@ def _refuse_engine_word(dist: str, rule: str, word: str, call: str) -> None:
     )
 
 
+def _command_first(said: str) -> str | None:
+    """The server command a line beginning with ``said`` runs (``parse_line`` reads its
+    first word so, at a table too), if any."""
+    words = said.split()
+    first = command_word(words[0]) if words else ""
+    return first if first in COMMANDS else None
+
+
 @functools.lru_cache(maxsize=4096)
 def _a_command(name: str) -> bool:
-    """Whether a call named ``name`` is shown (its hyphens as spaces) beginning with a
-    server command's name (kept: each listed call's name is asked at every ask)."""
-    words = name.replace("-", " ").split()
-    return bool(words) and command_word(words[0]) in COMMANDS
+    """Whether a call named ``name``, as people are shown it (``spoken_call``: its
+    hyphens as spaces, as deberc_call_aliases' names are judged at loading), begins with
+    a server command (kept: each listed call's name is asked at every ask)."""
+    return _command_first(spoken_call(name)) is not None
 
 
 def _refuse_command_word(dist: str, rule: str, word: str, shown_for: str = "") -> None:
@@ -962,8 +970,8 @@ def _refuse_command_word(dist: str, rule: str, word: str, shown_for: str = "") -
     ``leave``, ``история``) would never be heard as its call, though ``calls`` lists it.
     ``shown_for``: the call whose name the human style's prompt shows as ``word``, its
     hyphens as spaces (``leave-it`` as 'leave it', which a person then types)."""
-    first = command_word(word.split()[0])
-    if first in COMMANDS:
+    first = _command_first(word)
+    if first is not None:
         what = (
             f"the call name {shown_for!r}, shown to people as {word!r},"
             if shown_for

@@ -457,12 +457,12 @@ class Help:
         this table, whether 'calls' names it ('help konets') or a plugin's words say it
         ('help mariazh'), or it is the engine's ('help кінець'): one kind of answer
         (docs/protocol.md §4.4). None of them: ()."""
-        texts = None if table is None else self._calls_texts(table)
+        own_texts, lobby_texts = self._calls_texts(table), self._calls_texts(None)
+        texts = None if table is None else own_texts  # (call_pointer's None: the lobby's)
         words = _kept(self._words, table, lambda: self._call_words(table))
-        lobby_texts = self._calls_texts(None)
         engines = engine_call(topic)  # a card, 'concede': the engine's call; None: none
         for first_word in (False, True):
-            about = calls_about(topic, self._calls_texts(table), lang, first_word=first_word)
+            about = calls_about(topic, own_texts, lang, first_word=first_word)
             if about:
                 return about
             if not first_word and engines is None:
