@@ -239,7 +239,10 @@ class Msg(StrEnum):
     HISTORY_UNFINISHED = "history-unfinished"
     HISTORY_BY_CLOCK = "history-by-clock"
     HISTORY_HANGS = "history-hangs"
-    HISTORY_HANGS_LATER = "history-hangs-later"
+    HANGS_LATER = "hangs-later"
+    HANGS_THEN = "hangs-then"
+    HANGING_NOW = "hanging-now"
+    HANGING_NOW_LATER = "hanging-now-later"
     TOP_TITLE = "top-title"
     # which standings: the game for 2, 3 or 4 ("moscow, 2 players (0 rated)" read as
     # two players, none rated, to a club of three who had just played)
@@ -1178,9 +1181,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     # after a finished deal's written points: what hangs for the next deal (as its end
     # and the sheet say it), hanging-separate's later sums too
     Msg.HISTORY_HANGS: ("; {hanging} points hang", "; висит {hanging}"),
-    Msg.HISTORY_HANGS_LATER: (
-        "; {hanging} points hang for the next deal, {next} for the one after{later}",
-        "; висит {hanging} на следующую раздачу, {next} на раздачу после неё{later}",
+    # hanging-separate: after what hangs, which deal plays for which sum (a deal's end,
+    # the history); each sum after the second
+    Msg.HANGS_LATER: (
+        " for the next deal, {next} for the one after{later}",
+        " на следующую раздачу, {next} на раздачу после неё{later}",
+    ),
+    Msg.HANGS_THEN: (", then {points}", ", затем {points}"),
+    # what hangs as a deal starts (its line, a whole table's 'state')
+    Msg.HANGING_NOW: (" Hanging: {hanging}.", " Висит: {hanging}."),
+    Msg.HANGING_NOW_LATER: (
+        " Hanging: {hanging} for this deal, {next} for the next{later}.",
+        " Висит: {hanging} на эту раздачу, {next} на следующую{later}.",
     ),
     Msg.TOP_TITLE: (
         "Standings: {variant} {game} ({total} rated).",

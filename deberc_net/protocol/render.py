@@ -1202,24 +1202,35 @@ def _human_deal_end(
         how = e.outcome
     elif e.outcome == Outcome.HANGING:  # whose, and what the next deal plays for
         how = f"hanging bide for {bide}, {e.hanging} points hang"
-        if e.pending:  # hanging-separate: the next deal plays for the first sum only
-            later = "".join(f", then {p}" for p in e.pending[1:])
-            how += f" for the next deal, {e.pending[0]} for the one after{later}"
+        how += hangs_later(e.pending, Lang.EN)  # (hanging-separate: the first sum only)
     else:
         how = f"bide for {bide}"
     scored = scored_lines(ev.scored_in(e.record), n, Lang.EN, words)
     return [deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.EN)]
 
 
-def hanging_now(hanging: int, pending: tuple[int, ...]) -> str:
+def hanging_now(hanging: int, pending: Sequence[int], lang: Lang = Lang.EN) -> str:
     """' Hanging: 73.' after a deal's score; under hanging-separate the sums waiting for
     the deals after it too (' Hanging: 73 for this deal, 69 for the next.')."""
     if not (hanging or pending):
         return ""
     if not pending:
-        return f" Hanging: {hanging}."
-    later = "".join(f", then {p}" for p in pending[1:])
-    return f" Hanging: {hanging} for this deal, {pending[0]} for the next{later}."
+        return _say(lang, Msg.HANGING_NOW, hanging=hanging)
+    later = _sums_then(pending[1:], lang)
+    return _say(lang, Msg.HANGING_NOW_LATER, hanging=hanging, next=pending[0], later=later)
+
+
+def hangs_later(pending: Sequence[int], lang: Lang) -> str:
+    """After what hangs from a finished deal, under hanging-separate, which deal plays
+    for which sum (' for the next deal, 69 for the one after'); '' if none waits."""
+    if not pending:
+        return ""
+    later = _sums_then(pending[1:], lang)
+    return _say(lang, Msg.HANGS_LATER, next=pending[0], later=later)
+
+
+def _sums_then(sums: Sequence[int], lang: Lang) -> str:
+    return "".join(_say(lang, Msg.HANGS_THEN, points=p) for p in sums)
 
 
 def bide_side(e: g.DealEnded, n: Sequence[str]) -> str | None:
@@ -1958,12 +1969,7 @@ def _hangs(d: ev.HistoryDeal, lang: Lang) -> str:
     hanging-separate's later sums too ('…for the next deal, 70 for the one after')."""
     if not d.hanging:
         return ""
-    if not d.hanging_after:
-        return _say(lang, Msg.HISTORY_HANGS, hanging=d.hanging)
-    then = ", затем " if lang == Lang.RU else ", then "
-    later = "".join(then + str(p) for p in d.hanging_after[1:])
-    first = d.hanging_after[0]
-    return _say(lang, Msg.HISTORY_HANGS_LATER, hanging=d.hanging, next=first, later=later)
+    return _say(lang, Msg.HISTORY_HANGS, hanging=d.hanging) + hangs_later(d.hanging_after, lang)
 
 
 def _lead(line: str) -> str:

@@ -52,6 +52,8 @@ from .render import (
     finger_lines,
     forfeited_before_a_card,
     games_lines,
+    hanging_now,
+    hangs_later,
     held_for,
     history_lines,
     hung_lines,
@@ -256,19 +258,9 @@ def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
     return [f"Партия начинается: {' — '.join(n)}."]
 
 
-def _hanging_now(hanging: int, pending: tuple[int, ...]) -> str:
-    """« Висит: 73.»; under hanging-separate the later sums too (render.hanging_now)."""
-    if not (hanging or pending):
-        return ""
-    if not pending:
-        return f" Висит: {hanging}."
-    later = "".join(f", затем {p}" for p in pending[1:])
-    return f" Висит: {hanging} на эту раздачу, {pending[0]} на следующую{later}."
-
-
 @_human.register
 def _deal(e: g.DealStarted, n: Names, sides: Sides) -> list[str]:
-    hang = _hanging_now(e.hanging, e.pending)
+    hang = hanging_now(e.hanging, e.pending, Lang.RU)
     return [
         f"Раздача {e.deal}. {n[e.dealer]} сдаёт и открывает {ru_card(e.turned)}. "
         f"Счёт: {_by_side(n, e.score)}.{hang}"
@@ -287,9 +279,7 @@ def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) 
         how = RU_OUTCOMES.get(e.outcome, e.outcome)
     elif e.outcome == Outcome.HANGING:  # the sources' «висячий байд» (docs/rules.md §5)
         how = f"висячий байд {_at(bide)}, висит {e.hanging}"
-        if e.pending:  # hanging-separate: the next deal plays for the first sum only
-            later = "".join(f", затем {p}" for p in e.pending[1:])
-            how += f" на следующую раздачу, {e.pending[0]} на раздачу после неё{later}"
+        how += hangs_later(e.pending, Lang.RU)  # (hanging-separate: the first sum only)
     else:
         how = f"байд {_at(bide)}"
     return [_deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.RU)]
@@ -387,7 +377,7 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         out.append(
             f"Стол {e.table}, раздача {v.deal_no}. Сдаёт: {n[v.dealer]}. "
             f"Счёт: {_by_side(n, v.totals)}."
-            + _hanging_now(v.hanging, v.hanging_after)
+            + hanging_now(v.hanging, v.hanging_after, Lang.RU)
             + ("" if v.stake is None else f" Ставка: {v.stake}.")  # as in English
         )
         if v.trump is not None:
