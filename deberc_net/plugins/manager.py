@@ -671,24 +671,11 @@ def _extra_calls(caller: Any) -> Callable[[Deal, int], list[Call]] | None:
                     f"deberc_extra_calls returned {calls!r}, not a list of Call "
                     "(deberc_net.plugins.Call: [Call('kontra')])"
                 )
-            # a name no token (a call without deberc_call_aliases is checked nowhere
-            # else): 're,double' would be two calls of the machine style's legal= list
-            wrong = next((c.name for c in listed if not _TOKEN.fullmatch(c.name)), None)
+            # a call without deberc_call_aliases is checked nowhere else: 're,double'
+            # would be two calls of the legal= list, 'leave' typed ran the command
+            wrong = next((why for c in listed if (why := _listed_name_refused(c.name))), None)
             if wrong is not None:
-                raise TypeError(
-                    f"deberc_extra_calls: the call name {wrong!r} is no token: a bot "
-                    "reads it in a comma-separated legal= list and sends it back, so it "
-                    "holds no space, comma or colon (docs/protocol.md §3.1)"
-                )
-            # ... nor a server command's first word (no deberc_call_aliases entry, so
-            # not refused at loading): 'leave' typed at a table runs the command
-            wrong = next((c.name for c in listed if _a_command(c.name)), None)
-            if wrong is not None:
-                raise TypeError(
-                    f"deberc_extra_calls: the call name {wrong!r} begins with a server "
-                    "command: typed at a table it runs the command, so it would never be "
-                    "heard as the call"
-                )
+                raise TypeError(f"deberc_extra_calls: the call name {wrong}")
             out += listed
         return out
 
@@ -908,9 +895,8 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
             raise PluginError(
                 dist,
                 rule,
-                f"deberc_call_aliases: the call name {call!r} is no token: a bot reads it in "
-                "a comma-separated legal= list and sends it back, so it holds no space, "
-                "comma or colon (docs/protocol.md §3.1); give people's words as its words",
+                f"deberc_call_aliases: the call name {call!r} is no token: {_NO_TOKEN_WHY}; "
+                "give people's words as its words",
             )
         for word in (call, *said):  # the call's own name is heard too, legal or not
             _refuse_engine_word(dist, rule, word, call)
@@ -929,6 +915,12 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
 
 # a call's name as the machine style writes it in lists (legal=a,b) and pairs (0:pas)
 _TOKEN = re.compile(r"(?!-\Z)[^\s,:]+")  # "-" alone is none
+# why a call's name must be a token, and begin with no server command
+_NO_TOKEN_WHY = (
+    "a bot reads it in a comma-separated legal= list and sends it back, so it holds no "
+    "space, comma or colon (docs/protocol.md §3.1)"
+)
+_COMMAND_WHY = "typed at a table it runs the command, so it would never be heard as the call"
 
 
 def _refuse_engine_word(dist: str, rule: str, word: str, call: str) -> None:
@@ -957,11 +949,16 @@ def _command_first(said: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _a_command(name: str) -> bool:
-    """Whether a call named ``name``, as people are shown it (``spoken_call``: its
-    hyphens as spaces, as deberc_call_aliases' names are judged at loading), begins with
-    a server command (kept: each listed call's name is asked at every ask)."""
-    return _command_first(spoken_call(name)) is not None
+def _listed_name_refused(name: str) -> str | None:
+    """Why a listed call may not be named ``name`` ('NAME is no token: …'), None if it
+    may: a token, and begins with no server command as people are shown it
+    (``spoken_call``: its hyphens as spaces, as deberc_call_aliases' names are judged at
+    loading). Kept: each listed call's name is asked at every ask."""
+    if not _TOKEN.fullmatch(name):
+        return f"{name!r} is no token: {_NO_TOKEN_WHY}"
+    if _command_first(spoken_call(name)) is not None:
+        return f"{name!r} begins with a server command: {_COMMAND_WHY}"
+    return None
 
 
 def _refuse_command_word(dist: str, rule: str, word: str, shown_for: str = "") -> None:
@@ -980,6 +977,5 @@ def _refuse_command_word(dist: str, rule: str, word: str, shown_for: str = "") -
         raise PluginError(
             dist,
             rule,
-            f"deberc_call_aliases: {what} is the server's command {first!r}: typed at a "
-            "table it runs the command, so it would never be heard as the call",
+            f"deberc_call_aliases: {what} is the server's command {first!r}: {_COMMAND_WHY}",
         )
