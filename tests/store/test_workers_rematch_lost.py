@@ -18,6 +18,7 @@ from tests.server.client import LineClient, close_all, fields, is_event
 from .workers import (
     SETTINGS,
     Workers,
+    across_with_a_house_bot,
     playing_across,
     served_workers,
     settings_file,
@@ -161,23 +162,6 @@ async def test_a_rematch_kept_by_a_stopping_worker_is_told_off_with_why(
                 await close_all(opened)
 
 
-async def _across_with_a_house_bot(workers: Workers, opened: list[LineClient]) -> LineClient:
-    """bob (worker 1) opens a three-seat table, ann (worker 0) sits, bob seats a house
-    bot at the last: the match starts. ann's client."""
-    bob = await workers.connect(1, "bob")
-    ann = await workers.connect(0, "ann")
-    opened += [ann, bob]
-    await bob.send("new 3")
-    table = (await bob.expect("ok", cmd="sit"))["table"]
-    await until_listed(ann, "tables", f"id={table} ")
-    await ann.send(f"sit {table}")
-    await ann.expect("ok", cmd="sit", timeout=10)
-    await bob.send("bot random")
-    await bob.expect("ok", cmd="bot", timeout=10)
-    await ann.read_until(lambda x: is_event(x, "start"), 30)
-    return ann
-
-
 async def _no_offer_told_off(ann: LineClient) -> None:
     """Worker 1 killed: once ann's worker has forgotten it (bob no longer listed),
     she was told of no rematch, there being none to lose."""
@@ -198,8 +182,7 @@ async def test_a_house_bots_match_kept_by_a_killed_worker_tells_no_rematch_off(
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
             try:
-                ann = await _across_with_a_house_bot(workers, opened)
-                bob = opened[1]
+                ann, bob = await across_with_a_house_bot(workers, opened, bob_at=1)
                 await bob.send("leave!")
                 await ann.read_until(lambda x: is_event(x, "match-end"), 10)
                 os.kill(workers.pids[1], signal.SIGKILL)
@@ -218,8 +201,7 @@ async def test_the_leaver_of_a_house_bots_match_kept_by_a_killed_worker_is_told_
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
             try:
-                ann = await _across_with_a_house_bot(workers, opened)
-                bob = opened[1]
+                ann, bob = await across_with_a_house_bot(workers, opened, bob_at=1)
                 await ann.send("leave!")
                 await ann.expect("ok", cmd="leave", timeout=10)
                 await bob.read_until(lambda x: is_event(x, "match-end"), 10)

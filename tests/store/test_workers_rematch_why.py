@@ -13,7 +13,13 @@ import trio
 
 from tests.server.client import LineClient, close_all, is_event
 
-from .workers import SETTINGS, playing_across, served_workers, settings_file, until_listed
+from .workers import (
+    SETTINGS,
+    across_with_a_house_bot,
+    playing_across,
+    served_workers,
+    settings_file,
+)
 
 
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
@@ -69,17 +75,7 @@ async def test_a_house_bots_match_at_another_worker_says_why_no_rematch(
     with trio.fail_after(60):
         async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
             try:
-                bob = await workers.connect(0, "bob")
-                ann = await workers.connect(1, "ann")
-                opened += [ann, bob]
-                await bob.send("new 3")
-                table = (await bob.expect("ok", cmd="sit"))["table"]
-                await until_listed(ann, "tables", f"id={table} ")
-                await ann.send(f"sit {table}")
-                await ann.expect("ok", cmd="sit", timeout=10)
-                await bob.send("bot random")
-                await bob.expect("ok", cmd="bot", timeout=10)
-                await ann.read_until(lambda x: is_event(x, "start"), 30)
+                ann, bob = await across_with_a_house_bot(workers, opened, bob_at=0)
                 await bob.send("leave!")
                 await ann.read_until(lambda x: is_event(x, "match-end"), 10)
                 house_bot = {

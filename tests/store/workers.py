@@ -287,6 +287,25 @@ async def until_listed(client: LineClient, command: str, want: str, present: boo
             await trio.sleep(0.1)
 
 
+async def across_with_a_house_bot(
+    workers: Workers, opened: list[LineClient], bob_at: int
+) -> tuple[LineClient, LineClient]:
+    """bob (worker ``bob_at``) opens a three-seat table, ann (the other worker) sits, bob
+    seats a house bot at the last: the match starts. ann's client and bob's."""
+    bob = await workers.connect(bob_at, "bob")
+    ann = await workers.connect(1 - bob_at, "ann")
+    opened += [ann, bob]
+    await bob.send("new 3")
+    table = (await bob.expect("ok", cmd="sit"))["table"]
+    await until_listed(ann, "tables", f"id={table} ")
+    await ann.send(f"sit {table}")
+    await ann.expect("ok", cmd="sit", timeout=10)
+    await bob.send("bot random")
+    await bob.expect("ok", cmd="bot", timeout=10)
+    await ann.read_until(lambda x: is_event(x, "start"), 30)
+    return ann, bob
+
+
 async def playing_across(opener: LineClient, joiner: LineClient) -> str:
     """A two-player match of ``opener``'s table (``new 2``) that ``joiner``, on another
     worker, sits at once its copy is listed there: started. Its table id."""
