@@ -17,8 +17,8 @@ Processes
     while a worker restarts → store/test_workers_stopping.py
       test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere (a login
       on the port during and after the restart); store/test_workers_restart.py
-    workers are `python -m deberc_net.server.cluster.worker`, their settings in the
-    environment → here:
+    workers forked from the parent (its command line, its children; no settings in
+    their environment) → here:
       test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
     a port another process listens on, another `serve --workers` too, refused in one
     line, status 2 → store/test_workers.py
@@ -317,7 +317,7 @@ from deberc_net.server.accounts import set_password
 from deberc_net.server.app import serve
 from deberc_net.server.cluster import WorkerPlace
 from deberc_net.server.cluster.bus import LOBBY, Bus, channel
-from deberc_net.server.cluster.launch import ENV, WORKERS_DEAD_MS, WORKERS_HEARTBEAT_MS
+from deberc_net.server.cluster.launch import WORKERS_DEAD_MS, WORKERS_HEARTBEAT_MS
 from deberc_net.server.cluster.payloads import seeks_messages, settings_for_bus
 from deberc_net.server.matchmaking import GameSettings
 from deberc_net.server.store import open_store
@@ -421,8 +421,8 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
     - "Seeks across workers": the match of two seekers on the two workers is at the
       worker with the smaller server id; a seeker sits at a waiting `new` table of his
       game on another worker;
-    - "Processes": a worker is `python -m deberc_net.server.cluster.worker`, its
-      settings in its environment;
+    - "Processes": a worker is forked from the parent (its command line, its child),
+      not a new interpreter (no settings in its environment);
     - "Processes" and "One worker restarted": started as under `nohup`, a hangup of
       the whole job (SIGHUP to its process group, then SIGTERM) stops it by SIGTERM
       alone, in every process's `shutdown` and to every player: SIGHUP, delivered
@@ -478,12 +478,14 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                 await fay.send("seek 2")
                 await fay.expect("ok", cmd="seek")
                 assert (await fay.expect("ok", cmd="sit", timeout=10))["table"] == waiting
-                # "Processes": a worker is `python -m deberc_net.server.cluster.worker`,
-                # its settings in its environment
+                # "Processes": a worker is forked from the parent: the parent's command
+                # line, the parent's child, no exec (its settings not in its environment)
+                its_argv = Path(f"/proc/{workers.process.pid}/cmdline").read_bytes()
                 for pid in workers.pids.values():
-                    argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-                    assert argv[1:3] == [b"-m", b"deberc_net.server.cluster.worker"], argv
-                    assert f"{ENV}=".encode() in Path(f"/proc/{pid}/environ").read_bytes()
+                    assert Path(f"/proc/{pid}/cmdline").read_bytes() == its_argv
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    assert int(fields[1]) == workers.process.pid
+                    assert b"DEBERC_NET_WORKER=" not in Path(f"/proc/{pid}/environ").read_bytes()
                 # SIGUSR1 to the parent drains every worker (dan's and eve's match runs)
                 workers.process.send_signal(signal.SIGUSR1)
                 with trio.fail_after(20):

@@ -21,11 +21,10 @@ import secrets
 import select
 import signal
 import socket
-import subprocess
-import sys
 import time
 import tomllib
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import structlog
@@ -35,9 +34,12 @@ from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
 from . import DRAIN_ASKED, DRAIN_WORD
+from .forked import Child, Closable, ForkRefused, TimeoutExpired, fork_worker, preload
+
+if TYPE_CHECKING:
+    from deberc_net.plugins import RuleBook
 
 log = structlog.get_logger("deberc.workers")
-ENV = "DEBERC_NET_WORKER"  # the worker's settings, as JSON (see worker_main)
 
 
 class WorkersError(Exception):
@@ -110,7 +112,7 @@ def reuseport_socket(host: str, port: int) -> socket.socket:
 @attrs.define(eq=False)
 class Worker:
     index: int
-    process: subprocess.Popen[bytes]
+    process: Child
     ready: bool = False
     failure: str | None = None  # why it could not start, in its own words
     draining: bool = False  # passed the parent's SIGUSR1 (docs/scaling.md, "Processes")
@@ -232,7 +234,18 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     # this parent's run, which each worker's identity names (Node.identity): the one
     # started again after a death is then known for the dead one's successor
     parent = secrets.token_hex(8)
-    workers = [start_worker(settings, i, count, parent) for i in range(count)]
+    # the server imported once, here: each worker forked from this parent skips it (a
+    # refused port or settings said before, as quickly as ever)
+    rules = preload()
+    workers: list[Worker] = []
+
+    def parents_own() -> list[Closable]:
+        """What a worker forked now closes: the held socket, the other workers' pipes."""
+        pipes = [pipe for w in workers for pipe in (w.process.stdin, w.process.stdout)]
+        return [held, *(pipe for pipe in pipes if pipe is not None and not pipe.closed)]
+
+    for i in range(count):
+        workers.append(start_worker(settings, i, count, parent, rules, parents_own()))
     announced = False
     failed = 0
     failure: str | None = None  # the reason a worker could not start, said by the CLI
@@ -271,7 +284,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if i in restart_at:
                     if time.monotonic() >= restart_at[i] and not stopping and not draining:
                         del restart_at[i]
-                        workers[i] = start_worker(settings, i, count, parent)
+                        workers[i] = start_worker(settings, i, count, parent, rules, parents_own())
                     continue
                 code = worker.process.poll()
                 if code is None or stopping:
@@ -332,7 +345,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 continue
             try:
                 code = worker.process.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+            except TimeoutExpired:
                 worker.process.kill()
                 code = worker.process.wait()
             status = status or (code if code > 0 else 0)
@@ -376,9 +389,20 @@ def _say_the_server_drains(worker: Worker) -> None:
         pass
 
 
-def start_worker(settings: dict[str, Any], index: int, count: int, parent: str = "") -> Worker:
-    """Worker ``index`` of ``count`` started, a process of its own serving ``settings``
-    (it says 'ready' on its stdout once it serves); ``parent``: the parent's run."""
+def start_worker(
+    settings: dict[str, Any],
+    index: int,
+    count: int,
+    parent: str = "",
+    rules: RuleBook | None = None,
+    parents_own: Iterable[Closable] = (),
+) -> Worker:
+    """Worker ``index`` of ``count`` forked, a process of its own serving ``settings``
+    (it says 'ready' on its stdout once it serves); ``parent``: the parent's run;
+    ``rules``: the parent's loaded rules (None: the worker loads them); ``parents_own``:
+    what the worker closes (forked.fork_worker). Its stdout: 'ready', then an admin's
+    'drain-asked NAME' (heard_from); its stdin's end is the parent's death, and the one
+    word said there, DRAIN_WORD (worker.py)."""
     told = {
         "config": settings,
         "index": index,
@@ -386,15 +410,11 @@ def start_worker(settings: dict[str, Any], index: int, count: int, parent: str =
         "parent": parent,
         "parent_pid": os.getpid(),  # an admin's 'drain' signals it (cluster/__init__.py)
     }
-    env = {**os.environ, ENV: json.dumps(told)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "deberc_net.server.cluster.worker"],
-        env=env,
-        stdout=subprocess.PIPE,  # 'ready', then an admin's 'drain-asked NAME' (heard_from)
-        bufsize=0,  # unbuffered: a line select saw is read whole, none kept behind
-        # its end is the parent's death; and the one word said there, DRAIN_WORD (worker.py)
-        stdin=subprocess.PIPE,
-    )
+    try:
+        # (through JSON: the settings as the worker's Config reads them, as ever)
+        process = fork_worker(json.loads(json.dumps(told)), rules, parents_own)
+    except ForkRefused as exc:
+        raise WorkersError(str(exc)) from None
     log.info("worker_started", worker=index, pid=process.pid)
     return Worker(index, process)
 

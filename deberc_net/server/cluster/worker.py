@@ -1,5 +1,5 @@
-"""One worker of ``serve --workers N`` (started by launch.py, its settings in the
-environment): the ordinary server, on the shared port, in the shared lobby."""
+"""One worker of ``serve --workers N``, forked by launch.py (forked.py): the ordinary
+server, on the shared port, in the shared lobby."""
 
 from __future__ import annotations
 
@@ -9,19 +9,49 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from deberc_net.cli import _structlog_without_rich
 from deberc_net.hangup import StopSignals
 
 from . import DRAIN_WORD, WorkerPlace
 
+if TYPE_CHECKING:
+    from deberc_net.plugins import RuleBook
+
 STDIN = 0  # the pipe from the parent (launch.py)
 
 
-def worker_main() -> int:
-    # the logs are JSON lines: structlog without rich, as 'serve' itself does (cli.py),
-    # so this module imports the server only here, once that is done
+def import_the_server() -> RuleBook | None:
+    """What a worker runs, imported, and the rules loaded: once, in the parent, before
+    any worker is forked (forked.preload); None if the rules cannot load (each worker
+    then fails to load them itself, and says so as it did). The logs are JSON lines:
+    structlog without rich, as 'serve' itself does (cli.py), so the server is imported
+    only once that is done."""
     _structlog_without_rich()
+    import psycopg  # noqa: F401
+    import psycopg_pool  # noqa: F401
+    import trio  # noqa: F401
+
+    import deberc_net.server.allocator
+    import deberc_net.server.app
+    import deberc_net.server.cluster.node
+    import deberc_net.server.logs
+    import deberc_net.server.running
+    import deberc_net.server.store.migrations
+    import deberc_net.server.store.postgres  # noqa: F401
+    from deberc_net.plugins import RuleBook
+
+    try:
+        return RuleBook.load()
+    except Exception:  # (a broken plugin: the worker's own load says what it is)
+        return None
+
+
+def worker_main(told: dict[str, Any], rules: RuleBook | None = None) -> int:
+    """The worker's run (in the child forked.py made): ``told``, launch.py's
+    ``start_worker``'s settings; ``rules``: loaded by the parent (None: loaded here);
+    its exit status."""
     import psycopg
     import trio
 
@@ -32,10 +62,7 @@ def worker_main() -> int:
     from deberc_net.server.logs import configure_logging
     from deberc_net.server.store import StoreError, describe
 
-    from .launch import ENV
-
     keep_big_blocks_returned()  # before any thread starts (server/allocator.py)
-    told = json.loads(os.environ[ENV])
     config = Config(**told["config"])
     place = WorkerPlace(
         int(told["index"]),
@@ -44,7 +71,8 @@ def worker_main() -> int:
         int(told.get("parent_pid", 0)),
     )
     configure_logging(config.log_level, worker=place.index)
-    rules = RuleBook.load()
+    if rules is None:
+        rules = RuleBook.load()
 
     # a SIGTERM the server's stop left unread (Ctrl-C in a terminal reaches every
     # worker, then the parent passes SIGTERM on) killed the worker before its stop was
@@ -113,7 +141,3 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
             yield from _leaves(inner)
     else:
         yield exc
-
-
-if __name__ == "__main__":
-    raise SystemExit(worker_main())
