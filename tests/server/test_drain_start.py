@@ -43,7 +43,7 @@ WORKER = {worker!r}
 DELAYS = {delays!r}
 SIGNAL_AT = {signal_at!r}
 
-def start(settings, index, count, parent=""):
+def start(settings, index, count, parent="", rules=None, parents_own=()):
     code = WORKER.format(delay=DELAYS[index])
     process = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.PIPE
@@ -62,6 +62,7 @@ def heard_then_drain(worker, line):
         os.kill(os.getpid(), signal.SIGUSR1)
 
 launch.start_worker = start
+launch.preload = lambda: None  # (the stand-ins run no server: nothing to import for them)
 launch.check_workers = check
 launch.heard_from = heard_then_drain
 sys.exit(cli.main(["serve", "--workers", str(len(DELAYS)), "--port", "0", "--http-port", "off",
