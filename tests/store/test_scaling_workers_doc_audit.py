@@ -19,7 +19,11 @@ Processes
       on the port during and after the restart); store/test_workers_restart.py
     workers forked from the parent (its command line, its children; no settings in
     their environment) → here:
-      test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup
+      test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup; the server
+    imported once, after the parent's checks (a refused one imports none)
+    → store/test_workers_parent_imports.py; each worker its own pipes only (a
+    restarted one too), the signals a fresh interpreter's, the parent refusing to fork
+    with a thread running → store/test_workers_forked.py
     a port another process listens on, another `serve --workers` too, refused in one
     line, status 2 → store/test_workers.py
       test_workers_refuse_a_port_another_serve_workers_listens_on
