@@ -74,20 +74,33 @@ class Match:
         self.deal = self._new_deal(1, first)
 
     def set_standing(
-        self, totals: list[int], hanging: int = 0, bides: list[int] | None = None
+        self,
+        totals: list[int],
+        hanging: int = 0,
+        bides: list[int] | None = None,
+        hanging_after: tuple[int, ...] = (),
     ) -> None:
         """Start the match from a standing (a resumed score sheet, a scripted test):
-        the first deal is dealt again from the same deck at ``totals``. Only before
-        anybody has said anything."""
+        the first deal is dealt again from the same deck at ``totals``. ``hanging_after``:
+        under ``hanging-separate``, the sums waiting for the deals after the next (as a
+        deal's end leaves them: ``Match.hanging_pending``). Only before anybody has said
+        anything."""
         sides = len(self.totals)
         if self.records or self.deal.deal_no != 1 or self.deal.log:
             raise ValueError("the standing is set before the first call of the match")
         if len(totals) != sides or (bides is not None and len(bides) != sides):
             raise ValueError(f"a standing gives one number per side ({sides} sides)")
-        if hanging < 0 or any(t < 0 for t in totals) or any(b < 0 for b in bides or ()):
+        numbers = (hanging, *totals, *(bides or ()), *hanging_after)
+        if any(n < 0 for n in numbers):
             raise ValueError("totals, hanging points and bides are never negative")
+        if hanging_after and "hanging-separate" not in self.rules.options:
+            raise ValueError("later hanging sums wait only under hanging-separate")
+        if hanging_after and not hanging:
+            # a deal's end moves the first waiting sum up when nothing hangs (scoring)
+            raise ValueError("later hanging sums wait behind points hanging now")
         self.totals = list(totals)
         self.hanging = hanging
+        self.hanging_pending = tuple(hanging_after)
         if bides is not None:
             self.bides = list(bides)
         self.deal = self._new_deal(1, self.deal.dealer)

@@ -412,6 +412,36 @@ def test_hanging_separate_variant_b_one_sum_per_deal() -> None:
     assert match.totals == [197, 197] and match.hanging == 0
 
 
+def test_hanging_separate_a_standing_carries_both_sums() -> None:
+    """The standing after the two hanging deals above (35 hang now, 35 later), set on
+    the match: deal 1 plays for the first sum and deal 2 for the second, as deals 3 and
+    4 do there; a refused standing changes nothing."""
+    match = match2(SIMPLE, rules("hanging-separate"), d2=SIMPLE)
+    with pytest.raises(ValueError, match="never negative"):
+        match.set_standing([35, 35], hanging=35, hanging_after=(-1,))
+    with pytest.raises(ValueError, match="behind points hanging now"):
+        match.set_standing([35, 35], hanging_after=(35,))
+    assert (match.totals, match.hanging, match.hanging_pending) == ([0, 0], 0, ())
+    match.set_standing([35, 35], hanging=35, hanging_after=(35,))
+    assert (match.deal.hanging_in, match.deal.hanging_pending) == (35, (35,))
+    say(match, 0, "igrayu")
+    play(match, SIMPLE_PLAY)
+    say(match, 1, "igrayu")
+    play(match, SIMPLE_PLAY)
+    recs = match.records
+    assert [r["written"] for r in recs] == [[92 + 35, 35], [35, 92 + 35]]
+    assert [r["hanging_before"] for r in recs] == [35, 35]
+    assert [r["hanging_pending_before"] for r in recs] == [[35], []]
+    assert match.totals == [197, 197] and match.hanging == 0
+
+
+def test_later_hanging_sums_need_hanging_separate() -> None:
+    match = match2(SIMPLE)
+    with pytest.raises(ValueError, match="hanging-separate"):
+        match.set_standing([0, 0], hanging=35, hanging_after=(35,))
+    assert (match.hanging, match.hanging_pending) == (0, ())
+
+
 # ---------------------------------------------------------------- table-penalties
 def test_renonce_is_refused_by_default() -> None:
     match = match2(SIMPLE)
