@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 import pluggy
@@ -35,10 +35,18 @@ class RuleKind(enum.StrEnum):
     PLAYERS = "players"  # comes with the player count; nobody asks for it by name
 
 
-def _tupled(value: Any) -> Any:
+def _counts(value: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """A list where a tuple is asked for (docs/plugins.md allows either) as a tuple: a
-    RuleInfo is hashable, as a frozen class is; anything else as given, for the loading's
-    checks to name (a bare string: the comma forgotten)."""
+    RuleInfo is hashable, as a frozen class is. Typed as the two a plugin may give, so
+    that its type checker refuses a bare number or string (the comma forgotten);
+    untyped code's anything else passes as given, for the loading's checks to name
+    (manager._wrong_field). One converter per item type: attrs' mypy plugin binds no
+    type variable of a converter."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _names(value: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """As ``_counts``, for rule names."""
     return tuple(value) if isinstance(value, list) else value
 
 
@@ -53,12 +61,12 @@ class RuleInfo:
     name: str
     kind: RuleKind = attrs.field(converter=RuleKind)  # "variant", "option" or "players"
     summary: str
-    players: tuple[int, ...] = attrs.field(default=(2, 3, 4), converter=_tupled)
+    players: tuple[int, ...] = attrs.field(default=(2, 3, 4), converter=_counts)
     # the options, or a variant, it is not played with
-    conflicts: tuple[str, ...] = attrs.field(default=(), converter=_tupled)
+    conflicts: tuple[str, ...] = attrs.field(default=(), converter=_names)
     # options that must be chosen too; an option may override a setting of an option
     # it requires (to-9-stakes sets dave's target)
-    requires: tuple[str, ...] = attrs.field(default=(), converter=_tupled)
+    requires: tuple[str, ...] = attrs.field(default=(), converter=_names)
     # keyword-only from here: added after the first plugins, so that a plugin giving the
     # fields above by position never has its arguments shift into these
     needs_bidding: bool = attrs.field(default=False, kw_only=True)  # an option that acts
