@@ -18,7 +18,7 @@ import socket
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from enum import StrEnum
+from enum import Enum, StrEnum, auto
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -143,26 +143,54 @@ class Lost(StrEnum):
     REPLACED = "replaced"  # its successor said hello
 
 
+class OfferStanding(Enum):
+    """Where a rematch offer kept at another worker stands for a player here: one of
+    these, not three flags (two of which could hold at once: refused with off, as a
+    house bot's match's word says both; off, then withdrawn), read the same way."""
+
+    OPEN = auto()  # on offer: its worker's loss tells him it is off
+    # he went elsewhere since (its worker was told): a 'rematch' of his is still asked
+    # there, which tells him why it is off (rematch.Off)
+    WITHDRAWN = auto()
+    # none was offered (a house bot's match, a ladder's board): his 'rematch' is asked
+    # there all the same, which tells him why (not "one is asked within 60 s")
+    REFUSED = auto()
+    # it was off already as he left the table (a seek kept called it off as it was
+    # made, or another's step)
+    OFF = auto()
+
+
 @attrs.frozen
 class OfferElsewhere:
     """A rematch offer of a match a player here played at another worker's table,
     kept there: its worker, the table, and till when it may stand (trio's clock); its
     players (by seat) and who has asked, as its worker told them (an older one: none);
-    ``withdrawn``: he went elsewhere since (its worker was told): a 'rematch' of his is
-    still asked there, which tells him why it is off (rematch.Off). ``refused``: none
-    was offered (a house bot's match, a ladder's board): his 'rematch' is asked there
-    all the same, which tells him why (not "one is asked within 60 s"), and its loss
-    is no offer lost. ``off``: it was off already as he left the table (a seek kept
-    called it off as it was made, or another's step): its loss is no offer lost either."""
+    and where it stands for him (``standing``)."""
 
     owner: int
     table: int
     until: float
     names: tuple[str, ...] = ()
     asked: tuple[str, ...] = ()
-    withdrawn: bool = False
-    refused: bool = False
-    off: bool = False
+    standing: OfferStanding = OfferStanding.OPEN
+
+    @staticmethod
+    def told(refused: bool, off: bool) -> OfferStanding:
+        """The standing its worker's word says (its 'placed' or 'rematch_asked' flags):
+        none offered over off, as both may be said of a house bot's match."""
+        if refused:
+            return OfferStanding.REFUSED
+        return OfferStanding.OFF if off else OfferStanding.OPEN
+
+    def withdrawable(self) -> bool:
+        """Whether his going elsewhere calls it off there: on offer, or off already (its
+        worker is told all the same, which tells a kept seek's 'why'); not once
+        withdrawn, nor when none was offered (nothing there to call off)."""
+        return self.standing in (OfferStanding.OPEN, OfferStanding.OFF)
+
+    def off_when_lost(self) -> bool:
+        """Whether its worker's loss is an offer lost he is told of: only one on offer."""
+        return self.standing is OfferStanding.OPEN
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -699,9 +727,9 @@ class Node:
         entry stays, withdrawn, so a 'rematch' is told why there). ``kept``: his seek
         given back (matchmaking.kept_seek; a worker of an older version reads 'why')."""
         offer = self.rematch_at.get(session.id)
-        if offer is None or offer.withdrawn or offer.refused or session.remote:
-            return  # (refused: nothing there to call off)
-        self.rematch_at[session.id] = attrs.evolve(offer, withdrawn=True)
+        if offer is None or not offer.withdrawable() or session.remote:
+            return
+        self.rematch_at[session.id] = attrs.evolve(offer, standing=OfferStanding.WITHDRAWN)
         body: dict[str, Any] = {"k": "unrematch", "why": str(why)}
         if kept:
             body["kept"] = True
@@ -789,14 +817,17 @@ class Node:
         offer = self.rematch_at.get(message["s"])
         if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
             if message.get("refused"):
-                self.rematch_at[message["s"]] = attrs.evolve(offer, refused=True)
+                standing = OfferStanding.REFUSED
+                self.rematch_at[message["s"]] = attrs.evolve(offer, standing=standing)
                 return
             asked = tuple(str(n) for n in message["asked"])
             # (an older worker tells no names: those its 'placed' told, if any)
             names = tuple(str(n) for n in message.get("names", ())) or offer.names
-            was_off = offer.off or bool(message.get("off"))
+            standing = offer.standing
+            if standing is OfferStanding.OPEN and message.get("off"):
+                standing = OfferStanding.OFF  # (one withdrawn or refused stays so)
             self.rematch_at[message["s"]] = attrs.evolve(
-                offer, asked=asked, names=names, off=was_off
+                offer, asked=asked, names=names, standing=standing
             )
 
     def own_match_over(self, name: str, table: int) -> None:
@@ -896,16 +927,15 @@ class Node:
                 owner, until = session.table.owner, trio.current_time() + REMATCH_S
                 offer = message.get("offer")  # its players (an older worker tells none)
                 names: tuple[str, ...] = ()
-                refused = was_off = False
+                standing = OfferStanding.OPEN
                 if isinstance(offer, dict) and offer.get("table") == session.table.id:
                     names = tuple(str(n) for n in offer["names"])
-                    refused = bool(offer.get("refused"))
-                    was_off = bool(offer.get("off"))
+                    standing = OfferElsewhere.told(
+                        bool(offer.get("refused")), bool(offer.get("off"))
+                    )
                 # (none offered, or off already: kept, for his 'rematch' to be told why
                 # there; its loss is no offer lost, §5.16)
-                off = OfferElsewhere(
-                    owner, session.table.id, until, names, refused=refused, off=was_off
-                )
+                off = OfferElsewhere(owner, session.table.id, until, names, standing=standing)
                 self.rematch_at[session.id] = off
                 session.table, session.seat = None, None
             return
@@ -1562,8 +1592,8 @@ class Node:
             session = self.forwarded.get(sid)
             if told or offer.until < now or session is None or session.closed:
                 continue
-            if offer.withdrawn or offer.refused or offer.off:  # he went elsewhere: off
-                continue  # for him already; none was offered; or it was off as he left
+            if not offer.off_when_lost():  # he went elsewhere: off for him already;
+                continue  # none was offered; or it was off as he left
             off = ev.RematchOff.SERVER_LOST
             session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
 
