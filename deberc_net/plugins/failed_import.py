@@ -5,13 +5,15 @@ which of the plugin's files and lines raised it, and the server refuses to start
 without a traceback. The line to name is the innermost one inside the plugin's package:
 past it the traceback is in the modules it called (the standard library, ours). When a
 table's rules are built from several plugins, the one to blame for an exception is the
-one whose code raised it (``raised_in``).
+one whose code raised it (``raised_in``); when a table fails, the rule whose hook the
+exception passed through (``hook_raised``), for its log line.
 """
 
 from __future__ import annotations
 
 import traceback
-from collections.abc import Sequence
+import types
+from collections.abc import Mapping, Sequence
 
 
 def failed_at(exc: BaseException, module: str) -> str | None:
@@ -61,4 +63,28 @@ def raised_in(exc: BaseException, homes: Sequence[tuple[str, str]]) -> int | Non
         holders = [i for length, i in inside if length == longest]
         if len(holders) == 1:
             found = holders[0]
+    return found
+
+
+# each hook implementation's code: the plugins running it, each with its rule's name
+# (several when one class serves several rules: short, short-bide and dave)
+HookCodes = Mapping[types.CodeType, Sequence[tuple[object, str]]]
+
+
+def hook_raised(exc: BaseException, hooks: HookCodes) -> str | None:
+    """The rule whose hook ``exc`` passed through: the innermost frame of its traceback
+    running a hook implementation's code (``hooks``); of plugins sharing that code, the
+    one the frame's first argument (its ``self``) is. None if no hook's (the engine's
+    own code, a game's own deal class)."""
+    found = None
+    for frame, _ in traceback.walk_tb(exc.__traceback__):
+        owners = hooks.get(frame.f_code)
+        if not owners:
+            continue
+        if len(owners) == 1:
+            found = owners[0][1]
+            continue
+        code = frame.f_code
+        first = frame.f_locals.get(code.co_varnames[0]) if code.co_argcount else None
+        found = next((name for plugin, name in owners if plugin is first), found)
     return found

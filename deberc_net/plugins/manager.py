@@ -43,7 +43,7 @@ from deberc_net.protocol.vocabulary import engine_call
 
 from .api import PluginDeal
 from .assigned import assignments
-from .failed_import import raised_in, told
+from .failed_import import HookCodes, hook_raised, raised_in, told
 from .hookspecs import HOOK_PREFIX, PROJECT, RuleInfo, RuleKind, RuleSpecs
 
 ENTRY_POINT_GROUP = "deberc_net"
@@ -171,6 +171,23 @@ class RuleBook:
             bad = next(r for r in self._rules.values() if r.plugin is exc.plugin)
             raise PluginError(bad.distribution, bad.name, str(exc)) from exc
         self._cached = functools.lru_cache(maxsize=CACHED_RULE_SETS)(self._build)
+        self._hook_codes = self._codes_of_hooks()
+
+    def _codes_of_hooks(self) -> HookCodes:
+        """Each hook implementation's code, with the rules whose plugin runs it."""
+        codes: dict[types.CodeType, list[tuple[object, str]]] = {}
+        for rule in self._rules.values():
+            for caller in self._pm.get_hookcallers(rule.plugin) or ():
+                for impl in caller.get_hookimpls():
+                    code = getattr(impl.function, "__code__", None)
+                    if impl.plugin is rule.plugin and isinstance(code, types.CodeType):
+                        codes.setdefault(code, []).append((rule.plugin, rule.name))
+        return codes
+
+    def failed_hook(self, exc: BaseException) -> str | None:
+        """The rule whose hook raised ``exc`` (a failed table's log names it), or None:
+        no rule's hook is in its traceback."""
+        return hook_raised(exc, self._hook_codes)
 
     @classmethod
     def load(cls, extra: Iterable[object] = (), group: str = ENTRY_POINT_GROUP) -> RuleBook:

@@ -14,6 +14,7 @@ import contextlib
 import functools
 import math
 import secrets
+import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -447,7 +448,9 @@ class Table:
         """Inside the ``except`` of a failed step: log it, tell the players, end the
         match for all told its end (bots, a ladder: ``reason=internal``, nobody wins,
         nothing stored; docs/protocol.md §9.7), close."""
-        log.exception("table_error", table=self.id)
+        # the rule whose hook raised, where one did (the traceback says where in it)
+        rule = self.lobby.rules.failed_hook(exc) if (exc := sys.exception()) else None
+        log.exception("table_error", table=self.id, rule=rule)
         try:
             self._tell_failed()
         except Exception:  # (the end's own rendering, say: totals a rule spoiled)

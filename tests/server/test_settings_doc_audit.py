@@ -1394,7 +1394,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "command_error": "item",
         "connection_error": "",
         "writer_error": "",
-        "table_error": "table",
+        "table_error": "table rule",
         "table_end_failed": "table",
         "call_unreadable": "table player length",
         "rule_setup_failed": "reason",

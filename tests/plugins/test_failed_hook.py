@@ -1,0 +1,65 @@
+"""A table that fails names the rule whose hook raised (RuleBook.failed_hook, the
+`table_error` log line's `rule`, docs/settings.md): the innermost hook in the
+traceback, a helper it called included; of rules served by one class (the shipped
+short, short-bide and dave), the one whose plugin object ran it; None when no hook
+raised."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from deberc_net.game.rules import Settings
+from deberc_net.plugins import RuleInfo, hookimpl
+from deberc_net.testing import rule_book
+
+
+def _helper() -> None:
+    raise RuntimeError("broken on purpose")
+
+
+class _Raising:
+    """One class, two rules: its configure hook raises (through a helper)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind="option", summary="raises when set up")
+
+    @hookimpl
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        _helper()
+
+
+def _raised(call: Callable[[], object], kind: type[BaseException] = RuntimeError) -> BaseException:
+    with pytest.raises(kind) as info:
+        call()
+    return info.value
+
+
+def test_the_rule_whose_hook_raised_is_named() -> None:
+    first, second = _Raising("house-first"), _Raising("house-second")
+    book = rule_book(first, second)
+    settings = Settings()
+    for plugin in (first, second):
+        exc = _raised(functools.partial(plugin.deberc_configure, settings, 2))
+        assert book.failed_hook(exc) == plugin.name
+    assert book.failed_hook(_raised(_helper)) is None  # no hook on the way
+    assert book.failed_hook(ValueError("never raised")) is None  # no traceback at all
+
+
+@pytest.mark.parametrize("name", ["short", "short-bide", "dave"])
+def test_shipped_rules_of_one_class_are_told_apart(name: str) -> None:
+    """short, short-bide and dave score a deal with one method (ShortGame's): a deal
+    it cannot read raises in the code of all three, named by the plugin that ran it."""
+    book = rule_book()
+    rule = book.get(name)
+    assert rule is not None
+    plugin: Any = rule.plugin
+    exc = _raised(functools.partial(plugin.deberc_deal_outcome, None), AttributeError)
+    assert book.failed_hook(exc) == name
