@@ -166,6 +166,7 @@ class Msg(StrEnum):
     HELP_CALL = "help-call"
     HELP_CALL_OF = "help-call-of"
     HELP_CALL_ELSEWHERE = "help-call-elsewhere"
+    HELP_CALL_HERE = "help-call-here"
     OTHER_TABLES_CALL = "other-tables-call"
     GAME_TABLE_CALL = "game-table-call"
     OPTION_TABLE_CALL = "option-table-call"
@@ -976,6 +977,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "lists this table's calls.",
         "«{topic}» — не команда, а {whose}: «{call}»; за этим столом его нет. Ходы этого "
         "стола перечисляет calls.",
+    ),
+    Msg.HELP_CALL_HERE: (
+        "At this table the same call is {call}.",
+        "За этим столом тот же ход — «{call}».",
     ),
     Msg.GAME_TABLE_CALL: ("a {game} table call", "ход за столом игры {game}"),
     Msg.OPTION_TABLE_CALL: (

@@ -291,6 +291,29 @@ def _own_call(topic: str, own: CallWords) -> Phrase | None:
     return phrase(Msg.OWN_WORDS, en=en_said, ru=ru_said)
 
 
+def _here_instead(
+    table: Table, topic: str, others: Sequence[CallWords], own_texts: Texts, lang: Lang
+) -> tuple[str, ...]:
+    """What ``table`` says for the call another game's words ``topic`` make, when it
+    plays that call in words of its own (Tertz's «від чого?» is the engine's rost?: at
+    a Moscow table, 'rost?'; its 'mariazh', bella): a line saying so, else none."""
+    for other in others:
+        try:
+            call = parse_call(topic, (), other.aliases)
+        except CallSyntaxError:
+            continue
+        if call is None or call.token() not in other.aliases.values():
+            continue
+        token = call.token()
+        here = spoken_call(token, table.words)
+        if not calls_about(here, own_texts, Lang.EN, first_word=False):
+            return ()  # none of this table's calls (Tertz's 'lomayu' at a Moscow table)
+        name = phrase(Msg.CALL_WORD, call=here, ru=ru_call(token, table.words))
+        said = phrase(Msg.HELP_CALL_HERE, call=name)
+        return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+    return ()
+
+
 @functools.cache
 def _engine_option(spoken: str) -> str | None:
     """The option that makes the engine's call ``spoken`` ('konets': manual-claim),
@@ -461,6 +484,10 @@ class Help:
         texts = None if table is None else own_texts  # (call_pointer's None: the lobby's)
         words = _kept(self._words, table, lambda: self._call_words(table))
         engines = engine_call(topic)  # a card, 'concede': the engine's call; None: none
+
+        def lobby_words() -> tuple[CallWords, ...]:  # (read only when asked)
+            return _kept(self._words, None, lambda: self._call_words(None))
+
         for first_word in (False, True):
             about = calls_about(topic, own_texts, lang, first_word=first_word)
             if about:
@@ -473,15 +500,19 @@ class Help:
                     return pointer
             if table is None:
                 continue
+            if not first_word and engines is not None and (named := _own_call(topic, words[0])):
+                # the engine's word for a call this table plays in words of its own
+                # ('рост?' at a Tertz table: its 'ot chego?'), not another table's
+                said = phrase(Msg.HELP_CALL, topic=topic, call=named)
+                return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
             # another table's ('help konets' where manual-claim is off)
             about = calls_about(topic, lobby_texts, lang, elsewhere=True, first_word=first_word)
             if about:
-                return about
+                return about + _here_instead(table, topic, lobby_words(), own_texts, lang)
             if not first_word and engines is None:  # another game's words ('mariazh')
-                lobby_words = _kept(self._words, None, lambda: self._call_words(None))
-                pointer = call_pointer(topic, lang, None, lobby_words, elsewhere=True)
+                pointer = call_pointer(topic, lang, None, lobby_words(), elsewhere=True)
                 if pointer:
-                    return pointer
+                    return pointer + _here_instead(table, topic, lobby_words(), own_texts, lang)
         if engines is None:
             return ()
         # the engine's call, once its words are no entry of 'calls' (a game's own were

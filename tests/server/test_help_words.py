@@ -151,7 +151,7 @@ async def test_a_games_own_word_at_its_table_and_not_at_another(
     await ann.expect("ok", cmd="sit")
     assert _joined(await help_texts(ann, "help mariazh")) == (
         "mariazh is no command but a Tertz table call: mariage, not played at this table."
-        " 'calls' lists this table's calls."
+        " 'calls' lists this table's calls. At this table the same call is bella."
     )
 
 
@@ -210,9 +210,10 @@ async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
         word: _joined(await help_texts(ann, f"help {word}"))
         for word in ("mariazh", "мар'яж", "lomaju", "сто тузів")
     }
+    bella = "At this table the same call is bella."  # Tertz's mariage: Deberts' bella
     assert said == {
-        "mariazh": f"mariazh is no command but a Tertz table call: mariage, {tail}",
-        "мар'яж": f"мар'яж is no command but a Tertz table call: mariage, {tail}",
+        "mariazh": f"mariazh is no command but a Tertz table call: mariage, {tail} {bella}",
+        "мар'яж": f"мар'яж is no command but a Tertz table call: mariage, {tail} {bella}",
         "lomaju": (
             f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12), {tail}"
         ),
@@ -234,7 +235,7 @@ async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
     ]
     assert _joined(await person_told(vera, "help мар'яж")) == (
         "«мар'яж» — не команда, а ход за столом игры Tertz: «марьяж»; за этим столом его"
-        " нет. Ходы этого стола перечисляет calls."
+        " нет. Ходы этого стола перечисляет calls. За этим столом тот же ход — «белла»."
     )
 
 
@@ -360,3 +361,42 @@ async def test_the_answers_to_prokhodit_are_told_as_calls_not_as_ne_menyayu(
         "«не проходит» — не команда, а ход за столом: «не проходит». Что можно сказать за"
         " столом, перечисляет calls."
     )
+
+
+async def test_the_other_games_word_for_a_call_this_table_plays_says_this_tables(
+    port: int, connect: Connector
+) -> None:
+    """Tertz asks a combination's height as 'ot chego?' («від чого?», «от чего?»), the
+    engine's rost?. At a Moscow table help said only that it was Tertz's, not played
+    there: now also what this table says for it. At a Tertz table the engine's own
+    word for it, «рост?», which the table reads as its 'ot chego?', was told to be a
+    call of other tables, not played at that table: it is told as the table's call."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    here = "At this table the same call is rost?."
+    told = await help_texts(ann, "help від чого?")
+    assert _joined(told) == (
+        "від чого? is no command but a Tertz table call: ot chego?, not played at this"
+        f" table. 'calls' lists this table's calls. {here}"
+    )
+    for word in ("ot chego?", "от чего?"):  # Tertz's entry of 'calls', then this table's
+        told = await help_texts(ann, f"help {word}")
+        assert told[0].startswith(f"{word} is no command but a call of other tables"), told
+        assert told[1] == "Tertz table calls:" and told[-1] == here, told
+    # a Tertz word for a call of its own, none of this table's: nothing more said
+    told = await help_texts(ann, "help lomaju")
+    assert not any("same call" in line for line in told), told
+    told = await help_texts(ann, "help від чого? lang=ru")
+    assert _joined(told).endswith("За этим столом тот же ход — «рост?».")
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    for word in ("рост?", "від чого?"):
+        assert _joined(await help_texts(ann, f"help {word}")) == (
+            f"{word} is no command but a table call: ot chego?. 'calls' lists what may be"
+            " said at a table."
+        )
+    told = await help_texts(ann, "help рост? lang=ru")  # its Russian entry names «рост?»
+    assert told[1].startswith("  от чего? (rost?, рост?) "), told
