@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import trio
 from selenium import webdriver
 
 from deberc_net.protocol.render import hanging_now
@@ -20,7 +19,7 @@ from tests.server.conftest import Connector
 
 from .browsing import in_thread, script_result
 from .conftest import WebServer
-from .test_browser_live_hanging import play, text_of
+from .plain_play import deals_played, text_of
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -33,19 +32,6 @@ ROOM = """const over = document.getElementById('over');
 const gap = over.getBoundingClientRect().top
   - document.getElementById('score').getBoundingClientRect().bottom;
 return [Math.round(gap), Math.round(parseFloat(getComputedStyle(over).marginTop))];"""
-
-
-async def two_deals(ann: Any, bob: Any) -> dict[str, str]:
-    ends: list[dict[str, str]] = []
-
-    async def one(client: Any) -> None:
-        ends.append(await play(client, 2))
-
-    with trio.fail_after(40):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(one, ann)
-            nursery.start_soon(one, bob)
-    return ends[0]
 
 
 async def test_both_sums_hang_on_the_page_and_an_empty_line_takes_no_room(
@@ -62,7 +48,7 @@ async def test_both_sums_hang_on_the_page_and_an_empty_line_takes_no_room(
     gap, alone = await in_thread(browser.execute_script, ROOM)
     assert gap == alone > 0  # the empty line adds no room of its own
     await bob.send(f"sit {table}")
-    end = await two_deals(ann, bob)
+    end = await deals_played(ann, bob, 2)
     assert (end["outcome"], end["hanging"], end.get("hanging_after")) == ("hanging", "57", "71")
     said = "Hanging: 57 for this deal, 71 for the next."
     assert said == hanging_now(57, (71,)).strip()  # the players' words at deal 3's start

@@ -11,18 +11,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import trio
 from selenium import webdriver
-from selenium.webdriver.common.by import By
 
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.render import hanging_now
 from deberc_net.server.web.words import PageWords
-from tests.server.client import LineClient, fields
 from tests.server.conftest import Connector
 
 from .browsing import in_thread, script_result
 from .conftest import WebServer
+from .plain_play import deals_played, text_of
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -30,36 +28,6 @@ pytestmark = pytest.mark.timeout(90)
 # card, leave deal 1 of a moscow match hanging (and a dave match's deal 1 is a bide)
 HANGING_SEED = "hang-108"
 SHORT_SEED = "short-0"
-
-
-async def play(client: LineClient, deals: int) -> dict[str, str]:
-    """Answer each ask as a plain player does (igrayu when offered, else the first legal
-    call or card) until deal ``deals`` ends; that deal-end event's fields."""
-    while True:
-        line = await client.read_until(lambda x: x.startswith(("ask ", "event ")), 20)
-        tag, f = fields(line)
-        if tag == "event" and f.get("kind") == "deal-end" and f["deal"] == str(deals):
-            return f
-        if tag == "ask":
-            legal = f["legal"].split(",")
-            await client.send(f"{'igrayu' if 'igrayu' in legal else legal[0]} seq={f['seq']}")
-
-
-async def first_deal(ann: LineClient, bob: LineClient) -> dict[str, str]:
-    ends: list[dict[str, str]] = []
-
-    async def one(client: LineClient) -> None:
-        ends.append(await play(client, 1))
-
-    with trio.fail_after(30):
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(one, ann)
-            nursery.start_soon(one, bob)
-    return ends[0]
-
-
-def text_of(browser: webdriver.Chrome, css: str) -> str:
-    return str(browser.find_element(By.CSS_SELECTOR, css).text)
 
 
 async def test_the_live_page_shows_what_hangs_live_as_served_and_in_russian(
@@ -75,7 +43,7 @@ async def test_the_live_page_shows_what_hangs_live_as_served_and_in_russian(
     await in_thread(script_result, browser, "return window.debercLines.length > 0", True)
     assert await in_thread(text_of, browser, "#hanging") == ""
     await bob.send(f"sit {table}")
-    end = await first_deal(ann, bob)
+    end = await deals_played(ann, bob)
     assert end["outcome"] == "hanging", end  # the seed's
     hung = int(end["hanging"])
     assert hung > 0
@@ -118,7 +86,7 @@ async def test_a_short_games_deals_are_said_by_their_winner_in_both_languages(
             await in_thread(browser.get, web.url(f"/table/{table}?lang={lang}"))
             await in_thread(script_result, browser, "return window.debercLines.length > 0", True)
             await bob.send(f"sit {table}")
-            end = await first_deal(ann, bob)
+            end = await deals_played(ann, bob)
             assert end["outcome"] in ("made", "bide"), end  # not a bide's word, but who won
             written = [int(v) for v in end["written"].split(",")]
             said = word.format(["ann", "bob"][written.index(max(written))])
