@@ -211,6 +211,7 @@ def test_sdayus_ends_the_game_for_the_current_stake() -> None:
     say(match, 1, "sdayus")
     rec = match.records[0]
     assert (rec["outcome"], rec["written"]) == ("gave-up", [1, -1])
+    assert rec["notes"] == ["stake 1"]  # noted as every short game's deal (§11)
     assert result(match) == (0, "short")
     # after one raise to 2, seat 1 offers 3 and seat 0 gives up for 2
     match = dave_match()
@@ -220,7 +221,7 @@ def test_sdayus_ends_the_game_for_the_current_stake() -> None:
     say(match, 1, "dave")
     say(match, 0, "sdayus")
     rec = match.records[0]
-    assert (rec["outcome"], rec["written"]) == ("gave-up", [-2, 2])
+    assert (rec["outcome"], rec["written"], rec["notes"]) == ("gave-up", [-2, 2], ["stake 2"])
     assert result(match) == (1, "short") and len(rec["tricks"]) == 0
 
 

@@ -174,6 +174,8 @@ class Dave(ShortGame):
             if NINE not in deal.rules.options:  # to 9 stakes counts the stakes won
                 written[deal.side_of(seat)] = -stake
             deal.end_deal(Outcome.GAVE_UP, deal.deal_points(), written)
+            if deal.result is not None:  # noted as every short game's deal (rules.md §11)
+                deal.result.score.notes.append(f"stake {stake}")
             return True
         return None
 
