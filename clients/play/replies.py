@@ -160,6 +160,7 @@ def history_text(
                     _hung(line),
                     line.get_int("hanging") or 0,  # what it left hanging (§5.17)
                     _ints(line, "hanging_after"),
+                    line.get_int("stake"),  # the stake a dave raised it to
                 )
             )
         else:

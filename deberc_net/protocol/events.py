@@ -388,7 +388,7 @@ class Scored:
 
 
 # a short game's record notes its stake (docs/rules.md §11): its written are stakes
-_STAKE = re.compile(r"stake \d+")
+_STAKE = re.compile(r"stake (\d+)")
 
 
 def _whose(record: dict[str, Any]) -> tuple[int | None, tuple[tuple[int, ...], ...], bool]:
@@ -468,6 +468,17 @@ def clock_cards(record: dict[str, Any]) -> list[tuple[int, ...]]:
 _HUNG = re.compile(r"hanging (\d+) to (?:side (\d+)|the whistlers)")
 
 
+def stake_raised(record: dict[str, Any]) -> int | None:
+    """The stake a deal was played for, from its record's ``notes`` (``stake N``: a
+    short game's, docs/rules.md §11), when a dave raised it above the one every deal
+    starts at; None otherwise (a deal at stake 1, a game that writes points)."""
+    for note in record.get("notes") or ():
+        found = _STAKE.fullmatch(str(note))
+        if found is not None and int(found.group(1)) > 1:
+            return int(found.group(1))
+    return None
+
+
 def hung_in(record: dict[str, Any], sides: int) -> tuple[int, tuple[int, ...]] | None:
     """The points that hung into a deal and the sides that wrote them in it, if it won
     them (docs/rules.md §5: the side that wrote more; a bide's whistlers), from its
@@ -512,6 +523,9 @@ class HistoryDeal:
     # row's hanging_after: the next deal's ``hanging_pending_before``)
     hanging: int = 0
     hanging_after: tuple[int, ...] = ()
+    # the stake it was played for (a finished deal) or is played for now, where a
+    # dave raised it (the table said 'The deal is now played for 2.'); None: not raised
+    stake: int | None = None
 
 
 @attrs.frozen

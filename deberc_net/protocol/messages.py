@@ -240,6 +240,8 @@ class Msg(StrEnum):
     HISTORY_UNFINISHED = "history-unfinished"
     HISTORY_BY_CLOCK = "history-by-clock"
     HISTORY_HANGS = "history-hangs"
+    STAKE_NOW = "stake-now"
+    HISTORY_STAKE = "history-stake"
     HANGS_LATER = "hangs-later"
     HANGS_THEN = "hangs-then"
     HANGING_NOW = "hanging-now"
@@ -1186,6 +1188,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     # after a finished deal's written points: what hangs for the next deal (as its end
     # and the sheet say it), hanging-separate's later sums too
     Msg.HISTORY_HANGS: ("; {hanging} points hang", "; висит {hanging}"),
+    # an accepted dave's new stake, told under its answer, and under a deal still
+    # played in the history; a finished deal's there, where one raised it
+    Msg.STAKE_NOW: ("The deal is now played for {stake}.", "Раздача теперь играется на {stake}."),
+    Msg.HISTORY_STAKE: ("The deal was played for {stake}.", "Раздача игралась на {stake}."),
     # hanging-separate: after what hangs, which deal plays for which sum (a deal's end,
     # the history); each sum after the second
     Msg.HANGS_LATER: (

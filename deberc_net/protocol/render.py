@@ -954,7 +954,7 @@ def _table_event(e: ev.TableEvent, machine: bool) -> list[str]:
         if e.round_two is not None:  # its pas opened round two
             said.append(round_two_line(e.round_two, Lang.EN))
         elif e.stake is not None:  # an accepted dave raised it
-            said.append(f"The deal is now played for {e.stake}.")
+            said.append(_say(Lang.EN, Msg.STAKE_NOW, stake=e.stake))
         return said
     if type(told) is g.DealEnded and e.words:  # its scored combinations in the table's words
         return _human_deal_end(told, e.names, e.sides, e.words)
@@ -1847,6 +1847,8 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                         # the points it left hanging, hanging-separate's later sums too
                         *([("hanging", d.hanging)] if d.hanging else []),
                         *_hanging_after(d.hanging_after),
+                        # the stake a dave raised it to (a short game's: in play, now)
+                        *([("stake", d.stake)] if d.stake is not None else []),
                     ],
                 )
             )
@@ -1933,6 +1935,9 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
         out.append(deal)
         out += [f"    {said}" for said in scored_lines(d.scored, n, lang, e.words)]
         out += [f"    {said}" for said in hung_said(d.hung, n, len(e.sides), lang)]
+        if d.stake is not None:  # as the table said it when a dave raised it
+            played = Msg.STAKE_NOW if d.outcome is None else Msg.HISTORY_STAKE
+            out.append(f"    {_say(lang, played, stake=d.stake)}")
         for i, t in enumerate(d.tricks, 1):
             laid = [f"{n[(t.leader + k) % len(n)]} {pretty_card(c)}" for k, c in enumerate(t.cards)]
             out.append(f"{i:>3} {' '.join(laid)} > {n[t.winner]}")

@@ -32,7 +32,7 @@ from .lang import (
     ru_card,
     ru_card_text,
 )
-from .messages import RU_ERRORS, Phrase
+from .messages import RU_ERRORS, Msg, Phrase, phrase
 from .render import (
     HandOrder,
     Pending,
@@ -142,7 +142,7 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
                 lines = [*said, round_two_line(event.round_two, Lang.RU)]
             elif event.stake is not None and type(told) is g.CallMade:  # as in English
                 said = _call_in(told, event.names, event.words)
-                lines = [*said, f"Раздача теперь играется на {event.stake}."]
+                lines = [*said, phrase(Msg.STAKE_NOW, stake=event.stake).text(Lang.RU)]
             elif event.words and type(told) in _SPOKEN:  # said in the table's own words
                 lines = _SPOKEN[type(told)](told, event.names, event.words)
             else:

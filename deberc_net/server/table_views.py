@@ -98,6 +98,7 @@ def history_deal(
         ev.hung_in(record, len(written or ())),
         record.get("hanging", 0),
         after,
+        ev.stake_raised(record),
     )
 
 
@@ -118,6 +119,8 @@ def history_in_play(deal: Deal) -> ev.HistoryDeal:
         ev.HistoryTrick(t.leader, tuple(c for _, c in t.cards), won, None, swap.get(i), clock[i])
         for i, (t, won) in enumerate(done)
     )
+    # a dave's raised stake, as the table said it ('The deal is now played for 2.')
+    stake = int(deal.extra.get("stake", 1)) if deal.rules.settings.stake_in_play else 1
     return ev.HistoryDeal(
         deal.deal_no,
         deal.dealer,
@@ -128,6 +131,7 @@ def history_in_play(deal: Deal) -> ev.HistoryDeal:
         taken,
         "talon_broken" in extra,
         extra.get("talon_broken"),
+        stake=stake if stake > 1 else None,
     )
 
 
