@@ -37,7 +37,7 @@ from deberc_net.plugins import RuleBook
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
-from deberc_net.protocol.messages import RU_ERRORS
+from deberc_net.protocol.messages import RU_ERRORS, Msg, phrase
 from deberc_net.protocol.render import (
     deal_winner,
     deal_word,
@@ -105,6 +105,10 @@ class ReplayedDeal:
     # table and 'sheet' said it ('won by bob', «победитель — bob»), not 'bide'; '' else
     won_by: str = ""
     won_by_ru: str = ""
+    # a dave game's deal whose stake a dave raised: the stake it was played for, as
+    # 'history' says it ('The deal was played for 3.'); '' else, English and Russian
+    stake: str = ""
+    stake_ru: str = ""
 
 
 @attrs.frozen
@@ -371,7 +375,16 @@ def _replay_deal(record: dict[str, Any], rules: RuleSet) -> ReplayedDeal:
         hung_ru=_hung_words(deal, record, names, Lang.RU),
         won_by=_won_by(replayed, names, rules, Lang.EN),
         won_by_ru=_won_by(replayed, names, rules, Lang.RU),
+        stake=_stake_words(deal, rules, Lang.EN),
+        stake_ru=_stake_words(deal, rules, Lang.RU),
     )
+
+
+def _stake_words(deal: Deal, rules: RuleSet, lang: Lang) -> str:
+    """The stake the rebuilt deal was played for, where a dave raised it, as 'history'
+    says it and the table told it at the raise; '' for a deal at stake 1."""
+    stake = int(deal.extra.get("stake", 1)) if rules.settings.stake_in_play else 1
+    return phrase(Msg.HISTORY_STAKE, stake=stake).text(lang) if stake > 1 else ""
 
 
 def _won_by(deal: ReplayedDeal, names: list[str], rules: RuleSet, lang: Lang) -> str:
