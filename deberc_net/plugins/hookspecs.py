@@ -65,7 +65,8 @@ class RuleInfo:
     # the options, or a variant, it is not played with
     conflicts: tuple[str, ...] = attrs.field(default=(), converter=_names)
     # options that must be chosen too; an option may override a setting of an option
-    # it requires (to-9-stakes sets dave's target)
+    # it requires (to-9-stakes sets dave's target); a variant named here makes the
+    # option that game's own, refused at every other (tertz-501)
     requires: tuple[str, ...] = attrs.field(default=(), converter=_names)
     # keyword-only from here: added after the first plugins, so that a plugin giving the
     # fields above by position never has its arguments shift into these

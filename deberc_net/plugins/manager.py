@@ -308,8 +308,13 @@ class RuleBook:
                     raise RuleError(f"{name!r} is not played with the variant {other!r}")
                 raise RuleError(f"options {name!r} and {other!r} contradict each other")
             for needed in info.requires:
-                if needed not in picked:
-                    raise RuleError(f"option {name!r} needs option {needed!r} too")
+                if needed in picked:
+                    continue
+                if self._rules[needed].info.kind == RuleKind.VARIANT:
+                    # an option of one game only (Tertz's tertz-501): at another it would
+                    # change nothing, and the table would not be the game asked for
+                    raise RuleError(f"{name!r} is played only with the variant {needed!r}")
+                raise RuleError(f"option {name!r} needs option {needed!r} too")
         return picked
 
     def _settings(

@@ -389,6 +389,7 @@ class Msg(StrEnum):
     RULES_PLAYERS = "rules-players"
     RULES_NEEDS_BIDDING = "rules-needs-bidding"
     RULES_NOT_WITH_VARIANT = "rules-not-with-variant"
+    RULES_ONLY_WITH_VARIANT = "rules-only-with-variant"
     RULES_CONTRADICT = "rules-contradict"
     RULES_NEEDS = "rules-needs"
     RULES_SET_DIFFERENTLY = "rules-set-differently"
@@ -1671,6 +1672,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_NOT_WITH_VARIANT: (
         "{name} is not played with the variant {variant}",
         "{name} не играется в варианте {variant}",
+    ),
+    Msg.RULES_ONLY_WITH_VARIANT: (
+        "{name} is played only with the variant {variant}",
+        "{name} играется только в варианте {variant}",
     ),
     Msg.RULES_CONTRADICT: (
         "options {first} and {second} contradict each other",

@@ -252,6 +252,10 @@ _RULE_FORMS: tuple[tuple[str, Msg], ...] = (
         Msg.RULES_NEEDS_BIDDING,
     ),
     (rf"{_q('name')} is not played with the variant {_q('variant')}", Msg.RULES_NOT_WITH_VARIANT),
+    (
+        rf"{_q('name')} is played only with the variant {_q('variant')}",
+        Msg.RULES_ONLY_WITH_VARIANT,
+    ),
     (rf"options {_q('first')} and {_q('second')} contradict each other", Msg.RULES_CONTRADICT),
     (rf"option {_q('name')} needs option {_q('needed')} too", Msg.RULES_NEEDS),
     (

@@ -717,5 +717,7 @@ def test_every_option_alone_for_some_player_count() -> None:
         counts = [n for n in (2, 3, 4) if accepted(n, (option,))]
         if option in ("dave-geometric", "to-9-stakes"):
             assert counts == [] and accepted(2, (option, "dave"))
+        elif option in ("tertz-501", "tertz-swap-until-two"):  # Tertz's: at its tables only
+            assert counts == [] and build_ruleset(2, "tertz", [option]).options == (option,)
         else:
             assert counts, option

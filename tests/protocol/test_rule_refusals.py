@@ -198,6 +198,11 @@ def test_every_refusal_of_the_shipped_rules_has_a_russian_reason() -> None:
             "«short» не играется в варианте «tertz»",
         ),
         (
+            (2, "moscow", ("tertz-501",)),
+            "'tertz-501' is played only with the variant 'tertz'",
+            "«tertz-501» играется только в варианте «tertz»",
+        ),
+        (
             (2, "moscow", ("to-9-stakes",)),
             "option 'to-9-stakes' needs option 'dave' too",
             "опции «to-9-stakes» нужна и опция «dave»",

@@ -45,6 +45,18 @@ def test_two_players_only() -> None:
         build_ruleset(2, "tertz", ["table-penalties"])
 
 
+def test_tertz_options_are_refused_at_a_deberts_table() -> None:
+    """A black-box evening: 'new 2 tertz-501' (the variant forgotten) opened a Moscow
+    table 'to 501' with an option that changes nothing there, and 'seek 2 tertz-501'
+    waited for 'a 2-player moscow game (tertz-501)'. Tertz's options need Tertz."""
+    for variant in ("moscow", "kharkov"):
+        for option in ("tertz-501", "tertz-swap-until-two"):
+            refused = f"'{option}' is played only with the variant 'tertz'"
+            with pytest.raises(RuleError, match=refused):
+                build_ruleset(2, variant, [option])
+    assert build_ruleset(2, "tertz", ["tertz-501", "tertz-swap-until-two"]).settings.target == 501
+
+
 def test_the_deal_starts_in_play_the_turned_suit_trump_the_dealers_opponent_leading() -> None:
     deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
     assert deal.phase == PLAY and deal.trump == 1 and deal.player is None

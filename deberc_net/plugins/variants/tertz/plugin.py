@@ -191,6 +191,7 @@ class To501:
             summary="Tertz to 501 instead of 500 (seed 004: 501 when tricks are counted).",
             players=(2,),
             conflicts=("to-301", "to-1001", "to-1002"),
+            requires=(NAME,),  # at a Deberts table it would change nothing
             summary_ru=SUMMARIES_RU["tertz-501"],
         )
 
@@ -217,6 +218,7 @@ class SwapUntilTwo:
                 "in the talon, not with the last pair."
             ),
             players=(2,),
+            requires=(NAME,),  # Deberts's swap has rules of its own (docs/rules.md §2)
             summary_ru=SUMMARIES_RU[SWAP_UNTIL_TWO],
         )
 
