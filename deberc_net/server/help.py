@@ -120,6 +120,15 @@ _NEGATIONS = frozenset({"ne", "не"})
 _ANSWERED = {"prokhodit": "prokhodit?", "ne prokhodit": "prokhodit?"}
 
 
+def _played_here(engines: Call | None, texts: Texts, lang: Lang) -> bool:
+    """Whether the engine's call ``engines`` is one of the calls ``texts`` (a table's
+    'calls') list, by its spoken name."""
+    if engines is None:
+        return False
+    spoken = spoken_call(engines.token())
+    return spoken not in _ANSWERED and bool(calls_about(spoken, texts, lang, first_word=False))
+
+
 def calls_about(
     topic: str,
     texts: Texts,

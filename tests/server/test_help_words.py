@@ -400,3 +400,23 @@ async def test_the_other_games_word_for_a_call_this_table_plays_says_this_tables
         )
     told = await help_texts(ann, "help рост? lang=ru")  # its Russian entry names «рост?»
     assert told[1].startswith("  от чего? (rost?, рост?) "), told
+
+
+async def test_the_engines_words_for_a_tertz_call_are_its_call_at_a_tertz_table(
+    port: int, connect: Connector
+) -> None:
+    """A black-box evening: at a Tertz table 'рост?' asks rost? (docs/protocol.md §8.2,
+    'each without its ? too (as rost, рост)'), but 'help рост?' there said it is "a call
+    of other tables, not played at this table" and showed Deberts's entry: the English
+    entry of Tertz's call prints 'ot chego? (rost?, от чего?)', not the word asked. It
+    is pointed to this table's call, as 'help пасую' at a Moscow table is."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    tail = "'calls' lists what may be said at a table."
+    for word in ("рост?", "рост"):
+        told = _joined(await help_texts(ann, f"help {word}"))
+        assert told == f"{word} is no command but a table call: ot chego?. {tail}", told
+    # a word of Deberts's bidding is still another table's there
+    (text, *_) = await help_texts(ann, "help пасую")
+    assert text == "пасую is no command but a call of other tables, not played at this table:"
