@@ -351,6 +351,7 @@ class Msg(StrEnum):
     PAGES = "pages"
     TOP_PAGES = "top-pages"
     TOP_PLAYERS = "top-players"
+    TOP_GAME_PLAYERS = "top-game-players"
     LANG_UK = "lang-uk"
     INVITE_NOT_SEATED = "invite-not-seated"
     INVITE_SELF = "invite-self"
@@ -1528,6 +1529,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TOP_PLAYERS: (
         "top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not {players}",
         "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: игроков 2, 3 или 4, а не {players}",
+    ),
+    Msg.TOP_GAME_PLAYERS: (
+        "top [VARIANT] [PLAYERS] [PAGE]: {variant} is for {counts} players, not {players}",
+        "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: {variant} — для {counts} игроков, а не для {players}",
     ),
     Msg.INVITE_NOT_SEATED: (
         "sit at a table to invite someone to it",

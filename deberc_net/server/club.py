@@ -104,6 +104,13 @@ class Club:
             # a number after the variant is its player count (a page comes after that)
             session.send(ev.error("bad-argument", phrase(Msg.TOP_PLAYERS, players=args[0])))
             return
+        rule = self.lobby.rules.get(variant)  # (a name variant_named found, or moscow)
+        counts = rule.info.players if rule is not None else (players,)
+        if players not in counts:  # no such game ('top tertz 3'), as 'new 3 tertz' says
+            told = "/".join(map(str, counts))
+            said = phrase(Msg.TOP_GAME_PLAYERS, variant=variant, counts=told, players=players)
+            session.send(ev.error("bad-argument", said))
+            return
         if len(args) > 1 or (args and number_word(args[0]) is None):
             usage = "top [VARIANT] [PLAYERS] [PAGE]"
             session.send(ev.usage_error(usage))

@@ -1015,6 +1015,11 @@ async def test_a_number_after_a_named_variant_is_players_and_alone_a_page(
     assert await lines_until_pong(ann, "top moscow 3") == [
         "top variant=moscow players=3 count=0 total=0 page=1 pages=1"
     ]
+    # a game that is none: Tertz is for two (a black-box evening read 'top tertz 3' as
+    # "tertz for 3 players: nobody yet"), refused as 'new 3 tertz' is
+    assert await lines_until_pong(ann, "top терц 3") == [
+        "error code=bad-argument text=top [VARIANT] [PLAYERS] [PAGE]: tertz is for 2 players, not 3"
+    ]
 
 
 def test_the_human_sheets_of_5_13_are_what_the_server_writes() -> None:

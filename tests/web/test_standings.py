@@ -121,7 +121,13 @@ async def test_another_game_a_bad_game_or_page_is_refused_clearly(start_web: Sta
         "variant": "moscow", "players": 4, "total": 0, "page": 1, "pages": 1,
         "ratings": [], "games": [],
     }  # fmt: skip
-    for asked in ("variant=nope", "players=5", "variant=moscow&players=x"):
+    # Tertz for three or four is no game (it said "nobody yet", as for one not played)
+    for asked in (
+        "variant=nope",
+        "players=5",
+        "variant=moscow&players=x",
+        "variant=tertz&players=3",
+    ):
         status, body = await web.get(f"/api/top?{asked}")
         assert status == 400
         assert json.loads(body)["error"].startswith("no such game: ?variant= a variant (")

@@ -61,7 +61,11 @@ def asked_game(query: Mapping[str, str], rules: RuleBook) -> tuple[str, int] | N
     variant = "moscow" if named is None else variant_named(named, rules)
     if variant is None or count not in (None, *map(str, PLAYER_COUNTS)):
         raise NoSuchGame
-    return variant, 2 if count is None else int(count)
+    players = 2 if count is None else int(count)
+    rule = rules.get(variant)
+    if rule is not None and players not in rule.info.players:  # Tertz for three: no game
+        raise NoSuchGame
+    return variant, players
 
 
 def standings(
