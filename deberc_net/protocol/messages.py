@@ -344,6 +344,7 @@ class Msg(StrEnum):
     TERTZ_ROST_NONE = "tertz-rost-none"
     TERTZ_NO_BIDDING = "tertz-no-bidding"
     TERTZ_NO_PASS_Q = "tertz-no-pass-q"
+    TERTZ_NO_SEVENS = "tertz-no-sevens"
     STALE_PAST = "stale-past"
     STALE_FUTURE = "stale-future"
     # the lobby's refusals of the club's commands (invite, bot, rematch, history, top, finger)
@@ -1509,6 +1510,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TERTZ_NO_PASS_Q: (
         "Tertz has no prokhodit?: ask a declaration with rost?",
         "в терце нет «проходит?»: о комбинации спрашивают «от чего?»",
+    ),
+    Msg.TERTZ_NO_SEVENS: (
+        "Tertz has no redeal for four sevens: the deal is played",
+        "в терце нет пересдачи на четыре семёрки: раздача играется",
     ),
     Msg.CALL_WORD: ("{call}", "{ru}"),
     Msg.USAGE: ("{usage}", "набирайте так: {usage}"),

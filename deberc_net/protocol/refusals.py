@@ -149,6 +149,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     ),
     (r"Tertz has no bidding: the turned card's suit is trump", Msg.TERTZ_NO_BIDDING),
     (r"Tertz has no prokhodit\?: ask a declaration with rost\?", Msg.TERTZ_NO_PASS_Q),
+    (r"Tertz has no redeal for four sevens: the deal is played", Msg.TERTZ_NO_SEVENS),
 )
 
 

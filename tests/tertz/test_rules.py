@@ -708,6 +708,22 @@ def test_deberts_bidding_and_prokhodit_are_refused_in_tertz_own_words() -> None:
     assert str(why) == "Tertz has no bidding: the turned card's suit is trump"
 
 
+def test_four_sevens_are_no_redeal_in_tertz_and_are_refused_in_its_words() -> None:
+    """A black-box evening: a seat holding all four sevens before the first card typed
+    'chetyre-semerki' and was told "only a seat holding all four sevens, before the first
+    card" (Deberts's rule, which Tertz does not play: docs/rules.md §12.1)."""
+    deal = deal_of(
+        "7c 7d 7h 7s Ad Kd 10s 8s 9d",
+        "10d Jd Qd 8h 9h Ks As Jh Qc",
+        "Kh",
+        "9s Js Qs 10h Qh Ah 8d 8c 9c 10c Jc Kc Ac",
+    )
+    assert "chetyre-semerki" not in legal(deal, 0)
+    for seat in (0, 1):  # the holder on turn, and the other out of turn
+        why = refused(deal, seat, "chetyre-semerki", E.NotAllowed)
+        assert str(why) == "Tertz has no redeal for four sevens: the deal is played"
+
+
 def test_a_combination_given_way_on_is_written_once_its_owner_holds_the_best() -> None:
     """docs/rules.md §12.5's choice: 'pishet' says the terts is not the best now, not that
     it is thrown away; the four kings drawn later make seat 0's the best declaration,

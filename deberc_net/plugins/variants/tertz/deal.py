@@ -283,6 +283,8 @@ class TertzDeal(Deal):
             return E.NotAllowed("Tertz has no bidding: the turned card's suit is trump")
         if call.name == C.PROKHODIT_Q:
             return E.NotAllowed("Tertz has no prokhodit?: ask a declaration with rost?")
+        if call.name == C.SEVENS:  # Deberts's redeal (seed 003); Tertz's text has none
+            return E.NotAllowed("Tertz has no redeal for four sevens: the deal is played")
         if seat != self.turn:
             return super().why_not(seat, call)
         if call.name in (C.TERTS, C.PYATDESYAT, HUNDRED, *CALLS.values()):
