@@ -702,8 +702,10 @@ def test_deberts_bidding_and_prokhodit_are_refused_in_tertz_own_words() -> None:
     for call in ("pas", "igrayu", "igrayu-s"):
         why = refused(deal, 0, call, E.NotAllowed)
         assert str(why) == "Tertz has no bidding: the turned card's suit is trump"
-    why = refused(deal, 0, "prokhodit?", E.NotAllowed)
-    assert str(why) == "Tertz has no prokhodit?: ask a declaration with rost?"
+    for call in ("prokhodit?", "ne-prokhodit"):  # (its answer too: a black-box evening
+        # was told "ne-prokhodit answers a question, and none is asked of you now")
+        why = refused(deal, 0, call, E.NotAllowed)
+        assert str(why) == "Tertz has no prokhodit?: ask a declaration with rost?"
     why = refused(deal, 1, "pas", E.NotAllowed)  # out of turn too: no turn would allow it
     assert str(why) == "Tertz has no bidding: the turned card's suit is trump"
 
