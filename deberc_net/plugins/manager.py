@@ -111,6 +111,18 @@ def _is_function(plugin: object, name: str) -> bool:
     return inspect.isroutine(found) or isinstance(found, (staticmethod, classmethod))
 
 
+def _codes_of(function: object) -> Iterator[types.CodeType]:
+    """The code a hook's frames run: the function's own and, for one a decorator
+    wrapped (``functools.wraps``: ``__wrapped__``), each it wraps."""
+    seen: set[int] = set()
+    while function is not None and id(function) not in seen:  # (a chain that loops)
+        seen.add(id(function))
+        code = getattr(function, "__code__", None)
+        if isinstance(code, types.CodeType):
+            yield code
+        function = getattr(function, "__wrapped__", None)
+
+
 @attrs.frozen
 class LoadedRule:
     """One rule plugin as loaded: what it says about itself and where it comes from."""
@@ -174,14 +186,20 @@ class RuleBook:
         self._hook_codes = self._codes_of_hooks()
 
     def _codes_of_hooks(self) -> HookCodes:
-        """Each hook implementation's code, with the rules whose plugin runs it."""
+        """Each hook implementation's code, with the rules whose plugin runs it (each
+        once): a decorated hook's wrapper and the function it wraps, whose frame names
+        the rule where one wrapper serves several hooks (its code is theirs)."""
         codes: dict[types.CodeType, list[tuple[object, str]]] = {}
         for rule in self._rules.values():
+            owner = (rule.plugin, rule.name)
             for caller in self._pm.get_hookcallers(rule.plugin) or ():
                 for impl in caller.get_hookimpls():
-                    code = getattr(impl.function, "__code__", None)
-                    if impl.plugin is rule.plugin and isinstance(code, types.CodeType):
-                        codes.setdefault(code, []).append((rule.plugin, rule.name))
+                    if impl.plugin is not rule.plugin:
+                        continue
+                    for code in _codes_of(impl.function):
+                        owners = codes.setdefault(code, [])
+                        if owner not in owners:
+                            owners.append(owner)
         return codes
 
     def failed_hook(self, exc: BaseException) -> str | None:

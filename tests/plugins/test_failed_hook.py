@@ -63,3 +63,43 @@ def test_shipped_rules_of_one_class_are_told_apart(name: str) -> None:
     plugin: Any = rule.plugin
     exc = _raised(functools.partial(plugin.deberc_deal_outcome, None), AttributeError)
     assert book.failed_hook(exc) == name
+
+
+def _logged(hook: Callable[..., Any]) -> Callable[..., Any]:
+    """A plugin's own decorator (a log line, a timer): one wrapper's code for every
+    hook it wraps, which pluggy calls as the hook (it reads the wrapped signature)."""
+
+    @functools.wraps(hook)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return hook(*args, **kwargs)
+
+    return wrapper
+
+
+class _Decorated:
+    """A rule whose hooks are wrapped by its own decorator; its configure raises."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @hookimpl
+    @_logged
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind="option", summary="decorated hooks")
+
+    @hookimpl
+    @_logged
+    def deberc_configure(self, settings: Settings, players: int) -> None:
+        _helper()
+
+
+def test_a_decorated_hook_is_named_by_the_code_it_wraps() -> None:
+    """The wrapper's code runs every decorated hook, of one rule or of several, and
+    takes no ``self``: the hook it wraps (``__wrapped__``) names the rule. Named None
+    before, even for a single decorated rule."""
+    first, second = _Decorated("house-first"), _Decorated("house-second")
+    for plugins in ((first,), (first, second)):
+        book = rule_book(*plugins)
+        for plugin in plugins:
+            exc = _raised(functools.partial(plugin.deberc_configure, Settings(), 2))
+            assert book.failed_hook(exc) == plugin.name
