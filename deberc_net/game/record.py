@@ -4,6 +4,7 @@ record). docs/records.md describes every key."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any, TypeVar, overload
@@ -43,6 +44,9 @@ _TIMING_KEYS = ("ms",)
 # keys added to deberc-deal/1 after records were stored: a record written before one was
 # added lacks it, and its replay is not the worse for that (docs/records.md)
 _LATER_KEYS = frozenset({"unfinished_trick"})
+# a note added since: a dave given up notes its stake (December 2026), as a short game's
+# played deal always did; a given-up record stored before has none
+_LATER_STAKE_NOTE = re.compile(r"stake \d+")
 
 
 @attrs.frozen
@@ -426,12 +430,24 @@ def without_timing(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _later_notes_aside(original: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
+    """``rebuilt`` without the notes a replay adds that ``original`` was stored before
+    (a dave given up: its stake); as rebuilt for any other record."""
+    notes = original.get("notes") or []
+    if original.get("outcome") != Outcome.GAVE_UP or any(
+        _LATER_STAKE_NOTE.fullmatch(str(n)) for n in notes
+    ):
+        return rebuilt
+    kept = [n for n in rebuilt.get("notes", []) if not _LATER_STAKE_NOTE.fullmatch(str(n))]
+    return {**rebuilt, "notes": kept}
+
+
 def replay_matches(record: dict[str, Any], rules: RuleSet) -> bool:
     """Does replaying ``record`` give back the same deal body (timings aside, and a key
     added since an older record was written)?"""
     body = deal_record(replay_deal(record, rules))
     original = without_timing(record)
-    rebuilt = without_timing(body)
+    rebuilt = _later_notes_aside(original, without_timing(body))
     return all(
         original.get(k) == v for k, v in rebuilt.items() if k in original or k not in _LATER_KEYS
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from deberc_net.game import errors as E
 from deberc_net.game.deal import ORDERED, PLAY
 from deberc_net.game.match import Match
+from deberc_net.game.record import replay_matches
 from deberc_net.game.rules import RuleSet
 from deberc_net.testing import build_ruleset
 
@@ -223,6 +224,28 @@ def test_sdayus_ends_the_game_for_the_current_stake() -> None:
     rec = match.records[0]
     assert (rec["outcome"], rec["written"], rec["notes"]) == ("gave-up", [-2, 2], ["stake 2"])
     assert result(match) == (1, "short") and len(rec["tricks"]) == 0
+
+
+def test_a_dave_given_up_before_its_stake_was_noted_still_replays() -> None:
+    """docs/records.md: a record stored before a dave given up noted its stake (its
+    notes empty, December 2026) still matches its replay, which notes it now; a note
+    that says another stake is no replay of it."""
+    match = dave_match()
+    say(match, 0, "dave")
+    say(match, 1, "prinimayu")
+    play(match, "Jc")
+    say(match, 1, "dave")
+    say(match, 0, "sdayus")
+    [record] = match.records
+    assert replay_matches(record, match.rules)
+    older = {**record, "notes": []}
+    assert replay_matches(older, match.rules)
+    assert not replay_matches({**record, "notes": ["stake 3"]}, match.rules)
+    played = dave_match()  # a deal played out noted its stake before too: not excused
+    play(played, SIMPLE_PLAY)
+    [record] = played.records
+    assert record["notes"] == ["stake 1"] and replay_matches(record, played.rules)
+    assert not replay_matches({**record, "notes": []}, played.rules)
 
 
 # ------------------------------------------------------------------ to-9-stakes
