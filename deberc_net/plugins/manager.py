@@ -123,6 +123,19 @@ def _codes_of(function: object) -> Iterator[types.CodeType]:
         function = getattr(function, "__wrapped__", None)
 
 
+def _class_codes(deal_class: type[Deal]) -> Iterator[types.CodeType]:
+    """The code of each method a game's deal class defines itself: in the classes its
+    own above the engine's ``Deal``, static, class methods and properties too."""
+    mro = deal_class.__mro__
+    for cls in mro[: mro.index(Deal)] if Deal in mro else ():
+        for value in vars(cls).values():
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            parts = (value.fget, value.fset, value.fdel) if isinstance(value, property) else ()
+            for function in parts or (getattr(value, "func", value),):  # (a cached_property)
+                yield from _codes_of(function)
+
+
 @attrs.frozen
 class LoadedRule:
     """One rule plugin as loaded: what it says about itself and where it comes from."""
@@ -202,10 +215,17 @@ class RuleBook:
                             owners.append(owner)
         return codes
 
-    def failed_hook(self, exc: BaseException) -> str | None:
+    def failed_hook(self, exc: BaseException, rules: RuleSet | None = None) -> str | None:
         """The rule whose hook raised ``exc`` (a failed table's log names it), or None:
-        no rule's hook is in its traceback."""
-        return hook_raised(exc, self._hook_codes)
+        no rule's hook is in its traceback. With the table's ``rules``, code its game's
+        own deal class defines (Tertz's deals, which the engine calls, not as hooks)
+        names its variant too."""
+        codes = self._hook_codes
+        if rules is not None and rules.deal_class is not None:
+            loaded = self._rules.get(rules.variant)  # (the book's own: never missing)
+            variant = ((None if loaded is None else loaded.plugin, rules.variant),)
+            codes = {**codes, **dict.fromkeys(_class_codes(rules.deal_class), variant)}
+        return hook_raised(exc, codes)
 
     @classmethod
     def load(cls, extra: Iterable[object] = (), group: str = ENTRY_POINT_GROUP) -> RuleBook:

@@ -448,8 +448,10 @@ class Table:
         """Inside the ``except`` of a failed step: log it, tell the players, end the
         match for all told its end (bots, a ladder: ``reason=internal``, nobody wins,
         nothing stored; docs/protocol.md §9.7), close."""
-        # the rule whose hook raised, where one did (the traceback says where in it)
-        rule = self.lobby.rules.failed_hook(exc) if (exc := sys.exception()) else None
+        # the rule whose hook (or game's deal class) raised, where one did (the
+        # traceback says where in it)
+        exc = sys.exception()
+        rule = None if exc is None else self.lobby.rules.failed_hook(exc, self.rules)
         log.exception("table_error", table=self.id, rule=rule)
         try:
             self._tell_failed()

@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from deberc_net.game.calls import Call
+from deberc_net.game.match import Match
 from deberc_net.game.rules import Settings
 from deberc_net.plugins import RuleInfo, hookimpl
-from deberc_net.testing import rule_book
+from deberc_net.testing import build_ruleset, rule_book
 
 
 def _helper() -> None:
@@ -103,3 +105,19 @@ def test_a_decorated_hook_is_named_by_the_code_it_wraps() -> None:
         for plugin in plugins:
             exc = _raised(functools.partial(plugin.deberc_configure, Settings(), 2))
             assert book.failed_hook(exc) == plugin.name
+
+
+def test_a_games_own_deal_class_names_its_variant() -> None:
+    """A whole game's deals are its variant's code (Tertz's TertzDeal), called by the
+    engine, not as a hook: given the table's rules, code its deal class defines names
+    the variant (it was None); the engine's own Deal code and no rules name none."""
+    book = rule_book()
+    rules = build_ruleset(2, "tertz")
+    deal: Any = Match(rules, seed="failed-deal").deal
+    assert type(deal).__name__ == "TertzDeal"
+    exc = _raised(functools.partial(deal.fresh_combos, 9), IndexError)  # no seat 9
+    assert book.failed_hook(exc, rules) == "tertz"
+    assert book.failed_hook(exc) is None  # its rules not given: no hook on the way
+    moscow = Match(build_ruleset(2), seed="failed-deal").deal
+    exc = _raised(functools.partial(moscow.apply, 9, Call("pas")), Exception)
+    assert book.failed_hook(exc, build_ruleset(2)) is None  # the engine's own Deal
