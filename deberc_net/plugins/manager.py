@@ -115,12 +115,14 @@ def _codes_of(function: object) -> Iterator[types.CodeType]:
     """The code a hook's frames run: the function's own and, for one a decorator
     wrapped (``functools.wraps``: ``__wrapped__``), each it wraps."""
     seen: set[int] = set()
-    while function is not None and id(function) not in seen:  # (a chain that loops)
+    while id(function) not in seen:  # (a chain that loops)
         seen.add(id(function))
-        code = getattr(function, "__code__", None)
-        if isinstance(code, types.CodeType):
-            yield code
-        function = getattr(function, "__wrapped__", None)
+        if isinstance(function, types.MethodType):  # a plugin object's hook
+            function = function.__func__
+        if not isinstance(function, types.FunctionType):
+            return  # (nothing else is looked at: a failed table's error path reads it)
+        yield function.__code__
+        function = function.__dict__.get("__wrapped__")
 
 
 def _class_codes(deal_class: type[Deal]) -> Iterator[types.CodeType]:
@@ -128,12 +130,17 @@ def _class_codes(deal_class: type[Deal]) -> Iterator[types.CodeType]:
     own above the engine's ``Deal``, static, class methods and properties too."""
     mro = deal_class.__mro__
     for cls in mro[: mro.index(Deal)] if Deal in mro else ():
-        for value in vars(cls).values():
+        for value in vars(cls).values():  # (functions only: nothing else is looked at,
+            # as a lazy proxy raises when it is, in a failed table's error path)
             if isinstance(value, (staticmethod, classmethod)):
-                value = value.__func__
-            parts = (value.fget, value.fset, value.fdel) if isinstance(value, property) else ()
-            for function in parts or (getattr(value, "func", value),):  # (a cached_property)
-                yield from _codes_of(function)
+                yield from _codes_of(value.__func__)
+            elif isinstance(value, property):
+                for function in (value.fget, value.fset, value.fdel):
+                    yield from _codes_of(function)
+            elif isinstance(value, functools.cached_property):
+                yield from _codes_of(value.func)
+            else:
+                yield from _codes_of(value)  # (a function's, else none)
 
 
 @attrs.frozen

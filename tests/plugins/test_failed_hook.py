@@ -10,6 +10,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 from deberc_net.game.calls import Call
@@ -121,3 +122,23 @@ def test_a_games_own_deal_class_names_its_variant() -> None:
     moscow = Match(build_ruleset(2), seed="failed-deal").deal
     exc = _raised(functools.partial(moscow.apply, 9, Call("pas")), Exception)
     assert book.failed_hook(exc, build_ruleset(2)) is None  # the engine's own Deal
+
+
+class _Lazy:
+    """A class attribute that is no function and raises on any look-up (a lazy proxy
+    outside its context): the search reads a deal class's functions only."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"no context for {name}")
+
+
+def test_a_deal_classs_other_attributes_are_not_read() -> None:
+    """The search runs in a failed table's error path, where nothing may raise: an
+    attribute of the deal class that raises when looked at is passed by (it raised
+    out of failed_hook before, past the table's apology)."""
+    rules = build_ruleset(2, "tertz")
+    assert rules.deal_class is not None
+    own = type("ProxiedDeal", (rules.deal_class,), {"lazy": _Lazy()})
+    deal: Any = Match(attrs.evolve(rules, deal_class=own), seed="failed-deal").deal
+    exc = _raised(functools.partial(deal.fresh_combos, 9), IndexError)
+    assert rule_book().failed_hook(exc, attrs.evolve(rules, deal_class=own)) == "tertz"
