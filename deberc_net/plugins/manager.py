@@ -82,6 +82,14 @@ class RuleManager(pluggy.PluginManager):
         if name.startswith("__") and name.endswith("__"):
             return None
         opts = super().parse_hookimpl_opts(plugin, name)
+        found = inspect.getattr_static(plugin, name, None) if opts is None else None
+        if name.startswith(HOOK_PREFIX) and _no_function(found):
+            raise pluggy.PluginValidationError(
+                plugin,
+                f"{name} is marked @hookimpl but is a {type(found).__name__}, not a "
+                "function: pluggy calls only a def (a method, a static or class method) "
+                "and would pass it over, so it would never run; write a def that calls it",
+            )
         if opts is None and name.startswith(HOOK_PREFIX) and _is_function(plugin, name):
             raise pluggy.PluginValidationError(
                 plugin,
@@ -102,6 +110,15 @@ def _is_async(function: object) -> bool:
     """A trio author's ``async def`` hook: called, it makes a coroutine nobody awaits."""
     function = inspect.unwrap(function) if callable(function) else function
     return inspect.iscoroutinefunction(function) or inspect.isasyncgenfunction(function)
+
+
+def _no_function(found: object) -> bool:
+    """Whether ``found``, marked a hook, is a callable pluggy passes over as no function
+    (a ``functools.partial``, a callable object): the rule would load and it never run."""
+    if found is None or inspect.isroutine(found) or isinstance(found, (staticmethod, classmethod)):
+        return False
+    marker = inspect.getattr_static(found, f"{PROJECT}_impl", None)  # (runs no code of its)
+    return callable(found) and marker is not None
 
 
 def _is_function(plugin: object, name: str) -> bool:

@@ -6,6 +6,7 @@ entry_points.txt and a module, on the path), never installed into the environmen
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -249,6 +250,49 @@ def test_a_method_named_like_a_hook_without_the_marker_is_refused_by_name() -> N
     assert info.value.rule == "unmarked"
     assert "deberc_deal_points is named like a hook but not marked as one" in str(info.value)
     assert "@hookimpl" in str(info.value)
+
+
+def _configure(settings: object, players: int, stake: int) -> None:
+    raise AssertionError("never called: pluggy calls no functools.partial")
+
+
+class _NoFunctionHooks:
+    """Hooks marked @hookimpl that are not functions: pluggy passes them over (it calls
+    only a def, a static or class method), so the rule loaded and they never ran."""
+
+    def __init__(self, which: str) -> None:
+        self.name = f"house-{which}"
+        if which == "partial":
+            self.deberc_configure: Any = hookimpl(functools.partial(_configure, stake=2))
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name=self.name, kind="option", summary="A test rule.")
+
+
+class _Configure:
+    """A callable object (a hook's logic kept in a class of its own)."""
+
+    def __call__(self, settings: object, players: int) -> None:
+        raise AssertionError("never called: pluggy calls no callable object")
+
+
+class _CallableHook(_NoFunctionHooks):
+    deberc_configure = hookimpl(_Configure())
+
+
+@pytest.mark.parametrize(
+    ("plugin", "said"),
+    [
+        (_NoFunctionHooks("partial"), "deberc_configure is marked @hookimpl but is a partial"),
+        (_CallableHook("callable"), "deberc_configure is marked @hookimpl but is a _Configure"),
+    ],
+)
+def test_a_hook_that_is_no_function_is_refused_by_name(plugin: object, said: str) -> None:
+    """Either loaded without a word and never ran."""
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[plugin])
+    assert said in str(info.value) and "write a def" in str(info.value), info.value
 
 
 def test_the_entry_point_name_must_be_the_rules_own(
