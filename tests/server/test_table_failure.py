@@ -8,6 +8,7 @@ import contextlib
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import structlog
@@ -99,6 +100,47 @@ async def test_a_failed_call_closes_its_table_only_and_frees_its_players(
     failures = [entry for entry in logs if entry["event"] == "table_error"]
     # the rule whose hook raised, named (its plugin's name: docs/settings.md, Logs)
     assert [(entry["table"], entry["rule"]) for entry in failures] == [(broken, "boom-test")]
+
+
+class _BrokenDeal(Deal):
+    """A whole game's deals (a variant's own class), broken: any call raises in it."""
+
+    def apply(self, seat: int, call: Call, *, ms: int = 0, auto: bool = False) -> Any:
+        raise RuntimeError("this game's deal is broken on purpose")
+
+
+class _BrokenGame:
+    """A variant whose own deal class fails, called by the engine, not as a hook."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="brokendeal-test", kind="variant", summary="a game", players=(2,))
+
+    @hookimpl
+    def deberc_deal_class(self, settings: object) -> object:
+        return _BrokenDeal
+
+
+async def test_a_failed_game_deal_class_names_its_variant(
+    db_path: Path, connect: Connector
+) -> None:
+    """table_error's rule: the variant whose own deal class raised (no hook did: it
+    logged rule=null)."""
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            rules = rule_book(_BrokenGame())
+            port = await nursery.start(functools.partial(serve, config, rules=rules))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            broken, _, _ = await seat_pair(ann, bob, "2 brokendeal-test")
+            asked, ask = await _asked(ann, bob)
+            await asked.send(f"{ask['legal'].split(',')[0]} seq={ask['seq']}")
+            for client in (ann, bob):
+                await client.expect("error", code="internal")
+            nursery.cancel_scope.cancel()
+    failures = [entry for entry in logs if entry["event"] == "table_error"]
+    assert [(entry["table"], entry["rule"]) for entry in failures] == [(broken, "brokendeal-test")]
 
 
 @contextlib.asynccontextmanager
