@@ -74,8 +74,8 @@ HookCodes = Mapping[types.CodeType, Sequence[tuple[object, str]]]
 def hook_raised(exc: BaseException, hooks: HookCodes) -> str | None:
     """The rule whose hook ``exc`` passed through: the innermost frame of its traceback
     running a hook implementation's code (``hooks``); of plugins sharing that code, the
-    one the frame's first argument (its ``self``) is (none of them: a static method, a
-    decorator's wrapper taking ``*args``; an outer hook's rule stands). None if no
+    one the frame's first argument (its ``self``) is (none of them: a static or class
+    method, a decorator's wrapper taking ``*args``; an outer hook's rule stands). None if no
     hook's (the engine's own code, a game's own deal class)."""
     found = None
     for frame, _ in traceback.walk_tb(exc.__traceback__):
