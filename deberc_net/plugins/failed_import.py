@@ -76,7 +76,8 @@ def hook_raised(exc: BaseException, hooks: HookCodes) -> str | None:
     running a hook implementation's code (``hooks``); of plugins sharing that code, the
     one the frame's first argument (its ``self``) is (none of them: a static or class
     method, a decorator's wrapper taking ``*args``; an outer hook's rule stands). None if no
-    hook's (the engine's own code, a game's own deal class)."""
+    frame runs code of ``hooks`` (the engine's own; a game's own deal class's, unless
+    ``hooks`` holds it: RuleBook.failed_hook)."""
     found = None
     for frame, _ in traceback.walk_tb(exc.__traceback__):
         owners = hooks.get(frame.f_code)
