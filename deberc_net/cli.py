@@ -19,7 +19,7 @@ from deberc_net.process_exit import freeze_heap_at_exit
 if TYPE_CHECKING:
     from deberc_net.ladder.runner import LadderOptions
     from deberc_net.ladder.store import LadderStore
-    from deberc_net.plugins import RuleBook
+    from deberc_net.plugins import PluginError, RuleBook
     from deberc_net.server.config import Config
     from deberc_net.server.store import Store
 
@@ -34,10 +34,16 @@ def _rule_book(command: str) -> RuleBook | None:
     try:
         return RuleBook.load()
     except PluginError as exc:
-        print(f"deberc-net {command}: {exc}", file=sys.stderr)
-        either = " or ".join(repr(name) for name in exc.distributions)
-        print(f"deberc-net {command}: fix or uninstall distribution {either}", file=sys.stderr)
+        _say_broken_plugin(command, exc)
         return None
+
+
+def _say_broken_plugin(command: str, exc: PluginError) -> None:
+    """A plugin that cannot load, as every command says it (docs/plugins.md): the
+    rule, its distribution and why, then which distribution to fix or uninstall."""
+    print(f"deberc-net {command}: {exc}", file=sys.stderr)
+    either = " or ".join(repr(name) for name in exc.distributions)
+    print(f"deberc-net {command}: fix or uninstall distribution {either}", file=sys.stderr)
 
 
 def _read_rule_names(book: RuleBook, args: argparse.Namespace) -> None:
@@ -267,6 +273,15 @@ def _serve(args: argparse.Namespace) -> int:
             return run_workers(config, args.workers, drains)
         except WorkersError as exc:  # the port (in use, a host unknown), or a worker's start-up
             print(f"deberc-net serve: {exc}", file=sys.stderr)
+            return 2
+        except Exception as exc:
+            # a broken plugin: the parent loads the rules its workers are forked with
+            # (the plugins imported by then; not before, for a refused port's sake)
+            from deberc_net.plugins import PluginError
+
+            if not isinstance(exc, PluginError):
+                raise
+            _say_broken_plugin("serve", exc)
             return 2
     # the server itself only here: the parent of --workers starts processes, and does
     # not pay the server's imports (a third of a second of CPU)

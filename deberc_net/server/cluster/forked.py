@@ -90,10 +90,10 @@ class Child:
         self.send_signal(signal.SIGKILL)
 
 
-def preload() -> RuleBook | None:
+def preload() -> RuleBook:
     """Import what a worker runs and load the rules, once, in the parent (worker.py
-    ``import_the_server``), and freeze what it made: every worker forked later shares
-    it. The rules for ``fork_worker`` (None: each worker loads them)."""
+    ``import_the_server``: PluginError if a plugin is broken), and freeze what it
+    made: every worker forked later shares it. The rules for ``fork_worker``."""
     from . import worker
 
     rules = worker.import_the_server()

@@ -209,6 +209,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     """Run ``count`` workers on one port until SIGTERM, SIGINT or SIGHUP; the exit status.
     ``WorkersError`` if the port cannot be bound, or a worker could not start and said
     why (the web port in use, the database): the one line a single server says.
+    PluginError (a broken rule plugin, loaded here for the workers) before any starts.
     ``drains``: the SIGUSR1s that came as ``serve`` started (cli.py holds them from its
     start), and the list the ones from here on are added to."""
     try:
@@ -235,8 +236,13 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     # started again after a death is then known for the dead one's successor
     parent = secrets.token_hex(8)
     # the server imported once, here: each worker forked from this parent skips it (a
-    # refused port or settings said before, as quickly as ever)
-    rules = preload()
+    # refused port or settings said before, as quickly as ever); a broken plugin is
+    # PluginError, said by the CLI as a lone serve says it, no worker started
+    try:
+        rules = preload()
+    except BaseException:
+        held.close()
+        raise
     workers: list[Worker] = []
 
     def parents_own() -> list[Closable]:

@@ -22,12 +22,13 @@ if TYPE_CHECKING:
 STDIN = 0  # the pipe from the parent (launch.py)
 
 
-def import_the_server() -> RuleBook | None:
+def import_the_server() -> RuleBook:
     """What a worker runs, imported, and the rules loaded: once, in the parent, before
-    any worker is forked (forked.preload); None if the rules cannot load (each worker
-    then fails to load them itself, and says so as it did). The logs are JSON lines:
-    structlog without rich, as 'serve' itself does (cli.py), so the server is imported
-    only once that is done."""
+    any worker is forked (forked.preload). A broken plugin raises PluginError here, in
+    the parent, which says it as a lone ``serve`` does (cli.py), in two lines and status
+    2: before, each worker raised it as a traceback and the parent ended with status 1.
+    The logs are JSON lines: structlog without rich, as 'serve' itself does (cli.py), so
+    the server is imported only once that is done."""
     _structlog_without_rich()
     import psycopg  # noqa: F401
     import psycopg_pool  # noqa: F401
@@ -42,10 +43,7 @@ def import_the_server() -> RuleBook | None:
     import deberc_net.server.store.postgres  # noqa: F401
     from deberc_net.plugins import RuleBook
 
-    try:
-        return RuleBook.load()
-    except Exception:  # (a broken plugin: the worker's own load says what it is)
-        return None
+    return RuleBook.load()
 
 
 def worker_main(told: dict[str, Any], rules: RuleBook | None = None) -> int:
