@@ -23,7 +23,10 @@ Processes
     imported once, after the parent's checks (a refused one imports none)
     → store/test_workers_parent_imports.py; each worker its own pipes only (a
     restarted one too), the signals a fresh interpreter's, the parent refusing to fork
-    with a thread running → store/test_workers_forked.py
+    with a thread running → store/test_workers_forked.py; a broken rule plugin said by
+    the parent in two lines, status 2 → store/test_workers_broken_plugin.py; once a
+    worker is stopped as asked, it and every later start a fresh interpreter of the
+    code installed then → store/test_workers_rolling_upgrade.py
     a port another process listens on, another `serve --workers` too, refused in one
     line, status 2 → store/test_workers.py
       test_workers_refuse_a_port_another_serve_workers_listens_on

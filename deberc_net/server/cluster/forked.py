@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import gc
+import json
 import os
 import signal
 import sys
@@ -110,12 +111,21 @@ def threads_running() -> int:
         return threading.active_count() - 1
 
 
+# the environment variable a fresh worker reads ``told`` from, as JSON (worker.py)
+ENV = "DEBERC_NET_WORKER"
+
+
 def fork_worker(
-    told: dict[str, Any], rules: RuleBook | None, parents_own: Iterable[Closable]
+    told: dict[str, Any],
+    rules: RuleBook | None,
+    parents_own: Iterable[Closable],
+    fresh: bool = False,
 ) -> Child:
     """Worker ``told`` (worker.py ``worker_main``) forked, with the parent's ``rules``;
     ``parents_own``: what the child closes before it runs (the parent's bound socket,
-    the other workers' pipes)."""
+    the other workers' pipes). ``fresh``: the child execs a new interpreter that
+    imports the code installed now (``python -m deberc_net.server.cluster.worker``),
+    not the parent's imports (a rolling upgrade: docs/scaling.md, "Forked workers")."""
     running = threads_running()
     if running:
         raise ForkRefused(
@@ -137,7 +147,9 @@ def fork_worker(
         if pid == 0:  # the worker: it never returns from here
             code = 1
             try:
-                code = _as_a_fresh_worker(told, rules, stdin_read, stdout_write, parents_own, held)
+                code = _as_a_fresh_worker(
+                    told, rules, stdin_read, stdout_write, parents_own, held, fresh
+                )
             finally:
                 os._exit(code)
     finally:
@@ -155,14 +167,19 @@ def _as_a_fresh_worker(
     stdout: int,
     parents_own: Iterable[Closable],
     mask: set[int | signal.Signals],
+    fresh: bool = False,
 ) -> int:
-    """The child: made what a fresh interpreter was, then the worker; its exit status."""
+    """The child: made what a fresh interpreter was, then the worker (``fresh``: a
+    new interpreter's, by exec); its exit status."""
     for thing in parents_own:  # (their objects closed too: no later close of a reused fd)
         with contextlib.suppress(OSError):
             thing.close()
     _pipes_on_0_and_1(stdin, stdout)
     _fresh_signals()
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # (the parent's, before the fork)
+    if fresh:  # (an exec that fails raises: printed, status 1, as below)
+        command = [sys.executable, "-m", "deberc_net.server.cluster.worker"]
+        os.execve(sys.executable, command, {**os.environ, ENV: json.dumps(told)})
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     errors = getattr(sys.stdout, "errors", None) or "strict"
     # the parent's objects stay behind sys.__stdin__/__stdout__ (their fds are ours now)

@@ -257,6 +257,10 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     failure: str | None = None  # the reason a worker could not start, said by the CLI
     restart_at: dict[int, float] = {}  # a dead worker's index: when it starts again
     drained: set[int] = set()  # the workers a drain has ended (not started again)
+    # once a worker has been stopped as asked (a rolling restart, perhaps an upgrade's),
+    # the code installed may be newer than what this parent imported: every start from
+    # then on is a fresh interpreter's, not a fork (docs/scaling.md, "Forked workers")
+    fresh = False
     drains_seen = 0
     try:
         while not stopping:
@@ -290,7 +294,9 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if i in restart_at:
                     if time.monotonic() >= restart_at[i] and not stopping and not draining:
                         del restart_at[i]
-                        workers[i] = start_worker(settings, i, count, parent, rules, parents_own())
+                        workers[i] = start_worker(
+                            settings, i, count, parent, rules, parents_own(), fresh
+                        )
                     continue
                 code = worker.process.poll()
                 if code is None or stopping:
@@ -331,6 +337,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 # (its status then the signal's, negative): no death
                 if stopped_as_asked(code):
                     log.info("worker_stopped", worker=i, pid=worker.process.pid, status=code)
+                    fresh = True
                 else:
                     log.warning(
                         "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
@@ -402,11 +409,13 @@ def start_worker(
     parent: str = "",
     rules: RuleBook | None = None,
     parents_own: Iterable[Closable] = (),
+    fresh: bool = False,
 ) -> Worker:
     """Worker ``index`` of ``count`` forked, a process of its own serving ``settings``
     (it says 'ready' on its stdout once it serves); ``parent``: the parent's run;
     ``rules``: the parent's loaded rules (None: the worker loads them); ``parents_own``:
-    what the worker closes (forked.fork_worker). Its stdout: 'ready', then an admin's
+    what the worker closes (forked.fork_worker); ``fresh``: a new interpreter, of the
+    code installed now (forked.fork_worker). Its stdout: 'ready', then an admin's
     'drain-asked NAME' (heard_from); its stdin's end is the parent's death, and the one
     word said there, DRAIN_WORD (worker.py)."""
     told = {
@@ -418,7 +427,7 @@ def start_worker(
     }
     try:
         # (through JSON: the settings as the worker's Config reads them, as ever)
-        process = fork_worker(json.loads(json.dumps(told)), rules, parents_own)
+        process = fork_worker(json.loads(json.dumps(told)), rules, parents_own, fresh)
     except ForkRefused as exc:
         raise WorkersError(str(exc)) from None
     log.info("worker_started", worker=index, pid=process.pid)

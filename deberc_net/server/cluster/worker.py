@@ -1,5 +1,6 @@
-"""One worker of ``serve --workers N``, forked by launch.py (forked.py): the ordinary
-server, on the shared port, in the shared lobby."""
+"""One worker of ``serve --workers N``, forked by launch.py (forked.py), or run as
+``python -m`` by a fresh one (after a rolling restart): the ordinary server, on the
+shared port, in the shared lobby."""
 
 from __future__ import annotations
 
@@ -139,3 +140,10 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
             yield from _leaves(inner)
     else:
         yield exc
+
+
+if __name__ == "__main__":  # a fresh worker (forked.py ``fresh``): its settings in its environment
+    from .forked import ENV
+
+    _structlog_without_rich()  # (the logs are JSON lines: before the server's imports)
+    raise SystemExit(worker_main(json.loads(os.environ[ENV])))
