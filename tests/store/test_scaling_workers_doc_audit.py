@@ -26,7 +26,9 @@ Processes
     with a thread running → store/test_workers_forked.py; a broken rule plugin said by
     the parent in two lines, status 2 → store/test_workers_broken_plugin.py; once a
     worker is stopped as asked, it and every later start a fresh interpreter of the
-    code installed then → store/test_workers_rolling_upgrade.py
+    code installed then → store/test_workers_rolling_upgrade.py; a worker's stdout read
+    all along, a plugin's print passed on to the parent's stdout
+    → store/test_workers_plugin_print.py
     a port another process listens on, another `serve --workers` too, refused in one
     line, status 2 → store/test_workers.py
       test_workers_refuse_a_port_another_serve_workers_listens_on

@@ -15,12 +15,14 @@ and not listening, so the port stays theirs while a worker restarts; it logs
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import select
 import signal
 import socket
+import sys
 import time
 import tomllib
 from collections.abc import Iterable
@@ -121,16 +123,21 @@ class Worker:
     asked: list[str] = attrs.Factory(list)
     # the database as the worker's logs name it ('ready DB': a JSON string)
     db: str | None = None
+    # what it wrote on its stdout after its last whole line (listen)
+    partial: bytes = b""
 
 
 def heard_from(worker: Worker, line: bytes) -> None:
-    """A line of a worker's stdout: 'ready DB', 'failed REASON', or 'drain-asked NAME'."""
+    """A line of a worker's stdout: 'ready DB', 'failed REASON', or 'drain-asked NAME';
+    any other (a plugin's print) is passed on to the parent's stdout, where a lone
+    ``serve`` would have written it."""
     line = line.strip()
     if line == b"ready" or line.startswith(b"ready "):
         said = line[len(b"ready ") :]
         try:
             db = json.loads(said) if said else None
         except ValueError:  # not the worker's word: a plugin's print ('ready to go')
+            _pass_on(line)
             return
         worker.ready = True
         if isinstance(db, str):
@@ -139,6 +146,55 @@ def heard_from(worker: Worker, line: bytes) -> None:
         worker.failure = line[len(b"failed ") :].decode("utf-8", "replace")
     elif line.startswith(DRAIN_ASKED):
         worker.asked.append(line[len(DRAIN_ASKED) :].decode("utf-8", "replace"))
+    else:
+        _pass_on(line)
+
+
+def _pass_on(line: bytes) -> None:
+    """A worker's line that is not for the parent, on the parent's stdout (none: lost)."""
+    out = getattr(sys.stdout, "buffer", None)
+    with contextlib.suppress(OSError, ValueError):
+        if out is not None:
+            out.write(line + b"\n")
+            out.flush()
+
+
+# what the parent reads of a worker's stdout at once; and the longest line it keeps
+# whole (a longer one, a plugin's print without a newline, is passed on in pieces)
+READ_SIZE = 65536
+LONGEST_LINE = 1 << 20
+
+
+def listen(workers: Iterable[Worker]) -> None:
+    """Read what each worker has written on its stdout, without waiting, and hear each
+    whole line (heard_from). Every worker's, every turn of the parent's loop, not only
+    until it is ready: a worker's stdout is a pipe, and one nobody read filled up (64
+    KiB) and stopped the worker at its next print, a plugin's, its trio loop and every
+    player with it."""
+    pipes = {
+        w.process.stdout: w
+        for w in workers
+        if w.process.stdout is not None and not w.process.stdout.closed
+    }
+    if not pipes:
+        return
+    for pipe in select.select(list(pipes), [], [], 0)[0]:
+        worker = pipes[pipe]
+        while True:  # (os.read: no buffer of the file object's kept behind select's back)
+            try:
+                chunk = os.read(pipe.fileno(), READ_SIZE)  # (select saw it: no wait)
+            except OSError:
+                break
+            if not chunk:  # its end closed: it has stopped (the loop's poll says so)
+                break
+            *lines, worker.partial = (worker.partial + chunk).split(b"\n")
+            if len(worker.partial) > LONGEST_LINE:
+                lines.append(worker.partial)
+                worker.partial = b""
+            for line in lines:
+                heard_from(worker, line)
+            if len(chunk) < READ_SIZE or not select.select([pipe], [], [], 0)[0]:
+                break
 
 
 def _described(workers: list[Worker], config: Config) -> str:
@@ -154,13 +210,7 @@ def _who_asked(workers: list[Worker]) -> tuple[int, str] | None:
     """The first admin whose 'drain' a worker passed on to this parent and who is not
     logged yet: (that worker, his name); None if none did (a SIGUSR1 sent by hand). His
     line was written before his worker's signal: it is in the pipe by now."""
-    for worker in workers:
-        pipe = worker.process.stdout
-        while pipe is not None and not pipe.closed and select.select([pipe], [], [], 0)[0]:
-            line = pipe.readline()  # (unbuffered: what select saw is all there is)
-            if not line:  # its end closed: it has stopped
-                break
-            heard_from(worker, line)
+    listen(workers)
     for worker in workers:
         if worker.asked:
             return worker.index, worker.asked.pop(0)
@@ -199,8 +249,14 @@ def stopped_as_asked(status: int) -> bool:
 def _last_words(worker: Worker) -> str | None:
     """Why a worker that has ended stopped, in its own words ('failed REASON' on its
     stdout), if it said."""
-    if worker.process.stdout is not None and worker.failure is None:
-        for line in worker.process.stdout.read().splitlines():
+    pipe = worker.process.stdout
+    if pipe is not None and not pipe.closed and worker.failure is None:
+        rest = worker.partial
+        with contextlib.suppress(OSError):
+            while chunk := os.read(pipe.fileno(), READ_SIZE):  # (to its end: it has ended)
+                rest += chunk
+        worker.partial = b""
+        for line in rest.splitlines():
             heard_from(worker, line)
     return worker.failure
 
@@ -272,12 +328,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if len(drained) + len(restart_at) == count:  # every worker has stopped
                     log.info("drained", workers=count)
                     break
-            for i, worker in enumerate(workers):
-                if i in restart_at or worker.ready or worker.process.stdout is None:
-                    continue
-                readable, _, _ = select.select([worker.process.stdout], [], [], 0)
-                if readable:
-                    heard_from(worker, worker.process.stdout.readline())
+            listen(w for i, w in enumerate(workers) if i not in restart_at)
             if not announced and all(w.ready for w in workers):
                 log.info(
                     "listening",
