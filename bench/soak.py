@@ -1,6 +1,6 @@
 """Soak: the attacks of docs/security.md, all at once, against a server with bots playing.
 
-    .venv/bin/python bench/soak.py [--minutes 1] [--pairs 4]
+    .venv/bin/python bench/soak.py [--minutes 1] [--pairs 4] [--at-least-deals 0]
 
 Starts ``deberc-net``'s server in a subprocess (fresh SQLite file; every client here
 but the ``help`` prober comes from 127.0.0.1, so the per-address connection limit is
@@ -22,7 +22,10 @@ off — every other limit is at its default) and runs, for ``--minutes``:
 At the end it prints the server's RSS (now and peak), the p99 latency of ``help``,
 the matches finished, the bots dropped or forfeited, successful takeovers (must be 0),
 and the deals stored against the deals the bots saw finish (none fewer: a deal the
-server ended as the bots were stopped may be one more).
+server ended as the bots were stopped may be one more). ``--at-least-deals N`` goes on
+past ``--minutes`` until the bots have seen N deals end (for at most a minute more): a
+short soak on a busy machine (the test suite's few seconds) may otherwise end before the
+bots are seated, and prove nothing of the deals.
 """
 
 from __future__ import annotations
@@ -243,25 +246,31 @@ async def registrar(port: int, tally: Tally) -> None:
             pass
 
 
+# how long a soak goes on past its --minutes for its --at-least-deals, at the most
+MORE_FOR_DEALS_S = 60.0
+
+
 async def soak(port: int, args: argparse.Namespace, tally: Tally) -> None:
-    with trio.move_on_after(args.minutes * 60):
-        async with trio.open_nursery() as nursery:
-            for pair in range(args.pairs):
-                for side in range(2):
-                    name = f"bot{pair}x{side}"
-                    nursery.start_soon(
-                        honest_bot, port, name, tally, random.Random(f"{pair}/{side}")
-                    )
-            nursery.start_soon(help_prober, port, tally)
-            nursery.start_soon(takeover, port, tally)
-            for i in range(50):
-                nursery.start_soon(non_reader, port, i, tally)
-            nursery.start_soon(sayer, port, tally)
-            nursery.start_soon(idle_sockets, port, tally, 300, False)
-            nursery.start_soon(idle_sockets, port, tally, 20, True)
-            nursery.start_soon(new_and_vanish, port, tally)
-            nursery.start_soon(guesser, port, tally)
-            nursery.start_soon(registrar, port, tally)
+    async with trio.open_nursery() as nursery:
+        for pair in range(args.pairs):
+            for side in range(2):
+                name = f"bot{pair}x{side}"
+                nursery.start_soon(honest_bot, port, name, tally, random.Random(f"{pair}/{side}"))
+        nursery.start_soon(help_prober, port, tally)
+        nursery.start_soon(takeover, port, tally)
+        for i in range(50):
+            nursery.start_soon(non_reader, port, i, tally)
+        nursery.start_soon(sayer, port, tally)
+        nursery.start_soon(idle_sockets, port, tally, 300, False)
+        nursery.start_soon(idle_sockets, port, tally, 20, True)
+        nursery.start_soon(new_and_vanish, port, tally)
+        nursery.start_soon(guesser, port, tally)
+        nursery.start_soon(registrar, port, tally)
+        await trio.sleep(args.minutes * 60)
+        with trio.move_on_after(MORE_FOR_DEALS_S):
+            while len(tally.deals) < args.at_least_deals:
+                await trio.sleep(0.05)
+        nursery.cancel_scope.cancel()
 
 
 FLUSH_WAIT_S = 5.0  # at most, for the store to write the deals just finished
@@ -300,6 +309,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=1.0)
     parser.add_argument("--pairs", type=int, default=4)
+    parser.add_argument(
+        "--at-least-deals",
+        type=int,
+        default=0,
+        help="go on past --minutes (a minute at most) until the bots saw this many deals end",
+    )
     args = parser.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
