@@ -32,6 +32,9 @@ PY = shlex.quote(sys.executable)
 HEUR = "heur=py:clients.heuristic_bot"
 RAND = "rand=py:clients.random_bot --seed 1"
 RAND2 = "rand2=py:clients.random_bot --seed 2"
+# A ladder's --deals for one a test stops: minutes of play, far past any test's time
+# limit (20000, as before, dealt each ladder a schedule ten times as long at its start)
+LONG = "2000"
 
 
 def script(tmp_path: Path, name: str, body: str) -> str:
@@ -290,6 +293,22 @@ def session(sid: int) -> list[int]:
     """The processes still running in session ``sid`` (not a zombie: it ended and no
     one waited for it), the bots' included (each in a process group of its own, in the
     ladder's session); each then killed."""
+    found = _running_in(sid)
+    for pid in found:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return found
+
+
+def wait_for_session_to_end(sid: int, within_s: float) -> None:
+    """Wait until no process of session ``sid`` runs, or ``within_s`` has gone by (then
+    ``session`` finds what is left)."""
+    deadline = time.monotonic() + within_s
+    while _running_in(sid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _running_in(sid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -297,5 +316,4 @@ def session(sid: int) -> list[int]:
                 state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
                 if os.getsid(int(entry.name)) == sid and state != "Z":
                     found.append(int(entry.name))
-                    os.kill(int(entry.name), signal.SIGKILL)
     return found

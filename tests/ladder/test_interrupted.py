@@ -27,6 +27,7 @@ from tests.server.conftest import Connector
 from .helpers import (
     GONE,
     HEUR,
+    LONG,
     PY,
     RAND,
     kept_seatings,
@@ -51,7 +52,7 @@ def test_an_interrupted_ladder_releases_the_boards_it_started(
     Failed before: the boards' finished seatings stayed withheld for good (SIGTERM left
     the running ones too), and the process said it lost its server (SIGINT) or died."""
     db = tmp_path / "ladder.sqlite3"
-    argv = ladder_argv(db, "--bot", HEUR, "--bot", RAND, "--deals", "20000", "--json")
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", RAND, "--deals", LONG, "--json")
     with subprocess.Popen(
         argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     ) as done:
@@ -82,9 +83,7 @@ async def test_a_ladder_interrupted_on_a_given_server_releases_its_boards_there(
     ended: list[subprocess.CompletedProcess[bytes]] = []
 
     async def ladder(task_status: trio.TaskStatus[trio.Process]) -> None:
-        ended.append(
-            await one_board_on(port, tmp_path, "--deals", "20000", task_status=task_status)
-        )
+        ended.append(await one_board_on(port, tmp_path, "--deals", LONG, task_status=task_status))
 
     async with trio.open_nursery() as nursery:
         process = await nursery.start(ladder)
@@ -109,7 +108,7 @@ async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
     """``kill -9``: nothing releases the ladder's boards, they stay withheld; the way
     docs/bots.md gives an operator lists them all: each key read from the store,
     ``release KEY`` sent by an admin on a server over that database."""
-    argv = ladder_argv(db_path, "--bot", HEUR, "--bot", RAND, "--deals", "20000", "--json")
+    argv = ladder_argv(db_path, "--bot", HEUR, "--bot", RAND, "--deals", LONG, "--json")
     async with trio.open_nursery() as nursery:
         process = await nursery.start(
             functools.partial(trio.run_process, argv, cwd=tmp_path, check=False)
@@ -175,7 +174,7 @@ def test_a_second_ctrl_c_ends_the_ladder_at_once_with_the_same_line(tmp_path: Pa
     the ladder printed that traceback and exited with status 1."""
     db = tmp_path / "ladder.sqlite3"
     stubborn = script(tmp_path, "stubborn", STUBBORN)
-    argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", "20000", "--json")
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", stubborn, "--deals", LONG, "--json")
     status, out, err = _ctrl_c_once(
         argv, tmp_path, lambda: kept_seatings(db) >= 3, again_after_s=0.5, group=True
     )
@@ -191,7 +190,7 @@ def test_a_ladder_whose_terminal_hangs_up_stops_its_bot_processes(tmp_path: Path
     foreground group, the ladder's), were left running."""
     db = tmp_path / "ladder.sqlite3"
     rand = f"rand={PY} -m clients.random_bot --seed 1"
-    argv = ladder_argv(db, "--bot", HEUR, "--bot", rand, "--deals", "20000", "--json")
+    argv = ladder_argv(db, "--bot", HEUR, "--bot", rand, "--deals", LONG, "--json")
     # a ladder started from a terminal: SIGHUP as the system leaves it, even where this
     # suite runs under ``nohup`` (an ignored signal stays ignored across exec)
     argv = as_from_a_terminal(argv)

@@ -25,6 +25,7 @@ from tests.hangup import as_from_a_terminal
 
 from .helpers import (
     HEUR,
+    LONG,
     PY,
     RAND,
     SPRT_LADDER,
@@ -38,6 +39,7 @@ from .helpers import (
     summary,
     unlisted,
     wait_for_kept_seatings,
+    wait_for_session_to_end,
     withheld,
 )
 
@@ -320,14 +322,12 @@ def _gone(pid: int, within_s: float = 20) -> bool:
         time.sleep(0.05)
 
 
-def _long_ladder(
-    tmp_path: Path, *python: str, deals: int = 20000, **popen: Any
-) -> subprocess.Popen[str]:
+def _long_ladder(tmp_path: Path, *python: str, **popen: Any) -> subprocess.Popen[str]:
     """A ladder of two processes far longer than any test: one to stop. ``python``: the
     interpreter's own arguments before the ladder's (``-c`` code that then runs it)."""
     argv = ladder_argv(
         tmp_path / "ladder.sqlite3",
-        *("--bot", HEUR, "--bot", RAND, "--deals", str(deals), "--processes", "2", "--json"),
+        *("--bot", HEUR, "--bot", RAND, "--deals", LONG, "--processes", "2", "--json"),
     )
     if python:
         argv[1:3] = python
@@ -351,7 +351,7 @@ raise SystemExit(main())
 def test_ctrl_c_as_the_ladder_forks_stops_every_process_with_one_line(tmp_path: Path) -> None:
     """The ladder stops its parts and says so in one line, status 2 (not 0 after every
     board); its output ends only once no part holds it open either."""
-    with _long_ladder(tmp_path, "-c", CTRL_C_AT_FORK, deals=2000) as done:
+    with _long_ladder(tmp_path, "-c", CTRL_C_AT_FORK) as done:
         try:
             out, err = done.communicate(timeout=30)
         finally:
@@ -427,7 +427,7 @@ def test_a_ladder_of_processes_whose_terminal_hangs_up_stops_them_all(
     db = tmp_path / "ladder.sqlite3"
     argv = ladder_argv(
         db,
-        *("--bot", HEUR, "--bot", RAND_PROCESS, "--deals", "20000", "--processes", "2"),
+        *("--bot", HEUR, "--bot", RAND_PROCESS, "--deals", LONG, "--processes", "2"),
         *("--concurrency", "1", "--json"),
     )
     # SIGHUP at its default, as a terminal leaves it, even where this suite runs under
@@ -446,7 +446,9 @@ def test_a_ladder_of_processes_whose_terminal_hangs_up_stops_them_all(
                 done.send_signal(signal.SIGHUP)
             out, err = done.communicate(timeout=30)
             assert all(_gone(part) for part in parts)
-            time.sleep(0.5)  # (a bot process stopped by its part has had time to exit)
+            # a bot process stopped by its part is given 0.5 s to exit, as it was by a
+            # sleep of that length: here the wait ends as soon as the last has
+            wait_for_session_to_end(done.pid, within_s=0.5)
         finally:
             if done.poll() is None:
                 done.kill()
