@@ -89,7 +89,7 @@ in or not; a stop once; signals before `listening`; the grace, at once with nobo
 match-end; new/sit/seek refused `shutting-down`, and a closed table's calls and `state`;
 a waiting seek ends with the stop's line alone, `unseek` then not-allowed
     → server/test_shutdown.py
-      test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language;
+      test_a_stop_names_the_matches_it_ends_and_tells_their_players_in_their_language;
     → server/test_seek_looks_again.py, server/test_lobby_tasks.py;
     → here: test_a_stop_tells_each_table_and_refuses_new_games_as_11_4_says
 §11.4 the stopped match listed `winner=-`, `reason=shutdown`

@@ -209,37 +209,14 @@ def test_a_signal_the_moment_listening_is_logged_stops_the_server_cleanly(
     assert events.index("listening") < events.index("shutdown") and events[-1] == "stopped"
 
 
-def test_a_stop_names_the_matches_it_ends_in_the_log(tmp_path: Path) -> None:
-    # tryout-s15 #7: SIGTERM mid-match logged no line saying which match it cut
-    proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
-    try:
-        with (
-            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
-            socket.create_connection(("127.0.0.1", port), timeout=10) as bob,
-        ):
-            ann.sendall(b"style machine\nlogin ann\nnew 2\n")
-            table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0]
-            bob.sendall(b"style machine\nlogin bob\nsit " + table + b"\n")
-            read_until(bob, b"kind=start")
-            proc.send_signal(signal.SIGTERM)
-            read_until(ann, b"\xff")
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.stderr is not None
-    lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line]
-    [started] = [x["match"] for x in lines if x["event"] == "match_start"]
-    [stopped] = [x for x in lines if x["event"] == "matches_stopped"]
-    assert stopped["matches"] == [started] and stopped["level"] == "warning"
-
-
-def test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language(
+def test_a_stop_names_the_matches_it_ends_and_tells_their_players_in_their_language(
     tmp_path: Path,
 ) -> None:
-    # club tryout (s23): players were told only "Table 34 closes: SIGINT received.",
-    # half English on a Russian screen, and nothing of their match
+    """SIGTERM mid-match: the log names the match it cut (tryout-s15 #7: no line said
+    which), and each player is told his match stops unrated, in his language (club
+    tryout, s23: only "Table 34 closes: SIGINT received.", half English on a Russian
+    screen, and nothing of the match). One server for both: each is what that one stop
+    does."""
     proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
     try:
         with (
@@ -259,6 +236,12 @@ def test_a_stop_tells_the_players_their_match_stops_unrated_in_their_language(
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    assert proc.stderr is not None
+    lines = [json.loads(line) for line in proc.stderr.read().splitlines() if line]
+    [started] = [x["match"] for x in lines if x["event"] == "match_start"]
+    [stopped] = [x for x in lines if x["event"] == "matches_stopped"]
+    assert started == match
+    assert stopped["matches"] == [started] and stopped["level"] == "warning"
     assert (
         f"info closed={table} text=Table {table} closes: SIGTERM received. Match {match} stops"
         " here: nobody wins or loses, and it is not rated." in machine
