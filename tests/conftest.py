@@ -23,6 +23,7 @@ from tests.cpu_report import (  # noqa: F401  (pytest --cpu-report: its hooks)
     pytest_runtest_logreport,
     pytest_runtest_makereport,
     pytest_runtest_setup,
+    pytest_runtest_teardown,
     pytest_terminal_summary,
 )
 
