@@ -277,17 +277,26 @@ async def test_many_addresses_cannot_start_house_bots_without_end(
 
 
 async def test_house_bots_sit_in_the_order_they_were_asked_for(
-    start_server: Callable[..., Awaitable[int]], connect: Connector, monkeypatch: MonkeyPatch
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    monkeypatch: MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     """The first bot asked for is slow to log in: it still takes the first free seat,
     so a host chooses who sits where, his partner too (tryout s9, finding 15)."""
     real = HouseBots.argv
+    # the first bot's start waits for this file, made once the other has sat: it logs
+    # in last whatever the machine's load (a 2 s sleep did, but for 2 s every run)
+    other_seated = tmp_path / "other-seated"
 
     def late_first(self: HouseBots, bot: HouseBot) -> list[str]:
         argv = real(self, bot)
-        delay = 2 if bot.name.endswith("-1") else 0
-        code = f"import runpy, sys, time; time.sleep({delay}); sys.argv = sys.argv[1:]; "
-        code += f"runpy.run_module({argv[2]!r}, run_name='__main__')"
+        code = "import os, runpy, sys, time; "
+        if bot.name.endswith("-1"):
+            code += f"end = time.monotonic() + {BOT_START_S}\n"
+            code += f"while not os.path.exists({str(other_seated)!r}) and time.monotonic() < end:"
+            code += " time.sleep(0.01)\n"
+        code += f"sys.argv = sys.argv[1:]; runpy.run_module({argv[2]!r}, run_name='__main__')"
         return [argv[0], "-c", code, "bot", *argv[3:]]
 
     monkeypatch.setattr(HouseBots, "argv", late_first)
@@ -309,6 +318,8 @@ async def test_house_bots_sit_in_the_order_they_were_asked_for(
     for _ in asked:
         line = await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
         seated.append((fields(line)[1]["name"], fields(line)[1]["seat"]))
+        other_seated.touch()
+    assert [name for name, _ in seated] == asked[::-1]  # the first asked came last
     assert dict(seated) == {asked[0]: "1", asked[1]: "2"}  # however they came
 
 
