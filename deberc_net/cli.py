@@ -827,7 +827,7 @@ def _admin(args: argparse.Namespace) -> int:
     if known:
         print(
             f"{args.name} has a new password in {describe(args.db)} (the old one no longer "
-            f"works); {_admins_hint(args)}"
+            f"works); {_reset_hint(args)}"
         )
     else:
         print(f"{args.name} is registered in {describe(args.db)}; {_admins_hint(args)}")
@@ -873,6 +873,25 @@ def _admins_hint(args: argparse.Namespace) -> str:
         f"list it in admins in {args.config} (it is not there yet), then restart the server:"
         " it reads the file when it starts"
     )
+
+
+def _reset_hint(args: argparse.Namespace) -> str:
+    """What is left to do after --replace: nothing for a player's name (a forgotten
+    password reset, docs/protocol.md §5.20), the admins' listing for an admin's."""
+    from deberc_net.server.store import name_key
+
+    # a player's reset was told to list him in admins, as if it made him an admin
+    if args.admins is None:  # no settings file given: whose name it is is not known here
+        return (
+            "it logs in with it at once, at a running server too (an admin's name must be"
+            " in the server's admins as well: a server reads them when it starts)"
+        )
+    if name_key(args.name) not in {name_key(admin) for admin in args.admins}:
+        return (
+            f"a player's name ({args.config} does not list it in admins): it logs in with"
+            " the new password at once, at a running server too"
+        )
+    return _admins_hint(args)
 
 
 def _admin_password(name: str) -> str | None:

@@ -54,6 +54,40 @@ def test_admin_says_when_the_files_admins_leave_the_name_out(
     )
 
 
+def test_a_players_password_reset_is_not_told_to_list_him_in_admins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`admin NAME --replace` is how a forgotten password is reset (docs/protocol.md
+    §5.20): for a player's name it said "list it in admins … then restart the server",
+    as if the reset needed him made an admin and a restart."""
+    db = tmp_path / "club.sqlite3"
+    settings = _settings(tmp_path, db)
+    for name, password in (("dan", "danpw-1\n"), ("boss", "bosspw1\n")):
+        monkeypatch.setattr("sys.stdin", io.StringIO(password))
+        assert main(["admin", name, "--config", str(settings)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("danpw-2\n"))
+    assert main(["admin", "dan", "--replace", "--config", str(settings)]) == 0
+    assert capsys.readouterr().out == (
+        f"dan has a new password in {db} (the old one no longer works); a player's name"
+        f" ({settings} does not list it in admins): it logs in with the new password at"
+        " once, at a running server too\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("danpw-3\n"))
+    assert main(["admin", "dan", "--replace", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == (
+        f"dan has a new password in {db} (the old one no longer works); it logs in with it"
+        " at once, at a running server too (an admin's name must be in the server's admins"
+        " as well: a server reads them when it starts)\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("bosspw2\n"))
+    assert main(["admin", "boss", "--replace", "--config", str(settings)]) == 0
+    assert capsys.readouterr().out.startswith(
+        f"boss has a new password in {db} (the old one no longer works); {settings} lists it"
+        " in admins ("
+    )
+
+
 def test_admin_finds_the_name_in_the_files_admins_in_any_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
