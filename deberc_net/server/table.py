@@ -1410,8 +1410,9 @@ class Table:
                         )
                     else:  # the match ends with this deal: one trip to the store for all
                         flush_batch()  # what was told so far need not wait for the disk
-                        ratings = await self.lobby.writes.run(
-                            functools.partial(_in_turn, store_deal, self._end_writes(end))
+                        ratings = await self._store_end(
+                            functools.partial(_in_turn, store_deal, self._end_writes(end)),
+                            deal=event.deal,
                         )
                         end_stored = True
                     record = event.record
@@ -1497,6 +1498,22 @@ class Table:
         )
         return functools.partial(_rated_finish, held, finish, rate)
 
+    async def _store_end(
+        self, job: Callable[[], list[RatingResult] | None], **lost: object
+    ) -> list[RatingResult] | None:
+        """The match's end written (``job``: its result, its last deal with ``lost``'s
+        ``deal``, the ratings it returns). A store that cannot take it (a full disk, its
+        database away) loses the record, not the match: it is logged as a queued write's
+        failure is, and the end told as played, unrated; it made the table fail as a
+        bug, and the players who had played it out were told no result."""
+        match = self.match
+        assert match is not None
+        try:
+            return await self.lobby.writes.run(job)
+        except Exception:
+            log.exception("store_write_failed", table=self.id, match=match.match_id, **lost)
+            return None
+
     async def _match_over(
         self,
         end: g.MatchEnded,
@@ -1521,7 +1538,7 @@ class Table:
                 self.keep_missed(seat, said)
         flush_batch()
         if not stored:  # on disk before anyone is told ('games' lists it, 'top' rates it)
-            ratings = await self.lobby.writes.run(self._end_writes(end))
+            ratings = await self._store_end(self._end_writes(end))
         if ratings:  # a match of guests (or unrated) changes no rating: no line
             log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks

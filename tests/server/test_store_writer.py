@@ -185,3 +185,42 @@ async def test_a_deal_whose_write_fails_is_logged_and_its_table_plays_on(
         assert 1 not in stored(store, match_id)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("end", ["played out", "left"])
+async def test_a_match_whose_end_the_store_cannot_take_is_told_as_played(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, end: str
+) -> None:
+    """A full disk at a match's end (its result's write, with its last deal's or after
+    a leave) loses the record, not the match: the players are told its end as played,
+    the loss is logged as a write's (`store_write_failed`, naming the match), and the
+    table closes as after any match. It failed the table as a bug (`table_error`, the
+    players told `the table failed`, no result), at every match's end while the disk
+    was full (docs/settings.md, "Logs")."""
+
+    def full_disk(*_: Any, **__: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(SQLiteStore, "finish_match", full_disk)
+    with structlog.testing.capture_logs() as logs:
+        async with running_server(make_config(db_path)) as port:
+            if end == "left":
+                ann, bob, match_id = await ann_and_bob_play_to_the_first_record(port)
+                await ann.send("leave")
+                told = await bob.expect("event", kind="match-end")
+                assert told["reason"] == "left"
+            else:
+                ann = await machine_client(port, "ann")
+                bob = await machine_client(port, "bob")
+                await seat_pair(ann, bob, "2 to-301")
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(play_machine, bob, random.Random(1))
+                    told = fields(await play_machine(ann, random.Random(2)))[1]
+                match_id = told["match"]
+                assert told["reason"] in ("target", "claim")
+            await ann.send("tables")  # the server plays on: the table is closed
+            assert (await ann.expect("tables"))["count"] == "0"
+            await close_all([ann, bob])
+    failed = [e for e in logs if e["log_level"] == "error"]
+    assert [(e["event"], e["match"]) for e in failed] == [("store_write_failed", match_id)]
+    assert "table_error" not in [e["event"] for e in logs]
