@@ -509,7 +509,7 @@ class Bot:
                 raise LoginRefused(f.get("text", "refused"))
         if tag == Tag.OK and f.get("cmd") == "sit":
             self._table = f.get("table")
-        elif tag == Tag.INFO and self._table is not None and f.get("closed") == self._table:
+        elif tag == Tag.INFO and f.get("closed") is not None and self._closed_here(f["closed"]):
             return self._table_closed(out, f.get("text", ""))
         board = f.get("board") if tag == Tag.OK and f.get("cmd") == "sit" else None
         if board is not None and self.on_board is not None:
@@ -579,6 +579,12 @@ class Bot:
         """The wait after a put-off seek is over: seek again."""
         self._seek_due = True
         await send(f"seek {self.seek}")
+
+    def _closed_here(self, table: str) -> bool:
+        """``info closed=T`` is the bot's: its table's, or, seeking with no table yet,
+        the one its seek was matched to (failed before seating it: docs/protocol.md
+        §11.4), after which it waited for ever."""
+        return table == self._table or (self._table is None and self._seeking)
 
     def _table_closed(self, out: list[str], text: str) -> Step:
         """The bot's table closed under it with no match end to come (``info closed=T``:

@@ -460,6 +460,19 @@ class Table:
             log.exception("table_end_failed", table=self.id)
         self._close(Closure.FAILED)
         self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
+        self._coming_told_closed()
+
+    def _coming_told_closed(self) -> None:
+        """Those on their way to a seat here (seekers matched to it, a 'new' opener),
+        the table failing before it seated them (drawing its match number from a full
+        disk), told it closed as a stopped server's seats are (``info closed=T``): they
+        wait for no seat, and a bot seeks again. Their sits came to the closed table and
+        were refused `table T is already playing`, their seeks gone: a bot waited for
+        ever, a person for a game never to come."""
+        coming, self.coming = self.coming, []  # (their sits are refused untold)
+        said = phrase(Msg.TABLE_FAILED, table=self.id)
+        for session in coming:
+            session.send(ev.table_closed(self.id, said))
 
     def _tell_failed(self) -> None:
         """The apology, and the match's end to those told it."""

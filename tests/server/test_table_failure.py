@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
 from deberc_net.protocol import render_ru
 from deberc_net.protocol.lang import RU_MATCH_REASONS
 from deberc_net.server.app import serve
+from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.testing import rule_book
 
 from .client import LineClient, fields, seat_pair
@@ -528,3 +530,70 @@ async def test_a_rule_failing_to_set_up_a_table_is_named_to_the_player_and_logge
     assert {entry["log_level"] for entry in failed} == {"error"}
     assert all(isinstance(entry["exc_info"].__cause__, KeyError) for entry in failed)
     assert not [entry for entry in logs if entry["event"] == "command_error"]
+
+
+async def test_seekers_matched_to_a_table_that_fails_before_seating_them_are_told_it_closed(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, connect: Connector
+) -> None:
+    """A table opened for two seekers that fails drawing its match number (a full disk)
+    tells them it closed (`info closed=T`, as a stopped server's table does), so that a
+    bot seeks again and a person knows he waits for nothing. They were told `table 1 is
+    already playing` (their sits refused by the closed table), their seeks gone: a bot
+    waited for ever (seen on a club's server whose disk had filled)."""
+
+    def full_disk(*_: Any, **__: Any) -> list[int]:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(SQLiteStore, "new_match_numbers", full_disk)
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            rules = rule_book()
+            port = await nursery.start(functools.partial(serve, make_config(db_path), rules=rules))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            for client in (ann, bob):
+                await client.send("seek 2")
+            for client in (ann, bob):
+                closed = await client.expect("info")
+                assert (closed["closed"], closed["text"]) == (
+                    "1",
+                    "table 1 failed and closes; sorry",
+                )
+                await client.send("ping")  # nothing else came: no 'already playing'
+                await client.expect("ok", cmd="ping")
+                assert not [line for line in client.lines if line.startswith("error")]
+            nursery.cancel_scope.cancel()
+    assert [e["event"] for e in logs if e["log_level"] == "error"] == ["table_error"]
+
+
+async def test_the_client_librarys_bots_seek_again_when_their_matched_table_fails_unseated(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``clients.client.Bot``s matched to a table that fails before seating them
+    (its match number not drawn: the disk full, then freed) seek again on its `info
+    closed=T` and play their match (they waited for ever: the line named a table the
+    bot had not sat at, and it read only its own table's)."""
+    from clients.client import Bot
+
+    drawn = SQLiteStore.new_match_numbers
+    failures = [sqlite3.OperationalError("database or disk is full")]
+
+    def full_once(store: SQLiteStore, count: int) -> list[int]:
+        if failures:
+            raise failures.pop()
+        return drawn(store, count)
+
+    monkeypatch.setattr(SQLiteStore, "new_match_numbers", full_once)
+    with trio.fail_after(30), structlog.testing.capture_logs():
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(functools.partial(serve, config, rules=rule_book()))
+            bots = [
+                Bot(lambda view: view.legal[0], name, port=port, seek="2 to-301", games=1)
+                for name in ("ann", "bob")
+            ]
+            async with trio.open_nursery() as playing:
+                for bot in bots:
+                    playing.start_soon(bot.run)
+            assert [bot.stats.games for bot in bots] == [1, 1]
+            nursery.cancel_scope.cancel()
