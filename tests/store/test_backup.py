@@ -245,6 +245,8 @@ def test_a_postgresql_store_is_sent_to_pg_dump(
     err = capsys.readouterr().err
     assert err.startswith("deberc-net backup: postgresql://deberc:***@db.example/deberc is a")
     assert "pg_dump" in err and "secret" not in err
+    # the dump holds the hashes: the command said to write it as the umask has it (0644)
+    assert "(umask 077; pg_dump --format=custom --file OUT 'postgresql://…')" in err
     assert list(tmp_path.iterdir()) == []
 
 

@@ -68,8 +68,10 @@ def _refused(db: str, out: str, replace: bool) -> None:
     if is_postgres(db):
         raise StoreError(
             f"{describe(db)} is a PostgreSQL database: back it up with PostgreSQL's pg_dump"
-            " (pg_dump --format=custom --file OUT 'postgresql://…'), which copies it"
-            " consistently while servers run; this command copies an SQLite file"
+            " ((umask 077; pg_dump --format=custom --file OUT 'postgresql://…')), which copies"
+            " it consistently while servers run; the umask keeps the dump, which holds the"
+            " password hashes, from being written readable by everyone, as pg_dump writes"
+            " it; this command copies an SQLite file"
         )
     if is_postgres(out):  # an operator moving his club: it said "cannot write in postgresql:"
         raise StoreError(
