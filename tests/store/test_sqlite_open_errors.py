@@ -4,7 +4,10 @@ log), never a bare "cannot open the database"."""
 
 from __future__ import annotations
 
+import os
+import pwd
 import sqlite3
+import tempfile
 import threading
 from pathlib import Path
 
@@ -75,3 +78,72 @@ def test_switching_a_new_file_to_wal_waits_as_long_as_busy_timeout_s_says(
         held.close()
     waited = float(str(refused.value).split("still after ")[1].split(" s ")[0])
     assert waited < 2.0, refused.value  # about 0.2 s; it was 20 tries of 0.2 s and more
+
+
+def _opened_as_another_user(db: Path) -> str:
+    """What opening ``db`` says to a server run as a user who may not write it: as
+    root, a child process that became 'nobody'; as anyone else, the file made 0400."""
+    if os.geteuid() != 0:
+        db.chmod(0o400)
+        try:
+            SQLiteStore(db, serving=True)
+        except StoreError as exc:
+            return str(exc)
+        return "opened"
+    reading, writing = os.pipe()
+    child = os.fork()
+    if child == 0:  # (the child: no pytest past this point, only its answer)
+        said = "opened"
+        try:
+            nobody = pwd.getpwnam("nobody")
+            os.setgid(nobody.pw_gid)
+            os.setuid(nobody.pw_uid)
+            SQLiteStore(db, serving=True)
+        except StoreError as exc:
+            said = str(exc)
+        except BaseException as exc:  # (said to the parent, not raised in the child)
+            said = f"failed: {exc!r}"
+        os.write(writing, said.encode())
+        os._exit(0)
+    os.close(writing)
+    with os.fdopen(reading, "rb") as answer:
+        said = answer.read().decode()
+    os.waitpid(child, 0)
+    return said
+
+
+def test_a_database_the_servers_user_may_not_write_says_whose_it_is_and_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """A store made by root ('deberc-net admin' run as root: 0600, root's) and served by
+    another user said only `cannot open the database …: unable to open database file`
+    (or, readable, `writing this server's row failed: attempt to write a readonly
+    database`): it names the server's user, the file's owner and mode, and the fix."""
+    with tempfile.TemporaryDirectory() as folder:  # (pytest's own is closed to others)
+        os.chmod(folder, 0o777)  # (the folder is not what is tested)
+        _not_the_servers_users(Path(folder) / "club.sqlite3")
+    if os.geteuid() == 0:  # a folder on the way closed to the server's user
+        said = _opened_as_another_user(tmp_path / "new.sqlite3")
+        assert said == (
+            f"cannot open the database {tmp_path / 'new.sqlite3'}: this server runs as nobody,"
+            f" who may not reach its folder {tmp_path} (a folder on the way is closed to"
+            " nobody): open it to nobody, or give a path in a folder of its own"
+        )
+
+
+def _not_the_servers_users(db: Path) -> None:
+    SQLiteStore(db).close()
+    user = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() != 0 else "nobody"
+    owner = pwd.getpwuid(os.stat(db).st_uid).pw_name
+    said = _opened_as_another_user(db)
+    mode = f"{os.stat(db).st_mode & 0o777:04o}"
+    assert said == (
+        f"cannot open the database {db}: this server runs as {user}, who may not read and"
+        f" write {db} ({owner}'s, mode {mode}): chown it to {user}, or run the server as"
+        " its owner (a file that 'deberc-net admin' run as root made is root's)"
+    )
+    if os.geteuid() == 0:  # readable by all, writable by root only: the readonly case
+        db.chmod(0o644)
+        said = _opened_as_another_user(db)
+        assert said.startswith(f"cannot write the database {db}: this server runs as nobody")
+        assert f"({owner}'s, mode 0644): chown it to nobody" in said

@@ -157,6 +157,8 @@ def cannot_use(path: str, exc: sqlite3.DatabaseError, step: str, waited_s: float
         )
     if step == READING:  # not a database, a disk that fails: said as any open's failure
         return cannot_open(path, exc)
+    if "readonly" in str(exc) and (denied := not_allowed(path)) is not None:
+        return StoreError(f"cannot write the database {path}: {denied}")
     log.error("store_open_failed", db=path, step=step, exc_info=exc)
     return StoreError(
         f"the database {path} opened, but {step} failed: {exc} (the log has the details)"
@@ -172,6 +174,13 @@ def cannot_open(path: str, exc: OSError | sqlite3.Error) -> StoreError:
     folder = os.path.dirname(path) or "."
     if os.path.isdir(path):
         why = f"{path} is a folder, not a database file: give a file's path"
+    elif _closed(folder):  # (isdir is False for a folder it may not reach: not "no folder")
+        user = _user_name(os.geteuid())
+        why = (
+            f"cannot open the database {path}: this server runs as {user}, who may not reach"
+            f" its folder {folder} (a folder on the way is closed to {user}): open it to"
+            f" {user}, or give a path in a folder of its own"
+        )
     elif not os.path.isdir(folder):
         why = (
             f"cannot create the database {path}: there is no folder {folder}; create it"
@@ -179,10 +188,60 @@ def cannot_open(path: str, exc: OSError | sqlite3.Error) -> StoreError:
         )
     elif isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
         why = f"{path} is not an SQLite database (left as it is): give another file"
+    elif (denied := not_allowed(path)) is not None:
+        why = f"cannot open the database {path}: {denied}"
     else:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         why = f"cannot open the database {path}: {reason}"
     return StoreError(why)
+
+
+def not_allowed(path: str) -> str | None:
+    """Why this process's user may not use the database at ``path`` (read and write it,
+    its -wal and -shm, and make them in its folder), with whose it is and what to do; or
+    None. SQLite said only 'unable to open database file' to a server run as another user
+    than the one whose 'deberc-net admin' (as root) had made the file."""
+    user = _user_name(os.geteuid())
+    folder = os.path.dirname(path) or "."
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        if os.path.exists(name) and not os.access(name, os.R_OK | os.W_OK):
+            return (
+                f"this server runs as {user}, who may not read and write {name} ({_whose(name)}):"
+                f" chown it to {user}, or run the server as its owner (a file that"
+                " 'deberc-net admin' run as root made is root's)"
+            )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (
+            f"this server runs as {user}, who may not make files in {folder} ({_whose(folder)}),"
+            f" where SQLite keeps the database's -wal and -shm: chown the folder to {user},"
+            " or give a path in a folder of its own"
+        )
+    return None
+
+
+def _closed(folder: str) -> bool:
+    """Whether ``folder`` is out of this process's reach (a folder above it closed)."""
+    try:
+        os.stat(folder)
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _whose(name: str) -> str:
+    st = os.stat(name)
+    return f"{_user_name(st.st_uid)}'s, mode {stat.S_IMODE(st.st_mode):04o}"
+
+
+def _user_name(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:  # (a uid with no name: a container's)
+        return f"uid {uid}"
 
 
 class SQLiteStore:
