@@ -147,3 +147,28 @@ def _not_the_servers_users(db: Path) -> None:
         said = _opened_as_another_user(db)
         assert said.startswith(f"cannot write the database {db}: this server runs as nobody")
         assert f"({owner}'s, mode 0644): chown it to nobody" in said
+
+
+def test_a_full_disk_as_the_store_opens_is_said_as_such_with_no_traceback(
+    tmp_path: Path,
+) -> None:
+    """A migration (or the server's row) that finds the disk full is no bug: one
+    sentence says so and what to do, no `store_open_failed` traceback in the log (it
+    said `… failed: database or disk is full (the log has the details)`, its traceback
+    an error line, to an operator's `admin` on a full disk)."""
+    db = tmp_path / "s.sqlite3"
+    filling = Migration(
+        len(MIGRATIONS) + 1,
+        "a disk that fills",  # SQLite's page limit, for real: its 'database or disk is full'
+        "PRAGMA max_page_count = 1; CREATE TABLE filler (x);"
+        " INSERT INTO filler VALUES (zeroblob(1000000));",
+        "",
+    )
+    with structlog.testing.capture_logs() as logs, pytest.raises(StoreError) as refused:
+        SQLiteStore(db, migrations=[*MIGRATIONS, filling])
+    assert str(refused.value) == (
+        f"the database {db} opened, but bringing it up to date (its migrations) failed: its"
+        " disk is full (or its quota): make room, then start again (what was written"
+        " before stays whole)"
+    )
+    assert [e for e in logs if e["log_level"] == "error"] == []

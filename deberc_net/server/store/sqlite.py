@@ -157,6 +157,11 @@ def cannot_use(path: str, exc: sqlite3.DatabaseError, step: str, waited_s: float
         )
     if step == READING:  # not a database, a disk that fails: said as any open's failure
         return cannot_open(path, exc)
+    if "disk is full" in str(exc):  # no bug: no traceback in the log, the remedy said
+        return StoreError(
+            f"the database {path} opened, but {step} failed: its disk is full (or its"
+            " quota): make room, then start again (what was written before stays whole)"
+        )
     if "readonly" in str(exc) and (denied := not_allowed(path)) is not None:
         return StoreError(f"cannot write the database {path}: {denied}")
     log.error("store_open_failed", db=path, step=step, exc_info=exc)
