@@ -472,7 +472,10 @@ class Table:
         coming, self.coming = self.coming, []  # (their sits are refused untold)
         said = phrase(Msg.TABLE_FAILED, table=self.id)
         for session in coming:
-            session.send(ev.table_closed(self.id, said))
+            if session.table is self:  # the opener: his 'new' is answered, as any command
+                session.send(ev.error("internal", said))
+            else:
+                session.send(ev.table_closed(self.id, said))
 
     def _tell_failed(self) -> None:
         """The apology, and the match's end to those told it."""

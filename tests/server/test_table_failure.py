@@ -562,8 +562,18 @@ async def test_seekers_matched_to_a_table_that_fails_before_seating_them_are_tol
                 await client.send("ping")  # nothing else came: no 'already playing'
                 await client.expect("ok", cmd="ping")
                 assert not [line for line in client.lines if line.startswith("error")]
+            # one who opened it with 'new' has that command answered: an error, not info
+            cyd = await connect.machine(port, "cyd")
+            await cyd.send("new 2")
+            failed = await cyd.expect("error")
+            assert (failed["code"], failed["text"]) == (
+                "internal",
+                "table 2 failed and closes; sorry",
+            )
+            await cyd.send("seek 2")  # back in the lobby, free to seek
+            await cyd.expect("ok", cmd="seek")
             nursery.cancel_scope.cancel()
-    assert [e["event"] for e in logs if e["log_level"] == "error"] == ["table_error"]
+    assert [e["event"] for e in logs if e["log_level"] == "error"] == ["table_error"] * 2
 
 
 async def test_the_client_librarys_bots_seek_again_when_their_matched_table_fails_unseated(
