@@ -17,6 +17,7 @@ from deberc_net.process_exit import freeze_heap_at_exit
 # Each command imports what it uses, when it runs: --help, --version and the store
 # commands do not import the engine, the plugins or trio (a process's start-up).
 if TYPE_CHECKING:
+    from deberc_net.ladder.results import Summary
     from deberc_net.ladder.runner import LadderOptions
     from deberc_net.ladder.store import LadderStore
     from deberc_net.plugins import PluginError, RuleBook
@@ -396,6 +397,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
 
     try:
         with signals_held():  # a finished run is written whole (docs/bots.md)
+            _count_clock_calls(summary, args.db)
             data = summary.as_dict()
             if not args.distributed:  # (finished by run_distributed) one transaction for all
                 store.add_games(run_id, [result.stored() for result in summary.results])
@@ -418,6 +420,20 @@ def _fail_run(store: LadderStore, run_id: int, error: Exception) -> None:
     except Exception as exc:
         if not _database_error(exc):
             raise
+
+
+def _count_clock_calls(summary: Summary, db: str) -> None:
+    """The calls the clock made for each bot, from the deals stored in ``db`` (the
+    ladder's own server's store; a ``--server`` run's are in that server's)."""
+    from deberc_net.ladder.clock_calls import clock_calls
+    from deberc_net.server.store import open_store
+
+    store = open_store(db)
+    try:
+        found = clock_calls(summary.results, store.match_records)
+    finally:
+        store.close()
+    summary.clock_calls, summary.first_clock_calls = found.counts, found.first
 
 
 def _ladder_run_refused(args: argparse.Namespace, options: LadderOptions) -> None:

@@ -230,6 +230,18 @@ def text(data: dict[str, Any]) -> str:
                 f"{count(data['bot_errors'].get(bot, 0), 'exception')}"
                 + ("" if first is None else f"; first: {first}")
             )
+    if data.get("clock_calls"):  # each a request the bot let run out (docs/bots.md)
+        lines += [
+            "",
+            "Clock's calls (an ask not answered in time, or answered only with refused calls):",
+        ]
+        for bot in data["bots"]:
+            if data["clock_calls"].get(bot):
+                first = data.get("first_clock_calls", {}).get(bot)
+                lines.append(
+                    f"  {bot}: {data['clock_calls'][bot]}"
+                    + ("" if first is None else f"; first: {first}")
+                )
     drawn = " (drawn at random for this run)" if data.get("random_seed") else ""
     # a seed has no space (schedule.seed_refused) but may hold what a shell reads ($ ; ')
     again = shlex.quote(data["seed"])

@@ -65,6 +65,9 @@ class Summary:
     sprt_pairs_after: int = 0  # duplicate pairs finished after the verdict, not in its LLR
     games_by_bot: Counter[str] = attrs.Factory(Counter)
     results: list[GameResult] = attrs.Factory(list)
+    # the calls the clock made for each bot, and where its first was (clock_calls.py)
+    clock_calls: Counter[str] = attrs.Factory(Counter)
+    first_clock_calls: dict[str, str] = attrs.Factory(dict)
 
     def as_dict(self) -> dict[str, Any]:
         o = self.options
@@ -89,6 +92,8 @@ class Summary:
             "crashes": dict(self.crashes),
             "forfeits": dict(self.forfeits),
             **self.faults(),
+            "clock_calls": dict(self.clock_calls),
+            "first_clock_calls": dict(self.first_clock_calls),
             "sprt": None
             if o.sprt is None
             else {

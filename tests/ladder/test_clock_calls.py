@@ -1,0 +1,55 @@
+"""A bot that lets its clock run out short of a forfeit is told so in the ladder's
+report (docs/bots.md, "A bot's timeouts"): each call the clock made for it, counted
+from the stored deals, and where its first was. Before, a refused call or a timeout
+left the report as clean as a bot's that never erred (black-box evening s41)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from deberc_net.ladder.report import text
+
+from .helpers import EAGER, RAW_HEAD, ladder, script, summary
+
+# answers every ask with its first legal call but its first ask, which it answers with
+# a call the server refuses, and then says nothing: the clock plays for it once
+ONCE_LATE = (
+    RAW_HEAD
+    + """\
+from deberc_net.protocol.wire import fields_of
+asks = 0
+for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
+    tag, kv = fields_of(line)
+    if tag == "ask":
+        asks += 1
+        call = "xyz" if asks == 1 else kv["legal"].split(",")[0]
+        sock.sendall(f"{call} seq={kv['seq']}\\n".encode())
+    elif tag == "event" and kv.get("kind") == "match-end":
+        sock.sendall(b"seek reserved\\n")
+"""
+)
+
+
+def test_the_clocks_calls_for_a_bot_are_counted_with_its_first(tmp_path: Path) -> None:
+    late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
+    done = ladder(
+        tmp_path,
+        *("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "300"),
+        *("--concurrency", "1", "--json"),
+    )
+    data = summary(done)
+    assert data["forfeits"] == {} and data["clock_calls"] == {"late": 1}
+    first = data["first_clock_calls"]["late"]
+    assert first.startswith("match m") and " deal 1: " in first
+    report = text(data)
+    assert "Clock's calls (an ask not answered in time" in report
+    assert f"  late: 1; first: {first}" in report
+
+
+def test_a_clean_run_says_no_clocks_calls(tmp_path: Path) -> None:
+    eager = script(tmp_path, "eager", EAGER)
+    done = ladder(
+        tmp_path, "--bot", eager, "--bot", "rand=py:clients.random_bot", "--deals", "1", "--json"
+    )
+    data = summary(done)
+    assert data["clock_calls"] == {} and "Clock's calls" not in text(data)
