@@ -55,6 +55,9 @@ class Error:
     # a slow-down's wait: ms until the limit that refused it lets it in, as things stand
     # (wait_ms=, appended before text=: a bot knows when to send it again)
     wait_ms: int | None = None
+    # the machine style's own fields after those, before text= (a stale call's
+    # answers= and open=, the numbers its text says: ``stale``)
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 @attrs.frozen
@@ -632,6 +635,14 @@ def ok(cmd: str, said: Phrase, fields: tuple[tuple[str, str], ...] = ()) -> Ok:
 
 def error(code: str, said: Phrase) -> Error:
     return Error(code, said.text(), said=said)
+
+
+def stale(said: Phrase, answers: int, open_request: int) -> Error:
+    """A table call whose ``seq=`` answers no open request (docs/protocol.md §7), with
+    ``answers=`` (the request it answered) and ``open=`` (the open one) for programs,
+    which matched a refusal to its call by the number in the text, a sentence for people."""
+    told = (("answers", str(answers)), ("open", str(open_request)))
+    return Error("stale", said.text(), said=said, fields=told)
 
 
 def slow_down(key: Msg, wait_s: float, **values: Value) -> Error:

@@ -331,7 +331,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             if machine:
                 hinted = [] if event.hint is None else [("hint", event.hint)]
                 waited = [] if event.wait_ms is None else [("wait_ms", event.wait_ms)]
-                return [line("error", [("code", event.code), *hinted, *waited], event.text)]
+                named = [("code", event.code), *hinted, *waited, *event.fields]
+                return [line("error", named, event.text)]
             told = f"Error ({event.code}): {event.human or event.text}"
             if event.hint is not None:
                 told = f"{sentence(told)} Did you mean {spoken_call(event.hint, event.words)}?"

@@ -1258,7 +1258,7 @@ class Table:
         if seq is not None and not self.asked_seq <= seq <= self.seq:
             stale = stale_answer(seq, self.asked_seq, self.seq)
             if stale is not None:
-                session.send(ev.error("stale", stale))
+                session.send(ev.stale(stale, seq, self.asked_seq))
                 return
         # the deal's own list, not a copy (only read here): the list the last ask was
         # written from, worked out once for this state, which ``apply`` checks the call

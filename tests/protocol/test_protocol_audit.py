@@ -412,10 +412,12 @@ async def test_a_seq_beyond_the_tables_is_no_request_yet_and_changes_nothing(
     seq = int(ask["seq"])
     call = random_legal(ask, random.Random(1))
     assert await lines_until_pong(client, f"{call} seq={seq + 5}") == [
-        f"error code=stale text=there is no request {seq + 5} yet; the open request is {seq}"
+        f"error code=stale answers={seq + 5} open={seq} text=there is no request {seq + 5} yet; "
+        f"the open request is {seq}"
     ]
     assert await lines_until_pong(client, f"{call} seq={seq - 1}") == [
-        f"error code=stale text=that answers request {seq - 1}; the open request is {seq}"
+        f"error code=stale answers={seq - 1} open={seq} text=that answers request {seq - 1}; "
+        f"the open request is {seq}"
     ]
     await client.send("state")  # nothing changed: the same request, still open
     again = await client.read_until(lambda line: line.startswith("ask "))

@@ -407,7 +407,7 @@ GOLDEN = [
     "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow game.",
     "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
     "ok cmd=reserve table=5 text=Table 5 is reserved for a, b.",
-    "error code=stale text=that answers request 6; the open request is 7",
+    "error code=stale answers=6 open=7 text=that answers request 6; the open request is 7",
     "error code=busy text=the server is full",
     "who count=2 names=fedya,stayer",
     "tables count=1",
