@@ -10,7 +10,7 @@ from pathlib import Path
 
 from deberc_net.ladder import report
 
-from .helpers import RAND, ladder, script, summary
+from .helpers import RAND, RAW_HEAD, ladder, script, summary
 
 BUGGY = """
 from clients.client import Brain
@@ -134,3 +134,42 @@ def test_an_exception_in_on_event_is_a_fault_not_a_crash(tmp_path: Path) -> None
         ), first
         assert f"{bot}-1: {first}; the bot plays on (that line was not taken in)" in done.stderr
     assert "Traceback" not in done.stderr and "faults fallbacks=" not in done.stderr
+
+
+# a bot of its own (no client library) whose first answer is refused: it sends its
+# first legal call instead and says so in the words docs/bots.md gives
+OWN_WORDS = (
+    RAW_HEAD
+    + """\
+import sys
+from deberc_net.protocol.wire import fields_of
+asks, legal, fallbacks = 0, [], 0
+for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
+    tag, kv = fields_of(line)
+    if tag == "ask":
+        asks += 1
+        legal = [kv["legal"].split(",")[0], kv["seq"]]
+        call = "xyz" if asks == 1 else legal[0]
+        sock.sendall(f"{call} seq={kv['seq']}\\n".encode())
+    elif tag == "error" and legal:
+        fallbacks += 1
+        if fallbacks == 1:
+            print(f"{a.name}: 'xyz' refused: {kv['code']}; the first legal call was sent "
+                  "instead (a fallback)", file=sys.stderr, flush=True)
+        print(f"{a.name}: faults fallbacks={fallbacks} exceptions=0", file=sys.stderr, flush=True)
+        sock.sendall(f"{legal[0]} seq={legal[1]}\\n".encode())
+        legal = []
+    elif tag == "event" and kv.get("kind") == "match-end":
+        sock.sendall(b"seek reserved\\n")
+"""
+)
+
+
+def test_a_bot_of_its_own_has_its_faults_in_the_report_in_the_documented_words(
+    tmp_path: Path,
+) -> None:
+    own = script(tmp_path, "own", OWN_WORDS)
+    done = ladder(tmp_path, "--bot", own, "--bot", RAND, "--deals", "1", "--concurrency", "1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "  own: 1 fallback, 0 exceptions; first: 'xyz' refused: unknown-command" in done.stdout
+    assert "faults fallbacks=" not in done.stderr  # read into the report, not passed on
