@@ -34,7 +34,7 @@ def test_the_clocks_calls_for_a_bot_are_counted_with_its_first(tmp_path: Path) -
     late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
     done = ladder(
         tmp_path,
-        *("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "300"),
+        *("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "1000"),
         *("--concurrency", "1", "--json"),
     )
     data = summary(done)
