@@ -495,6 +495,7 @@ def _import_before_the_run(own_server: bool, parts: bool) -> None:
 
     import openskill.models  # noqa: F401  (the ratings)
 
+    import deberc_net.ladder.clock_calls  # (the clock's calls counted at the end)
     import deberc_net.ladder.held_signals  # (the finished run's writes)
 
     if parts:
