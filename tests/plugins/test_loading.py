@@ -24,6 +24,7 @@ from deberc_net.plugins.hookspecs import PROJECT, RuleSpecs
 from deberc_net.plugins.manager import RuleManager
 from deberc_net.protocol.messages import MESSAGES, Msg
 from deberc_net.testing import rule_book
+from tests.dist_info import write_distribution
 
 GOOD_RULE = """
 from deberc_net.plugins import RuleInfo, hookimpl
@@ -63,12 +64,7 @@ def publish(root: Path, dist: str, rule: str, source: str) -> str:
     ``source``) under the entry-point group deberc_net. Returns the module name."""
     module = f"deberc_test_{uuid.uuid4().hex[:12]}"  # fresh: nothing cached in sys.modules
     (root / f"{module}.py").write_text(source.format(name=rule), encoding="utf-8")
-    info = root / f"{dist.replace('-', '_')}-0.0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.0.1\n", encoding="utf-8"
-    )
-    (info / "entry_points.txt").write_text(f"[deberc_net]\n{rule} = {module}\n", encoding="utf-8")
+    write_distribution(root, dist, f"[deberc_net]\n{rule} = {module}\n")
     return module
 
 

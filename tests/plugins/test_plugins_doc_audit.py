@@ -241,6 +241,7 @@ from deberc_net.testing import (
     say,
     spoken,
 )
+from tests.dist_info import write_distribution
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
@@ -281,16 +282,6 @@ def ticked(cell: str) -> list[str]:
     return re.findall(r"`([^`]+)`", cell)
 
 
-def distribution(root: Path, name: str, entry_points: str) -> None:
-    """An installed-looking distribution ``name`` (0.0.1) in ``root``."""
-    info = root / f"{name.replace('-', '_')}-0.0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.0.1\n", encoding="utf-8"
-    )
-    (info / "entry_points.txt").write_text(entry_points, encoding="utf-8")
-
-
 # ------------------------------------------------------------------------- loading
 @pytest.mark.timeout(60)
 def test_a_broken_package_is_refused_in_the_two_lines_the_page_shows(tmp_path: Path) -> None:
@@ -302,7 +293,7 @@ def test_a_broken_package_is_refused_in_the_two_lines_the_page_shows(tmp_path: P
     (package / "__init__.py").write_text(
         '"""A broken rule."""\n\nimport nosuchthing\n', encoding="utf-8"
     )
-    distribution(
+    write_distribution(
         tmp_path / "src", "deberc-broken", "[deberc_net]\nbroken-rule = deberc_brokenmod\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "src"), str(ROOT)]))
@@ -468,7 +459,7 @@ def test_the_to_777_example_published_as_the_page_shows_plays_to_777(
     (toml,) = code_blocks(text, "toml")
     points = tomllib.loads(toml)["project"]["entry-points"]["deberc_net"]
     lines = "".join(f"{name} = {value}\n" for name, value in points.items())
-    distribution(tmp_path, "my-house-rules", f"[deberc_net]\n{lines}")
+    write_distribution(tmp_path, "my-house-rules", f"[deberc_net]\n{lines}")
     monkeypatch.syspath_prepend(str(tmp_path))
     book = RuleBook.load()
     rule = book.get("to-777")

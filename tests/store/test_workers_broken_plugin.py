@@ -13,20 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.dist_info import write_distribution
+
 from .workers import settings_file
 
 
 def _broken_distribution(root: Path) -> None:
     """``deberc-broken`` in ``root``: its rule's module imports a module nobody has."""
     (root / "deberc_brokenmod.py").write_text("import nosuchthing\n", encoding="utf-8")
-    info = root / "deberc_broken-0.0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: deberc-broken\nVersion: 0.0.1\n", encoding="utf-8"
-    )
-    (info / "entry_points.txt").write_text(
-        "[deberc_net]\nbroken-rule = deberc_brokenmod\n", encoding="utf-8"
-    )
+    write_distribution(root, "deberc-broken", "[deberc_net]\nbroken-rule = deberc_brokenmod\n")
 
 
 @pytest.mark.timeout(60)

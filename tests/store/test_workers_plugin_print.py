@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import trio
 
+from tests.dist_info import write_distribution
+
 from .workers import SETTINGS, served_workers, settings_file
 
 LOUD = """
@@ -30,14 +32,7 @@ def deberc_configure(settings, players):
 
 def _loud_distribution(root: Path) -> None:
     (root / "deberc_loudmod.py").write_text(LOUD, encoding="utf-8")
-    info = root / "deberc_loud-0.0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: deberc-loud\nVersion: 0.0.1\n", encoding="utf-8"
-    )
-    (info / "entry_points.txt").write_text(
-        "[deberc_net]\nloud = deberc_loudmod\n", encoding="utf-8"
-    )
+    write_distribution(root, "deberc-loud", "[deberc_net]\nloud = deberc_loudmod\n")
 
 
 @pytest.mark.timeout(120)
