@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import deberc_net
 from deberc_net.process_exit import freeze_heap_at_exit
+from deberc_net.start_up import collector_paused
 
 # Each command imports what it uses, when it runs: --help, --version and the store
 # commands do not import the engine, the plugins or trio (a process's start-up).
@@ -246,6 +247,13 @@ def _hold_the_drain() -> list[int]:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    if args.workers != 1:  # the parent of --workers lives on with its collector
+        return _serve_now(args)
+    with collector_paused():  # on again once it listens, its start-up frozen (running.py)
+        return _serve_now(args)
+
+
+def _serve_now(args: argparse.Namespace) -> int:
     # first: the settings, the imports and the rules take a good part of a second
     drains = _hold_the_drain()
     if args.workers != 1:  # serve_config imports the workers' launcher, with structlog

@@ -40,6 +40,7 @@ from deberc_net.protocol.connection import (
     TimeoutCode,
 )
 from deberc_net.protocol.messages import Msg, Phrase, phrase
+from deberc_net.start_up import resume
 
 from .addresses import Network, limited_address, listed, networks, peer_of, plain_ip
 from .app import ListenError, sole_exception
@@ -170,6 +171,7 @@ async def run(
                 # collector's full passes stop walking it (one took some 30 ms, every
                 # thousand-odd calls of a busy server: 5-8 % of its CPU)
                 gc.freeze()
+                resume()  # the collector paused for the CLI's start-up (start_up.py)
                 # and its young collections rarer: each walks every task's waits (~1,200
                 # coroutines at 100 busy tables) however few objects are new, 700 new
                 # ones apart by default (docs/performance.md, "The collector's threshold")

@@ -16,6 +16,7 @@ import trio._core._run as trio_run
 
 from deberc_net.server.app import serve
 from deberc_net.server.running import YOUNG_COLLECTION_AFTER
+from deberc_net.start_up import collector_paused
 from deberc_net.testing import rule_book
 
 from .conftest import make_config
@@ -56,6 +57,34 @@ async def test_a_server_owning_its_process_freezes_its_start_up_heap(tmp_path: P
         gc.set_threshold(*thresholds)  # the test's process is not the server's
     assert trio_run._r is coin  # trio's own coin back once the server ended
     assert not await woken_in_order()
+
+
+async def test_it_turns_on_the_collector_paused_for_the_cli_s_start_up(tmp_path: Path) -> None:
+    """`deberc-net serve` starts with the collector off (start_up.collector_paused): on
+    again at the freeze, before the server accepts, not when the command ends."""
+    thresholds = gc.get_threshold()
+    try:
+        with collector_paused():
+            async with trio.open_nursery() as nursery:
+                assert not gc.isenabled()
+                config = make_config(tmp_path / "s.sqlite3")
+                await nursery.start(
+                    functools.partial(serve, config, handle_signals=True, rules=rule_book())
+                )
+                assert gc.isenabled()
+                nursery.cancel_scope.cancel()
+    finally:
+        gc.set_threshold(*thresholds)  # the test's process is not the server's
+        gc.enable()
+
+
+async def test_an_in_process_server_leaves_a_paused_collector_paused(tmp_path: Path) -> None:
+    with collector_paused():
+        async with trio.open_nursery() as nursery:
+            await nursery.start(functools.partial(serve, make_config(tmp_path / "s.sqlite3")))
+            assert not gc.isenabled()
+            nursery.cancel_scope.cancel()
+    assert gc.isenabled()
 
 
 async def woken_in_order(tasks: int = 8, times: int = 20) -> bool:
