@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import deberc_net
 from deberc_net.process_exit import freeze_heap_at_exit
-from deberc_net.start_up import collector_paused
+from deberc_net.start_up import collector_paused, resume
 
 # Each command imports what it uses, when it runs: --help, --version and the store
 # commands do not import the engine, the plugins or trio (a process's start-up).
@@ -326,6 +326,11 @@ def _serve_now(args: argparse.Namespace) -> int:
 
 
 def _ladder_run(args: argparse.Namespace) -> int:
+    with collector_paused():  # on again once its server and bots started (runner.py)
+        return _ladder_run_now(args)
+
+
+def _ladder_run_now(args: argparse.Namespace) -> int:
     _structlog_without_rich()  # before anything imports it
     from deberc_net.ladder import report
     from deberc_net.ladder.runner import BotSpec, LadderOptions, run
@@ -373,6 +378,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
         store = open_ladder_store(args.db)
         stored = of_game(store.leaderboard(), options.variant, options.players)
         if args.distributed:  # the workers store the games
+            resume()  # (this process waits on them, and lives as long as they do)
             from deberc_net.ladder.distributed import run_distributed
             from deberc_net.ladder.held_signals import stops_as_ctrl_c
 
@@ -388,6 +394,7 @@ def _ladder_run(args: argparse.Namespace) -> int:
                     if args.processes > 1:  # the boards shared out among forked copies
                         from deberc_net.ladder.parallel import run_parallel
 
+                        resume()  # (each copy is its own, its start-up collected)
                         summary = run_parallel(options, args.processes, stored)
                     else:
                         summary = run(options, stored, handle_signals=True)

@@ -34,6 +34,7 @@ from deberc_net.hangup import hangup, leave_the_terminal_on_hangup
 from deberc_net.plugins import RuleBook
 from deberc_net.protocol.wire import EventKind, Line, MatchEnd, Tag
 from deberc_net.server.config import Config
+from deberc_net.start_up import resume
 
 from .admin import ADMIN, KEEP_OPEN_S, AdminClient
 from .patience import WAIT_LIMIT_S
@@ -253,6 +254,7 @@ class Ladder:
         supervisor.logged_in = True  # every bot started: an exit now is a crash
         if self.o.freeze_heap:
             gc.freeze()
+            resume()  # the collector paused for the CLI's start-up (start_up.py)
         await self._fill(admin)
         while self.failure is None and (
             self.running or self.awaiting or (not self.queue and await self._more_games())

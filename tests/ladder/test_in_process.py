@@ -13,6 +13,7 @@ from clients import random_bot
 from clients.client import Brain
 from deberc_net.ladder.runner import LadderOptions, run
 from deberc_net.ladder.supervisor import BotSpec
+from deberc_net.start_up import collector_paused
 
 from .helpers import HEUR, RAND, RAND2, deals_in, games_in, ladder, summary
 
@@ -124,6 +125,29 @@ def test_the_ladder_command_freezes_its_start_up_heap_and_a_library_run_does_not
     args = ("--bot", RAND, "--bot", RAND2, "--deals", "1", "--seed", "s4", "--json")
     assert summary(ladder(tmp_path, *args))["games"] == 2
     assert not any(other is made_before for other in gc.get_objects())  # frozen
+    assert gc.isenabled()  # (the command's start-up ran without it: start_up.py)
+
+
+def test_a_collector_paused_for_the_start_up_is_on_again_once_the_bots_started(
+    tmp_path: Path,
+) -> None:
+    """The CLI's ladder pauses the collector for its start-up (start_up.py): the run
+    turns it back on where it freezes that heap, before the games, not at their end."""
+    options = LadderOptions(
+        bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)],
+        deals=1,
+        seed="s6",
+        db=str(tmp_path / "ladder.sqlite3"),
+        progress=False,
+        freeze_heap=True,
+    )
+    try:
+        with collector_paused():
+            assert run(options).games == 2
+            assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()  # the test's process is not the ladder's
 
 
 # what a program's SIGTERM handler was while a ladder's in-process bots were made
