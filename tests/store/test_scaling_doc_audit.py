@@ -289,7 +289,15 @@ def test_the_store_modules_the_document_lists_are_there_and_the_address_picks_on
 ) -> None:
     listed = re.findall(r"^\| `(\w+\.py)` \|", _section("The store"), re.M)
     assert sorted(listed) == sorted(
-        ["base.py", "sqlite.py", "postgres.py", "migrations.py", "move.py", "__init__.py"]
+        [
+            "base.py",
+            "sqlite.py",
+            "postgres.py",
+            "migrations.py",
+            "gone.py",
+            "move.py",
+            "__init__.py",
+        ]
     )
     assert all((ROOT / "deberc_net" / "server" / "store" / name).is_file() for name in listed)
     assert inspect.signature(PostgresStore).parameters["pool_size"].default == 4

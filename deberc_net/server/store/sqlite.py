@@ -108,6 +108,7 @@ from .base import (
     released,
     withheld,
 )
+from .gone import server_gone
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migrated, Migration, pending
 
 
@@ -421,9 +422,23 @@ class SQLiteStore:
                 (socket.gethostname(), os.getpid(), int(self._plain)),
             )
             self.server_id = int(cur.lastrowid or 0)
+            self._end_the_gone()
             self._end_the_dead(dead_after_s)
             self._list_old_stops()
             self._db.execute(PLAYERS_HEAL.format(order="rowid"))
+
+    def _end_the_gone(self) -> None:
+        """Delete the rows of this host's servers whose process is gone (``kill -9``:
+        gone.server_gone), so that their matches end now, not after ``dead_after_s``
+        of silence: the file is this host's (docs/scaling.md, "Restarts on one host")."""
+        rows = self._db.execute(
+            "SELECT id, pid, CAST(strftime('%s', started) AS INTEGER) FROM servers"
+            " WHERE host = ? AND id != ?",
+            (socket.gethostname(), self.server_id),
+        ).fetchall()
+        for server, pid, started in rows:
+            if started is not None and server_gone(int(pid), float(started)):
+                self._db.execute("DELETE FROM servers WHERE id = ?", (server,))
 
     def _end_the_dead(self, dead_after_s: float) -> int:
         self._db.execute(

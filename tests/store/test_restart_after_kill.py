@@ -1,0 +1,94 @@
+"""A server restarted after ``kill -9`` on its SQLite file lists the killed one's
+matches ``server-lost`` at once (its process is gone from this host: store/gone.py),
+not after ``server_dead_ms``; PostgreSQL keeps the heartbeat rule (docs/scaling.md,
+"Restarts on one host")."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+from deberc_net.server.store import is_postgres, open_store
+
+from .records import deal
+
+# a server that stores deal 1 of a match (m1 unless named) and is killed outright
+KILLED = textwrap.dedent(
+    """
+    import os, signal, sys
+    from deberc_net.server.store import open_store
+    from tests.store.records import deal
+    store = open_store(sys.argv[1], serving=True)
+    store.add_deal(deal(sys.argv[2], 1))
+    os.kill(os.getpid(), signal.SIGKILL)
+    """
+)
+
+
+def _killed_server(db: str, match: str = "m1") -> None:
+    run = [sys.executable, "-c", KILLED, db, match]
+    done = subprocess.run(run, timeout=60, check=False)
+    assert done.returncode == -signal.SIGKILL
+
+
+def test_a_server_restarted_after_kill_9_lists_the_killed_ones_match_at_once(
+    store_db: str,
+) -> None:
+    _killed_server(store_db)
+    restarted = open_store(store_db, serving=True)  # dead_after_s: 30 s, as served
+    try:
+        games = restarted.recent_games("ann")
+        if is_postgres(store_db):  # several hosts: its silence is waited for, as before
+            assert games == []
+            return
+        (lost,) = games
+        assert (lost["match"], lost["reason"]) == ("m1", "server-lost")
+    finally:
+        restarted.close()
+
+
+def test_a_row_whose_pid_runs_a_process_started_after_it_is_gone(tmp_path: object) -> None:
+    """pid reuse: the row's pid runs a process that started after the row was written
+    (here: a row an hour old, a process just started) — not that server."""
+    db = f"{tmp_path}/deberc.sqlite3"
+    _killed_server(db)
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as other:
+        try:
+            with sqlite3.connect(db) as con:
+                con.execute(
+                    "UPDATE servers SET pid = ?, started = datetime('now', '-1 hour')",
+                    (other.pid,),
+                )
+            con.close()
+            restarted = open_store(db, serving=True)
+            try:
+                assert [g["match"] for g in restarted.recent_games("ann")] == ["m1"]
+            finally:
+                restarted.close()
+        finally:
+            other.kill()
+
+
+def test_a_live_server_of_this_host_or_one_of_another_host_is_waited_for(
+    tmp_path: object,
+) -> None:
+    """A row whose process runs and started before it (a server stalled, here this
+    test's own), or a row of another host (its pid means nothing here), keeps its
+    matches till its silence passes ``dead_after_s``."""
+    db = f"{tmp_path}/deberc.sqlite3"
+    alive = open_store(db, serving=True)
+    alive.add_deal(deal("m1", 1))
+    _killed_server(db, "m2")
+    with sqlite3.connect(db) as con:
+        killed = con.execute("SELECT max(id) FROM servers").fetchone()[0]
+        con.execute("UPDATE servers SET host = 'elsewhere' WHERE id = ?", (killed,))
+    con.close()
+    second = open_store(db, serving=True)
+    try:
+        assert second.recent_games("ann") == []
+    finally:
+        second.close()
+        alive.close()
