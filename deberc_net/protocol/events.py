@@ -676,5 +676,13 @@ def table_closed(table: int, said: Phrase) -> Info:
     return Info(said.text(), said, (("closed", str(table)),))
 
 
+def cut_off(match: str, table: str, reason: str, said: Phrase) -> Info:
+    """A registered player's last match cut off by a stop, at his login after it
+    (server/cut_off.py): ``info cut_off=M table=T reason=server-lost|shutdown text=…``
+    (docs/protocol.md §12), the match named for a program, not only in the text."""
+    told = (("cut_off", match), ("table", table), ("reason", reason))
+    return Info(said.text(), said, told)
+
+
 def bye(said: Phrase) -> Bye:
     return Bye(said.text(), said)

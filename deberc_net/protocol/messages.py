@@ -82,6 +82,7 @@ class Msg(StrEnum):
     TABLE_CLOSES = "table-closes"
     MATCH_STOPPED = "match-stopped"
     CUT_OFF = "cut-off"
+    CUT_OFF_LOST = "cut-off-lost"
     SIGNAL_RECEIVED = "signal-received"
     BUS_LOST = "bus-lost"
     SERVER_LOST = "server-lost"
@@ -735,6 +736,16 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " ({when} UTC): nobody won or lost, and it was not rated. 'games' lists it.",
         "Ваша последняя партия {match} за столом {table} прервана: сервер остановился"
         " ({when} UTC). Без победителя, в рейтинг не идёт; она есть в списке games.",
+    ),
+    # the same, the match's server killed or crashed: listed server-lost as a server
+    # started after it (or outlived it) found it gone (docs/scaling.md)
+    Msg.CUT_OFF_LOST: (
+        "Your last match, {match} at table {table}, was cut off when its server was lost"
+        " ({when} UTC): it is listed as server-lost; nobody won or lost, and it was not"
+        " rated. 'games' lists it.",
+        "Ваша последняя партия {match} за столом {table} прервана: её сервер был потерян"
+        " ({when} UTC). Без победителя, в рейтинг не идёт; она есть в списке games"
+        " (сервер потерян).",
     ),
     # the reason of a stop by a signal (Msg.SHUTTING_DOWN, Msg.TABLE_CLOSES)
     Msg.SIGNAL_RECEIVED: ("{signal} received", "получен сигнал {signal}"),

@@ -20,7 +20,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, phrase
 
 from .accounts import name_key
-from .store.base import STOPPED
+from .store.base import SERVER_LOST, STOPPED
 
 if TYPE_CHECKING:
     from .session import Session
@@ -57,5 +57,8 @@ class CutOff:
                 return
             session = now_here  # back already on a new connection, whose ask found it told
         when = game["finished"][:16]  # to the minute
-        said = phrase(Msg.CUT_OFF, match=match, table=game["table"], when=when)
-        session.send(ev.info(said))
+        reason, table = game["reason"], str(game["table"])
+        # a crash's (kill -9) said as one, its reason as 'games' lists it
+        key = Msg.CUT_OFF_LOST if reason == SERVER_LOST else Msg.CUT_OFF
+        said = phrase(key, match=match, table=table, when=when)
+        session.send(ev.cut_off(match, table, reason, said))

@@ -2017,3 +2017,15 @@ def test_a_dave_put_to_you_says_the_stake() -> None:
     )
     russian = fold_all(asked, TableState(lang=Lang.RU)).log[-1]
     assert russian.startswith("b2 говорит «даве»: сдайтесь за ставку 2 («сдаюсь»)"), russian
+
+
+def test_a_match_cut_off_by_a_crash_is_shown_as_the_server_says_it() -> None:
+    """After a kill -9 and a restart, the login's notice (docs/protocol.md §12), its
+    fields before text=, is logged as its text: the player reads why his match went."""
+    lost = (
+        "info cut_off=m3 table=3 reason=server-lost text=Your last match, m3 at table 3,"
+        " was cut off when its server was lost (2026-12-07 01:50 UTC): it is listed as"
+        " server-lost; nobody won or lost, and it was not rated. 'games' lists it."
+    )
+    told = fold_all([*BANNER, *START, *AGAIN, PONG, lost])
+    assert told.log[-1] == lost[lost.index("text=") + len("text=") :]

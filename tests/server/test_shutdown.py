@@ -13,6 +13,7 @@ import re
 import select
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import termios
@@ -371,6 +372,55 @@ async def test_after_a_restart_a_registered_player_is_told_his_match_was_cut_off
         bob = await connect.machine(port, "bob", "pw-bob-1")
         assert f"Your last match, {match} at table {table}" in (await bob.expect("info"))["text"]
         assert not [x for x in await infos_so_far(third) if "cut off" in x]
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _deal_stored(db: Path, match: str) -> None:
+    """Wait till the store writer has committed a deal of ``match`` (a kill waits for
+    nothing of the server's own)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            if con.execute("SELECT 1 FROM deals WHERE match_id = ?", (match,)).fetchone():
+                return
+        time.sleep(0.02)
+    raise AssertionError(f"no deal of {match} stored")
+
+
+async def test_after_a_kill_9_a_registered_player_is_told_at_once_his_match_was_lost(
+    tmp_path: Path, connect: Connector
+) -> None:
+    # operator evening (s41): kill -9 mid-match, restart, log in again: the greeting
+    # only, the match still running in the store till server_dead_ms had passed
+    db = tmp_path / "s.sqlite3"
+    proc, port = start_server_process(db)
+    try:
+        ann = await connect.machine(port, "ann", "pw-ann-1")
+        bob = await connect.machine(port, "bob", "pw-bob-1")
+        await seat_pair(ann, bob)
+        deal_over = lambda x: is_event(x, "deal-end")  # noqa: E731  (one deal stored)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_machine, ann, random.Random(1), deal_over)
+            nursery.start_soon(play_machine, bob, random.Random(2), deal_over)
+        start = fields(next(x for x in ann.lines if is_event(x, "start")))[1]
+        await trio.to_thread.run_sync(_deal_stored, db, start["match"])
+    finally:
+        proc.kill()  # SIGKILL: nothing of its own runs
+        proc.wait()
+    proc, port = start_server_process(db)
+    try:
+        again = await connect.machine(port, "ann", "pw-ann-1")
+        told = await again.expect("info", cut_off=start["match"])
+        assert (told["table"], told["reason"]) == (start["table"], "server-lost")
+        assert told["text"].startswith(
+            f"Your last match, {start['match']} at table {start['table']}, was cut off"
+            " when its server was lost ("
+        ), told
+        assert "listed as server-lost" in told["text"]
+        once_more = await connect.machine(port, "ann", "pw-ann-1")  # told once
+        assert not [x for x in await infos_so_far(once_more) if "cut off" in x]
     finally:
         proc.kill()
         proc.wait()
