@@ -64,7 +64,7 @@ from .rated_news import RatedNews
 from .ratings import new_ratings
 from .seat_log import SeatLeft, came_back, seat_left, seat_taken, went_away
 from .session import Batch, Session, batched, flush_batch, send_to_each
-from .store.base import RatingResult, told, withheld
+from .store.base import RatingResult, store_failure, told, withheld
 from .table_messages import (
     Away,
     Back,
@@ -433,8 +433,19 @@ class Table:
 
     async def _draw_match_number(self) -> None:
         """From the store: unique among every server on the same database (drawn by the
-        lobby in blocks: most tables take theirs without a trip to the store)."""
-        self.match_number = await self.lobby.new_match_number()
+        lobby in blocks: most tables take theirs without a trip to the store). A store
+        that cannot give one (a full disk, the database away) closes the table as a
+        failure, said as the store's (``match_number_failed``, a warning: its one line),
+        not as a bug's ``table_error`` and traceback: at the rate bots seek, on a full
+        disk, those filled the log."""
+        try:
+            self.match_number = await self.lobby.new_match_number()
+        except Exception as exc:
+            if not store_failure(exc):
+                raise
+            said = " ".join(str(exc).split())  # (one line: the log's is JSON)
+            log.warning("match_number_failed", table=self.id, error=said)
+            self._close_failed()
 
     async def _guarded(self, step: Any) -> None:
         """A bug in one message's handling must not take the server down: log it and
@@ -453,6 +464,11 @@ class Table:
         exc = sys.exception()
         rule = None if exc is None else self.lobby.rules.failed_hook(exc, self.rules)
         log.exception("table_error", table=self.id, rule=rule)
+        self._close_failed()
+
+    def _close_failed(self) -> None:
+        """A failed table's end (``_failed``'s, after its log line): its players told,
+        its match ended for all told its end, it closes."""
         try:
             self._tell_failed()
         except Exception:  # (the end's own rendering, say: totals a rule spoiled)

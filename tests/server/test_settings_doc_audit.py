@@ -1389,6 +1389,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "heartbeat_failed": "",
         "mutes_look_failed": "",
         "table_numbers_failed": "",
+        "match_number_failed": "table error",
         "table_numbers_ahead_used": "then",
         "table_numbers_burst": "then",
         "command_error": "item",

@@ -573,7 +573,15 @@ async def test_seekers_matched_to_a_table_that_fails_before_seating_them_are_tol
             await cyd.send("seek 2")  # back in the lobby, free to seek
             await cyd.expect("ok", cmd="seek")
             nursery.cancel_scope.cancel()
-    assert [e["event"] for e in logs if e["log_level"] == "error"] == ["table_error"] * 2
+    # a store's failure, not a bug: one warning a table, its error, no traceback
+    # (table_error's traceback each, at the rate bots seek: operator evening s41)
+    assert [e["event"] for e in logs if e["log_level"] == "error"] == []
+    logged = [e for e in logs if e["event"] == "match_number_failed"]
+    assert [(e["log_level"], e["table"], e["error"]) for e in logged] == [
+        ("warning", 1, "database or disk is full"),
+        ("warning", 2, "database or disk is full"),
+    ]
+    assert not [e for e in logged if "exc_info" in e]
 
 
 async def test_the_client_librarys_bots_seek_again_when_their_matched_table_fails_unseated(

@@ -14,6 +14,7 @@ import contextlib
 import enum
 import functools
 import json
+import sys
 import time
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -26,6 +27,20 @@ DEAD_AFTER_S = 30.0  # a server silent this long is dead: its running matches ar
 
 class StoreError(Exception):
     """The store cannot be opened (unreachable server, a schema newer than this code)."""
+
+
+def store_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database's failing (a full disk, the server away, a file
+    locked): SQLite's or psycopg's error, or the OS's. Not a bug in this code, so said
+    without a traceback (docs/settings.md, Logs). Each driver's errors checked only if
+    it was imported: only a store that uses it raises them."""
+    if isinstance(exc, OSError):
+        return True
+    sqlite3 = sys.modules.get("sqlite3")
+    if sqlite3 is not None and isinstance(exc, sqlite3.Error):
+        return True
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(exc, psycopg.Error)
 
 
 def name_key(name: str) -> str:
