@@ -30,15 +30,21 @@ def clock_calls(
     results: Iterable[GameResult], match_records: Callable[[str], list[str]]
 ) -> ClockCalls:
     """Count each bot's clock-made calls in the stored records of ``results``' matches
-    (a match not in that store, as a ``--server`` run's elsewhere, counts none)."""
+    (a match not in that store, as a ``--server`` run's elsewhere, counts none; nor
+    does another match of the same number, whose deals are not of the game's board)."""
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
     for result in results:
         if result.match_id is None:
             continue
         seating = result.game.seating
+        # a --server run's matches are numbered by that server: the same m1, m2 as the
+        # matches of --db's own runs, which were counted as this run's
+        board = f"{result.game.seed}/"
         for text in match_records(result.match_id):
             record = json.loads(text)
+            if not str(record.get("seed")).startswith(board):
+                break  # another match (its deals all of one seed)
             for call in record.get("calls", ()):
                 seat = call.get("seat")
                 if not call.get("auto") or not isinstance(seat, int) or seat >= len(seating):

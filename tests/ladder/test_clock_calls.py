@@ -5,11 +5,16 @@ left the report as clean as a bot's that never erred (black-box evening s41)."""
 
 from __future__ import annotations
 
+import functools
+import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+
+import trio
 
 from deberc_net.ladder.report import text
 
-from .helpers import EAGER, RAW_HEAD, ladder, script, summary
+from .helpers import EAGER, RAW_HEAD, ladder, one_board_on, script, summary
 
 # answers every ask with its first legal call but its first ask, which it answers with
 # a call the server refuses, and then says nothing: the clock plays for it once
@@ -53,3 +58,31 @@ def test_a_clean_run_says_no_clocks_calls(tmp_path: Path) -> None:
     )
     data = summary(done)
     assert data["clock_calls"] == {} and "Clock's calls" not in text(data)
+
+
+async def test_a_server_runs_games_are_not_counted_from_another_servers_same_numbers(
+    tmp_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+) -> None:
+    """A `--server` run's matches are numbered by that server (m1, m2, …); the ladder's
+    `--db` holds its own server's earlier runs, numbered alike. Their deals were read
+    as this run's: a clean run on a club's server reported the clock's calls of a bot
+    of an earlier run (`rand: 9; first: match m1 deal 1: pas`, tried from outside). A
+    match counts only if its deals are of the game's board (their seed)."""
+    late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
+    earlier = await trio.to_thread.run_sync(
+        functools.partial(
+            ladder,
+            tmp_path,
+            *("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "1000"),
+            *("--concurrency", "1", "--json"),
+            db=tmp_path / "results.sqlite3",  # one_board_on's --db
+        )
+    )
+    assert summary(earlier)["clock_calls"] == {"late": 1}
+    port = await start_server(admins=["ladder-admin"])
+    await register("ladder-admin", "pw-1")
+    done = await one_board_on(port, tmp_path)  # two clean bots, matches m1 and m2 there
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["clock_calls"] == {}
