@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 import pwd
 import sqlite3
+import subprocess
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -172,3 +174,43 @@ def test_a_full_disk_as_the_store_opens_is_said_as_such_with_no_traceback(
         " before stays whole)"
     )
     assert [e for e in logs if e["log_level"] == "error"] == []
+
+
+@pytest.fixture
+def read_only_mount(tmp_path: Path) -> Iterator[Path]:
+    """A folder of its own file system (a 1 MiB tmpfs), for the test to fill and then
+    mount read-only (``remount``), as a systemd unit's ProtectSystem=strict mounts
+    every path not in its ReadWritePaths=. Root's alone (mount(2)): skipped otherwise."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"no tmpfs mount here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_a_database_on_a_read_only_file_system_is_said_so_not_as_its_owners(
+    read_only_mount: Path,
+) -> None:
+    """A server whose database is on a file system mounted read-only (a systemd unit's
+    ProtectSystem=strict without ReadWritePaths= for its folder) was told `this server
+    runs as root, who may not read and write … (root's, mode 0600): chown it to root`
+    (tried on a tmpfs remounted read-only): the file its own, the mode right, the
+    remedy none. It says the mount."""
+    db = read_only_mount / "club.sqlite3"
+    SQLiteStore(db).close()
+    subprocess.run(["mount", "-o", "remount,ro", str(read_only_mount)], check=True)
+    with pytest.raises(StoreError) as refused:
+        SQLiteStore(db, serving=True)
+    said = str(refused.value)
+    assert said == (
+        f"cannot open the database {db}: its folder {read_only_mount} is on a file system"
+        " mounted read-only here (a systemd unit's ProtectSystem=strict or ReadOnlyPaths="
+        " mounts it so for the server, unless its ReadWritePaths= names the folder): let"
+        " the server write there, or give a path on a writable file system"
+    ), said

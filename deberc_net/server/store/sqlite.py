@@ -209,6 +209,13 @@ def not_allowed(path: str) -> str | None:
     than the one whose 'deberc-net admin' (as root) had made the file."""
     user = _user_name(os.geteuid())
     folder = os.path.dirname(path) or "."
+    if _read_only(folder):  # no user may write there: no owner or mode is the cause
+        return (
+            f"its folder {folder} is on a file system mounted read-only here (a systemd"
+            " unit's ProtectSystem=strict or ReadOnlyPaths= mounts it so for the server,"
+            " unless its ReadWritePaths= names the folder): let the server write there, or"
+            " give a path on a writable file system"
+        )
     for name in (path, f"{path}-wal", f"{path}-shm"):
         if os.path.exists(name) and not os.access(name, os.R_OK | os.W_OK):
             return (
@@ -223,6 +230,15 @@ def not_allowed(path: str) -> str | None:
             " or give a path in a folder of its own"
         )
     return None
+
+
+def _read_only(folder: str) -> bool:
+    """Whether ``folder``'s file system is mounted read-only (as far as it can be seen):
+    os.access says 'not writable' there for every user, root too, whatever the mode."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _closed(folder: str) -> bool:
