@@ -92,6 +92,11 @@ def _opened_as_another_user(db: Path) -> str:
         except StoreError as exc:
             return str(exc)
         return "opened"
+    return _opened_as_nobody(db)
+
+
+def _opened_as_nobody(db: Path) -> str:
+    """What opening ``db`` says to a child process of root's that became 'nobody'."""
     reading, writing = os.pipe()
     child = os.fork()
     if child == 0:  # (the child: no pytest past this point, only its answer)
@@ -214,3 +219,42 @@ def test_a_database_on_a_read_only_file_system_is_said_so_not_as_its_owners(
         " mounts it so for the server, unless its ReadWritePaths= names the folder): let"
         " the server write there, or give a path on a writable file system"
     ), said
+
+
+def test_a_symlinked_databases_wal_folder_is_the_one_its_link_leads_to(tmp_path: Path) -> None:
+    """SQLite makes a symlinked file's -wal and -shm beside the file the link leads to
+    (/etc/deberc/club.sqlite3 -> /var/lib/deberc/club.sqlite3: in /var/lib/deberc), and
+    that is the folder its server's user must write; the link's own folder was looked
+    at, and a server that could not write the file's said only `unable to open database
+    file`."""
+    with tempfile.TemporaryDirectory() as top:  # (pytest's own is closed to others)
+        os.chmod(top, 0o777)
+        links, files = Path(top) / "etc", Path(top) / "var"
+        links.mkdir(mode=0o777)
+        files.mkdir()
+        links.chmod(0o777)  # (the link's folder anyone may write: not the one SQLite uses)
+        db = files / "club.sqlite3"
+        SQLiteStore(db).close()
+        (links / "club.sqlite3").symlink_to(db)
+        if os.geteuid() == 0:  # the file nobody's, its folder root's (0755)
+            nobody = pwd.getpwnam("nobody")
+            os.chown(db, nobody.pw_uid, nobody.pw_gid)
+            user, said = "nobody", _opened_as_nobody(links / "club.sqlite3")
+        else:  # the file ours, its folder closed to writing
+            files.chmod(0o555)
+            user = pwd.getpwuid(os.geteuid()).pw_name
+            try:
+                SQLiteStore(links / "club.sqlite3", serving=True)
+                said = "opened"
+            except StoreError as exc:
+                said = str(exc)
+            finally:
+                files.chmod(0o755)
+        mode = f"{os.stat(files).st_mode & 0o777:04o}"
+        owner = pwd.getpwuid(os.stat(files).st_uid).pw_name
+        assert said == (
+            f"cannot open the database {links / 'club.sqlite3'}: this server runs as {user},"
+            f" who may not make files in {files} ({owner}'s, mode {mode}), where SQLite keeps"
+            f" the database's -wal and -shm: chown the folder to {user}, or give a path in a"
+            " folder of its own"
+        ), said

@@ -208,6 +208,9 @@ def not_allowed(path: str) -> str | None:
     None. SQLite said only 'unable to open database file' to a server run as another user
     than the one whose 'deberc-net admin' (as root) had made the file."""
     user = _user_name(os.geteuid())
+    # a symlink's file: SQLite makes its -wal and -shm beside the file it leads to, in
+    # that folder (the link's was looked at, and its user left unsaid)
+    path = os.path.realpath(path) if os.path.islink(path) else path
     folder = os.path.dirname(path) or "."
     if _read_only(folder):  # no user may write there: no owner or mode is the cause
         return (
