@@ -1537,12 +1537,15 @@ class Table:
         ``deal``, the ratings it returns). A store that cannot take it (a full disk, its
         database away) loses the record, not the match: it is logged as a queued write's
         failure is, and the end told as played, unrated; it made the table fail as a
-        bug, and the players who had played it out were told no result."""
+        bug, and the players who had played it out were told no result. A bug in the
+        job (the ratings' arithmetic) is no store's failure: it fails the table still."""
         match = self.match
         assert match is not None
         try:
             return await self.lobby.writes.run(job)
-        except Exception:
+        except Exception as exc:
+            if not store_failure(exc):
+                raise
             log.exception("store_write_failed", table=self.id, match=match.match_id, **lost)
             return None
 

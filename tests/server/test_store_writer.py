@@ -224,3 +224,27 @@ async def test_a_match_whose_end_the_store_cannot_take_is_told_as_played(
     failed = [e for e in logs if e["log_level"] == "error"]
     assert [(e["event"], e["match"]) for e in failed] == [("store_write_failed", match_id)]
     assert "table_error" not in [e["event"] for e in logs]
+
+
+async def test_a_bug_at_a_matchs_end_fails_its_table_as_a_bug_not_as_the_store(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the store cannot take (its database's own error) loses the record, not the
+    match; a bug in the code that writes it (the ratings' arithmetic, here a KeyError)
+    is no full disk: it fails the table as any bug does (`table_error`, the players told
+    `the table failed`), not logged `store_write_failed`, whose row tells the operator
+    to look at the disk (docs/settings.md, "Logs")."""
+
+    def broken_ratings(*_: Any, **__: Any) -> list[Any]:
+        raise KeyError("a bug in the ratings")
+
+    monkeypatch.setattr("deberc_net.server.table.new_ratings", broken_ratings)
+    with structlog.testing.capture_logs() as logs:
+        async with running_server(make_config(db_path)) as port:
+            ann, bob, _ = await ann_and_bob_play_to_the_first_record(port)
+            await ann.send("leave")
+            failed = await bob.expect("error", code="internal")
+            assert "failed" in failed["text"]
+            await close_all([ann, bob])
+    events = [e["event"] for e in logs if e["log_level"] == "error"]
+    assert events == ["table_error"], events
