@@ -450,6 +450,10 @@ def _fold(state: TableState, line: Line) -> TableState:
     if tag == Tag.INFO and _closes(state, line.text or ""):
         # the table pane goes; the log keeps it
         return _log(_lobby(state), state.server_text(line.text or ""))
+    if tag == Tag.INFO and line.get_str("closed") is not None and state.table is None:
+        # the table our seek was matched to, failed before it seated us (docs/protocol.md
+        # §11.4): the seek is over (the pane said the wait on, for a game never to come)
+        return _log(attrs.evolve(state, seeking=None), state.server_text(line.text or ""))
     if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES, Tag.INVITE, Tag.REMATCH):
         return _log(state, state.server_text(line.text or ""))
     if tag == Tag.TABLE:  # a table's line with no head before it

@@ -2029,3 +2029,25 @@ def test_a_match_cut_off_by_a_crash_is_shown_as_the_server_says_it() -> None:
     )
     told = fold_all([*BANNER, *START, *AGAIN, PONG, lost])
     assert told.log[-1] == lost[lost.index("text=") + len("text=") :]
+
+
+def test_a_seek_whose_table_failed_before_seating_us_is_no_longer_waited_for() -> None:
+    """A table opened for our seek that fails before it seats us (its match number not
+    drawn: a full disk) says `info closed=T …`, T a table we never sat at, and the seek
+    is over (docs/protocol.md §11.4). The lobby pane said the wait on ('Waiting for a
+    2-player moscow game … unseek to stop'), for a game never to come."""
+    seeking = fold_all(
+        [
+            "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest).",
+            "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player"
+            " moscow game (to-301).",
+        ]
+    )
+    assert seeking.seeking is not None
+    closed = fold(seeking, "info closed=1 text=table 1 failed and closes; sorry")
+    assert closed.seeking is None
+    assert table_text(closed).splitlines()[1].startswith("'seek 2'")  # to seek again
+    assert closed.log[-1] == "table 1 failed and closes; sorry"
+    # any other notice leaves the wait as it was
+    other = fold(seeking, "info text=the server restarts in 5 minutes")
+    assert other.seeking == seeking.seeking
