@@ -412,7 +412,8 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
 
     try:
         with signals_held():  # a finished run is written whole (docs/bots.md)
-            _count_clock_calls(summary, args.db)
+            if not args.distributed:  # (counted with its games by run_distributed)
+                _count_clock_calls(summary, args.db)
             data = summary.as_dict()
             if not args.distributed:  # (finished by run_distributed) one transaction for all
                 store.add_games(run_id, [result.stored() for result in summary.results])

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from deberc_net.plugins import RuleBook
 from deberc_net.server.store import StoreError
 
+from .clock_calls import clock_calls
 from .patience import WAIT_LIMIT_S
 from .progress import LadderProgress
 from .queue import BoardQueue
@@ -255,12 +256,35 @@ def count_and_finish(
             index,
             GameResult(game, row["written"], row["reason"], row["match_id"], row["forfeit"]),
         )
+    # counted here, so that the summary stored has them (counted after it, by the
+    # command, the stored one had none) and so that 'ladder finish' says them too
+    records = _run_records(db, run_id)
+    found = clock_calls(summary.results, lambda match_id: records.get(match_id, []))
+    summary.clock_calls, summary.first_clock_calls = found.counts, found.first
     summary.seconds = time.perf_counter() - started
     data = summary.as_dict()
     tried.append((json.dumps(data), summary))
     if not finish_run_postgres(db, run_id, data, data["ratings"], dict(summary.games_by_bot)):
         return None
     return summary
+
+
+# the run's finished matches' deals (as the store's match_records gives each), read in
+# one query: the count's transaction holds the bots' ratings' lock meanwhile, which a
+# query a match (40,000 on a long run) would have held for many seconds
+RUN_RECORDS = (
+    "SELECT match_id, record FROM deals"
+    " WHERE match_id IN (SELECT match_id FROM ladder_games WHERE run_id = %s)"
+    " AND match_id NOT IN (SELECT match_id FROM running) ORDER BY deal_no"
+)
+
+
+def _run_records(db: psycopg.Connection[Any], run_id: int) -> dict[str, list[str]]:
+    """Run ``run_id``'s matches' deals by match, each in deal order."""
+    records: dict[str, list[str]] = {}
+    for match_id, body in db.execute(RUN_RECORDS, (run_id,)).fetchall():
+        records.setdefault(match_id, []).append(body)
+    return records
 
 
 def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:

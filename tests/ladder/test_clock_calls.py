@@ -7,14 +7,20 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
+import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import psycopg
+import pytest
 import trio
 
 from deberc_net.ladder.report import text
+from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
-from .helpers import EAGER, RAW_HEAD, ladder, one_board_on, script, summary
+from .helpers import EAGER, RAW_HEAD, ladder, ladder_argv, one_board_on, script, summary
 
 # answers every ask with its first legal call but its first ask, which it answers with
 # a call the server refuses, and then says nothing: the clock plays for it once
@@ -86,3 +92,46 @@ async def test_a_server_runs_games_are_not_counted_from_another_servers_same_num
     done = await one_board_on(port, tmp_path)  # two clean bots, matches m1 and m2 there
     assert done.returncode == 0, done.stderr.decode()
     assert json.loads(done.stdout)["clock_calls"] == {}
+
+
+@pytest.mark.timeout(90)
+def test_a_distributed_runs_clocks_calls_are_in_its_stored_summary(
+    postgres_url: str,  # noqa: F811 (the fixture)
+    tmp_path: Path,
+) -> None:
+    """A distributed run's summary is stored by its count (distributed.count_and_finish),
+    before the command's own counting of the clock's calls: the stored summary had none
+    (`clock_calls: {}`) where the printed one had them. They are counted with the games
+    now, in the count's transaction."""
+    late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
+    bots = ("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "1000")
+    argv = ladder_argv(postgres_url, *bots, "--concurrency", "1", "--json", "--distributed")
+    run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not _queued(postgres_url):  # (a worker with nothing queued exits when done)
+        assert time.monotonic() < deadline and run.poll() is None, "no board queued"
+        time.sleep(0.05)
+    worker_argv = [sys.executable, "-m", "deberc_net", "ladder", "worker", "--db", postgres_url]
+    worker_argv += ["--exit-when-done"]
+    with (tmp_path / "worker.log").open("w") as log:
+        worker = subprocess.Popen(worker_argv, stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        out, err = run.communicate(timeout=70)
+        assert run.returncode == 0, err[-3000:]
+        assert worker.wait(timeout=20) == 0
+    finally:
+        for process in (run, worker):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert json.loads(out)["clock_calls"] == {"late": 1}
+    with psycopg.connect(postgres_url) as db:
+        ((stored,),) = db.execute("SELECT summary FROM ladder_runs").fetchall()
+    assert json.loads(stored)["clock_calls"] == {"late": 1}
+
+
+def _queued(url: str) -> bool:
+    with psycopg.connect(url) as db:
+        if db.execute("SELECT to_regclass('ladder_boards') IS NULL").fetchone() == (True,):
+            return False
+        return db.execute("SELECT count(*) FROM ladder_boards").fetchone() != (0,)
