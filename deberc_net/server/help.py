@@ -120,13 +120,9 @@ _NEGATIONS = frozenset({"ne", "не"})
 _ANSWERED = {"prokhodit": "prokhodit?", "ne prokhodit": "prokhodit?"}
 
 
-def _played_here(engines: Call | None, texts: Texts, lang: Lang) -> bool:
-    """Whether the engine's call ``engines`` is one of the calls ``texts`` (a table's
-    'calls') list, by its spoken name."""
-    if engines is None:
-        return False
-    spoken = spoken_call(engines.token())
-    return spoken not in _ANSWERED and bool(calls_about(spoken, texts, lang, first_word=False))
+# an argument in a call's column of 'calls' ('igrayu SUIT', 'ot RANK', 'lomayu N',
+# «от КАРТЫ»): its entry is that of every call said with one
+_ARGUMENT = re.compile(r"(?<![\w-])(?:[A-Z]{2,}|[А-Я]{2,}|N)(?![\w-])")
 
 
 def calls_about(
@@ -137,6 +133,7 @@ def calls_about(
     elsewhere: bool = False,
     first_word: bool = True,
     shown: str | None = None,
+    argued: bool = False,
 ) -> tuple[str, ...]:
     """The entries of 'calls' (``texts``: English, Russian) that name ``topic`` as a
     word ('help рост?' tells «рост?» and the answers to it), each once, under a line
@@ -146,7 +143,9 @@ def calls_about(
     ('help konets' at a table without manual-claim), and the line says so.
     ``first_word``: a topic no column names whole is searched by its first word ('от
     туза'); without it, such a topic finds nothing. ``shown``: the word the first line
-    says, when ``topic`` is the call it was read as ('кінець': konets).
+    says, when ``topic`` is the call it was read as ('кінець': konets). ``argued``: by
+    its first word, only the entries of a call said with an argument, whose column
+    names it ('igrayu SUIT', 'ot RANK', 'lomayu N': 'igrayu ♥' is no 'igrayu').
     The texts are cut and folded once (``_index``): a topic costs its own fold and
     one search of the calls' columns."""
     topic = topic.strip()
@@ -166,8 +165,13 @@ def calls_about(
         if not first_word or first == topic or not named.search(index.columns):
             return ()
         searched = tuple(index.columns.split("\n"))
+        if argued:
+            argues = (_ARGUMENT.search(_call_column(entry[0])) for entry in index.entries)
+            searched = tuple(x if a else "" for x, a in zip(searched, argues, strict=True))
     rows = zip(index.entries, index.sections, searched, strict=True)
     found = [(entry, section) for entry, section, text in rows if named.search(text)]
+    if not found:  # (by its first word, none of the calls said with an argument)
+        return ()
     said = Msg.CALLS_ELSEWHERE if elsewhere else Msg.CALLS_ABOUT
     # (a long topic's first line wrapped to 80 columns, as the rest of 'help')
     told = textwrap.wrap(phrase(said, topic=topic if shown is None else shown).text(lang), 80)
@@ -321,6 +325,96 @@ def _here_instead(
         said = phrase(Msg.HELP_CALL_HERE, call=name)
         return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
     return ()
+
+
+def _call_read(
+    table: Table,
+    topic: str,
+    lang: Lang,
+    texts: tuple[Texts, Texts],
+    words: Sequence[CallWords],
+    lobby_words: Callable[[], Sequence[CallWords]],
+) -> tuple[str, ...]:
+    """'help WORD' at ``table`` for a word that reads as a call: the call's entries of
+    'calls' (``texts``: the table's, the lobby's), found by the call's own name in the
+    language asked, whichever of its words was typed (Latin, Russian, Ukrainian,
+    English) and whichever language is asked (docs/protocol.md §4.4); a call of this
+    table's that no entry names, told alone. A call of other tables (the engine's this
+    table does not play, another game's or option's words): their entries, and what
+    this table says for it. None of these (a card, a word of no call, a call without
+    an entry anywhere): (), as before."""
+    own_texts, lobby_texts = texts
+    own = words[0]
+    token = _read_as(topic, own, engine=True)
+    if token is not None:
+        en, ru = _names(token, own)
+        name = phrase(Msg.CALL_WORD, call=en, ru=ru)
+        # played here: its entry names it, or its first word (an answer 'calls' lists
+        # under its question is played where its question is)
+        if calls_about(_ANSWERED.get(en, en), own_texts, Lang.EN):
+            # (an answer is told alone: its question's entry is not what it does)
+            about = () if en in _ANSWERED else _call_entries((en, ru), own_texts, lang, topic)
+            if about:
+                return about
+            said = phrase(Msg.HELP_CALL, topic=topic, call=name)
+            return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+    readings = [] if token is None or en in _ANSWERED else [(en, ru)]
+    first = normalize(topic).partition(" ")[0]  # (a word of none costs one look-up)
+    theirs = []
+    for other in lobby_words():
+        if first in other.firsts and (call := _read_as(topic, other, engine=False)):
+            theirs.append(other)
+            readings.append(_names(call, other))
+    for names in readings:
+        about = _call_entries(names, lobby_texts, lang, topic, elsewhere=True)
+        if about:
+            return about + _here_instead(table, topic, lobby_words(), own_texts, lang)
+    if theirs:  # another game's or option's words, told whose, in either language alike
+        pointer = call_pointer(topic, lang, None, theirs, elsewhere=True)
+        return pointer + _here_instead(table, topic, lobby_words(), own_texts, lang)
+    if token is None:
+        return ()
+    said = phrase(
+        Msg.HELP_CALL_ELSEWHERE, topic=topic, whose=phrase(Msg.OTHER_TABLES_CALL), call=name
+    )
+    return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+
+
+def _read_as(topic: str, own: CallWords, *, engine: bool) -> str | None:
+    """The token of the call ``topic`` says at a table with ``own``'s words: the
+    engine's (``engine``) or theirs; None for a card or no call."""
+    try:
+        call = parse_call(topic, (), own.aliases)
+    except CallSyntaxError:
+        return None
+    token = call.token()
+    if call.name == C.PLAY or not (engine or token in own.aliases.values()):
+        return None
+    return token
+
+
+def _names(token: str, own: CallWords) -> tuple[str, str]:
+    """A call's own name in English and in Russian, in ``own``'s words where they
+    give it one (Tertz's rost?: 'ot chego?', «от чего?»)."""
+    words = own.words
+    en = words.en.get(token) or own.latin.get(token) or spoken_call(token, words)
+    return en, ru_call(token, words)
+
+
+def _call_entries(
+    names: tuple[str, str], texts: Texts, lang: Lang, topic: str, *, elsewhere: bool = False
+) -> tuple[str, ...]:
+    """The entries of 'calls' (``texts``) of the call named ``names`` (in English, in
+    Russian): those that say it, or a call said with an argument by its first word
+    ('igrayu ♥': 'igrayu SUIT'), under a line naming ``topic``, the word asked. Only
+    where both languages' 'calls' name it (Tertz's «сто дам» is in its Russian column
+    alone, 'sto-korolei' in its English): else none, and the call is told alone, in
+    either language alike."""
+    told = [
+        calls_about(name, texts, said, elsewhere=elsewhere, shown=topic, argued=True)
+        for name, said in zip(names, (Lang.EN, Lang.RU), strict=True)
+    ]
+    return told[lang == Lang.RU] if all(told) else ()
 
 
 @functools.cache
@@ -497,6 +591,10 @@ class Help:
         def lobby_words() -> tuple[CallWords, ...]:  # (read only when asked)
             return _kept(self._words, None, lambda: self._call_words(None))
 
+        if table is not None:
+            read = _call_read(table, topic, lang, (own_texts, lobby_texts), words, lobby_words)
+            if read:
+                return read
         for first_word in (False, True):
             about = calls_about(topic, own_texts, lang, first_word=first_word)
             if about:

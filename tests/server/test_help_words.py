@@ -124,11 +124,14 @@ async def test_a_games_own_word_is_pointed_to_its_call_in_russian(
     )
     await vera.send("new 2 tertz")
     await vera.read_until(lambda x: x.startswith("Вы за столом"))
-    # at its table, the table's own call: no game named
-    told = _joined(await person_told(vera, "help ламаю 5"))
-    assert told == f"«ламаю 5» — не команда, а ход за столом: «ломаю 5». {tail}"
-    told = _joined(await person_told(vera, "help від чого?"))
-    assert told == f"«від чого?» — не команда, а ход за столом: «от чего?». {tail}"
+    # at its table, the table's own call: its entries of 'calls', as for its other
+    # words (help's words agree: test_help_words_agree.py)
+    about = "— не команда. Ходы за столом с этим словом (все ходы — в calls):"
+    lines = await person_told(vera, "help ламаю 5")
+    assert lines[:2] == [f"«ламаю 5» {about}", "  ломаю N (lomayu N, break N)"], lines
+    lines = await person_told(vera, "help від чого?")
+    assert lines[0] == f"«від чого?» {about}", lines
+    assert lines[1].startswith("  от чего? (rost?, рост?) "), lines
 
 
 async def test_a_games_own_word_at_its_table_and_not_at_another(
@@ -138,9 +141,10 @@ async def test_a_games_own_word_at_its_table_and_not_at_another(
     await ann.send("new 2 tertz")
     await ann.expect("ok", cmd="sit")
     tail = "'calls' lists what may be said at a table."
-    assert _joined(await help_texts(ann, "help mariazh")) == (
-        f"mariazh is no command but a table call: mariage. {tail}"
-    )
+    assert await help_texts(ann, "help mariazh") == [
+        "mariazh is no command. The table calls that say it ('calls' lists them all):",
+        "  mariage (bella, марьяж)              declare trump K+Q, on your turn, once",
+    ]
     assert _joined(await help_texts(ann, "help lomaju 13")) == (
         f"lomaju 13 is no command but a table call: lomayu N (N from 1 to 12). {tail}"
     )
@@ -149,10 +153,12 @@ async def test_a_games_own_word_at_its_table_and_not_at_another(
     # at a Deberts table Tertz's words are no call of its own: told so, and whose
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
-    assert _joined(await help_texts(ann, "help mariazh")) == (
-        "mariazh is no command but a Tertz table call: mariage, not played at this table."
-        " 'calls' lists this table's calls. At this table the same call is bella."
-    )
+    assert await help_texts(ann, "help mariazh") == [
+        "mariazh is no command but a call of other tables, not played at this table:",
+        "Tertz table calls:",
+        "  mariage (bella, марьяж)              declare trump K+Q, on your turn, once",
+        "At this table the same call is bella.",
+    ]
 
 
 async def test_a_games_own_words_of_several_are_its_call_not_their_first_words(
@@ -207,21 +213,23 @@ async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
         assert await help_texts(ann, f"help {word}") == [f"{word} {elsewhere}", *konets]
     tail = "not played at this table. 'calls' lists this table's calls."
     said = {
-        word: _joined(await help_texts(ann, f"help {word}"))
-        for word in ("mariazh", "мар'яж", "lomaju", "сто тузів")
+        word: _joined(await help_texts(ann, f"help {word}")) for word in ("lomaju", "сто тузів")
     }
-    bella = "At this table the same call is bella."  # Tertz's mariage: Deberts' bella
+    for word in ("mariazh", "мар'яж"):  # Tertz's entry, and Deberts' bella
+        told = await help_texts(ann, f"help {word}")
+        assert told[0] == f"{word} {elsewhere}", told
+        assert told[-1] == "At this table the same call is bella.", told
     assert said == {
-        "mariazh": f"mariazh is no command but a Tertz table call: mariage, {tail} {bella}",
-        "мар'яж": f"мар'яж is no command but a Tertz table call: mariage, {tail} {bella}",
         "lomaju": (
             f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12), {tail}"
         ),
         "сто тузів": f"сто тузів is no command but a Tertz table call: sto tuzov, {tail}",
     }
-    # its own calls as before: no word of this table's is told it is another's
-    (text, *_) = await help_texts(ann, "help пасую")
-    assert text.startswith("пасую is no command but a table call: pas."), text
+    # its own calls as before: no word of this table's is told it is another's (its
+    # entries, as for its other words: test_help_words_agree.py)
+    assert (await help_texts(ann, "help пасую"))[1:] == [
+        "  pas (пас, pass)                      pass in bidding"
+    ]
     vera = await connect.human(port, "vera")
     await vera.send("lang ru")
     await vera.read_until(lambda x: x.startswith("Язык"))
@@ -233,10 +241,12 @@ async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
         "Заявки опций, за столами, где они играют:",
         "  конец (konets, claim, 501)           опция manual-claim: объявить конец",
     ]
-    assert _joined(await person_told(vera, "help мар'яж")) == (
-        "«мар'яж» — не команда, а ход за столом игры Tertz: «марьяж»; за этим столом его"
-        " нет. Ходы этого стола перечисляет calls. За этим столом тот же ход — «белла»."
-    )
+    assert await person_told(vera, "help мар'яж") == [
+        "«мар'яж» — не команда, а ход за другими столами; за этим столом его нет:",
+        "Ходы и заявки в терце:",
+        "  марьяж (bella, белла)       козырные К и Д: на своём ходу, один раз",
+        "За этим столом тот же ход — «белла».",
+    ]
 
 
 async def test_in_the_lobby_a_word_of_two_games_is_told_each_games_by_its_words(
@@ -375,12 +385,7 @@ async def test_the_other_games_word_for_a_call_this_table_plays_says_this_tables
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
     here = "At this table the same call is rost?."
-    told = await help_texts(ann, "help від чого?")
-    assert _joined(told) == (
-        "від чого? is no command but a Tertz table call: ot chego?, not played at this"
-        f" table. 'calls' lists this table's calls. {here}"
-    )
-    for word in ("ot chego?", "от чего?"):  # Tertz's entry of 'calls', then this table's
+    for word in ("ot chego?", "от чего?", "від чого?"):  # Tertz's entries, then this table's
         told = await help_texts(ann, f"help {word}")
         assert told[0].startswith(f"{word} is no command but a call of other tables"), told
         assert told[1] == "Tertz table calls:" and told[-1] == here, told
@@ -393,11 +398,9 @@ async def test_the_other_games_word_for_a_call_this_table_plays_says_this_tables
     await ann.expect("ok", cmd="leave")
     await ann.send("new 2 tertz")
     await ann.expect("ok", cmd="sit")
-    for word in ("рост?", "від чого?"):
-        assert _joined(await help_texts(ann, f"help {word}")) == (
-            f"{word} is no command but a table call: ot chego?. 'calls' lists what may be"
-            " said at a table."
-        )
+    for word in ("рост?", "від чого?"):  # its entries, as for 'ot chego?'
+        told = await help_texts(ann, f"help {word}")
+        assert told[1].startswith("  ot chego? (rost?, от чего?) "), told
     told = await help_texts(ann, "help рост? lang=ru")  # its Russian entry names «рост?»
     assert told[1].startswith("  от чего? (rost?, рост?) "), told
 
@@ -413,10 +416,13 @@ async def test_the_engines_words_for_a_tertz_call_are_its_call_at_a_tertz_table(
     ann = await connect.machine(port, "ann")
     await ann.send("new 2 tertz")
     await ann.expect("ok", cmd="sit")
-    tail = "'calls' lists what may be said at a table."
-    for word in ("рост?", "рост"):
-        told = _joined(await help_texts(ann, f"help {word}"))
-        assert told == f"{word} is no command but a table call: ot chego?. {tail}", told
+    for word in ("рост?", "рост"):  # (its entries since: test_help_words_agree.py)
+        told = await help_texts(ann, f"help {word}")
+        assert (
+            told[0]
+            == f"{word} is no command. The table calls that say it ('calls' lists them all):"
+        )
+        assert told[1].startswith("  ot chego? (rost?, от чего?) "), told
     # a word of Deberts's bidding is still another table's there
     (text, *_) = await help_texts(ann, "help пасую")
     assert text == "пасую is no command but a call of other tables, not played at this table:"
