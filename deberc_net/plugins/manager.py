@@ -362,21 +362,32 @@ class RuleBook:
                     f"{name!r} needs a player who orders; the variant {variant!r} has no bidding"
                 )
             for other in info.conflicts:
-                if other not in picked:
+                # (a variant named: the table's, not the builtin every table is built on)
+                if other not in picked or (other == BUILTIN_VARIANT != variant):
                     continue
                 if info.kind == RuleKind.VARIANT:
                     raise RuleError(f"{other!r} is not played with the variant {name!r}")
                 if infos[other].kind == RuleKind.VARIANT:
                     raise RuleError(f"{name!r} is not played with the variant {other!r}")
                 raise RuleError(f"options {name!r} and {other!r} contradict each other")
-            for needed in info.requires:
-                if needed in picked:
-                    continue
-                if self._rules[needed].info.kind == RuleKind.VARIANT:
-                    # an option of one game only (Tertz's tertz-501): at another it would
-                    # change nothing, and the table would not be the game asked for
+            # a variant required first: the option's own game, before what it needs there
+            # (its option named first told 'needs option short too', then, that added,
+            # that the option is another game's)
+            games = [
+                n
+                for n in info.requires
+                if info.kind == RuleKind.OPTION and self._rules[n].info.kind == RuleKind.VARIANT
+            ]
+            for needed in games:
+                # an option of one game only (Tertz's tertz-501): at another it would
+                # change nothing, and the table would not be the game asked for. The
+                # table's variant, not the rules picked: the builtin moscow is every
+                # table's base, and an option of Moscow's was taken at a Tertz table
+                if needed != variant:
                     raise RuleError(f"{name!r} is played only with the variant {needed!r}")
-                raise RuleError(f"option {name!r} needs option {needed!r} too")
+            for needed in info.requires:
+                if needed not in picked and needed not in games:
+                    raise RuleError(f"option {name!r} needs option {needed!r} too")
         return picked
 
     def _settings(

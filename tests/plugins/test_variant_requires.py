@@ -1,0 +1,64 @@
+"""An option's ``requires`` naming a variant makes it that game's own (docs/plugins.md):
+refused at every other game's table, whichever the variant named, and said first."""
+
+from __future__ import annotations
+
+import pytest
+
+from deberc_net.plugins import RuleInfo, hookimpl
+from deberc_net.plugins.manager import RuleError
+from deberc_net.testing import build_ruleset
+
+
+class Needs:
+    """A third party's option requiring ``requires`` (a variant, an option, or both)."""
+
+    def __init__(self, name: str, requires: tuple[str, ...]) -> None:
+        self.name, self.requires = name, requires
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(
+            name=self.name, kind="option", summary="a game's own", requires=self.requires
+        )
+
+
+MOSCOW_ONLY = Needs("moscow-only", ("moscow",))
+BOTH = Needs("kharkov-short", ("short", "kharkov"))
+
+
+@pytest.mark.parametrize("variant", ["kharkov", "tertz"])
+def test_an_option_of_moscow_is_refused_at_another_games_table(variant: str) -> None:
+    """Moscow is every table's base (the builtin rules, picked first): an option that
+    requires the variant moscow was taken at a Kharkov and a Tertz table."""
+    with pytest.raises(RuleError, match="'moscow-only' is played only with the variant 'moscow'"):
+        build_ruleset(2, variant, ["moscow-only"], plugins=[MOSCOW_ONLY])
+    assert build_ruleset(2, "moscow", ["moscow-only"], plugins=[MOSCOW_ONLY]).options == (
+        "moscow-only",
+    )
+
+
+def test_an_option_requiring_a_variant_and_an_option_names_the_variant_first() -> None:
+    """Named after the option, the variant was said second: 'needs option short too',
+    and once it was added, 'played only with the variant kharkov'."""
+    with pytest.raises(RuleError, match="'kharkov-short' is played only with the variant"):
+        build_ruleset(2, "moscow", ["kharkov-short"], plugins=[BOTH])
+    with pytest.raises(RuleError, match="option 'kharkov-short' needs option 'short' too"):
+        build_ruleset(2, "kharkov", ["kharkov-short"], plugins=[BOTH])
+    assert build_ruleset(2, "kharkov", ["kharkov-short", "short"], plugins=[BOTH]).options
+
+
+class NotMoscow:
+    """A third party's option refusing the variant moscow (``conflicts``)."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="not-moscow", kind="option", summary="x", conflicts=("moscow",))
+
+
+def test_an_option_conflicting_with_moscow_is_refused_at_moscow_tables_only() -> None:
+    """The same base: `conflicts=("moscow",)` refused the option at every table."""
+    with pytest.raises(RuleError, match="'not-moscow' is not played with the variant 'moscow'"):
+        build_ruleset(2, "moscow", ["not-moscow"], plugins=[NotMoscow()])
+    for variant in ("kharkov", "tertz"):
+        assert build_ruleset(2, variant, ["not-moscow"], plugins=[NotMoscow()]).options
