@@ -37,3 +37,13 @@ def rule_named(word: str, rules: RuleBook) -> str:
         return word
     folded = word.casefold()
     return folded if rules.kind_of(folded) is not None else word
+
+
+def own_count(variant: str, rules: RuleBook) -> int:
+    """The player count 'top VARIANT' (and the web face's ``?variant=``) reads when none
+    is named: two, or the variant's first where it is not played by two ('top trio', a
+    third party's game for three, was refused "trio is for 3 players, not 2", a 2
+    nobody typed)."""
+    rule = rules.get(variant)
+    counts = (2,) if rule is None else rule.info.players
+    return 2 if 2 in counts else counts[0]

@@ -15,7 +15,7 @@ import trio
 
 from deberc_net.game.sheet import record_rows
 from deberc_net.plugins import RuleError, RuleKind
-from deberc_net.plugins.naming import variant_named
+from deberc_net.plugins.naming import own_count, variant_named
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.ends import said_konets
@@ -97,7 +97,7 @@ class Club:
             variant = spelled
             args.pop(0)
         named = variant != "moscow" or len(args) < len(item.args)
-        players = 2
+        players = own_count(variant, self.lobby.rules)
         if args and args[0] in ("2", "3", "4"):
             players = int(args.pop(0))
         elif named and args and number_word(args[0]) is not None:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from deberc_net.plugins import RuleBook, RuleKind
-from deberc_net.plugins.naming import variant_named
+from deberc_net.plugins.naming import own_count, variant_named
 from deberc_net.protocol import events as ev
 
 from ..club import club_game, rated_at
@@ -53,7 +53,8 @@ def variants(rules: RuleBook) -> list[str]:
 
 def asked_game(query: Mapping[str, str], rules: RuleBook) -> tuple[str, int] | None:
     """The game ``?variant=`` and ``?players=`` ask for, read as 'top VARIANT PLAYERS'
-    reads them (any spelling 'new' takes; the players 2 without a number, the variant
+    reads them (any spelling 'new' takes; the players 2 without a number (a variant
+    not played by two: its own count), the variant
     moscow without a name); None: neither given, the club's game. NoSuchGame if bad."""
     named, count = query.get("variant"), query.get("players")
     if named is None and count is None:
@@ -61,7 +62,7 @@ def asked_game(query: Mapping[str, str], rules: RuleBook) -> tuple[str, int] | N
     variant = "moscow" if named is None else variant_named(named, rules)
     if variant is None or count not in (None, *map(str, PLAYER_COUNTS)):
         raise NoSuchGame
-    players = 2 if count is None else int(count)
+    players = own_count(variant, rules) if count is None else int(count)
     rule = rules.get(variant)
     if rule is not None and players not in rule.info.players:  # Tertz for three: no game
         raise NoSuchGame
