@@ -702,8 +702,9 @@ def test_deberts_bidding_and_prokhodit_are_refused_in_tertz_own_words() -> None:
     for call in ("pas", "igrayu", "igrayu-s"):
         why = refused(deal, 0, call, E.NotAllowed)
         assert str(why) == "Tertz has no bidding: the turned card's suit is trump"
-    for call in ("prokhodit?", "ne-prokhodit"):  # (its answer too: a black-box evening
-        # was told "ne-prokhodit answers a question, and none is asked of you now")
+    # (its answers too: a black-box evening was told "ne-prokhodit answers a question,
+    # and none is asked of you now"; a review, 'prokhodit' ('yes') the same)
+    for call in ("prokhodit?", "ne-prokhodit", "prokhodit"):
         why = refused(deal, 0, call, E.NotAllowed)
         assert str(why) == "Tertz has no prokhodit?: ask a declaration with rost?"
     why = refused(deal, 1, "pas", E.NotAllowed)  # out of turn too: no turn would allow it

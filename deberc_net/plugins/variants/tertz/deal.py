@@ -281,7 +281,9 @@ class TertzDeal(Deal):
         # were played here with its moment gone (docs/rules.md §12.1, §12.5)
         if call.name in (C.PAS, C.IGRAYU):
             return E.NotAllowed("Tertz has no bidding: the turned card's suit is trump")
-        if call.name in (C.PROKHODIT_Q, C.NE_PROKHODIT):  # (its answer: no question to)
+        # (its answers: no question to; 'prokhodit' conceding ot chego? is read as
+        # pishet where that is legal, so this one only answers prokhodit?)
+        if call.name in (C.PROKHODIT_Q, C.PROKHODIT, C.NE_PROKHODIT):
             return E.NotAllowed("Tertz has no prokhodit?: ask a declaration with rost?")
         if call.name == C.SEVENS:  # Deberts's redeal (seed 003); Tertz's text has none
             return E.NotAllowed("Tertz has no redeal for four sevens: the deal is played")
