@@ -180,6 +180,7 @@ class Msg(StrEnum):
     VARIANT_NO_BIDDING = "variant-no-bidding"
     VARIANT = "variant"
     OPTION = "option"
+    OPTION_OF = "option-of"
     RULES_TABLE = "rules-table"
     RULES_TABLE_OPTIONS = "rules-table-options"
     NO_OPTIONS = "no-options"
@@ -1030,6 +1031,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.VARIANT: ("variant", "вариант"),
     Msg.OPTION: ("option", "опция"),
+    Msg.OPTION_OF: ("option of {variant}", "опция варианта {variant}"),
     Msg.RULES_TABLE: (
         "Table {table}: {variant}, {players} players, options: {options}, {goal}",
         "Стол {table}: {variant}, игроков: {players}, опции: {options}, {goal}",

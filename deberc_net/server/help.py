@@ -773,6 +773,11 @@ class Help:
         lines: list[Phrase] = []
         counts = "/".join(str(p) for p in info.players)
         kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
+        # a game's own option says whose (tertz-501: refused at every other table, and
+        # its entry said only 'option, 2 players')
+        games = [n for n in info.requires if book.kind_of(n) == RuleKind.VARIANT]
+        if info.kind == RuleKind.OPTION and games:
+            kind = phrase(Msg.OPTION_OF, variant=", ".join(games))
         summary = phrase(
             Msg.OWN_WORDS,
             en=summary_for(info, russian=False),

@@ -249,14 +249,19 @@ async def test_rules_of_a_variant_or_option_named_say_that_one(
     await anna.expect("ok", cmd="sit")
     await anna.send("rules Tertz-501")
     assert (await anna.expect("rules"))["text"] == (
-        "tertz-501 (option, 2 players): Tertz to 501 instead of 500."
-    )
+        "tertz-501 (option of tertz, 2 players): Tertz to 501 instead of 500."
+    )  # (whose option: refused at every other game's table, fdb3939a)
     await anna.send("rules frob")  # no rule, no number: the command's form, as before
     # (its form names the rule too: 'rules [TABLE]' alone hid 'rules NAME', a review)
     assert await anna.expect("error") == {"code": "bad-argument", "text": "rules [TABLE|RULE]"}
     await anna.send("rules терц lang=ru")  # the club's spelling, in Russian
     said = (await anna.expect("rules"))["text"]
     assert said.startswith("tertz (вариант, игроков: 2, до 500): Терц, предок деберца"), said
+    for _ in range(2):  # (what it refuses, and its bidding)
+        await anna.expect("rules")
+    await anna.send("rules tertz-swap-until-two lang=ru")
+    said = (await anna.expect("rules"))["text"]
+    assert said.startswith("tertz-swap-until-two (опция варианта tertz, игроков: 2): "), said
 
 
 async def test_a_refused_rost_says_tertz_rule_in_english_and_russian(
