@@ -10,6 +10,7 @@ import random
 import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import trio
@@ -121,18 +122,19 @@ async def test_another_game_a_bad_game_or_page_is_refused_clearly(start_web: Sta
         "variant": "moscow", "players": 4, "total": 0, "page": 1, "pages": 1,
         "ratings": [], "games": [],
     }  # fmt: skip
-    # Tertz for three or four is no game (it said "nobody yet", as for one not played)
-    for asked in (
-        "variant=nope",
-        "players=5",
-        "variant=moscow&players=x",
-        "variant=tertz&players=3",
-    ):
+    for asked in ("variant=nope", "players=5", "variant=moscow&players=x"):
         status, body = await web.get(f"/api/top?{asked}")
         assert status == 400
         assert json.loads(body)["error"].startswith("no such game: ?variant= a variant (")
         status, body = await web.get(f"/top?{asked}", RUSSIAN)
         assert status == 400 and "Нет такой игры: ?variant=" in body.decode()
+    # Tertz for three or four is no game (it said "nobody yet", as for one not played),
+    # said as 'top tertz 3' says it ('?players= 2, 3 or 4' named the 3 it refused)
+    status, body = await web.get("/api/top?variant=tertz&players=3")
+    assert status == 400
+    assert json.loads(body)["error"] == "no such game: tertz is for 2 players, not 3"
+    status, body = await web.get(f"/top?variant={quote('терц')}&players=4", RUSSIAN)
+    assert status == 400 and "Нет такой игры: tertz — для 2 игроков, а не для 4" in body.decode()
     for asked in ("page=2", "page=0", "page=x"):
         status, body = await web.get(f"/api/top?{asked}")
         assert (status, json.loads(body)) == (

@@ -348,11 +348,19 @@ def make_app(lobby: Lobby) -> Starlette:
             return not_found(request, W.NO_MATCH_OF, request.path_params["name"])
         return JSONResponse(attrs.asdict(player))
 
-    def bad_game(request: Request) -> Response:
-        """400: a ``?variant=`` or ``?players=`` no game has (JSON under /api)."""
+    def bad_game(request: Request, no_game: standings.NoSuchGame) -> Response:
+        """400: a ``?variant=`` or ``?players=`` no game has (JSON under /api); a count
+        the variant is not played by says its own, as 'top tertz 3' does ('?players= 2,
+        3 or 4' told of Tertz for three named the 3 it refused)."""
         names = ", ".join(standings.variants(lobby.rules))
         lang = Lang.EN if is_api(request.url.path) else lang_of(request)
         told = said(W.BAD_GAME, lang, variants=names)
+        if no_game.counts:
+            counts = "/".join(map(str, no_game.counts))
+            players = request.query_params.get("players", "")
+            told = said(
+                W.BAD_GAME_COUNT, lang, variant=no_game.variant, counts=counts, players=players
+            )
         if is_api(request.url.path):
             return JSONResponse({"error": told}, status_code=400)
         heading = said(W.BAD_REQUEST, lang)
@@ -364,8 +372,8 @@ def make_app(lobby: Lobby) -> Starlette:
         query = request.query_params
         try:
             game = standings.asked_game(query, lobby.rules)
-        except standings.NoSuchGame:
-            return bad_game(request)
+        except standings.NoSuchGame as no_game:
+            return bad_game(request, no_game)
         store, size = lobby.store, lobby.config.page_size
         names, asked = standings.variants(lobby.rules), asked_page(query)
 

@@ -20,7 +20,12 @@ PLAYER_COUNTS = (2, 3, 4)
 
 
 class NoSuchGame(Exception):
-    """``?variant=`` names no variant, or ``?players=`` is not 2, 3 or 4."""
+    """``?variant=`` names no variant, or ``?players=`` is not 2, 3 or 4, or not one
+    the variant is played by (``counts``: its own, to say so)."""
+
+    def __init__(self, variant: str | None = None, counts: tuple[int, ...] = ()) -> None:
+        super().__init__(variant)
+        self.variant, self.counts = variant, counts
 
 
 @attrs.frozen
@@ -65,7 +70,7 @@ def asked_game(query: Mapping[str, str], rules: RuleBook) -> tuple[str, int] | N
     players = own_count(variant, rules) if count is None else int(count)
     rule = rules.get(variant)
     if rule is not None and players not in rule.info.players:  # Tertz for three: no game
-        raise NoSuchGame
+        raise NoSuchGame(variant, rule.info.players)
     return variant, players
 
 

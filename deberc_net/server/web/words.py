@@ -147,6 +147,7 @@ class W(StrEnum):
     RATED_SHOWN = "rated-shown"  # which of the standings a page shows
     OTHER_GAMES = "other-games"
     BAD_GAME = "bad-game"  # a 400: ?variant= or ?players= no game has
+    BAD_GAME_COUNT = "bad-game-count"  # a 400: ?players= the variant is not played by
     GAMES = "games"
     WON = "won"
     LOST = "lost"
@@ -384,6 +385,10 @@ WORDS: dict[W, tuple[str, str]] = {
     W.BAD_GAME: (
         "no such game: ?variant= a variant ({variants}), ?players= 2, 3 or 4",
         "нет такой игры: ?variant= — вариант ({variants}), ?players= — 2, 3 или 4",
+    ),
+    W.BAD_GAME_COUNT: (
+        "no such game: {variant} is for {counts} players, not {players}",
+        "нет такой игры: {variant} — для {counts} игроков, а не для {players}",
     ),
     W.GAMES: ("Games", "Партий"),
     W.WON: ("Won", "Побед"),
