@@ -428,7 +428,7 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
                                        any trick while you hold nine cards
   sto-pyat … sto-vosem (сто пять …)    declare a run of 5, 6, 7, 8 (100)
   sto-dam, sto-korolei, sto-tuzov      declare four queens, kings, aces (100)
-  sto (hundred, сто, 100)               your hundred, whichever it is
+  sto (hundred, сто, 100)              your hundred, whichever it is
   dvesti (двести, two hundred, 200)    declare four jacks (200)
   ot chego? (rost?, от чего?)          ask the height of a combination of the
                                        same class
