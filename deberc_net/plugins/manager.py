@@ -204,6 +204,14 @@ class RuleBook:
                     f"it requires {missing[0]!r}, which no installed plugin is: install the "
                     "distribution that publishes it, or correct the name",
                 )
+            games = [n for n in rule.info.requires if self._rules[n].info.kind == RuleKind.VARIANT]
+            if len(games) > 1:  # a table plays one: every table naming it would be refused
+                raise PluginError(
+                    rule.distribution,
+                    rule.name,
+                    f"it requires the variants {games[0]!r} and {games[1]!r}: a table plays"
+                    " one (an option of one game names that game alone)",
+                )
         # the one manager every rule is registered with (once: pluggy's registration
         # inspects every name a plugin module holds), checked as pytest checks its own
         self._pm = RuleManager(PROJECT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deberc_net.plugins import RuleInfo, hookimpl
+from deberc_net.plugins import PluginError, RuleBook, RuleInfo, hookimpl
 from deberc_net.plugins.manager import RuleError
 from deberc_net.testing import build_ruleset
 
@@ -62,3 +62,10 @@ def test_an_option_conflicting_with_moscow_is_refused_at_moscow_tables_only() ->
         build_ruleset(2, "moscow", ["not-moscow"], plugins=[NotMoscow()])
     for variant in ("kharkov", "tertz"):
         assert build_ruleset(2, variant, ["not-moscow"], plugins=[NotMoscow()]).options
+
+
+def test_an_option_requiring_two_variants_is_refused_at_loading() -> None:
+    """A table plays one variant: an option requiring two was never playable, and
+    every table naming it was refused with the first, never saying why."""
+    with pytest.raises(PluginError, match="it requires the variants 'kharkov' and 'tertz'"):
+        RuleBook.load(extra=[Needs("two-games", ("kharkov", "tertz"))])
