@@ -180,6 +180,8 @@ def calls_about(
     # an option's call as one ('help dave' in the lobby read as every table's call)
     sections = {section for _, section in found}
     labelled = elsewhere or len(sections) > 1 or not sections.isdisjoint(_option_headings())
+    # (in the lobby, another game's alone: 'help mariazh' there said not whose it is)
+    labelled = labelled or not sections <= {index.sections[0]}
     last = None
     for entry, section in found:
         if labelled and section != last:
@@ -378,6 +380,33 @@ def _call_read(
         Msg.HELP_CALL_ELSEWHERE, topic=topic, whose=phrase(Msg.OTHER_TABLES_CALL), call=name
     )
     return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+
+
+def _lobby_read(
+    topic: str, lang: Lang, texts: Texts, lobby_words: Callable[[], Sequence[CallWords]]
+) -> tuple[str, ...]:
+    """'help WORD' in the lobby for a word that reads as a call: the entries of every
+    game's and option's 'calls' (``texts``) of that call by its own name in the language
+    asked, as at a table ('help two tierces' listed Tertz's dvesti by its word 'two',
+    'help ріст?' only the call where 'help rost?' lists its entries). The engine's
+    reading first, then each game's or option's words; none found (an answer of
+    prokhodit?, a call one language's 'calls' alone names): the call and whose, in
+    either language alike. A card, or a word of no call: ()."""
+    readings = []
+    engines = engine_call(topic)
+    if engines is not None:
+        if engines.name == C.PLAY:
+            return ()  # (a card: said to be one)
+        if (en := spoken_call(engines.token())) not in _ANSWERED:
+            readings.append((en, ru_call(engines.token())))
+    first = normalize(topic).partition(" ")[0]
+    theirs = [w for w in lobby_words() if first in w.firsts]
+    readings += [_names(call, w) for w in theirs if (call := _read_as(topic, w, engine=False))]
+    for names in readings:
+        if about := _call_entries(names, texts, lang, topic):
+            return about
+    # no entry of both languages names it: the call, and whose, in either alike
+    return call_pointer(topic, lang, None, lobby_words()) if engines or readings else ()
 
 
 def _read_as(topic: str, own: CallWords, *, engine: bool) -> str | None:
@@ -593,8 +622,10 @@ class Help:
 
         if table is not None:
             read = _call_read(table, topic, lang, (own_texts, lobby_texts), words, lobby_words)
-            if read:
-                return read
+        else:
+            read = _lobby_read(topic, lang, lobby_texts, lobby_words)
+        if read:
+            return read
         for first_word in (False, True):
             about = calls_about(topic, own_texts, lang, first_word=first_word)
             if about:

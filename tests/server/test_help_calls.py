@@ -82,6 +82,7 @@ def test_the_calls_that_say_ot_are_the_answer_and_tertzs_question() -> None:
     assert H.calls_about("колоду", (TEXTS[0], TEXTS[1] + tertz), Lang.RU) == ()
     lomayu = H.calls_about("ломаю", (TEXTS[0], TEXTS[1] + tertz), Lang.RU)
     assert [" ".join(x.split()) for x in lomayu[1:]] == [
+        "Ходы и заявки в терце:",  # (another game's than the first: said whose)
         "ломаю N (lomayu N, break N)",
         "проигравший первую взятку ломает колоду;",
         "N — число 1–12",

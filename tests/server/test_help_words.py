@@ -57,10 +57,14 @@ async def test_another_word_for_a_call_is_pointed_to_the_call(
     port: int, connect: Connector
 ) -> None:
     ann = await connect.machine(port, "ann")
-    told = await help_texts(ann, "help concede")
-    assert _joined(told) == (
-        "concede is no command but a table call: pishet. 'calls' lists what may be said at a table."
+    told = await help_texts(ann, "help concede")  # (pishet's entries: every word of it
+    assert told[0] == (  # is told them, test_help_words_agree.py)
+        "concede is no command. The table calls that say it ('calls' lists them all):"
     )
+    assert told[1:3] == [
+        "Table calls:",
+        "  pishet (пишет, goditsya)             concede: the other's combination is",
+    ]
     # a word 'calls' says is answered with its entries, as before ('help bella')
     bella = await help_texts(ann, "help bella")
     assert bella[0].startswith("bella is no command. The table calls that say it")
@@ -91,18 +95,24 @@ async def test_a_games_own_word_is_pointed_to_its_call_in_the_lobby(
     was "no command" in the lobby: 'help' read the engine's words alone."""
     ann = await connect.machine(port, "ann")
     told = {
-        word: _joined(await help_texts(ann, f"help {word}"))
+        word: " ".join(_joined(await help_texts(ann, f"help {word}")).split())
         for word in ("mariazh", "lomaju 5", "lomaju", "ламаю", "ламаю 5", "від чого?")
     }
     tail = "'calls' lists what may be said at a table."
-    assert told == {
-        "mariazh": f"mariazh is no command but a Tertz table call: mariage. {tail}",
-        "lomaju 5": f"lomaju 5 is no command but a Tertz table call: lomayu 5. {tail}",
+    about = "is no command. The table calls that say it ('calls' lists them all):"
+    tertz = "Tertz table calls:"
+    assert told == {  # a call's word: its entries, under Tertz's heading (whose)
+        "mariazh": f"mariazh {about} {tertz} mariage (bella, марьяж) declare trump K+Q, on"
+        " your turn, once",
+        "lomaju 5": f"lomaju 5 {about} {tertz} lomayu N (ломаю N, break N) after the first"
+        " trick, its loser breaks the deck: N from 1 to 12",
         "lomaju": f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12). {tail}",
         "ламаю": f"ламаю is no command but a Tertz table call: lomayu N (N from 1 to 12). {tail}",
-        "ламаю 5": f"ламаю 5 is no command but a Tertz table call: lomayu 5. {tail}",
-        # in English by its Latin word, as Tertz's entry of 'calls' leads with it
-        "від чого?": f"від чого? is no command but a Tertz table call: ot chego?. {tail}",
+        "ламаю 5": f"ламаю 5 {about} {tertz} lomayu N (ломаю N, break N) after the first"
+        " trick, its loser breaks the deck: N from 1 to 12",
+        "від чого?": f"від чого? {about} {tertz} ot chego? (rost?, от чего?) ask the height"
+        " of a combination of the same class ot RANK [kozyrnogo] (от короля) answer ot"
+        " chego? with your top card",
     }
 
 
@@ -114,10 +124,12 @@ async def test_a_games_own_word_is_pointed_to_its_call_in_russian(
     await vera.send("lang ru")
     await vera.read_until(lambda x: x.startswith("Язык"))
     tail = "Что можно сказать за столом, перечисляет calls."
-    told = _joined(await person_told(vera, "help mariazh"))
-    assert told == f"«mariazh» — не команда, а ход за столом игры Tertz: «марьяж». {tail}"
-    told = _joined(await person_told(vera, "help мар'яж"))
-    assert told == f"«мар'яж» — не команда, а ход за столом игры Tertz: «марьяж». {tail}"
+    for word in ("mariazh", "мар'яж"):  # its entry, under Tertz's heading
+        assert await person_told(vera, f"help {word}") == [
+            f"«{word}» — не команда. Ходы за столом с этим словом (все ходы — в calls):",
+            "Ходы и заявки в терце:",
+            "  марьяж (bella, белла)       козырные К и Д: на своём ходу, один раз",
+        ]
     told = _joined(await person_told(vera, "help lomaju"))
     assert told == (
         f"«lomaju» — не команда, а ход за столом игры Tertz: «ломаю N (N от 1 до 12)». {tail}"
@@ -191,16 +203,16 @@ async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
     mariazh' (Tertz's word) and 'help кінець' (konets in Ukrainian) said "no command":
     each is a call of other tables, not played at this one, in the player's language."""
     ann = await connect.machine(port, "ann")
-    # in the lobby an option's call is one, however said ('help konets': its entry)
-    for word in ("кінець", "1001"):
-        assert _joined(await help_texts(ann, f"help {word}")) == (
-            f"{word} is no command but a call of the tables with the option manual-claim:"
-            " konets. 'calls' lists what may be said at a table."
-        )
-    assert _joined(await help_texts(ann, "help кінець lang=ru")) == (
-        "«кінець» — не команда, а ход за столами с опцией manual-claim: «конец». Что можно"
-        " сказать за столом, перечисляет calls."
-    )
+    # in the lobby an option's call is one, however said: its entry, under the options'
+    for word in ("кінець", "1001", "konets"):
+        assert (await help_texts(ann, f"help {word}"))[1:3] == [
+            "Calls of options, at the tables that play them:",
+            "  konets (конец, claim, 501)           option manual-claim: claim the match",
+        ]
+    assert (await help_texts(ann, "help кінець lang=ru"))[1:3] == [
+        "Заявки опций, за столами, где они играют:",
+        "  конец (konets, claim, 501)           опция manual-claim: объявить конец",
+    ]
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
     elsewhere = "is no command but a call of other tables, not played at this table:"
@@ -253,8 +265,9 @@ async def test_in_the_lobby_a_word_of_two_games_is_told_each_games_by_its_words(
     port: int, connect: Connector
 ) -> None:
     """'help от туза' in the lobby, which plays no game, lists each game's meaning
-    under its game's heading; Tertz's "from what?", whose «от» it says too, was listed
-    by the bare token rost? beside entries led by their words (a review, s40)."""
+    under its game's heading; Tertz's "from what?", whose «от» it says, was listed by
+    the bare token rost? beside entries led by their words (a review, s40), and is no
+    more: 'от туза' is the answer, whose entry says it with an argument (ot RANK)."""
     ann = await connect.machine(port, "ann")
     told = await help_texts(ann, "help от туза")
     assert told == [
@@ -262,8 +275,6 @@ async def test_in_the_lobby_a_word_of_two_games_is_told_each_games_by_its_words(
         "Table calls:",
         "  ot RANK [kozyrnogo] (от короля)      answer rost? with your top card",
         "Tertz table calls:",
-        "  ot chego? (rost?, от чего?)          ask the height of a combination of the",
-        "                                       same class",
         "  ot RANK [kozyrnogo] (от короля)      answer ot chego? with your top card",
     ]
     # the Russian as its list says them: each led by its Russian word
@@ -271,7 +282,6 @@ async def test_in_the_lobby_a_word_of_two_games_is_told_each_games_by_its_words(
         "Ходы и заявки:",
         "  от КАРТЫ [козырного]        ответ на «рост?»: от туза, от короля козырного",
         "Ходы и заявки в терце:",
-        "  от чего? (rost?, рост?)     спросить высоту комбинации того же класса",
         "  от КАРТЫ [козырного]        ответ на «от чего?»: от туза, от короля козырного",
     ]
 

@@ -302,8 +302,9 @@ async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
     assert vera.lines[vera.pos - 1] == (
         "нет команды «фыва»; help перечисляет команды, calls — ходы"
     )
-    told = await _told_before(vera, "help ломаю", "фыва")  # (Tertz's, in the lobby)
-    assert told[1:] == [
+    told = await _told_before(vera, "help ломаю", "фыва")  # (Tertz's, in the lobby:
+    assert told[1:] == [  # said whose, under its heading)
+        "Ходы и заявки в терце:",
         "  ломаю N (lomayu N, break N)",
         "                              проигравший первую взятку ломает колоду;",
         "                              N — число 1–12",
