@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+import pytest
+
 from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
 from deberc_net.protocol.commands import COMMANDS, command_word
@@ -90,8 +92,12 @@ def _shape(lines: list[str]) -> tuple[int, int, bool]:
     return entries, headings, here
 
 
+# one test a place: some 400 'help' answers each, spread over the suite's workers
+@pytest.mark.parametrize(
+    "table", TABLES, ids=lambda t: "lobby" if t is None else "-".join(map(str, (t[0], t[1], *t[2])))
+)
 async def test_every_word_of_a_call_gets_the_same_answer_in_either_language(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer, connect: Connector, table: tuple[int, str, tuple[str, ...]] | None
 ) -> None:
     port = await start_server(
         lists_per_s=1e6,
@@ -109,31 +115,27 @@ async def test_every_word_of_a_call_gets_the_same_answer_in_either_language(
     book = rule_book()
     calls = _words()
     disagree: list[str] = []
-    for table in TABLES:
-        aliases: dict[str, str] = {}  # (in the lobby: the engine's words, or the call's)
-        if table is not None:
-            players, variant, options = table
-            await ann.send(f"new {players} {variant} {' '.join(options)}")
-            await ann.expect("ok", cmd="sit")
-            aliases = dict(book.ruleset(players, variant, options).call_aliases)
-        # the words read alike here: a call of this table's, or another table's call
-        alike: dict[object, set[str]] = defaultdict(set)
-        for key, words in calls.items():
-            for word in words:
-                if command_word(word.split()[0]) not in COMMANDS:
-                    alike[_read(word, aliases) or key].add(word)
-        for call, words in sorted(alike.items(), key=str):
-            shapes = set()
-            for lang in ("en", "ru"):
-                said = {w: await help_texts(ann, f"help {w} lang={lang}") for w in sorted(words)}
-                texts = {w: _said(lines, w) for w, lines in said.items()}
-                if len(set(texts.values())) > 1:
-                    told = "\n".join(f"    {w}: {t}" for w, t in texts.items())
-                    disagree.append(f"{table} {call} {lang}:\n{told}")
-                shapes |= {_shape(lines) for lines in said.values()}
-            if len(shapes) > 1:
-                disagree.append(f"{table} {call}: en/ru {sorted(shapes)}")
-        if table is not None:
-            await ann.send("leave!")
-            await ann.expect("ok", cmd="leave")
+    aliases: dict[str, str] = {}  # (in the lobby: the engine's words, or the call's)
+    if table is not None:
+        players, variant, options = table
+        await ann.send(f"new {players} {variant} {' '.join(options)}")
+        await ann.expect("ok", cmd="sit")
+        aliases = dict(book.ruleset(players, variant, options).call_aliases)
+    # the words read alike here: a call of this table's, or another table's call
+    alike: dict[object, set[str]] = defaultdict(set)
+    for key, words in calls.items():
+        for word in words:
+            if command_word(word.split()[0]) not in COMMANDS:
+                alike[_read(word, aliases) or key].add(word)
+    for call, words in sorted(alike.items(), key=str):
+        shapes = set()
+        for lang in ("en", "ru"):
+            said = {w: await help_texts(ann, f"help {w} lang={lang}") for w in sorted(words)}
+            texts = {w: _said(lines, w) for w, lines in said.items()}
+            if len(set(texts.values())) > 1:
+                told = "\n".join(f"    {w}: {t}" for w, t in texts.items())
+                disagree.append(f"{table} {call} {lang}:\n{told}")
+            shapes |= {_shape(lines) for lines in said.values()}
+        if len(shapes) > 1:
+            disagree.append(f"{table} {call}: en/ru {sorted(shapes)}")
     assert not disagree, "\n".join(disagree)
