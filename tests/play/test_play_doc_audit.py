@@ -283,6 +283,10 @@ async def _the_screen() -> None:
             app.post_message(WireLine(line))
         await until(pilot, lambda: app.state.asking, "the ask")
         await pilot.pause(0.1)
+        # the clock's seconds as the ask's own 8.9 s: a loaded machine's second between
+        # the ask's arrival and this look read '7 s left'
+        app.asked_at = time.monotonic()
+        app.redraw()
         assert app.pane("status").text == shown["status"][0].replace(":7501", ":9")
         for pane in ("table", "score", "hand", "legal"):
             assert app.pane(pane).text.splitlines() == shown[pane], pane
