@@ -62,3 +62,13 @@ class CutOff:
         key = Msg.CUT_OFF_LOST if reason == SERVER_LOST else Msg.CUT_OFF
         said = phrase(key, match=match, table=table, when=when)
         session.send(ev.cut_off(match, table, reason, said))
+
+    def told_live(self, name: str, guest: bool, match: str) -> None:
+        """``name`` was told live that ``match``'s table closed, its server
+        lost or stopped (under ``--workers``: another worker's death or stop, as it was
+        forgotten): kept as told, so that his next login does not tell him again once
+        the match is listed. A guest is never told at a login."""
+        if guest:
+            return
+        once = functools.partial(self.store.tell_cut_off_once, name, match, time.time())
+        self.writes.write(once, match=match)

@@ -401,9 +401,11 @@ class Login:
             resume = phrase(Msg.RESUME, token=token, name=name)
         table = self.lobby.table_of(name)
         lost = None  # his table's, if its worker has died (forgotten now: no seat there)
+        lost_match: str | None = None
         node = self.lobby.node
         if table is not None and node is not None and node.forget_if_dead(table):
-            lost, table = table.id, self.lobby.table_of(name)
+            lost, lost_match = table.id, node.match_of(table)
+            table = self.lobby.table_of(name)
         if table is not None:  # where he is (his table's view follows), not the lobby
             said = phrase(Msg.WELCOME_BACK, name=name, what=what, table=table.id, resume=resume)
         else:
@@ -431,6 +433,8 @@ class Login:
         if lost is not None:  # as its players here were told, as it was forgotten
             said = phrase(Msg.TABLE_CLOSES, table=lost, reason=phrase(Msg.SERVER_LOST))
             session.send(ev.table_closed(lost, said))
+            if lost_match is not None:  # told now: not again by the cut-off's notice below
+                self.lobby.cut_off.told_live(name, guest, lost_match)
         missed = self.lobby.missed.take(name, guest, presented)
         if missed is not None:  # his seat freed, or his match over, while he was away
             session.send(ev.info(missed))

@@ -1477,7 +1477,8 @@ class Node:
         table.state = TableState.CLOSED
         for session in list(self.forwarded.values()):
             touched = False
-            if session.table is table:
+            seated = session.table is table
+            if seated:
                 session.table, session.seat = None, None
                 touched = True
                 if why is not None and session.name is not None:  # its owner lost: it
@@ -1492,6 +1493,10 @@ class Node:
             if touched and why is not None:
                 said = phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)
                 session.send(ev.table_closed(table.id, said))
+                match = self.match_of(table)
+                if seated and session.name is not None and match is not None:
+                    # told: his next login need not tell it again (server/cut_off.py)
+                    self.lobby.cut_off.told_live(session.name, session.guest, match)
 
     def _seat_again(self, table: RemoteTable) -> None:
         """Players here told ``table`` closed when its owner was taken for dead (a stall
@@ -1559,6 +1564,13 @@ class Node:
     def seat_held_elsewhere(self, name: str) -> bool:
         """Whether ``name`` was told his table closed by a stall (its owner may live)."""
         return name_key(name) in self.held_elsewhere
+
+    @staticmethod
+    def match_of(table: Table) -> str | None:
+        """The match of another worker's ``table``, as its owner last told it."""
+        if isinstance(table, RemoteTable) and table.now is not None:
+            return table.now.match_id
+        return None
 
     def forget_if_dead(self, table: Table) -> bool:
         """Whether ``table`` is another worker's whose process has ended (a SIGKILL, a

@@ -1,0 +1,78 @@
+"""``serve --workers 2``: a registered player told live that his table closed, its
+worker killed (``info closed=T text=Table T closes: its server was lost``), is not told
+it again at his next login once the match is listed ``server-lost`` (server/cut_off.py:
+the live telling is kept as told, migration 14's ``cut_offs_told``). His opponent, who
+was on the killed worker and told nothing, is told at his login, once
+(docs/protocol.md §12)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from pathlib import Path
+
+import psycopg
+import pytest
+import trio
+
+from tests.server.client import LineClient, close_all, fields, is_event, play_machine
+
+from .workers import served_workers, settings_file, until_listed
+
+
+def _listed_lost(url: str, match: str) -> bool:
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT reason FROM matches WHERE id = %s", (match,)).fetchone()
+    return row is not None and row[0] == "server-lost"
+
+
+async def _cut_off_notice(client: LineClient) -> str | None:
+    """The cut-off notice of ``client``'s login, if one comes within 3 s (it is sent
+    after the login's ``ok``, once the store is read: no round trip follows it)."""
+    with trio.move_on_after(3):
+        return await client.read_until(lambda x: x.startswith("info cut_off="), 10)
+    return None
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
+            try:
+                bob = await workers.connect(1, "bob", "pw-bob-1")  # the table's owner
+                ann = await workers.connect(0, "ann", "pw-ann-1")
+                opened += [bob, ann]
+                await bob.send("new 2 to-301")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                await until_listed(ann, "tables", f"id={table} ")
+                await ann.send(f"sit {table}")
+                deal_over = lambda x: is_event(x, "deal-end")  # noqa: E731  (one deal)
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(play_machine, ann, random.Random(1), deal_over)
+                    nursery.start_soon(play_machine, bob, random.Random(2), deal_over)
+                match = fields(next(x for x in ann.lines if is_event(x, "start")))[1]["match"]
+                await trio.sleep(1)  # (its deal on disk: the store writer's moment)
+                os.kill(workers.pids[1], signal.SIGKILL)
+                closes = f"info closed={table} text=Table {table} closes: its server was lost"
+                told = await ann.read_until(lambda x: x.startswith("info closed="), 30)
+                assert told.startswith(closes), told
+                with trio.fail_after(30):  # listed once its silence passed server_dead_ms
+                    while not await trio.to_thread.run_sync(_listed_lost, postgres_url, match):
+                        await trio.sleep(0.1)
+                for worker in (0, 1):  # told live: on neither worker told again
+                    again = await workers.connect(worker, "ann", "pw-ann-1")
+                    opened.append(again)
+                    assert await _cut_off_notice(again) is None
+                back = await workers.connect(0, "bob", "pw-bob-1")  # told nothing yet
+                opened.append(back)
+                notice = await back.expect("info", cut_off=match, timeout=10)
+                assert notice["reason"] == "server-lost", notice
+                once_more = await workers.connect(1, "bob", "pw-bob-1")
+                opened.append(once_more)
+                assert await _cut_off_notice(once_more) is None
+            finally:
+                await close_all(opened)
