@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from deberc_net.protocol.lang import RU_MATCH_REASONS
 from deberc_net.server.app import serve
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.testing import rule_book
+from tests.store.failing import disk_full
 
 from .client import LineClient, fields, seat_pair
 from .conftest import Connector, make_config
@@ -542,7 +542,7 @@ async def test_seekers_matched_to_a_table_that_fails_before_seating_them_are_tol
     waited for ever (seen on a club's server whose disk had filled)."""
 
     def full_disk(*_: Any, **__: Any) -> list[int]:
-        raise sqlite3.OperationalError("database or disk is full")
+        raise disk_full()
 
     monkeypatch.setattr(SQLiteStore, "new_match_numbers", full_disk)
     with trio.fail_after(20), structlog.testing.capture_logs() as logs:
@@ -594,7 +594,7 @@ async def test_the_client_librarys_bots_seek_again_when_their_matched_table_fail
     from clients.client import Bot
 
     drawn = SQLiteStore.new_match_numbers
-    failures = [sqlite3.OperationalError("database or disk is full")]
+    failures = [disk_full()]
 
     def full_once(store: SQLiteStore, count: int) -> list[int]:
         if failures:

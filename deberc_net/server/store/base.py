@@ -31,16 +31,31 @@ class StoreError(Exception):
 
 def store_failure(exc: BaseException) -> bool:
     """Whether ``exc`` is the database's failing (a full disk, the server away, a file
-    locked): SQLite's or psycopg's error, or the OS's. Not a bug in this code, so said
-    without a traceback (docs/settings.md, Logs). Each driver's errors checked only if
-    it was imported: only a store that uses it raises them."""
+    locked or damaged), not a bug in this code, so said without a traceback
+    (docs/settings.md, Logs): the OS's error; SQLite's of a failing kind
+    (SQLITE_FAILING: not SQLITE_ERROR, which a syntax error or a missing table raises
+    as ``OperationalError`` too, nor a misuse's ``ProgrammingError`` or
+    ``InterfaceError``, nor a constraint's); psycopg's ``OperationalError`` (the
+    server away, a full disk, a pool's timeout) or a damaged or read-only database's.
+    Each driver's errors checked only if it was imported: only a store that uses it
+    raises them."""
     if isinstance(exc, OSError):
         return True
     sqlite3 = sys.modules.get("sqlite3")
     if sqlite3 is not None and isinstance(exc, sqlite3.Error):
-        return True
+        code = getattr(exc, "sqlite_errorcode", None)
+        return isinstance(code, int) and code & 0xFF in SQLITE_FAILING
     psycopg = sys.modules.get("psycopg")
-    return psycopg is not None and isinstance(exc, psycopg.Error)
+    if psycopg is None or not isinstance(exc, psycopg.Error):
+        return False
+    state = getattr(exc, "sqlstate", None) or ""
+    return isinstance(exc, psycopg.OperationalError) or state[:2] == "XX" or state == "25006"
+
+
+# SQLite's primary result codes of a database failing, not of a query's or a caller's
+# fault: BUSY, LOCKED, NOMEM, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, PROTOCOL, NOLFS,
+# NOTADB (and PERM): https://sqlite.org/rescode.html
+SQLITE_FAILING = frozenset({3, 5, 6, 7, 8, 10, 11, 13, 14, 15, 22, 26})
 
 
 def name_key(name: str) -> str:
