@@ -11,6 +11,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from deberc_net.server.store import is_postgres, open_store
 
 from .records import deal
@@ -50,9 +52,14 @@ def test_a_server_restarted_after_kill_9_lists_the_killed_ones_match_at_once(
         restarted.close()
 
 
-def test_a_row_whose_pid_runs_a_process_started_after_it_is_gone(tmp_path: object) -> None:
+@pytest.mark.parametrize("older_code", [False, True])
+def test_a_row_whose_pid_runs_a_process_started_after_it_is_gone(
+    tmp_path: object, older_code: bool
+) -> None:
     """pid reuse: the row's pid runs a process that started after the row was written
-    (here: a row an hour old, a process just started) — not that server."""
+    (here: a row an hour old, a process just started) — not that server: told by its
+    start in clock ticks (not the row's), or for a row an older deberc-net wrote
+    (without one: migration 24) by the clock."""
     db = f"{tmp_path}/deberc.sqlite3"
     _killed_server(db)
     with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as other:
@@ -62,6 +69,8 @@ def test_a_row_whose_pid_runs_a_process_started_after_it_is_gone(tmp_path: objec
                     "UPDATE servers SET pid = ?, started = datetime('now', '-1 hour')",
                     (other.pid,),
                 )
+                if older_code:
+                    con.execute("UPDATE servers SET boot = NULL, start_ticks = NULL")
             con.close()
             restarted = open_store(db, serving=True)
             try:
@@ -85,6 +94,25 @@ def test_a_live_server_of_this_host_or_one_of_another_host_is_waited_for(
     with sqlite3.connect(db) as con:
         killed = con.execute("SELECT max(id) FROM servers").fetchone()[0]
         con.execute("UPDATE servers SET host = 'elsewhere' WHERE id = ?", (killed,))
+    con.close()
+    second = open_store(db, serving=True)
+    try:
+        assert second.recent_games("ann") == []
+    finally:
+        second.close()
+        alive.close()
+
+
+def test_a_live_server_is_waited_for_after_the_clock_stepped_forward(tmp_path: object) -> None:
+    """The clock stepped forward since a live server of this host wrote its row (NTP's
+    step, a VM restored): by the clock now its process started long after its row's
+    ``started``, as a reused pid's would. Its row's own start (boot, clock ticks) is
+    its process's: it is waited for, its match not ended under it."""
+    db = f"{tmp_path}/deberc.sqlite3"
+    alive = open_store(db, serving=True)
+    alive.add_deal(deal("m1", 1))
+    with sqlite3.connect(db) as con:  # its row written a day 'before' its process started
+        con.execute("UPDATE servers SET started = datetime(started, '-1 day')")
     con.close()
     second = open_store(db, serving=True)
     try:

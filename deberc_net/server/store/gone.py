@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import attrs
+
 from ..cluster.liveness import process_ended
 
 # A row's ``started`` is whole seconds (SQLite's datetime('now')), a process's start is
@@ -14,32 +16,63 @@ from ..cluster.liveness import process_ended
 REUSE_SLACK_S = 2.0
 
 
-def server_gone(pid: int, row_started_s: float) -> bool:
+@attrs.frozen
+class ProcessStart:
+    """A process's start, whatever the clock did since: this host's boot (the kernel's
+    boot_id) and the clock ticks after it. A pid and this name one process for good."""
+
+    boot: str
+    ticks: int
+
+
+def server_gone(pid: int, row_started_s: float, row_start: ProcessStart | None) -> bool:
     """Whether the server that wrote a row of this host (``pid``, the row's ``started``
-    in seconds since the epoch) is gone: its process has ended (cluster/liveness.py),
-    or the process now under its pid started after the row was written (the pid
-    reused: a container's restarted server is pid 1 again). A process that started
-    before the row may be that server, stalled, and one whose start cannot be read
-    (no /proc: not Linux) may be too: either is waited for, ``server_dead_ms``."""
+    in seconds since the epoch, ``row_start`` its process's start as it wrote the row)
+    is gone: its process has ended (cluster/liveness.py), or the process now under its
+    pid is another (the pid reused: a container's restarted server is pid 1 again).
+    Another is one whose start in this boot is not the row's; for a row without one
+    (older code's) or of another boot, one that started after the row was written by
+    the clock: a clock stepped forward since (NTP, a VM restored) makes a live server
+    look so, which a row with its start never does. A process that may be that server,
+    stalled, or whose start cannot be read (no /proc: not Linux) is waited for,
+    ``server_dead_ms``."""
     if pid <= 0:
         return False
     if process_ended(pid):
         return True
+    now = process_start(pid)
+    if row_start is not None and now is not None and now.boot == row_start.boot:
+        return now.ticks != row_start.ticks
     started = process_started(pid)
     return started is not None and started > row_started_s + REUSE_SLACK_S
 
 
+def process_start(pid: int) -> ProcessStart | None:
+    """Process ``pid``'s start (ProcessStart), from /proc; None if it cannot be read."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as fh:
+            boot = fh.read().strip()
+        ticks = _start_ticks(pid)
+    except (OSError, IndexError, ValueError):
+        return None
+    return ProcessStart(boot, ticks) if boot else None
+
+
 def process_started(pid: int) -> float | None:
     """When process ``pid`` started, in seconds since the epoch (to a second: the boot
-    time's), from /proc; None if it cannot be read."""
+    time's, by the clock as it is now), from /proc; None if it cannot be read."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
+        ticks = _start_ticks(pid)
         with open("/proc/stat", "rb") as fh:
             boot = next(int(line.split()[1]) for line in fh if line.startswith(b"btime "))
-        # 'pid (name) state …': the name may hold spaces and parentheses; the start
-        # (field 22, clock ticks after boot) is the 20th after the name
-        ticks = int(stat.rpartition(b")")[2].split()[19])
     except (OSError, StopIteration, IndexError, ValueError):
         return None
     return boot + ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _start_ticks(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as fh:
+        stat = fh.read()
+    # 'pid (name) state …': the name may hold spaces and parentheses; the start
+    # (field 22, clock ticks after boot) is the 20th after the name
+    return int(stat.rpartition(b")")[2].split()[19])

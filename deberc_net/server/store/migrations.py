@@ -694,6 +694,22 @@ ALTER TABLE matches ADD COLUMN public_table BOOLEAN;
 CREATE INDEX matches_table ON matches (table_id, seq);
 """,
     ),
+    Migration(
+        24,
+        "servers: the boot and start of each server's process",
+        # a server's process named whatever the clock does (store/gone.py): this host's
+        # boot (its kernel's boot_id) and the process's start in clock ticks after it,
+        # so that a restarted SQLite server tells a pid reused from its writer, still
+        # running, after a step of the clock (NTP, a VM restored). NULL: not Linux, or a
+        # row an older deberc-net wrote (its 'started' is compared, as before)
+        sqlite="""
+ALTER TABLE servers ADD COLUMN boot TEXT;
+ALTER TABLE servers ADD COLUMN start_ticks INTEGER;
+""",
+        postgres="""
+ALTER TABLE servers ADD COLUMN boot TEXT, ADD COLUMN start_ticks BIGINT;
+""",
+    ),
 )
 
 

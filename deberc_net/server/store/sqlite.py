@@ -108,7 +108,7 @@ from .base import (
     released,
     withheld,
 )
-from .gone import server_gone
+from .gone import ProcessStart, process_start, server_gone
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migrated, Migration, pending
 
 
@@ -436,9 +436,9 @@ class SQLiteStore:
     def _register(self, dead_after_s: float) -> None:
         with self._writing():
             cur = self._db.execute(
-                "INSERT INTO servers (host, pid, plain, heartbeat)"
-                " VALUES (?, ?, ?, julianday('now'))",
-                (socket.gethostname(), os.getpid(), int(self._plain)),
+                "INSERT INTO servers (host, pid, plain, heartbeat, boot, start_ticks)"
+                " VALUES (?, ?, ?, julianday('now'), ?, ?)",
+                (socket.gethostname(), os.getpid(), int(self._plain), *_own_start()),
             )
             self.server_id = int(cur.lastrowid or 0)
             self._end_the_gone()
@@ -451,12 +451,13 @@ class SQLiteStore:
         gone.server_gone), so that their matches end now, not after ``dead_after_s``
         of silence: the file is this host's (docs/scaling.md, "Restarts on one host")."""
         rows = self._db.execute(
-            "SELECT id, pid, CAST(strftime('%s', started) AS INTEGER) FROM servers"
-            " WHERE host = ? AND id != ?",
+            "SELECT id, pid, CAST(strftime('%s', started) AS INTEGER), boot, start_ticks"
+            " FROM servers WHERE host = ? AND id != ?",
             (socket.gethostname(), self.server_id),
         ).fetchall()
-        for server, pid, started in rows:
-            if started is not None and server_gone(int(pid), float(started)):
+        for server, pid, started, boot, ticks in rows:
+            known = ProcessStart(boot, int(ticks)) if boot and ticks is not None else None
+            if started is not None and server_gone(int(pid), float(started), known):
                 self._db.execute("DELETE FROM servers WHERE id = ?", (server,))
 
     def _end_the_dead(self, dead_after_s: float) -> int:
@@ -1047,3 +1048,9 @@ WRITE_RETRY_S = 0.0002  # the first pause, growing by as much at each try
 WRITE_RETRY_MAX_S = 0.001
 WAL_RETRY_S = 0.01  # the first pause, growing by as much at each try
 WAL_RETRY_MAX_S = 0.2
+
+
+def _own_start() -> tuple[str | None, int | None]:
+    """This process's start for its ``servers`` row (store/gone.py), NULLs if unknown."""
+    start = process_start(os.getpid())
+    return (None, None) if start is None else (start.boot, start.ticks)
