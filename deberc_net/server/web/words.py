@@ -205,6 +205,13 @@ class W(StrEnum):
     RUN_RATINGS = "run-ratings"
     CARRIED_OVER = "carried-over"
     SPRT_LINE = "sprt-line"
+    BOT_FAULTS = "bot-faults"  # the run's bots' faults and the clock's calls for them
+    FALLBACKS = "fallbacks"
+    BOT_ERRORS = "bot-errors"
+    FIRST_FAULT = "first-fault"
+    CLOCK_CALLS = "clock-calls"
+    FIRST_CLOCK_CALL = "first-clock-call"
+    BOT_FAULTS_NOTE = "bot-faults-note"
     GAMES_LIST = "games-list"
     GAMES_SHOWN = "games-shown"  # which of a list's games a page shows
     PAGE_PREV = "page-prev"
@@ -494,6 +501,24 @@ WORDS: dict[W, tuple[str, str]] = {
         " pairs: {verdict}{after}.",
         "SPRT elo0={elo0} elo1={elo1} α={alpha} β={beta}: LLR {llr} в границах {bounds},"
         " пар: {pairs}: {verdict}{after}.",
+    ),
+    # the report's "Bot faults" and "Clock's calls" (ladder/report.py; docs/bots.md)
+    W.BOT_FAULTS: ("Bot faults and the clock's calls", "Ошибки ботов и ходы по часам"),
+    W.FALLBACKS: ("Fallbacks", "Подмен"),
+    W.BOT_ERRORS: ("Exceptions", "Исключений"),
+    W.FIRST_FAULT: ("First fault", "Первая ошибка"),
+    W.CLOCK_CALLS: ("Clock's calls", "Ходов по часам"),
+    W.FIRST_CLOCK_CALL: ("The clock's first", "Первый по часам"),
+    W.BOT_FAULTS_NOTE: (
+        "A fallback: the bot's choose or pick raised, answered a call not legal or ran"
+        " past its clock, and its first legal call was sent instead; an exception: choose,"
+        " pick, on_event or on_board raised. A clock's call: an ask not answered in time,"
+        " or answered only with calls the server refused, and the server called for the"
+        " bot.",
+        "Подмена: choose или pick бота подняли исключение, ответили недопустимым ходом или"
+        " не уложились в часы, и вместо их хода послан первый допустимый; исключение: его"
+        " подняли choose, pick, on_event или on_board. Ход по часам: на запрос не ответили"
+        " вовремя или ответили лишь ходами, которые сервер отверг, и сервер сходил за бота.",
     ),
     W.GAMES_LIST: ("Games", "Партии"),
     W.GAMES_SHOWN: (

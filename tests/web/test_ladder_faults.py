@@ -1,0 +1,106 @@
+"""/ladders/N says each bot's faults and the clock's calls for it, as the ladder's
+report does (docs/bots.md, "A bot's faults", "A bot's timeouts"), in both languages;
+a run stored before they were counted says nothing of them (not 0). Before, the pages
+showed neither: a bot whose clock ran out read as clean on the web."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from deberc_net.ladder.stats import PairStats
+from deberc_net.ladder.store import StoredGame, open_ladder_store
+
+from .conftest import WebServer
+
+RU = {"Accept-Language": "ru"}
+FIRST_FAULT = "choose raised RuntimeError('x') at greedy.py:42"
+FIRST_CLOCK = "match m1 deal 1: play Jh"
+COUNTED = {
+    "fallbacks": {"heur": 12},
+    "bot_errors": {"heur": 3},
+    "first_faults": {"heur": FIRST_FAULT},
+    "clock_calls": {"rand": 2},
+    "first_clock_calls": {"rand": FIRST_CLOCK},
+}
+
+
+def _store_run(db_path: Path, counted: dict[str, Any]) -> int:
+    """A finished run of one game of heur v rand, its summary with ``counted``."""
+    pair = PairStats("heur", "rand", 2)
+    pair.add((0, ("heur", "rand")), 162, 0)
+    summary = {
+        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
+        "boards": 1, "seed": "s1", "schedule": "round-robin", "games": 1, "deals": 1,
+        "ratings": [], "pairs": [pair.as_dict()], "sprt": None, **counted,
+    }  # fmt: skip
+    store = open_ladder_store(db_path)
+    try:
+        run = store.start_run({})
+        store.add_games(run, [StoredGame(0, ["heur", "rand"], "m1", [162, 0], "score", None)])
+        store.finish_run(run, summary, [], {})
+        return run
+    finally:
+        store.close()
+
+
+def _faults_table(page: str) -> list[list[str]]:
+    table = page.split('id="bot-faults"', 1)[1].split("</table>", 1)[0]
+    rows = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return [
+        [html.unescape(cell.split("</td>", 1)[0]) for cell in row.split("<td>")[1:]]
+        for row in rows.split("<tr>")[1:]
+    ]
+
+
+async def test_a_runs_page_shows_each_bots_faults_and_the_clocks_calls(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    run = _store_run(db_path, COUNTED)
+    web: WebServer = await start_web()
+    status, body = await web.get(f"/ladders/{run}")
+    page = body.decode()
+    assert status == 200
+    assert "<h2>Bot faults and the clock&#39;s calls</h2>" in page
+    assert "<th>Fallbacks</th><th>Exceptions</th><th>First fault</th>" in page
+    assert "<th>Clock&#39;s calls</th><th>The clock&#39;s first</th>" in page
+    assert _faults_table(page) == [
+        ["heur", "12", "3", FIRST_FAULT, "0", "–"],
+        ["rand", "0", "0", "–", "2", FIRST_CLOCK],
+    ]
+    status, body = await web.get(f"/ladders/{run}", headers=RU)
+    ru = body.decode()
+    assert status == 200 and "<h2>Ошибки ботов и ходы по часам</h2>" in ru
+    assert "<th>Подмен</th><th>Исключений</th><th>Первая ошибка</th>" in ru
+    assert "<th>Ходов по часам</th><th>Первый по часам</th>" in ru
+    assert _faults_table(ru) == _faults_table(page)
+    # the /api twin: the run's summary as stored, the fields in it
+    api = json.loads((await web.get(f"/api/ladders/{run}"))[1])
+    assert {key: api["summary"][key] for key in COUNTED} == COUNTED
+
+
+async def test_a_clean_run_says_none_and_an_older_run_says_nothing(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    empty: dict[str, Any] = {key: {} for key in COUNTED}
+    clean, older = _store_run(db_path, empty), _store_run(db_path, {})
+    clock_only = _store_run(db_path, {"clock_calls": {}, "first_clock_calls": {}})
+    web: WebServer = await start_web()
+    page = (await web.get(f"/ladders/{clean}"))[1].decode()
+    assert _faults_table(page) == [
+        ["heur", "0", "0", "–", "0", "–"],
+        ["rand", "0", "0", "–", "0", "–"],
+    ]
+    for lang in ({}, RU):  # stored before they were counted: not said to be 0
+        page = (await web.get(f"/ladders/{older}", headers=lang))[1].decode()
+        assert 'id="bot-faults"' not in page and "bot-faults-note" not in page
+    api = json.loads((await web.get(f"/api/ladders/{older}"))[1])
+    assert not set(COUNTED) & set(api["summary"])  # absent, not 0
+    page = (await web.get(f"/ladders/{clock_only}"))[1].decode()
+    assert "Fallbacks" not in page and _faults_table(page) == [
+        ["heur", "0", "–"],
+        ["rand", "0", "–"],
+    ]
