@@ -440,15 +440,27 @@ def _fail_run(store: LadderStore, run_id: int, error: Exception) -> None:
 
 def _count_clock_calls(summary: Summary, db: str) -> None:
     """The calls the clock made for each bot, from the deals stored in ``db`` (the
-    ladder's own server's store; a ``--server`` run's are in that server's)."""
+    ladder's own server's store; a ``--server`` run's are in that server's). Best-effort:
+    a count that fails (the database gone, a record it cannot read) is said as a
+    warning and in the report, and the run is stored without it; it raised out of the
+    finished run's writes, and the run played was never stored."""
     from deberc_net.ladder.clock_calls import clock_calls
     from deberc_net.server.store import open_store
 
-    store = open_store(db)
     try:
-        found = clock_calls(summary.results, store.match_records)
-    finally:
-        store.close()
+        store = open_store(db)
+        try:
+            found = clock_calls(summary.results, store.match_records)
+        finally:
+            store.close()
+    except Exception as exc:  # (not a second Ctrl-C: the writes' own handling)
+        summary.clock_calls_missing = f"{type(exc).__name__}: {exc}"
+        print(
+            f"deberc-net ladder: warning: the clock's calls were not counted"
+            f" ({summary.clock_calls_missing}); the run is stored without them",
+            file=sys.stderr,
+        )
+        return
     summary.clock_calls, summary.first_clock_calls = found.counts, found.first
 
 

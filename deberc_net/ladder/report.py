@@ -242,6 +242,8 @@ def text(data: dict[str, Any]) -> str:
                     f"  {bot}: {data['clock_calls'][bot]}"
                     + ("" if first is None else f"; first: {first}")
                 )
+    if data.get("clock_calls_missing"):
+        lines += ["", f"Clock's calls: not counted ({data['clock_calls_missing']})."]
     drawn = " (drawn at random for this run)" if data.get("random_seed") else ""
     # a seed has no space (schedule.seed_refused) but may hold what a shell reads ($ ; ')
     again = shlex.quote(data["seed"])

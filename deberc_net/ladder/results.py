@@ -68,6 +68,8 @@ class Summary:
     # the calls the clock made for each bot, and where its first was (clock_calls.py)
     clock_calls: Counter[str] = attrs.Factory(Counter)
     first_clock_calls: dict[str, str] = attrs.Factory(dict)
+    # why they could not be counted (the count is best-effort: the run is stored anyway)
+    clock_calls_missing: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         o = self.options
@@ -92,8 +94,7 @@ class Summary:
             "crashes": dict(self.crashes),
             "forfeits": dict(self.forfeits),
             **self.faults(),
-            "clock_calls": dict(self.clock_calls),
-            "first_clock_calls": dict(self.first_clock_calls),
+            **self.clock_calls_told(),
             "sprt": None
             if o.sprt is None
             else {
@@ -109,6 +110,16 @@ class Summary:
                 "verdict": self.sprt_verdict,
                 "pairs_after_verdict": self.sprt_pairs_after,
             },
+        }
+
+    def clock_calls_told(self) -> dict[str, Any]:
+        """The clock's calls as ``as_dict`` tells them; not counted: why, and no counts
+        (none is not 0, as a run's stored before they were counted)."""
+        if self.clock_calls_missing is not None:
+            return {"clock_calls_missing": self.clock_calls_missing}
+        return {
+            "clock_calls": dict(self.clock_calls),
+            "first_clock_calls": dict(self.first_clock_calls),
         }
 
     def count_faults(self, copies: list[tuple[str, Stats]]) -> None:

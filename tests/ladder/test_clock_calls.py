@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -20,7 +21,7 @@ import trio
 from deberc_net.ladder.report import text
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
-from .helpers import EAGER, RAW_HEAD, ladder, ladder_argv, one_board_on, script, summary
+from .helpers import EAGER, RAW_HEAD, games_in, ladder, ladder_argv, one_board_on, script, summary
 
 # answers every ask with its first legal call but its first ask, which it answers with
 # a call the server refuses, and then says nothing: the clock plays for it once
@@ -55,6 +56,46 @@ def test_the_clocks_calls_for_a_bot_are_counted_with_its_first(tmp_path: Path) -
     report = text(data)
     assert "Clock's calls (an ask not answered in time" in report
     assert f"  late: 1; first: {first}" in report
+
+
+# plays its first legal call; at each match's end spoils the deals stored so far (a
+# record the count cannot read): the count of the clock's calls fails at the run's end
+SPOILER = (
+    RAW_HEAD
+    + """\
+import sqlite3, sys
+from deberc_net.protocol.wire import fields_of
+for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
+    tag, kv = fields_of(line)
+    if tag == "ask":
+        sock.sendall(f"{kv['legal'].split(',')[0]} seq={kv['seq']}\\n".encode())
+    elif tag == "event" and kv.get("kind") == "match-end":
+        with sqlite3.connect(sys.argv[0].rsplit("/", 1)[0] + "/ladder.sqlite3") as db:
+            db.execute("UPDATE deals SET record = json_set(record, '$.calls', 5)")  # (--db)
+        sock.sendall(b"seek reserved\\n")
+"""
+)
+
+
+def test_a_count_that_fails_leaves_the_run_stored_and_says_so(tmp_path: Path) -> None:
+    """The count ran among the finished run's writes: its failure raised out of them,
+    and the run played was never stored (its games and ratings lost). It is best-effort
+    now: a warning, the run stored, the report saying the count is missing."""
+    spoiler, eager = script(tmp_path, "spoiler", SPOILER), script(tmp_path, "eager", EAGER)
+    args = ("--bot", eager, "--bot", spoiler, "--deals", "1", "--concurrency", "1")
+    done = ladder(tmp_path, *args, "--json")
+    data = summary(done)
+    assert "warning: the clock's calls were not counted (TypeError: " in done.stderr
+    assert "the run is stored without them" in done.stderr
+    assert data["clock_calls_missing"].startswith("TypeError: ")
+    assert "clock_calls" not in data and "first_clock_calls" not in data  # not 0
+    assert f"Clock's calls: not counted ({data['clock_calls_missing']})." in text(data)
+    assert len(games_in(tmp_path / "ladder.sqlite3")) == data["games"] == 2  # stored
+    with sqlite3.connect(tmp_path / "ladder.sqlite3") as db:
+        ((stored,),) = db.execute("SELECT summary FROM ladder_runs").fetchall()
+    assert json.loads(stored) == data
+    done = ladder(tmp_path, *args)  # the text report
+    assert done.returncode == 0 and "Clock's calls: not counted (TypeError: " in done.stdout
 
 
 def test_a_clean_run_says_no_clocks_calls(tmp_path: Path) -> None:
