@@ -450,7 +450,11 @@ def _count_clock_calls(summary: Summary, db: str) -> None:
     try:
         store = open_store(db)
         try:
-            found = clock_calls(summary.results, store.match_records)
+            # one query for the run's thousands of matches (a query each was as many
+            # round trips to a PostgreSQL --db, Ctrl-C held meanwhile)
+            ids = [r.match_id for r in summary.results if r.match_id is not None]
+            records = store.matches_records(ids)
+            found = clock_calls(summary.results, lambda match_id: records.get(match_id, []))
         finally:
             store.close()
     except Exception as exc:  # (not a second Ctrl-C: the writes' own handling)

@@ -17,7 +17,7 @@ import json
 import sys
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -574,6 +574,12 @@ class Store(Protocol):
         """One finished match's deals (JSON texts) in deal order; none while it runs."""
         ...
 
+    def matches_records(self, match_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Finished matches' deals by match, each as ``match_records`` gives it, read in
+        one query (a ladder run's thousands: a query a match was one a game); a match
+        running, unknown or without deals is not in it."""
+        ...
+
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         """``name``'s finished matches, newest first: match, table, players, variant,
         winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC), forfeit (the
@@ -990,7 +996,21 @@ MATCH_RECORDS = (
     "SELECT record FROM deals WHERE match_id = {p}"
     " AND match_id NOT IN (SELECT match_id FROM running) ORDER BY deal_no"
 )
+# many matches' deals, the matches given as one parameter ({ids}: the dialect's list)
+MATCHES_RECORDS = (
+    "SELECT match_id, record FROM deals WHERE match_id IN ({ids})"
+    " AND match_id NOT IN (SELECT match_id FROM running) ORDER BY match_id, deal_no"
+)
 MATCH_IDS = "SELECT match_id FROM deals UNION SELECT id FROM matches"
+
+
+def by_match(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """``MATCHES_RECORDS``' rows as ``matches_records`` gives them."""
+    records: dict[str, list[str]] = {}
+    for match_id, body in rows:
+        records.setdefault(match_id, []).append(body)
+    return records
+
 
 GAME_FIELDS = (
     "match",

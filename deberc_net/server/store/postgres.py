@@ -45,6 +45,7 @@ from .base import (
     MATCH_IDS,
     MATCH_INTO,
     MATCH_RECORDS,
+    MATCHES_RECORDS,
     MUTE,
     MUTES,
     MUTES_RUN_OUT,
@@ -86,6 +87,7 @@ from .base import (
     ban_row,
     board_finishes,
     board_result,
+    by_match,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -553,6 +555,12 @@ class PostgresStore:
         with self._pool.connection() as conn:
             rows = conn.execute(MATCH_RECORDS.format(p="%s"), (match_id,)).fetchall()
         return [body for (body,) in rows]
+
+    def matches_records(self, match_ids: Sequence[str]) -> dict[str, list[str]]:
+        query = MATCHES_RECORDS.format(ids="SELECT unnest(%s::text[])")
+        with self._pool.connection() as conn:
+            rows = conn.execute(query, (list(match_ids),)).fetchall()
+        return by_match((match_id, body) for match_id, body in rows)
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._pool.connection() as conn:

@@ -47,6 +47,7 @@ from .base import (
     MATCH_IDS,
     MATCH_INTO,
     MATCH_RECORDS,
+    MATCHES_RECORDS,
     MUTE,
     MUTES,
     MUTES_RUN_OUT,
@@ -88,6 +89,7 @@ from .base import (
     ban_row,
     board_finishes,
     board_result,
+    by_match,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -816,6 +818,13 @@ class SQLiteStore:
         with self._reading():
             rows = self._db.execute(MATCH_RECORDS.format(p="?"), (match_id,)).fetchall()
         return [body for (body,) in rows]
+
+    def matches_records(self, match_ids: Sequence[str]) -> dict[str, list[str]]:
+        ids = json.dumps(list(match_ids))  # (one parameter: SQLite limits how many)
+        query = MATCHES_RECORDS.format(ids="SELECT value FROM json_each(?)")
+        with self._reading():
+            rows = self._db.execute(query, (ids,)).fetchall()
+        return by_match(rows)
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._reading():
