@@ -98,6 +98,50 @@ def test_a_count_that_fails_leaves_the_run_stored_and_says_so(tmp_path: Path) ->
     assert done.returncode == 0 and "Clock's calls: not counted (TypeError: " in done.stdout
 
 
+BOTS_DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
+# dies at its third ask (once), and is slow to come back: the clock plays for it meanwhile
+CRASH_AWAY = """\
+import os, sys, time
+from pathlib import Path
+from clients.client import bot_arguments, run_bot
+args = bot_arguments("dies once, mid-game, and is slow to come back").parse_args()
+marker = Path(sys.argv[0]).with_name("crashed-" + args.name)
+if marker.exists() and marker.read_text() == "mid-game":
+    marker.write_text("back")
+    time.sleep(2.5)  # more than its clock (2 s), less than three of them (a forfeit)
+asks = []
+def choose(view):
+    asks.append(view)
+    if len(asks) == 3 and not marker.exists():
+        marker.write_text("mid-game")
+        os._exit(3)  # no goodbye: the connection just drops
+    return view.legal[0]
+run_bot(choose, args)
+"""
+
+
+def test_the_clocks_calls_for_a_crashed_bot_are_counted_beside_its_crash(
+    tmp_path: Path,
+) -> None:
+    """A bot away after a crash is played for by the clock as one that does not answer
+    (docs/bots.md, "A bot's timeouts"): those calls are among the clock's calls, and
+    its crash in the report's `Crashes (restarted)` line beside them."""
+    crash, eager = script(tmp_path, "crash", CRASH_AWAY), script(tmp_path, "eager", EAGER)
+    args = ("--bot", eager, "--bot", crash, "--deals", "1", "--concurrency", "1")
+    late = ("--clock-ms", "1500", "--away-ms", "60000")  # (a restart's start-up: not a forfeit)
+    data = summary(ladder(tmp_path, *args, *late, "--json"))
+    assert data["crashes"] == {"crash": 1} and data["forfeits"] == {}, data
+    assert data["clock_calls"].get("crash", 0) >= 1 and "eager" not in data["clock_calls"]
+    report = text(data)
+    assert "Crashes (restarted): crash 1; forfeits: none" in report, report
+    assert f"  crash: {data['clock_calls']['crash']}; first: match m" in report
+    # as docs/bots.md says it (it did not: a crash's calls read as the bot's thinking)
+    said = " ".join(BOTS_DOC.read_text(encoding="utf-8").split())
+    assert "A bot away after a crash is played for by the clock" in said
+    assert "those calls are counted among its clock's calls too" in said
+    assert "`Crashes (restarted): crash 1; forfeits: none`" in said
+
+
 def test_a_clean_run_says_no_clocks_calls(tmp_path: Path) -> None:
     eager = script(tmp_path, "eager", EAGER)
     done = ladder(
