@@ -104,3 +104,20 @@ async def test_a_clean_run_says_none_and_an_older_run_says_nothing(
         ["heur", "0", "–"],
         ["rand", "0", "–"],
     ]
+
+
+async def test_a_run_whose_count_failed_says_its_clocks_calls_were_not_counted(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """A run stored without the clock's calls, their count failed (docs/bots.md): the
+    page says so, with why, not that there were none."""
+    faults = {key: COUNTED[key] for key in ("fallbacks", "bot_errors", "first_faults")}
+    run = _store_run(db_path, {**faults, "clock_calls_missing": "OperationalError: gone"})
+    web: WebServer = await start_web()
+    page = (await web.get(f"/ladders/{run}"))[1].decode()
+    assert "Clock&#39;s calls</th>" not in page
+    assert _faults_table(page)[0] == ["heur", "12", "3", FIRST_FAULT]
+    told = "The clock&#39;s calls were not counted for this run (OperationalError: gone)."
+    assert f'<p id="clock-calls-missing">{told}</p>' in page
+    ru = (await web.get(f"/ladders/{run}", headers=RU))[1].decode()
+    assert "Ходы по часам в этом турнире не подсчитаны (OperationalError: gone)." in ru

@@ -212,6 +212,7 @@ class W(StrEnum):
     CLOCK_CALLS = "clock-calls"
     FIRST_CLOCK_CALL = "first-clock-call"
     BOT_FAULTS_NOTE = "bot-faults-note"
+    CLOCK_CALLS_MISSING = "clock-calls-missing"
     GAMES_LIST = "games-list"
     GAMES_SHOWN = "games-shown"  # which of a list's games a page shows
     PAGE_PREV = "page-prev"
@@ -519,6 +520,10 @@ WORDS: dict[W, tuple[str, str]] = {
         " не уложились в часы, и вместо их хода послан первый допустимый; исключение: его"
         " подняли choose, pick, on_event или on_board. Ход по часам: на запрос не ответили"
         " вовремя или ответили лишь ходами, которые сервер отверг, и сервер сходил за бота.",
+    ),
+    W.CLOCK_CALLS_MISSING: (
+        "The clock's calls were not counted for this run ({why}).",
+        "Ходы по часам в этом турнире не подсчитаны ({why}).",
     ),
     W.GAMES_LIST: ("Games", "Партии"),
     W.GAMES_SHOWN: (
