@@ -21,6 +21,7 @@ from deberc_net.protocol.render import head_cells, short_name
 from .cards import RANKS, SUITS, SYMBOL, card, in_hand_order, rank, suit
 from .state import Said, TableState, versus
 from .texts import T, say
+from .words import TALON_GAME
 
 NAME_WIDTH = 7  # a side's column in the score pane; four names on one table line
 PAIR_WIDTH = 10  # four players: a pair's column ('kost+hous')
@@ -240,13 +241,15 @@ def _turned_text(state: TableState, name: Namer) -> str:
         trump = suit(state.trump)
         if state.player is not None:  # a game that was ordered (no one orders in Tertz)
             trump += state.say(T.PLAYS, name=name(state.player))
-    if state.talon is None:
+    if state.talon is None and state.variant != TALON_GAME:
         turned, fresa = state.card(state.turned), state.card(state.fresa)
         return state.say(T.TURNED, turned=turned, fresa=fresa, trump=trump)
     # a game with a talon: how many cards are left to draw, the turned one included
-    # (the turned card is its last: once drawn it lies in a hand, docs/rules.md §12.2)
+    # (the turned card is its last: once drawn it lies in a hand, docs/rules.md §12.2);
+    # before its first deal, its words with nothing yet ('Talon: -', not Deberts's fresa)
     face_up = state.card(state.turned) if state.talon else "-"
-    return state.say(T.TURNED_TALON, turned=face_up, talon=state.talon, trump=trump)
+    talon = "-" if state.talon is None else state.talon
+    return state.say(T.TURNED_TALON, turned=face_up, talon=talon, trump=trump)
 
 
 TALK_LINE = 3  # the table pane's line of the deal's talk

@@ -2051,3 +2051,17 @@ def test_a_seek_whose_table_failed_before_seating_us_is_no_longer_waited_for() -
     # any other notice leaves the wait as it was
     other = fold(seeking, "info text=the server restarts in 5 minutes")
     assert other.seeking == seeking.seeking
+
+
+def test_a_tertz_table_waiting_for_its_match_says_talon_not_fresa() -> None:
+    """Seated at a Tertz table before its first deal the table pane read 'Turned: -
+    Fresa: -': Deberts's fresa, which Tertz has not."""
+    sat = TERTZ[0]
+    told = "table id=4 players=2 variant=tertz options=to-301 seats=-,b2 state=waiting observers=0"
+    state = fold_all([sat, "tables count=1 total=1 page=1 pages=1", told])
+    assert state.variant == "tertz"
+    assert "Turned: -   Talon: -   Trump: -\n" in table_text(state)
+    moscow = fold_all(
+        [sat, "tables count=1 total=1 page=1 pages=1", told.replace("tertz", "moscow")]
+    )
+    assert "Turned: -   Fresa: -   Trump: -\n" in table_text(moscow)
