@@ -948,7 +948,7 @@ def _asked(state: TableState, pending: str | None, stake: int | None = None) -> 
     if state.lang == Lang.RU:
         said = question_ru(asked, names, me, state.talk, state.words, state.legal, stake)
         return _log(told, said)
-    return _log(told, question(asked, names, me, state.talk, state.legal, stake))
+    return _log(told, question(asked, names, me, state.talk, state.legal, stake, state.words))
 
 
 def _is_card(token: str) -> bool:

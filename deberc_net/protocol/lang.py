@@ -239,22 +239,18 @@ def table_words(aliases: Mapping[str, str]) -> TableWords:
     """The words of a table's calls where its plugins give one: ``aliases``
     (``RuleSet.call_aliases``, ``{word: call}`` in each plugin's order) to ``{call:
     its first Cyrillic word}``, and for a call of the game's own (one the engine words
-    itself, ``RU_CALLS``) whose plugin's first word is Latin, that word in English. So
-    a plugin may re-word a call of the game's own for its tables alone: Tertz's
-    'bella' is «марьяж» and 'mariage', its 'rost?' «от чего?», while a Deberts table
-    says «белла», 'bella', «рост?». Worked out once a table (``ru_call``'s and
-    ``spoken_call``'s ``words``)."""
+    itself, ``RU_CALLS``), its plugin's first Latin word in English. So a plugin may
+    re-word a call of the game's own for its tables alone: Tertz's 'bella' is «марьяж»
+    and 'mariage', its 'rost?' «от чего?» and 'ot chego?' (as its entry of 'calls'
+    leads, help.CallWords.latin), while a Deberts table says «белла», 'bella', «рост?»,
+    'rost?'. Worked out once a table (``ru_call``'s and ``spoken_call``'s ``words``)."""
     ru: dict[str, str] = {}
     en: dict[str, str] = {}
-    first: set[str] = set()
     for word, call in aliases.items():
         if CYRILLIC.search(word):
             ru.setdefault(call, word)
-        elif word == call or call in first or call not in RU_CALLS:
-            continue  # (the token itself is among its words: not a re-wording)
-        else:
-            en[call] = word
-        first.add(call)
+        elif word != call and call in RU_CALLS:  # (the token itself: not a re-wording)
+            en.setdefault(call, word)
     if not ru and not en:
         return NO_WORDS
     return TableWords(MappingProxyType(ru), MappingProxyType(en))

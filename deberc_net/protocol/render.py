@@ -1532,7 +1532,16 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     out.extend(_game_line(name, value) for name, value in v.game if value is not None)
     if v.pending is not None:
         out.append(
-            _question(*v.pending, n, v.seat, rost_owner(v), names_higher(v), skin_too(v), v.stake)
+            _question(
+                *v.pending,
+                n,
+                v.seat,
+                rost_owner(v),
+                names_higher(v),
+                skin_too(v),
+                v.stake,
+                e.words,
+            )
         )
     if e.kind == ev.AskKind.ASK and v.legal:
         if v.declares is not None:  # (Tertz) a call's name tells only its highest class
@@ -1672,14 +1681,15 @@ def question(
     talk: Sequence[tuple[int, str]],
     legal: Sequence[str] = (),
     stake: int | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> str:
     """The open question of the table talk as the human style tells it to seat ``me``,
     from a view's parts (``pending=``, the names by seat, the deal's talk, ``me``'s
-    legal calls, a dave table's ``stake=``): for a client that reads the machine style
-    and says it in the server's words (clients/play)."""
+    legal calls, a dave table's ``stake=``, the table's ``words``): for a client that
+    reads the machine style and says it in the server's words (clients/play)."""
     owner = pair_rost_owner(pending, len(names), talk)
     skin = asked_skin(pending, me, legal)
-    return _question(*pending, names, me, owner, skin=skin, stake=stake)
+    return _question(*pending, names, me, owner, skin=skin, stake=stake, words=words)
 
 
 def asked_skin(pending: Pending, me: int | None, legal: Sequence[str]) -> bool:
@@ -1697,13 +1707,16 @@ def _question(
     higher: bool = True,
     skin: bool = False,
     stake: int | None = None,
+    words: Mapping[str, str] | None = None,
 ) -> str:
     """The open question of the table talk, as a player would say it; to ``me`` (the
     seat it is told to) about himself in the second person. ``owner``: the partner whose
     declaration a rost? asks about, the answerer answering for the pair (rost_owner);
     ``higher``: a rost? reply may name a higher top (names_higher); ``skin``: the
     answerer, ``me``, may have the asker play first instead (skin_too); ``stake``: what
-    the deal is played for now (a dave's, View.stake; None: not known)."""
+    the deal is played for now (a dave's, View.stake; None: not known); ``words``: the
+    table's (lang.table_words), its rost? said in them (Tertz's 'ot chego?')."""
+    rost = spoken_call(C.ROST, words)
 
     def who(seat: int) -> str:
         return "you" if seat == me else n[seat]
@@ -1717,13 +1730,13 @@ def _question(
     if kind == "rost" and owner is not None:  # the partner answers for the pair
         own = "your" if answerer == me else "his"
         return _capital(
-            f"{does(asker, 'ask')} {who(owner)} how high the combination goes (rost?): "
+            f"{does(asker, 'ask')} {who(owner)} how high the combination goes ({rost}): "
             f"{does(answerer, 'answer')} for the pair with {own} own and "
             f"{'name' if answerer == me else 'names'} its top."
         )
     if kind == "rost":
         return _capital(
-            f"{does(asker, 'ask')} {b} how high the combination goes (rost?): "
+            f"{does(asker, 'ask')} {b} how high the combination goes ({rost}): "
             f"{does(answerer, 'name')} its top."
         )
     if kind == "rost-reply":

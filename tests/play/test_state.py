@@ -2053,6 +2053,41 @@ def test_a_seek_whose_table_failed_before_seating_us_is_no_longer_waited_for() -
     assert other.seeking == seeking.seeking
 
 
+def test_a_tertz_table_asks_ot_chego_in_its_own_words() -> None:
+    """A whole Tertz match played in the client (s41): the opponent's rost? was said
+    'rost?' on the Talk line, in the log and in the question ('how high the combination
+    goes (rost?)'), and offered as 'rost?' among our calls, while 'calls' at the table
+    told 'ot chego?': Deberts's word at a Tertz table. Tertz's own, as the server's
+    Russian says «от чего?»."""
+    asked = (
+        TERTZ[-1]
+        .replace("seq=2 ", "seq=5 ")
+        .replace("pending=-", "pending=rost:0:1")
+        .replace("talk=", "talk=1:terts,0:terts,0:rost?")
+        .replace("legal=terts,7c,8c,9c,Ad,Kd,10s,8s,7s,9d", "legal=ot-9,pishet")
+    )
+    state = fold_all([*TERTZ, "event seq=3 table=4 kind=call seat=1 call=terts auto=0"])
+    state = fold(state, "event seq=4 table=4 kind=call seat=0 call=terts auto=0")
+    state = fold(state, "event seq=5 table=4 kind=call seat=0 call=rost? auto=0")
+    state = fold(state, asked)
+    assert "b1: ot chego?" in state.log, state.log
+    assert state.log[-1] == (
+        "b1 asks you how high the combination goes (ot chego?): you name its top."
+    )
+    assert "b1 ot chego?" in table_text(state)
+    # our own, when the opponent declared: offered and said in Tertz's words too
+    ours = fold(
+        state,
+        asked.replace("seq=5 ", "seq=6 ")
+        .replace("pending=rost:0:1", "pending=-")
+        .replace("legal=ot-9,pishet", "legal=rost?,7c"),
+    )
+    assert legal_text(ours).startswith("Your call: ot chego? | "), legal_text(ours)
+    # a Deberts table still says rost?
+    deberts = fold_all(START)
+    assert deberts.spoken("rost?") == "rost?"
+
+
 def test_a_tertz_table_waiting_for_its_match_says_talon_not_fresa() -> None:
     """Seated at a Tertz table before its first deal the table pane read 'Turned: -
     Fresa: -': Deberts's fresa, which Tertz has not."""

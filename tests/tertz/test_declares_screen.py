@@ -74,7 +74,7 @@ def test_rost_declares_the_askers_terts_too_and_says_so() -> None:
     say(match, 0, "sto-shest", "7s")
     assert "rost?" in legal(match, 1)
     english, russian = asked(match, 1)
-    assert "rost? declares all your undeclared combinations: sto shest, terts." in english
+    assert "ot chego? declares all your undeclared combinations: sto shest, terts." in english
     assert "«от чего?» объявит все ваши необъявленные комбинации: сто шесть, терц." in russian
     say(match, 1, "rost?")
     assert [c.category for c in match.deal.talk.declared_combos[1]] == [6, 3]
