@@ -151,12 +151,18 @@ async def test_the_match_is_told_for_the_web_face_only_of_a_table_it_shows(
         assert shown.match is not None
         shown.match.hanging, shown.match.hanging_pending = 35, (35,)
         told = {t.id: table_for_bus(t, config.away_limit_ms) for t in (shown, private, board)}
-        assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6], 35, [35]]
+        assert told[1]["match"] == ["m1", [0, 0], 1, [6, 6], 35, [35], None]  # no talon
         assert told[1]["away"] == [[1, config.away_limit_ms]]
         assert (told[3]["match"], told[3]["away"]) == (None, [])
         # a private table's away seats are told ('tables' names them to its own people
         # on every worker, docs/protocol.md §5.2), its match not
         assert (told[2]["match"], told[2]["away"]) == (None, [[1, config.away_limit_ms]])
+        # a Tertz table's talon, appended (docs/web.md: /api/tables/N's 'talon')
+        tertz = build_ruleset(2, "tertz", ())
+        drawing = Table(4, tertz, lobby, config, 4)
+        drawing.seats = ["ann", "bob"]
+        drawing.match = Match(tertz, seed="s", names=("ann", "bob"), match_id="m4")
+        assert table_for_bus(drawing, config.away_limit_ms)["match"][4:] == [0, [], 14]
     finally:
         store.close()
 

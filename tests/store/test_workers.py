@@ -659,6 +659,7 @@ async def _the_web_face_shows_another_workers_match(
     hand = asked["hand"].split(",")
     assert summary["hand_sizes"] == [len(hand), len(hand)]
     assert (summary["hanging"], summary["hanging_after"]) == (0, [])  # as its owner told
+    assert summary["talon"] is None  # a Deberts table's (a Tertz one's: test_bus_tables.py)
     page = await _web_get(http, f"/table/{table}")
     assert "Waiting for players" not in page and "Deal 1" in page
     # jon drops: his seat is held, and the web face says so

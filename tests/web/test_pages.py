@@ -86,6 +86,7 @@ async def test_a_waiting_table_is_listed_in_html_and_json(
                 "away_s": [None, None],
                 "hanging": 0,
                 "hanging_after": [],
+                "talon": None,
             }
         ]
     }
@@ -712,3 +713,28 @@ async def test_only_a_talon_games_table_page_says_it_has_a_talon(
             status, body = await web.get(f"/table/{table}")
             assert status == 200, (state, rules)
             assert (b'data-talon="1"' in body) == ("tertz" in rules), (state, rules)
+
+
+async def test_a_tertz_tables_json_says_its_talon_and_a_deberts_tables_null(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """``/api/tables/N`` had no talon count for a Tertz table (s41), which its live page
+    and every seat's view show: ``talon``, the cards left to draw, the turned one
+    included, as an observer's view says it (docs/web.md); null at a Deberts table and
+    before the match starts."""
+    web: WebServer = await start_web()
+    tables = {}
+    for n, rules in enumerate(("2 tertz", "2 moscow")):
+        a, b = [await connect.machine(web.port, f"{side}{n}") for side in ("a", "b")]
+        tables[rules] = (await seat_pair(a, b, rules))[0], a
+    host = await connect.machine(web.port, "host")
+    await host.send("new 2 tertz")
+    waiting = (await host.expect("ok", cmd="sit"))["table"]
+    table, a = tables["2 tertz"]
+    # a seat's view of the first deal: asked to lead, or shown the table ('state')
+    told = fields(await a.read_until(lambda line: " talon=" in line))[1]
+    status, body = await web.get(f"/api/tables/{table}")
+    assert status == 200 and json.loads(body)["talon"] == int(told["talon"]) == 14
+    listed = json.loads((await web.get("/api/tables"))[1])["tables"]
+    talons = {t["id"]: t["talon"] for t in listed}
+    assert talons == {table: 14, tables["2 moscow"][0]: None, int(waiting): None}

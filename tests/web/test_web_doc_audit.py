@@ -256,7 +256,7 @@ MB = 1024 * 1024
 
 # the fields of each JSON answer as docs/web.md's "JSON" names them
 TABLE_FIELDS = {"id", "players", "variant", "options", "state", "observers", "score", "deal"}
-TABLE_FIELDS |= {"match", "hand_sizes", "away_s", "hanging", "hanging_after"}
+TABLE_FIELDS |= {"match", "hand_sizes", "away_s", "hanging", "hanging_after", "talon"}
 GAME_FIELDS = {"match", "players", "variant", "options", "totals", "winners", "winner"}
 GAME_FIELDS |= {"reason", "stopped", "deals", "forfeit"}
 PLAYER_FIELDS = {"name", "won", "lost", "drawn", "stopped", "games", "ratings", "rating_history"}

@@ -1462,8 +1462,9 @@ class Node:
         told = described["match"]
         now = None
         if told is not None:  # (its hanging points appended: an older owner's has none)
-            hung = (told[4], tuple(told[5])) if len(told) > 5 else (0, ())
-            now = MatchNow(told[0], tuple(told[1]), told[2], tuple(told[3]), *hung)
+            hanging, after = (told[4], tuple(told[5])) if len(told) > 5 else (0, ())
+            talon = told[6] if len(told) > 6 else None  # (appended after them)
+            now = MatchNow(told[0], tuple(told[1]), told[2], tuple(told[3]), hanging, after, talon)
         table.update_match(now, {seat: left_ms / 1000 for seat, left_ms in described["away"]})
         invited = set(described["invited"])  # (with "more": the rest of a long list)
         table.invited = table.invited | invited if described.get("more") else invited

@@ -36,6 +36,7 @@ from ..table_messages import (
     Unobserve,
 )
 from .bus import MAX_PAYLOAD
+from .remote import talon_left
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -159,7 +160,8 @@ def _encoded_size(value: Any) -> int:
 def _match_told(table: Table) -> list[Any] | None:
     """The match's id, totals, deal number, and the hand sizes at the start of the trick
     being laid (the cards laid to it counted back: the sizes change once a trick); then
-    its hanging points and the later sums (appended: an older worker reads the first four)."""
+    its hanging points and the later sums, then a talon game's talon (None: none; each
+    appended: an older worker reads the first four, the first six)."""
     match = table.match
     if match is None:
         return None
@@ -175,6 +177,7 @@ def _match_told(table: Table) -> list[Any] | None:
         sizes,
         match.hanging,
         list(match.hanging_pending),
+        talon_left(match),
     ]
 
 

@@ -29,6 +29,8 @@ from ..table import Table
 from ..table_messages import Message
 
 if TYPE_CHECKING:
+    from deberc_net.game.match import Match
+
     from .node import Node
 
 _TABLE: Any = Session.__dict__["table"]  # the slots under the properties below
@@ -49,6 +51,16 @@ class MatchNow:
     # sums waiting for the deals after it (docs/rules.md §5); an older owner tells neither
     hanging: int = 0
     hanging_after: tuple[int, ...] = ()
+    # a game with a talon (Tertz): the cards left to draw, the turned one included, at
+    # the start of the trick being laid; None: no talon, or an older owner's
+    talon: int | None = None
+
+
+def talon_left(match: Match) -> int | None:
+    """A game with a talon's cards left to draw, the turned one included, as its views
+    say ``talon`` (Tertz: docs/protocol.md); None for a game without one."""
+    left = dict(match.deal.view_fields(None)).get("talon")
+    return left if isinstance(left, int) else None
 
 
 @attrs.define(eq=False)

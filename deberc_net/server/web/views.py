@@ -21,7 +21,7 @@ from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, spoken_call
 from deberc_net.protocol.messages import game_for
 from deberc_net.protocol.render import side_names
 
-from ..cluster.remote import MatchNow, RemoteTable
+from ..cluster.remote import MatchNow, RemoteTable, talon_left
 from ..store.base import STOPPED, PlayerRating, RatingPoint, name_key
 from ..table import Table
 from ..table_views import clock_in_deal
@@ -53,6 +53,9 @@ class TableSummary:
     # under hanging-separate the sums waiting for the deals after it, in their order
     hanging: int = 0
     hanging_after: list[int] = attrs.Factory(list)
+    # a game with a talon (Tertz): the cards left to draw, the turned one included; None
+    # at a game without one (Deberts), and before the match starts
+    talon: int | None = None
 
     def sides(self) -> list[str]:
         """Each side's names, in the score's order ('ann+cat', 'bob+dan' with four
@@ -92,6 +95,7 @@ def table_summary(table: Table) -> TableSummary:
         away_s=_away_s(table, len(info.seats)),
         hanging=0 if now is None else now.hanging,
         hanging_after=[] if now is None else list(now.hanging_after),
+        talon=None if now is None else now.talon,
     )
 
 
@@ -110,6 +114,7 @@ def _match_now(table: Table) -> MatchNow | None:
         hands,
         match.hanging,
         match.hanging_pending,
+        talon_left(match),
     )
 
 
