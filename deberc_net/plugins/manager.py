@@ -18,7 +18,6 @@ to the book, which the server (or a test) creates.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import functools
 import inspect
 import itertools
@@ -45,6 +44,7 @@ from .api import PluginDeal
 from .assigned import assignments
 from .failed_import import HookCodes, hook_raised, raised_in, told
 from .hookspecs import HOOK_PREFIX, PROJECT, RuleInfo, RuleKind, RuleSpecs
+from .near_names import near_name
 
 ENTRY_POINT_GROUP = "deberc_net"
 OWN_DISTRIBUTION = "deberc-net"  # ours: its rules' names are taken, never to blame
@@ -336,18 +336,20 @@ class RuleBook:
             if rule is None:
                 told = said_back(name)  # the word as typed: cut, as any word said back
                 known = ", ".join(r.name for r in self.rules() if r.info.kind == expected)
+                # a word near a known one is most likely it mistyped: that one named, not
+                # every option (a dozen lines on a terminal); read in Latin letters too
+                # (near_names: 'терц-501', 'tо-301')
                 if expected == RuleKind.VARIANT:
+                    near = near_name(name, known.split(", "))
+                    if near is not None:  # (said as an option's near one is: one form)
+                        raise RuleError(f"unknown {expected} {told!r} ({near}?); variants: {known}")
                     raise RuleError(f"unknown {expected} {told!r}; known: {known}")
                 # after the player count a word may be a variant mistyped: name them too
                 names = [r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT]
                 variants = ", ".join(names)
-                # a word near a known one is most likely it mistyped: that one named, not
-                # every option (a dozen lines on a terminal)
-                near = difflib.get_close_matches(name, [*names, *known.split(", ")], n=1)
-                if near:
-                    raise RuleError(
-                        f"unknown {expected} {told!r} ({near[0]}?); variants: {variants}"
-                    )
+                near = near_name(name, [*names, *known.split(", ")])
+                if near is not None:
+                    raise RuleError(f"unknown {expected} {told!r} ({near}?); variants: {variants}")
                 raise RuleError(
                     f"unknown {expected} {told!r}; variants: {variants}; options: {known}"
                 )

@@ -7,17 +7,7 @@ from __future__ import annotations
 
 from .hookspecs import RuleKind
 from .manager import RuleBook
-
-# how a club spells a variant it plays (Ukrainian, Russian): that variant
-# (docs/protocol.md §5.3)
-VARIANT_SPELLINGS = {
-    "kharkiv": "kharkov",
-    "харьков": "kharkov",
-    "харків": "kharkov",
-    "moskva": "moscow",
-    "москва": "moscow",
-    "терц": "tertz",  # (a word of 'new', never a call there: not the combination)
-}
+from .near_names import VARIANT_SPELLINGS
 
 
 def variant_named(word: str, rules: RuleBook) -> str | None:

@@ -3,7 +3,6 @@ board records held from their players until the admin releases them."""
 
 from __future__ import annotations
 
-import difflib
 import enum
 import functools
 import math
@@ -16,6 +15,7 @@ import trio
 
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
 from deberc_net.plugins.naming import rule_named, variant_named
+from deberc_net.plugins.near_names import near_name
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.connection import Tell
@@ -71,10 +71,8 @@ def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Er
         return None
     word = args[0]
     chosen = [r.name for r in rules.rules() if r.info.kind in (RuleKind.VARIANT, RuleKind.OPTION)]
-    if rules.kind_of(rule_named(word, rules)) is not None or difflib.get_close_matches(
-        word, chosen, n=1
-    ):
-        return None
+    if rules.kind_of(rule_named(word, rules)) is not None or near_name(word, chosen):
+        return None  # (the rule book's refusal names the near one: 'терц-501', tertz-501)
     counts = sorted(
         {n for r in rules.rules() if r.info.kind == RuleKind.VARIANT for n in r.info.players}
     )

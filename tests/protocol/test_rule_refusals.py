@@ -30,7 +30,7 @@ SAMPLES: dict[str, list[object]] = {
     "expected": ["variant", "option"],
     "name": ["moskow", "it's"],
     "told": ["moskow", "it's", "x" * 40 + "…"],  # a name as typed, said back cut
-    "near[0]": ["moscow"],
+    "near": ["moscow", "tertz-501"],
     "variants": ["kharkov, moscow, tertz"],
     "known": ["to-301, to-1001"],
     "rule.info.kind": ["option", "players"],
@@ -160,6 +160,16 @@ def test_every_refusal_of_the_shipped_rules_has_a_russian_reason() -> None:
             (2, "moscow", ("moskow",)),
             "unknown option 'moskow' (moscow?); variants: kharkov, moscow, tertz",
             "опции «moskow» нет (может быть, moscow?); варианты: kharkov, moscow, tertz",
+        ),
+        (  # the option's name with the variant's Russian spelling in it (s41)
+            (2, "tertz", ("терц-501",)),
+            "unknown option 'терц-501' (tertz-501?); variants: kharkov, moscow, tertz",
+            "опции «терц-501» нет (может быть, tertz-501?); варианты: kharkov, moscow, tertz",
+        ),
+        (  # a variant in look-alike letters: its near name, in the near form
+            (2, "tерц", ()),
+            "unknown variant 'tерц' (tertz?); variants: kharkov, moscow, tertz",
+            "варианта «tерц» нет (может быть, tertz?); варианты: kharkov, moscow, tertz",
         ),
         (
             (2, "moscow", ("foo",)),

@@ -168,3 +168,29 @@ async def test_an_option_is_read_in_any_case_as_the_variant_is(
         "stake-5,to-301",
         "1",
     ), table
+
+
+async def test_a_rules_name_typed_in_cyrillic_gets_the_near_name(
+    port: int, connect: Connector
+) -> None:
+    """'new 2 терц-501' (the option's name with the variant's Russian spelling in it)
+    and 'tерц' (Cyrillic look-alikes) got the whole options list, no guess (s41): read
+    in Latin letters too, as 'help' reads a mixed word, the near name is named; first
+    after 'new' too (not told that PLAYERS is a number); in Russian: test_rule_refusals.py."""
+    ann = await connect.machine(port, "ann")
+    for command, word, guess in [
+        ("new 2 терц-501", "терц-501", "tertz-501"),
+        ("seek 2 tерц", "tерц", "tertz"),
+        ("new 2 tertz то-301", "то-301", "to-301"),
+        ("new 2 tertz tо-301", "tо-301", "to-301"),
+        ("new терц-501", "терц-501", "tertz-501"),
+        ("seek 2 харьков dаve", "dаve", "dave"),
+    ]:
+        await ann.send(command)
+        error = await ann.expect("error")
+        assert (error["code"], error["text"]) == (
+            "bad-rules",
+            f"unknown option {word!r} ({guess}?); variants: kharkov, moscow, tertz",
+        ), (command, error)
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["total"] == "0"  # nothing opened
