@@ -397,6 +397,11 @@ class PlayApp(App[None]):
         chosen = draw.default_break(self.state.legal)
         if chosen is not None:
             self.action_send(chosen)
+            return
+        # shown the whole match (docs/play.md), it breaks only when that is ours to do:
+        # said, where a person pressing it at another time saw nothing happen
+        self.state = noted(self.state, self.state.say(T.NO_BREAK_NOW))
+        self.redraw()
 
     def action_reconnect(self) -> None:
         """Drop the connection and resume the session with the token: for a link

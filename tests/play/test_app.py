@@ -485,6 +485,14 @@ async def _no_bidding_keys_at_a_tertz_table() -> None:
         added = [line for line in app.state.log if line not in logged]
         link = ("cannot connect", "no connection yet", "the server cannot be reached")
         assert all(line.startswith(link) for line in added), added
+        # F8 while no break is ours (a whole Tertz match played in the client, s41: it
+        # did nothing, unsaid): says when it breaks, and sends nothing
+        await pilot.press("f8")
+        await until(pilot, lambda: app.state.log[-1].startswith("F8 breaks"), "F8's notice")
+        assert app.state.log[-1] == (
+            "F8 breaks the deck (lomayu N) when it is yours to break: after the first"
+            " trick, its loser breaks"
+        )
         await pilot.press("f10")
         await until(pilot, lambda: not app.is_running, "exit")
 
