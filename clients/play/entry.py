@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from deberc_net.protocol.commands import SECRET_COMMANDS, command_word
-from deberc_net.protocol.lang import CYRILLIC, NO_WORDS, Lang, ru_call
+from deberc_net.protocol.lang import CYRILLIC, NO_WORDS, Lang, TableWords, ru_call
 
 # the commands a person types in the lobby and at the table (docs/protocol.md §4–5)
 COMMANDS = (
@@ -46,16 +46,18 @@ def candidates(
     to 'пишет': the server reads them so), which no command is. In Russian (``lang``)
     the calls as a Russian player says them first ('' completes to 'пас', '10' to
     '10♠'), then their tokens a Latin ``prefix`` starts ('pa': 'pas'). ``words``: the
-    table's own (Tertz's «марьяж», «ломаю 6»)."""
+    table's own (Tertz's «марьяж», «ломаю 6»); in English a call the table words
+    itself as its prompt says it (Tertz's 'mariage', 'ot chego?': the server reads
+    them there), then its token ('bella')."""
     folded = prefix.casefold()
     said = [ru_call(call, words) for call in legal]
     if CYRILLIC.search(folded):  # (Tab completed none: a tryout, s29)
         return [s for s in said if s.casefold().startswith(folded)]
-    if lang == Lang.RU:
-        found = [s for s in said if s.casefold().startswith(folded)]
-        found += [c for c in legal if folded and c.casefold().startswith(folded) and c not in found]
-    else:
-        found = [call for call in legal if call.casefold().startswith(folded)]
+    if lang == Lang.EN:  # (a whole Tertz match: 'o' and Tab did not give 'ot chego?')
+        own = words.en if isinstance(words, TableWords) else {}
+        said = [own.get(call, call) for call in legal]
+    found = [s for s in said if s.casefold().startswith(folded)]
+    found += [c for c in legal if folded and c.casefold().startswith(folded) and c not in found]
     if " " not in prefix:
         found += sorted(c for c in COMMANDS if c.startswith(folded) and c not in found)
     return found

@@ -2100,3 +2100,17 @@ def test_a_tertz_table_waiting_for_its_match_says_talon_not_fresa() -> None:
         [sat, "tables count=1 total=1 page=1 pages=1", told.replace("tertz", "moscow")]
     )
     assert "Turned: -   Fresa: -   Trump: -\n" in table_text(moscow)
+
+
+def test_tab_completes_a_tertz_call_in_the_words_its_prompt_shows() -> None:
+    """A whole Tertz match in the client (s41): the prompt offered 'ot chego?' and
+    'mariage', but 'o' and Tab gave 'ot-K', 'm' and Tab 'menyayu' alone: completion read
+    the tokens only. The table's English words first, then the tokens; a Deberts table
+    as before."""
+    tertz = fold_all(TERTZ)
+    words, legal = tertz.words, ("rost?", "bella", "menyayu", "ot-K", "7c")
+    assert candidates("o", legal, Lang.EN, words)[:2] == ["ot chego?", "ot-K"]
+    assert candidates("m", legal, Lang.EN, words) == ["mariage", "menyayu"]
+    assert candidates("b", legal, Lang.EN, words) == ["bella"]  # the token still
+    assert candidates("r", legal, Lang.EN, words)[0] == "rost?"
+    assert candidates("o", legal, Lang.EN)[0] == "ot-K"  # no table words: the tokens
