@@ -15,6 +15,7 @@ from itertools import groupby
 from rich.cells import cell_len, chop_cells
 
 from deberc_net.game.calls import KONETS
+from deberc_net.game.outcomes import Outcome
 from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoken_call
 from deberc_net.protocol.render import head_cells, short_name
 
@@ -252,6 +253,9 @@ def _turned_text(state: TableState, name: Namer) -> str:
     return state.say(T.TURNED_TALON, turned=face_up, talon=talon, trump=trump)
 
 
+# the outcomes a deal of its game ends in when nothing went otherwise: no mark
+USUAL_OUTCOMES = frozenset({Outcome.MADE, Outcome.SPLIT})
+
 TALK_LINE = 3  # the table pane's line of the deal's talk
 # the narrowest a name is cut to on the Talk line to show more of the deal's calls
 # ('house-h~-3'): narrower only for a second call (table_text)
@@ -399,9 +403,11 @@ def score_text(state: TableState) -> str:
     rows = [state.say(T.SCORE), head]
     for row in state.deals[-DEAL_ROWS:]:
         # an outcome other than made, by its letter; not a short game's won deal, whose
-        # 'bide' only says the one who ordered lost it (the columns say who won); in
-        # Russian its word's («б»: байд)
-        mark = " " if row.outcome == "made" or row.winner is not None else row.outcome[:1]
+        # 'bide' only says the one who ordered lost it (the columns say who won), nor
+        # Tertz's split, its every deal's (a Tertz match read '1s 2s 3s'); in Russian its
+        # word's («б»: байд)
+        usual = row.outcome in USUAL_OUTCOMES or row.winner is not None
+        mark = " " if usual else row.outcome[:1]
         if state.lang == Lang.RU and mark != " ":
             mark = RU_OUTCOMES.get(row.outcome, row.outcome)[:1]
         rows.append(f"{row.deal:>3}{mark} " + "".join(f"{w:>{width}}" for w in row.written))

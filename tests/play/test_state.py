@@ -2114,3 +2114,21 @@ def test_tab_completes_a_tertz_call_in_the_words_its_prompt_shows() -> None:
     assert candidates("b", legal, Lang.EN, words) == ["bella"]  # the token still
     assert candidates("r", legal, Lang.EN, words)[0] == "rost?"
     assert candidates("o", legal, Lang.EN)[0] == "ot-K"  # no table words: the tokens
+
+
+def test_a_tertz_deals_split_is_not_marked_in_the_score_pane() -> None:
+    """A whole Tertz match in the client (s41): every row read '1s', '2s' (split, each
+    Tertz deal's end, docs/rules.md §12.6), a mark that said nothing. Unmarked as a
+    Deberts deal made is; another end still marked."""
+    state = fold_all(
+        [
+            *TERTZ,
+            "event seq=35 table=4 kind=deal-end deal=1 outcome=split points=90,60 "
+            "written=90,60 totals=90,60 hanging=0",
+            "event seq=36 table=4 kind=deal deal=2 dealer=1 turned=10c score=90,60 hanging=0",
+            "event seq=70 table=4 kind=deal-end deal=2 outcome=timeouts points=0,150 "
+            "written=0,150 totals=90,210 hanging=0",
+        ]
+    )
+    rows = score_text(state).splitlines()
+    assert rows[2:4] == ["  1       90     60", "  2t       0    150"], rows
