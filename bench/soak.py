@@ -73,7 +73,6 @@ ERRORS = (OSError, EOFError, trio.BrokenResourceError, trio.ClosedResourceError)
 
 async def honest_bot(port: int, name: str, tally: Tally, rng: random.Random) -> None:
     token: str | None = None
-    tally.playing.add(name)
     while True:
         try:
             lines = await Lines.open(port)
@@ -84,6 +83,9 @@ async def honest_bot(port: int, name: str, tally: Tally, rng: random.Random) -> 
                 tag, f = fields_of(await lines.line())
                 if tag == "ok" and f.get("cmd") == "login":
                     token = f.get("token", token)
+                    # a takeover's target once the name is its: a loaded machine's
+                    # first attempt, on a name not yet logged in, took a free name
+                    tally.playing.add(name)
                 elif tag == "ask":
                     await lines.send(f"{rng.choice(f['legal'].split(','))} seq={f['seq']}")
                 elif tag == "event" and f.get("kind") == "deal-end":
