@@ -199,7 +199,9 @@ async def test_a_match_whose_end_the_store_cannot_take_is_told_as_played(
     was full (docs/settings.md, "Logs")."""
 
     def full_disk(*_: Any, **__: Any) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
+        full = sqlite3.OperationalError("database or disk is full")
+        full.sqlite_errorcode = sqlite3.SQLITE_FULL  # (as SQLite's own has it)
+        raise full
 
     monkeypatch.setattr(SQLiteStore, "finish_match", full_disk)
     with structlog.testing.capture_logs() as logs:

@@ -62,7 +62,7 @@ def test_a_match_stored_before_migration_23_is_linked_from_no_page(new_store_db:
     )
     store = opened(new_store_db)
     try:
-        assert store.schema_version() == len(MIGRATIONS) == 23
+        assert store.schema_version() == len(MIGRATIONS) >= 23
         assert store.finished_match("m1") is not None and store.last_match_at(4) is None
     finally:
         store.close()

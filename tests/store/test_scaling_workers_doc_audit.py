@@ -741,7 +741,9 @@ def test_the_page_says_another_workers_table_page_shows_its_match() -> None:
     `match`, once a trick) and the page shows them (store/test_workers.py, its web face
     part); the slip stays corrected."""
     assert not said("but not its match, score, deal or hand sizes")
-    assert said("shows its match, deal, score, hanging points and hand sizes as its owner")
+    assert said(
+        "shows its match, deal, score, hanging points, hand sizes and talon (Tertz) as its owner"
+    )
 
 
 @pytest.mark.timeout(60)  # its fail_after(40), then its clean-up

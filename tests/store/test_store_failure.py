@@ -56,6 +56,12 @@ def test_sqlites_failures_are_the_stores_and_its_misuses_are_bugs(tmp_path: obje
     ]
     assert [store_failure(b) for b in bugs] == [False] * 4
     assert not store_failure(sqlite3.OperationalError("database or disk is full"))  # no code
+    refused = _raised(  # an operator's trigger refusing a write: the database's refusal
+        "CREATE TABLE t (x)",
+        "CREATE TRIGGER r BEFORE INSERT ON t BEGIN SELECT RAISE(ABORT, 'no room'); END",
+        "INSERT INTO t VALUES (1)",
+    )
+    assert type(refused).__name__ == "IntegrityError" and store_failure(refused)
     assert not store_failure(ValueError("a bug"))
 
 
@@ -66,6 +72,8 @@ def test_psycopgs_failures_are_the_stores_and_its_misuses_are_bugs(postgres_url:
             with pytest.raises(psycopg.Error) as raised:
                 conn.execute(statement)
             bugs.append(raised.value)
+        with pytest.raises(psycopg.errors.RaiseException) as refused:
+            conn.execute("DO $$ BEGIN RAISE EXCEPTION 'no room'; END $$")
         read_only_error = psycopg.errors.ReadOnlySqlTransaction
         with pytest.raises(read_only_error) as read_only, conn.transaction():
             conn.execute("SET TRANSACTION READ ONLY")
@@ -74,6 +82,7 @@ def test_psycopgs_failures_are_the_stores_and_its_misuses_are_bugs(postgres_url:
         conn.execute("SELECT 1")  # (the connection closed: as a server away)
     assert [store_failure(b) for b in bugs] == [False] * 3
     assert store_failure(read_only.value)  # a standby after a failover
+    assert store_failure(refused.value)  # an operator's trigger: the database's refusal
     assert store_failure(closed.value)
     with pytest.raises(psycopg.OperationalError) as away:
         psycopg.connect("postgresql://nobody@127.0.0.1:1/none", connect_timeout=2)

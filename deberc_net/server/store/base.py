@@ -38,24 +38,31 @@ def store_failure(exc: BaseException) -> bool:
     ``InterfaceError``, nor a constraint's); psycopg's ``OperationalError`` (the
     server away, a full disk, a pool's timeout) or a damaged or read-only database's.
     Each driver's errors checked only if it was imported: only a store that uses it
-    raises them."""
+    raises them. A trigger's refusal counts as the database's (we define none)."""
     if isinstance(exc, OSError):
         return True
     sqlite3 = sys.modules.get("sqlite3")
     if sqlite3 is not None and isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", None)
-        return isinstance(code, int) and code & 0xFF in SQLITE_FAILING
+        return isinstance(code, int) and (
+            code & 0xFF in SQLITE_FAILING or code == SQLITE_CONSTRAINT_TRIGGER
+        )
     psycopg = sys.modules.get("psycopg")
     if psycopg is None or not isinstance(exc, psycopg.Error):
         return False
     state = getattr(exc, "sqlstate", None) or ""
-    return isinstance(exc, psycopg.OperationalError) or state[:2] == "XX" or state == "25006"
+    return isinstance(exc, psycopg.OperationalError) or state[:2] == "XX" or state in REFUSED_BY
 
 
 # SQLite's primary result codes of a database failing, not of a query's or a caller's
 # fault: BUSY, LOCKED, NOMEM, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, PROTOCOL, NOLFS,
 # NOTADB (and PERM): https://sqlite.org/rescode.html
 SQLITE_FAILING = frozenset({3, 5, 6, 7, 8, 10, 11, 13, 14, 15, 22, 26})
+# A write the database itself refuses by a rule of its own, never ours (we define no
+# trigger): an operator's trigger (SQLite's RAISE, PostgreSQL's RAISE EXCEPTION: P0001)
+# or a read-only database (25006): the store's refusal, said as its failure is
+SQLITE_CONSTRAINT_TRIGGER = 1811
+REFUSED_BY = frozenset({"25006", "P0001"})
 
 
 def name_key(name: str) -> str:
