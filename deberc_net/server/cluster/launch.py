@@ -249,16 +249,27 @@ def stopped_as_asked(status: int) -> bool:
 def _last_words(worker: Worker) -> str | None:
     """Why a worker that has ended stopped, in its own words ('failed REASON' on its
     stdout), if it said."""
-    pipe = worker.process.stdout
-    if pipe is not None and not pipe.closed and worker.failure is None:
-        rest = worker.partial
-        with contextlib.suppress(OSError):
-            while chunk := os.read(pipe.fileno(), READ_SIZE):  # (to its end: it has ended)
-                rest += chunk
-        worker.partial = b""
-        for line in rest.splitlines():
-            heard_from(worker, line)
+    _hear_the_rest(worker)
     return worker.failure
+
+
+def _hear_the_rest(worker: Worker) -> None:
+    """Every line an ended worker wrote that the parent has not read yet, heard, its
+    last even without a newline: a stop came before the loop's next ``listen``, and a
+    plugin's print still in the pipe (up to 64 KiB of it) was lost. Only what is there
+    (select): a process the worker started may hold the pipe open still."""
+    pipe = worker.process.stdout
+    if pipe is None or pipe.closed:
+        return
+    rest, worker.partial = worker.partial, b""
+    with contextlib.suppress(OSError, ValueError):
+        while select.select([pipe], [], [], 0)[0]:
+            chunk = os.read(pipe.fileno(), READ_SIZE)
+            if not chunk:  # its end: the worker has ended
+                break
+            rest += chunk
+    for line in rest.splitlines():
+        heard_from(worker, line)
 
 
 def run_workers(config: Config, count: int, drains: list[int] | None = None) -> int:
@@ -403,6 +414,8 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
             if worker.process.poll() is None:
                 worker.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + config.shutdown_grace_ms / 1000 + 10
+        ending = [w for i, w in enumerate(workers) if i not in restart_at]
+        _hear_while_they_end(ending, deadline)
         status = failed
         for i, worker in enumerate(workers):
             if i in restart_at:  # it ended before the signal (worker_died or _stopped said)
@@ -412,6 +425,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
             except TimeoutExpired:
                 worker.process.kill()
                 code = worker.process.wait()
+            _hear_the_rest(worker)
             status = status or (code if code > 0 else 0)
         if failure is not None:
             raise WorkersError(failure)
@@ -423,6 +437,19 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
             _let_go(worker)
         held.close()
         log.info("stopped", workers=count)
+
+
+def _hear_while_they_end(workers: list[Worker], deadline: float) -> None:
+    """Wait until ``workers`` have ended (or ``deadline``), reading their stdout all the
+    while: one that prints as it stops (a plugin's) would otherwise fill its pipe and
+    hang there until killed, its print lost."""
+    while time.monotonic() < deadline and any(w.process.poll() is None for w in workers):
+        listen(w for w in workers if w.process.returncode is None)
+        time.sleep(ENDING_STEP_S)
+
+
+# how often the parent looks whether its stopped workers have ended
+ENDING_STEP_S = 0.01
 
 
 def _pass_the_drain_on(
