@@ -534,6 +534,9 @@ class Help:
     _rules: dict[CallsKey | None, Texts] = attrs.Factory(dict)
     # the words its plugins give calls, likewise ('help mariazh': CallWords)
     _words: dict[CallsKey | None, tuple[CallWords, ...]] = attrs.Factory(dict)
+    # 'help WORD''s answers, by rule set, word and language: a word is read as a call
+    # and 'calls' searched once (some 1-2 ms of CPU), not again at every asking
+    _answers: dict[tuple[CallsKey | None, str, Lang], tuple[str, ...]] = attrs.Factory(dict)
 
     async def help(self, session: Session, item: Command) -> None:
         asked = _lang_asked(session, item.args, "help [COMMAND] [lang=en|ru]")
@@ -606,6 +609,18 @@ class Help:
         return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)
 
     def _call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:
+        """'help TOPIC' for a topic that is no command (``_read_call_help``), kept by
+        rule set: every table of one reads its words alike. At most HELP_TEXTS kept (a
+        topic is the client's word)."""
+        key = (_rules_key(table), topic, lang)
+        told = self._answers.get(key)
+        if told is None:
+            if len(self._answers) >= HELP_TEXTS:
+                self._answers.clear()
+            told = self._answers[key] = self._read_call_help(table, topic, lang)
+        return told
+
+    def _read_call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:
         """'help TOPIC' for a topic that is no command, if it is a call: the entries of
         'calls' that name it, or the call its words say. At a table, a call of other
         tables (another game's, an option's not on here) is told as one, not played at
@@ -902,14 +917,21 @@ def _kept(
     """A text of ``table``'s rule set (None: the lobby's) from ``cache``, built once
     (``build``) and kept; at most CALLS_TEXTS of them (a plugin's game may be one for
     some player counts only: one a rule set)."""
-    rules = None if table is None else table.rules
-    key = None if rules is None else (rules.settings.players, rules.variant, rules.options)
+    key = _rules_key(table)
     told = cache.get(key)
     if told is None:
         if len(cache) >= CALLS_TEXTS:
             cache.clear()
         told = cache[key] = build()
     return told
+
+
+def _rules_key(table: Table | None) -> CallsKey | None:
+    """``table``'s rule set as the texts built once are kept by (None: the lobby's)."""
+    if table is None:
+        return None
+    rules = table.rules
+    return (rules.settings.players, rules.variant, rules.options)
 
 
 def _target_by_option(book: RuleBook, rules: RuleSet) -> bool:
