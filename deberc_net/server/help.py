@@ -166,8 +166,7 @@ def calls_about(
             return ()
         searched = tuple(index.columns.split("\n"))
         if argued:
-            argues = (_ARGUMENT.search(_call_column(entry[0])) for entry in index.entries)
-            searched = tuple(x if a else "" for x, a in zip(searched, argues, strict=True))
+            searched = tuple(x if a else "" for x, a in zip(searched, index.argued, strict=True))
     rows = zip(index.entries, index.sections, searched, strict=True)
     found = [(entry, section) for entry, section, text in rows if named.search(text)]
     if not found:  # (by its first word, none of the calls said with an argument)
@@ -312,7 +311,10 @@ def _here_instead(
     """What ``table`` says for the call another game's words ``topic`` make, when it
     plays that call in words of its own (Tertz's «від чого?» is the engine's rost?: at
     a Moscow table, 'rost?'; its 'mariazh', bella): a line saying so, else none."""
+    first = normalize(topic).partition(" ")[0]  # (a game without the word: no reading)
     for other in others:
+        if first not in other.firsts:
+            continue
         try:
             call = parse_call(topic, (), other.aliases)
         except CallSyntaxError:
@@ -472,6 +474,7 @@ class _Index:
     sections: tuple[str, ...]  # each entry's heading, shortened ('Tertz table calls:')
     texts: tuple[str, ...]
     columns: str
+    argued: tuple[bool, ...]  # each entry's: a call said with an argument ('ot RANK')
 
 
 @functools.lru_cache(maxsize=2 * CALLS_TEXTS)  # (English and Russian per 'calls')
@@ -486,7 +489,8 @@ def _index(lines: tuple[str, ...]) -> _Index:
     sections = tuple(section for _, section in placed)
     texts = tuple("\n".join(map(folded, entry)) for entry in entries)
     columns = "\n".join(folded(_call_column(entry[0])) for entry in entries)
-    return _Index(entries, sections, texts, columns)
+    argued = tuple(bool(_ARGUMENT.search(_call_column(entry[0]))) for entry in entries)
+    return _Index(entries, sections, texts, columns, argued)
 
 
 def _is_heading(line: str) -> bool:
