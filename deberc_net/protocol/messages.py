@@ -168,6 +168,7 @@ class Msg(StrEnum):
     HELP_CALL_OF = "help-call-of"
     HELP_CALL_ELSEWHERE = "help-call-elsewhere"
     HELP_CALL_HERE = "help-call-here"
+    HELP_ANSWER = "help-answer"
     OTHER_TABLES_CALL = "other-tables-call"
     GAME_TABLE_CALL = "game-table-call"
     OPTION_TABLE_CALL = "option-table-call"
@@ -994,6 +995,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "lists this table's calls.",
         "«{topic}» — не команда, а {whose}: «{call}»; за этим столом его нет. Ходы этого "
         "стола перечисляет calls.",
+    ),
+    Msg.HELP_ANSWER: (
+        "{topic} is no command but a table call: {call}, an answer to this question "
+        "('calls' lists them all):",
+        "«{topic}» — не команда, а ход за столом: «{call}», ответ на этот вопрос (все "
+        "ходы — в calls):",
     ),
     Msg.HELP_CALL_HERE: (
         "At this table the same call is {call}.",

@@ -356,8 +356,11 @@ def _call_read(
         # played here: its entry names it, or its first word (an answer 'calls' lists
         # under its question is played where its question is)
         if calls_about(_ANSWERED.get(en, en), own_texts, Lang.EN):
-            # (an answer is told alone: its question's entry is not what it does)
-            about = () if en in _ANSWERED else _call_entries((en, ru), own_texts, lang, topic)
+            # (an answer is told as one, with its question's entry: not what it does)
+            if en in _ANSWERED:
+                about = _answer_entries(topic, token, own_texts, lang)
+            else:
+                about = _call_entries((en, ru), own_texts, lang, topic)
             if about:
                 return about
             said = phrase(Msg.HELP_CALL, topic=topic, call=name)
@@ -399,8 +402,11 @@ def _lobby_read(
     if engines is not None:
         if engines.name == C.PLAY:
             return ()  # (a card: said to be one)
-        if (en := spoken_call(engines.token())) not in _ANSWERED:
-            readings.append((en, ru_call(engines.token())))
+        token = engines.token()
+        if (en := spoken_call(token)) not in _ANSWERED:
+            readings.append((en, ru_call(token)))
+        elif about := _answer_entries(topic, token, texts, lang):  # ('yes': prokhodit)
+            return about
     first = normalize(topic).partition(" ")[0]
     theirs = [w for w in lobby_words() if first in w.firsts]
     readings += [_names(call, w) for w in theirs if (call := _read_as(topic, w, engine=False))]
@@ -409,6 +415,24 @@ def _lobby_read(
             return about
     # no entry of both languages names it: the call, and whose, in either alike
     return call_pointer(topic, lang, None, lobby_words()) if engines or readings else ()
+
+
+def _answer_entries(topic: str, token: str, texts: Texts, lang: Lang) -> tuple[str, ...]:
+    """An answer of the engine's to a question ('yes', «проходит»: prokhodit, of
+    prokhodit?) as the call it is, with its question's entries of 'calls' (``texts``),
+    which name the answers nowhere: told only the call, 'help prokhodit' said no more
+    than 'prokhodit is … a table call: prokhodit'. None where 'calls' lists no such
+    question."""
+    question = _ANSWERED[spoken_call(token)]
+    names = (question, ru_call(question))
+    name = phrase(Msg.CALL_WORD, call=spoken_call(token), ru=ru_call(token))
+    about = [calls_about(n, texts, said, argued=True) for n, said in zip(names, Lang, strict=True)]
+    if not all(about):
+        return ()
+    asked = about[lang == Lang.RU]
+    shown = textwrap.wrap(phrase(Msg.CALLS_ABOUT, topic=names[lang == Lang.RU]).text(lang), 80)
+    said = phrase(Msg.HELP_ANSWER, topic=topic, call=name)
+    return (*textwrap.wrap(said.text(lang), 80, subsequent_indent="  "), *asked[len(shown) :])
 
 
 def _read_as(topic: str, own: CallWords, *, engine: bool) -> str | None:

@@ -347,19 +347,24 @@ async def test_the_answers_to_prokhodit_are_told_as_calls_not_as_ne_menyayu(
     pass) at a Moscow table, which plays them, said they were calls of other tables,
     not played there, and listed the option swap-before-extra's 'ne menyayu' (their
     first word 'ne'); at a Tertz table, which has no prokhodit?, they listed it too,
-    and 'help yes' the question prokhodit? for its answer."""
+    and 'help yes' the question prokhodit? for its answer. Told as the call alone
+    where it is played, 'help prokhodit' said no more than 'prokhodit is no command but
+    a table call: prokhodit.' (a review, s41): the answer is told with its question's
+    entry, 'calls' naming the answers nowhere; in the lobby too."""
     ann = await connect.machine(port, "ann")
+    answer = "is no command but a table call: {}, an answer to this question ('calls' lists"
+    entry = "them all): prokhodit? (проходит?) ask whether your trump sequence passes"
+    words = ("yes", "prokhodit", "no", "ne prokhodit")
+    calls = ("prokhodit", "prokhodit", "ne prokhodit", "ne prokhodit")
+    told = {w: f"{w} {answer.format(c)} {entry}" for w, c in zip(words, calls, strict=True)}
+
+    async def answer_to(word: str) -> str:  # (the entry's columns as single spaces)
+        return " ".join(_joined(await help_texts(ann, f"help {word}")).split())
+
+    assert {w: await answer_to(w) for w in words} == told
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
-    here = "'calls' lists what may be said at a table."
-    said = {w: _joined(await help_texts(ann, f"help {w}")) for w in ("no", "ne prokhodit")}
-    assert said == {
-        "no": f"no is no command but a table call: ne prokhodit. {here}",
-        "ne prokhodit": f"ne prokhodit is no command but a table call: ne prokhodit. {here}",
-    }
-    assert _joined(await help_texts(ann, "help yes")) == (
-        f"yes is no command but a table call: prokhodit. {here}"
-    )
+    assert {w: await answer_to(w) for w in words} == told
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
     await ann.send("new 2 tertz")
@@ -377,9 +382,10 @@ async def test_the_answers_to_prokhodit_are_told_as_calls_not_as_ne_menyayu(
     await vera.read_until(lambda x: x.startswith("Язык"))
     await vera.send("new 2")
     await vera.read_until(lambda x: x.startswith("Вы за столом"))
-    assert _joined(await person_told(vera, "help не проходит")) == (
-        "«не проходит» — не команда, а ход за столом: «не проходит». Что можно сказать за"
-        " столом, перечисляет calls."
+    assert " ".join(_joined(await person_told(vera, "help не проходит")).split()) == (
+        "«не проходит» — не команда, а ход за столом: «не проходит», ответ на этот вопрос"
+        " (все ходы — в calls): проходит? (prokhodit?) спросить, проходит ли ваша козырная"
+        " комбинация"
     )
 
 
