@@ -681,11 +681,6 @@ class Help:
                     return pointer
             if table is None:
                 continue
-            if not first_word and engines is not None and (named := _own_call(topic, words[0])):
-                # the engine's word for a call this table plays in words of its own
-                # ('рост?' at a Tertz table: its 'ot chego?'), not another table's
-                said = phrase(Msg.HELP_CALL, topic=topic, call=named)
-                return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
             # another table's ('help konets' where manual-claim is off)
             about = calls_about(topic, lobby_texts, lang, elsewhere=True, first_word=first_word)
             if about:
@@ -696,24 +691,9 @@ class Help:
                     return pointer + _here_instead(table, topic, lobby_words(), own_texts, lang)
         if engines is None:
             return ()
-        # the engine's call, once its words are no entry of 'calls' (a game's own were
-        # read above: read again they would say nothing more): 'help 9h', a card ('no
-        # command' told nothing of what it is)
-        pointer = call_pointer(topic, lang, texts, words)
-        if pointer or table is None:
-            return pointer
-        # a call this table does not play ('кінець' without manual-claim, 'пасую' at a
-        # Tertz table): told as its other words are ('help konets'), where it is one
-        token = engines.token()
-        spoken = spoken_call(token)
-        if spoken not in _ANSWERED:  # (an answer's entry is its question's: not it)
-            about = calls_about(spoken, lobby_texts, lang, elsewhere=True, shown=topic)
-            if about:
-                return about
-        name = phrase(Msg.CALL_WORD, call=spoken, ru=ru_call(token))
-        whose = phrase(Msg.OTHER_TABLES_CALL)
-        said = phrase(Msg.HELP_CALL_ELSEWHERE, topic=topic, whose=whose, call=name)
-        return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+        # a card ('help 9h': 'no command' told nothing of what it is); every other call
+        # of the engine's was read above (_call_read, _lobby_read), here or elsewhere
+        return call_pointer(topic, lang, texts, words)
 
     def _call_words(self, table: Table | None) -> tuple[CallWords, ...]:
         """The words ``table``'s plugins give its calls, for 'help WORD'; in the lobby
