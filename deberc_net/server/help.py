@@ -30,7 +30,7 @@ from deberc_net.protocol.commands import (
     number_word,
     seconds_said,
 )
-from deberc_net.protocol.hints import command_hint
+from deberc_net.protocol.hints import command_hint, hint
 from deberc_net.protocol.lang import (
     CYRILLIC,
     RU_CALLS,
@@ -435,6 +435,30 @@ def _answer_entries(topic: str, token: str, texts: Texts, lang: Lang) -> tuple[s
     return (*textwrap.wrap(said.text(lang), 80, subsequent_indent="  "), *asked[len(shown) :])
 
 
+# the engine's calls said by a word alone, that 'help' hints a mistyped word to
+_HINTED_CALLS = tuple(
+    Call(name)
+    for name in (
+        *(C.PAS, C.IGRAYU, C.MENYAYU, C.NE_MENYAYU, C.SEVENS, C.ROST, C.PISHET, C.POKAZHI),
+        *(C.POKAZYVAYU, C.SKIN, C.PROKHODIT_Q, C.BELLA, C.KONETS, C.TERTS, C.PYATDESYAT),
+    )
+)
+
+
+def _call_meant(topic: str, aliases: Mapping[str, str], lang: Lang) -> str | None:
+    """The call a mistyped 'help' word is near ('bela': bella), as a table hints a call
+    (the engine's, and its table's plugins' ``aliases``), by its own name in ``lang``
+    (Tertz's 'mariage', «марьяж»); None."""
+    if len(topic) > TOPIC_MOST:
+        return None
+    calls = (*_HINTED_CALLS, *(Call(name) for name in dict.fromkeys(aliases.values())))
+    near = hint(topic, calls, aliases)
+    if near is None:
+        return None
+    said = ru_call if lang == Lang.RU else spoken_call
+    return said(near.token(), table_words(aliases))
+
+
 def _read_as(topic: str, own: CallWords, *, engine: bool) -> str | None:
     """The token of the call ``topic`` says at a table with ``own``'s words: the
     engine's (``engine``) or theirs; None for a card or no call."""
@@ -613,6 +637,10 @@ class Help:
         if args:
             # a command said by what it does ('help пароль') or mistyped: which one
             near = None if command_word(args[0]) in COMMANDS else command_hint(args[0], COMMANDS)
+            if near is None and command_word(args[0]) not in COMMANDS:
+                # a table call mistyped ('help bela'), as a table hints it: told "no
+                # command" alone, a newcomer was not pointed to the call he meant
+                near = _call_meant(" ".join(args), aliases or {}, lang)
             if near is not None:  # (a tryout, s28: bare 'пароль' was hinted, this not)
                 return (phrase(Msg.HELP_MEANT, topic=said_back(args[0]), command=near).text(lang),)
             return _help_text(args[0], "lobby", (), lang, admin, False, clocks)

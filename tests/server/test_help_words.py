@@ -472,3 +472,24 @@ async def test_a_help_word_is_read_once_a_rule_set_not_at_every_asking(
     told = [await help_texts(c, "help ot chego?") for c in (ann, bob, ann)]
     assert told[0] and told[0] == told[1] == told[2] != lobby[0]
     assert len(reads) == 2, reads
+
+
+async def test_a_mistyped_call_is_hinted_as_a_table_hints_it(port: int, connect: Connector) -> None:
+    """'help bela', 'help pishot' (a newcomer's guesses, a review, s41) were told only
+    "no command 'bela'": the call they are near is hinted as a mistyped command is, by
+    the call's name in the language asked, and the table's own words ('mariage' at a
+    Tertz table); a word near none is told no command, as before."""
+    ann = await connect.machine(port, "ann")
+    for typed, meant in (("bela", "bella"), ("pishot", "pishet"), ("konetz", "konets")):
+        told = await help_texts(ann, f"help {typed}")
+        assert told == [f"no command '{typed}': did you mean 'help {meant}'?"], told
+    told = await help_texts(ann, "help abcdef")
+    assert told[0].startswith("no command 'abcdef';"), told
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    assert await help_texts(ann, "help mariaj") == [
+        "no command 'mariaj': did you mean 'help mariage'?"
+    ]
+    assert await help_texts(ann, "help белаа lang=ru") == [
+        "нет команды «белаа»; может быть, help марьяж?"
+    ]
