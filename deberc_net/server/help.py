@@ -665,7 +665,7 @@ class Help:
         return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)
 
     def _call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:
-        """'help TOPIC' for a topic that is no command (``_read_call_help``), kept by
+        """'help TOPIC' for a topic that is no command (``read_call_help``), kept by
         rule set: every table of one reads its words alike. At most HELP_TEXTS kept (a
         topic is the client's word)."""
         key = (_rules_key(table), topic, lang)
@@ -673,10 +673,10 @@ class Help:
         if told is None:
             if len(self._answers) >= HELP_TEXTS:
                 self._answers.clear()
-            told = self._answers[key] = self._read_call_help(table, topic, lang)
+            told = self._answers[key] = self.read_call_help(table, topic, lang)
         return told
 
-    def _read_call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:
+    def read_call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:
         """'help TOPIC' for a topic that is no command, if it is a call: the entries of
         'calls' that name it, or the call its words say. At a table, a call of other
         tables (another game's, an option's not on here) is told as one, not played at

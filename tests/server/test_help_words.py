@@ -454,13 +454,13 @@ async def test_a_help_word_is_read_once_a_rule_set_not_at_every_asking(
     from deberc_net.server import help as H
 
     reads: list[str] = []
-    read = H.Help._read_call_help
+    read = H.Help.read_call_help
 
     def counted(self: H.Help, table: object, topic: str, lang: object) -> tuple[str, ...]:
         reads.append(topic)
         return read(self, table, topic, lang)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(H.Help, "_read_call_help", counted)
+    monkeypatch.setattr(H.Help, "read_call_help", counted)
     ann, bob = await connect.machine(port, "ann"), await connect.machine(port, "bob")
     lobby = [await help_texts(ann, "help ot chego?") for _ in range(3)]
     assert lobby[0] and lobby[0] == lobby[1] == lobby[2]
