@@ -28,7 +28,7 @@ from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, p
 from . import draw
 from .entry import History, asked_in, candidates, token_of
 from .link import Link
-from .state import TableState, fold, noted, playing, resync_requests
+from .state import TableState, fold, noted, playing, resync_requests, seek_line
 from .texts import T, say
 
 TICK_S = 0.25  # how often the clock redraws
@@ -135,9 +135,6 @@ class KeyBar(Footer):
             self.styles.height = 1
 
 
-SEEK = "seek 2"  # F7's command
-
-
 def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str, str]]:
     """The app's keys, their words in the footer in ``lang`` (F2, F3: the calls as said)."""
 
@@ -154,7 +151,7 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
         Binding("f4", "send('state')", word(T.KEY_STATE), priority=True),
         Binding("f5", "send('tables')", word(T.KEY_TABLES), priority=True),
         Binding("f6", "send('who')", word(T.KEY_WHO), priority=True),
-        Binding("f7", f"send('{SEEK}')", word(T.KEY_SEEK), priority=True),
+        Binding("f7", "seek", word(T.KEY_SEEK), priority=True),
         Binding("f8", "break_deck", word(T.KEY_BREAK), priority=True),
         Binding("f10", "send('quit')", word(T.KEY_QUIT), priority=True),
         Binding("ctrl+r", "reconnect", word(T.KEY_RECONNECT), priority=True),
@@ -181,13 +178,13 @@ def keys_shown(state: TableState, action: str, parameters: tuple[object, ...]) -
     running Tertz match; F7 (seek) not while we sit ('leave' first). Before a login only
     F1 (help), F10 and Ctrl+R work: the others' commands are refused ('log in first')."""
     logged_in, bids, running, tertz, seated = key_places(state)
-    if not logged_in and action == "send":
-        return parameters in (("help",), ("quit",))
+    if not logged_in and action in ("send", "seek"):
+        return action == "send" and parameters in (("help",), ("quit",))
     if action == "bid":
         return bool(parameters) and parameters[0] in bids
     if action == "break_deck":
         return running and tertz
-    return not (action == "send" and parameters == (SEEK,) and seated)
+    return not (action == "seek" and seated)
 
 
 class PlayApp(App[None]):
@@ -388,6 +385,10 @@ class PlayApp(App[None]):
         most = max(draw.log_lines(self.state.log, width) - (height - 1), 0)
         self.log_back = min(max(self.log_back + pages * (height - 1), 0), most)
         self.redraw()
+
+    def action_seek(self) -> None:
+        """F7: seek the game last played ('seek 2 tertz to-301'), else 'seek 2'."""
+        self.action_send(seek_line(self.state))
 
     def action_bid(self, call: str) -> None:
         self.action_send(call)

@@ -132,6 +132,9 @@ class TableState:
     # the seek we wait with, as the server said it (None: none); sitting, leaving, a
     # login (a new connection: the server forgot it) and 'unseek' end it
     seeking: str | None = None
+    # the game of our last match played, as 'seek' takes it ('2 tertz to-301'): F7
+    # seeks it again (None: none played yet, or its game not told: F7 seeks 'seek 2')
+    played: str | None = None
     log: tuple[str, ...] = ()  # talk, notices and errors, oldest first
     # entries ever put in the log (it keeps the last LOG_KEEP): what came since a moment
     # is the last ``logged - then`` entries, also once the oldest go
@@ -218,6 +221,15 @@ class TableState:
     def last_played(self) -> Former | None:
         return next((f for f in reversed(self.former) if f.played), None)
 
+    def game_played(self) -> str | None:
+        """The game of the match we play or played at this table, as 'seek' takes it
+        (players, variant, options: '2 tertz to-301'), once its 'tables' line named it;
+        else the one played before (``played``)."""
+        started = self.match is not None or self.deal > 0 or self.result is not None
+        if self.seat is None or self.variant is None or not self.players or not started:
+            return self.played
+        return " ".join((str(self.seats), self.variant, *self.options))
+
     def left(self) -> tuple[Former, ...]:
         """``former`` once we leave our table: its names kept."""
         if self.table is None or not any(self.players):
@@ -265,6 +277,13 @@ def playing(state: TableState) -> bool:
     """Whether our own match runs: seated, dealt, and not over (a 'leave' forfeits it)."""
     running = state.result is None and (state.deal > 0 or bool(state.phase))
     return state.seat is not None and state.table is not None and running
+
+
+def seek_line(state: TableState) -> str:
+    """F7's command: a seek of the game last played (a Tertz player wants another Tertz
+    match, not Moscow's), or of any two-player game when none was."""
+    game = state.game_played()
+    return f"seek {game}" if game is not None else "seek 2"
 
 
 def watching(state: TableState) -> bool:
@@ -799,6 +818,7 @@ def _lobby(state: TableState) -> TableState:
         logged=state.logged,
         quiet=state.quiet,
         former=state.left(),
+        played=state.game_played(),
         banners=state.banners,
         lang=state.lang,
     )
@@ -1206,7 +1226,7 @@ def _event(state: TableState, line: Line) -> TableState:
         state = attrs.evolve(
             state, result=result, to_act=None, score=totals, former=former, hand=()
         )
-        return _log(state, told)
+        return _log(attrs.evolve(state, played=state.game_played()), told)
     if kind == EventKind.OBSERVER:  # who looks on: the players are told (protocol §5.7)
         count = line.get_int("observers") or 0
         now = state.say(T.WATCHING, count=count) if count else state.say(T.NOBODY_WATCHING)

@@ -378,12 +378,13 @@ TEXTS: dict[T, tuple[str, str]] = {
         "сервер шлёт больше строк, чем экран успевает показать: соединение разорвано",
     ),
     # the footer's words: the nine keys of a Deberts table fit 80 columns whole with
-    # at most 43 letters in all (English 43, Russian 41; English: the command sent)
+    # at most 43 letters in all (English 41, Russian 41; English: the command sent, F7 its
+    # first word: it seeks the game last played)
     T.KEY_HELP: ("help", "помощь"),
     T.KEY_STATE: ("state", "стол"),
     T.KEY_TABLES: ("tables", "столы"),
     T.KEY_WHO: ("who", "кто"),
-    T.KEY_SEEK: ("seek 2", "ждать"),
+    T.KEY_SEEK: ("seek", "ждать"),  # (the game last played, else 'seek 2')
     T.KEY_BREAK: ("break", "ломаю"),
     T.KEY_QUIT: ("quit", "выход"),
     T.KEY_RECONNECT: ("redial", "связь"),

@@ -28,6 +28,7 @@ from clients.play.state import (
     fold,
     fold_all,
     resync_requests,
+    seek_line,
 )
 from deberc_net.protocol.lang import Lang
 
@@ -2132,3 +2133,34 @@ def test_a_tertz_deals_split_is_not_marked_in_the_score_pane() -> None:
     )
     rows = score_text(state).splitlines()
     assert rows[2:4] == ["  1       90     60", "  2t       0    150"], rows
+
+
+def test_f7_seeks_the_game_last_played_and_seek_2_before_any() -> None:
+    """F7 sent 'seek 2' after a Tertz match, which waits for a Moscow game: it seeks the
+    game the match played (its players, variant and options, as its 'tables' line said
+    them), at its end, in the lobby after 'leave' and while watching another table."""
+    assert seek_line(TableState()) == "seek 2"
+    told = "table id=4 players=2 variant=tertz options=to-301 seats=b1,b2 state=playing observers=0"
+    playing = fold_all([*TERTZ, "tables count=1 total=1 page=1 pages=1", told])
+    end = "event seq=90 table=4 kind=match-end winner=1 name=b2 reason=target totals=120,301"
+    over = fold(playing, end)
+    assert seek_line(over) == "seek 2 tertz to-301"
+    left = fold(over, "ok cmd=leave text=You left table 4.")
+    assert left.table is None and seek_line(left) == "seek 2 tertz to-301"
+    watched = fold_all(
+        [
+            "ok cmd=observe table=3 text=You watch table 3.",
+            "tables count=1 total=1 page=1 pages=1",
+            OUR_TABLE,
+        ],
+        left,
+    )
+    assert watched.variant == "moscow" and seek_line(watched) == "seek 2 tertz to-301"
+    # seated at a table whose match has not started: the game played before, still
+    sat = fold(left, "ok cmd=sit table=5 seat=0 text=You sit at table 5, seat 0.")
+    assert seek_line(sat) == "seek 2 tertz to-301"
+    # a game of no options: none named; a game its 'tables' line never named: 'seek 2'
+    no_options = OUR_TABLE.replace("options=to-301", "options=")
+    bare = fold_all([*START, "tables count=1 total=1 page=1 pages=1", no_options])
+    assert seek_line(fold(bare, end.replace("table=4", "table=3"))) == "seek 2 moscow"
+    assert seek_line(fold_all(START)) == "seek 2"  # (no 'tables' line: not known)
