@@ -538,7 +538,7 @@ def _refusal(state: TableState, line: Line) -> str:
             return ru_card_text(said)
     refused = text or code
     if code in CALL_REFUSAL_CODES:
-        refused = for_people(refused, state.players)
+        refused = for_people(refused, state.players, state.words)
     return refused
 
 

@@ -182,9 +182,15 @@ def spoken_call(token: str, words: Mapping[str, str] | None = None) -> str:
     return token.replace("-", " ")
 
 
-def spoken_calls_in(text: str) -> str:
+def spoken_calls_in(text: str, words: Mapping[str, str] | None = None) -> str:
     """Every hyphenated call token in an engine message ('ot-K is not a call you may
-    make now') in its spoken form ('ot korolya is not ...')."""
+    make now') in its spoken form ('ot korolya is not ...'); with the table's
+    ``words`` (``table_words``), a call it re-words in English said so too (Tertz's
+    'a combination as high is declared: ask ot chego?', as its prompt says it)."""
+    if isinstance(words, TableWords):
+        for token, said in words.en.items():
+            whole = re.compile(rf"(?<![\w?-]){re.escape(token)}(?![\w?-])")
+            text = whole.sub(said, text)
     return _EN_CALL_TOKEN.sub(lambda m: spoken_call(m.group(1)), text)
 
 

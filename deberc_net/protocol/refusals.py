@@ -161,7 +161,7 @@ def _compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
 
 
 def _call(token: str, words: Mapping[str, str] = NO_WORDS) -> Phrase:
-    return phrase(Msg.CALL_WORD, call=for_people(token, ()), ru=ru_call(token, words))
+    return phrase(Msg.CALL_WORD, call=for_people(token, (), words), ru=ru_call(token, words))
 
 
 def _calls(text: str, words: Mapping[str, str] = NO_WORDS) -> Value:

@@ -112,12 +112,13 @@ _SEAT_TEXT = re.compile(r"\bseat (\d+)")
 _HOLD_SUIT = re.compile(r"\byou hold ([shdc]):")
 
 
-def for_people(text: str, names: Sequence[str]) -> str:
+def for_people(text: str, names: Sequence[str], words: Mapping[str, str] = NO_WORDS) -> str:
     """An engine message (said to programs as it is) in the human notation: calls as
-    spoken ('ot korolya', not 'ot-K'), ♠♥♦♣ for the suit letters of cards, names for
-    seat numbers. (The names last: a name may hold a hyphen, or 'Ks', and is shown as
-    it is.)"""
-    text = _HOLD_SUIT.sub(lambda m: f"you hold {SUIT_SYMBOLS[m.group(1)]}:", spoken_calls_in(text))
+    spoken ('ot korolya', not 'ot-K'; in the table's ``words``: Tertz's 'ot chego?',
+    'mariage'), ♠♥♦♣ for the suit letters of cards, names for seat numbers. (The names
+    last: a name may hold a hyphen, or 'Ks', and is shown as it is.)"""
+    spoken = spoken_calls_in(text, words)
+    text = _HOLD_SUIT.sub(lambda m: f"you hold {SUIT_SYMBOLS[m.group(1)]}:", spoken)
     text = _CARD_TEXT.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
     return _SEAT_TEXT.sub(
         lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text

@@ -1327,7 +1327,7 @@ class Table:
     def _refuse_illegal(self, session: Session, exc: IllegalCall, ten: str | None = None) -> None:
         """The deal's refusal of a call, in the session's words."""
         names = self.match.names if self.match is not None else ()
-        human = for_people(exc.message, names)
+        human = for_people(exc.message, names, self.words)
         detail = refusal_phrase(exc.message, names, self.words)
         session.send(ev.Error(exc.code, exc.message, human, detail, hint=ten))
 

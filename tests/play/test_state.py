@@ -997,6 +997,17 @@ def test_an_error_is_shown_with_suit_signs_and_names_as_the_human_style_says_it(
         "! 10♥ is not in your hand",
         "! it is b1's turn",
     )
+    # a call the table words its own way is said so ('rost?' is Tertz's 'ot chego?')
+    told = "table id=4 players=2 variant=tertz options= seats=b1,b2 state=playing observers=0"
+    refused = fold_all(
+        [
+            "tables count=1 total=1 page=1 pages=1",
+            told,
+            "error code=not-allowed seq=2 text=a combination as high is declared: ask rost?",
+        ],
+        state,
+    )
+    assert refused.log[-1] == "! a combination as high is declared: ask ot chego?"
 
 
 def test_a_waiting_four_player_table_shows_its_free_seats_as_free() -> None:

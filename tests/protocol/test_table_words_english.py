@@ -13,7 +13,8 @@ from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import TERTZ_CALLS_HELP
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, spoken_call, table_words
-from deberc_net.protocol.render import combo_word, render, scored_lines
+from deberc_net.protocol.refusals import refusal_phrase
+from deberc_net.protocol.render import combo_word, for_people, render, scored_lines
 from deberc_net.testing import build_ruleset, build_talon_deck, legal, say
 
 TERTZ = build_ruleset(2, "tertz")
@@ -68,3 +69,28 @@ def test_the_tertz_calls_list_names_mariage_and_from_what_first() -> None:
     assert "  ot chego? (rost?, от чего?)" in TERTZ_CALLS_HELP
     assert "answer ot chego? with your top card" in TERTZ_CALLS_HELP
     assert "рост?" not in TERTZ_CALLS_HELP
+
+
+def test_a_tertz_tables_english_refusals_say_its_calls_in_its_words() -> None:
+    """The engine's refusals (the wire's text, the token) were said to a person at a
+    Tertz table in Deberts's words: 'ask rost?' where its prompt, talk and question say
+    'ot chego?', 'bella' where they say 'mariage'. A Deberts table's are as they were."""
+    cases = [
+        ("a combination as high is declared: ask rost?", "ask ot chego?"),
+        ("Tertz has no prokhodit?: ask a declaration with rost?", "with ot chego?"),
+        ("the best declaration is your own: rost? asks the opponent's", ": ot chego? asks"),
+        ("waiting for seat 1 to answer rost?", "boris to answer ot chego?"),
+        ("bella is not a call you may make now", "mariage is not"),
+    ]
+    for message, said in cases:
+        assert said in for_people(message, NAMES, TERTZ_WORDS), message
+        assert "ot chego?" not in for_people(message, NAMES)  # Deberts: as it came
+        assert "mariage" not in for_people(message, NAMES)
+    assert for_people("ot-K is not a call you may make now", NAMES, TERTZ_WORDS).startswith(
+        "ot korolya is"
+    )
+    # a catalogue phrase's English names the call so too, its Russian as before
+    own = "the best declaration is your own: rost? asks the opponent's"
+    found = refusal_phrase(own, NAMES, TERTZ_WORDS)
+    assert found is not None
+    assert "ot chego? asks" in found.text(Lang.EN) and "«от чего?»" in found.text(Lang.RU)

@@ -295,7 +295,8 @@ async def test_a_refused_rost_says_tertz_rule_in_english_and_russian(
     # (nothing is declared: that is the case, not the rule's conditions, which a seat
     # on its turn with nine cards meets: a tryout, s28)
     assert told["anna"] == (
-        "Error (not-allowed): nothing is declared: rost? asks about a declaration"
+        # (the call in the table's English words, as its prompt says it: s41)
+        "Error (not-allowed): nothing is declared: ot chego? asks about a declaration"
     ), told
     assert told["boris"] == (
         # (in Tertz's own words: «от чего?», as its table says the call)
