@@ -42,9 +42,16 @@ def readings(word: str) -> list[str]:
 
 def near_name(word: str, names: Sequence[str]) -> str | None:
     """The one of ``names`` nearest to a reading of ``word`` (difflib's, as for a
-    mistyped call), the readings in order; None if none is near."""
+    mistyped call), the readings in order; those as near as it too, in order ('to-1000':
+    'to-1001, to-1002': difflib's one of them was the last in the alphabet, a guess said
+    as the answer); None if none is near."""
     for reading in readings(word):
-        near = difflib.get_close_matches(reading, names, n=1)
+        near = difflib.get_close_matches(reading, names, n=len(names))
         if near:
-            return near[0]
+            best = _nearness(reading, near[0])
+            return ", ".join(sorted(n for n in near if _nearness(reading, n) == best))
     return None
+
+
+def _nearness(reading: str, name: str) -> float:
+    return difflib.SequenceMatcher(None, name, reading).ratio()  # (get_close_matches's)

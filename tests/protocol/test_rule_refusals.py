@@ -30,7 +30,7 @@ SAMPLES: dict[str, list[object]] = {
     "expected": ["variant", "option"],
     "name": ["moskow", "it's"],
     "told": ["moskow", "it's", "x" * 40 + "…"],  # a name as typed, said back cut
-    "near": ["moscow", "tertz-501"],
+    "near": ["moscow", "tertz-501", "to-1001, to-1002"],
     "variants": ["kharkov, moscow, tertz"],
     "known": ["to-301, to-1001"],
     "rule.info.kind": ["option", "players"],
@@ -165,6 +165,11 @@ def test_every_refusal_of_the_shipped_rules_has_a_russian_reason() -> None:
             (2, "tertz", ("терц-501",)),
             "unknown option 'терц-501' (tertz-501?); variants: kharkov, moscow, tertz",
             "опции «терц-501» нет (может быть, tertz-501?); варианты: kharkov, moscow, tertz",
+        ),
+        (  # two as near: both named, in Russian too
+            (2, "moscow", ("to-1000",)),
+            "unknown option 'to-1000' (to-1001, to-1002?); variants: kharkov, moscow, tertz",
+            "опции «to-1000» нет (может быть, to-1001, to-1002?); варианты: kharkov, moscow, tertz",
         ),
         (  # a variant in look-alike letters: its near name, in the near form
             (2, "tерц", ()),

@@ -194,3 +194,20 @@ async def test_a_rules_name_typed_in_cyrillic_gets_the_near_name(
         ), (command, error)
     await ann.send("tables")
     assert (await ann.expect("tables"))["total"] == "0"  # nothing opened
+
+
+async def test_two_names_as_near_are_both_named(port: int, connect: Connector) -> None:
+    """'to-1000' is as near to-1001 as to-1002: the refusal named to-1002 alone (difflib's
+    tie goes to the last in the alphabet), a guess said as the one meant; both now."""
+    ann = await connect.machine(port, "ann")
+    for command, word, guess in [
+        ("new 2 to-1000", "to-1000", "to-1001, to-1002"),
+        ("seek 2 до-1000", "до-1000", "to-1001, to-1002"),
+        ("new 2 to-300", "to-300", "to-301"),  # one nearest: it alone
+    ]:
+        await ann.send(command)
+        error = await ann.expect("error")
+        assert (error["code"], error["text"]) == (
+            "bad-rules",
+            f"unknown option {word!r} ({guess}?); variants: kharkov, moscow, tertz",
+        ), (command, error)
