@@ -18,6 +18,7 @@ from hypothesis import settings
 
 import tests.properties  # noqa: F401  (registers the profiles)
 from deberc_net.server import logs
+from tests.abandoned_runs import close_abandoned_run
 from tests.cpu_report import (  # noqa: F401  (pytest --cpu-report: its hooks)
     pytest_addoption,
     pytest_runtest_logreport,
@@ -302,6 +303,17 @@ def pytest_collection(session: pytest.Session) -> None:
             importlib.import_module(name)
         except (Exception, pytest.skip.Exception):  # collection imports it again, says why
             continue
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    # a test its time limit ended mid-run leaves its trio run open, and every later trio
+    # test in this process would fail to start (tests/abandoned_runs.py)
+    try:
+        return (yield)
+    except BaseException as exc:
+        close_abandoned_run(exc)
+        raise
 
 
 def pytest_collection_finish() -> None:
