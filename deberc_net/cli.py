@@ -386,6 +386,7 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
                 run_id, summary = run_distributed(
                     options, store, args.db, without_secrets(sys.argv[1:]), _db_wait_s(args.db_wait)
                 )
+            _warn_clock_calls_missing(summary, "ladder")  # (counted with its games)
         else:
             try:  # Ctrl-C before the run's own handling (its run stored): the same line
                 _import_before_the_run(own_server=server is None, parts=args.processes > 1)
@@ -444,7 +445,7 @@ def _count_clock_calls(summary: Summary, db: str) -> None:
     a count that fails (the database gone, a record it cannot read) is said as a
     warning and in the report, and the run is stored without it; it raised out of the
     finished run's writes, and the run played was never stored."""
-    from deberc_net.ladder.clock_calls import clock_calls
+    from deberc_net.ladder.clock_calls import clock_calls, not_counted
     from deberc_net.server.store import open_store
 
     try:
@@ -458,14 +459,20 @@ def _count_clock_calls(summary: Summary, db: str) -> None:
         finally:
             store.close()
     except Exception as exc:  # (not a second Ctrl-C: the writes' own handling)
-        summary.clock_calls_missing = f"{type(exc).__name__}: {exc}"
+        summary.clock_calls_missing = not_counted(exc)
+        _warn_clock_calls_missing(summary, "ladder")
+        return
+    summary.clock_calls, summary.first_clock_calls = found.counts, found.first
+
+
+def _warn_clock_calls_missing(summary: Summary, command: str) -> None:
+    """The warning of a run stored without its clock's calls (their count failed)."""
+    if summary.clock_calls_missing is not None:
         print(
-            f"deberc-net ladder: warning: the clock's calls were not counted"
+            f"deberc-net {command}: warning: the clock's calls were not counted"
             f" ({summary.clock_calls_missing}); the run is stored without them",
             file=sys.stderr,
         )
-        return
-    summary.clock_calls, summary.first_clock_calls = found.counts, found.first
 
 
 def _ladder_run_refused(args: argparse.Namespace, options: LadderOptions) -> None:
@@ -607,6 +614,7 @@ def _ladder_finish(args: argparse.Namespace) -> int:
     except (ScheduleError, StoreError) as exc:
         print(f"deberc-net ladder finish: {exc}", file=sys.stderr)
         return 2
+    _warn_clock_calls_missing(summary, "ladder finish")
     print(json.dumps(data, sort_keys=True) if args.json else report.text(data))
     return 0
 

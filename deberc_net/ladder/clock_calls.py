@@ -54,3 +54,10 @@ def clock_calls(
                 where = f"match {result.match_id} deal {record.get('deal_no')}"
                 first.setdefault(bot, f"{where}: {_said(call)}")
     return ClockCalls(counts, first)
+
+
+def not_counted(error: Exception) -> str:
+    """Why a count failed, as a run's ``clock_calls_missing`` says it: one line (a
+    PostgreSQL error's own goes on with the query quoted, over the report's line)."""
+    lines = str(error).splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"

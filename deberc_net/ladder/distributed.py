@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from deberc_net.plugins import RuleBook
 from deberc_net.server.store import StoreError
 
-from .clock_calls import clock_calls
+from .clock_calls import clock_calls, not_counted
 from .patience import WAIT_LIMIT_S
 from .progress import LadderProgress
 from .queue import BoardQueue
@@ -258,15 +258,31 @@ def count_and_finish(
         )
     # counted here, so that the summary stored has them (counted after it, by the
     # command, the stored one had none) and so that 'ladder finish' says them too
-    records = _run_records(db, run_id)
-    found = clock_calls(summary.results, lambda match_id: records.get(match_id, []))
-    summary.clock_calls, summary.first_clock_calls = found.counts, found.first
+    _count_clock_calls(db, run_id, summary)
     summary.seconds = time.perf_counter() - started
     data = summary.as_dict()
     tried.append((json.dumps(data), summary))
     if not finish_run_postgres(db, run_id, data, data["ratings"], dict(summary.games_by_bot)):
         return None
     return summary
+
+
+def _count_clock_calls(db: psycopg.Connection[Any], run_id: int, summary: Summary) -> None:
+    """The clock's calls for each bot into ``summary``, best-effort as a single-machine
+    run's (cli.py): a count that fails (its query refused, a deal it cannot read) leaves
+    ``clock_calls_missing`` and the run is stored without them. Its query runs in a
+    savepoint: a failed one aborted the count's whole transaction, and the run played was
+    never stored. A connection lost is the transaction's to wait out (patience.py)."""
+    try:
+        with db.transaction():  # (a savepoint: its failure undone alone)
+            records = _run_records(db, run_id)
+        found = clock_calls(summary.results, lambda match_id: records.get(match_id, []))
+    except Exception as exc:
+        if db.broken:  # (not the count's failure: the database's, which the run waits out)
+            raise
+        summary.clock_calls_missing = not_counted(exc)
+        return
+    summary.clock_calls, summary.first_clock_calls = found.counts, found.first
 
 
 # the run's finished matches' deals (as the store's match_records gives each), read in

@@ -21,7 +21,18 @@ import trio
 from deberc_net.ladder.report import text
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
-from .helpers import EAGER, RAW_HEAD, games_in, ladder, ladder_argv, one_board_on, script, summary
+from .board_queue import played_run, query
+from .helpers import (
+    EAGER,
+    RAW_HEAD,
+    games_in,
+    ladder,
+    ladder_argv,
+    one_board_on,
+    run_cli,
+    script,
+    summary,
+)
 
 # answers every ask with its first legal call but its first ask, which it answers with
 # a call the server refuses, and then says nothing: the clock plays for it once
@@ -220,3 +231,33 @@ def _queued(url: str) -> bool:
         if db.execute("SELECT to_regclass('ladder_boards') IS NULL").fetchone() == (True,):
             return False
         return db.execute("SELECT count(*) FROM ladder_boards").fetchone() != (0,)
+
+
+@pytest.mark.timeout(60)
+def test_a_distributed_count_that_fails_leaves_the_run_stored_and_says_so(
+    postgres_url: str,  # noqa: F811 (the fixture)
+) -> None:
+    """A distributed run's clock's calls are counted in the transaction that stores its
+    summary and ratings: a count that failed aborted it, and the run played was never
+    stored (`ladder finish` said the database refused, and so would every try). It is
+    best-effort now, as a single-machine run's: a warning, the run stored, its report
+    saying the count is missing."""
+    queue, run, _, _ = played_run(postgres_url, "spoilt")
+    queue.close()
+    with psycopg.connect(postgres_url) as db:  # the count's query refused
+        db.execute("ALTER TABLE deals RENAME TO deals_gone")
+    done = run_cli(["ladder", "finish", str(run), "--db", postgres_url, "--json"])
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == (
+        "deberc-net ladder finish: warning: the clock's calls were not counted"
+        ' (UndefinedTable: relation "deals" does not exist); the run is stored without them'
+    )  # (one line: PostgreSQL's error quoted the query, over the report's line)
+    data = json.loads(done.stdout)
+    assert data["clock_calls_missing"] == 'UndefinedTable: relation "deals" does not exist'
+    assert "clock_calls" not in data and "first_clock_calls" not in data  # not 0
+    ((stored,),) = query(postgres_url, "SELECT summary FROM ladder_runs")
+    assert json.loads(stored) == data
+    assert query(postgres_url, "SELECT bot, games FROM ladder_ratings ORDER BY bot") == [
+        ("a", 2),
+        ("b", 2),
+    ]
