@@ -473,9 +473,11 @@ def test_ctrl_c_mid_move_says_nothing_was_written_and_writes_nothing(
     try:
         with psycopg.connect(new_postgres_url, autocommit=True) as watcher:
             for _ in range(600):  # until its COPY runs (the migrations are before it)
+                # in this database: the run's PostgreSQL server is every test's, and
+                # another's COPY (pg_dump's, another move's) sent the signal too early
                 copying = watcher.execute(
                     "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%'"
-                    " AND pid <> pg_backend_pid()"
+                    " AND pid <> pg_backend_pid() AND datname = current_database()"
                 ).fetchone()
                 if (copying and copying[0]) or mover.poll() is not None:
                     break
@@ -528,7 +530,7 @@ def test_ctrl_c_during_the_commit_says_it_may_be_written_and_how_to_know(
             for _ in range(1200):  # until its COMMIT waits for the lock
                 committing = holder.execute(
                     "SELECT count(*) FROM pg_stat_activity WHERE query = 'COMMIT'"
-                    " AND wait_event = 'advisory'"
+                    " AND wait_event = 'advisory' AND datname = current_database()"
                 ).fetchone()
                 if (committing and committing[0]) or mover.poll() is not None:
                     break
