@@ -310,7 +310,10 @@ def test_a_run_stopped_as_its_boards_are_queued_says_so_in_one_line(postgres_url
         text=True,
     )
     try:
-        sleeping = "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'"
+        sleeping = (  # (in this database: the run's server is every test's)
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'"
+            " AND datname = current_database()"
+        )
         deadline = time.monotonic() + TIME_LIMIT_S
         wait_for("the queuing to be held", lambda: query(postgres_url, sleeping)[0][0] == 1,
                  deadline)  # fmt: skip
