@@ -20,6 +20,10 @@ from deberc_net.server.store import StoreError
 from deberc_net.server.store.migrations import MIGRATIONS, Migration
 from deberc_net.server.store.sqlite import SQLiteStore
 
+# where another user may reach a folder made for him: /tmp (sticky, open to all), not
+# pytest's folder nor make test's TMPDIR (mktemp -d: 0700, root's), closed to others
+OPEN_TO_ALL = "/tmp"
+
 
 def test_a_migration_that_fails_is_said_as_such_with_its_traceback_in_the_log(
     tmp_path: Path,
@@ -126,7 +130,7 @@ def test_a_database_the_servers_user_may_not_write_says_whose_it_is_and_what_to_
     another user said only `cannot open the database …: unable to open database file`
     (or, readable, `writing this server's row failed: attempt to write a readonly
     database`): it names the server's user, the file's owner and mode, and the fix."""
-    with tempfile.TemporaryDirectory() as folder:  # (pytest's own is closed to others)
+    with tempfile.TemporaryDirectory(dir=OPEN_TO_ALL) as folder:
         os.chmod(folder, 0o777)  # (the folder is not what is tested)
         _not_the_servers_users(Path(folder) / "club.sqlite3")
     if os.geteuid() == 0:  # a folder on the way closed to the server's user
@@ -227,7 +231,7 @@ def test_a_symlinked_databases_wal_folder_is_the_one_its_link_leads_to(tmp_path:
     that is the folder its server's user must write; the link's own folder was looked
     at, and a server that could not write the file's said only `unable to open database
     file`."""
-    with tempfile.TemporaryDirectory() as top:  # (pytest's own is closed to others)
+    with tempfile.TemporaryDirectory(dir=OPEN_TO_ALL) as top:
         os.chmod(top, 0o777)
         links, files = Path(top) / "etc", Path(top) / "var"
         links.mkdir(mode=0o777)
