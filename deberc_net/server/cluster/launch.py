@@ -257,19 +257,12 @@ def _hear_the_rest(worker: Worker) -> None:
     """Every line an ended worker wrote that the parent has not read yet, heard, its
     last even without a newline: a stop came before the loop's next ``listen``, and a
     plugin's print still in the pipe (up to 64 KiB of it) was lost. Only what is there
-    (select): a process the worker started may hold the pipe open still."""
-    pipe = worker.process.stdout
-    if pipe is None or pipe.closed:
-        return
+    (listen reads what select sees): a process the worker started may hold the pipe
+    open still."""
+    listen([worker])
     rest, worker.partial = worker.partial, b""
-    with contextlib.suppress(OSError, ValueError):
-        while select.select([pipe], [], [], 0)[0]:
-            chunk = os.read(pipe.fileno(), READ_SIZE)
-            if not chunk:  # its end: the worker has ended
-                break
-            rest += chunk
-    for line in rest.splitlines():
-        heard_from(worker, line)
+    if rest.strip():
+        heard_from(worker, rest)
 
 
 def run_workers(config: Config, count: int, drains: list[int] | None = None) -> int:
