@@ -190,6 +190,11 @@ def calls_about(
     return tuple(told)
 
 
+def _wrapped(said: Phrase, lang: Lang) -> tuple[str, ...]:
+    """One answer of help's, said in ``lang``: lines of 80, the later ones indented."""
+    return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+
+
 def _seconds(ms: int) -> Phrase:
     """Milliseconds as seconds said in either language, as 'help clock' says them: a
     bot clock of 1500 ms is '1.5' (Russian '1,5'), not the '1' a whole division made."""
@@ -278,7 +283,7 @@ def call_pointer(
             said = phrase(Msg.HELP_CALL, topic=topic, call=name)
         else:
             said = phrase(Msg.HELP_CALL_OF, topic=topic, whose=whose, call=name)
-    return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+    return _wrapped(said, lang)
 
 
 def _own_call(topic: str, own: CallWords) -> Phrase | None:
@@ -327,7 +332,7 @@ def _here_instead(
             return ()  # none of this table's calls (Tertz's 'lomayu' at a Moscow table)
         name = phrase(Msg.CALL_WORD, call=here, ru=ru_call(token, table.words))
         said = phrase(Msg.HELP_CALL_HERE, call=name)
-        return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+        return _wrapped(said, lang)
     return ()
 
 
@@ -364,7 +369,7 @@ def _call_read(
             if about:
                 return about
             said = phrase(Msg.HELP_CALL, topic=topic, call=name)
-            return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+            return _wrapped(said, lang)
     readings = [] if token is None or en in _ANSWERED else [(en, ru)]
     first = normalize(topic).partition(" ")[0]  # (a word of none costs one look-up)
     theirs = []
@@ -384,7 +389,7 @@ def _call_read(
     said = phrase(
         Msg.HELP_CALL_ELSEWHERE, topic=topic, whose=phrase(Msg.OTHER_TABLES_CALL), call=name
     )
-    return tuple(textwrap.wrap(said.text(lang), 80, subsequent_indent="  "))
+    return _wrapped(said, lang)
 
 
 def _lobby_read(
@@ -432,7 +437,7 @@ def _answer_entries(topic: str, token: str, texts: Texts, lang: Lang) -> tuple[s
     asked = about[lang == Lang.RU]
     shown = textwrap.wrap(phrase(Msg.CALLS_ABOUT, topic=names[lang == Lang.RU]).text(lang), 80)
     said = phrase(Msg.HELP_ANSWER, topic=topic, call=name)
-    return (*textwrap.wrap(said.text(lang), 80, subsequent_indent="  "), *asked[len(shown) :])
+    return (*_wrapped(said, lang), *asked[len(shown) :])
 
 
 # the engine's calls said by a word alone, that 'help' hints a mistyped word to
