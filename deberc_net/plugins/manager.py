@@ -335,21 +335,18 @@ class RuleBook:
             rule = self._rules.get(name)
             if rule is None:
                 told = said_back(name)  # the word as typed: cut, as any word said back
-                known = ", ".join(r.name for r in self.rules() if r.info.kind == expected)
+                games = [r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT]
+                kinds = [r.name for r in self.rules() if r.info.kind == expected]
+                variants, known = ", ".join(games), ", ".join(kinds)
                 # a word near a known one is most likely it mistyped: that one named, not
                 # every option (a dozen lines on a terminal); read in Latin letters too
-                # (near_names: 'терц-501', 'tо-301')
-                if expected == RuleKind.VARIANT:
-                    near = near_name(name, known.split(", "))
-                    if near is not None:  # (said as an option's near one is: one form)
-                        raise RuleError(f"unknown {expected} {told!r} ({near}?); variants: {known}")
-                    raise RuleError(f"unknown {expected} {told!r}; known: {known}")
-                # after the player count a word may be a variant mistyped: name them too
-                names = [r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT]
-                variants = ", ".join(names)
-                near = near_name(name, [*names, *known.split(", ")])
+                # (near_names: 'терц-501', 'tо-301'); after the player count a word may
+                # be a variant mistyped: the variants are near ones of an option's too
+                near = near_name(name, games if expected == RuleKind.VARIANT else [*games, *kinds])
                 if near is not None:
                     raise RuleError(f"unknown {expected} {told!r} ({near}?); variants: {variants}")
+                if expected == RuleKind.VARIANT:
+                    raise RuleError(f"unknown {expected} {told!r}; known: {known}")
                 raise RuleError(
                     f"unknown {expected} {told!r}; variants: {variants}; options: {known}"
                 )
