@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from deberc_net.server.store import is_postgres, open_store
+from deberc_net.server.store import Store, is_postgres, open_store
 
 from .records import deal
 
@@ -95,12 +95,7 @@ def test_a_live_server_of_this_host_or_one_of_another_host_is_waited_for(
         killed = con.execute("SELECT max(id) FROM servers").fetchone()[0]
         con.execute("UPDATE servers SET host = 'elsewhere' WHERE id = ?", (killed,))
     con.close()
-    second = open_store(db, serving=True)
-    try:
-        assert second.recent_games("ann") == []
-    finally:
-        second.close()
-        alive.close()
+    _waited_for(db, alive)
 
 
 def test_a_live_server_is_waited_for_after_the_clock_stepped_forward(tmp_path: object) -> None:
@@ -114,6 +109,12 @@ def test_a_live_server_is_waited_for_after_the_clock_stepped_forward(tmp_path: o
     with sqlite3.connect(db) as con:  # its row written a day 'before' its process started
         con.execute("UPDATE servers SET started = datetime(started, '-1 day')")
     con.close()
+    _waited_for(db, alive)
+
+
+def _waited_for(db: str, alive: Store) -> None:
+    """A second server opened on ``db`` lists none of ``alive``'s running matches: it
+    waits for it (its heartbeat), as for any server not surely gone."""
     second = open_store(db, serving=True)
     try:
         assert second.recent_games("ann") == []
