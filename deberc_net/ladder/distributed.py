@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from deberc_net.plugins import RuleBook
 from deberc_net.server.store import StoreError
+from deberc_net.server.store.base import MATCHES_RECORDS, by_match
 
 from .clock_calls import clock_calls, not_counted
 from .patience import WAIT_LIMIT_S
@@ -285,22 +286,15 @@ def _count_clock_calls(db: psycopg.Connection[Any], run_id: int, summary: Summar
     summary.clock_calls, summary.first_clock_calls = found.counts, found.first
 
 
-# the run's finished matches' deals (as the store's match_records gives each), read in
+# the run's finished matches' deals (as the store's matches_records gives them), read in
 # one query: the count's transaction holds the bots' ratings' lock meanwhile, which a
 # query a match (40,000 on a long run) would have held for many seconds
-RUN_RECORDS = (
-    "SELECT match_id, record FROM deals"
-    " WHERE match_id IN (SELECT match_id FROM ladder_games WHERE run_id = %s)"
-    " AND match_id NOT IN (SELECT match_id FROM running) ORDER BY deal_no"
-)
+RUN_RECORDS = MATCHES_RECORDS.format(ids="SELECT match_id FROM ladder_games WHERE run_id = %s")
 
 
 def _run_records(db: psycopg.Connection[Any], run_id: int) -> dict[str, list[str]]:
     """Run ``run_id``'s matches' deals by match, each in deal order."""
-    records: dict[str, list[str]] = {}
-    for match_id, body in db.execute(RUN_RECORDS, (run_id,)).fetchall():
-        records.setdefault(match_id, []).append(body)
-    return records
+    return by_match(db.execute(RUN_RECORDS, (run_id,)).fetchall())
 
 
 def _release_withheld(queue: BoardQueue, seed: str, boards: set[int]) -> None:
