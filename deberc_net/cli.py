@@ -455,7 +455,7 @@ def _count_clock_calls(summary: Summary, db: str) -> None:
             # round trips to a PostgreSQL --db, Ctrl-C held meanwhile)
             ids = [r.match_id for r in summary.results if r.match_id is not None]
             records = store.matches_records(ids)
-            found = clock_calls(summary.results, lambda match_id: records.get(match_id, []))
+            found = clock_calls(summary.results, records)
         finally:
             store.close()
     except Exception as exc:  # (not a second Ctrl-C: the writes' own handling)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 
 import attrs
 
@@ -26,11 +26,10 @@ def _said(call: dict[str, object]) -> str:
     return f"play {card}" if card is not None else str(call.get("call"))
 
 
-def clock_calls(
-    results: Iterable[GameResult], match_records: Callable[[str], list[str]]
-) -> ClockCalls:
+def clock_calls(results: Iterable[GameResult], records: Mapping[str, list[str]]) -> ClockCalls:
     """Count each bot's clock-made calls in the stored records of ``results``' matches
-    (a match not in that store, as a ``--server`` run's elsewhere, counts none; nor
+    (``records``: each match's deals, as the store's matches_records gives them; a match
+    not in that store, as a ``--server`` run's elsewhere, counts none; nor
     does another match of the same number, whose deals are not of the game's board)."""
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
@@ -41,7 +40,7 @@ def clock_calls(
         # a --server run's matches are numbered by that server: the same m1, m2 as the
         # matches of --db's own runs, which were counted as this run's
         board = f"{result.game.seed}/"
-        for text in match_records(result.match_id):
+        for text in records.get(result.match_id, ()):
             record = json.loads(text)
             if not str(record.get("seed")).startswith(board):
                 break  # another match (its deals all of one seed)

@@ -277,7 +277,7 @@ def _count_clock_calls(db: psycopg.Connection[Any], run_id: int, summary: Summar
     try:
         with db.transaction():  # (a savepoint: its failure undone alone)
             records = _run_records(db, run_id)
-        found = clock_calls(summary.results, lambda match_id: records.get(match_id, []))
+        found = clock_calls(summary.results, records)
     except Exception as exc:
         if db.broken:  # (not the count's failure: the database's, which the run waits out)
             raise
