@@ -9,7 +9,12 @@ worker's stdin kept open here would hide the parent's death from that worker: wo
 ``_stop_with_the_parent``), the signals as a fresh interpreter has them, new file
 objects on 0 and 1; it runs worker.py's ``worker_main`` and leaves by ``os._exit``,
 never returning into the parent's loop. ``Child`` is the parent's handle on it, the few
-things of ``subprocess.Popen`` launch.py uses."""
+things of ``subprocess.Popen`` launch.py uses.
+
+A worker that cannot be a fork (a rolling upgrade's: the code installed may be newer
+than the parent's imports; a parent that runs a thread, a plugin's) is a fresh
+interpreter, ``spawn_worker``: ``subprocess.Popen``'s fork and exec, which runs no
+Python in between and so is safe beside threads."""
 
 from __future__ import annotations
 
@@ -19,12 +24,13 @@ import gc
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
 import traceback
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -56,13 +62,18 @@ class Child:
     and its ``returncode`` once reaped (as Popen gives it: -N for signal N)."""
 
     pid: int
-    stdin: BinaryIO | None
-    stdout: BinaryIO | None
+    stdin: IO[bytes] | None
+    stdout: IO[bytes] | None
     returncode: int | None = None
+    # a spawned worker's (spawn_worker): it reaps it, and is kept so that its own
+    # clean-up of dropped Popens never reaps it behind this handle's back
+    popen: subprocess.Popen[bytes] | None = None
 
     def poll(self) -> int | None:
         """Its exit status if it has ended (reaped here), else None."""
-        if self.returncode is None:
+        if self.returncode is None and self.popen is not None:
+            self.returncode = self.popen.poll()
+        elif self.returncode is None:
             try:
                 pid, status = os.waitpid(self.pid, os.WNOHANG)
             except ChildProcessError:  # reaped by someone else: its status is lost
@@ -116,16 +127,11 @@ ENV = "DEBERC_NET_WORKER"
 
 
 def fork_worker(
-    told: dict[str, Any],
-    rules: RuleBook | None,
-    parents_own: Iterable[Closable],
-    fresh: bool = False,
+    told: dict[str, Any], rules: RuleBook | None, parents_own: Iterable[Closable]
 ) -> Child:
     """Worker ``told`` (worker.py ``worker_main``) forked, with the parent's ``rules``;
     ``parents_own``: what the child closes before it runs (the parent's bound socket,
-    the other workers' pipes). ``fresh``: the child execs a new interpreter that
-    imports the code installed now (``python -m deberc_net.server.cluster.worker``),
-    not the parent's imports (a rolling upgrade: docs/scaling.md, "Forked workers")."""
+    the other workers' pipes). ForkRefused if the parent runs a thread."""
     running = threads_running()
     if running:
         raise ForkRefused(
@@ -147,9 +153,7 @@ def fork_worker(
         if pid == 0:  # the worker: it never returns from here
             code = 1
             try:
-                code = _as_a_fresh_worker(
-                    told, rules, stdin_read, stdout_write, parents_own, held, fresh
-                )
+                code = _as_a_fresh_worker(told, rules, stdin_read, stdout_write, parents_own, held)
             finally:
                 os._exit(code)
     finally:
@@ -160,6 +164,26 @@ def fork_worker(
     return Child(pid, open(stdin_write, "wb", buffering=0), open(stdout_read, "rb", buffering=0))
 
 
+def spawn_worker(told: dict[str, Any]) -> Child:
+    """Worker ``told`` as a fresh interpreter (``python -m
+    deberc_net.server.cluster.worker``, its settings in its environment): it imports
+    the code installed now and loads the rules itself (docs/scaling.md, "Forked
+    workers"). Its descriptors as a forked worker's (its pipes on 0 and 1, stderr, no
+    other); the signals the parent handles at their default, ignored ones ignored."""
+    command = [sys.executable, "-m", "deberc_net.server.cluster.worker"]
+    for stream in (sys.stdout, sys.stderr):  # nothing written twice, by both
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, ENV: json.dumps(told)},
+        bufsize=0,  # (as a fork's: a line select saw is read whole, launch.heard_from)
+    )
+    return Child(process.pid, process.stdin, process.stdout, popen=process)
+
+
 def _as_a_fresh_worker(
     told: dict[str, Any],
     rules: RuleBook | None,
@@ -167,22 +191,18 @@ def _as_a_fresh_worker(
     stdout: int,
     parents_own: Iterable[Closable],
     mask: set[int | signal.Signals],
-    fresh: bool = False,
 ) -> int:
-    """The child: made what a fresh interpreter was, then the worker (``fresh``: a
-    new interpreter's, by exec); its exit status."""
+    """The child: made what a fresh interpreter was, then the worker; its exit status."""
     for thing in parents_own:  # (their objects closed too: no later close of a reused fd)
         with contextlib.suppress(OSError):
             thing.close()
     _pipes_on_0_and_1(stdin, stdout)
     _fresh_signals()
     signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # (the parent's, before the fork)
-    if fresh:  # (an exec that fails raises: printed, status 1, as below)
-        command = [sys.executable, "-m", "deberc_net.server.cluster.worker"]
-        os.execve(sys.executable, command, {**os.environ, ENV: json.dumps(told)})
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     errors = getattr(sys.stdout, "errors", None) or "strict"
-    # the parent's objects stay behind sys.__stdin__/__stdout__ (their fds are ours now)
+    # the parent's objects stay behind sys.__stdin__/__stdout__ (their fds are ours now);
+    # stdout line-buffered: worker.worker_main
     sys.stdin = open(0, encoding=encoding, errors=errors, closefd=False)  # noqa: SIM115
     sys.stdout = open(1, "w", encoding=encoding, errors=errors, closefd=False)  # noqa: SIM115
     from . import worker

@@ -23,6 +23,7 @@ import select
 import signal
 import socket
 import sys
+import threading
 import time
 import tomllib
 from collections.abc import Iterable
@@ -36,7 +37,16 @@ from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
 from . import DRAIN_ASKED, DRAIN_WORD
-from .forked import Child, Closable, ForkRefused, TimeoutExpired, fork_worker, preload
+from .forked import (
+    Child,
+    Closable,
+    ForkRefused,
+    TimeoutExpired,
+    fork_worker,
+    preload,
+    spawn_worker,
+    threads_running,
+)
 
 if TYPE_CHECKING:
     from deberc_net.plugins import RuleBook
@@ -310,17 +320,27 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
         pipes = [pipe for w in workers for pipe in (w.process.stdin, w.process.stdout)]
         return [held, *(pipe for pipe in pipes if pipe is not None and not pipe.closed)]
 
+    # why a worker is started as a fresh interpreter (forked.spawn_worker), not forked:
+    # None while it is forked. Once a worker has been stopped as asked (a rolling
+    # restart, perhaps an upgrade's), the code installed may be newer than what this
+    # parent imported; a thread (a plugin's) makes a fork unsafe. Either way every
+    # start from then on is a fresh interpreter's (docs/scaling.md, "Forked workers")
+    spawned: str | None = None
+
+    def start(i: int) -> Worker:
+        nonlocal spawned
+        if spawned is None and (threads := threads_running()):
+            spawned = THREADS
+            _fork_refused(threads)
+        return start_worker(settings, i, count, parent, rules, parents_own(), spawned)
+
     for i in range(count):
-        workers.append(start_worker(settings, i, count, parent, rules, parents_own()))
+        workers.append(start(i))
     announced = False
     failed = 0
     failure: str | None = None  # the reason a worker could not start, said by the CLI
     restart_at: dict[int, float] = {}  # a dead worker's index: when it starts again
     drained: set[int] = set()  # the workers a drain has ended (not started again)
-    # once a worker has been stopped as asked (a rolling restart, perhaps an upgrade's),
-    # the code installed may be newer than what this parent imported: every start from
-    # then on is a fresh interpreter's, not a fork (docs/scaling.md, "Forked workers")
-    fresh = False
     drains_seen = 0
     try:
         while not stopping:
@@ -349,9 +369,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if i in restart_at:
                     if time.monotonic() >= restart_at[i] and not stopping and not draining:
                         del restart_at[i]
-                        workers[i] = start_worker(
-                            settings, i, count, parent, rules, parents_own(), fresh
-                        )
+                        workers[i] = start(i)
                     continue
                 code = worker.process.poll()
                 if code is None or stopping:
@@ -392,7 +410,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 # (its status then the signal's, negative): no death
                 if stopped_as_asked(code):
                     log.info("worker_stopped", worker=i, pid=worker.process.pid, status=code)
-                    fresh = True
+                    spawned = spawned or STOPPED
                 else:
                     log.warning(
                         "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
@@ -480,15 +498,16 @@ def start_worker(
     parent: str = "",
     rules: RuleBook | None = None,
     parents_own: Iterable[Closable] = (),
-    fresh: bool = False,
+    spawned: str | None = None,
 ) -> Worker:
     """Worker ``index`` of ``count`` forked, a process of its own serving ``settings``
     (it says 'ready' on its stdout once it serves); ``parent``: the parent's run;
     ``rules``: the parent's loaded rules (None: the worker loads them); ``parents_own``:
-    what the worker closes (forked.fork_worker); ``fresh``: a new interpreter, of the
-    code installed now (forked.fork_worker). Its stdout: 'ready', then an admin's
-    'drain-asked NAME' (heard_from); its stdin's end is the parent's death, and the one
-    word said there, DRAIN_WORD (worker.py)."""
+    what the worker closes (forked.fork_worker); ``spawned``: why it is a fresh
+    interpreter of the code installed now instead (forked.spawn_worker: ``STOPPED``,
+    ``THREADS``). Its stdout: 'ready', then an admin's 'drain-asked NAME' (heard_from);
+    its stdin's end is the parent's death, and the one word said there, DRAIN_WORD
+    (worker.py). Its ``worker_started`` line says which way it was started."""
     told = {
         "config": settings,
         "index": index,
@@ -496,13 +515,30 @@ def start_worker(
         "parent": parent,
         "parent_pid": os.getpid(),  # an admin's 'drain' signals it (cluster/__init__.py)
     }
-    try:
-        # (through JSON: the settings as the worker's Config reads them, as ever)
-        process = fork_worker(json.loads(json.dumps(told)), rules, parents_own, fresh)
-    except ForkRefused as exc:
-        raise WorkersError(str(exc)) from None
-    log.info("worker_started", worker=index, pid=process.pid)
+    told = json.loads(json.dumps(told))  # the settings as the worker's Config reads them
+    if spawned is None:
+        try:
+            process = fork_worker(told, rules, parents_own)
+        except ForkRefused:  # a thread started since the parent looked: spawned this time
+            spawned = THREADS
+    if spawned is not None:
+        process = spawn_worker(told)
+        log.info("worker_started", worker=index, pid=process.pid, how="exec", why=spawned)
+    else:
+        log.info("worker_started", worker=index, pid=process.pid, how="fork")
     return Worker(index, process)
+
+
+# why a worker is a fresh interpreter (its worker_started line's ``why``)
+STOPPED = "stopped-as-asked"  # a worker was stopped as asked: perhaps new code installed
+THREADS = "threads"  # the parent runs a thread (a plugin's): a fork would be unsafe
+
+
+def _fork_refused(threads: int) -> None:
+    """Say, once, that the parent runs threads and so forks no worker: each is a fresh
+    interpreter, at its cost (docs/scaling.md, "Forked workers")."""
+    names = sorted(t.name for t in threading.enumerate() if t is not threading.current_thread())
+    log.warning("workers_not_forked", threads=threads, names=names)
 
 
 def _let_go(worker: Worker) -> None:

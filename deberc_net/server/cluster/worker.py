@@ -1,6 +1,6 @@
 """One worker of ``serve --workers N``, forked by launch.py (forked.py), or run as
-``python -m`` by a fresh one (after a rolling restart): the ordinary server, on the
-shared port, in the shared lobby."""
+``python -m`` by a fresh one (after a rolling restart, or beside a plugin's thread):
+the ordinary server, on the shared port, in the shared lobby."""
 
 from __future__ import annotations
 
@@ -62,6 +62,12 @@ def worker_main(told: dict[str, Any], rules: RuleBook | None = None) -> int:
     from deberc_net.server.store import StoreError, describe
 
     keep_big_blocks_returned()  # before any thread starts (server/allocator.py)
+    # its stdout (a pipe to the parent) written at each line, as a terminal's is: a
+    # plugin's print kept in a block buffer was lost with a worker killed (its log
+    # lines, on stderr, are written and flushed one by one already: logs.py)
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)
     config = Config(**told["config"])
     place = WorkerPlace(
         int(told["index"]),
@@ -142,7 +148,7 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
         yield exc
 
 
-if __name__ == "__main__":  # a fresh worker (forked.py ``fresh``): its settings in its environment
+if __name__ == "__main__":  # a fresh worker (forked.spawn_worker): its settings in its environment
     from .forked import ENV
 
     _structlog_without_rich()  # (the logs are JSON lines: before the server's imports)
