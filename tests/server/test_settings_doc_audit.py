@@ -1336,6 +1336,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "worker_started": "worker pid how why",
         "workers_not_forked": "threads names",
         "worker_listening": "pid port shared_port server worker",
+        "output_dropped": "lines ending",
         "worker_died": "worker pid status reason draining",
         "worker_failed_to_start": "worker status reason",
         "peers_awaited": "peers",

@@ -15,14 +15,12 @@ and not listening, so the port stays theirs while a worker restarts; it logs
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
 import select
 import signal
 import socket
-import sys
 import threading
 import time
 import tomllib
@@ -47,6 +45,7 @@ from .forked import (
     spawn_worker,
     threads_running,
 )
+from .parent_out import Backlog
 
 if TYPE_CHECKING:
     from deberc_net.plugins import RuleBook
@@ -160,13 +159,14 @@ def heard_from(worker: Worker, line: bytes) -> None:
         _pass_on(line)
 
 
+# what waits for the parent's stdout: written as far as it takes it, never waited on
+# (a stalled reader stopped the parent's loop: parent_out.py)
+OUT = Backlog()
+
+
 def _pass_on(line: bytes) -> None:
     """A worker's line that is not for the parent, on the parent's stdout (none: lost)."""
-    out = getattr(sys.stdout, "buffer", None)
-    with contextlib.suppress(OSError, ValueError):
-        if out is not None:
-            out.write(line + b"\n")
-            out.flush()
+    OUT.put(line + b"\n")
 
 
 # what the parent reads of a worker's stdout at once; and the longest line it keeps
@@ -353,6 +353,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                     log.info("drained", workers=count)
                     break
             listen(w for i, w in enumerate(workers) if i not in restart_at)
+            OUT.pump()
             if not announced and all(w.ready for w in workers):
                 log.info(
                     "listening",
@@ -447,6 +448,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 worker.process.kill()
             _let_go(worker)
         held.close()
+        OUT.finish()
         log.info("stopped", workers=count)
 
 
@@ -456,6 +458,7 @@ def _hear_while_they_end(workers: list[Worker], deadline: float) -> None:
     hang there until killed, its print lost."""
     while time.monotonic() < deadline and any(w.process.poll() is None for w in workers):
         listen(w for w in workers if w.process.returncode is None)
+        OUT.pump()
         time.sleep(ENDING_STEP_S)
 
 
