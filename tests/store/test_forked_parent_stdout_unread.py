@@ -13,6 +13,7 @@ import signal
 from pathlib import Path
 
 import pytest
+import structlog
 import trio
 
 from deberc_net.server.cluster.parent_out import BACKLOG_BYTES, Backlog
@@ -94,11 +95,16 @@ async def test_a_stalled_stdout_drops_counted_lines_and_the_parent_still_restart
     assert [e["lines"] for e in logged] == [int(notes[0])]
 
 
+@pytest.mark.timeout(30)
 def test_a_backlog_never_waits_on_a_full_pipe_and_notes_its_drops_once_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     read_end, write_end = os.pipe()
-    with open(write_end, "w", closefd=True) as out, open(read_end, "rb", buffering=0) as reader:
+    with (
+        open(write_end, "w", closefd=True) as out,
+        open(read_end, "rb", buffering=0) as reader,
+        structlog.testing.capture_logs() as logged,
+    ):
         monkeypatch.setattr("sys.stdout", out)
         backlog = Backlog(limit=200_000)
         for i in range(100):  # ~1 MB into a 64 KiB pipe and a 200 KB backlog: no wait
@@ -117,3 +123,4 @@ def test_a_backlog_never_waits_on_a_full_pipe_and_notes_its_drops_once_read(
     dropped = int(notes[0].split()[2])
     kept = [line[:3] for line in lines if re.fullmatch(r"\d{3} y+", line)]
     assert kept == [f"{i:03}" for i in range(len(kept))] and len(kept) + dropped == 100
+    assert [(e["event"], e["lines"]) for e in logged] == [("output_dropped", dropped)]

@@ -74,10 +74,10 @@ class Backlog:
         while self.lines:
             try:
                 if not select.select([], [out], [], 0)[1]:
-                    return
+                    break
                 written = os.write(out, self.lines[0][:WRITE_SIZE])
             except BlockingIOError:
-                return
+                break
             except (OSError, ValueError):  # its reader gone for good: lost, as before
                 self._clear()
                 return
@@ -106,14 +106,13 @@ class Backlog:
         """The note of the lines dropped, once it fits (then logged too)."""
         if not self.dropped:
             return
-        if self.size > self.limit // 2:  # room for more than a line or two: one note
+        if self.size > self.limit // 2:  # (half written first: one note a stall, not a line)
             return
         note = NOTE.format(lines=self.dropped).encode()
         log.warning("output_dropped", lines=self.dropped)
         self.dropped = 0
         self.lines.append(note)
         self.size += len(note)
-        self.pump()
 
     def _clear(self) -> None:
         self.lines.clear()
