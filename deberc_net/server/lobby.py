@@ -471,6 +471,15 @@ class Lobby:
         return self.refused_for_shutdown(session) or self.drain.refused(session)
 
     def free_to_sit(self, session: Session) -> bool:
+        if not self.may_take_seat(session):
+            return False
+        self.leave_waits(session)
+        return True
+
+    def may_take_seat(self, session: Session) -> bool:
+        """Whether ``session`` may go to a seat ('new', 'sit', 'seek'); if not, it is
+        told why. Changes nothing: a 'sit' still to be refused by its table must not
+        end the seek or the rematch offer it waits on (``leave_waits``)."""
         if self.refused_for_shutdown(session):
             return False
         if session.table is not None:
@@ -479,11 +488,12 @@ class Lobby:
             return False
         if self.drain.refused(session):  # 'new', 'sit', 'seek': no new game during a drain
             return False
-        if not may_sit(self, session):  # before the seek and rematch it would end
-            return False
+        return may_sit(self, session)  # before the seek and rematch it would end
+
+    def leave_waits(self, session: Session) -> None:
+        """``session`` goes to a seat: its seek and its rematch offer end."""
         self.matchmaking.forget(session)  # sitting somewhere ends the wait for a seek
         self.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
-        return True
 
     def table_named(self, session: Session, text: str) -> Table | None:
         """The open table with this number that ``session`` may know of, or None after

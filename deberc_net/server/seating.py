@@ -43,8 +43,11 @@ class Seating:
         except RuleError as exc:
             session.send(rules_refusal(session, exc))
             return
-        if not self.lobby.free_to_sit(session) or not self.lobby.table_room(session, opening=True):
+        if not self.lobby.may_take_seat(session):
             return
+        if not self.lobby.table_room(session, opening=True):  # (refused: still seeking)
+            return
+        self.lobby.leave_waits(session)
         table = self.lobby.open_table(settings, opened_from=session.address, private=private)
         session.table = table  # at once: the next line must not open another table
         # no seeker takes his seat; answers 'new' before the next line is read
@@ -52,7 +55,10 @@ class Seating:
         self.lobby.matchmaking.fill(table)  # a seeker of this very game sits at once
 
     async def sit(self, session: Session, item: Command) -> None:
-        if not self.lobby.free_to_sit(session):
+        # every refusal the lobby can tell comes before leave_waits: a mistyped 'sit 99'
+        # or a 'sit' at a table already playing must not end the seek or the rematch
+        # offer its player waits on (a tryout lost both so, told nothing)
+        if not self.lobby.may_take_seat(session):
             return
         args = item.args
         seat = number_word(args[1]) if len(args) > 1 else None
@@ -65,6 +71,13 @@ class Seating:
         if seat is not None and not 0 <= seat < table.players:
             session.send(ev.error("bad-argument", phrase(Msg.SEATS_RANGE, last=table.players - 1)))
             return
+        # a table here is asked now what it would answer (a full one, a taken seat); one
+        # of another worker (serve --workers) answers for itself, as before
+        refused = None if table.remote else table.why_not_sit(session, seat)
+        if refused is not None:
+            session.send(refused)
+            return
+        self.lobby.leave_waits(session)
         self.lobby.post_for(session, table, Sit(session, seat))
 
     async def leave(self, session: Session, item: Command) -> None:

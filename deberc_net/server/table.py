@@ -770,6 +770,12 @@ class Table:
         """``seats=anna,-``: the names by seat, ``-`` for a free one (as ``tables``)."""
         return ("seats", ",".join(name or "-" for name in self.seats))
 
+    def why_not_sit(self, session: Session, seat: int | None) -> ev.Error | None:
+        """The refusal a 'sit' of ``session`` (logged in) would get here now, if any: the
+        lobby asks before it ends the player's seek or rematch offer (seating.py)."""
+        problem = self._why_not_sit(session, session.name or "", seat)
+        return problem if isinstance(problem, ev.Error) else None
+
     def _why_not_sit(self, session: Session, name: str, seat: int | None) -> int | ev.Error:
         """The seat ``session`` gets, or the error that says why it gets none."""
         if not self._may_enter(session):  # first: nothing else of it is his to know

@@ -1,0 +1,75 @@
+"""A 'sit' that is refused changes nothing: the seek and the rematch offer its player
+waits on stay (a tryout typed 'sit 99' while seeking, and later after his match, and
+lost both, told nothing until 'unseek' and 'rematch' said he had none)."""
+
+from __future__ import annotations
+
+from .client import LineClient
+from .conftest import Connector
+from .test_rematch import _play_one
+
+
+async def _refused_sits(who: LineClient, playing: str, waiting: str) -> None:
+    """'sit' refused each way the lobby can tell: no such table, a table already
+    playing, a seat taken, a seat past the table's."""
+    for line, code in (
+        ("sit 99", "unknown-table"),
+        (f"sit {playing}", "table-full"),
+        (f"sit {waiting} 0", "seat-taken"),
+        (f"sit {waiting} 7", "bad-argument"),
+        ("sit x", "bad-argument"),
+    ):
+        await who.send(line)
+        assert (await who.expect("error"))["code"] == code, line
+
+
+async def _tables(port: int, connect: Connector) -> tuple[str, str]:
+    """A table playing (cat v dan) and one waiting with eve at seat 0."""
+    cat = await connect.machine(port, "cat")
+    dan = await connect.machine(port, "dan")
+    eve = await connect.machine(port, "eve")
+    await cat.send("new 2")
+    playing = (await cat.expect("ok", cmd="sit"))["table"]
+    await dan.send(f"sit {playing}")
+    await dan.expect("ok", cmd="sit")
+    await eve.send("new 2")
+    waiting = (await eve.expect("ok", cmd="sit"))["table"]
+    return playing, waiting
+
+
+async def test_a_refused_sit_keeps_the_seek(port: int, connect: Connector) -> None:
+    playing, waiting = await _tables(port, connect)
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 3 kharkov")
+    await ann.expect("ok", cmd="seek")
+    await _refused_sits(ann, playing, waiting)
+    await ann.send("unseek")  # he still waited
+    await ann.expect("ok", cmd="unseek")
+
+
+async def test_a_refused_sit_keeps_the_rematch_offer(port: int, connect: Connector) -> None:
+    playing, waiting = await _tables(port, connect)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    await ann.send("rematch")
+    await ann.expect("ok", cmd="rematch")
+    await _refused_sits(bob, playing, waiting)
+    assert not [x for x in ann.lines if x.startswith("rematch ") and " off=elsewhere" in x]
+    await bob.send("rematch")  # the offer stands: both asked, it starts
+    await bob.expect("ok", cmd="rematch", waiting="")
+    sat = await bob.expect("ok", cmd="sit")
+    assert sat["table"] != table
+
+
+async def test_a_sit_that_seats_still_ends_the_seek(port: int, connect: Connector) -> None:
+    _, waiting = await _tables(port, connect)
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 3 kharkov")
+    await ann.expect("ok", cmd="seek")
+    await ann.send(f"sit {waiting}")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("leave!")
+    await ann.expect("ok", cmd="leave")
+    await ann.send("unseek")
+    assert (await ann.expect("error"))["code"] == "not-allowed"
