@@ -4,9 +4,24 @@ lost both, told nothing until 'unseek' and 'rematch' said he had none)."""
 
 from __future__ import annotations
 
-from .client import LineClient
+import random
+
+import trio
+
+from .client import LineClient, play_machine
 from .conftest import Connector
-from .test_rematch import _play_one
+
+
+async def _play_one(ann: LineClient, bob: LineClient) -> str:
+    """A one-deal match of ann and bob at a new table; its table id."""
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(1))
+        nursery.start_soon(play_machine, bob, random.Random(2))
+    return table
 
 
 async def _refused_sits(who: LineClient, playing: str, waiting: str) -> None:
