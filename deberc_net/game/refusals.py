@@ -51,7 +51,7 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
                 return E.FalseDeclaration(
                     f"{call.token()} does not beat {question_said(deal.talk)}: {legal}"
                 )
-            return E.FalseDeclaration(f"that is not your combination's top: {legal}")
+            return E.FalseDeclaration(f"that is not your combination's top; say {legal}")
         return E.AnswerRequired(f"answer the question first: {legal}")
     name = call.name
     if name in _ANSWERS:  # nothing is pending here: an answer with no question

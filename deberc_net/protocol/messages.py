@@ -1284,7 +1284,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "сначала отвечает {name}",
     ),
     Msg.NOT_THE_TOP: (
-        "that is not your combination's top: {calls}",
+        # 'say': a bare ': ot tuza' read as the call refused (tryout s42)
+        "that is not your combination's top; say {calls}",
         "это не старшая карта вашей комбинации; можно: {calls}",
     ),
     Msg.TOP_NOT_HIGHER: (

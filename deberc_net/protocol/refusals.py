@@ -33,7 +33,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (rf"(?P<card>{_CARD}) is not in your hand", Msg.NOT_IN_HAND),
     (r"the deal is over", Msg.DEAL_OVER),
     (r"waiting for seat (?P<seat>\d+) to answer (?P<asked>\S+)", Msg.WAIT_ANSWER),
-    (r"that is not your combination's top: (?P<calls>.+)", Msg.NOT_THE_TOP),
+    (r"that is not your combination's top; say (?P<calls>.+)", Msg.NOT_THE_TOP),
     (
         rf"(?P<call>{_TOKEN}) does not beat (?P<asked>{_TOKEN}): (?P<calls>.+)",
         Msg.TOP_NOT_HIGHER,

@@ -191,4 +191,8 @@ def test_a_true_top_that_does_not_beat_the_one_heard_is_not_called_false() -> No
     assert said.text(Lang.RU) == "«от дамы козырной» не старше услышанного «от дамы»; можно: пишет"
     # a top he does not hold is still no top of his
     wrong = refused(deal, 2, "ot-K-kozyrnogo", E.FalseDeclaration, "false-declaration")
-    assert str(wrong) == "that is not your combination's top: pishet"
+    assert str(wrong) == "that is not your combination's top; say pishet"
+    said = refusal_phrase(str(wrong), NAMES)
+    assert said is not None
+    assert said.text(Lang.EN) == "that is not your combination's top; say pishet"
+    assert said.text(Lang.RU) == "это не старшая карта вашей комбинации; можно: пишет"
