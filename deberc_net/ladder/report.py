@@ -219,6 +219,13 @@ def text(data: dict[str, Any]) -> str:
             f"Crashes (restarted): {_per_bot(data['crashes'])}; "
             f"forfeits: {_per_bot(data['forfeits'])}",
         ]
+    for bot, games in (data.get("unseated") or {}).items():
+        # a forfeit count alone left a tryout's bot, which sought once, a mystery
+        lines.append(
+            f"  {bot} never sat down in {count(games, 'game')}: a bot is "
+            "seated at a ladder's next game only by another 'seek reserved', sent after "
+            'each match-end (docs/bots.md, "Ladders")'
+        )
     if data.get("fallbacks") or data.get("bot_errors") or data.get("first_faults"):
         lines += ["", "Bot faults:"]
         for bot in data["bots"]:

@@ -56,6 +56,9 @@ class Summary:
     ratings: Ratings | None = None
     crashes: Counter[str] = attrs.Factory(Counter)
     forfeits: Counter[str] = attrs.Factory(Counter)
+    # of those, the games whose match never started: the bot never sat down (a bot
+    # that does not 'seek reserved' again after its match, docs/bots.md "Ladders")
+    unseated: Counter[str] = attrs.Factory(Counter)
     # the in-process bots' own faults (docs/bots.md "A bot's faults"): asks answered
     # with the first legal call, exceptions of choose or pick, each bot's first fault
     fallbacks: Counter[str] = attrs.Factory(Counter)
@@ -93,6 +96,7 @@ class Summary:
             "pairs": [p.as_dict() for p in self.ordered_pairs()],
             "crashes": dict(self.crashes),
             "forfeits": dict(self.forfeits),
+            "unseated": dict(self.unseated),
             **self.faults(),
             **self.clock_calls_told(),
             "sprt": None
@@ -237,6 +241,8 @@ class Results:
             s.games_by_bot[bot] += 1
         if loser is not None:
             s.forfeits[loser] += 1
+            if result.match_id is None:  # no match started: his seat stayed empty
+                s.unseated[loser] += 1
         count_pairs(
             s.pairs,
             game.key,

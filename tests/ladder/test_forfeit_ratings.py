@@ -58,3 +58,27 @@ def test_a_forfeited_game_is_no_deal_played_in_the_summary() -> None:
     data = summary.as_dict()
     assert data["deals_per_second"] == 0.5
     assert "2 games (1 deal) in 2.0 s" in text(data)
+
+
+def test_a_bot_that_never_sat_down_is_told_how_a_ladder_seats_it() -> None:
+    """A tryout's shell bot sought once and forfeited 38 games of 40 at the away limit:
+    the report said 'forfeits: sh 38' and nothing more. A game whose match never
+    started (no match id: the seat stayed empty) is counted apart, and the report says
+    what seats a bot at a ladder's next game. A forfeit at a match that started (out
+    of time) is not counted so."""
+    options = LadderOptions(bots=[BotSpec("a", "x"), BotSpec("b", "y")], deals=3)
+    summary = Summary(options, "s")
+    results = Results(options, summary)
+    games = list(schedule(["a", "b"], 2, 3, "s", "round-robin"))
+    results.add_result(0, GameResult(games[0], [60, 102], "deals", "m1", None))
+    results.add_result(1, GameResult(games[1], [0, 0], "away", None, "b"))
+    results.add_result(2, GameResult(games[2], [0, 0], "away", None, "b"))
+    results.add_result(3, GameResult(games[3], [0, 0], "timeouts", "m4", "a"))
+    data = summary.as_dict()
+    assert data["forfeits"] == {"b": 2, "a": 1} and data["unseated"] == {"b": 2}
+    lines = text(data).splitlines()
+    told = [x for x in lines if "never sat down" in x]
+    assert told == [
+        "  b never sat down in 2 games: a bot is seated at a ladder's next game only by"
+        " another 'seek reserved', sent after each match-end (docs/bots.md, \"Ladders\")"
+    ], lines
