@@ -389,6 +389,7 @@ class Msg(StrEnum):
     RULES_UNKNOWN_VARIANT = "rules-unknown-variant"
     RULES_UNKNOWN_NEAR = "rules-unknown-near"
     RULES_UNKNOWN = "rules-unknown"
+    RULES_ASKED_NEAR = "rules-asked-near"  # 'rules terz': the rule near it named
     RULES_VARIANT_AS_OPTION = "rules-variant-as-option"
     RULES_WRONG_KIND = "rules-wrong-kind"
     RULES_PLAYERS = "rules-players"
@@ -1681,6 +1682,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_UNKNOWN: (
         "unknown {kind} {name}; variants: {variants}; options: {known}",
         "{kind} {name} нет; варианты: {variants}; опции: {known}",
+    ),
+    Msg.RULES_ASKED_NEAR: (
+        "no rule '{word}': did you mean {near}? ('rules' alone lists them all)",
+        "правила «{word}» нет: может быть, {near}? (rules без слова перечисляет все)",
     ),
     Msg.RULES_VARIANT_AS_OPTION: (
         "{name} is a variant: name one, right after the player count"

@@ -18,6 +18,7 @@ from deberc_net.game.view import offered, view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
 from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, summary_for
 from deberc_net.plugins.naming import rule_named, variant_named
+from deberc_net.plugins.near_names import near_name
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     CALLS_HELP,
@@ -797,6 +798,11 @@ class Help:
             session.send(told_in(ev.TextBlock("rules", english, russian), lang))
             return
         if len(args) > 1 or (args and number_word(args[0]) is None):  # as observe and sit
+            near = self._rule_near(args[0]) if len(args) == 1 else None
+            if near is not None:  # a slip of the keys, as 'new 2 terz' names it (a tryout)
+                slip = phrase(Msg.RULES_ASKED_NEAR, word=said_back(args[0]), near=near)
+                session.send(ev.error("bad-argument", slip))
+                return
             session.send(ev.usage_error("rules [TABLE|RULE]"))
             return
         if args:
@@ -852,6 +858,12 @@ class Help:
         name = variant_named(word, book) or rule_named(word, book)
         rule = book.get(name)
         return None if rule is None or rule.info.kind == RuleKind.PLAYERS else rule.info
+
+    def _rule_near(self, word: str) -> str | None:
+        """The variants or options near ``word`` ('terz': 'tertz'), as the rule book's
+        refusal of 'new' names them; None if none is."""
+        book = self.lobby.rules
+        return near_name(word, [r.name for r in book.rules() if r.info.kind != RuleKind.PLAYERS])
 
     def _rule_entry(self, info: RuleInfo) -> list[Phrase]:
         """A variant's or option's lines of the list: its entry, and a variant's
