@@ -9,7 +9,7 @@ import random
 import trio
 
 from .client import LineClient, play_machine
-from .conftest import Connector
+from .conftest import Connector, StartServer
 
 
 async def _play_one(ann: LineClient, bob: LineClient) -> str:
@@ -88,3 +88,21 @@ async def test_a_sit_that_seats_still_ends_the_seek(port: int, connect: Connecto
     await ann.expect("ok", cmd="leave")
     await ann.send("unseek")
     assert (await ann.expect("error"))["code"] == "not-allowed"
+
+
+async def test_a_new_refused_as_busy_keeps_the_seek(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """The server's cap of tables reached, 'new' is refused 'busy': the seek its player
+    made stays (free_to_sit ended it before the cap was checked)."""
+    port = await start_server(max_tables=1)
+    cat = await connect.machine(port, "cat")
+    await cat.send("new 2")
+    await cat.expect("ok", cmd="sit")
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 3 kharkov")
+    await ann.expect("ok", cmd="seek")
+    await ann.send("new 2")
+    assert (await ann.expect("error"))["code"] == "busy"
+    await ann.send("unseek")
+    await ann.expect("ok", cmd="unseek")
