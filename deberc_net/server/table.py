@@ -64,7 +64,7 @@ from .rated_news import RatedNews
 from .ratings import new_ratings
 from .seat_log import SeatLeft, came_back, seat_left, seat_taken, went_away
 from .session import Batch, Session, batched, flush_batch, send_to_each
-from .store.base import RatingResult, store_failure, told, withheld
+from .store.base import RatingResult, first_error, store_failure, told, withheld
 from .table_messages import (
     Away,
     Back,
@@ -443,7 +443,8 @@ class Table:
         except Exception as exc:
             if not store_failure(exc):
                 raise
-            said = " ".join(str(exc).split())  # (one line: the log's is JSON)
+            # (one line: the log's is JSON; a 25P02's, the error it follows)
+            said = " ".join(str(first_error(exc)).split())
             log.warning("match_number_failed", table=self.id, error=said)
             self._close_failed()
 

@@ -225,10 +225,11 @@ class Bus:
 
     @staticmethod
     def _send(conn: psycopg.Connection[Any], batch: list[tuple[str, str]]) -> None:
-        """One transaction: delivered together, in this order, once it commits."""
-        with conn.cursor() as cur:
+        """One transaction: delivered together, in this order, once it commits; rolled
+        back if it fails (left open and failed, every later send on the connection, the
+        farewell too, was refused: 25P02, "current transaction is aborted")."""
+        with conn.transaction(), conn.cursor() as cur:
             cur.executemany("SELECT pg_notify(%s, %s)", batch)
-        conn.commit()
 
 
 def _payload(message: Message) -> str:

@@ -38,7 +38,9 @@ def store_failure(exc: BaseException) -> bool:
     ``InterfaceError``, nor a constraint's); psycopg's ``OperationalError`` (the
     server away, a full disk, a pool's timeout) or a damaged or read-only database's.
     Each driver's errors checked only if it was imported: only a store that uses it
-    raises them. A trigger's refusal counts as the database's (we define none)."""
+    raises them. A trigger's refusal counts as the database's (we define none). A
+    PostgreSQL 25P02 (a statement after an earlier error in its transaction) is
+    classified as that error (``first_error``), as the database's if none is known."""
     if isinstance(exc, OSError):
         return True
     sqlite3 = sys.modules.get("sqlite3")
@@ -51,7 +53,24 @@ def store_failure(exc: BaseException) -> bool:
     if psycopg is None or not isinstance(exc, psycopg.Error):
         return False
     state = getattr(exc, "sqlstate", None) or ""
+    if state == IN_FAILED_TRANSACTION:  # never a cause of its own: the error it follows is
+        first = first_error(exc)
+        return first is exc or store_failure(first)
     return isinstance(exc, psycopg.OperationalError) or state[:2] == "XX" or state in REFUSED_BY
+
+
+def first_error(exc: BaseException) -> BaseException:
+    """The error a PostgreSQL 25P02 ("current transaction is aborted") follows, where it
+    was raised while that one was handled (its ``__cause__`` or ``__context__``): the
+    transaction's first error, the one to classify and to name; else ``exc`` itself."""
+    seen = exc
+    while True:
+        before = seen.__cause__ or seen.__context__
+        if before is None:
+            return exc
+        if getattr(before, "sqlstate", None) != IN_FAILED_TRANSACTION:
+            return before
+        seen = before
 
 
 # SQLite's primary result codes of a database failing, not of a query's or a caller's
@@ -63,6 +82,9 @@ SQLITE_FAILING = frozenset({3, 5, 6, 7, 8, 10, 11, 13, 14, 15, 22, 26})
 # or a read-only database (25006): the store's refusal, said as its failure is
 SQLITE_CONSTRAINT_TRIGGER = 1811
 REFUSED_BY = frozenset({"25006", "P0001"})
+# PostgreSQL's "current transaction is aborted, commands ignored until end of transaction
+# block": a statement after an earlier error in the same transaction, the cause
+IN_FAILED_TRANSACTION = "25P02"
 
 
 def name_key(name: str) -> str:
