@@ -741,12 +741,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " ({when} UTC). Без победителя, в рейтинг не идёт; она есть в списке games.",
     ),
     # the same, the match's server killed or crashed: listed server-lost as a server
-    # started after it (or outlived it) found it gone (docs/scaling.md)
+    # started after it (or outlived it) found it gone (docs/scaling.md); ``reason``:
+    # Msg.SERVER_LOST, as a player there at the time was told it (one wording)
     Msg.CUT_OFF_LOST: (
-        "Your last match, {match} at table {table}, was cut off when its server was lost"
+        "Your last match, {match} at table {table}, was cut off when {reason}"
         " ({when} UTC): it is listed as server-lost; nobody won or lost, and it was not"
         " rated. 'games' lists it.",
-        "Ваша последняя партия {match} за столом {table} прервана: её сервер был потерян"
+        "Ваша последняя партия {match} за столом {table} прервана: {reason}"
         " ({when} UTC). Без победителя, в рейтинг не идёт; она есть в списке games"
         " (сервер потерян).",
     ),
@@ -755,7 +756,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     # a worker of serve --workers stops as its bus is lost (cluster/bus_lost.py), and
     # the other workers' word of a table whose worker died or stopped (cluster/node.py)
     Msg.BUS_LOST: ("its database connection was lost", "у сервера пропала связь с базой данных"),
-    Msg.SERVER_LOST: ("its server was lost", "его сервер не отвечает"),
+    # (the word of games' server-lost: «сервер потерян»; not «не отвечает», which the
+    # notice at a later login, Msg.CUT_OFF_LOST, could not say of a server long dead)
+    Msg.SERVER_LOST: ("its server was lost", "его сервер потерян"),
     Msg.SERVER_STOPPED: ("its server stopped", "его сервер остановился"),
     Msg.NOT_STARTED: ("the game has not started", "партия ещё не началась"),
     Msg.GAME_IS_OVER: ("the game is over", "партия окончена"),

@@ -59,8 +59,11 @@ class CutOff:
         when = game["finished"][:16]  # to the minute
         reason, table = game["reason"], str(game["table"])
         # a crash's (kill -9) said as one, its reason as 'games' lists it
-        key = Msg.CUT_OFF_LOST if reason == SERVER_LOST else Msg.CUT_OFF
-        said = phrase(key, match=match, table=table, when=when)
+        if reason == SERVER_LOST:  # in the words a player there then was told it
+            lost = phrase(Msg.SERVER_LOST)
+            said = phrase(Msg.CUT_OFF_LOST, match=match, table=table, when=when, reason=lost)
+        else:
+            said = phrase(Msg.CUT_OFF, match=match, table=table, when=when)
         session.send(ev.cut_off(match, table, reason, said))
 
     def told_live(self, name: str, guest: bool, match: str) -> None:
