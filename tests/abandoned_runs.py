@@ -12,9 +12,10 @@ Closing the generator alone cleared that note but left the run's tasks suspended
 <init> task's Runner.init coroutine (its nurseries still counting their children) and
 the main task's coroutine. The garbage collector finalized them later, in whichever
 test ran then, outside any run: each unwound through trio's cancel scopes and nurseries
-with no run and a closed epoll, and pytest charged the errors to that test as
-PytestUnraisableExceptionWarning (4 of them). So the run is finished the way trio.run
-finishes one: everything in it cancelled, its tasks unwound, its loop run to the end."""
+with no run and a closed epoll, and pytest charged the four errors to that test as
+PytestUnraisableExceptionWarnings (the suite's '3 warnings'). So the run is finished
+the way trio.run finishes one: everything in it cancelled, its tasks unwound, its loop
+run to the end."""
 
 from __future__ import annotations
 

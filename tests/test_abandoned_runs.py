@@ -48,8 +48,8 @@ def test_a_run_a_signal_ended_is_closed_and_the_next_run_starts() -> None:
 def test_the_abandoned_runs_tasks_unwind_inside_it_and_none_is_left_suspended() -> None:
     """Failed before: the run's loop was closed with its tasks suspended, and the garbage
     collector finalized their coroutines later, outside any run, in whichever test ran
-    then: four PytestUnraisableExceptionWarnings (a cancel scope's exit 'must be called
-    from async context', two nurseries' children, a closed epoll) charged to that test."""
+    then: PytestUnraisableExceptionWarnings (a cancel scope's exit 'must be called from
+    async context', two nurseries' children, a closed epoll) charged to that test."""
     tasks: list[trio.lowlevel.Task] = []
     unwound_in_a_run: list[bool] = []
 
