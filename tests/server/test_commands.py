@@ -451,12 +451,36 @@ async def test_rules_name_the_options_a_variant_refuses(port: int, connect: Conn
     # RuleInfo.needs_bidding: named too (it was only in the sentence below)
     assert "perezdacha" in refused.split(": ")[1].split(", ")
     assert "needs a player who orders" in general[at + 2]
-    assert not [x for x in general if x.startswith("moscow is not played")]
+    assert "tertz-501" not in refused  # (Tertz's own)
     await ann.send("new 2 tertz to-301")
     await ann.expect("ok", cmd="sit")
     lines = await _block(ann, "rules", "rules")
     [target] = [x for x in lines if x.startswith("to-301:")]
     assert "instead of 501" not in target and "tertz 500" in target  # failed before
+
+
+async def test_rules_name_another_games_own_options_as_refused(
+    port: int, connect: Connector
+) -> None:
+    """'rules moscow' named no option, yet 'new 2 moscow tertz-501' is refused: Tertz's
+    own options (their requires name the variant tertz) are refused by every other
+    game, in the list, by name and at the table (failed before)."""
+    ann = await connect.machine(port, "ann")
+    for lang, said in (
+        ("en", "{} is not played with the options: "),
+        ("ru", "{} не играется с опциями: "),
+    ):
+        for variant in ("moscow", "kharkov"):
+            lines = await _block(ann, f"rules {variant} lang={lang}", "rules")
+            [refused] = [x for x in lines if x.startswith(said.format(variant))]
+            names = set(refused.removesuffix(".").split(": ")[1].split(", "))
+            assert names == {"tertz-501", "tertz-swap-until-two"}, lines
+    await ann.send("new 2 moscow tertz-501")
+    assert "played only with the variant 'tertz'" in (await ann.expect("error"))["text"]
+    await ann.send("new 3 kharkov")
+    await ann.expect("ok", cmd="sit")
+    lines = await _block(ann, "rules", "rules")
+    assert "kharkov is not played with the options: tertz-501, tertz-swap-until-two." in lines
 
 
 class NotWithTertz:
@@ -700,11 +724,13 @@ async def test_rules_at_a_variants_table_say_what_it_changes_before_the_builtins
     assert lines[2].startswith("posled-20: The last trick counts 20 points"), lines
     base = "moscow, where the lines above do not change it: Moscow rules: bidding on the turned"
     assert lines[3].startswith(base), lines
-    assert lines[4].startswith("Clock: ") and len(lines) == 5, lines
+    # (Tertz's own options, refused here, before the clock: §5.9)
+    assert lines[4].startswith("kharkov is not played with the options: tertz-501"), lines
+    assert lines[5].startswith("Clock: ") and len(lines) == 6, lines
     # a table of the builtin alone says its words plainly, once
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
     lines = await _block(ann, "rules", "rules")
-    assert lines[1].startswith("moscow: Moscow rules: ") and len(lines) == 3, lines
+    assert lines[1].startswith("moscow: Moscow rules: ") and len(lines) == 4, lines

@@ -117,6 +117,7 @@ async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
         "Трое игроков",
         "to-301",
         "moscow — во всём, чего не меняют строки выше",  # what they leave of it (§5.9)
+        "moscow не играется с опциями",  # (Tertz's own: tertz-501, …)
     ]
     said = "\n".join(table)
     assert "Трое игроков: играющий должен набрать больше" in said
