@@ -182,11 +182,17 @@ def calls_about(
     labelled = elsewhere or len(sections) > 1 or not sections.isdisjoint(_option_headings())
     # (in the lobby, another game's alone: 'help mariazh' there said not whose it is)
     labelled = labelled or not sections <= {index.sections[0]}
-    last = None
+    # an entry the same in more than one game's block, told once under their headings
+    # together ('help pishet' in the lobby listed Deberts's and Tertz's same lines twice)
+    merged: dict[tuple[str, ...], list[str]] = {}
     for entry, section in found:
-        if labelled and section != last:
-            told.append(section)
-            last = section
+        merged.setdefault(entry, []).append(section.removesuffix(":"))
+    last = None
+    for entry, whose in merged.items():
+        heading = " / ".join(whose) + ":"
+        if labelled and heading != last:
+            told.append(heading)
+            last = heading
         told += entry
     return tuple(told)
 

@@ -310,12 +310,11 @@ async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
         "                              проигравший первую взятку ломает колоду;",
         "                              N — число 1–12",
     ]
-    # the lobby's entries of Deberts and of Tertz each under its game's heading
-    told = await _told_before(vera, "help пишет", "фыва")  # (a tryout, s28)
+    # the lobby's entries of Deberts and of Tertz each under its game's heading (a
+    # tryout, s28), an entry the same in both once, under both (it was told twice)
+    told = await _told_before(vera, "help пишет", "фыва")
     assert told[1:] == [
-        "Ходы и заявки:",
-        "  пишет (pishet, годится)     уступить: комбинация соперника лучше",
-        "Ходы и заявки в терце:",
+        "Ходы и заявки / Ходы и заявки в терце:",
         "  пишет (pishet, годится)     уступить: комбинация соперника лучше",
     ]
     await vera.send("lang en")
@@ -328,12 +327,17 @@ async def test_help_on_a_table_call_tells_the_lines_of_calls_naming_it(
         "Tertz table calls:",
     ]
     told = await _told_before(vera, "help pishet", "qwerty")
-    assert told[:4] == [
+    assert told == [
         "pishet is no command. The table calls that say it ('calls' lists them all):",
-        "Table calls:",
+        "Table calls / Tertz table calls:",
         "  pishet (пишет, goditsya)             concede: the other's combination is",
         "                                       better",
     ]
+    for word, entry in (("show", "  pokazhi (покажи, show)"), ("skin", "  pokazyvayu / skin")):
+        told = await _told_before(vera, f"help {word}", "qwerty")
+        assert told[1] == "Table calls / Tertz table calls:", told
+        assert [x for x in told if x.startswith("  ") and x[2] != " "] == [told[2]], told
+        assert told[2].startswith(entry), told
 
 
 async def test_a_refused_bot_says_its_usage_in_russian(port: int, connect: Connector) -> None:
