@@ -426,7 +426,8 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
                                        cards or more (a 7 you declared stays)
   terts, pyatdesyat (50)               declare a run of 3 (20) or 4 (50), at
                                        any trick while you hold nine cards
-  sto-pyat … sto-vosem (сто пять …)    declare a run of 5, 6, 7, 8 (100)
+  sto-pyat, sto-shest, sto-sem, sto-vosem (сто пять …)
+                                       declare a run of 5, 6, 7, 8 (100)
   sto-dam, sto-korolei, sto-tuzov      declare four queens, kings, aces (100)
   sto (hundred, сто, 100)              your hundred, whichever it is
   dvesti (двести, two hundred, 200)    declare four jacks (200)

@@ -568,9 +568,11 @@ def _call_column(line: str) -> str:
 
 
 def folded(text: str) -> str:
-    """``text`` as 'help WORD' compares it: as the calls are read (vocabulary), case
-    and ё aside; each topic and each line of 'calls' once (tests count the calls)."""
-    return text.casefold().replace("ё", "е")
+    """``text`` as 'help WORD' compares it: as the calls are read (vocabulary), case,
+    ё and a hyphen aside (the call 'sto tuzov' is the column's 'sto-tuzov': 'help sto
+    tuzov' was told the call's name alone); each topic and each line of 'calls' once
+    (tests count the calls)."""
+    return text.casefold().replace("ё", "е").replace("-", " ")
 
 
 def _entries(lines: Sequence[str]) -> list[tuple[str, ...]]:

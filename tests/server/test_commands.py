@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -141,9 +142,12 @@ async def test_calls_keeps_its_column_when_an_explanation_wraps(
     ann = await connect.machine(port, "ann")
     lines = await _block(ann, "calls", "help")
     column = lines[1].index("pass in bidding")
-    for line in lines[1:]:
-        assert len(line) <= 80, line
-        if line.startswith("  "):  # a block's header (Tertz's, the options') starts at 0
+    assert all(len(line) <= 80 for line in lines), lines
+    for line, after in itertools.pairwise(lines[1:]):
+        if line.startswith("  ") and "  " not in line[2:column]:  # a call wider than the
+            # column (Tertz's hundreds, each named whole) has its explanation below, in it
+            assert after[:column].isspace() and after[column] != " ", (line, after)
+        elif line.startswith("  "):  # a block's header (Tertz's, the options') starts at 0
             assert line[column - 1] == " " and line[column] != " ", line
 
 

@@ -179,21 +179,33 @@ async def test_a_games_own_words_of_several_are_its_call_not_their_first_words(
     """«сто тузів» (Tertz's four aces, in Ukrainian) was told the entries of 'calls'
     that say its first word, «сто»: the runs of five to eight and the engine's hundred,
     never the call it is; a topic 'calls' names whole, or a call of the engine said by
-    its first word ('от туза'), keeps its entries."""
+    its first word ('от туза'), keeps its entries. Its call's own entry, since 'calls'
+    names each hundred whole (a review: 'help sto tuzov' at a Tertz table told only
+    'a table call: sto tuzov', the word said back)."""
     ann = await connect.machine(port, "ann")
-    tail = "'calls' lists what may be said at a table."
-    told = _joined(await help_texts(ann, "help сто тузів"))
-    assert told == f"сто тузів is no command but a Tertz table call: sto tuzov. {tail}"
-    told = _joined(await help_texts(ann, "help сто п'ять"))
-    assert told == f"сто п'ять is no command but a Tertz table call: sto pyat. {tail}"
+    about = "is no command. The table calls that say it ('calls' lists them all):"
+    aces = "sto-dam, sto-korolei, sto-tuzov declare four queens, kings, aces (100)"
+    runs = "sto-pyat, sto-shest, sto-sem, sto-vosem (сто пять …) declare a run of 5, 6, 7, 8 (100)"
+    told = " ".join(_joined(await help_texts(ann, "help сто тузів")).split())
+    assert told == f"сто тузів {about} Tertz table calls: {aces}"
+    told = " ".join(_joined(await help_texts(ann, "help сто п'ять")).split())
+    assert told == f"сто п'ять {about} Tertz table calls: {runs}"
     entries = await help_texts(ann, "help от туза")
     assert entries[0].startswith("от туза is no command. The table calls that say it"), entries
     entries = await help_texts(ann, "help ot chego?")
     assert entries[0].startswith("ot chego? is no command. The table calls that say it")
     await ann.send("new 2 tertz")
     await ann.expect("ok", cmd="sit")
-    told = _joined(await help_texts(ann, "help сто королів"))
-    assert told == f"сто королів is no command but a table call: sto korolei. {tail}"
+    for word in ("сто королів", "sto tuzov", "sto-tuzov", "сто тузов", "hundred aces"):
+        told = " ".join(_joined(await help_texts(ann, f"help {word}")).split())
+        assert told == f"{word} {about} {aces}"
+        said = " ".join(_joined(await help_texts(ann, f"help {word} lang=ru")).split())
+        assert said.endswith(
+            "сто дам, сто королей, сто тузов объявить четыре дамы, короля, туза (100)"
+        ), said
+    for word in ("sto shest", "сто сім", "sto-vosem"):  # (each run, not only the ends)
+        told = " ".join(_joined(await help_texts(ann, f"help {word}")).split())
+        assert told == f"{word} {about} {runs}"
 
 
 async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
@@ -231,12 +243,12 @@ async def test_a_call_this_table_does_not_play_is_told_so_however_it_is_said(
         told = await help_texts(ann, f"help {word}")
         assert told[0] == f"{word} {elsewhere}", told
         assert told[-1] == "At this table the same call is bella.", told
-    assert said == {
-        "lomaju": (
-            f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12), {tail}"
-        ),
-        "сто тузів": f"сто тузів is no command but a Tertz table call: sto tuzov, {tail}",
-    }
+    assert said["lomaju"] == (
+        f"lomaju is no command but a Tertz table call: lomayu N (N from 1 to 12), {tail}"
+    )
+    assert " ".join(said["сто тузів"].split()).endswith(
+        "Tertz table calls: sto-dam, sto-korolei, sto-tuzov declare four queens, kings, aces (100)"
+    )
     # its own calls as before: no word of this table's is told it is another's (its
     # entries, as for its other words: test_help_words_agree.py)
     assert (await help_texts(ann, "help пасую"))[1:] == [
