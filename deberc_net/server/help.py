@@ -362,6 +362,10 @@ def _call_read(
     own_texts, lobby_texts = texts
     own = words[0]
     token = _read_as(topic, own, engine=True)
+    if token == C.PROKHODIT and _concedes(own_texts):
+        # no prokhodit? to answer here: the word concedes, as a table reads it where
+        # pishet is legal (Tertz, docs/rules.md §12.5); help said it was not played
+        token = C.PISHET
     if token is not None:
         en, ru = _names(token, own)
         name = phrase(Msg.CALL_WORD, call=en, ru=ru)
@@ -397,6 +401,14 @@ def _call_read(
         Msg.HELP_CALL_ELSEWHERE, topic=topic, whose=phrase(Msg.OTHER_TABLES_CALL), call=name
     )
     return _wrapped(said, lang)
+
+
+def _concedes(texts: Texts) -> bool:
+    """Whether 'prokhodit' concedes at a table of these 'calls' (``texts``): it has
+    pishet and no prokhodit? that the word would answer."""
+    return bool(calls_about("pishet", texts, Lang.EN)) and not calls_about(
+        _ANSWERED["prokhodit"], texts, Lang.EN
+    )
 
 
 def _lobby_read(

@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 import trio
 
+from deberc_net.game import calls as C
+from deberc_net.game.calls import Call
 from deberc_net.plugins import RuleInfo, hookimpl
+from deberc_net.protocol.vocabulary import parse_call
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 
@@ -383,12 +386,23 @@ async def test_the_answers_to_prokhodit_are_told_as_calls_not_as_ne_menyayu(
     await ann.expect("ok", cmd="sit")
     elsewhere = "is no command but a call of other tables:"
     tail = "not played at this table. 'calls' lists this table's calls."
-    said = {w: _joined(await help_texts(ann, f"help {w}")) for w in ("yes", "no", "не проходит")}
+    said = {w: _joined(await help_texts(ann, f"help {w}")) for w in ("no", "не проходит")}
     assert said == {
-        "yes": f"yes {elsewhere} prokhodit, {tail}",
         "no": f"no {elsewhere} ne prokhodit, {tail}",
         "не проходит": f"не проходит {elsewhere} ne prokhodit, {tail}",
     }
+    # 'prokhodit' there concedes an ot chego?, as the table reads it where pishet is
+    # legal (docs/rules.md §12.5): pishet's entry (it was told not played at a Tertz
+    # table, a review s42), in either language
+    aliases = rule_book().ruleset(2, "tertz").call_aliases
+    about = "is no command. The table calls that say it ('calls' lists them all):"
+    pishet = "pishet (пишет, goditsya) concede: the other's combination is better"
+    for word in ("prokhodit", "yes", "проходит", "проходить"):
+        assert parse_call(word, [Call(C.PISHET), Call(C.ROST)], aliases) == Call(C.PISHET)
+        assert await answer_to(word) == f"{word} {about} {pishet}"
+        assert (await answer_to(f"{word} lang=ru")).endswith(
+            "пишет (pishet, годится) уступить: комбинация соперника лучше"
+        )
     vera = await connect.human(port, "vera")
     await vera.send("lang ru")
     await vera.read_until(lambda x: x.startswith("Язык"))
