@@ -212,6 +212,16 @@ class RuleBook:
                     f"it requires the variants {games[0]!r} and {games[1]!r}: a table plays"
                     " one (an option of one game names that game alone)",
                 )
+            # a variant on another variant: a table plays one (the builtin every table is
+            # built on aside), so every table naming it was refused, 'option ... needs
+            # option ...', a variant no 'new' can add
+            if rule.info.kind == RuleKind.VARIANT and set(games) - {BUILTIN_VARIANT}:
+                raise PluginError(
+                    rule.distribution,
+                    rule.name,
+                    f"it is a variant and requires the variant {games[0]!r}: a table plays"
+                    " one (require its options, or reuse its hooks)",
+                )
         # the one manager every rule is registered with (once: pluggy's registration
         # inspects every name a plugin module holds), checked as pytest checks its own
         self._pm = RuleManager(PROJECT)
@@ -393,8 +403,13 @@ class RuleBook:
                 if needed != variant:
                     raise RuleError(f"{name!r} is played only with the variant {needed!r}")
             for needed in info.requires:
-                if needed not in picked and needed not in games:
-                    raise RuleError(f"option {name!r} needs option {needed!r} too")
+                if needed in picked or needed in games:
+                    continue
+                # said as what each is: a variant's own option ('option 'v' needs ...'
+                # named the variant an option, which no 'new ... v' reads so)
+                if info.kind == RuleKind.VARIANT:
+                    raise RuleError(f"variant {name!r} needs option {needed!r} too")
+                raise RuleError(f"option {name!r} needs option {needed!r} too")
         return picked
 
     def _settings(

@@ -398,6 +398,7 @@ class Msg(StrEnum):
     RULES_ONLY_WITH_VARIANT = "rules-only-with-variant"
     RULES_CONTRADICT = "rules-contradict"
     RULES_NEEDS = "rules-needs"
+    RULES_VARIANT_NEEDS = "rules-variant-needs"
     RULES_SET_DIFFERENTLY = "rules-set-differently"
     RULES_SAME_WORD = "rules-same-word"
     RULES_DEAL_CLASS = "rules-deal-class"
@@ -1723,6 +1724,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RULES_NEEDS: (
         "option {name} needs option {needed} too",
         "опции {name} нужна и опция {needed}",
+    ),
+    Msg.RULES_VARIANT_NEEDS: (
+        "variant {name} needs option {needed} too",
+        "варианту {name} нужна и опция {needed}",
     ),
     Msg.RULES_SET_DIFFERENTLY: (
         "options {first} and {second} set {setting} differently ({a} and {b}); choose one",

@@ -259,6 +259,7 @@ _RULE_FORMS: tuple[tuple[str, Msg], ...] = (
     ),
     (rf"options {_q('first')} and {_q('second')} contradict each other", Msg.RULES_CONTRADICT),
     (rf"option {_q('name')} needs option {_q('needed')} too", Msg.RULES_NEEDS),
+    (rf"variant {_q('name')} needs option {_q('needed')} too", Msg.RULES_VARIANT_NEEDS),
     (
         rf"options {_q('first')} and {_q('second')} set (?P<setting>\w+) differently"
         r" \((?P<a>.*) and (?P<b>.*)\); choose one",

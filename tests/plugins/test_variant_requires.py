@@ -7,6 +7,8 @@ import pytest
 
 from deberc_net.plugins import PluginError, RuleBook, RuleInfo, hookimpl
 from deberc_net.plugins.manager import RuleError
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.refusals import rules_phrase
 from deberc_net.testing import build_ruleset
 
 
@@ -69,3 +71,37 @@ def test_an_option_requiring_two_variants_is_refused_at_loading() -> None:
     every table naming it was refused with the first, never saying why."""
     with pytest.raises(PluginError, match="it requires the variants 'kharkov' and 'tertz'"):
         RuleBook.load(extra=[Needs("two-games", ("kharkov", "tertz"))])
+
+
+class Variant:
+    """A third party's variant requiring ``requires`` (an option, or another variant)."""
+
+    def __init__(self, name: str, requires: tuple[str, ...]) -> None:
+        self.name, self.requires = name, requires
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(
+            name=self.name, kind="variant", summary="a game on an option", requires=self.requires
+        )
+
+
+def test_a_variant_needing_an_option_is_told_a_variant_in_either_language() -> None:
+    """'option 'short-game' needs option 'short' too' (a review, s42): the variant was
+    named an option, which no 'new 2 short-game' reads it as; in Russian «опции …»."""
+    plugins = [Variant("short-game", ("short",))]
+    with pytest.raises(RuleError) as refused:
+        build_ruleset(2, "short-game", [], plugins=plugins)
+    assert str(refused.value) == "variant 'short-game' needs option 'short' too"
+    said = rules_phrase(str(refused.value))
+    assert said is not None and said.text(Lang.RU) == "варианту «short-game» нужна и опция «short»"
+    assert build_ruleset(2, "short-game", ["short"], plugins=plugins).variant == "short-game"
+
+
+def test_a_variant_requiring_another_variant_is_refused_at_loading() -> None:
+    """A table plays one variant: every table of it was refused, 'option 'kharkov-plus'
+    needs option 'kharkov' too', naming two variants options, and no 'new' could add
+    it. The builtin every table is built on may be required."""
+    with pytest.raises(PluginError, match="it is a variant and requires the variant 'kharkov'"):
+        RuleBook.load(extra=[Variant("kharkov-plus", ("kharkov",))])
+    assert build_ruleset(2, "on-moscow", [], plugins=[Variant("on-moscow", ("moscow",))]).variant

@@ -518,6 +518,35 @@ async def test_rules_name_an_option_that_refuses_the_variant_itself(
     assert at_table == refused
 
 
+class ShortGame:
+    """A third party's variant played only with the option short."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="short-game", kind="variant", summary="one deal", requires=("short",))
+
+
+async def test_a_variant_needing_an_option_is_refused_as_a_variant(
+    nursery: trio.Nursery, db_path: Path, connect: Connector
+) -> None:
+    """'new 2 short-game' was refused "option 'short-game' needs option 'short' too"
+    («опции …»): the variant named an option (a review, s42)."""
+    config = make_config(db_path)
+    port = await nursery.start(functools.partial(serve, config, rules=rule_book(ShortGame())))
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2 short-game")
+    refused = await ann.expect("error", code="bad-rules")
+    assert refused["text"] == "variant 'short-game' needs option 'short' too"
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda x: x.startswith("Язык"))
+    await vera.send("new 2 short-game")
+    said = await vera.read_until(lambda x: x.startswith("Ошибка"))
+    assert said == "Ошибка (bad-rules): варианту «short-game» нужна и опция «short»"
+    await ann.send("new 2 short-game short")
+    await ann.expect("ok", cmd="sit")
+
+
 async def test_say(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
