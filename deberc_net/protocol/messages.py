@@ -163,6 +163,8 @@ class Msg(StrEnum):
     OPTION_CALLS = "option-calls"
     CALLS_ABOUT = "calls-about"
     CALLS_ELSEWHERE = "calls-elsewhere"
+    HELP_TOPIC = "help-topic"
+    HELP_TOPIC_ELSEWHERE = "help-topic-elsewhere"
     HELP_CARD = "help-card"
     HELP_CALL = "help-call"
     HELP_CALL_OF = "help-call-of"
@@ -973,6 +975,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.CALLS_ABOUT: (
         "{topic} is no command. The table calls that say it ('calls' lists them all):",
         "«{topic}» — не команда. Ходы за столом с этим словом (все ходы — в calls):",
+    ),
+    Msg.HELP_TOPIC: (
+        "{topic} is no command. The table calls for it ('calls' lists them all):",
+        "«{topic}» — не команда. Ходы за столом для этого (все ходы — в calls):",
+    ),
+    Msg.HELP_TOPIC_ELSEWHERE: (
+        "{topic} is no command. The calls for it are other tables', not played at this table:",
+        "«{topic}» — не команда. Такие ходы есть за другими столами, за этим столом их нет:",
     ),
     Msg.CALLS_ELSEWHERE: (
         "{topic} is no command but a call of other tables, not played at this table:",

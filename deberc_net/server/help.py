@@ -175,6 +175,14 @@ def calls_about(
     said = Msg.CALLS_ELSEWHERE if elsewhere else Msg.CALLS_ABOUT
     # (a long topic's first line wrapped to 80 columns, as the rest of 'help')
     told = textwrap.wrap(phrase(said, topic=topic if shown is None else shown).text(lang), 80)
+    return (*told, *_entries_told(found, index, elsewhere=elsewhere))
+
+
+def _entries_told(
+    found: Sequence[tuple[tuple[str, ...], str]], index: _Index, *, elsewhere: bool
+) -> list[str]:
+    """Entries of 'calls' (each with its heading, shortened) as 'help' lists them: each
+    once, under their headings where they come from more than one place."""
     # the lobby's 'calls' tells every game's: say whose each entry is when they differ
     # ('help от туза' told Deberts' and Tertz's answers unlabelled: a tryout, s28), and
     # an option's call as one ('help dave' in the lobby read as every table's call)
@@ -187,14 +195,87 @@ def calls_about(
     merged: dict[tuple[str, ...], list[str]] = {}
     for entry, section in found:
         merged.setdefault(entry, []).append(section.removesuffix(":"))
+    headings = {" / ".join(whose) + ":": None for whose in merged.values()}
+    order = {heading: i for i, heading in enumerate(headings)}  # (each heading's once)
+    told: list[str] = []
     last = None
-    for entry, whose in merged.items():
+    for entry, whose in sorted(merged.items(), key=lambda x: order[" / ".join(x[1]) + ":"]):
         heading = " / ".join(whose) + ":"
         if labelled and heading != last:
             told.append(heading)
             last = heading
         told += entry
-    return tuple(told)
+    return told
+
+
+@attrs.frozen
+class _Topic:
+    """A thing a player names by what it is ('help trump', 'help ставка'), no call nor
+    command: the calls that do it, by the words their columns of 'calls' say in each
+    language, or by the option whose calls they are (as its entries say: 'option
+    dave')."""
+
+    columns: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    option: str | None = None
+
+    def found(self, index: _Index, lang: Lang) -> list[tuple[tuple[str, ...], str]]:
+        if self.option is None:
+            words = "|".join(re.escape(folded(w)) for w in self.columns[lang == Lang.RU])
+            named = re.compile(rf"(?<!\w)(?:{words})(?!\w)")
+            searched = index.columns.split("\n")
+        else:  # (not the option's name run on: 'option dave geometric', were it one)
+            said = "option" if lang == Lang.EN else "опция"
+            named = re.compile(rf"(?<!\w){re.escape(folded(f'{said} {self.option}'))}(?!\s*\w)")
+            searched = list(index.texts)
+        rows = zip(index.entries, index.sections, searched, strict=True)
+        return [(entry, section) for entry, section, text in rows if named.search(text)]
+
+
+_TRUMP = _Topic((("pas", "igrayu", "menyayu"), ("пас", "играю", "меняю")))
+_DECLARE = _Topic(
+    (
+        ("terts", "pyatdesyat", "sto", "dvesti", "prokhodit?", "rost?", "ot", "pishet",
+         "pokazhi", "pokazyvayu", "bella", "mariage"),
+        ("терц", "пятьдесят", "сто", "двести", "проходит?", "рост?", "от", "пишет",
+         "покажи", "показываю", "белла", "марьяж"),
+    )
+)  # fmt: skip
+_STAKE = _Topic(option="dave")
+# the words people type for each (English, Russian, Ukrainian), as they are folded:
+# 'help trump', 'help declare', 'help stake' answered "no command" (a review, s42)
+TOPICS: dict[str, _Topic] = {
+    word: topic
+    for topic, words in (
+        (_TRUMP, ("trump", "trumps", "order", "ordering", "bid", "bidding", "козырь", "козыри")),
+        (_TRUMP, ("заказ", "торговля", "козир", "козирі", "торгівля")),
+        (_DECLARE, ("declare", "declaration", "declarations", "combination", "combinations")),
+        (_DECLARE, ("объявить", "объявление", "объявления", "комбинация", "комбинации")),
+        (_DECLARE, ("оголосити", "оголошення", "комбінація", "комбінації")),
+        (_STAKE, ("stake", "stakes", "ставка", "ставки")),
+    )
+    for word in words
+}
+
+
+def topic_calls(
+    topic: str, texts: Texts, lang: Lang, elsewhere: Texts | None = None
+) -> tuple[str, ...]:
+    """'help TOPIC' for a thing ``TOPICS`` names: the entries of 'calls' (``texts``)
+    of the calls that do it, under a line saying so; at a table none of whose calls
+    do, the lobby's (``elsewhere``), said to be other tables'. Else ()."""
+    about = TOPICS.get(folded(" ".join(topic.split())))
+    if about is None:
+        return ()
+    for said, block in ((Msg.HELP_TOPIC, texts), (Msg.HELP_TOPIC_ELSEWHERE, elsewhere)):
+        if block is None:
+            continue
+        index = _index(block[lang == Lang.RU])
+        found = about.found(index, lang)
+        if found:
+            told = textwrap.wrap(phrase(said, topic=topic).text(lang), 80)
+            away = said == Msg.HELP_TOPIC_ELSEWHERE
+            return (*told, *_entries_told(found, index, elsewhere=away))
+    return ()
 
 
 def _wrapped(said: Phrase, lang: Lang) -> tuple[str, ...]:
@@ -699,7 +780,12 @@ class Help:
         if told is None:
             if len(self._answers) >= HELP_TEXTS:
                 self._answers.clear()
-            told = self._answers[key] = self.read_call_help(table, topic, lang)
+            told = self._answers[key] = self.read_call_help(table, topic, lang) or topic_calls(
+                topic,
+                self._calls_texts(table),
+                lang,
+                None if table is None else self._calls_texts(None),
+            )
         return told
 
     def read_call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:

@@ -519,3 +519,45 @@ async def test_a_mistyped_call_is_hinted_as_a_table_hints_it(port: int, connect:
     assert await help_texts(ann, "help белаа lang=ru") == [
         "нет команды «белаа»; может быть, help марьяж?"
     ]
+
+
+async def test_a_thing_named_by_what_it_is_gets_the_calls_that_do_it(
+    port: int, connect: Connector
+) -> None:
+    """'help trump', 'help declare', 'help stake' answered "no command" (a review, s42;
+    'help stake' asked whether 'help state' was meant): the calls that do it, as a
+    call's word lists its entries, in English and Russian alike; at a table none of
+    whose calls do it, the other tables'."""
+    ann = await connect.machine(port, "ann")
+    here = "is no command. The table calls for it ('calls' lists them all):"
+    away = "is no command. The calls for it are other tables', not played at this table:"
+
+    async def calls_told(line: str) -> list[str]:  # each entry's call column
+        told = await help_texts(ann, line)
+        assert told[0].lstrip("«").startswith(line.split()[1]), told
+        return [x.split("  ")[1] for x in told if x.startswith("  ") and x[2] != " "]
+
+    trump = ["pas (пас, pass)", "igrayu (играю, play)", "igrayu SUIT (igrayu h, играю черви)"]
+    assert (await calls_told("help trump"))[:4] == [*trump, "menyayu (меняю, swap)"]
+    assert (await calls_told("help козырь lang=ru"))[:3] == [
+        "пас (pas, pass)",
+        "играю (igrayu, play)",
+        "играю МАСТЬ (играю черви)",
+    ]
+    declared = await calls_told("help declare")
+    for call in ("terts, dva tertsa, pyatdesyat (50)", "rost? (рост?)", "bella (белла)"):
+        assert call in declared, declared
+    assert "sto-dam, sto-korolei, sto-tuzov" in declared and "pas (пас, pass)" not in declared
+    assert await calls_told("help stake") == [
+        "dave (даве, double)",
+        "prinimayu (принимаю, accept)",
+        "sdayus (сдаюсь, give up, resign)",
+    ]
+    assert len(await calls_told("help ставка lang=ru")) == 3
+    # at a table: its own calls, else the other tables' (Tertz plays no dave)
+    await ann.send("new 2 tertz")
+    await ann.expect("ok", cmd="sit")
+    assert await calls_told("help trump") == ["menyayu (меняю, swap)"]
+    told = await help_texts(ann, "help stake")
+    assert " ".join(" ".join(told[:2]).split()) == f"stake {away}", told
+    assert " ".join((await help_texts(ann, "help declare"))[0].split()) == f"declare {here}"

@@ -3,7 +3,8 @@ lobby: the words of one call (Latin, Russian, Ukrainian, English) get the same
 answer, in either language (docs/protocol.md §4.4). A review found 'help rost?' at a
 Moscow table listing the answer line ('ot RANK … answer rost?') in English and 'help
 рост?' not, the other way round in Russian, and 'help ot chego?' there listing
-Tertz's entry in English and only a pointer in Russian."""
+Tertz's entry in English and only a pointer in Russian. The words of a thing named
+by what it is ('help trump', 'help ставка', help.TOPICS) likewise."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
 from deberc_net.protocol.commands import COMMANDS, command_word
 from deberc_net.protocol.vocabulary import CallSyntaxError, parse_call, words_for
+from deberc_net.server.help import TOPICS
 from deberc_net.testing import rule_book
 
 from .client import help_texts
@@ -131,6 +133,12 @@ async def test_every_word_of_a_call_gets_the_same_answer_in_either_language(
         for word in words:
             if command_word(word.split()[0]) not in COMMANDS:
                 alike[_read(word, aliases) or key].add(word)
+    # a thing named by what it is ('help trump', 'help ставка'): its words alike too
+    topics: dict[object, set[str]] = defaultdict(set)
+    for word, topic in TOPICS.items():
+        topics[topic].add(word)
+    for words in topics.values():
+        alike["topic", min(words)] = words
     for call, words in sorted(alike.items(), key=str):
         shapes = set()
         for lang in ("en", "ru"):
