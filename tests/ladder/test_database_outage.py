@@ -25,7 +25,7 @@ from tests.ladder.helpers import HEUR, RAND, ladder_argv, run_cli
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 TIME_LIMIT_S = 50  # under pytest's own limit
-OUTAGE_S = 2.0
+OUTAGE_S = 1.0  # past the first tries (0.25 s, then 0.5 s more): each is refused
 WAITING = "waiting for the database at"
 
 # The first time a released board's kept result leaves ``running`` (the release's
@@ -58,6 +58,13 @@ END $$;
 CREATE TRIGGER keep_released BEFORE DELETE ON running
     FOR EACH ROW WHEN (OLD.board IS NOT NULL) EXECUTE FUNCTION keep_released();
 """
+
+
+# every board done, and none kept withheld in ``running`` (its release answered)
+PLAYED_AND_RELEASED = (
+    "SELECT bool_and(done), (SELECT count(*) FROM running WHERE board IS NOT NULL)"
+    " FROM ladder_boards"
+)
 
 
 def _query(url: str, sql: str, *params: object) -> list[tuple[Any, ...]]:
@@ -130,7 +137,7 @@ def test_an_outage_mid_run_is_waited_out_and_a_release_it_cut_off_is_asked_again
     tmp_path: Path,
 ) -> None:
     """The first board's release meets a database going away (every connection
-    terminated, then none taken for 2 s): the waiting run and the worker each say
+    terminated, then none taken for 1 s): the waiting run and the worker each say
     once that they wait for it, then go on; the run ends with every game counted and
     every board released, each stored once. Failed before: the run died on
     ``queue.progress`` with a traceback (the run never counted), and the worker on the
@@ -206,9 +213,11 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
         finally:
             run.kill()
             run.wait()
+        # played and released: a board is done before the worker asks its release, and a
+        # SIGTERM in between leaves it withheld (for the run's count), not kept_copy's one
         _wait_for(
-            "the boards to be played",
-            lambda: _query(postgres_url, "SELECT bool_and(done) FROM ladder_boards") == [(True,)],
+            "the boards to be played and released",
+            lambda: _query(postgres_url, PLAYED_AND_RELEASED) == [(True, 0)],
             deadline,
         )
         worker.send_signal(signal.SIGTERM)
@@ -252,9 +261,9 @@ def test_a_database_gone_past_the_limit_is_one_clear_error(
 ) -> None:
     """The queue's calls wait for the database up to their limit, saying so once, and
     then give up with StoreError (the CLI's one line, status 2)."""
-    queue = BoardQueue(postgres_url, "ladder worker", limit_s=1.0)
+    queue = BoardQueue(postgres_url, "ladder worker", limit_s=0.5)
     try:
-        gone = pytest.raises(StoreError, match="did not answer for 1 s; gave up")
+        gone = pytest.raises(StoreError, match=r"did not answer for 0\.5 s; gave up")
         with _database_away(postgres_url), gone:
             queue.progress(1)
         assert queue.progress(1) == (0, 0)  # back: the next call reconnects
@@ -268,13 +277,13 @@ def test_db_wait_sets_how_long_a_worker_and_a_run_wait_for_the_database(
     postgres_url: str,  # noqa: F811 (the fixture)
     tmp_path: Path,
 ) -> None:
-    """``--db-wait 1``: an idle worker, then a run waiting for its boards (no worker
-    left to play them), each say they wait for the database (up to 1 s), then give up
+    """``--db-wait 0.5``: an idle worker, then a run waiting for its boards (no worker
+    left to play them), each say they wait for the database (up to 0.5 s), then give up
     with one line and status 2, while it is still away. Failed before: no such flag
     (the wait was 300 s, fixed)."""
-    gave_up = "did not answer for 1 s; gave up"
+    gave_up = "did not answer for 0.5 s; gave up"
     worker_log = tmp_path / "worker.log"
-    worker = _worker(postgres_url, worker_log, "--db-wait", "1")
+    worker = _worker(postgres_url, worker_log, "--db-wait", "0.5")
     try:
         deadline = time.monotonic() + TIME_LIMIT_S / 2
         _wait_for("the worker", lambda: "ladder worker " in worker_log.read_text(), deadline)
@@ -285,10 +294,10 @@ def test_db_wait_sets_how_long_a_worker_and_a_run_wait_for_the_database(
     worker_said = _said(worker_log.read_text())
     assert worked == 2, worker_said
     assert len(worker_said) == 2 and WAITING in worker_said[0], worker_said
-    assert "(up to 1 s)" in worker_said[0] and gave_up in worker_said[1], worker_said
+    assert "(up to 0.5 s)" in worker_said[0] and gave_up in worker_said[1], worker_said
 
     args = ("--bot", HEUR, "--bot", RAND, "--deals", "1", "--seed", "patience")
-    argv = ladder_argv(postgres_url, *args, "--json", "--distributed", "--db-wait", "1")
+    argv = ladder_argv(postgres_url, *args, "--json", "--distributed", "--db-wait", "0.5")
     run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + TIME_LIMIT_S / 2
@@ -299,7 +308,7 @@ def test_db_wait_sets_how_long_a_worker_and_a_run_wait_for_the_database(
         _stop(run)
     said = _said(err)
     assert run.returncode == 2 and out == "", err
-    assert len(said) == 2 and WAITING in said[0] and "(up to 1 s)" in said[0], said
+    assert len(said) == 2 and WAITING in said[0] and "(up to 0.5 s)" in said[0], said
     assert said[1].startswith("deberc-net ladder: ") and gave_up in said[1], said
     assert "the workers play on: `deberc-net ladder finish" in said[1], said
 
