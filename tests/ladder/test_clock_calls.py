@@ -24,6 +24,7 @@ from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fi
 from .board_queue import played_run, query
 from .helpers import (
     EAGER,
+    HEUR,
     RAW_HEAD,
     games_in,
     ladder,
@@ -54,10 +55,10 @@ for line in sock.makefile("r", encoding="utf-8", newline="\\r\\n"):
 
 
 def test_the_clocks_calls_for_a_bot_are_counted_with_its_first(tmp_path: Path) -> None:
-    late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
+    late = script(tmp_path, "late", ONCE_LATE)
     done = ladder(
         tmp_path,
-        *("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "1000"),
+        *("--bot", HEUR, "--bot", late, "--deals", "1", "--clock-ms", "500"),
         *("--concurrency", "1", "--json"),
     )
     data = summary(done)
@@ -92,8 +93,8 @@ def test_a_count_that_fails_leaves_the_run_stored_and_says_so(tmp_path: Path) ->
     """The count ran among the finished run's writes: its failure raised out of them,
     and the run played was never stored (its games and ratings lost). It is best-effort
     now: a warning, the run stored, the report saying the count is missing."""
-    spoiler, eager = script(tmp_path, "spoiler", SPOILER), script(tmp_path, "eager", EAGER)
-    args = ("--bot", eager, "--bot", spoiler, "--deals", "1", "--concurrency", "1")
+    spoiler = script(tmp_path, "spoiler", SPOILER)
+    args = ("--bot", HEUR, "--bot", spoiler, "--deals", "1", "--concurrency", "1")
     done = ladder(tmp_path, *args, "--json")
     data = summary(done)
     assert "warning: the clock's calls were not counted (TypeError: " in done.stderr
@@ -137,6 +138,7 @@ def test_the_clocks_calls_for_a_crashed_bot_are_counted_beside_its_crash(
     """A bot away after a crash is played for by the clock as one that does not answer
     (docs/bots.md, "A bot's timeouts"): those calls are among the clock's calls, and
     its crash in the report's `Crashes (restarted)` line beside them."""
+    # (eager orders every game: the crash's third ask comes, whatever the deal)
     crash, eager = script(tmp_path, "crash", CRASH_AWAY), script(tmp_path, "eager", EAGER)
     args = ("--bot", eager, "--bot", crash, "--deals", "1", "--concurrency", "1")
     late = ("--clock-ms", "1500", "--away-ms", "60000")  # (a restart's start-up: not a forfeit)
@@ -154,9 +156,8 @@ def test_the_clocks_calls_for_a_crashed_bot_are_counted_beside_its_crash(
 
 
 def test_a_clean_run_says_no_clocks_calls(tmp_path: Path) -> None:
-    eager = script(tmp_path, "eager", EAGER)
     done = ladder(
-        tmp_path, "--bot", eager, "--bot", "rand=py:clients.random_bot", "--deals", "1", "--json"
+        tmp_path, "--bot", HEUR, "--bot", "rand=py:clients.random_bot", "--deals", "1", "--json"
     )
     data = summary(done)
     assert data["clock_calls"] == {} and "Clock's calls" not in text(data)
@@ -172,12 +173,12 @@ async def test_a_server_runs_games_are_not_counted_from_another_servers_same_num
     as this run's: a clean run on a club's server reported the clock's calls of a bot
     of an earlier run (`rand: 9; first: match m1 deal 1: pas`, tried from outside). A
     match counts only if its deals are of the game's board (their seed)."""
-    late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
+    late = script(tmp_path, "late", ONCE_LATE)
     earlier = await trio.to_thread.run_sync(
         functools.partial(
             ladder,
             tmp_path,
-            *("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "1000"),
+            *("--bot", HEUR, "--bot", late, "--deals", "1", "--clock-ms", "500"),
             *("--concurrency", "1", "--json"),
             db=tmp_path / "results.sqlite3",  # one_board_on's --db
         )
@@ -199,8 +200,8 @@ def test_a_distributed_runs_clocks_calls_are_in_its_stored_summary(
     before the command's own counting of the clock's calls: the stored summary had none
     (`clock_calls: {}`) where the printed one had them. They are counted with the games
     now, in the count's transaction."""
-    late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
-    bots = ("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "1000")
+    late = script(tmp_path, "late", ONCE_LATE)
+    bots = ("--bot", HEUR, "--bot", late, "--deals", "1", "--clock-ms", "500")
     argv = ladder_argv(postgres_url, *bots, "--concurrency", "1", "--json", "--distributed")
     run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
