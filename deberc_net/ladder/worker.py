@@ -105,6 +105,9 @@ class WorkerLadder(Ladder):
         self.storing: set[int] = set()
         self._storing: trio.Nursery | None = None  # play's: the boards' stores
         self.stored = 0  # boards played and stored
+        # boards this worker stored (done): their release may still be asked, and
+        # their leases, gone with their store, are not lost
+        self.stored_boards: set[int] = set()
         self._next_claim = 0.0
         self.admin_name = f"ladder-{secrets.token_hex(4)}"
         # why the run stopped (failed, cancelled): its boards are dropped and released
@@ -168,6 +171,7 @@ class WorkerLadder(Ladder):
         try:
             if stored:
                 self.stored += 1
+                self.stored_boards.add(board)
                 try:
                     await self._send_release(admin, board)
                 except (ScheduleError, trio.BrokenResourceError, trio.ClosedResourceError):
@@ -203,7 +207,7 @@ class WorkerLadder(Ladder):
     async def renew_leases(self) -> None:
         while True:
             await trio.sleep(self.lease_s / 3)
-            boards = sorted(self.held | self.storing)
+            boards = sorted((self.held | self.storing) - self.stored_boards)
             try:
                 lost = await _in_thread(
                     self.boards.renew, self.worker, self.lease_s, self.run_id, boards
@@ -212,7 +216,11 @@ class WorkerLadder(Ladder):
                 self._bot_gave_up(exc)
                 return
             if lost and not await self._stop_found():
-                log.warning("leases_lost", run=self.run_id, boards=lost)
+                # (a board stored as this renewal waited for the connection is done, not
+                # lost: its store's task has gone on meanwhile, this one having waited)
+                lost = [b for b in lost if b not in self.stored_boards]
+                if lost:
+                    log.warning("leases_lost", run=self.run_id, boards=lost)
 
     async def _release_at_stop(self, admin: AdminClient) -> None:
         """Stopped early. A bot that cannot run fails the run (queue.py, ``fail``),

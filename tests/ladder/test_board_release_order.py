@@ -97,7 +97,9 @@ def _assert_counted_and_released(url: str, out: str, claims: int) -> None:
 
 def _worker(url: str, log: Path, name: str = "survivor") -> subprocess.Popen[str]:
     argv = [sys.executable, "-m", "deberc_net", "ladder", "worker", "--db", url]
-    argv += ["--lease-s", "1.5", "--exit-when-done"]
+    # a short lease: a killed worker's board is free as the next worker starts (one
+    # worker at a time, so no renewal of a live one is ever raced)
+    argv += ["--lease-s", "0.5", "--exit-when-done"]
     env = {**os.environ, "PGAPPNAME": name}  # (libpq names its connections so)
     with log.open("w") as out:
         return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=out, text=True, env=env)

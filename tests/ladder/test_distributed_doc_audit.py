@@ -14,7 +14,7 @@ get, one board
       ladder/test_queue_retries.py (a board the worker holds not handed back)
 under a lease renewed while they play (`--lease-s`, default 60, at most a day)
     → here: test_a_workers_lease_is_renewed_while_it_plays_a_board_longer_than_it (a
-      real worker, a lease of 1.5 s, a board of seconds: the lease moved on, the board
+      real worker, a lease of 0.6 s, a board of seconds: the lease moved on, the board
       claimed once); ladder/test_ladder_run.py (the bounds), ladder/test_ladder_doc_audit.py
       test_a_workers_defaults_are_the_pages_and_it_takes_no_concurrency (the default)
 a lease run out (a worker dead or stalled) is claimed again
@@ -76,16 +76,28 @@ SECTION = DOC.split("## Distributed ladders", 1)[1].split("\n## ", 1)[0]
 
 COLUMNS = ["run_id", "board", "spec", "done", "claimed_by", "lease_until", "claims"]
 
-# a bot that thinks a while at each call: a board outlasts a lease of 1.5 s
+# a worker's lease in the lease test: renewed every 0.2 s (the worker alone: none is lost)
+LEASE_S = 0.6
+# a bot that thinks a while at each call: a board outlasts a lease of LEASE_S
 SLOW = """\
 import random, time
 from clients.client import Bot, bot_arguments, run_to_end
 args = bot_arguments("slow").parse_args()
 rng = random.Random(1)
 def choose(view):
-    time.sleep(0.1)
+    time.sleep(0.05)
     return rng.choice(view.legal)
 run_to_end(Bot(choose, args.name, args.host, args.port, seek=args.seek))
+"""
+
+
+# a board's store held a while (the transaction that marks it done): a renewal asked
+# meanwhile (every LEASE_S / 3) waits for the worker's connection, and finds it done
+SLOW_STORE = f"""
+CREATE FUNCTION slow_store() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN PERFORM pg_sleep({LEASE_S / 2}); RETURN NULL; END $$;
+CREATE TRIGGER slow_store AFTER UPDATE ON ladder_boards
+    FOR EACH ROW WHEN (NEW.done AND NOT OLD.done) EXECUTE FUNCTION slow_store();
 """
 
 
@@ -199,6 +211,11 @@ def test_a_workers_lease_is_renewed_while_it_plays_a_board_longer_than_it(
     postgres_url: str,  # noqa: F811 (the fixture)
     tmp_path: Path,
 ) -> None:
+    """A renewal that finds the board its worker has just stored done: not a lease lost.
+    Failed before: ``leases_lost`` logged for the board stored."""
+    BoardQueue(postgres_url).close()  # the tables, for the trigger
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(SLOW_STORE.encode())
     deadline = time.monotonic() + 60
     slow = script(tmp_path, "slow", SLOW)
     args = ["--bot", slow, "--bot", RAND, "--deals", "1", "--seed", "lease"]
@@ -209,7 +226,7 @@ def test_a_workers_lease_is_renewed_while_it_plays_a_board_longer_than_it(
     processes = [waiter]
     try:
         wait_for("the board queued", lambda: queued(postgres_url) == 1, deadline)
-        worker = ladder_worker(postgres_url, tmp_path / "worker.log")  # a lease of 1.5 s
+        worker = ladder_worker(postgres_url, tmp_path / "worker.log", str(LEASE_S))
         processes.append(worker)
         leases: list[datetime] = []  # as the board is played
         with psycopg.connect(postgres_url, autocommit=True) as watch:
@@ -232,7 +249,7 @@ def test_a_workers_lease_is_renewed_while_it_plays_a_board_longer_than_it(
                 process.wait()
     # played for longer than a lease, renewed as it went (a third of it each time)
     assert len(leases) >= 3, leases
-    assert (leases[-1] - leases[0]).total_seconds() > 1.5
+    assert (leases[-1] - leases[0]).total_seconds() > LEASE_S
     assert query(postgres_url, "SELECT done, claims FROM ladder_boards") == [(True, 1)]
     assert query(postgres_url, "SELECT count(*) FROM ladder_games") == [(2,)]
     assert '"games": 2' in out

@@ -16,9 +16,9 @@ import psycopg
 LEASE_S = "1.5"
 
 
-def ladder_worker(url: str, log: Path) -> subprocess.Popen[str]:
+def ladder_worker(url: str, log: Path, lease_s: str = LEASE_S) -> subprocess.Popen[str]:
     """A ``ladder worker`` process; what it says goes to ``log``."""
-    argv = ["ladder", "worker", "--db", url, "--lease-s", LEASE_S, "--exit-when-done"]
+    argv = ["ladder", "worker", "--db", url, "--lease-s", lease_s, "--exit-when-done"]
     with log.open("w") as out:  # the child keeps its own copy of the descriptor
         return subprocess.Popen(
             [sys.executable, "-m", "deberc_net", *argv],
