@@ -234,7 +234,9 @@ def test_a_run_cancelled_while_a_worker_plays_its_board_is_dropped_uncounted(
         processes.append(run)
         wait_for("the run's boards", lambda: queued(postgres_url) == 1, deadline)
         (first,) = _runs(postgres_url)
-        worker = ladder_worker(postgres_url, tmp_path / "worker.log")
+        # (its lease short: renewed, and so the cancel found, every 0.2 s; alone, it
+        # loses none)
+        worker = ladder_worker(postgres_url, tmp_path / "worker.log", lease_s="0.6")
         processes.append(worker)
         wait_for(
             "a seating of the board being played",
@@ -248,7 +250,7 @@ def test_a_run_cancelled_while_a_worker_plays_its_board_is_dropped_uncounted(
         assert cancel.returncode == 0, cancel.stderr
         code, _, err = _ended(run, deadline)
         assert code == 2 and f"run {first} was cancelled" in err, err
-        # the worker drops the board at its next renewal (a third of its 1.5 s lease)
+        # the worker drops the board at its next renewal (a third of its 0.6 s lease)
         assert worker.wait(timeout=max(1.0, deadline - time.monotonic())) == 0
     finally:
         _killed(processes)
