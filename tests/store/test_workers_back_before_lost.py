@@ -37,10 +37,10 @@ from .workers import (
 THIRD = 900002  # a living worker the test plays
 REPLACEMENT = 900003  # the one its parent starts in the dead OTHER's place
 AS = "elsewhere/4242/0"  # OTHER's name in hello, and its replacement's
-# a killed worker's replacement 4 s later (its player logs in again meanwhile), and a
-# minute of silence before a worker is taken for dead: only the replacement's hello
-# makes the other forget it
-LATE_REPLACEMENT = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms = 4000").replace(
+# a killed worker's replacement 2 s later and its start after that (its player logs in
+# again meanwhile: a fraction of a second), and a minute of silence before a worker is
+# taken for dead: only the replacement's hello makes the other forget it
+LATE_REPLACEMENT = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms = 2000").replace(
     "server_dead_ms = 3000", "server_dead_ms = 60000"
 )
 

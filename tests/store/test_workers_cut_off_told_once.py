@@ -19,13 +19,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event, play_machine
 
-from .workers import SETTINGS, served_workers, settings_file, until_listed
-
-# the dead worker's matches listed server-lost after 1.5 s of its silence, not 3 s
-# (SETTINGS'): nothing here waits out the judgement itself, only its outcome
-QUICK_DEATH = SETTINGS.replace("heartbeat_ms = 500", "heartbeat_ms = 300").replace(
-    "server_dead_ms = 3000", "server_dead_ms = 1500"
-)
+from .workers import SETTINGS, quick_death, served_workers, settings_file, until_listed
 
 
 def _deal_stored(url: str, match: str) -> bool:
@@ -60,7 +54,9 @@ async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
 ) -> None:
     opened: list[LineClient] = []
     with trio.fail_after(90):
-        async with served_workers(postgres_url, settings_file(tmp_path, QUICK_DEATH)) as workers:
+        async with served_workers(
+            postgres_url, settings_file(tmp_path, quick_death(SETTINGS))
+        ) as workers:
             try:
                 bob = await workers.connect(1, "bob", "pw-bob-1")  # the table's owner
                 ann = await workers.connect(0, "ann", "pw-ann-1")

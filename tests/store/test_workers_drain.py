@@ -21,7 +21,7 @@ from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
 from tests.server.client import LineClient, close_all, is_event, play_machine
 
-from .workers import Workers, served_workers, until_listed
+from .workers import Workers, quick_death, served_workers, until_listed
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 500\n"
@@ -173,7 +173,8 @@ async def test_an_admins_drain_finds_the_parents_drain_begun_a_worker_dead(
     store.close()
     settings = tmp_path / "server.toml"
     kept_dead = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms = 600000")
-    settings.write_text(kept_dead + 'admins = ["boss"]\ndrain_limit_ms = 2000\n')
+    # (a second's limit: boss's 'drain' is answered in a round trip, ann's match on)
+    settings.write_text(kept_dead + 'admins = ["boss"]\ndrain_limit_ms = 1000\n')
     opened: list[LineClient] = []
     with trio.fail_after(110):
         async with served_workers(postgres_url, settings) as workers:
@@ -215,9 +216,10 @@ async def test_a_worker_killed_during_a_drain_is_logged_dead_not_drained(
     """An operator's drain, worker 1 SIGKILLed before its match was over: the parent
     logged `worker_drained` at info ("its matches over"), so an alert on `worker_died`
     never heard of the players cut off. It is `worker_died`, at warning, with
-    `draining`; not started again, and the drain ends as the others have drained."""
+    `draining`; not started again, and the drain ends as the others have drained
+    (worker 0's once it has taken worker 1 for dead: quick_death's 1.5 s)."""
     settings = tmp_path / "server.toml"
-    settings.write_text(SETTINGS)
+    settings.write_text(quick_death(SETTINGS))
     opened: list[LineClient] = []
     with trio.fail_after(60):
         async with served_workers(postgres_url, settings) as workers:

@@ -87,8 +87,13 @@ async def test_a_seeker_left_is_kept_apart_from_the_leaver_across_workers(
             try:
                 # seeks go to the worker with the smaller id: in one of these the victim
                 # is another worker's (his worker told who left him), in the other the
-                # leaver is (his 'leave' told his address)
-                await _a_griefer_at_the_other_worker(workers, 0, "2", "a", opened)
-                await _a_griefer_at_the_other_worker(workers, 1, "2 to-301", "b", opened)
+                # leaver is (his 'leave' told his address). The two at once: games and
+                # names of their own (nobody of one can meet anybody of the other), so
+                # their waits for no match (NOT_MATCHED_S each) overlap
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(_a_griefer_at_the_other_worker, workers, 0, "2", "a", opened)
+                    nursery.start_soon(
+                        _a_griefer_at_the_other_worker, workers, 1, "2 to-301", "b", opened
+                    )
             finally:
                 await close_all(opened)

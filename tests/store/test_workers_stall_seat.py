@@ -14,9 +14,16 @@ import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event
 
-from .workers import playing_across, served_workers, settings_file
+from .workers import (
+    QUICK_DEAD_MS,
+    SETTINGS,
+    playing_across,
+    quick_death,
+    served_workers,
+    settings_file,
+)
 
-DEAD_S = 3  # SETTINGS' server_dead_ms
+DEAD_S = QUICK_DEAD_MS / 1000  # its server_dead_ms
 
 
 @pytest.mark.timeout(160)  # its fail_after(120), then its clean-up
@@ -28,7 +35,9 @@ async def test_a_player_told_his_table_closed_by_a_stall_takes_his_seat_back(
     # table') and the match was lost by his timeouts
     opened: list[LineClient] = []
     with trio.fail_after(120):
-        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
+        async with served_workers(
+            postgres_url, settings_file(tmp_path, quick_death(SETTINGS))
+        ) as workers:
             try:
                 dora = await workers.connect(1, "dora")  # at the table's owner
                 cal = await workers.connect(0, "cal")

@@ -39,6 +39,17 @@ SETTINGS = (
     "house_bots = true\nworker_restart_ms = 50\n"  # (a killed worker's restart: not 1 s)
     "seek_patience_ms = 200\n"  # (a seek's wait before another worker's seekers: not 1 s)
 )
+QUICK_DEAD_MS = 1500  # quick_death's server_dead_ms
+
+
+def quick_death(settings: str) -> str:
+    """``settings`` (SETTINGS' beats) with a worker taken for dead after 1.5 s of
+    silence, beats every 0.3 s: for a test that waits for a death, or a stall past it,
+    and not for how long the judgement takes (3 s each was most of their wall time)."""
+    beats = "heartbeat_ms = 500\n", "server_dead_ms = 3000\n"
+    assert all(beat in settings for beat in beats), settings
+    quick = settings.replace(beats[0], "heartbeat_ms = 300\n")
+    return quick.replace(beats[1], f"server_dead_ms = {QUICK_DEAD_MS}\n")
 
 
 @attrs.define
