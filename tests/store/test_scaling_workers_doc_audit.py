@@ -338,6 +338,7 @@ from .workers import (
     SETTINGS,
     START_LIMIT_S,
     heard_one,
+    quick_death,
     served_workers,
     settings_file,
     told_table,
@@ -358,12 +359,15 @@ def said(text: str) -> bool:
 def test_the_timings_the_section_states_are_the_codes_and_the_tests() -> None:
     """ "A worker's death": `--workers` above 1 takes `heartbeat_ms = 1000` and
     `server_dead_ms = 5000` unless the settings file gives either (which
-    server/test_config.py pins), and "the tests give 500 and 3000": the settings the
-    worker tests serve (tests/store/workers.py)."""
+    server/test_config.py pins), and "the tests give 500 and 3000, and 300 and 1500
+    where one waits for a death": the settings the worker tests serve, and those
+    quick_death makes of them (tests/store/workers.py)."""
     assert said("takes `heartbeat_ms = 1000` and `server_dead_ms = 5000` unless")
     assert (WORKERS_HEARTBEAT_MS, WORKERS_DEAD_MS) == (1000, 5000)
-    assert said("the tests give 500 and 3000")
+    assert said("the tests give 500 and 3000, and 300 and 1500 where one waits for a death")
     assert "heartbeat_ms = 500\n" in SETTINGS and "server_dead_ms = 3000\n" in SETTINGS
+    quick = quick_death(SETTINGS)
+    assert "heartbeat_ms = 300\n" in quick and "server_dead_ms = 1500\n" in quick
 
 
 DRAINING = (
