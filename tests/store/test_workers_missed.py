@@ -10,7 +10,7 @@ import trio
 
 from tests.server.client import LineClient, close_all, infos_so_far
 
-from .workers import served_workers, settings_file
+from .workers import served_workers, settings_file, until_listed
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 100\nheartbeat_ms = 500\n"
@@ -50,9 +50,15 @@ async def test_a_login_at_the_other_worker_is_told_what_was_missed_once(
                 assert await infos_so_far(back) == [
                     f"While you were away, table {table} closed: nobody was left at it for 1 s."
                 ]
+                # its 'told' crosses the bus: worker 1 tells it between gleb's login and
+                # his quit, and worker 0 hears a worker's messages in order, so once it
+                # has listed him and then not, it has heard that too
+                watcher = await workers.connect(0, "watcher")
+                opened.append(watcher)
+                await until_listed(watcher, "who", "gleb")
                 await back.send("quit")
                 await back.wait_closed()
-                await trio.sleep(0.5)  # (its 'told' crosses the bus)
+                await until_listed(watcher, "who", "gleb", present=False)
                 again = await workers.connect(0, "gleb", token=gleb.token)
                 opened.append(again)
                 assert await infos_so_far(again) == []  # told once, at either worker
