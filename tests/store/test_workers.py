@@ -36,7 +36,6 @@ from .workers import (
     SETTINGS,
     Workers,
     playing_across,
-    quick_death,
     served_workers,
     settings_file,
     until_listed,
@@ -679,9 +678,8 @@ async def _the_web_face_shows_another_workers_match(
 # two workers' imports, rule loading and connections to PostgreSQL: about 1.7 s of CPU
 # and seconds of wall time): the web face on, and the chat allowance the invite part
 # sizes (the other parts say at most one 'invite' a sender). Each part logs in names of
-# its own; the private part comes first (no other table is listed yet), the kill last
-# (its match listed once worker 0 is taken for dead: quick_death's 1.5 s, not 3 s).
-SHARED_SETTINGS = quick_death(SETTINGS) + "http_port = 0\nsay_burst = 2.0\nsay_per_s = 0.001\n"
+# its own; the private part comes first (no other table is listed yet), the kill last.
+SHARED_SETTINGS = SETTINGS + "http_port = 0\nsay_burst = 2.0\nsay_per_s = 0.001\n"
 
 
 @pytest.mark.timeout(240)  # seven parts, each on its own limit
