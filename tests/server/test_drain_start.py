@@ -43,7 +43,7 @@ WORKER = {worker!r}
 DELAYS = {delays!r}
 SIGNAL_AT = {signal_at!r}
 
-def start(settings, index, count, parent="", rules=None, parents_own=()):
+def start(settings, index, count, parent="", rules=None, parents_own=(), spawned=None):
     code = WORKER.format(delay=DELAYS[index])
     process = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.PIPE

@@ -20,7 +20,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.server.cut_off import CutOff
 from deberc_net.server.store_writer import StoreWriter
 
-from .test_cut_offs_told import Player
+from .cut_off_player import Player
 
 NOW = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
 

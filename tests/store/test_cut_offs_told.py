@@ -14,6 +14,7 @@ from deberc_net.server.store import Store, open_store
 from deberc_net.server.store.base import CUT_OFF_TOLD_KEPT_S
 from deberc_net.server.store_writer import StoreWriter
 
+from .cut_off_player import Player
 from .records import deal, opened
 
 NOW_S = 2_000_000_000.0  # the tests' "now", seconds since the epoch
@@ -52,17 +53,6 @@ def test_asks_older_than_kept_are_forgotten(store_db: str) -> None:
         assert store.tell_cut_off_once("ann", "m7", later)
     finally:
         store.close()
-
-
-@attrs.define
-class Player:
-    """What CutOff reads of a login's session: whether it closed, what it was told."""
-
-    closed: bool = False
-    told: list[ev.ServerEvent] = attrs.Factory(list)
-
-    def send(self, event: ev.ServerEvent) -> None:
-        self.told.append(event)
 
 
 @attrs.define

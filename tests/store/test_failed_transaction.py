@@ -9,8 +9,9 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from deberc_net.server.cluster.bus import Bus
+from deberc_net.server.cluster.bus import send_batch
 from deberc_net.server.store.base import first_error, store_failure
+from deberc_net.server.store.postgres import connect
 
 TOO_LONG = "x" * 9000  # a notification's payload is at most 8000 bytes
 
@@ -54,15 +55,12 @@ def test_a_failed_transactions_error_is_classified_as_the_error_it_follows(
 
 
 def test_the_bus_sends_again_after_a_failed_send(postgres_url: str) -> None:
-    bus = Bus(postgres_url, 1, lambda _: None)
-    bus.open()
-    publisher = bus._publisher
-    assert publisher is not None
+    publisher = connect(postgres_url)  # (as the bus's: not in autocommit)
     try:
         with pytest.raises(psycopg.errors.InvalidParameterValue):
-            Bus._send(publisher, [("deberc_x", TOO_LONG)])
+            send_batch(publisher, [("deberc_x", TOO_LONG)])
         # failed before: InFailedSqlTransaction, the send and every one after it lost
-        Bus._send(publisher, [("deberc_x", "fine")])
+        send_batch(publisher, [("deberc_x", "fine")])
         assert publisher.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
     finally:
-        bus.close()
+        publisher.close()

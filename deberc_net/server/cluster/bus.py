@@ -93,7 +93,7 @@ class Bus:
         queued, self._queued = self._queued, []
         if self._publisher is not None and queued:
             try:
-                self._send(self._publisher, self.payloads(queued))
+                send_batch(self._publisher, self.payloads(queued))
             except psycopg.Error:  # the database away: the others find out by silence
                 log.warning("bus_farewell_failed")
         log.info(
@@ -202,7 +202,7 @@ class Bus:
             batch = self.payloads(queued)
             if batch:
                 self.sends += 1
-                await trio.to_thread.run_sync(self._send, conn, batch)
+                await trio.to_thread.run_sync(send_batch, conn, batch)
 
     def waiting(self) -> list[tuple[str, Message]]:
         """The messages queued and not sent yet, each with its channel, in order (a
@@ -223,13 +223,13 @@ class Bus:
             batch.append((to, payload))
         return batch
 
-    @staticmethod
-    def _send(conn: psycopg.Connection[Any], batch: list[tuple[str, str]]) -> None:
-        """One transaction: delivered together, in this order, once it commits; rolled
-        back if it fails (left open and failed, every later send on the connection, the
-        farewell too, was refused: 25P02, "current transaction is aborted")."""
-        with conn.transaction(), conn.cursor() as cur:
-            cur.executemany("SELECT pg_notify(%s, %s)", batch)
+
+def send_batch(conn: psycopg.Connection[Any], batch: list[tuple[str, str]]) -> None:
+    """One transaction: delivered together, in this order, once it commits; rolled
+    back if it fails (left open and failed, every later send on the connection, the
+    farewell too, was refused: 25P02, "current transaction is aborted")."""
+    with conn.transaction(), conn.cursor() as cur:
+        cur.executemany("SELECT pg_notify(%s, %s)", batch)
 
 
 def _payload(message: Message) -> str:
