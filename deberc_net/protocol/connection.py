@@ -161,6 +161,9 @@ class Connection:
     # state is CLOSED (kept by ``apply``: read a few times a line, a property cost a call)
     closed: bool = attrs.field(init=False, default=False)
     answer_credit: int = 0  # requests to act sent and not yet answered (flood-free lines)
+    # telnet refusals owed the client (framing.py), for the caller to send as they are
+    # (``take_answers``), before the replies to lines after them
+    answers: bytes = attrs.field(init=False, default=b"")
     _decoder: LineDecoder = attrs.field(init=False)
     _flood: Bucket = attrs.field(init=False)
     # lines read and not handed out yet, from _taken on (a list: an idle connection's
@@ -216,8 +219,10 @@ class Connection:
             self._taken = 0
         decoder = self._decoder
         self._pending.extend(decoder.feed(data))
-        if decoder.dropped >= DROPPED_BYTES_PER_LINE:  # as many empty lines (flood)
-            self._pending.extend([EMPTY_LINE] * decoder.take_dropped(DROPPED_BYTES_PER_LINE))
+        if decoder.dropped:  # telnet or NULs: refusals owed, and empty lines (flood)
+            self.answers += decoder.take_answers()
+            if decoder.dropped >= DROPPED_BYTES_PER_LINE:
+                self._pending.extend([EMPTY_LINE] * decoder.take_dropped(DROPPED_BYTES_PER_LINE))
         if decoder.overlong >= decoder.max_line:  # a line's worth of an overlong line's
             # bytes as an empty line: an endless line (of CRs, of anything) was read at a
             # core's speed until its line timeout, 30 s (a hostile tryout, s29)
@@ -226,6 +231,11 @@ class Connection:
             self._partial_since = None
         elif self._partial_since is None:
             self._partial_since = now
+
+    def take_answers(self) -> bytes:
+        """The telnet refusals owed since the last take (nothing once closed)."""
+        answers, self.answers = self.answers, b""
+        return b"" if self.closed else answers
 
     def receive_call(self, data: bytes | bytearray, now: float) -> TableCallText | None:
         """``receive_data(data, now)``, and if ``data`` is one whole line that is a table

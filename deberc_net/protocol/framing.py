@@ -3,6 +3,9 @@
 A client may send LF or CRLF. Telnet option negotiation (IAC sequences) is removed
 before anything else sees the bytes, and NUL bytes are dropped; how many bytes were
 dropped so is counted (``dropped``: the connection counts them toward its flood limit).
+Every option a client offers or asks for is refused (``answers``: IAC DONT for its
+WILL, IAC WONT for its DO): a real telnet's Ctrl-C asks DO TIMING-MARK and shows
+nothing the server sends until it is answered.
 A line longer than the limit is dropped whole, reported once and its bytes counted
 (``overlong``: the connection counts a line's worth of them as a line); invalid UTF-8
 and control characters are reported, never executed.
@@ -24,6 +27,11 @@ MAX_LINE = 1024
 # IAC before a byte no telnet command is (the state machine keeps both as data)
 _DROPPED_RUN = re.compile(rb"(?:\xff[\xf0-\xf9]|\x00|\xff[\xfb-\xfe][\x00-\xff])++")
 FIRST_COMMAND = 240  # SE, the lowest telnet command: IAC before a lower byte is no telnet
+# the requests to turn an option on (IAC DO x, IAC WILL x) in a dropped run: its units
+# are whole, so an IAC found here starts one (an option byte 255 is followed by IAC or NUL)
+_ASKED = re.compile(rb"\xff[\xfb\xfd][\x00-\xff]")
+REFUSAL = {DO: WONT, WILL: DONT}  # the answer to each: the option stays off
+_REFUSED = bytes(REFUSAL.get(byte, byte) for byte in range(256))  # (bytes.translate's)
 
 
 @attrs.frozen
@@ -54,6 +62,10 @@ class LineDecoder:
     dropped: int = 0
     # bytes of lines past the limit, dropped, not yet taken (``take_overlong``)
     overlong: int = 0
+    # telnet refusals owed the client (IAC WONT x for its DO x, IAC DONT x for its WILL
+    # x), not yet taken (``take_answers``); filled only where telnet is stripped
+    answers: bytes = b""
+    _refusal: int = 0  # after IAC DO or IAC WILL cut off by a read's end: WONT or DONT
 
     @property
     def pending_bytes(self) -> int:
@@ -93,6 +105,11 @@ class LineDecoder:
         is kept for the next)."""
         units, self.dropped = divmod(self.dropped, unit)
         return units
+
+    def take_answers(self) -> bytes:
+        """The telnet refusals owed since the last take, to send to the client."""
+        answers, self.answers = self.answers, b""
+        return answers
 
     def take_overlong(self) -> int:
         """How many lines' worth (``max_line`` bytes) of overlong lines were dropped since
@@ -195,6 +212,12 @@ class LineDecoder:
                 run = _DROPPED_RUN.match(data, iac)
                 if run is not None:
                     pos = run.end()
+                    asked = _ASKED.findall(data, iac, pos)
+                    if asked:  # each refused, in its order (the verbs swapped at C speed)
+                        found = b"".join(asked)
+                        refused = bytearray(found)
+                        refused[1::3] = found[1::3].translate(_REFUSED)
+                        self.answers += refused
                     continue
                 self._iac, pos = 1, iac + 1  # IAC IAC, IAC SB, or cut off by the end
                 continue
@@ -217,7 +240,7 @@ class LineDecoder:
                     kept.append(byte)
                     self._iac = 0
                 elif byte in (DO, DONT, WILL, WONT):
-                    self._iac = 2
+                    self._iac, self._refusal = 2, REFUSAL.get(byte, 0)
                 elif byte == SB:
                     self._iac, self._sb_bytes = 3, 0
                 elif byte < FIRST_COMMAND:  # no telnet (a raw ÿ, Latin-1's 255): data, so
@@ -229,6 +252,8 @@ class LineDecoder:
                     self._iac = 0  # a two-byte command (NOP, GA, ...)
             elif state == 2:
                 self._iac = 0  # the option byte
+                if self._refusal:
+                    self.answers += bytes((IAC, self._refusal, byte))
             else:  # IAC inside subnegotiation
                 self._iac = 0 if byte == SE else 3
         return kept

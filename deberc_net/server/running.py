@@ -834,6 +834,8 @@ class Server:
         else:  # a read that is one table call (most of a bot's) is that call at once
             item = connection.receive_call(data, now)
         whole = item is not None  # (then nothing else was read: no input after it)
+        if not whole and connection.answers:  # telnet's options refused (framing.py)
+            session.send_bytes(connection.take_answers())
         more = False  # a line of this read was taken: the next one waits a turn
         # when its lines came, for the flood limit: not later for the turns they waited
         arrived = now

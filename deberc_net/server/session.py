@@ -450,6 +450,10 @@ class Session:
         """Queue lines already rendered in this session's style."""
         self._put(self.connection.send_lines(lines))
 
+    def send_bytes(self, data: bytes) -> None:
+        """Queue bytes that are no line: the telnet refusals the connection owes."""
+        self._put(data)
+
     def send_rendered(self, lines: list[str], data: bytes) -> None:
         """Queue ``lines``, already rendered in this session's style, as ``data``, the
         same lines already encoded (a table's event, encoded once for every listener of

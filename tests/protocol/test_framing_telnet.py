@@ -1,6 +1,7 @@
 """Telnet commands and NULs in the line decoder: dropped as the byte-by-byte state
 machine of docs/protocol.md §2.2 drops them, however the reads cut them, and counted
-(``dropped``: the connection counts them toward its flood limit)."""
+(``dropped``: the connection counts them toward its flood limit); every DO and WILL
+answered with a refusal (``answers``), in order, however the reads cut it."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ class Reference:
         self.line = bytearray()
         self.overflow = False
         self.dropped = 0
+        self.answers = bytearray()  # WONT x for each DO x, DONT x for each WILL x
+        self.refusal = 0
         self.ref = LineDecoder(max_line=max_line)  # for a whole line's decoding only
 
     def feed(self, data: bytes) -> list[Event]:
@@ -70,7 +73,7 @@ class Reference:
                 self.iac = 0  # the escape: its first IAC was dropped, this is data
                 return False
             if byte in (DO, DONT, WILL, WONT):
-                self.iac = 2
+                self.iac, self.refusal = 2, {DO: WONT, WILL: DONT}.get(byte, 0)
             elif byte == SB:
                 self.iac, self.sb_bytes = 3, 0
             elif byte < SE:
@@ -80,6 +83,8 @@ class Reference:
                 self.iac = 0
         elif state == 2:
             self.iac = 0
+            if self.refusal:  # (a WONT or DONT is not answered: the option is off)
+                self.answers += bytes((IAC, self.refusal, byte))
         elif state == 3:
             self.sb_bytes += 1
             if byte == IAC:
@@ -101,6 +106,13 @@ TELNET = st.lists(
             b"\xff\xff",
             b"\xff\xfb\x01",
             b"\xff\xfd",
+            b"\xff\xfd\x06",  # DO TIMING-MARK: telnet's Ctrl-C, after IAC IP
+            b"\xff\xf4",
+            b"\xff\xfb",
+            b"\xff\xfc\x22",
+            b"\xff\xfe",
+            b"\xff\xfd\xff",  # option 255 (EXOPL): an IAC, as an option byte
+            b"\xff\xfc\xff",
             b"\xff\xfa\x18\x01",
             b"\xff\xf0",
             b"\xff\n",  # no telnet: a raw 255, then the line's end
@@ -128,13 +140,16 @@ def test_telnet_and_nuls_are_dropped_as_the_byte_by_byte_rules_say(
     decoder, reference = LineDecoder(max_line=max_line), Reference(max_line)
     want = reference.feed(data)
     got: list[Event] = []
+    answers = b""
     start = 0
     for cut in [*cuts, len(data)]:  # the same bytes, cut into reads anywhere
         got += decoder.feed(data[start : start + cut])
+        answers += decoder.take_answers() if cut % 2 else b""  # taken now and then
         start += cut
     got += decoder.feed(data[start:])
     assert got == want
     assert decoder.dropped == reference.dropped
+    assert answers + decoder.take_answers() == reference.answers
     assert decoder.holds_partial == bool(
         reference.line or reference.overflow or (reference.iac >= 3 and reference.sb_bytes)
     )
@@ -156,3 +171,41 @@ def test_an_endless_subnegotiation_is_given_up_at_the_line_limit() -> None:
     assert decoder.feed(b"\xff\xfa" + b"z" * MAX_LINE) == []
     assert decoder.pending_bytes == MAX_LINE  # held as a subnegotiation: it may time out
     assert decoder.feed(b"zok\n") == [Line("ok")]  # past the limit: text again
+
+
+# what a real telnet client sends (inetutils telnet 2.4, captured 2026-12-07): at the
+# start to a telnet port (`open HOST -PORT`; to a numeric port it negotiates nothing),
+# and on Ctrl-C: IAC IP, then IAC DO TIMING-MARK, after which it shows nothing the
+# server sends until that is answered
+TELNET_START = (
+    b"\xff\xfd&\xff\xfb&\xff\xfd\x03\xff\xfb\x18\xff\xfb\x1f\xff\xfb \xff\xfb!"
+    b"\xff\xfb\"\xff\xfb'\xff\xfd\x05"
+)
+TELNET_CTRL_C = b"\xff\xf4\xff\xfd\x06"
+
+
+def test_a_real_telnet_s_options_are_each_refused_and_its_ctrl_c_s_timing_mark_answered() -> None:
+    decoder = LineDecoder()
+    assert decoder.feed(TELNET_START + b"login misha\r\n") == [Line("login misha")]
+    assert decoder.take_answers() == (  # WONT for each DO, DONT for each WILL
+        b"\xff\xfc&\xff\xfe&\xff\xfc\x03\xff\xfe\x18\xff\xfe\x1f\xff\xfe \xff\xfe!"
+        b"\xff\xfe\"\xff\xfe'\xff\xfc\x05"
+    )
+    assert decoder.take_answers() == b""  # taken once
+    assert decoder.feed(TELNET_CTRL_C) == []
+    assert decoder.take_answers() == b"\xff\xfc\x06"  # WONT TIMING-MARK: shown again
+    # its refusals confirmed (WONT, DONT) and a subnegotiation get none: no loop
+    assert decoder.feed(b"\xff\xfc\x03\xff\xfe\x18\xff\xfa\x18\x00vt100\xff\xf0who\n") == [
+        Line("who")
+    ]
+    assert decoder.take_answers() == b""
+
+
+def test_a_request_cut_by_a_read_is_answered_whole_once_its_option_comes() -> None:
+    decoder = LineDecoder()
+    assert decoder.feed(b"say hel\xff\xfd") == []
+    assert decoder.take_answers() == b""  # no half answer
+    assert decoder.feed(b"\x01lo\xff\xfb") == []
+    assert decoder.take_answers() == b"\xff\xfc\x01"
+    assert decoder.feed(b"\x1f\n") == [Line("say hello")]  # the line joined round both
+    assert decoder.take_answers() == b"\xff\xfe\x1f"

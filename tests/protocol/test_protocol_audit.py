@@ -47,6 +47,13 @@ is no silence
     → protocol/test_framing_telnet.py;
     → server/test_input.py test_telnet_negotiation_is_stripped,
       test_a_raw_255_before_a_line_end_is_no_telnet_and_eats_no_line
+§2.2 every telnet option refused at once (DO: WONT, WILL: DONT), the rest unanswered;
+     telnet's Ctrl-C (IAC IP, IAC DO TIMING-MARK) answered before the next line's reply
+    → protocol/test_framing_telnet.py;
+    → server/test_input.py
+      test_a_real_telnet_is_refused_every_option_and_sees_replies_after_its_ctrl_c,
+      test_a_client_that_refuses_or_never_negotiates_is_sent_no_telnet;
+    → here: test_the_examples_of_2_2_are_what_the_server_sends
 §2.2 dropped bytes count toward the flood limit
     → server/test_input.py
       test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_notices
@@ -323,6 +330,11 @@ async def test_a_resuming_login_closes_the_old_connection_drops_its_seek_and_kee
     assert await bob.read_until(lambda _: True) == "ok cmd=ping text=pong"
 
 
+def _escaped(text: str) -> bytes:
+    """Bytes as the page writes them (``\\xff\\xfc\\x06``)."""
+    return text.encode().decode("unicode_escape").encode("latin-1")
+
+
 @pytest.mark.timeout(30)
 async def test_the_examples_of_2_2_are_what_the_server_sends(
     start: Start, connect: Connector
@@ -342,7 +354,17 @@ async def test_the_examples_of_2_2_are_what_the_server_sends(
     for typed, bytes_sent in data.items():
         at = next(i for i, line in enumerate(lines) if line.startswith(f"> {typed}"))
         await fedya.send_raw(bytes_sent)
-        assert await fedya.read_until(lambda _: True) == lines[at + 1], typed
+        refusals = typed.startswith("\\xff")  # the refusals first: no line (telnet's)
+        assert await fedya.read_until(lambda _: True) == lines[at + 1 + refusals], typed
+        if refusals:
+            assert fedya.telnet == _escaped(lines[at + 1].split()[0]), typed
+    # telnet's Ctrl-C: its timing mark refused, and no line
+    at = next(i for i, line in enumerate(lines) if line.startswith("> \\xff\\xf4"))
+    await fedya.send_raw(b"\xff\xf4\xff\xfd\x06")
+    await fedya.send("ping")
+    assert await fedya.read_until(lambda _: True) == "ok cmd=ping text=pong"
+    told = _escaped(lines[at + 1].split()[0])
+    assert fedya.telnet.endswith(told) and told == b"\xff\xfc\x06"
     # the last: a fresh connection in the human style, a line never ended
     at = next(i for i, line in enumerate(lines) if line.startswith("> login slow"))
     slow = await connect.raw(port, "slow")

@@ -70,6 +70,25 @@ async def dial_from(source: str, port: int) -> trio.SocketStream:
     return trio.SocketStream(sock)
 
 
+_REFUSAL = re.compile(rb"\xff[\xfc\xfe][\x00-\xff]")
+
+
+def _telnet_out(data: bytes, telnet: bytearray) -> tuple[bytes, bytes]:
+    """``data`` without the server's telnet refusals (added to ``telnet``), and the
+    start of one cut by the read's end (no UTF-8 holds a 255), kept for the next."""
+    kept = bytearray()
+    pos = 0
+    for refusal in _REFUSAL.finditer(data):
+        kept += data[pos : refusal.start()]
+        telnet += refusal.group()
+        pos = refusal.end()
+    rest = data[pos:]
+    cut = rest.find(b"\xff")
+    if cut < 0:
+        return bytes(kept + rest), b""
+    return bytes(kept + rest[:cut]), rest[cut:]
+
+
 class LineClient:
     """One connection (TCP, or any stream): send lines, read lines until a predicate
     holds."""
@@ -82,7 +101,11 @@ class LineClient:
         self.pos = 0  # the next line read_until looks at
         self.eof = False
         self.token: str | None = None  # a guest's resume token, from 'ok cmd=login'
-        self._buffer = LineBuffer()  # the server only ever sends UTF-8
+        self._buffer = LineBuffer()  # the server only ever sends UTF-8, and
+        # refuses a telnet's options (IAC WONT x, IAC DONT x), which no UTF-8 holds: kept
+        # here, as a telnet client takes them, and out of the lines
+        self.telnet = bytearray()
+        self._cut = b""  # a refusal cut by a read's end
 
     @classmethod
     async def connect(cls, port: int, label: str = "", source: str | None = None) -> LineClient:
@@ -118,6 +141,8 @@ class LineClient:
             self.eof = True
             return
         self.raw += data
+        if self._cut or b"\xff" in data:
+            data, self._cut = _telnet_out(self._cut + data, self.telnet)
         self.lines += self._buffer.feed(data)
 
     async def read_until(

@@ -88,6 +88,58 @@ async def test_telnet_negotiation_is_stripped(port: int, connect: Connector) -> 
     assert [fields(x)[0] for x in client.lines[2:]] == ["ok", "ok", "who"]
 
 
+# a real telnet's bytes (inetutils telnet 2.4, captured over loopback 2026-12-07): its
+# opening negotiation to a telnet port (DO/WILL ENCRYPT, DO SGA, WILL TTYPE, NAWS,
+# TSPEED, LFLOW, LINEMODE, NEW-ENVIRON, DO STATUS), and Ctrl-C: IAC IP, IAC DO TIMING-MARK
+TELNET_START = (
+    b"\xff\xfd&\xff\xfb&\xff\xfd\x03\xff\xfb\x18\xff\xfb\x1f\xff\xfb \xff\xfb!"
+    b"\xff\xfb\"\xff\xfb'\xff\xfd\x05"
+)
+TELNET_CTRL_C = b"\xff\xf4\xff\xfd\x06"
+
+
+@pytest.mark.timeout(30)
+async def test_a_real_telnet_is_refused_every_option_and_sees_replies_after_its_ctrl_c(
+    port: int, connect: Connector
+) -> None:
+    """A real telnet shows nothing the server sends after Ctrl-C until its DO
+    TIMING-MARK is answered (it used to go unanswered: the screen stayed blank for good).
+    Each DO gets WONT, each WILL DONT, at once; nothing telnet's reaches a line."""
+    client = await connect.raw(port, "telnet")
+    with trio.fail_after(10):
+        await client.send_raw(TELNET_START + b"style machine\r\n")
+        await client.expect("ok", cmd="style")
+        assert client.telnet == (
+            b"\xff\xfc&\xff\xfe&\xff\xfc\x03\xff\xfe\x18\xff\xfe\x1f\xff\xfe \xff\xfe!"
+            b"\xff\xfe\"\xff\xfe'\xff\xfc\x05"
+        )
+        # telnet sequences in the middle of a line: IAC NOP, a WILL NAWS, a subnegotiation
+        await client.send_raw(b"log\xff\xf1in te\xff\xfb\x1fl\xff\xfa\x1f\x00P\x00\x18\xff\xf0\r\n")
+        await client.expect("ok", cmd="login", name="tel")
+        await client.send_raw(TELNET_CTRL_C)
+        await client.send("who")
+        await client.expect("who", names="tel")
+    assert client.telnet.endswith(b"\xff\xfe\x1f\xff\xfc\x06")  # DONT NAWS, WONT TM
+    # the WONT TIMING-MARK came before the reply to the line typed after Ctrl-C
+    assert client.raw.index(b"\xff\xfc\x06") < client.raw.index(b"who count=1")
+    assert not any(line.startswith("error") for line in client.lines), client.lines
+    assert not any("\xff" in line or "\ufffd" in line for line in client.lines)
+
+
+async def test_a_client_that_refuses_or_never_negotiates_is_sent_no_telnet(
+    port: int, connect: Connector
+) -> None:
+    """WONT and DONT (the options are off already) and IAC IP get no answer: no loop
+    of refusals, and netcat, which never sends IAC, never sees one."""
+    client = await connect.raw(port, "nc")
+    with trio.fail_after(10):
+        await client.send_raw(b"\xff\xfc\x03\xff\xfe\x18\xff\xf4style machine\n")
+        await client.expect("ok", cmd="style")
+        await client.send("ping")
+        await client.expect("ok", cmd="ping")
+    assert b"\xff" not in client.raw
+
+
 @pytest.mark.timeout(30)
 async def test_a_raw_255_before_a_line_end_is_no_telnet_and_eats_no_line(
     port: int, connect: Connector
@@ -578,7 +630,9 @@ async def test_a_flooding_client_is_cut_off_and_nobody_else_notices(
     await _who_works(bob, "bob")
 
 
-@pytest.mark.parametrize("dropped", [b"\xff\xf1", b"\x00"], ids=["iac-nop", "nul"])
+@pytest.mark.parametrize(
+    "dropped", [b"\xff\xf1", b"\x00", b"\xff\xfd\x01"], ids=["iac-nop", "nul", "iac-do"]
+)
 async def test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_notices(
     start_server: StartServer,
     connect: Connector,
@@ -593,6 +647,7 @@ async def test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_n
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     began = trio.current_time()
+    ann_sent = [0]
     async with trio.open_nursery() as nursery:
 
         async def stream() -> None:  # 4 KiB every 10 ms: 6,400 dropped "lines" a second
@@ -600,6 +655,7 @@ async def test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_n
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                 while True:
                     await ann.send_raw(chunk)
+                    ann_sent[0] += len(chunk)
                     await trio.sleep(0.01)
 
         nursery.start_soon(stream)
@@ -608,6 +664,8 @@ async def test_a_stream_of_dropped_bytes_is_cut_off_as_a_flood_and_nobody_else_n
         await ann.wait_closed(timeout=60)
         nursery.cancel_scope.cancel()
     assert trio.current_time() - began < 1  # the burst (1,000 lines: 64 KB) and a little
+    # each IAC DO refused (3 bytes for its 3), and no more than it sent: bounded as well
+    assert len(ann.telnet) <= ann_sent[0] and (dropped != b"\xff\xfd\x01") == (not ann.telnet)
     assert not [line for line in ann.lines if line.startswith("error ") and "flood" not in line]
     await _who_works(bob, "bob")
 
