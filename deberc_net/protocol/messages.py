@@ -473,6 +473,7 @@ class Msg(StrEnum):
     MADE_ROOM = "made-room"
     LINES_WAITING = "lines-waiting"
     TOO_MANY_TABLES = "too-many-tables"
+    NO_GAMES_HERE = "no-games-here"
     ADDRESS_TABLES = "address-tables"
     ADDRESS_TABLE = "address-table"
     HOUSE_BOTS_AT_TABLE = "house-bots-at-table"
@@ -1995,6 +1996,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TOO_MANY_TABLES: (
         "too many tables are open; sit at one or try again later",
         "открыто слишком много столов: сядьте за один или попробуйте позже",
+    ),
+    Msg.NO_GAMES_HERE: (  # max_tables = 0: a server closed to games (maintenance)
+        "this server plays no games for now: no table opens here; try again later",
+        "на этом сервере сейчас не играют: столы не открываются; попробуйте позже",
     ),
     # the caps, each in the singular too: a server may set one to 1 ('its 1 house bots')
     Msg.ADDRESS_TABLES: (

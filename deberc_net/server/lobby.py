@@ -426,8 +426,11 @@ class Lobby:
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',
         the cap per address too); if not, the session is told."""
-        if len(self.tables) >= self.config.max_tables:
-            session.send(ev.error("busy", phrase(Msg.TOO_MANY_TABLES)))
+        most = self.config.max_tables
+        if len(self.tables) >= most:  # (0: a server closed to games says so, not "full")
+            session.send(
+                ev.error("busy", phrase(Msg.TOO_MANY_TABLES if most else Msg.NO_GAMES_HERE))
+            )
             return False
         cap = self.config.max_tables_per_address
         if (

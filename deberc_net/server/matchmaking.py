@@ -184,6 +184,9 @@ class Matchmaking:
         except RuleError as exc:
             session.send(rules_refusal(session, exc))
             return
+        if not lobby.config.max_tables:  # no table ever opens: it could never be met
+            lobby.table_room(session, opening=False)  # (the refusal: no games here)
+            return
         if not lobby.free_to_sit(session):
             return
         if self._on_the_way(session, settings):

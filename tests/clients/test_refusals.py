@@ -178,9 +178,13 @@ FULL = "too many tables are open; sit at one or try again later"
 
 
 async def _full_server(start_server: StartServer, connect: Connector) -> int:
-    """A server with room for no table and one seeker of '2' waiting: the next seek of
-    '2' would open a table, so it is answered 'busy' (and not recorded)."""
-    port = await start_server(max_tables=0)
+    """A server with its one table open (of another game) and one seeker of '2'
+    waiting: the next seek of '2' would open a table, so it is answered 'busy' (and not
+    recorded). (With room for none, max_tables = 0, every seek is refused: no games.)"""
+    port = await start_server(max_tables=1)
+    cat = await connect.machine(port, "cat")
+    await cat.send("new 2 to-1001")
+    await cat.expect("ok", cmd="sit")
     ann = await connect.machine(port, "ann")
     await ann.send("seek 2")
     await ann.expect("ok", cmd="seek")
@@ -507,7 +511,10 @@ async def test_a_bot_waiting_to_seek_again_notices_the_server_gone_at_once(
     told: list[str] = []
     bot = Bot(lambda view: view.legal[0], "bob", reconnects=5, tell=told.append)
     async with trio.open_nursery() as nursery:
-        async with running_server(make_config(db_path, max_tables=0)) as port:
+        async with running_server(make_config(db_path, max_tables=1)) as port:
+            cat = await connect.machine(port, "cat")  # the one table, of another game
+            await cat.send("new 2 to-1001")
+            await cat.expect("ok", cmd="sit")
             ann = await connect.machine(port, "ann")
             await ann.send("seek 2")
             await ann.expect("ok", cmd="seek")

@@ -613,6 +613,27 @@ async def test_seek_respects_the_table_cap(start_server: StartServer, connect: C
     await bob.expect("ok", cmd="unseek")
 
 
+async def test_a_server_of_no_tables_says_it_plays_no_games_and_keeps_no_seek(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """max_tables = 0 (docs/settings.md: no table opens, no game is played): a server
+    closed to games. 'new' and 'seek' are each told so, not "too many tables are open"
+    (none is), in the human style's language too; a seek is not kept, since no table
+    could ever meet it (it waited for good)."""
+    port = await start_server(max_tables=0)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.human(port, "bob")
+    await bob.send("lang ru")
+    said = "this server plays no games for now: no table opens here; try again later"
+    for command in ("new 2", "seek 2", "seek 3 kharkov"):
+        refused = fields(await ann.reply(command, "error"))[1]
+        assert (refused["code"], refused["text"]) == ("busy", said), command
+        await bob.send(command)
+        await bob.read_until(lambda line: "на этом сервере сейчас не играют" in line)
+    assert fields(await ann.reply("unseek", "error"))[1]["code"] == "not-allowed"  # none kept
+    assert fields(await ann.reply("tables", "tables"))[1]["total"] == "0"
+
+
 # ------------------------------------------------------ 5. early knowledge of decks
 async def _export(db: Path) -> str:
     done = await trio.run_process(
