@@ -8,8 +8,8 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import deberc_net
 from deberc_net.process_exit import freeze_heap_at_exit
@@ -1098,7 +1098,95 @@ def _run_in_database(command: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+# `play --help` in the client's language (docs/play.md), English then Russian; the
+# rest of the command line, and argparse's own refusals, stay English
+_PLAY_HELP = {
+    "help": (
+        "play at a terminal: the table drawn, calls typed (docs/play.md)",
+        "игра за терминалом: стол нарисован, заявки набираются (docs/play.ru.md)",
+    ),
+    "address": ("the server (default 127.0.0.1:7501)", "сервер (по умолчанию 127.0.0.1:7501)"),
+    "name": (
+        "log in as NAME on connecting (a guest)",
+        "войти под именем NAME при подключении (гостем)",
+    ),
+    "token": (
+        "with --name: a guest's resume token, to take the seat back after the client was closed",
+        "вместе с --name: код возврата гостя, чтобы вернуть себе место после того, как "
+        "клиент был закрыт",
+    ),
+    "lang": (
+        "the client's language (default: Russian when LC_ALL, LC_MESSAGES or LANG names a "
+        "Russian or Ukrainian locale, else English)",
+        "язык клиента (по умолчанию русский, если LC_ALL, LC_MESSAGES или LANG называют "
+        "русскую или украинскую локаль, иначе английский)",
+    ),
+    "-h": ("show this help message and exit", "показать эту справку и выйти"),
+}
+
+
+class _RussianHelp(argparse.HelpFormatter):
+    """argparse's help with its own words in Russian (its usage line's prefix; the
+    parser's section titles are set on the parser)."""
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, "использование: " if prefix is None else prefix)
+
+
+def _play_parser(sub: Any, lang: str) -> None:
+    """The `play` command, its help in ``lang`` (``en`` or ``ru``: ``play_help_lang``)."""
+    ru = lang == "ru"
+
+    def said(key: str) -> str:
+        return _PLAY_HELP[key][ru]
+
+    pl = sub.add_parser(
+        "play",
+        help=_PLAY_HELP["help"][0],  # (the top level's list of commands: English)
+        description=said("help"),
+        add_help=not ru,
+        formatter_class=_RussianHelp if ru else argparse.HelpFormatter,
+    )
+    if ru:
+        pl._positionals.title = "позиционные аргументы"
+        pl._optionals.title = "параметры"
+        pl.add_argument("-h", "--help", action="help", help=said("-h"))
+    pl.add_argument(
+        "address", nargs="?", default="127.0.0.1:7501", metavar="HOST:PORT", help=said("address")
+    )
+    pl.add_argument("--name", help=said("name"))
+    pl.add_argument("--token", help=said("token"))
+    pl.add_argument("--lang", choices=("en", "ru"), help=said("lang"))
+    pl.set_defaults(func=_play)
+
+
+def play_help_lang(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language of `play`'s help, as the client itself will speak: its ``--lang``
+    (``--lang ru``, ``--lang=ru``, or a prefix of it, as argparse takes one) if given
+    and known, else the locale's (clients/play/texts.py ``lang_from``); ``en`` for any
+    other command (nothing imported for them: a server's start-up pays nothing)."""
+    if not argv or argv[0] != "play":
+        return "en"
+    args = list(argv[1:])
+    for at, arg in enumerate(args):
+        name, equals, value = arg.partition("=")
+        if len(name) > 2 and "--lang".startswith(name):
+            if not equals:
+                value = args[at + 1] if at + 1 < len(args) else ""
+            if value in ("en", "ru"):
+                return value
+    from clients.play.texts import lang_from
+
+    return str(lang_from(environ))
+
+
+def build_parser(play_lang: str = "en") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="deberc-net", description="Deberts for people and bots.")
     parser.add_argument(
         "--version", action=_PrintVersion, help="show program's version number and exit"
@@ -1121,29 +1209,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sp.set_defaults(func=_selfplay)
 
-    pl = sub.add_parser(
-        "play", help="play at a terminal: the table drawn, calls typed (docs/play.md)"
-    )
-    pl.add_argument(
-        "address",
-        nargs="?",
-        default="127.0.0.1:7501",
-        metavar="HOST:PORT",
-        help="the server (default 127.0.0.1:7501)",
-    )
-    pl.add_argument("--name", help="log in as NAME on connecting (a guest)")
-    pl.add_argument(
-        "--token",
-        help="with --name: a guest's resume token, to take the seat "
-        "back after the client was closed",
-    )
-    pl.add_argument(
-        "--lang",
-        choices=("en", "ru"),
-        help="the client's language (default: Russian when LC_ALL, LC_MESSAGES or LANG "
-        "names a Russian or Ukrainian locale, else English)",
-    )
-    pl.set_defaults(func=_play)
+    _play_parser(sub, play_lang)
 
     sv = sub.add_parser("serve", help="run the server")
     sv.add_argument(
@@ -1401,7 +1467,9 @@ def _end_by_sigint() -> NoReturn:
 
 def _main(argv: Sequence[str] | None) -> int:
     freeze_heap_at_exit()
-    args = build_parser().parse_args(argv)
+    args = build_parser(
+        play_help_lang(sys.argv[1:] if argv is None else argv, os.environ)
+    ).parse_args(argv)
     if getattr(args, "games", 1) < 1:
         print("deberc-net selfplay: --games must be at least 1", file=sys.stderr)
         return 2
