@@ -27,9 +27,10 @@ MAX_LINE = 1024
 # IAC before a byte no telnet command is (the state machine keeps both as data)
 _DROPPED_RUN = re.compile(rb"(?:\xff[\xf0-\xf9]|\x00|\xff[\xfb-\xfe][\x00-\xff])++")
 FIRST_COMMAND = 240  # SE, the lowest telnet command: IAC before a lower byte is no telnet
-# the requests to turn an option on (IAC DO x, IAC WILL x) in a dropped run: its units
-# are whole, so an IAC found here starts one (an option byte 255 is followed by IAC or NUL)
-_ASKED = re.compile(rb"\xff[\xfb\xfd][\x00-\xff]")
+# the requests to turn an option on (IAC DO x, IAC WILL x) in a dropped run, runs of them
+# found whole: its units are whole, so IAC DO or IAC WILL found here starts one (an
+# option byte 255 is followed by IAC or NUL, never by DO or WILL)
+_ASKED = re.compile(rb"(?:\xff[\xfb\xfd][\x00-\xff])++")
 REFUSAL = {DO: WONT, WILL: DONT}  # the answer to each: the option stays off
 _REFUSED = bytes(REFUSAL.get(byte, byte) for byte in range(256))  # (bytes.translate's)
 
@@ -194,6 +195,15 @@ class LineDecoder:
             return BadLine("control-character", "control characters are not allowed")
         return Line(text.replace("\t", " ").strip())
 
+    def _refuse(self, data: bytes | bytearray, start: int, end: int) -> None:
+        """The refusals of the DOs and WILLs in the dropped run ``data[start:end]``, in
+        their order: each run of them copied and its verbs swapped at C speed."""
+        for asked in _ASKED.finditer(data, start, end):
+            found = asked.group()
+            refused = bytearray(found)
+            refused[1::3] = found[1::3].translate(_REFUSED)
+            self.answers += refused
+
     def _strip_telnet(self, data: bytes | bytearray) -> bytearray:
         """``data`` without its telnet commands (IAC IAC kept as one 255): runs of data
         bytes and of dropped commands (and NULs) are each passed over at C speed; only
@@ -212,12 +222,10 @@ class LineDecoder:
                 run = _DROPPED_RUN.match(data, iac)
                 if run is not None:
                     pos = run.end()
-                    asked = _ASKED.findall(data, iac, pos)
-                    if asked:  # each refused, in its order (the verbs swapped at C speed)
-                        found = b"".join(asked)
-                        refused = bytearray(found)
-                        refused[1::3] = found[1::3].translate(_REFUSED)
-                        self.answers += refused
+                    # a DO or WILL byte in it (memchr: a NOP run pays next to nothing;
+                    # an option byte that is one costs a look, which finds no request)
+                    if data.find(DO, iac, pos) >= 0 or data.find(WILL, iac, pos) >= 0:
+                        self._refuse(data, iac, pos)
                     continue
                 self._iac, pos = 1, iac + 1  # IAC IAC, IAC SB, or cut off by the end
                 continue

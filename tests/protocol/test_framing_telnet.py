@@ -107,6 +107,7 @@ TELNET = st.lists(
             b"\xff\xfb\x01",
             b"\xff\xfd",
             b"\xff\xfd\x06",  # DO TIMING-MARK: telnet's Ctrl-C, after IAC IP
+            b"\xff\xfd\x00\xff\xfb\x00",  # DO and WILL BINARY: an option byte 0, no NUL
             b"\xff\xf4",
             b"\xff\xfb",
             b"\xff\xfc\x22",
