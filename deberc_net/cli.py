@@ -390,6 +390,7 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
         else:
             try:  # Ctrl-C before the run's own handling (its run stored): the same line
                 _import_before_the_run(own_server=server is None, parts=args.processes > 1)
+                before = _last_deal(args.db)  # the deals stored before the run's first
                 run_id = store.start_run({"argv": without_secrets(sys.argv[1:])})
                 try:
                     if args.processes > 1:  # the boards shared out among forked copies
@@ -414,7 +415,7 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
     try:
         with signals_held():  # a finished run is written whole (docs/bots.md)
             if not args.distributed:  # (counted with its games by run_distributed)
-                _count_clock_calls(summary, args.db)
+                _count_clock_calls(summary, args.db, before)
             data = summary.as_dict()
             if not args.distributed:  # (finished by run_distributed) one transaction for all
                 store.add_games(run_id, [result.stored() for result in summary.results])
@@ -439,9 +440,27 @@ def _fail_run(store: LadderStore, run_id: int, error: Exception) -> None:
             raise
 
 
-def _count_clock_calls(summary: Summary, db: str) -> None:
+def _last_deal(db: str) -> int | Exception:
+    """The last deal row stored in ``db`` as a run starts; the error if it could not be
+    read, which the count of the clock's calls (best-effort) then says."""
+    from deberc_net.server.store import open_store
+
+    try:
+        store = open_store(db)
+        try:
+            return store.last_deal()
+        finally:
+            store.close()
+    except Exception as exc:  # (not a Ctrl-C: the run's own handling)
+        return exc
+
+
+def _count_clock_calls(summary: Summary, db: str, before: int | Exception) -> None:
     """The calls the clock made for each bot, from the deals stored in ``db`` (the
-    ladder's own server's store; a ``--server`` run's are in that server's). Best-effort:
+    ladder's own server's store; a ``--server`` run's are in that server's) after deal
+    row ``before`` (``_last_deal`` at the run's start): a ``--server`` run's matches,
+    numbered by that server, share their numbers with ``db``'s earlier ones, and with
+    the same ``--seed`` their boards too. Best-effort:
     a count that fails (the database gone, a record it cannot read) is said as a
     warning and in the report, and the run is stored without it; it raised out of the
     finished run's writes, and the run played was never stored."""
@@ -454,7 +473,9 @@ def _count_clock_calls(summary: Summary, db: str) -> None:
             # one query for the run's thousands of matches (a query each was as many
             # round trips to a PostgreSQL --db, Ctrl-C held meanwhile)
             ids = [r.match_id for r in summary.results if r.match_id is not None]
-            records = store.matches_records(ids)
+            if isinstance(before, Exception):  # (the run's own deals not told apart)
+                raise before
+            records = store.matches_records(ids, before)
             found = clock_calls(summary.results, records)
         finally:
             store.close()

@@ -289,7 +289,11 @@ def _count_clock_calls(db: psycopg.Connection[Any], run_id: int, summary: Summar
 # the run's finished matches' deals (as the store's matches_records gives them), read in
 # one query: the count's transaction holds the bots' ratings' lock meanwhile, which a
 # query a match (40,000 on a long run) would have held for many seconds
-RUN_RECORDS = MATCHES_RECORDS.format(ids="SELECT match_id FROM ladder_games WHERE run_id = %s")
+# (every deal: the workers' servers number the matches in this same database, so no
+# match of another run shares a number with one of the run's)
+RUN_RECORDS = MATCHES_RECORDS.format(
+    ids="SELECT match_id FROM ladder_games WHERE run_id = %s", after="0"
+)
 
 
 def _run_records(db: psycopg.Connection[Any], run_id: int) -> dict[str, list[str]]:

@@ -603,10 +603,17 @@ class Store(Protocol):
         """One finished match's deals (JSON texts) in deal order; none while it runs."""
         ...
 
-    def matches_records(self, match_ids: Sequence[str]) -> dict[str, list[str]]:
+    def matches_records(self, match_ids: Sequence[str], after: int = 0) -> dict[str, list[str]]:
         """Finished matches' deals by match, each as ``match_records`` gives it, read in
         one query (a ladder run's thousands: a query a match was one a game); a match
-        running, unknown or without deals is not in it."""
+        running, unknown or without deals is not in it. ``after``: only the deals stored
+        after deal row ``after`` (``last_deal``: a ladder run's start), so that a
+        ``--server`` run's match numbers, alike in its ``--db``, read none stored before."""
+        ...
+
+    def last_deal(self) -> int:
+        """The row id of the last deal stored (0: none): those stored later are above it
+        (``matches_records``' ``after``)."""
         ...
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
@@ -1027,10 +1034,11 @@ MATCH_RECORDS = (
 )
 # many matches' deals, the matches given as one parameter ({ids}: the dialect's list)
 MATCHES_RECORDS = (
-    "SELECT match_id, record FROM deals WHERE match_id IN ({ids})"
+    "SELECT match_id, record FROM deals WHERE match_id IN ({ids}) AND id > {after}"
     " AND match_id NOT IN (SELECT match_id FROM running) ORDER BY match_id, deal_no"
 )
 MATCH_IDS = "SELECT match_id FROM deals UNION SELECT id FROM matches"
+LAST_DEAL_ROW = "SELECT coalesce(max(id), 0) FROM deals"  # (last_deal)
 
 
 def by_match(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:

@@ -38,6 +38,7 @@ from .base import (
     IGNORED_BY,
     KEPT_BOARD,
     LAST_DEAL,
+    LAST_DEAL_ROW,
     LAST_MATCH_AT,
     LIST_STOPPED,
     LISTED,
@@ -556,11 +557,16 @@ class PostgresStore:
             rows = conn.execute(MATCH_RECORDS.format(p="%s"), (match_id,)).fetchall()
         return [body for (body,) in rows]
 
-    def matches_records(self, match_ids: Sequence[str]) -> dict[str, list[str]]:
-        query = MATCHES_RECORDS.format(ids="SELECT unnest(%s::text[])")
+    def matches_records(self, match_ids: Sequence[str], after: int = 0) -> dict[str, list[str]]:
+        query = MATCHES_RECORDS.format(ids="SELECT unnest(%s::text[])", after="%s")
         with self._pool.connection() as conn:
-            rows = conn.execute(query, (list(match_ids),)).fetchall()
+            rows = conn.execute(query, (list(match_ids), after)).fetchall()
         return by_match((match_id, body) for match_id, body in rows)
+
+    def last_deal(self) -> int:
+        with self._pool.connection() as conn:
+            row = conn.execute(LAST_DEAL_ROW).fetchone()
+        return int(row[0]) if row is not None else 0
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._pool.connection() as conn:

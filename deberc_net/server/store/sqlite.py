@@ -40,6 +40,7 @@ from .base import (
     IGNORED_BY,
     KEPT_BOARD,
     LAST_DEAL,
+    LAST_DEAL_ROW,
     LAST_MATCH_AT,
     LIST_STOPPED,
     LISTED,
@@ -819,12 +820,16 @@ class SQLiteStore:
             rows = self._db.execute(MATCH_RECORDS.format(p="?"), (match_id,)).fetchall()
         return [body for (body,) in rows]
 
-    def matches_records(self, match_ids: Sequence[str]) -> dict[str, list[str]]:
+    def matches_records(self, match_ids: Sequence[str], after: int = 0) -> dict[str, list[str]]:
         ids = json.dumps(list(match_ids))  # (one parameter: SQLite limits how many)
-        query = MATCHES_RECORDS.format(ids="SELECT value FROM json_each(?)")
+        query = MATCHES_RECORDS.format(ids="SELECT value FROM json_each(?)", after="?")
         with self._reading():
-            rows = self._db.execute(query, (ids,)).fetchall()
+            rows = self._db.execute(query, (ids, after)).fetchall()
         return by_match(rows)
+
+    def last_deal(self) -> int:
+        with self._reading():
+            return int(self._db.execute(LAST_DEAL_ROW).fetchone()[0])
 
     def recent_games(self, name: str, limit: int = 10) -> list[dict[str, Any]]:
         with self._reading():
