@@ -139,6 +139,8 @@ def make_app(lobby: Lobby) -> Starlette:
     templates.env.filters["points_told"] = report.points_told
     templates.env.filters["after_verdict"] = report.after_verdict
     templates.env.filters["verdict"] = report.verdict
+    templates.env.filters["fault_counts"] = ladders.fault_counts  # (the runs' list)
+    templates.env.filters["faults_counted"] = ladders.faults_counted
     # a game's players as 'top' and 'finger' say them: 'for 3 players', «на троих»
     templates.env.filters["game_for"] = lambda players, lang: game_for(players).text(lang)
     # how a match ended, in words, for the live table page's script (web/ends.py)

@@ -99,6 +99,24 @@ def _listed(run: RunRow, games: list[dict[str, Any]]) -> LadderRun:
     return LadderRun(run.id, run.started, run.summary, games, stopped)
 
 
+# a run's faults, each summed over its bots, in the order the runs' list says them
+# (docs/web.md): the report's `forfeits`, `crashes`, `fallbacks`, `bot_errors` and
+# `clock_calls` (docs/bots.md), each a count by bot
+FAULT_KINDS = ("forfeits", "crashes", "fallbacks", "bot_errors", "clock_calls")
+
+
+def fault_counts(summary: dict[str, Any]) -> dict[str, int]:
+    """Each kind of fault the run had, summed over its bots (none: not in it)."""
+    summed = {kind: sum(summary.get(kind, {}).values()) for kind in FAULT_KINDS}
+    return {kind: n for kind, n in summed.items() if n}
+
+
+def faults_counted(summary: dict[str, Any]) -> bool:
+    """The run counted every kind (one stored before its bots' faults or the clock's
+    calls were counted says nothing of them: not 'none')."""
+    return all(kind in summary for kind in FAULT_KINDS)
+
+
 def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:
     """Each pair's Elo (first against second, as in the pairs table) after each game
     counted for it, from the run's stored games in the order they were counted."""

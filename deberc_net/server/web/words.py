@@ -36,6 +36,8 @@ from deberc_net.protocol.messages import MESSAGES, Msg, phrase
 from deberc_net.protocol.render import deal_word
 from deberc_net.protocol.render_ru import RU_FORFEITS
 
+from .ladder_words import ru_clock_call, ru_first_fault
+
 
 class W(StrEnum):
     """A page word; its value is how a template names it (``w("open-tables")``)."""
@@ -213,6 +215,17 @@ class W(StrEnum):
     FIRST_CLOCK_CALL = "first-clock-call"
     BOT_FAULTS_NOTE = "bot-faults-note"
     CLOCK_CALLS_MISSING = "clock-calls-missing"
+    FORFEITS = "forfeits"
+    CRASHES = "crashes"
+    # the runs' list: each run's faults in one cell (docs/web.md), a count of each kind
+    RUN_FAULTS = "run-faults"
+    NO_FAULTS = "no-faults"
+    N_FORFEITS = "n-forfeits"
+    N_CRASHES = "n-crashes"
+    N_FALLBACKS = "n-fallbacks"
+    N_BOT_ERRORS = "n-bot-errors"
+    N_CLOCK_CALLS = "n-clock-calls"
+    CLOCK_NOT_COUNTED = "clock-not-counted"
     GAMES_LIST = "games-list"
     GAMES_SHOWN = "games-shown"  # which of a list's games a page shows
     PAGE_PREV = "page-prev"
@@ -515,16 +528,31 @@ WORDS: dict[W, tuple[str, str]] = {
         " past its clock, and its first legal call was sent instead; an exception: choose,"
         " pick, on_event or on_board raised. A clock's call: an ask not answered in time,"
         " or answered only with calls the server refused, and the server called for the"
-        " bot.",
+        " bot. A forfeit: a game the bot lost by forfeit (its clock run out three times in"
+        " a row, or away too long); a crash: the bot exited (or its copy in the ladder's"
+        " process failed) and was started again.",
         "Подмена: choose или pick бота подняли исключение, ответили недопустимым ходом или"
         " не уложились в часы, и вместо их хода послан первый допустимый; исключение: его"
         " подняли choose, pick, on_event или on_board. Ход по часам: на запрос не ответили"
-        " вовремя или ответили лишь ходами, которые сервер отверг, и сервер сходил за бота.",
+        " вовремя или ответили лишь ходами, которые сервер отверг, и сервер сходил за бота."
+        " Техническое поражение: партия, проигранная ботом без игры (часы вышли трижды"
+        " подряд или он отсутствовал слишком долго); падение: бот завершился (или его копия"
+        " в процессе турнира дала сбой) и был запущен снова.",
     ),
     W.CLOCK_CALLS_MISSING: (
         "The clock's calls were not counted for this run ({why}).",
         "Ходы по часам в этом турнире не подсчитаны ({why}).",
     ),
+    W.FORFEITS: ("Forfeits", "Технических поражений"),
+    W.CRASHES: ("Crashes", "Падений"),
+    W.RUN_FAULTS: ("Faults", "Ошибки"),
+    W.NO_FAULTS: ("none", "нет"),
+    W.N_FORFEITS: ("forfeits {n}", "технических поражений {n}"),
+    W.N_CRASHES: ("crashes {n}", "падений {n}"),
+    W.N_FALLBACKS: ("fallbacks {n}", "подмен {n}"),
+    W.N_BOT_ERRORS: ("exceptions {n}", "исключений {n}"),
+    W.N_CLOCK_CALLS: ("clock's calls {n}", "ходов по часам {n}"),
+    W.CLOCK_NOT_COUNTED: ("clock's calls not counted", "ходы по часам не подсчитаны"),
     W.GAMES_LIST: ("Games", "Партии"),
     W.GAMES_SHOWN: (
         "Games {first}–{last} of {count} (page {page} of {pages}).",
@@ -658,6 +686,15 @@ FIGURES: dict[str, W] = {
     "verdict-h1": W.VERDICT_FOR,
     "verdict-h0": W.VERDICT_AGAINST,
     "no-decision": W.NO_DECISION,
+}
+
+# a run's count of each kind of fault (ladders.FAULT_KINDS), as the runs' list says it
+FAULT_COUNTS: dict[str, W] = {
+    "forfeits": W.N_FORFEITS,
+    "crashes": W.N_CRASHES,
+    "fallbacks": W.N_FALLBACKS,
+    "bot_errors": W.N_BOT_ERRORS,
+    "clock_calls": W.N_CLOCK_CALLS,
 }
 
 # why a ladder run stopped before its report, as its page says it (RunStop.told)
@@ -840,6 +877,25 @@ class PageWords:
         key = STOP_WORDS.get(told)
         return told if key is None else said(key, self.lang)
 
+    def first_fault(self, told: str) -> str:
+        """A bot's first fault as its run stored it, in Russian as far as its form is
+        known (ladder_words.py; a bot's own words as they came)."""
+        return ru_first_fault(told) if self.russian else told
+
+    def clock_call(self, told: str) -> str:
+        """Where the clock's first call for a bot was: 'match m1 deal 1: play Jh',
+        «партия m1, раздача 1: ход В♥»."""
+        return ru_clock_call(told) if self.russian else told
+
+    def fault_counts(self, counts: Mapping[str, int], missing: object = None) -> str:
+        """A run's faults in one line for the runs' list, each kind's count
+        (ladders.fault_counts): 'forfeits 2, clock's calls 3'; ``missing``: its clock's
+        calls were not counted."""
+        told = [said(FAULT_COUNTS[kind], self.lang, n=n) for kind, n in counts.items()]
+        if missing:
+            told.append(said(W.CLOCK_NOT_COUNTED, self.lang))
+        return ", ".join(told)
+
     def why(self, reason: str, who: str | None = None) -> str:
         """Why a match ended, as its replay says it: 'rand let the clock run out too
         many times in a row: forfeit', never the stored token ('timeouts')."""
@@ -863,6 +919,7 @@ class PageWords:
 __all__ = [
     "CLOSES",
     "CLOSE_REASONS",
+    "FAULT_COUNTS",
     "FIGURES",
     "OVER_WORDS",
     "RANK_NAMES",
