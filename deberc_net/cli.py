@@ -689,25 +689,33 @@ def _ladder_table(args: argparse.Namespace) -> int:
     from deberc_net.ladder.store import open_ladder_store
     from deberc_net.server.store import is_postgres
 
+    if args.runs and not args.json:
+        print("deberc-net ladder table: --runs goes with --json", file=sys.stderr)
+        return 2
     if not is_postgres(args.db) and not os.path.exists(args.db):
         print(f"deberc-net ladder table: no database at {args.db}", file=sys.stderr)
         return 2
     store = _open_store("ladder table", open_ladder_store, args.db)
     if store is None:
         return 2
+    plain = args.json and not args.runs  # (the leaderboard's rows alone, as ever)
     listed = _read_or_say(
         "ladder table",
         args.db,
         store.close,
         lambda: (
             store.leaderboard(),
-            [] if args.json else store.uncounted_runs(),
-            [] if args.json else store.withheld_boards(),
+            [] if plain else store.uncounted_runs(),
+            [] if plain else store.withheld_boards(),
+            store.runs() if args.runs else [],
         ),
     )
     if listed is None:
         return 2
-    rows, runs, kept = listed
+    rows, runs, kept, every = listed
+    if args.runs:
+        print(json.dumps(report.table_object(rows, every, runs, kept)))
+        return 0
     print(json.dumps(rows) if args.json else report.leaderboard(rows, bool(runs)))
     # runs without boards: single-machine ones (or a distributed one not queued yet); a
     # stopped one stays so for good, so all of them are one line, however many
@@ -1405,7 +1413,13 @@ def build_parser(play_lang: str = "en") -> argparse.ArgumentParser:
     lt = lad_sub.add_parser("table", help="the leaderboard")
     lt.add_argument("--db", help=DB_HELP)
     lt.add_argument("--config", metavar="FILE.toml", help=CONFIG_HELP)
-    lt.add_argument("--json", action="store_true")
+    lt.add_argument("--json", action="store_true", help="the leaderboard's rows as JSON")
+    lt.add_argument(
+        "--runs",
+        action="store_true",
+        help="with --json: one object, the leaderboard, every run with its summary and "
+        "settings, and what the text says below the ratings (docs/bots.md)",
+    )
     lt.set_defaults(func=_ladder_table)
 
     adm = sub.add_parser(

@@ -1,10 +1,14 @@
-"""The ladder's summary and leaderboard as text for people."""
+"""The ladder's summary and leaderboard as text for people (and `ladder table --json
+--runs`'s object for programs)."""
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .store import RunRow, UncountedRun
 
 
 def _num(x: float | None, fmt: str = "+.1f") -> str:
@@ -289,3 +293,38 @@ def by_game(rows: list[dict[str, Any]]) -> dict[tuple[str, int], list[dict[str, 
     for r in rows:
         games.setdefault((r.get("variant", "moscow"), r.get("players", 2)), []).append(r)
     return games
+
+
+def table_object(
+    rows: list[dict[str, Any]],
+    runs: list[RunRow],
+    uncounted: list[UncountedRun],
+    withheld: list[tuple[str, int]],
+) -> dict[str, Any]:
+    """``ladder table --json --runs``: the leaderboard's rows (``--json``'s list), every
+    run newest first with its summary (``ladder run --json``'s object: the faults, the
+    clock's calls, the seed, each pair's margins; null until it is counted), its settings
+    and why it stopped, and what the text says below the ratings: the boards played of
+    a run not counted, the board keys whose results await a release (docs/bots.md)."""
+    boards = {run.id: run for run in uncounted}
+    listed = []
+    for run in runs:
+        waiting = boards.get(run.id)
+        listed.append(
+            {
+                "id": run.id,
+                "started": run.started,
+                "counted": run.summary is not None,
+                "summary": run.summary,
+                "settings": run.settings,
+                "stopped": None if run.stop is None else run.stop.kind.value,
+                "stop_reason": None if run.stop is None else run.stop.reason,
+                "boards_done": None if waiting is None else waiting.done,
+                "boards_queued": None if waiting is None else waiting.total,
+            }
+        )
+    return {
+        "leaderboard": rows,
+        "runs": listed,
+        "withheld": [{"board": key, "results": n} for key, n in withheld],
+    }

@@ -43,6 +43,10 @@ class RunRow:
     started: str
     summary: dict[str, Any] | None
     stop: RunStop | None = None
+    # how it was started: its command line (``argv``, its password hidden) and, for a
+    # distributed run, its queue's settings (``ladder table --json --runs`` gives them;
+    # the web pages never: they name bot commands)
+    settings: dict[str, Any] | None = None
 
 
 @attrs.frozen
@@ -154,7 +158,7 @@ _SELECT_LEADERBOARD = (
     "SELECT variant, players, bot, rating, mu, sigma, games, {updated} FROM ladder_ratings"
     " ORDER BY variant, players, rating DESC"
 )
-_SELECT_RUNS = "SELECT id, {started}, summary, stopped, stop_reason FROM ladder_runs"
+_SELECT_RUNS = "SELECT id, {started}, summary, stopped, stop_reason, settings FROM ladder_runs"
 # the same in both dialects ('done' is SQLite's 0/1, PostgreSQL's boolean)
 _SELECT_UNCOUNTED = (
     "SELECT r.id, coalesce(sum(CASE WHEN b.done THEN 1 ELSE 0 END), 0), count(b.board),"
@@ -191,12 +195,13 @@ _COUNT_GAMES = "SELECT count(*) FROM ladder_games WHERE run_id = {p}"
 
 
 def _run(row: tuple[Any, ...]) -> RunRow:
-    run, started, summary, stopped, reason = row
+    run, started, summary, stopped, reason, settings = row
     return RunRow(
         int(run),
         str(started),
         json.loads(summary) if summary else None,
         RunStop.from_row(stopped, reason),
+        json.loads(settings) if settings else None,
     )
 
 

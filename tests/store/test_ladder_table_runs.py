@@ -1,0 +1,96 @@
+"""``ladder table --json --runs``: one object with all that the text table says (the
+leaderboard, the runs not counted and why, the board keys whose results await a
+release) and every run's summary, settings and stop (docs/bots.md), from an SQLite file
+as from PostgreSQL. Before, ``--json`` printed the leaderboard alone, and a program had
+no way to a run's faults, clock's calls, seed or margins but the SQL; ``--json`` alone
+still prints the leaderboard's list, as its readers read it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from deberc_net.ladder.store import open_ladder_store
+from tests.ladder.helpers import RAND, RAND2, ladder, run_cli, summary
+
+from .test_ladder_table import _execute
+
+RATED = {"bot": "heur", "mu": 3.0, "sigma": 2.5, "rating": 30.0}
+COUNTED = {"bots": ["heur"], "seed": "s1", "deals": 1, "clock_calls": {"heur": 2}}
+
+
+def test_the_runs_and_what_the_text_says_below_the_ratings_on_both_stores(
+    store_db: str,
+) -> None:
+    store = open_ladder_store(store_db)
+    try:
+        counted = store.start_run({"argv": ["ladder", "run", "--seed", "s1"]})
+        store.finish_run(counted, COUNTED, [RATED], {"heur": 1})
+        playing = store.start_run({"argv": []})  # a single-machine run: no boards
+        queued = store.start_run({"argv": [], "distributed": {}})
+        failed = store.start_run({"argv": [], "distributed": {}})
+        leaderboard = store.leaderboard()
+    finally:
+        store.close()
+    _execute(store_db, "UPDATE ladder_runs SET stopped = 'failed', stop_reason ="
+             " 'worker h/1/ab: no bot' WHERE id = ?", failed)  # fmt: skip
+    for board, played in ((1, True), (2, False), (3, False)):
+        _execute(
+            store_db,
+            "INSERT INTO ladder_boards (run_id, board, spec, done) VALUES (?, ?, '{}', ?)",
+            queued, board, played,
+        )  # fmt: skip
+    for match, key in (("m1", "k1"), ("m2", "k1")):
+        _execute(
+            store_db,
+            "INSERT INTO running (match_id, board, result) VALUES (?, ?, '{}')",
+            match,
+            key,
+        )
+    plain = run_cli(["ladder", "table", "--db", store_db, "--json"])
+    assert plain.returncode == 0 and json.loads(plain.stdout) == leaderboard  # as ever
+    done = run_cli(["ladder", "table", "--db", store_db, "--json", "--runs"])
+    assert done.returncode == 0, done.stderr
+    table = json.loads(done.stdout)
+    assert set(table) == {"leaderboard", "runs", "withheld"}
+    assert table["leaderboard"] == leaderboard
+    assert table["withheld"] == [{"board": "k1", "results": 2}]
+    runs = {run["id"]: run for run in table["runs"]}
+    assert [run["id"] for run in table["runs"]] == [failed, queued, playing, counted]
+    assert runs[counted]["counted"] and runs[counted]["summary"] == COUNTED
+    assert runs[counted]["settings"] == {"argv": ["ladder", "run", "--seed", "s1"]}
+    assert (runs[counted]["boards_done"], runs[counted]["boards_queued"]) == (None, None)
+    assert not runs[playing]["counted"] and runs[playing]["summary"] is None
+    assert (runs[playing]["boards_done"], runs[playing]["boards_queued"]) == (0, 0)
+    assert (runs[queued]["boards_done"], runs[queued]["boards_queued"]) == (1, 3)
+    assert runs[queued]["stopped"] is None
+    assert runs[failed]["stopped"] == "failed"
+    assert runs[failed]["stop_reason"] == "worker h/1/ab: no bot"
+    for run in table["runs"]:
+        assert set(run) == {
+            "id", "started", "counted", "summary", "settings", "stopped", "stop_reason",
+            "boards_done", "boards_queued",
+        }  # fmt: skip
+        assert len(run["started"]) == len("2026-12-07 04:01:52")  # UTC, as SQLite says it
+
+
+def test_a_runs_summary_is_its_ladder_run_json(tmp_path: Path) -> None:
+    """What ``ladder run --json`` printed (the faults, the clock's calls, the seed, each
+    pair's margins) is the run's ``summary`` there, and its command line its settings."""
+    db = tmp_path / "ladder.sqlite3"
+    data = summary(ladder(tmp_path, "--bot", RAND, "--bot", RAND2, "--deals", "2", "--json"))
+    done = run_cli(["ladder", "table", "--db", str(db), "--json", "--runs"])
+    assert done.returncode == 0, done.stderr
+    (run,) = json.loads(done.stdout)["runs"]
+    assert run["summary"] == data and run["counted"]
+    assert {"fallbacks", "clock_calls", "seed", "pairs"} <= set(run["summary"])
+    assert run["summary"]["pairs"][0]["elo_margin"] == data["pairs"][0]["elo_margin"]
+    assert isinstance(run["settings"]["argv"], list)  # (here the tests' own: run in process)
+
+
+def test_runs_without_json_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "ladder.sqlite3"
+    open_ladder_store(db).close()
+    done = run_cli(["ladder", "table", "--db", str(db), "--runs"])
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "deberc-net ladder table: --runs goes with --json\n"
