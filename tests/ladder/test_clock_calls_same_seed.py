@@ -13,7 +13,7 @@ from pathlib import Path
 import trio
 
 from .helpers import EAGER, ladder, one_board_on, script, summary
-from .test_clock_calls import ONCE_LATE
+from .late_bot import ONCE_LATE
 
 SEED = "same1"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from deberc_net.ladder.store import open_ladder_store
 from tests.ladder.helpers import RAND, RAND2, ladder, run_cli, summary
 
-from .test_ladder_table import _execute
+from .records import raw
 
 RATED = {"bot": "heur", "mu": 3.0, "sigma": 2.5, "rating": 30.0}
 COUNTED = {"bots": ["heur"], "seed": "s1", "deals": 1, "clock_calls": {"heur": 2}}
@@ -32,21 +32,20 @@ def test_the_runs_and_what_the_text_says_below_the_ratings_on_both_stores(
         leaderboard = store.leaderboard()
     finally:
         store.close()
-    _execute(store_db, "UPDATE ladder_runs SET stopped = 'failed', stop_reason ="
-             " 'worker h/1/ab: no bot' WHERE id = ?", failed)  # fmt: skip
-    for board, played in ((1, True), (2, False), (3, False)):
-        _execute(
-            store_db,
-            "INSERT INTO ladder_boards (run_id, board, spec, done) VALUES (?, ?, '{}', ?)",
-            queued, board, played,
-        )  # fmt: skip
-    for match, key in (("m1", "k1"), ("m2", "k1")):
-        _execute(
-            store_db,
-            "INSERT INTO running (match_id, board, result) VALUES (?, ?, '{}')",
-            match,
-            key,
-        )
+    raw(
+        store_db,
+        "UPDATE ladder_runs SET stopped = 'failed', stop_reason = 'worker h/1/ab: no bot'"
+        f" WHERE id = {failed}",
+        *(
+            "INSERT INTO ladder_boards (run_id, board, spec, done)"
+            f" VALUES ({queued}, {board}, '{{}}', {played})"
+            for board, played in ((1, "TRUE"), (2, "FALSE"), (3, "FALSE"))
+        ),
+        *(
+            f"INSERT INTO running (match_id, board, result) VALUES ('{match}', 'k1', '{{}}')"
+            for match in ("m1", "m2")
+        ),
+    )
     plain = run_cli(["ladder", "table", "--db", store_db, "--json"])
     assert plain.returncode == 0 and json.loads(plain.stdout) == leaderboard  # as ever
     done = run_cli(["ladder", "table", "--db", store_db, "--json", "--runs"])

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from clients.client import Bot
 from deberc_net.server.web.ladder_words import ru_clock_call, ru_first_fault
+from tests.ladder.helpers import ladder, summary
 
 from .conftest import WebServer
-from .test_ladder_faults import COUNTED, FIRST_CLOCK, FIRST_FAULT, RU, _faults_table, _store_run
+from .ladder_runs import COUNTED, FIRST_CLOCK, FIRST_FAULT, RU, faults_table, store_run
 
 HARMED = {**COUNTED, "forfeits": {"rand": 2}, "crashes": {"heur": 1, "rand": 1}}
 CLEAN: dict[str, Any] = {key: {} for key in HARMED}
@@ -33,8 +33,8 @@ def _faults_cell(page: str, run: int) -> str:
 async def test_the_runs_list_counts_each_runs_faults_and_links_its_page(
     start_web: Callable[..., Any], db_path: Path
 ) -> None:
-    harmed, clean, older = (_store_run(db_path, s) for s in (HARMED, CLEAN, {}))
-    missing = _store_run(db_path, {**CLEAN, "clock_calls_missing": "OperationalError: gone"})
+    harmed, clean, older = (store_run(db_path, s) for s in (HARMED, CLEAN, {}))
+    missing = store_run(db_path, {**CLEAN, "clock_calls_missing": "OperationalError: gone"})
     web: WebServer = await start_web()
     page = (await web.get("/ladders"))[1].decode()
     assert "<th>SPRT</th><th>Faults</th></tr>" in page
@@ -58,7 +58,7 @@ async def test_the_runs_list_counts_each_runs_faults_and_links_its_page(
     run_page = (await web.get(f"/ladders/{harmed}"))[1].decode()
     assert '<table class="list" id="bot-faults">' in run_page
     assert "<th>Bot</th><th>Forfeits</th><th>Crashes</th><th>Fallbacks</th>" in run_page
-    assert _faults_table(run_page) == [
+    assert faults_table(run_page) == [
         ["heur", "0", "1", "12", "3", FIRST_FAULT, "0", "–"],
         ["rand", "2", "1", "0", "0", "–", "2", FIRST_CLOCK],
     ]
@@ -69,35 +69,48 @@ async def test_the_runs_list_counts_each_runs_faults_and_links_its_page(
 async def test_a_russian_runs_page_says_the_first_fault_and_clock_call_in_russian(
     start_web: Callable[..., Any], db_path: Path
 ) -> None:
-    run = _store_run(db_path, COUNTED)
+    run = store_run(db_path, COUNTED)
     web: WebServer = await start_web()
-    en = _faults_table((await web.get(f"/ladders/{run}"))[1].decode())
+    en = faults_table((await web.get(f"/ladders/{run}"))[1].decode())
     assert [en[0][3], en[1][5]] == [FIRST_FAULT, FIRST_CLOCK]  # English as stored
-    ru = _faults_table((await web.get(f"/ladders/{run}", headers=RU))[1].decode())
+    ru = faults_table((await web.get(f"/ladders/{run}", headers=RU))[1].decode())
     assert ru[0][3] == "choose подняла исключение RuntimeError('x') в greedy.py:42"
     assert ru[1][5] == "партия m1, раздача 1: ход В♥"  # (FIRST_CLOCK: play Jh)
 
 
-def _first_fault(pick: Callable[[list[str]], str]) -> str:
-    """The first fault the client library says for a bot whose pick is ``pick``."""
-    bot = Bot(lambda view: "pas", name="b", pick=pick, tell=lambda told: None)
-    bot._pick(pick, ["pas", "igrayu"])
-    assert bot.stats.first_fault is not None
-    return bot.stats.first_fault
+# two in-process bots (docs/bots.md "In-process bots"): one whose pick raises, one whose
+# pick answers a call that is not legal; the client library says each first fault
+FAULTY = """\
+from clients.client import Brain
 
 
-def _raises(legal: list[str]) -> str:
-    raise ValueError("no call at all")  # (its ' at ' is the message's, not where)
+def brain(name, seed):
+    def pick(legal):
+        if seed == "raises":
+            raise ValueError("no call at all")  # (its ' at ' is the message's, not where)
+        return "Jz"
+
+    return Brain(lambda view: pick(view.legal), pick=pick, asks_only=True)
+"""
 
 
-def test_the_client_librarys_faults_read_back_in_russian() -> None:
-    raised = _first_fault(_raises)
-    assert raised.startswith("pick raised ValueError('no call at all') at ")
+def _first_faults(tmp_path: Path) -> dict[str, str]:
+    """The first faults a ladder of the two stored, as the client library said them."""
+    (tmp_path / "faulty.py").write_text(FAULTY, encoding="utf-8")
+    bots = ("--bot", "raises=py:faulty --seed raises", "--bot", "wrong=py:faulty --seed x")
+    data = summary(ladder(tmp_path, *bots, "--deals", "1", "--json"))
+    first: dict[str, str] = data["first_faults"]
+    return first
+
+
+def test_the_client_librarys_faults_read_back_in_russian(tmp_path: Path) -> None:
+    first = _first_faults(tmp_path)
+    raised, not_legal = first["raises"], first["wrong"]
+    assert raised.startswith("pick raised ValueError('no call at all') at faulty.py:")
     where = raised.rsplit(" at ", 1)[1]
     assert ru_first_fault(raised) == (
         f"pick подняла исключение ValueError('no call at all') в {where}"
     )
-    not_legal = _first_fault(lambda legal: "Jz")
     assert not_legal == "pick answered 'Jz', not a legal call"
     assert ru_first_fault(not_legal) == "pick ответила 'Jz', а это недопустимый ход"
     late = "choose took longer than its 2.90 s (the request's clock=3500 ms less 0.6 s)"

@@ -5,61 +5,19 @@ showed neither: a bot whose clock ran out read as clean on the web."""
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from deberc_net.ladder.stats import PairStats
-from deberc_net.ladder.store import StoredGame, open_ladder_store
-
 from .conftest import WebServer
-
-RU = {"Accept-Language": "ru"}
-FIRST_FAULT = "choose raised RuntimeError('x') at greedy.py:42"
-FIRST_CLOCK = "match m1 deal 1: play Jh"
-COUNTED = {
-    "fallbacks": {"heur": 12},
-    "bot_errors": {"heur": 3},
-    "first_faults": {"heur": FIRST_FAULT},
-    "clock_calls": {"rand": 2},
-    "first_clock_calls": {"rand": FIRST_CLOCK},
-}
-
-
-def _store_run(db_path: Path, counted: dict[str, Any]) -> int:
-    """A finished run of one game of heur v rand, its summary with ``counted``."""
-    pair = PairStats("heur", "rand", 2)
-    pair.add((0, ("heur", "rand")), 162, 0)
-    summary = {
-        "bots": ["heur", "rand"], "players": 2, "variant": "moscow", "options": [],
-        "boards": 1, "seed": "s1", "schedule": "round-robin", "games": 1, "deals": 1,
-        "ratings": [], "pairs": [pair.as_dict()], "sprt": None, **counted,
-    }  # fmt: skip
-    store = open_ladder_store(db_path)
-    try:
-        run = store.start_run({})
-        store.add_games(run, [StoredGame(0, ["heur", "rand"], "m1", [162, 0], "score", None)])
-        store.finish_run(run, summary, [], {})
-        return run
-    finally:
-        store.close()
-
-
-def _faults_table(page: str) -> list[list[str]]:
-    table = page.split('id="bot-faults"', 1)[1].split("</table>", 1)[0]
-    rows = table.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
-    return [
-        [html.unescape(cell.split("</td>", 1)[0]) for cell in row.split("<td>")[1:]]
-        for row in rows.split("<tr>")[1:]
-    ]
+from .ladder_runs import COUNTED, FIRST_CLOCK, FIRST_FAULT, RU, faults_table, store_run
 
 
 async def test_a_runs_page_shows_each_bots_faults_and_the_clocks_calls(
     start_web: Callable[..., Any], db_path: Path
 ) -> None:
-    run = _store_run(db_path, COUNTED)
+    run = store_run(db_path, COUNTED)
     web: WebServer = await start_web()
     status, body = await web.get(f"/ladders/{run}")
     page = body.decode()
@@ -67,7 +25,7 @@ async def test_a_runs_page_shows_each_bots_faults_and_the_clocks_calls(
     assert "<h2>Bot faults and the clock&#39;s calls</h2>" in page
     assert "<th>Fallbacks</th><th>Exceptions</th><th>First fault</th>" in page
     assert "<th>Clock&#39;s calls</th><th>The clock&#39;s first</th>" in page
-    assert _faults_table(page) == [
+    assert faults_table(page) == [
         ["heur", "12", "3", FIRST_FAULT, "0", "–"],
         ["rand", "0", "0", "–", "2", FIRST_CLOCK],
     ]
@@ -77,7 +35,7 @@ async def test_a_runs_page_shows_each_bots_faults_and_the_clocks_calls(
     assert "<th>Подмен</th><th>Исключений</th><th>Первая ошибка</th>" in ru
     assert "<th>Ходов по часам</th><th>Первый по часам</th>" in ru
     # the first fault and the clock's first call in Russian (test_ladder_fault_marks.py)
-    assert _faults_table(ru) == [
+    assert faults_table(ru) == [
         ["heur", "12", "3", "choose подняла исключение RuntimeError('x') в greedy.py:42", "0", "–"],
         ["rand", "0", "0", "–", "2", "партия m1, раздача 1: ход В♥"],
     ]
@@ -90,11 +48,11 @@ async def test_a_clean_run_says_none_and_an_older_run_says_nothing(
     start_web: Callable[..., Any], db_path: Path
 ) -> None:
     empty: dict[str, Any] = {key: {} for key in COUNTED}
-    clean, older = _store_run(db_path, empty), _store_run(db_path, {})
-    clock_only = _store_run(db_path, {"clock_calls": {}, "first_clock_calls": {}})
+    clean, older = store_run(db_path, empty), store_run(db_path, {})
+    clock_only = store_run(db_path, {"clock_calls": {}, "first_clock_calls": {}})
     web: WebServer = await start_web()
     page = (await web.get(f"/ladders/{clean}"))[1].decode()
-    assert _faults_table(page) == [
+    assert faults_table(page) == [
         ["heur", "0", "0", "–", "0", "–"],
         ["rand", "0", "0", "–", "0", "–"],
     ]
@@ -104,7 +62,7 @@ async def test_a_clean_run_says_none_and_an_older_run_says_nothing(
     api = json.loads((await web.get(f"/api/ladders/{older}"))[1])
     assert not set(COUNTED) & set(api["summary"])  # absent, not 0
     page = (await web.get(f"/ladders/{clock_only}"))[1].decode()
-    assert "Fallbacks" not in page and _faults_table(page) == [
+    assert "Fallbacks" not in page and faults_table(page) == [
         ["heur", "0", "–"],
         ["rand", "0", "–"],
     ]
@@ -116,11 +74,11 @@ async def test_a_run_whose_count_failed_says_its_clocks_calls_were_not_counted(
     """A run stored without the clock's calls, their count failed (docs/bots.md): the
     page says so, with why, not that there were none."""
     faults = {key: COUNTED[key] for key in ("fallbacks", "bot_errors", "first_faults")}
-    run = _store_run(db_path, {**faults, "clock_calls_missing": "OperationalError: gone"})
+    run = store_run(db_path, {**faults, "clock_calls_missing": "OperationalError: gone"})
     web: WebServer = await start_web()
     page = (await web.get(f"/ladders/{run}"))[1].decode()
     assert "Clock&#39;s calls</th>" not in page
-    assert _faults_table(page)[0] == ["heur", "12", "3", FIRST_FAULT]
+    assert faults_table(page)[0] == ["heur", "12", "3", FIRST_FAULT]
     told = "The clock&#39;s calls were not counted for this run (OperationalError: gone)."
     assert f'<p id="clock-calls-missing">{told}</p>' in page
     ru = (await web.get(f"/ladders/{run}", headers=RU))[1].decode()
