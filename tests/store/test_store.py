@@ -507,6 +507,33 @@ def test_recent_games_newest_first_for_any_writing_of_a_name(store: Store) -> No
     assert store.recent_games("nobody") == []
 
 
+def test_a_registered_names_games_are_its_accounts_not_a_guests_before_it(
+    store: Store, store_db: str
+) -> None:
+    """A guest boris played m1 and left; then boris was registered: m1 is not the
+    account's (a tryout, s42: finger boris listed it), m2, played since, is; an
+    unregistered name's games are all listed, as before."""
+    finish(store, "m1", ["boris", "vova"], "vova")  # the guest boris's
+    finish(store, "m2", ["Boris", "vova"], "Boris")
+    finish(store, "m3", ["gus", "vova"], "gus")
+    assert store.add_account("BORIS", b"s", b"h")
+    # the account made after m1 finished, m2 after it (stored times: whole seconds)
+    raw(
+        store_db,
+        "UPDATE matches SET finished = '2030-01-01 10:00:00' WHERE id IN ('m1', 'm3')",
+        "UPDATE accounts SET created = '2030-01-01 10:00:05'",
+        "UPDATE matches SET finished = '2030-01-01 10:00:09' WHERE id = 'm2'",
+        "UPDATE match_players SET finished = (SELECT finished FROM matches m"
+        " WHERE m.id = match_players.match_id)",
+    )
+    assert [g["match"] for g in store.recent_games("boris")] == ["m2"]
+    assert [g["match"] for g in store.recent_games("vova")] == ["m2", "m3", "m1"]
+    assert [g["match"] for g in store.recent_games("gus")] == ["m3"]
+    # a game finished in the very second the account was made is counted as its
+    raw(store_db, "UPDATE match_players SET finished = '2030-01-01 10:00:05'")
+    assert [g["match"] for g in store.recent_games("boris")] == ["m2", "m1"]
+
+
 def test_a_finished_match_is_found_by_its_id_with_or_without_deals(store: Store) -> None:
     finish(store, "m1", ["Ann", "bob"], "Ann")  # over before any deal was stored
     store.add_deal(deal("m2", 1))  # running: not finished

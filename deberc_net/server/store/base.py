@@ -621,7 +621,8 @@ class Store(Protocol):
         winner, reason, totals, finished ('YYYY-MM-DD HH:MM:SS', UTC), forfeit (the
         seat that forfeited it; None: not a forfeit, or not kept then), options (the
         table's, sorted), dealt (a deal of it is stored: not one forfeited before its
-        first call)."""
+        first call). A registered name's: only those finished since its account was
+        made (before, the name was a guest's: RECENT_GAMES)."""
         ...
 
     def finished_match(self, match_id: str) -> dict[str, Any] | None:
@@ -1014,12 +1015,18 @@ PLAYERS_HEAL = (
 # whether a match (``{m}``: its row) has a deal stored: one forfeited before its first
 # call has none (the (match_id, deal_no) key's index answers it)
 DEALT = "EXISTS (SELECT 1 FROM deals d WHERE d.match_id = {m}.id)"
-# ``recent_games``: his newest rows off that index, each joined to its match
+# ``recent_games``: his newest rows off that index, each joined to its match. A row
+# stores a name only, and a guest's name is anyone's once he has gone: a registered
+# name's games are those finished since its account was made (no guest can play under
+# it since, nor could anyone register it while a guest held it), so the games a guest
+# of that name played before are not his (a tryout, s42: finger listed them)
 RECENT_GAMES = (
     "SELECT m.id, m.table_id, m.players, m.variant, m.winner, m.reason, m.totals,"
     " {finished}, m.forfeit, m.options, " + DEALT.format(m="m") + " FROM match_players p"
     " JOIN matches m ON m.id = p.match_id"
-    " WHERE p.key = {p} ORDER BY p.finished DESC, p.seq DESC LIMIT {p}"
+    " WHERE p.key = {p} AND NOT EXISTS (SELECT 1 FROM accounts a"
+    " WHERE a.key = p.key AND a.created > p.finished)"
+    " ORDER BY p.finished DESC, p.seq DESC LIMIT {p}"
 )
 
 
