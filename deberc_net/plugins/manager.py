@@ -331,6 +331,21 @@ class RuleBook:
             deal_class=deal_class,
         )
 
+    def options_for(self, variant: str, players: int) -> list[str]:
+        """The options a table of ``variant`` for ``players`` may take alone: of its
+        player count, not at odds with its variant, not another game's own."""
+        games = {r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT}
+        bidding = variant not in self._rules or self._rules[variant].info.bidding
+        return [
+            r.name
+            for r in self.rules()
+            if r.info.kind == RuleKind.OPTION
+            and players in r.info.players
+            and variant not in r.info.conflicts
+            and all(g == variant for g in games.intersection(r.info.requires))
+            and (bidding or not r.info.needs_bidding)
+        ]
+
     def _pick(self, variant: str, options: Sequence[str], players: int) -> list[str]:
         """The table's rules: the builtin, the player-count rules, the variant, the
         options. Raises RuleError naming what does not fit."""
@@ -348,13 +363,20 @@ class RuleBook:
                 games = [r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT]
                 kinds = [r.name for r in self.rules() if r.info.kind == expected]
                 variants, known = ", ".join(games), ", ".join(kinds)
-                # a word near a known one is most likely it mistyped: that one named, not
-                # every option (a dozen lines on a terminal); read in Latin letters too
-                # (near_names: 'терц-501', 'tо-301'); after the player count a word may
-                # be a variant mistyped: the variants are near ones of an option's too
+                # a word near a known one is most likely it mistyped: that one named, read
+                # in Latin letters too (near_names: 'терц-501', 'tо-301'); after the player
+                # count a word may be a variant mistyped: the variants are near ones of an
+                # option's too. A word near variants only is a mistyped variant, wherever
+                # it stands, and the variants are listed; near an option, the options
+                # (a tryout, s42: 'to-300' was told the variants, 'kharkof' an option)
                 near = near_name(name, games if expected == RuleKind.VARIANT else [*games, *kinds])
-                if near is not None:
-                    raise RuleError(f"unknown {expected} {told!r} ({near}?); variants: {variants}")
+                if near is not None and all(n in games for n in near.split(", ")):
+                    raise RuleError(
+                        f"unknown variant {told!r}: did you mean {near}? Variants: {variants}"
+                    )
+                if near is not None:  # the options this table could take, not 40
+                    fit = ", ".join(self.options_for(variant, players))
+                    raise RuleError(f"unknown option {told!r}: did you mean {near}? Options: {fit}")
                 if expected == RuleKind.VARIANT:
                     raise RuleError(f"unknown {expected} {told!r}; known: {known}")
                 raise RuleError(

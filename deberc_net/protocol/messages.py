@@ -390,6 +390,7 @@ class Msg(StrEnum):
     # a table's rules refused ('new', 'seek': bad-rules), read back by protocol.refusals
     RULES_UNKNOWN_VARIANT = "rules-unknown-variant"
     RULES_UNKNOWN_NEAR = "rules-unknown-near"
+    RULES_UNKNOWN_NEAR_OPTION = "rules-unknown-near-option"
     RULES_UNKNOWN = "rules-unknown"
     RULES_ASKED_NEAR = "rules-asked-near"  # 'rules terz': the rule near it named
     RULES_VARIANT_AS_OPTION = "rules-variant-as-option"
@@ -1691,8 +1692,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{kind} {name} нет; есть: {known}",
     ),
     Msg.RULES_UNKNOWN_NEAR: (
-        "unknown {kind} {name} ({near}?); variants: {variants}",
-        "{kind} {name} нет (может быть, {near}?); варианты: {variants}",
+        "unknown {kind} {name}: did you mean {near}? Variants: {variants}",
+        "{kind} {name} нет: может быть, {near}? Варианты: {variants}",
+    ),
+    Msg.RULES_UNKNOWN_NEAR_OPTION: (
+        "unknown {kind} {name}: did you mean {near}? Options: {known}",
+        "{kind} {name} нет: может быть, {near}? Опции: {known}",
     ),
     Msg.RULES_UNKNOWN: (
         "unknown {kind} {name}; variants: {variants}; options: {known}",

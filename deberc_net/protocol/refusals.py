@@ -229,9 +229,14 @@ def _q(group: str) -> str:
 _RULE_FORMS: tuple[tuple[str, Msg], ...] = (
     (rf"unknown (?P<kind>{_KIND}) {_q('name')}; known: (?P<known>.*)", Msg.RULES_UNKNOWN_VARIANT),
     (
-        rf"unknown (?P<kind>{_KIND}) {_q('name')} \((?P<near>[^()]*)\?\);"
-        r" variants: (?P<variants>.*)",
+        rf"unknown (?P<kind>{_KIND}) {_q('name')}: did you mean (?P<near>[^?]*)\?"
+        r" Variants: (?P<variants>.*)",
         Msg.RULES_UNKNOWN_NEAR,
+    ),
+    (
+        rf"unknown (?P<kind>{_KIND}) {_q('name')}: did you mean (?P<near>[^?]*)\?"
+        r" Options: (?P<known>.*)",
+        Msg.RULES_UNKNOWN_NEAR_OPTION,
     ),
     (
         rf"unknown (?P<kind>{_KIND}) {_q('name')}; variants: (?P<variants>.*);"
@@ -306,7 +311,14 @@ _PLAIN = frozenset(
 # of «X нет» («опции «moskow» нет»)
 _RU_KINDS = {"variant": "вариант", "option": "опция", "players": "правило числа игроков"}
 _RU_KINDS_OF = {"variant": "варианта", "option": "опции", "players": "правила числа игроков"}
-_UNKNOWN = frozenset((Msg.RULES_UNKNOWN_VARIANT, Msg.RULES_UNKNOWN_NEAR, Msg.RULES_UNKNOWN))
+_UNKNOWN = frozenset(
+    (
+        Msg.RULES_UNKNOWN_VARIANT,
+        Msg.RULES_UNKNOWN_NEAR,
+        Msg.RULES_UNKNOWN_NEAR_OPTION,
+        Msg.RULES_UNKNOWN,
+    )
+)
 
 
 @functools.cache

@@ -1615,14 +1615,14 @@ def test_a_refusal_not_of_a_call_keeps_the_option_names_as_the_server_wrote_them
             *START,
             "error code=bad-rules text=unknown option 'to-9999'; variants: kharkov, moscow, "
             "tertz; options: stake-1, to-1001, to-301, to-9-stakes",
-            "error code=bad-rules text=unknown option '301' (to-301?); variants: kharkov",
+            "error code=bad-rules text=unknown option '301': did you mean to-301? Options: to-301",
             "error code=wrong-phase seq=7 text=ot-K is not a call you may make now",
         ]
     )
     assert state.log[-3:] == (
         "! unknown option 'to-9999'; variants: kharkov, moscow, tertz; options: stake-1, "
         "to-1001, to-301, to-9-stakes",
-        "! unknown option '301' (to-301?); variants: kharkov",
+        "! unknown option '301': did you mean to-301? Options: to-301",
         "! ot korolya is not a call you may make now",  # a call's refusal: spoken still
     )
 

@@ -33,6 +33,7 @@ SAMPLES: dict[str, list[object]] = {
     "near": ["moscow", "tertz-501", "to-1001, to-1002"],
     "variants": ["kharkov, moscow, tertz"],
     "known": ["to-301, to-1001"],
+    "fit": ["to-301, to-1001"],
     "rule.info.kind": ["option", "players"],
     "counts": ["2, 3, 4", "4"],
     "players": [5],
@@ -105,7 +106,9 @@ def test_the_walk_finds_the_books_sentences() -> None:
     assert len(sentences) >= 14
     assert "'moskow' is for 2, 3, 4 players, not 5" in sentences
     assert "options 'moskow' and 'to-301' contradict each other" in sentences
-    assert 'unknown option "it\'s" (moscow?); variants: kharkov, moscow, tertz' in sentences
+    assert 'unknown variant "it\'s": did you mean moscow? Variants: kharkov, moscow, tertz' in (
+        sentences
+    )
 
 
 def test_every_sentence_of_the_rule_book_has_a_russian_reason() -> None:
@@ -158,23 +161,23 @@ def test_every_refusal_of_the_shipped_rules_has_a_russian_reason() -> None:
         ),
         (
             (2, "moscow", ("moskow",)),
-            "unknown option 'moskow' (moscow?); variants: kharkov, moscow, tertz",
-            "опции «moskow» нет (может быть, moscow?); варианты: kharkov, moscow, tertz",
+            "unknown variant 'moskow': did you mean moscow? Variants: kharkov, moscow, tertz",
+            "варианта «moskow» нет: может быть, moscow? Варианты: kharkov, moscow, tertz",
         ),
         (  # the option's name with the variant's Russian spelling in it (s41)
             (2, "tertz", ("терц-501",)),
-            "unknown option 'терц-501' (tertz-501?); variants: kharkov, moscow, tertz",
-            "опции «терц-501» нет (может быть, tertz-501?); варианты: kharkov, moscow, tertz",
+            "unknown option 'терц-501': did you mean tertz-501? Options: ",
+            "опции «терц-501» нет: может быть, tertz-501? Опции: ",
         ),
         (  # two as near: both named, in Russian too
             (2, "moscow", ("to-1000",)),
-            "unknown option 'to-1000' (to-1001, to-1002?); variants: kharkov, moscow, tertz",
-            "опции «to-1000» нет (может быть, to-1001, to-1002?); варианты: kharkov, moscow, tertz",
+            "unknown option 'to-1000': did you mean to-1001, to-1002? Options: ",
+            "опции «to-1000» нет: может быть, to-1001, to-1002? Опции: ",
         ),
         (  # a variant in look-alike letters: its near name, in the near form
             (2, "tерц", ()),
-            "unknown variant 'tерц' (tertz?); variants: kharkov, moscow, tertz",
-            "варианта «tерц» нет (может быть, tertz?); варианты: kharkov, moscow, tertz",
+            "unknown variant 'tерц': did you mean tertz? Variants: kharkov, moscow, tertz",
+            "варианта «tерц» нет: может быть, tertz? Варианты: kharkov, moscow, tertz",
         ),
         (
             (2, "moscow", ("foo",)),
@@ -261,3 +264,26 @@ def test_the_error_line_in_russian_and_in_english() -> None:
     other = rules_refused("the moon is not right for 'tertz'")
     assert render_ru(other) == [f"Ошибка (bad-rules): {GENERIC}"]
     assert render_ru(ev.Error("bad-rules", "x")) == [f"Ошибка (bad-rules): {GENERIC}"]
+
+
+def test_a_word_near_an_option_lists_the_tables_options_near_a_variant_the_variants() -> None:
+    """A tryout, s42: 'new 2 to-300' was answered with the variants, 'new 2 kharkof' was
+    called an unknown option: a mistyped option lists the options this table could take
+    (not the variants, nor another game's), a mistyped variant is called one."""
+    book = rule_book()
+    with pytest.raises(RuleError) as refused:
+        book.ruleset(2, "moscow", ("to-300",))
+    options = book.options_for("moscow", 2)
+    assert str(refused.value) == (
+        f"unknown option 'to-300': did you mean to-301? Options: {', '.join(options)}"
+    )
+    assert "to-301" in options and "tertz-501" not in options and "moscow" not in options
+    assert "pair-combinations" not in options  # (for 4 players)
+    assert "tertz-501" in book.options_for("tertz", 2)
+    with pytest.raises(RuleError) as refused:
+        book.ruleset(2, "moscow", ("kharkof",))
+    said = "unknown variant 'kharkof': did you mean kharkov? Variants: kharkov, moscow, tertz"
+    assert str(refused.value) == said
+    assert _russian(said) == (
+        "варианта «kharkof» нет: может быть, kharkov? Варианты: kharkov, moscow, tertz"
+    )

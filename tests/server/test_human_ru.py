@@ -164,7 +164,8 @@ async def test_refused_rules_say_their_reason_in_russian(port: int, connect: Con
         ("new 3 tertz", "«tertz» — для 2 игроков, а не для 3"),
         ("new 2 moscow short to-301", "опции «short» и «to-301» противоречат друг другу"),
         ("new 2 pair-combinations", "«pair-combinations» — для 4 игроков, а не для 2"),
-        ("new 2 moskow", "опции «moskow» нет (может быть, moscow?); варианты: kharkov,"),
+        ("new 2 moskow", "варианта «moskow» нет: может быть, moscow? Варианты:"),
+        ("new 2 to-300", "опции «to-300» нет: может быть, to-301? Опции:"),
         ("seek 2 foo", "опции «foo» нет; варианты: kharkov, moscow, tertz; опции:"),
         ("seek 2 private", "закрытый стол открывают командой new ... private, а садятся"),
     ]:
