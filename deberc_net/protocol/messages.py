@@ -58,6 +58,8 @@ class Msg(StrEnum):
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
     AMBIGUOUS_CALL = "ambiguous-call"
+    RANK_WHICH = "rank-which"
+    RANK_ALONE = "rank-alone"
     FIRST_PERSON_WRITES = "first-person-writes"
     SIT = "sit"
     SEAT_KEPT_AFTER_STALL = "seat-kept-after-stall"
@@ -656,6 +658,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "ot {letter}: from the ten or from the ace? Latin T is the ten, Cyrillic Т "
         "the ace: type ot 10 or ot A.",
         "от {letter} — от туза или от десятки? Напишите «от туза» или «от десятки».",
+    ),
+    # a rank typed without its suit ('K'): the cards of it one may play (§8.1)
+    Msg.RANK_WHICH: (
+        "'{typed}' is which card: {cards}? Type it with its suit.",
+        "«{typed}» — какая карта: {cards}? Напишите её с мастью.",
+    ),
+    Msg.RANK_ALONE: (  # (the one card it may be is the refusal's hint)
+        "'{typed}' alone is no card: type it with its suit.",
+        "«{typed}» без масти — не карта: напишите её с мастью.",
     ),
     Msg.AMBIGUOUS_CALL: (
         "'{typed}' may be {calls}: say which.",

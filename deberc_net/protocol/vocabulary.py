@@ -292,6 +292,18 @@ class AmbiguousCall(CallSyntaxError):
         super().__init__(f"{said_back(typed)!r} may be {tokens}: say which")
 
 
+class RankAlone(CallSyntaxError):
+    """A rank typed without its suit ('K') while cards of that rank may be played: a
+    card is its rank and its suit (docs/protocol.md §8.1), so nothing is played, and the
+    cards it may have meant are named (a tryout, s42: 'K' got a bare 'not a table
+    call')."""
+
+    def __init__(self, typed: str, cards: Sequence[Call]) -> None:
+        self.typed = typed  # the word as typed
+        self.cards = tuple(cards)  # the legal cards of that rank, in legal order
+        super().__init__(f"not a table call: {said_back(typed)!r}")
+
+
 class FirstPersonWrites(CallSyntaxError):
     """«пишу» ('I write'): the talk's «пишет» ('it writes': the other's combination is
     written, docs/rules.md §3) said of oneself, which names no call: the one who gives
@@ -461,6 +473,15 @@ def parse_call(
     if t in _WRITE_I:
         top = next((c for c in legal if c.name == C.OT), None)
         raise FirstPersonWrites(text.strip(), top)
+    if len(words) == 1 and words[0] in _RANK_WORDS:
+        ranks = {_RANK_WORDS[words[0]]}
+        if words[0] == "t" or (words[0] == "т" and not cyrillic_ace):  # the look-alike
+            ranks = {_TEN, _ACE}
+        cards = [
+            c for c in legal if c.name == C.PLAY and c.card is not None and c.card & 7 in ranks
+        ]
+        if cards:
+            raise RankAlone(text.strip(), cards)
     raise CallSyntaxError(f"not a table call: {said_back(text.strip())!r}")
 
 

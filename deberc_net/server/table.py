@@ -24,7 +24,7 @@ import trio
 
 from deberc_net.game import events as g
 from deberc_net.game.calls import KONETS, MENYAYU, NE_MENYAYU, PAS, Call
-from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, suit_of
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, card_str, suit_of
 from deberc_net.game.clock import Clocks, automatic_call
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.match import Match
@@ -39,7 +39,7 @@ from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.hints import command_hint, hint, ten_meant
-from deberc_net.protocol.lang import Lang, TableWords, ru_call, table_words
+from deberc_net.protocol.lang import Lang, TableWords, ru_call, spoken_call, table_words
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, Phrase, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
@@ -49,6 +49,7 @@ from deberc_net.protocol.vocabulary import (
     AmbiguousRank,
     CallSyntaxError,
     FirstPersonWrites,
+    RankAlone,
     numbered_call_range,
     parse_call,
 )
@@ -1303,6 +1304,9 @@ class Table:
             said = phrase(Msg.AMBIGUOUS_CALL, typed=said_back(exc.typed), calls=calls)
             session.send(ev.error("ambiguous-call", said))
             return
+        except RankAlone as exc:
+            self._refuse_rank_alone(session, exc)
+            return
         except FirstPersonWrites as exc:
             top = phrase(Msg.CALL_WORD, call="ot RANK", ru="«от …»")
             if exc.top is not None:
@@ -1325,6 +1329,26 @@ class Table:
         clocks = self.clocks
         if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
             clocks.answered(seat)
+
+    def _refuse_rank_alone(self, session: Session, exc: RankAlone) -> None:
+        """A rank without its suit: the cards of it that may be played named, as each
+        style writes a card (K♥, К♥), in the hand's order; one alone is the hint= (as a
+        card a letter away is: docs/protocol.md §8.1)."""
+        typed = said_back(exc.typed)
+        tokens = [card_str(c) for c in sorted(c.card for c in exc.cards if c.card is not None)]
+        cards = tuple(
+            phrase(Msg.CALL_WORD, call=spoken_call(t), ru=ru_call(t, self.words)) for t in tokens
+        )
+        if len(cards) > 1:
+            session.send(
+                ev.error("ambiguous-call", phrase(Msg.RANK_WHICH, typed=typed, cards=cards))
+            )
+            return
+        said = phrase(Msg.RANK_ALONE, typed=typed)
+        error = ev.Error(
+            "unknown-command", said.text(), said=said, hint=tokens[0], words=self.words
+        )
+        session.send(error)
 
     def _call_word(self, token: str) -> Phrase:
         """A call named in a refusal: its token, in Russian as the table says it

@@ -125,3 +125,48 @@ async def test_help_of_a_command_said_by_its_meaning_or_mistyped_names_it(
     bot = await connect.machine(port, "bot")
     await bot.send("help tabels")
     assert await bot.expect("help") == {"text": "no command 'tabels': did you mean 'help tables'?"}
+
+
+async def test_a_rank_alone_names_the_cards_it_may_be_and_plays_none(
+    port: int, connect: Connector
+) -> None:
+    """A card is its rank and suit (docs/protocol.md §8.1): 'K' holding two kings one
+    may play got a bare "not a table call: 'K'" (a tryout, s42); now the refusal names
+    them, or, one alone, hints it; nothing is played."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    seen: set[str] = set()
+    while seen != {"two", "one"}:
+        found = await next_ask(ann, bob)
+        assert found is not None, seen  # (a match has more than enough tricks for both)
+        ask, who = found
+        legal = ask["legal"].split(",")
+        if ask["phase"] != "play":
+            await who.send("igrayu" if "igrayu" in legal else legal[0])
+            continue
+        by_rank: dict[str, list[str]] = {}
+        for token in legal:
+            by_rank.setdefault(token[:-1], []).append(token)
+        for rank, cards in sorted(by_rank.items()):
+            kind = "two" if len(cards) > 1 else "one"
+            if kind in seen:
+                continue
+            seen.add(kind)
+            await who.send(rank)
+            _, error = fields(await who.read_until(lambda x: x.startswith("error ")))
+            if kind == "one":
+                assert (error["code"], error.get("hint")) == ("unknown-command", cards[0])
+                assert error["text"] == f"'{rank}' alone is no card: type it with its suit."
+            else:
+                symbols = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+                named = ", ".join(sorted(t[:-1] + symbols[t[-1]] for t in cards))
+                assert error["code"] == "ambiguous-call" and "hint" not in error
+                assert error["text"].startswith(f"'{rank}' is which card: ")
+                assert set(error["text"].split(": ")[1].split("?")[0].split(", ")) == set(
+                    named.split(", ")
+                )
+            await who.send("state")  # nothing played: the same request, asked again
+            again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
+            assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
+        await who.send(legal[0])
