@@ -59,6 +59,21 @@ class LegalSuggester(Suggester):
         return value + found[0][len(value) :] if found else None
 
 
+def _editing_keys() -> dict[str, str]:
+    """Input's own keys that edit the line or move in it, each with its action
+    (textual's: Ctrl+U deletes what is left of the cursor, Ctrl+K what is right of it,
+    Ctrl+W a word, as a shell's line does); not the clipboard's, nor Enter."""
+    keys: dict[str, str] = {}
+    for binding in Input.BINDINGS:
+        key, action = (binding.key, binding.action) if isinstance(binding, Binding) else binding[:2]
+        if action.startswith(("cursor_", "delete_", "home", "end")):
+            keys.update({k.strip(): action for k in key.split(",")})
+    return keys
+
+
+_EDITING = _editing_keys()
+
+
 class Entry(Input):
     """The input line. Tab and the arrows are its own keys, not the app's priority
     ones: those run when the app reads the key, before the line has taken the keys that
@@ -80,6 +95,15 @@ class Entry(Input):
             event.stop()
             event.prevent_default()
             self.submit_line("")
+            return
+        # the line's editing keys too (Ctrl+U, Backspace, the arrows, …): as bindings
+        # they ran after the keys read with them, so 'ig', Ctrl+U, 'terts', Enter in one
+        # read sent 'igterts' (a tryout, s42), 'terx', Backspace, 'ts' 'terxts'
+        action = _EDITING.get(event.key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            await self.run_action(action)
 
     def _on_paste(self, event: events.Paste) -> None:
         """A paste of several lines sends each whole one and keeps the last, unended,

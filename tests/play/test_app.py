@@ -983,3 +983,35 @@ async def _a_house_bot_comes(server: ServerThread) -> None:
         assert told == [f"{bot} sits at seat 1"], app.state.log
         await pilot.press("f10")
         await until(pilot, lambda: not app.is_running, "exit")
+
+
+async def _the_line_keys_in_one_burst() -> None:
+    """Keys read at once (a fast typist, a paste of keys, tmux's send-keys): 'ig',
+    Ctrl+U, 'terts', Enter sent 'igterts' (a tryout, s42), 'pax', Backspace, 's' 'paxs':
+    the line's own editing keys
+    running as bindings after the keys read with them; now each acts where it was typed
+    (docs/play.md, keys)."""
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    async with app.run_test(size=SIZE) as pilot:
+        box = app.query_one("#input", Input)
+        bursts = [
+            ("ig", "ctrl+u", "terts", "enter"),
+            ("pax", "backspace", "s", "enter"),
+            ("pas", "home", "ctrl+k", "igrayu", "enter"),  # Ctrl+K: what is right of it
+            ("say hi x", "ctrl+w", "there", "enter"),  # Ctrl+W: the word left of it
+        ]
+        for burst in bursts:
+            for part in burst:
+                named = part in ("ctrl+u", "ctrl+k", "ctrl+w", "home", "backspace", "enter")
+                for key in [part] if named else list(part):
+                    if key == " ":  # (textual names the key)
+                        app.post_message(events.Key("space", " "))
+                    else:
+                        app.post_message(events.Key(key, None if len(key) > 1 else key))
+        sent = ["terts", "pas", "igrayu", "say hi there"]
+        await until(pilot, lambda: len(app.history.lines) >= len(sent), "four lines sent")
+        assert app.history.lines == sent and box.value == ""
+
+
+def test_the_line_keys_act_in_order_in_one_burst() -> None:
+    asyncio.run(_the_line_keys_in_one_burst())
