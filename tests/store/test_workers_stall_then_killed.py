@@ -21,10 +21,23 @@ import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event, play_machine
 
-from .workers import Workers, playing_across, served_workers, settings_file
+from .workers import (
+    SETTINGS,
+    Workers,
+    playing_across,
+    quick_death,
+    served_workers,
+    settings_file,
+    until_listed,
+)
 
-DEAD_S = 3  # SETTINGS' server_dead_ms
 LOST_RU = "его сервер потерян"
+
+
+def _deal_stored(url: str, match: str) -> bool:
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT 1 FROM deals WHERE match_id = %s", (match,)).fetchone()
+    return row is not None
 
 
 def _listed_lost(url: str, match: str) -> bool:
@@ -55,7 +68,9 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
 ) -> None:
     opened: list[LineClient] = []
     with trio.fail_after(120):
-        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
+        # (a stall taken for a death after 1.5 s, not 3: how long is not what it checks)
+        settings = settings_file(tmp_path, quick_death(SETTINGS))
+        async with served_workers(postgres_url, settings) as workers:
             try:
                 dora = await workers.connect(1, "dora", "pw-dora-1")  # the table's owner
                 cal = await workers.connect(0, "cal", "pw-cal-1")
@@ -70,7 +85,12 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                 await vera.send(f"observe {table}")
                 await vera.read_until(lambda x: "dora" in x, 10)
                 match = fields(next(x for x in cal.lines if is_event(x, "start")))[1]["match"]
-                await trio.sleep(1)  # (its deal's record on disk: the store writer's moment)
+                with trio.fail_after(30):  # its deal on disk (a match without one is not listed)
+                    while not await trio.to_thread.run_sync(_deal_stored, postgres_url, match):
+                        await trio.sleep(0.05)
+                # and cal's worker told of its match (what it tells him was lost, kept as
+                # told to him): else told again at his login (test_workers_cut_off_told_once)
+                await until_listed(cal, "tables", "state=playing")
                 stalled_pid = workers.pids[1]
                 os.kill(stalled_pid, signal.SIGSTOP)
                 try:
