@@ -191,8 +191,11 @@ class LineDecoder:
             return BadLine("bad-encoding", "lines must be UTF-8")
         text = text.removeprefix("\ufeff")  # a byte-order mark some editors put first
         # printable text has no control character: one C-speed test for most lines
-        if not text.isprintable() and any(_is_control(ch) for ch in text):
-            return BadLine("control-character", "control characters are not allowed")
+        if not text.isprintable():
+            if "\b" in text or "\x7f" in text:  # a typo corrected, key by key
+                text = _erased(text)
+            if any(_is_control(ch) for ch in text):
+                return BadLine("control-character", "control characters are not allowed")
         return Line(text.replace("\t", " ").strip())
 
     def _refuse(self, data: bytes | bytearray, start: int, end: int) -> None:
@@ -265,6 +268,23 @@ class LineDecoder:
             else:  # IAC inside subnegotiation
                 self._iac = 0 if byte == SE else 3
         return kept
+
+
+ERASERS = frozenset("\b\x7f")
+
+
+def _erased(text: str) -> str:
+    """``text`` with each Backspace (BS, 8) or Delete (DEL, 127) applied: it erases the
+    character before it, as a terminal's line editing does. A client that sends each
+    key as it is typed (Windows' telnet, a terminal in raw mode) sends a typo and its
+    correction: 'wh', two Backspaces, 'who' is 'who', not a refused line."""
+    kept: list[str] = []
+    for ch in text:
+        if ch not in ERASERS:
+            kept.append(ch)
+        elif kept:
+            kept.pop()
+    return "".join(kept)
 
 
 def _is_control(ch: str) -> bool:

@@ -66,7 +66,10 @@ is no silence
     → protocol/test_framing_fast_path.py;
     → protocol/test_connection.py;
     → server/test_input.py test_garbage_and_broken_lines
-§2.2 `bad-encoding`; a BOM dropped; `control-character` (C0, 127, C1, U+2028/9)
+§2.2 Backspace and Delete erase the character before them
+    → protocol/test_framing_erase.py;
+    → server/test_input.py test_a_typo_corrected_key_by_key_is_the_line_meant
+§2.2 `bad-encoding`; a BOM dropped; `control-character` (C0, C1, U+2028/9)
     → server/test_input.py test_garbage_and_broken_lines;
     → server/test_hardening.py test_unicode_line_breaks_and_c1_controls_are_refused;
     → protocol/test_receive_call.py

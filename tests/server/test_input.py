@@ -161,6 +161,21 @@ async def test_a_raw_255_before_a_line_end_is_no_telnet_and_eats_no_line(
     assert not any(x.startswith(("say ", "error ")) for x in bob.lines), bob.lines
 
 
+async def test_a_typo_corrected_key_by_key_is_the_line_meant(port: int, connect: Connector) -> None:
+    """Backspace (BS) and Delete (DEL) erase the character before them, as a client
+    that sends each key (Windows' telnet) types them; refused before as a control
+    character (a tryout, s42)."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send_raw(b"wh\x08\x08who\r\n")
+    who = await ann.expect("who")
+    assert who["names"].split(",") == ["ann", "bob"]
+    await ann.send_raw("say пат\x7fс\n".encode())
+    said = await bob.expect("say")
+    assert said["from"] == "ann" and said["text"] == "пас"
+    assert not any(x.startswith("error ") for x in ann.lines), ann.lines
+
+
 async def test_garbage_and_broken_lines(port: int, connect: Connector) -> None:
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
