@@ -252,3 +252,29 @@ def test_rated_ends_whose_names_share_a_lock_take_turns_without_a_deadlock(
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_forgotten_accounts_name_registered_again_starts_clean(store: Store) -> None:
+    """forget_account drops the account's ratings, their history and its ignore list
+    with it (docs/scaling.md): whoever registers the name next starts at no rating, off
+    the standings, ignoring nobody; the others' ratings stay as they were."""
+    assert store.add_account("Vera", b"s", b"h")
+    store.save_ratings(
+        "m1",
+        "moscow",
+        2,
+        [
+            RatingResult("Vera", 27.5, 8.0, 3.5, Outcome.WON),
+            RatingResult("bob", 22.5, 8.0, -1.5, Outcome.LOST),
+        ],
+    )
+    store.ignore("vera", "bob")
+    store.forget_account("VERA")
+    assert store.player_ratings("vera") == [] and store.rating_history("vera") == []
+    assert [r.name for r in store.standings("moscow", 2)] == ["bob"]  # off `top`
+    assert store.rated_counts() == {("moscow", 2): 1}
+    assert store.add_account("vera", b"s2", b"h2")  # someone else
+    assert store.ratings_for(["vera", "bob"], "moscow", 2) == {"bob": (22.5, 8.0)}
+    assert store.player_ratings("vera") == [] and store.rating_history("vera") == []
+    assert store.arrival("vera", 10).ignored == ()
+    assert store.rating_history("bob") == [RatingPoint("moscow", 2, "m1", -1.5)]

@@ -478,7 +478,9 @@ class Store(Protocol):
         ...
 
     def forget_account(self, name: str) -> None:
-        """Drop an account (``set_password`` re-makes one)."""
+        """Drop an account, its ratings, their history and its ignore list, in one
+        transaction (FORGET_ACCOUNT): whoever registers the name next starts clean
+        (``set_password`` re-makes one)."""
         ...
 
     def set_account_secret(self, name: str, salt: bytes, digest: bytes) -> bool:
@@ -1118,6 +1120,15 @@ MUTES_RUN_OUT = "DELETE FROM mutes WHERE until_s <= {p}"
 # 21's index), by key (its candidates, a few at most; look_alike picks)
 LOOKS_LIKE = "SELECT name FROM accounts WHERE look = {p} ORDER BY key"
 ADD_ACCOUNT = "INSERT INTO accounts (key, name, salt, hash, look) VALUES ({p}, {p}, {p}, {p}, {p})"
+# ``forget_account``, in one transaction: the account and what is kept by its name
+# for it alone (its ratings, their history, its ignore list), so whoever registers the
+# name next starts clean (rows are keyed by the name: he inherited them). Kept: the
+# matches (the others' records too; RECENT_GAMES lists a new account's from its
+# creation), its bans and mutes (the name's), the others' ignoring of it
+FORGET_ACCOUNT = tuple(
+    f"DELETE FROM {table} WHERE key = {{p}}"
+    for table in ("accounts", "player_ratings", "rating_history", "ignores")
+)
 IGNORED_BY = "SELECT name FROM ignores WHERE key = {p} ORDER BY added_s, ignored LIMIT {p}"
 IGNORE = (
     "INSERT INTO ignores (key, ignored, name, added_s) VALUES ({p}, {p}, {p}, {p})"

@@ -34,6 +34,7 @@ from .base import (
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
     DEALT,
+    FORGET_ACCOUNT,
     IGNORE,
     IGNORED_BY,
     KEPT_BOARD,
@@ -382,8 +383,9 @@ class PostgresStore:
         return alike
 
     def forget_account(self, name: str) -> None:
-        with self._pool.connection() as conn:
-            conn.execute("DELETE FROM accounts WHERE key = %s", (name_key(name),))
+        with self._pool.connection() as conn, conn.transaction():
+            for forget in FORGET_ACCOUNT:
+                conn.execute(forget.format(p="%s"), (name_key(name),))
 
     def set_account_secret(self, name: str, salt: bytes, digest: bytes) -> bool:
         with self._pool.connection() as conn:

@@ -36,6 +36,7 @@ from .base import (
     CUT_OFFS_TOLD_OLD,
     DEAD_AFTER_S,
     DEALT,
+    FORGET_ACCOUNT,
     IGNORE,
     IGNORED_BY,
     KEPT_BOARD,
@@ -607,8 +608,9 @@ class SQLiteStore:
         return look_alike(name, (str(r[0]) for r in rows))
 
     def forget_account(self, name: str) -> None:
-        with self._reading():
-            self._db.execute("DELETE FROM accounts WHERE key = ?", (name_key(name),))
+        with self._writing():
+            for forget in FORGET_ACCOUNT:
+                self._db.execute(forget.format(p="?"), (name_key(name),))
 
     def set_account_secret(self, name: str, salt: bytes, digest: bytes) -> bool:
         with self._reading():
