@@ -135,6 +135,14 @@ def _laid(cards: tuple[tuple[int, str], ...], name: Namer, lang: Lang = Lang.EN)
     return "  ".join(laid) or "-"
 
 
+def _last_text(state: TableState, name: Namer) -> str:
+    """The Last line: the trick taken, with who laid each card; one whose cards came
+    before we could see who laid them (joined mid-trick) says so, not a seat -1."""
+    laid = _laid(state.last_trick, name, state.lang)
+    unseen = any(seat < 0 for seat, _ in state.last_trick)
+    return state.say(T.LAST_UNSEEN if unseen else T.LAST, laid=laid)
+
+
 def _shown(state: TableState, name: Namer) -> str:
     """Each seat's cards face up, in seat order, each in the hand's order."""
     seats = sorted({seat for seat, _ in state.shown})
@@ -206,7 +214,7 @@ def table_text(
             _turned_text(state, name),
             _talk_text(state, name, columns)[0],  # (its names as below)
             state.say(T.TRICK, laid=_laid(state.trick, name, state.lang)),
-            state.say(T.LAST, laid=_laid(state.last_trick, name, state.lang)),
+            _last_text(state, name),
             *theirs,
             *shown,
             *turn,

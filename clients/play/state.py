@@ -1132,10 +1132,8 @@ def _event(state: TableState, line: Line) -> TableState:
         return state
     if kind == EventKind.TRICK:
         winner = line.require_int("winner")
-        done = state.trick
         laid = line.get_list("cards")
-        if [c for _, c in done] != laid:  # joined mid-trick: trust the event
-            done = tuple((-1, c) for c in laid)
+        done = _taken(state.trick, laid, state.seats)
         tricks = list(state.tricks) or [0] * max(len(state.score), 2)
         side = winner % len(tricks) if len(tricks) > 1 else 0
         tricks[side] += 1
@@ -1243,6 +1241,24 @@ def _event(state: TableState, line: Line) -> TableState:
                 return attrs.evolve(state, log=(*state.log[:-1], seat_back))
         return _log(state, state.say(word, name=line.get_str("name")))
     return state
+
+
+def _taken(
+    seen: tuple[tuple[int, str], ...], laid: Sequence[str], seats: int
+) -> tuple[tuple[int, str], ...]:
+    """A taken trick's cards (its event's, as laid) with who laid each: as we saw them
+    laid; else placed by any one of them we saw (the turn goes round the table, so one
+    card's seat gives every card's: a client that came mid-trick, an observer whose
+    view came after the trick's first card); else -1, not known (docs/play.md)."""
+    if [c for _, c in seen] == list(laid):
+        return seen
+    known = dict((c, s) for s, c in seen)
+    placed = next(((i, known[c]) for i, c in enumerate(laid) if c in known), None)
+    players = seats or len(laid)  # a card a seat: a whole trick is one round
+    if placed is None or players < len(laid):
+        return tuple((-1, c) for c in laid)
+    index, seat = placed
+    return tuple(((seat - index + i) % players, c) for i, c in enumerate(laid))
 
 
 def _game_over(state: TableState, line: Line) -> tuple[str, str]:

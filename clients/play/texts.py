@@ -34,6 +34,7 @@ class T(StrEnum):
     TALK = "talk"
     TRICK = "trick"
     LAST = "last"
+    LAST_UNSEEN = "last-unseen"
     THEIRS = "theirs"
     SHOWN = "shown"
     TURN_YOU = "turn-you"
@@ -183,6 +184,10 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.TALK: ("Talk:   ", "Разговор: "),
     T.TRICK: ("Trick:  {laid}", "Взятка: {laid}"),
     T.LAST: ("Last:   {laid}", "Прошлая: {laid}"),
+    T.LAST_UNSEEN: (
+        "Last:   {laid} (who laid each: not seen)",
+        "Прошлая: {laid} (кто что положил — не видно)",
+    ),
     T.SHOWN: ("Shown:  {shown}", "Открыты: {shown}"),
     T.THEIRS: ("Theirs: {cards}", "У соперника: {cards}"),
     T.TURN_YOU: ("Turn:   YOU ({name}), {clock} left", "Ход:    ВАШ ({name}), осталось {clock}"),

@@ -2175,3 +2175,36 @@ def test_f7_seeks_the_game_last_played_and_seek_2_before_any() -> None:
     bare = fold_all([*START, "tables count=1 total=1 page=1 pages=1", no_options])
     assert seek_line(fold(bare, end.replace("table=4", "table=3"))) == "seek 2 moscow"
     assert seek_line(fold_all(START)) == "seek 2"  # (no 'tables' line: not known)
+
+
+def test_a_trick_whose_first_card_came_unseen_keeps_who_laid_the_rest() -> None:
+    """A client that came mid-trick (an observer's view, a reconnect: b2's 7♣ laid
+    before it could see it) saw b1 lay K♣: the turn goes round the table, so that one
+    card places the trick's every card. It took both as laid by nobody (seat -1), and
+    the Last line showed the cards without who laid them."""
+    unseen_lead = [line for line in START if "kind=play" not in line and "ask " not in line]
+    state = fold_all(
+        [
+            *unseen_lead,
+            "event seq=8 table=3 kind=play seat=0 card=Kc auto=0",
+            "event seq=9 table=3 kind=trick winner=0 cards=7c,Kc",
+        ]
+    )
+    assert state.last_trick == ((1, "7c"), (0, "Kc"))
+    assert "Last:   b2 7♣  b1 K♣\n" in table_text(state)
+
+
+def test_a_trick_none_of_whose_cards_were_seen_says_who_laid_them_is_not_known() -> None:
+    """Every card of the trick laid before the client could see it: who laid which is
+    not known, and the Last line says so (the winner's name is in the log's line)."""
+    unseen = [line for line in START if "kind=play" not in line and "ask " not in line]
+    state = fold_all([*unseen, "event seq=9 table=3 kind=trick winner=0 cards=7c,Kc"])
+    assert state.last_trick == ((-1, "7c"), (-1, "Kc"))
+    text = table_text(state)
+    assert "Last:   7♣  K♣ (who laid each: not seen)\n" in text and "-1" not in text
+    assert state.log[-1] == "b1 takes 7♣ K♣"
+    russian = table_text(attrs.evolve(state, lang=Lang.RU))
+    assert "Прошлая: 7♣  К♣ (кто что положил — не видно)\n" in russian
+    # 'last' tells the seats: the line is whole again
+    told = fold(state, "last table=3 deal=1 leader=1 cards=7c,Kc winner=0")
+    assert "Last:   b2 7♣  b1 K♣\n" in table_text(told)
