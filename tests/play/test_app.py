@@ -878,6 +878,9 @@ async def _observes_mid_match(server: ServerThread) -> None:
         await until(pilot, lambda: bool(watcher.state.last_trick), "the last trick")
         await pilot.pause(0.1)
         assert "Last:   -" not in watcher.pane("table").text
+        # told by 'last' (its leader places each card): who laid each is known
+        assert all(seat >= 0 for seat, _ in watcher.state.last_trick), watcher.state.last_trick
+        assert "not seen" not in watcher.pane("table").text
         assert not any(x.startswith("! ") for x in watcher.state.log), watcher.state.log
         assert not any(x.startswith("Score sheet") for x in watcher.state.log)  # asked quietly
 
