@@ -388,7 +388,7 @@ class RuleBook:
                     " (PLAYERS [VARIANT] [OPTION ...])"
                 )
             if rule.info.kind != expected:
-                raise RuleError(f"{name!r} is a {rule.info.kind} rule, not a {expected}")
+                raise RuleError(f"{name!r} is {_a(rule.info.kind)} rule, not {_a(expected)}")
             if players not in rule.info.players:
                 counts = ", ".join(str(p) for p in rule.info.players)
                 raise RuleError(f"{name!r} is for {counts} players, not {players}")

@@ -1725,7 +1725,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " (ИГРОКОВ [ВАРИАНТ] [ОПЦИИ…])",
     ),
     Msg.RULES_WRONG_KIND: (
-        "{name} is a {kind} rule, not a {expected}",
+        "{name} is {kind} rule, not {expected}",  # {kind}: 'an option', 'a variant'
         "{name} — {kind}, а не {expected}",
     ),
     Msg.RULES_PLAYERS: (

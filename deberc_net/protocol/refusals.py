@@ -249,7 +249,7 @@ _RULE_FORMS: tuple[tuple[str, Msg], ...] = (
         Msg.RULES_VARIANT_AS_OPTION,
     ),
     (
-        rf"{_q('name')} is a (?P<kind>{_KIND}) rule, not a (?P<expected>{_KIND})",
+        rf"{_q('name')} is an? (?P<kind>{_KIND}) rule, not an? (?P<expected>{_KIND})",
         Msg.RULES_WRONG_KIND,
     ),
     (rf"{_q('name')} is for (?P<counts>[\d, ]+) players, not (?P<players>\d+)", Msg.RULES_PLAYERS),
@@ -330,9 +330,15 @@ def _own(en: str, ru: str) -> Phrase:
     return phrase(Msg.OWN_WORDS, en=en, ru=ru)
 
 
+def _article(word: str) -> str:  # as the rule book's own _a says it: 'an option'
+    return "an" if word[:1] in tuple("aeiou") else "a"
+
+
 def _rule_value(key: Msg, group: str, text: str) -> Value:
     if group in _PLAIN:
         return text
+    if group in ("kind", "expected") and key == Msg.RULES_WRONG_KIND:  # 'an option'
+        return _own(f"{_article(text)} {text}", _RU_KINDS[text])
     if group in ("kind", "expected"):
         return _own(text, (_RU_KINDS_OF if key in _UNKNOWN else _RU_KINDS)[text])
     if group == "counts":  # '2, 3, 4' players: «2, 3 или 4»

@@ -34,7 +34,8 @@ SAMPLES: dict[str, list[object]] = {
     "variants": ["kharkov, moscow, tertz"],
     "known": ["to-301, to-1001"],
     "fit": ["to-301, to-1001"],
-    "rule.info.kind": ["option", "players"],
+    "_a(rule.info.kind)": ["an option", "a players"],
+    "_a(expected)": ["a variant", "an option"],
     "counts": ["2, 3, 4", "4"],
     "players": [5],
     "variant": ["tertz"],
@@ -197,12 +198,12 @@ def test_every_refusal_of_the_shipped_rules_has_a_russian_reason() -> None:
         ),
         (
             (2, "to-301", ()),
-            "'to-301' is a option rule, not a variant",
+            "'to-301' is an option rule, not a variant",
             "«to-301» — опция, а не вариант",
         ),
         (
             (4, "moscow", ("four-players",)),
-            "'four-players' is a players rule, not a option",
+            "'four-players' is a players rule, not an option",
             "«four-players» — правило числа игроков, а не опция",
         ),
         (
