@@ -112,6 +112,7 @@ class Tables:
     total: int = 0  # tables in every page
     page: int = 1
     pages: int = 1
+    games: bool = True  # False: a server closed to games (max_tables 0): none to open
 
 
 @attrs.frozen

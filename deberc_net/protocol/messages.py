@@ -32,6 +32,8 @@ class Msg(StrEnum):
     WELCOME_BACK = "welcome-back"
     LOBBY_COMMANDS = "lobby-commands"
     LOBBY_COMMANDS_DRAINING = "lobby-commands-draining"
+    WELCOME_NO_GAMES = "welcome-no-games"
+    LOBBY_COMMANDS_NO_GAMES = "lobby-commands-no-games"
     TABLES_COUNT = "tables-count"
     ONE_TABLE = "one-table"
     PLAYERS_HERE = "players-here"
@@ -124,6 +126,7 @@ class Msg(StrEnum):
     PAGE = "page"
     PAGE_NEXT = "page-next"
     NO_TABLES = "no-tables"
+    NO_TABLES_NO_GAMES = "no-tables-no-games"
     TABLE_LINE = "table-line"
     WAITING = "waiting"
     PLAYING = "playing"
@@ -551,6 +554,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "tables, new, sit N, seek, help",
     ),
     Msg.LOBBY_COMMANDS_DRAINING: ("'tables', 'observe N', 'help'", "tables, observe N, help"),
+    # the greeting on a server closed to games (max_tables = 0): neither 'new' nor 'seek'
+    Msg.WELCOME_NO_GAMES: (
+        "Hello, {name} ({what}). {tables}, {players}. This server plays no games for now:"
+        " {commands}.{resume}",
+        "Здравствуйте, {name} ({what}). {tables}, {players}. На этом сервере сейчас не"
+        " играют; команды: {commands}.{resume}",
+    ),
+    Msg.LOBBY_COMMANDS_NO_GAMES: ("'who', 'top', 'help'", "who, top, help"),
     # the greeting of one whose seat is held: where he is, not the lobby's commands
     Msg.WELCOME_BACK: (
         "Hello, {name} ({what}). You are back at your seat at table {table}.{resume}",
@@ -889,6 +900,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_TABLES: (
         "No tables. 'new' opens one, 'seek' waits for a game.",
         "Столов нет. new открывает стол, seek ждёт партию.",
+    ),
+    Msg.NO_TABLES_NO_GAMES: (  # max_tables = 0, as 'new' and 'seek' are told (NO_GAMES_HERE)
+        "No tables: this server plays no games for now.",
+        "Столов нет: на этом сервере сейчас не играют.",
     ),
     Msg.TABLE_LINE: (
         "Table {table}{private}: {variant}{options}, {players} players, {state}: {seats}",

@@ -470,8 +470,8 @@ _TABLE_STATES = {
 
 
 def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
-    if not e.tables:
-        return [_say(lang, Msg.NO_TABLES)]
+    if not e.tables:  # where no game is played, not told to open one
+        return [_say(lang, Msg.NO_TABLES if e.games else Msg.NO_TABLES_NO_GAMES)]
     out = []
     free, away = _say(lang, Msg.FREE_SEAT), _say(lang, Msg.AWAY_MARK)
     for t in e.tables:

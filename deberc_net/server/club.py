@@ -86,7 +86,12 @@ class Club:
                 for i, t in zip(infos, tables, strict=True)
             ]
         self._send_page(
-            session, item, infos, lambda p: ev.Tables(p.items, len(infos), p.number, p.pages)
+            session,
+            item,
+            infos,
+            lambda p: ev.Tables(
+                p.items, len(infos), p.number, p.pages, games=bool(self.lobby.config.max_tables)
+            ),
         )
 
     async def top(self, session: Session, item: Command) -> None:

@@ -409,8 +409,15 @@ class Login:
         if table is not None:  # where he is (his table's view follows), not the lobby
             said = phrase(Msg.WELCOME_BACK, name=name, what=what, table=table.id, resume=resume)
         else:
+            games = bool(self.lobby.config.max_tables)  # 0: a server closed to games
+            if not games:
+                commands = phrase(Msg.LOBBY_COMMANDS_NO_GAMES)
+            elif self.lobby.drain.begun:
+                commands = phrase(Msg.LOBBY_COMMANDS_DRAINING)
+            else:
+                commands = phrase(Msg.LOBBY_COMMANDS)
             said = phrase(
-                Msg.WELCOME,
+                Msg.WELCOME if games else Msg.WELCOME_NO_GAMES,
                 name=name,
                 what=what,
                 # what 'tables' lists him: a private table only if he sits at it or is invited
@@ -422,9 +429,7 @@ class Login:
                     Msg.ONE_PLAYER_HERE,
                     Msg.PLAYERS_HERE,
                 ),
-                commands=phrase(
-                    Msg.LOBBY_COMMANDS_DRAINING if self.lobby.drain.begun else Msg.LOBBY_COMMANDS
-                ),
+                commands=commands,
                 resume=resume,
             )
         session.send(ev.ok("login", said, fields))

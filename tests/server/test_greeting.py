@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from .client import LineClient
-from .conftest import Connector
+from .conftest import Connector, StartServer
 
 
 async def _greeting(port: int, name: str, lang: str = "") -> str:
@@ -88,3 +88,38 @@ async def test_the_greeting_counts_a_private_table_to_those_invited(
     finally:
         await client.aclose()
     assert said.startswith("Hello, bob (guest). 1 table, 2 players here. "), said
+
+
+async def _greeting_in_full(port: int, name: str, lang: str = "") -> str:
+    """The greeting and the empty 'tables' as one text, their wrapped lines joined."""
+    client = await LineClient.connect(port, name)
+    try:
+        await client.send(f"login {name}" + (f" lang={lang}" if lang else ""))
+        await client.read_until(lambda line: line.startswith(("Hello,", "Здравствуйте,")))
+        await client.send("tables")
+        await client.read_until(lambda line: line.startswith(("No tables", "Столов нет")))
+    finally:
+        await client.aclose()
+    return " ".join(line.strip() for line in client.lines)
+
+
+async def test_a_server_closed_to_games_greets_and_lists_no_table_to_open(
+    start_server: StartServer,
+) -> None:
+    """max_tables = 0 (docs/settings.md): 'new' and 'seek' are refused there, so the
+    greeting does not offer them and an empty 'tables' does not say 'new' opens one:
+    both say the server plays no games for now, in each language."""
+    port = await start_server(max_tables=0)
+    said = await _greeting_in_full(port, "petr")
+    assert (
+        "Hello, petr (guest). 0 tables, 1 player here. This server plays no games for now:"
+        " 'who', 'top', 'help'. "
+    ) in said, said
+    assert said.endswith(" No tables: this server plays no games for now."), said
+    assert "'new'" not in said, said
+    said = await _greeting_in_full(port, "pavel", lang="ru")
+    assert (
+        "Здравствуйте, pavel (гость). Столов: 0, игроков здесь: 1. На этом сервере сейчас"
+        " не играют; команды: who, top, help. "
+    ) in said, said
+    assert said.endswith(" Столов нет: на этом сервере сейчас не играют."), said
