@@ -176,6 +176,7 @@ class Msg(StrEnum):
     HELP_CALL_ELSEWHERE = "help-call-elsewhere"
     HELP_CALL_HERE = "help-call-here"
     HELP_ANSWER = "help-answer"
+    HELP_ALSO_CONCEDES = "help-also-concedes"
     OTHER_TABLES_CALL = "other-tables-call"
     GAME_TABLE_CALL = "game-table-call"
     OPTION_TABLE_CALL = "option-table-call"
@@ -1044,6 +1045,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "('calls' lists them all):",
         "«{topic}» — не команда, а ход за столом: «{call}», ответ на этот вопрос (все "
         "ходы — в calls):",
+    ),
+    # prokhodit's other meaning where pishet is played too (docs/rules.md §3)
+    Msg.HELP_ALSO_CONCEDES: (
+        "Said once your rost? is answered, the word concedes, as pishet:",
+        "После ответа на ваш рост? это слово уступает, как пишет:",
     ),
     Msg.HELP_CALL_HERE: (
         "At this table the same call is {call}.",

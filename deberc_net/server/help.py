@@ -534,10 +534,26 @@ def _answer_entries(topic: str, token: str, texts: Texts, lang: Lang) -> tuple[s
     about = [calls_about(n, texts, said, argued=True) for n, said in zip(names, Lang, strict=True)]
     if not all(about):
         return ()
-    asked = about[lang == Lang.RU]
-    shown = textwrap.wrap(phrase(Msg.CALLS_ABOUT, topic=names[lang == Lang.RU]).text(lang), 80)
     said = phrase(Msg.HELP_ANSWER, topic=topic, call=name)
-    return (*_wrapped(said, lang), *asked[len(shown) :])
+    told = (*_wrapped(said, lang), *_entries_alone(names, about[lang == Lang.RU], lang))
+    if token != C.PROKHODIT:
+        return told
+    # the engine reads prokhodit as pishet too, conceding a rost? (docs/rules.md §3): said
+    # where pishet is played, as at Moscow and Kharkov tables (Tertz's: pishet's alone)
+    names = ("pishet", ru_call(C.PISHET))
+    concedes = [
+        calls_about(n, texts, in_lang, argued=True) for n, in_lang in zip(names, Lang, strict=True)
+    ]
+    if not all(concedes):
+        return told
+    also = _wrapped(phrase(Msg.HELP_ALSO_CONCEDES), lang)
+    return (*told, *also, *_entries_alone(names, concedes[lang == Lang.RU], lang))
+
+
+def _entries_alone(names: tuple[str, str], about: tuple[str, ...], lang: Lang) -> tuple[str, ...]:
+    """calls_about's entries (``about``) of the call ``names`` without its first line."""
+    shown = textwrap.wrap(phrase(Msg.CALLS_ABOUT, topic=names[lang == Lang.RU]).text(lang), 80)
+    return about[len(shown) :]
 
 
 # the engine's calls said by a word alone, that 'help' hints a mistyped word to

@@ -365,21 +365,36 @@ async def test_the_answers_to_prokhodit_are_told_as_calls_not_as_ne_menyayu(
     and 'help yes' the question prokhodit? for its answer. Told as the call alone
     where it is played, 'help prokhodit' said no more than 'prokhodit is no command but
     a table call: prokhodit.' (a review, s41): the answer is told with its question's
-    entry, 'calls' naming the answers nowhere; in the lobby too."""
+    entry, 'calls' naming the answers nowhere; in the lobby too. 'prokhodit' (and its
+    other words) also concedes an answered rost? there, as the engine reads it where
+    pishet is legal (docs/rules.md §3): help said only the answer (a review, s42)."""
     ann = await connect.machine(port, "ann")
     answer = "is no command but a table call: {}, an answer to this question ('calls' lists"
     entry = "them all): prokhodit? (проходит?) ask whether your trump sequence passes"
     words = ("yes", "prokhodit", "no", "ne prokhodit")
     calls = ("prokhodit", "prokhodit", "ne prokhodit", "ne prokhodit")
     told = {w: f"{w} {answer.format(c)} {entry}" for w, c in zip(words, calls, strict=True)}
+    also = "Said once your rost? is answered, the word concedes, as pishet:"
+    concede = "pishet (пишет, goditsya) concede: the other's combination is better"
+    whose = "Table calls / Tertz table calls:"  # (the lobby's: whose calls they are)
+    in_lobby = told | {w: f"{told[w]} {also} {whose} {concede}" for w in ("yes", "prokhodit")}
+    at_table = told | {w: f"{told[w]} {also} {concede}" for w in ("yes", "prokhodit")}
 
     async def answer_to(word: str) -> str:  # (the entry's columns as single spaces)
         return " ".join(_joined(await help_texts(ann, f"help {word}")).split())
 
-    assert {w: await answer_to(w) for w in words} == told
+    assert {w: await answer_to(w) for w in words} == in_lobby
     await ann.send("new 2")
     await ann.expect("ok", cmd="sit")
-    assert {w: await answer_to(w) for w in words} == told
+    assert {w: await answer_to(w) for w in words} == at_table
+    assert (await answer_to("проходит lang=ru")).endswith(
+        "После ответа на ваш рост? это слово уступает, как пишет: пишет (pishet, годится)"
+        " уступить: комбинация соперника лучше"
+    )
+    for kharkov in ("leave", "new 2 kharkov"):
+        await ann.send(kharkov)
+        await ann.expect("ok")
+    assert await answer_to("prokhodit") == at_table["prokhodit"]
     await ann.send("leave")
     await ann.expect("ok", cmd="leave")
     await ann.send("new 2 tertz")
