@@ -116,6 +116,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
 DEFAULT_HTTP_PORT = 7580
 ADMIN_PASSWORD_ENV = "DEBERC_ADMIN_PASSWORD"  # ladder run --server's, if not given
+LADDER_CLOCK_MS = 3000  # ladder run --clock-ms's default: its own server's clock a call
 StoreT = TypeVar("StoreT")
 T = TypeVar("T")
 
@@ -366,7 +367,7 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
             admin_password=args.admin_password or os.environ.get(ADMIN_PASSWORD_ENV),
             db=args.db,
             concurrency=args.concurrency,
-            clock_ms=args.clock_ms,
+            clock_ms=LADDER_CLOCK_MS if args.clock_ms is None else args.clock_ms,
             away_limit_ms=args.away_ms,
             sprt=Sprt.parse(args.sprt) if args.sprt else None,
             progress=not args.json,
@@ -375,6 +376,18 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
             freeze_heap=True,  # this process is the ladder's (and so is each copy's)
         )
         _ladder_run_refused(args, options)  # before anything is started or stored
+        if server is not None and args.clock_ms is not None:
+            # told, not refused: one command line may serve a run here and on --server
+            import attrs
+
+            from deberc_net.server.config import Config
+
+            default = attrs.fields(Config).bot_clock_ms.default
+            print(
+                "deberc-net ladder: warning: --clock-ms sets the ladder's own server's clock,"
+                f" not --server's: that server's bot_clock_ms applies ({default} by default)",
+                file=sys.stderr,
+            )
         store = open_ladder_store(args.db)
         stored = of_game(store.leaderboard(), options.variant, options.players)
         if args.distributed:  # the workers store the games
@@ -510,7 +523,7 @@ def _ladder_run_refused(args: argparse.Namespace, options: LadderOptions) -> Non
     for flag, value in (
         ("--deals", args.deals),
         ("--away-ms", args.away_ms),
-        ("--clock-ms", args.clock_ms),
+        ("--clock-ms", LADDER_CLOCK_MS if args.clock_ms is None else args.clock_ms),
         ("--concurrency", args.concurrency),
     ):
         if value < 1:
@@ -1329,7 +1342,12 @@ def build_parser(play_lang: str = "en") -> argparse.ArgumentParser:
         default=2,
         help="copies of each bot, so boards are played side by side (default 2)",
     )
-    lr.add_argument("--clock-ms", type=int, default=3000, help="clock per call (default 3000)")
+    lr.add_argument(
+        "--clock-ms",
+        type=int,
+        help="clock per call on the ladder's own server; a server given plays on its own "
+        f"(default {LADDER_CLOCK_MS})",
+    )
     lr.add_argument(
         "--away-ms",
         type=int,

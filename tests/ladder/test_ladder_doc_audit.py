@@ -89,8 +89,10 @@ import io
 import json
 from pathlib import Path
 
+import attrs
 import pytest
 
+from deberc_net import cli
 from deberc_net.ladder import admin, runner, supervisor
 from deberc_net.ladder.bot_output import LAST_WORDS, MAX_WAITING, ErrorLines
 from deberc_net.ladder.runner import board_key
@@ -238,6 +240,8 @@ def test_ladder_runs_defaults_are_the_pages(tmp_path: Path) -> None:
     ):
         help_text = said.split(f"{option} ")[-1].split(" --", 1)[0]  # its help, not usage
         assert help_text.endswith(default), (option, help_text)
+    # (the command line's default, given as None to tell a --clock-ms given, is the run's)
+    assert attrs.fields(runner.LadderOptions).clock_ms.default == cli.LADDER_CLOCK_MS == 3000
 
 
 def test_the_numbers_the_ladder_section_gives() -> None:
