@@ -70,9 +70,10 @@ chromium:
 	fi
 
 # The suite waits on sockets, processes and browsers more than it computes: pytest
-# workers (pytest-xdist) run a test while another waits. Three on two cores: the third
-# fills a core while another waits (measured on a loaded 2-core machine: no slower than
-# two; a fourth cost CPU and let a timing test fail). TEST_WORKERS=0 runs it in one
+# workers (pytest-xdist) run a test while another waits. Four on two cores: the extra
+# ones fill a core while others wait (2026-12-07, fresh clones, quiet: pytest 266 s with
+# four against 315 s with three, all 5,087 passed; four also passed beside a helper's
+# work at load 6-9; docs/performance.md, "Test suite"). TEST_WORKERS=0 runs it in one
 # process. --dist worksteal: a worker that runs out of tests takes half of what the
 # other has queued, so a file of slow tests does not end the run on one worker alone.
 # The tests start many Python processes (servers, ladders, bots): with
@@ -86,7 +87,7 @@ chromium:
 # Each run gets a directory of its own there, removed after a green run: pytest keeps only its last
 # three base directories per user, so two runs side by side (two clones, CI beside a
 # developer) sharing one TMPDIR could delete each other's files mid-test.
-TEST_WORKERS ?= 3
+TEST_WORKERS ?= 4
 TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo /tmp)
 test: $(TEST_STAMP) postgresql chromium
 	$(BIN)/ruff check .
