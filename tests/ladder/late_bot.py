@@ -1,6 +1,5 @@
 """A bot the clock plays for once (docs/bots.md, "A bot's timeouts"), for the tests of
-the clock's calls' count. (tests/ladder/test_clock_calls.py has its own copy, left to
-the helper that reworks that module: moving it there is one import.)"""
+the clock's calls' count."""
 
 from __future__ import annotations
 

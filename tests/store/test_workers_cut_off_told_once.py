@@ -10,42 +10,24 @@ from __future__ import annotations
 import os
 import random
 import signal
-from collections.abc import Callable
 from pathlib import Path
 
-import psycopg
 import pytest
 import trio
 
 from tests.server.client import LineClient, close_all, fields, is_event, play_machine
 
-from .workers import SETTINGS, quick_death, served_workers, settings_file, until_listed
-
-
-def _deal_stored(url: str, match: str) -> bool:
-    with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT 1 FROM deals WHERE match_id = %s", (match,)).fetchone()
-    return row is not None
-
-
-def _listed_lost(url: str, match: str) -> bool:
-    with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT reason FROM matches WHERE id = %s", (match,)).fetchone()
-    return row is not None and row[0] == "server-lost"
-
-
-async def _until(check: Callable[[str, str], bool], url: str, match: str) -> None:
-    with trio.fail_after(30):
-        while not await trio.to_thread.run_sync(check, url, match):
-            await trio.sleep(0.05)
-
-
-async def _cut_off_notice(client: LineClient) -> str | None:
-    """The cut-off notice of ``client``'s login, if one comes within 3 s (it is sent
-    after the login's ``ok``, once the store is read: no round trip follows it)."""
-    with trio.move_on_after(3):
-        return await client.read_until(lambda x: x.startswith("info cut_off="), 10)
-    return None
+from .workers import (
+    SETTINGS,
+    cut_off_notice,
+    deal_stored,
+    listed_lost,
+    quick_death,
+    served_workers,
+    settings_file,
+    until_listed,
+    until_stored,
+)
 
 
 @pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
@@ -72,19 +54,19 @@ async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
                 match = fields(next(x for x in ann.lines if is_event(x, "start")))[1]["match"]
                 # its deal on disk (a match without one is not listed), and ann's worker
                 # told of its match (what it tells her was lost, kept as told to her)
-                await _until(_deal_stored, postgres_url, match)
+                await until_stored(deal_stored, postgres_url, match)
                 await until_listed(ann, "tables", "state=playing")
                 os.kill(workers.pids[1], signal.SIGKILL)
                 closes = f"info closed={table} text=Table {table} closes: its server was lost"
                 told = await ann.read_until(lambda x: x.startswith("info closed="), 30)
                 assert told.startswith(closes), told
                 # listed once its silence passed server_dead_ms
-                await _until(_listed_lost, postgres_url, match)
+                await until_stored(listed_lost, postgres_url, match)
 
                 async def ann_not_told(worker: int) -> None:  # told live: not again
                     again = await workers.connect(worker, "ann", "pw-ann-1")
                     opened.append(again)
-                    assert await _cut_off_notice(again) is None
+                    assert await cut_off_notice(again) is None
 
                 async def bob_told_once(worker: int) -> None:  # at his first login alone
                     back = await workers.connect(worker, "bob", "pw-bob-1")
@@ -93,7 +75,7 @@ async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
                         notice = await back.expect("info", cut_off=match, timeout=10)
                         assert notice["reason"] == "server-lost", notice
                     else:
-                        assert await _cut_off_notice(back) is None
+                        assert await cut_off_notice(back) is None
 
                 # ann's 3-s waits for no notice beside bob's logins (each name's logins
                 # in turn, worker 0 then 1: ann's second would replace her first)

@@ -15,7 +15,6 @@ import random
 import signal
 from pathlib import Path
 
-import psycopg
 import pytest
 import trio
 
@@ -24,26 +23,18 @@ from tests.server.client import LineClient, close_all, fields, is_event, play_ma
 from .workers import (
     SETTINGS,
     Workers,
+    cut_off_notice,
+    deal_stored,
+    listed_lost,
     playing_across,
     quick_death,
     served_workers,
     settings_file,
     until_listed,
+    until_stored,
 )
 
 LOST_RU = "его сервер потерян"
-
-
-def _deal_stored(url: str, match: str) -> bool:
-    with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT 1 FROM deals WHERE match_id = %s", (match,)).fetchone()
-    return row is not None
-
-
-def _listed_lost(url: str, match: str) -> bool:
-    with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT reason FROM matches WHERE id = %s", (match,)).fetchone()
-    return row is not None and row[0] == "server-lost"
 
 
 async def _human_ru(workers: Workers, worker: int, login: str) -> LineClient:
@@ -53,13 +44,6 @@ async def _human_ru(workers: Workers, worker: int, login: str) -> LineClient:
     await client.send(f"login {login} lang=ru")
     await client.read_until(lambda x: x.startswith("Здравствуйте"), 10)
     return client
-
-
-async def _cut_off_notice(client: LineClient) -> str | None:
-    """The cut-off notice of ``client``'s login, if one comes within 3 s."""
-    with trio.move_on_after(3):
-        return await client.read_until(lambda x: x.startswith("info cut_off="), 10)
-    return None
 
 
 @pytest.mark.timeout(160)  # its fail_after(120), then its clean-up
@@ -85,9 +69,7 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                 await vera.send(f"observe {table}")
                 await vera.read_until(lambda x: "dora" in x, 10)
                 match = fields(next(x for x in cal.lines if is_event(x, "start")))[1]["match"]
-                with trio.fail_after(30):  # its deal on disk (a match without one is not listed)
-                    while not await trio.to_thread.run_sync(_deal_stored, postgres_url, match):
-                        await trio.sleep(0.05)
+                await until_stored(deal_stored, postgres_url, match)  # its deal on disk
                 # and cal's worker told of its match (what it tells him was lost, kept as
                 # told to him): else told again at his login (test_workers_cut_off_told_once)
                 await until_listed(cal, "tables", "state=playing")
@@ -107,8 +89,7 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                 with trio.fail_after(30):  # its replacement started, and heard at worker 0
                     while workers.pids.get(1) == stalled_pid:
                         await trio.sleep(0.1)
-                    while not await trio.to_thread.run_sync(_listed_lost, postgres_url, match):
-                        await trio.sleep(0.1)
+                    await until_stored(listed_lost, postgres_url, match)
                 # the seat held for the stalled worker let go: he may sit anew at once
                 await cal.send("new 2")
                 await cal.expect("ok", cmd="sit", timeout=20)
@@ -121,7 +102,7 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                 for worker in (0, 1):  # told live: not again at a login, on either worker
                     again = await workers.connect(worker, "cal", "pw-cal-1")
                     opened.append(again)
-                    assert await _cut_off_notice(again) is None
+                    assert await cut_off_notice(again) is None
                 back = await _human_ru(workers, 0, "dora pw-dora-1")  # told nothing yet
                 opened.append(back)
                 notice = await back.read_until(lambda x: "прервана" in x, 10)

@@ -397,3 +397,32 @@ async def ann_away_at_table(bob: LineClient, table: int, said: str) -> tuple[boo
         line = await bob.read_until(lambda x: fields(x)[0] == "table")
         if fields(line)[1].get("id") == str(table):
             return False, line
+
+
+def deal_stored(url: str, match: str) -> bool:
+    """Whether a deal of ``match`` is on disk (a match without one is not listed)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT 1 FROM deals WHERE match_id = %s", (match,)).fetchone()
+    return row is not None
+
+
+def listed_lost(url: str, match: str) -> bool:
+    """Whether ``match`` is listed server-lost (its server's silence judged a death)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT reason FROM matches WHERE id = %s", (match,)).fetchone()
+    return row is not None and row[0] == "server-lost"
+
+
+async def until_stored(check: Callable[[str, str], bool], url: str, match: str) -> None:
+    """Poll the database until ``check`` holds of ``match`` (30 s at most)."""
+    with trio.fail_after(30):
+        while not await trio.to_thread.run_sync(check, url, match):
+            await trio.sleep(0.05)
+
+
+async def cut_off_notice(client: LineClient) -> str | None:
+    """The cut-off notice of ``client``'s login, if one comes within 3 s (it is sent
+    after the login's ``ok``, once the store is read: no round trip follows it)."""
+    with trio.move_on_after(3):
+        return await client.read_until(lambda x: x.startswith("info cut_off="), 10)
+    return None
