@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import trio
 
-from .served_to import plugin_on_the_path, restarted, served_to
-from .workers import SETTINGS, Workers, settings_file
+from .served_to import plugin_on_the_path, restarted
+from .workers import SETTINGS, Workers, served_workers, settings_file
 
 # a plugin whose configure prints (no flush), logs, and kills its own process
 DYING = """
@@ -77,7 +77,7 @@ async def test_a_killed_workers_print_and_log_line_reach_the_parent_forked_or_no
     with trio.fail_after(110):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_read_all, read_end, out)
-            async with served_to(postgres_url, settings, write_end) as workers:
+            async with served_workers(postgres_url, settings, stdout=write_end) as workers:
                 os.close(write_end)
                 forked = await _killed_by_its_plugin(workers, 0)
                 await restarted(workers, 1, signal.SIGTERM)  # a rolling restart: exec'd

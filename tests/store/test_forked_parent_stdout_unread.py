@@ -18,8 +18,8 @@ import trio
 
 from deberc_net.server.cluster.parent_out import BACKLOG_BYTES, Backlog
 
-from .served_to import plugin_on_the_path, restarted, served_to
-from .workers import SETTINGS, settings_file
+from .served_to import plugin_on_the_path, restarted
+from .workers import SETTINGS, served_workers, settings_file
 
 LINES = 60
 WIDTH = 100_000  # LINES of it: more than the parent's stdout pipe and its backlog hold
@@ -64,7 +64,7 @@ async def test_a_stalled_stdout_drops_counted_lines_and_the_parent_still_restart
     with trio.fail_after(110):
         async with (
             trio.open_nursery() as nursery,
-            served_to(postgres_url, settings, write_end) as workers,
+            served_workers(postgres_url, settings, stdout=write_end) as workers,
         ):
             os.close(write_end)  # (the server's own now)
             client = await workers.connect(0, "loud0")

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from .served_to import plugin_on_the_path, restarted, served_to
-from .workers import SETTINGS, settings_file
+from .served_to import plugin_on_the_path, restarted
+from .workers import SETTINGS, served_workers, settings_file
 
 THREADED = """
 import threading
@@ -41,7 +41,7 @@ async def test_a_plugins_thread_makes_every_worker_a_fresh_interpreter_said_once
     plugin_on_the_path(tmp_path, monkeypatch, "threaded", THREADED)
     settings = settings_file(tmp_path, SETTINGS.replace("house_bots = true", "house_bots = false"))
     with open(os.devnull, "wb") as devnull, trio.fail_after(110):
-        async with served_to(postgres_url, settings, devnull.fileno()) as workers:
+        async with served_workers(postgres_url, settings, stdout=devnull.fileno()) as workers:
             for index in (0, 1):  # each serves, with the plugin's rules
                 client = await workers.connect(index, f"threaded{index}")
                 await client.send("new 2 threaded")

@@ -125,9 +125,11 @@ async def served_workers(
     own_group: bool = False,
     heard: Callable[[dict[str, Any]], None] | None = None,
     nohup: bool = False,
+    stdout: int | None = None,
 ) -> AsyncIterator[Workers]:
     """``serve --workers count`` on a free port (the web face off unless ``settings``
-    give it an ``http_port``); SIGTERM at the end. ``own_group``: the parent and its
+    give it an ``http_port``), its stdout ``stdout`` (a descriptor: a pipe the test may
+    leave unread; None: this process's); SIGTERM at the end. ``own_group``: the parent and its
     workers in a process group of their own, as a terminal's foreground job (the test
     signals them all as a terminal's Ctrl-C does). ``heard``: called with each log
     line as it comes, from the start (a test that acts on one before ``listening``).
@@ -147,6 +149,7 @@ async def served_workers(
             functools.partial(
                 trio.run_process,
                 command,
+                stdout=stdout,
                 stderr=subprocess.PIPE,
                 check=False,
                 process_group=0 if own_group else None,
