@@ -333,18 +333,40 @@ class RuleBook:
 
     def options_for(self, variant: str, players: int) -> list[str]:
         """The options a table of ``variant`` for ``players`` may take alone: of its
-        player count, not at odds with its variant, not another game's own."""
-        games = {r.name for r in self.rules() if r.info.kind == RuleKind.VARIANT}
-        bidding = variant not in self._rules or self._rules[variant].info.bidding
+        player count, not refused by its variant (``refused_options``)."""
+        refused = self.refused_options(variant)
         return [
             r.name
             for r in self.rules()
             if r.info.kind == RuleKind.OPTION
             and players in r.info.players
-            and variant not in r.info.conflicts
-            and all(g == variant for g in games.intersection(r.info.requires))
-            and (bidding or not r.info.needs_bidding)
+            and r.name not in refused
         ]
+
+    def refused_options(self, variant: str) -> frozenset[str]:
+        """The options ``variant`` refuses (docs/rules.md §12.8), read from the rules' own
+        information as ``_pick`` checks a table's: the variant's conflicts, the options
+        whose conflicts name it (a third party's bella-40 refusing tertz), without bidding
+        every option that needs it (``RuleInfo.needs_bidding``), another game's own
+        options (whose ``requires`` name another variant: tertz-501 at moscow), and the
+        options that require a refused one (to-9-stakes, which needs dave, where dave
+        is refused)."""
+        rule = self._rules.get(variant)
+        options = [r.info for r in self.rules() if r.info.kind == RuleKind.OPTION]
+        refused = set(rule.info.conflicts) if rule is not None else set()
+        refused |= {o.name for o in options if variant in o.conflicts}
+        if rule is not None and not rule.info.bidding:
+            refused |= {o.name for o in options if o.needs_bidding}
+        refused |= {
+            o.name
+            for o in options
+            if any(self.kind_of(n) == RuleKind.VARIANT and n != variant for n in o.requires)
+        }
+        while more := {
+            o.name for o in options if o.name not in refused and refused & set(o.requires)
+        }:
+            refused |= more
+        return frozenset(refused)
 
     def _pick(self, variant: str, options: Sequence[str], players: int) -> list[str]:
         """The table's rules: the builtin, the player-count rules, the variant, the

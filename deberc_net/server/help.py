@@ -1156,29 +1156,12 @@ def _own_target(book: RuleBook, variant: RuleInfo) -> int | None:
 
 
 def _refused_by(variant: RuleInfo | None, book: RuleBook) -> list[Phrase]:
-    """The options a variant refuses (docs/rules.md §12.8): a newcomer reads them here
-    instead of finding them one error at a time. Read from the rules' own information,
-    as the rule book checks a table's (RuleBook._pick): the variant's conflicts, the
-    options whose conflicts name the variant (a third party's bella-40 refusing tertz),
-    without bidding every option that needs it (``RuleInfo.needs_bidding``, a third
-    party's too), another game's own options (whose ``requires`` name another variant:
-    'rules moscow' named none, and tertz-501 is refused there), and the options that
-    require a refused one."""
+    """The options a variant refuses (docs/rules.md §12.8, ``RuleBook.refused_options``):
+    a newcomer reads them here instead of finding them one error at a time."""
     if variant is None:
         return []
     lines = []
-    options = [r.info for r in book.rules() if r.info.kind == RuleKind.OPTION]
-    refused = set(variant.conflicts)
-    refused |= {o.name for o in options if variant.name in o.conflicts}
-    if not variant.bidding:
-        refused |= {o.name for o in options if o.needs_bidding}
-    refused |= {
-        o.name
-        for o in options
-        if any(book.kind_of(n) == RuleKind.VARIANT and n != variant.name for n in o.requires)
-    }
-    while more := {o.name for o in options if o.name not in refused and refused & set(o.requires)}:
-        refused |= more  # (to-9-stakes, which needs dave, where dave is refused)
+    refused = book.refused_options(variant.name)
     if refused:
         names = ", ".join(sorted(refused))
         lines.append(phrase(Msg.VARIANT_REFUSES, variant=variant.name, names=names))
