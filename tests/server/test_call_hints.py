@@ -8,6 +8,8 @@ from __future__ import annotations
 from .client import LineClient, fields, next_ask, seat_pair
 from .conftest import Connector
 
+RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+
 
 async def test_a_slip_of_the_keys_gets_a_hint_and_changes_nothing(
     port: int, connect: Connector
@@ -146,8 +148,9 @@ async def test_a_rank_alone_names_the_cards_it_may_be_and_plays_none(
             await who.send("igrayu" if "igrayu" in legal else legal[0])
             continue
         by_rank: dict[str, list[str]] = {}
-        for token in legal:
-            by_rank.setdefault(token[:-1], []).append(token)
+        for token in legal:  # the cards only: 'menyayu' may stand among them
+            if token[-1] in "shdc" and token[:-1] in RANKS:
+                by_rank.setdefault(token[:-1], []).append(token)
         for rank, cards in sorted(by_rank.items()):
             kind = "two" if len(cards) > 1 else "one"
             if kind in seen:
