@@ -117,6 +117,14 @@ def _selfplay(args: argparse.Namespace) -> int:
 DEFAULT_HTTP_PORT = 7580
 ADMIN_PASSWORD_ENV = "DEBERC_ADMIN_PASSWORD"  # ladder run --server's, if not given
 LADDER_CLOCK_MS = 3000  # ladder run --clock-ms's default: its own server's clock a call
+LADDER_AWAY_MS = 5000  # ladder run --away-ms's default: its own server's away limit
+# the options of 'ladder run' that only the ladder's own server takes, each with what it
+# sets there and the Config setting a --server's own applies instead: a --server run
+# given one is warned, once for each (it played on silently by the other server's)
+OWN_SERVER_ONLY = (
+    ("--clock-ms", "clock_ms", "clock", "bot_clock_ms"),
+    ("--away-ms", "away_ms", "away limit", "away_limit_ms"),
+)
 StoreT = TypeVar("StoreT")
 T = TypeVar("T")
 
@@ -368,7 +376,7 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
             db=args.db,
             concurrency=args.concurrency,
             clock_ms=LADDER_CLOCK_MS if args.clock_ms is None else args.clock_ms,
-            away_limit_ms=args.away_ms,
+            away_limit_ms=LADDER_AWAY_MS if args.away_ms is None else args.away_ms,
             sprt=Sprt.parse(args.sprt) if args.sprt else None,
             progress=not args.json,
             rules=book,
@@ -376,18 +384,8 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
             freeze_heap=True,  # this process is the ladder's (and so is each copy's)
         )
         _ladder_run_refused(args, options)  # before anything is started or stored
-        if server is not None and args.clock_ms is not None:
-            # told, not refused: one command line may serve a run here and on --server
-            import attrs
-
-            from deberc_net.server.config import Config
-
-            default = attrs.fields(Config).bot_clock_ms.default
-            print(
-                "deberc-net ladder: warning: --clock-ms sets the ladder's own server's clock,"
-                f" not --server's: that server's bot_clock_ms applies ({default} by default)",
-                file=sys.stderr,
-            )
+        if server is not None:
+            _warn_own_server_only(args)
         store = open_ladder_store(args.db)
         stored = of_game(store.leaderboard(), options.variant, options.players)
         if args.distributed:  # the workers store the games
@@ -509,6 +507,24 @@ def _warn_clock_calls_missing(summary: Summary, command: str) -> None:
         )
 
 
+def _warn_own_server_only(args: argparse.Namespace) -> None:
+    """A --server run given an option only the ladder's own server takes (OWN_SERVER_ONLY)
+    is told, not refused: one command line may serve a run here and on --server."""
+    import attrs
+
+    from deberc_net.server.config import Config
+
+    for flag, attribute, what, setting in OWN_SERVER_ONLY:
+        if getattr(args, attribute) is None:
+            continue
+        default = getattr(attrs.fields(Config), setting).default
+        print(
+            f"deberc-net ladder: warning: {flag} sets the ladder's own server's {what},"
+            f" not --server's: that server's {setting} applies ({default} by default)",
+            file=sys.stderr,
+        )
+
+
 def _ladder_run_refused(args: argparse.Namespace, options: LadderOptions) -> None:
     """A ScheduleError (its one line, status 2) for a ``ladder run`` that cannot play as
     asked, said before its server and bots start and before its run is stored: a run
@@ -522,7 +538,7 @@ def _ladder_run_refused(args: argparse.Namespace, options: LadderOptions) -> Non
         raise ScheduleError(refused)
     for flag, value in (
         ("--deals", args.deals),
-        ("--away-ms", args.away_ms),
+        ("--away-ms", LADDER_AWAY_MS if args.away_ms is None else args.away_ms),
         ("--clock-ms", LADDER_CLOCK_MS if args.clock_ms is None else args.clock_ms),
         ("--concurrency", args.concurrency),
     ):
@@ -1351,9 +1367,9 @@ def build_parser(play_lang: str = "en") -> argparse.ArgumentParser:
     lr.add_argument(
         "--away-ms",
         type=int,
-        default=5000,
-        help="a bot's seat away (disconnected) this long forfeits; raise it for bots slow "
-        "to start again after a crash (default 5000)",
+        help="a bot's seat away (disconnected) this long forfeits on the ladder's own "
+        "server (a server given applies its own); raise it for bots slow to start again "
+        f"after a crash (default {LADDER_AWAY_MS})",
     )
     lr.add_argument(
         "--sprt",
