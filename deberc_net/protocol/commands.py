@@ -10,6 +10,7 @@ import re
 import textwrap
 import unicodedata
 from collections.abc import Sequence
+from enum import StrEnum
 
 import attrs
 
@@ -52,6 +53,8 @@ class CommandSpec:
     phases: str  # where it makes sense: "any", "lobby", "table"
     admins: bool = False  # listed in 'help' to the server's admins only
     waiting: bool = False  # at a table: while it waits for players only
+    # a way to a game ('new', 'seek', …): not listed where no table ever opens (NewGames)
+    opens: bool = False
     # a form told to the server's admins only (its usage after the command's, its
     # sentence after the summary): ladders' 'seek reserved', of no use to a person
     admin_usage: str = ""
@@ -112,6 +115,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "A private table is listed to its own people only: only those you 'invite' sit or watch. "
         "'rules' in the lobby lists the variants and options.",
         "lobby",
+        opens=True,
     ),
     "invite": CommandSpec(
         "invite NAME",
@@ -121,7 +125,7 @@ COMMANDS: dict[str, CommandSpec] = {
         waiting=True,
     ),
     "sit": CommandSpec(
-        "sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.", "lobby"
+        "sit TABLE [SEAT]", "Sit at a table; the game starts when it is full.", "lobby", opens=True
     ),
     "leave": CommandSpec(
         "leave",
@@ -152,6 +156,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "Wait for the next game with these settings; you are seated when enough players "
         "seek the same.",
         "lobby",
+        opens=True,
         admin_usage=" | seek reserved",
         admin_summary=" 'seek reserved' waits only for a table reserved for you.",
     ),
@@ -162,6 +167,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "seed and a deal limit: a ladder's board.",
         "lobby",
         admins=True,
+        opens=True,
     ),
     "release": CommandSpec(
         "release BOARD",
@@ -218,7 +224,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "any",
         admins=True,
     ),
-    "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby"),
+    "unseek": CommandSpec("unseek", "Stop waiting for a game.", "lobby", opens=True),
     "ignore": CommandSpec(
         "ignore [NAME]",
         "Stop hearing a player: his 'say' (lobby and table), 'invite' and 'rematch' no "
@@ -266,6 +272,7 @@ COMMANDS: dict[str, CommandSpec] = {
         "After a match: play again with the same players and rules, seats rotated. "
         "Everyone must ask within 60 s; the others are told who asked.",
         "lobby",
+        opens=True,
     ),
     "history": CommandSpec(
         "history",
@@ -452,6 +459,16 @@ OPTION_CALLS_HELP = {
 }
 
 
+class NewGames(StrEnum):
+    """Whether a game may start on the server now, as the lobby's texts say it."""
+
+    OPEN = "open"
+    # a drain: none until the restart after the running matches (docs/protocol.md §11.4a)
+    DRAINING = "draining"
+    # max_tables 0: no table opens at all, a server closed to games (docs/settings.md)
+    CLOSED = "closed"
+
+
 def seconds_said(ms: int, lang: Lang) -> str:
     """Milliseconds as seconds said, to the millisecond: '60', '0.5', '1234.567' (Russian
     '0,5'; ``:g``'s six digits said 1234567 ms as '1234.57')."""
@@ -468,7 +485,7 @@ def help_text(
     playing: bool = False,
     clocks_ms: tuple[int, int] = (60_000, 10_000),
     house_bots: bool = False,
-    draining: bool = False,
+    games: NewGames = NewGames.OPEN,
 ) -> list[str]:
     """Help for one command, or for the commands that make sense where the user is
     (``phase``: "login", "lobby" or "table"; an ``admin`` sees the admins' commands, a
@@ -476,7 +493,9 @@ def help_text(
     now; in ``lang`` (a command without Russian words yet is explained in English).
     ``clocks_ms``: the server's clocks a call, a person's and a bot's, as 'clock' says.
     ``house_bots``: the server seats its own bots ('bot'), said in the lobby; unless
-    ``draining``: no new game starts, and the lobby's last line says so instead."""
+    ``games`` says no new game starts (a drain), and the lobby's last line says so
+    instead, or that none ever does here (a server closed to games), whose lobby lists
+    no command that opens one (``CommandSpec.opens``)."""
     ru = lang == Lang.RU
 
     def summary(name: str) -> str:
@@ -524,6 +543,7 @@ def help_text(
             or name == "login"  # logged in already
             or (spec.admins and not admin)
             or (spec.waiting and playing)
+            or (spec.opens and phase == "lobby" and games == NewGames.CLOSED)
         ):
             continue
         lines += _columns(usage(name), _first_sentence(summary(name)), width)
@@ -537,11 +557,26 @@ def help_text(
             if ru
             else "'calls' explains every table call and how to type it."
         )
+    elif phase == "lobby" and games == NewGames.CLOSED:
+        # its greeting offers neither 'new' nor 'seek', each refused: the list none of
+        # them either, and it says why (they were listed as if they worked), in place of
+        # how to play at a table, of which there is none
+        left_out = [n for n, c in COMMANDS.items() if c.opens and (admin or not c.admins)]
+        lines += textwrap.wrap(
+            "На этом сервере сейчас не играют: столы не открываются, поэтому команды,"
+            f" которые ведут к партии ({', '.join(left_out)}), здесь не перечислены."
+            if ru
+            else "This server plays no games for now: no table opens here, so the commands"
+            f" that lead to one ({', '.join(repr(n) for n in left_out)}) are not listed.",
+            80,
+            subsequent_indent="  ",
+        )
+        return lines  # (nor is a house bot offered)
     elif ru:
         lines.append("За столом набирайте ходы и заявки (calls их перечисляет).")
     else:
         lines.append("At a table you type the table calls ('calls' lists them).")
-    if phase == "lobby" and draining:
+    if phase == "lobby" and games == NewGames.DRAINING:
         # its hint offered 'new 2', which a drain refuses: what may be done meanwhile
         lines += textwrap.wrap(
             "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые"

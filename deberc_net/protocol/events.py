@@ -17,6 +17,7 @@ from deberc_net.game.outcomes import FORFEITS
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView
 
+from .commands import NewGames
 from .lang import NO_WORDS
 from .messages import Msg, Phrase, Usage, Value, phrase
 
@@ -112,7 +113,8 @@ class Tables:
     total: int = 0  # tables in every page
     page: int = 1
     pages: int = 1
-    games: bool = True  # False: a server closed to games (max_tables 0): none to open
+    # an empty list says what is true of opening one: a drain, or a server closed to games
+    games: NewGames = NewGames.OPEN
 
 
 @attrs.frozen

@@ -127,6 +127,7 @@ class Msg(StrEnum):
     PAGE_NEXT = "page-next"
     NO_TABLES = "no-tables"
     NO_TABLES_NO_GAMES = "no-tables-no-games"
+    NO_TABLES_DRAINING = "no-tables-draining"
     TABLE_LINE = "table-line"
     WAITING = "waiting"
     PLAYING = "playing"
@@ -905,6 +906,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_TABLES_NO_GAMES: (  # max_tables = 0, as 'new' and 'seek' are told (NO_GAMES_HERE)
         "No tables: this server plays no games for now.",
         "Столов нет: на этом сервере сейчас не играют.",
+    ),
+    Msg.NO_TABLES_DRAINING: (  # a drain (§11.4a), as 'new' and 'seek' are told (DRAIN_REFUSED)
+        "No tables: the server restarts once the running matches are over, and no new"
+        " game starts until then.",
+        "Столов нет: сервер перезапустится, когда закончатся идущие партии, и до тех пор"
+        " новые партии не начинаются.",
     ),
     Msg.TABLE_LINE: (
         "Table {table}{private}: {variant}{options}, {players} players, {state}: {seats}",

@@ -25,6 +25,7 @@ from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView, offered
 
 from . import events as ev
+from .commands import NewGames
 from .ends import CLAIMED_WORDS, end_words, short_words, told_reason
 from .event_lines import EVENT_LINES
 from .lang import (
@@ -469,9 +470,17 @@ _TABLE_STATES = {
 }
 
 
+# an empty 'tables': how to open one, or why none opens now
+_NO_TABLES = {
+    NewGames.OPEN: Msg.NO_TABLES,
+    NewGames.DRAINING: Msg.NO_TABLES_DRAINING,
+    NewGames.CLOSED: Msg.NO_TABLES_NO_GAMES,
+}
+
+
 def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
-    if not e.tables:  # where no game is played, not told to open one
-        return [_say(lang, Msg.NO_TABLES if e.games else Msg.NO_TABLES_NO_GAMES)]
+    if not e.tables:  # where no game starts, not told to open one
+        return [_say(lang, _NO_TABLES[e.games])]
     out = []
     free, away = _say(lang, Msg.FREE_SEAT), _say(lang, Msg.AWAY_MARK)
     for t in e.tables:

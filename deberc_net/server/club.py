@@ -90,7 +90,7 @@ class Club:
             item,
             infos,
             lambda p: ev.Tables(
-                p.items, len(infos), p.number, p.pages, games=bool(self.lobby.config.max_tables)
+                p.items, len(infos), p.number, p.pages, games=self.lobby.new_games()
             ),
         )
 

@@ -26,6 +26,7 @@ from deberc_net.protocol.commands import (
     OPTION_CALLS_HELP,
     VARIANT_CALLS_HELP,
     Command,
+    NewGames,
     command_word,
     help_text,
     number_word,
@@ -91,7 +92,7 @@ def _help_text(
     playing: bool,
     clocks_ms: tuple[int, int],
     house_bots: bool = False,
-    draining: bool = False,
+    games: NewGames = NewGames.OPEN,
 ) -> tuple[str, ...]:
     return tuple(
         help_text(
@@ -103,7 +104,7 @@ def _help_text(
             playing=playing,
             clocks_ms=clocks_ms,
             house_bots=house_bots,
-            draining=draining,
+            games=games,
         )
     )
 
@@ -771,8 +772,8 @@ class Help:
             return _help_text(None, "login", (), lang, False, False, clocks)
         table = session.table
         if table is None:
-            bots, draining = self.lobby.house.enabled, self.lobby.drain.begun
-            return _help_text(None, "lobby", (), lang, admin, False, clocks, bots, draining)
+            bots, games = self.lobby.house.enabled, self.lobby.new_games()
+            return _help_text(None, "lobby", (), lang, admin, False, clocks, bots, games)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state

@@ -19,6 +19,7 @@ from deberc_net.protocol.commands import (
     COMMANDS,
     PROTOCOL_VERSION,
     Command,
+    NewGames,
     TableCallText,
     number_word,
 )
@@ -422,6 +423,14 @@ class Lobby:
             and table.board is None
             and (not table.private or (name is not None and _its_own(table, name)))
         )
+
+    def new_games(self) -> NewGames:
+        """Whether a game may start here now, as the lobby's texts say it (the greeting,
+        'help', an empty 'tables'): not on a server closed to games (max_tables 0), nor
+        during a drain."""
+        if not self.config.max_tables:
+            return NewGames.CLOSED
+        return NewGames.DRAINING if self.drain.begun else NewGames.OPEN
 
     def table_room(self, session: Session, opening: bool) -> bool:
         """Whether a new table may open (the server's cap; with ``opening``, a 'new',

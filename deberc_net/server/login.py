@@ -14,7 +14,7 @@ import structlog
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command
+from deberc_net.protocol.commands import Command, NewGames
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.login_words import Refused, SetElsewhere, read_login
@@ -35,6 +35,13 @@ if TYPE_CHECKING:
     from .lobby import Lobby
 
 log = structlog.get_logger("deberc.lobby")
+# the greeting's commands: during a drain none that starts a game, and on a server
+# closed to games only what may be done there
+_LOBBY_COMMANDS = {
+    NewGames.OPEN: Msg.LOBBY_COMMANDS,
+    NewGames.DRAINING: Msg.LOBBY_COMMANDS_DRAINING,
+    NewGames.CLOSED: Msg.LOBBY_COMMANDS_NO_GAMES,
+}
 # The look of each name held, kept: every new name is compared with all of them, the
 # same thousands at each login, and look_key is a microsecond. Not an LRU of a fixed
 # size: a scan of more names than it holds (a club's workers' players) goes round it,
@@ -409,15 +416,10 @@ class Login:
         if table is not None:  # where he is (his table's view follows), not the lobby
             said = phrase(Msg.WELCOME_BACK, name=name, what=what, table=table.id, resume=resume)
         else:
-            games = bool(self.lobby.config.max_tables)  # 0: a server closed to games
-            if not games:
-                commands = phrase(Msg.LOBBY_COMMANDS_NO_GAMES)
-            elif self.lobby.drain.begun:
-                commands = phrase(Msg.LOBBY_COMMANDS_DRAINING)
-            else:
-                commands = phrase(Msg.LOBBY_COMMANDS)
+            games = self.lobby.new_games()
+            commands = phrase(_LOBBY_COMMANDS[games])
             said = phrase(
-                Msg.WELCOME if games else Msg.WELCOME_NO_GAMES,
+                Msg.WELCOME_NO_GAMES if games == NewGames.CLOSED else Msg.WELCOME,
                 name=name,
                 what=what,
                 # what 'tables' lists him: a private table only if he sits at it or is invited

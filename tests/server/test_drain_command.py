@@ -264,3 +264,42 @@ async def test_during_a_drain_the_lobby_offers_no_new_game(
         " начинаются (observe СТОЛ — смотреть идущую).",
     )
     assert "Не с кем играть?" not in " ".join(vera.lines)
+
+
+async def test_during_a_drain_an_empty_tables_says_no_new_game_starts(
+    nursery: trio.Nursery, db_path: Path, connect: Connector, register: Register
+) -> None:
+    """'tables' listing none said "'new' opens one, 'seek' waits for a game", each refused
+    during a drain: it says what is true then, in either language (the machine style's
+    'tables count=0' carries no words, and is the same)."""
+    await register("boss", "owners")
+    port = await _serving(nursery, db_path, trio.Event())
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2 private")  # a match that plays on, listed to nobody else
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite bob")
+    await bob.read_until(lambda line: "invite" in line)
+    await bob.send(f"sit {table}")
+    await ann.read_until(lambda line: is_event(line, "start"))
+    carl = await connect.raw(port, "carl")
+    await person_told(carl, "login carl")  # (its greeting read)
+    assert await person_told(carl, "tables") == [
+        "No tables. 'new' opens one, 'seek' waits for a game."
+    ]
+    boss = await connect.machine(port, "boss", "owners")
+    await boss.send("drain")
+    await boss.expect("ok", cmd="drain")
+    await _told(carl, f"{RESTARTS.capitalize()}: no new game starts until then.")
+    said = " ".join(x.strip() for x in await person_told(carl, "tables"))  # (after the info)
+    assert said.endswith(f"No tables: {RESTARTS}, and no new game starts until then."), said
+    await carl.send("lang ru")
+    await carl.read_until(lambda line: line == "Язык: русский.")
+    said = " ".join(x.strip() for x in await person_told(carl, "tables"))
+    assert said == (
+        "Столов нет: сервер перезапустится, когда закончатся идущие партии, и до тех пор"
+        " новые партии не начинаются."
+    ), said
+    dora = await connect.machine(port, "dora")
+    await dora.send("tables")
+    assert await dora.expect("tables") == {"count": "0", "total": "0", "page": "1", "pages": "1"}

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .client import LineClient
+from .client import LineClient, help_commands, help_texts, person_told
 from .conftest import Connector, StartServer
 
 
@@ -123,3 +123,49 @@ async def test_a_server_closed_to_games_greets_and_lists_no_table_to_open(
         " не играют; команды: who, top, help. "
     ) in said, said
     assert said.endswith(" Столов нет: на этом сервере сейчас не играют."), said
+
+
+# the commands that lead to a game, refused on a server closed to games
+OPENING = {"new", "sit", "seek", "unseek", "rematch"}
+
+
+async def test_a_server_closed_to_games_lists_no_way_to_a_game_in_its_help(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """max_tables = 0: 'new', 'seek' (and 'sit', 'unseek', 'rematch') are refused there,
+    and the greeting does not offer them, yet the lobby's help listed them as if they
+    worked, and on a server with house bots ended "Nobody to play with? 'new 2' opens a
+    table". Its list leaves them out and its last line says why, in either style and
+    language; 'help new' still says what the command does."""
+    port = await start_server(max_tables=0, house_bots=True)
+    bot = await connect.machine(port, "bot")
+    listed = await help_commands(bot)
+    assert {"who", "top", "tables", "finger"} <= listed and not listed & OPENING, listed
+    told = " ".join(" ".join(await help_texts(bot, "help")).split())
+    assert told.endswith(
+        "This server plays no games for now: no table opens here, so the commands that lead"
+        " to one ('new', 'sit', 'seek', 'unseek', 'rematch') are not listed."
+    ), told
+    assert "Nobody to play with?" not in told and "At a table" not in told, told
+    assert (await help_texts(bot, "help new"))[0].startswith("new [PLAYERS]")
+    person = await connect.raw(port, "vera")
+    await person.send("login vera lang=ru")
+    lines = await person_told(person, "help")
+    said = " ".join(x.strip() for x in lines)
+    assert said.endswith(
+        "На этом сервере сейчас не играют: столы не открываются, поэтому команды, которые"
+        " ведут к партии (new, sit, seek, unseek, rematch), здесь не перечислены."
+    ), said
+    entries = {x.split()[0] for x in lines if x.startswith("  ") and not x.startswith("   ")}
+    assert "who" in entries and not entries & OPENING, entries
+    assert "Не с кем играть?" not in said, said
+
+
+async def test_an_open_server_lists_every_way_to_a_game(
+    start_server: StartServer, connect: Connector
+) -> None:
+    port = await start_server(house_bots=True)
+    bot = await connect.machine(port, "bot")
+    assert await help_commands(bot) >= OPENING
+    told = " ".join(" ".join(await help_texts(bot, "help")).split())
+    assert "no games" not in told and "Nobody to play with?" in told, told
