@@ -293,14 +293,15 @@ class AmbiguousCall(CallSyntaxError):
 
 
 class RankAlone(CallSyntaxError):
-    """A rank typed without its suit ('K') while cards of that rank may be played: a
-    card is its rank and its suit (docs/protocol.md §8.1), so nothing is played, and the
-    cards it may have meant are named (a tryout, s42: 'K' got a bare 'not a table
-    call')."""
+    """A rank typed without its suit ('K'): a card is its rank and its suit
+    (docs/protocol.md §8.1), so nothing is played. While cards of that rank may be
+    played they are named (a tryout, s42: 'K' got a bare 'not a table call'); off
+    one's move, whose move it is, as for a card (s43)."""
 
-    def __init__(self, typed: str, cards: Sequence[Call]) -> None:
+    def __init__(self, typed: str, ranks: frozenset[int], cards: Sequence[Call]) -> None:
         self.typed = typed  # the word as typed
-        self.cards = tuple(cards)  # the legal cards of that rank, in legal order
+        self.ranks = ranks  # the ranks it may be (T: the ten or the ace)
+        self.cards = tuple(cards)  # the legal cards of those ranks, in legal order (or none)
         super().__init__(f"not a table call: {said_back(typed)!r}")
 
 
@@ -474,14 +475,13 @@ def parse_call(
         top = next((c for c in legal if c.name == C.OT), None)
         raise FirstPersonWrites(text.strip(), top)
     if len(words) == 1 and words[0] in _RANK_WORDS:
-        ranks = {_RANK_WORDS[words[0]]}
+        ranks = frozenset({_RANK_WORDS[words[0]]})
         if words[0] == "t" or (words[0] == "т" and not cyrillic_ace):  # the look-alike
-            ranks = {_TEN, _ACE}
+            ranks = frozenset({_TEN, _ACE})
         cards = [
             c for c in legal if c.name == C.PLAY and c.card is not None and c.card & 7 in ranks
         ]
-        if cards:
-            raise RankAlone(text.strip(), cards)
+        raise RankAlone(text.strip(), ranks, cards)
     raise CallSyntaxError(f"not a table call: {said_back(text.strip())!r}")
 
 

@@ -24,9 +24,10 @@ import trio
 
 from deberc_net.game import events as g
 from deberc_net.game.calls import KONETS, MENYAYU, NE_MENYAYU, PAS, Call
-from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, card_str, suit_of
+from deberc_net.game.calls import PLAY as PLAY_CALL  # (phases.PLAY is the phase)
+from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, card_str, make, suit_of
 from deberc_net.game.clock import Clocks, automatic_call
-from deberc_net.game.errors import IllegalCall
+from deberc_net.game.errors import AnswerRequired, IllegalCall, NotYourTurn
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.phases import BIDDING, PLAY
@@ -110,6 +111,9 @@ _TOLD_WITH_WAITS = (g.DealEnded, g.DealAbandoned, g.MatchEnded)
 # the events after which the last cards are in every hand (a tuple: ``A | B`` makes a
 # union object at every test, and this is tested for every event)
 _DEALING = (g.Ordered, g.Dealt)
+# an engine's refusals of a card off one's move that name no card (another seat's turn,
+# or his answer awaited): a rank alone there is told the same (_refuse_off_turn)
+_OFF_TURN = frozenset({NotYourTurn.code, AnswerRequired.code})
 
 
 # (LEAVE_CONFIRM_S: a person's second 'leave' within it confirms the first; and
@@ -1305,7 +1309,10 @@ class Table:
             session.send(ev.error("ambiguous-call", said))
             return
         except RankAlone as exc:
-            self._refuse_rank_alone(session, exc)
+            if exc.cards:
+                self._refuse_rank_alone(session, exc)
+            elif not self._refuse_off_turn(session, seat, exc):
+                self._refuse_unread(session, text, legal, str(exc), seat)
             return
         except FirstPersonWrites as exc:
             top = phrase(Msg.CALL_WORD, call="ot RANK", ru="«от …»")
@@ -1349,6 +1356,23 @@ class Table:
             "unknown-command", said.text(), said=said, hint=tokens[0], words=self.words
         )
         session.send(error)
+
+    def _refuse_off_turn(self, session: Session, seat: int, exc: RankAlone) -> bool:
+        """A rank alone off one's move ('K'): told whose move it is, as its card ('Kh')
+        is, not that it is no call (a tryout, s43); False if it is one's move (no card
+        of it may be played: it is read as any other line that is no call)."""
+        assert self.match is not None
+        deal = self.match.deal
+        if deal.to_act == seat:
+            return False
+        # any card of the rank: off one's move the refusal names none (whose turn, whose
+        # answer awaited); one that would (the bidding's "Kh comes after the order") is
+        # not the card typed, and the line is read as before
+        refused = deal.why_not(seat, Call(PLAY_CALL, make(min(exc.ranks), 0)))
+        if refused.code not in _OFF_TURN:
+            return False
+        self._refuse_illegal(session, refused)
+        return True
 
     def _call_word(self, token: str) -> Phrase:
         """A call named in a refusal: its token, in Russian as the table says it

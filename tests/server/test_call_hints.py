@@ -9,6 +9,7 @@ from .client import LineClient, fields, next_ask, seat_pair
 from .conftest import Connector
 
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
+PONG = ("ok cmd=ping", "pong")  # 'ping''s answer in either style
 
 
 async def test_a_slip_of_the_keys_gets_a_hint_and_changes_nothing(
@@ -173,3 +174,55 @@ async def test_a_rank_alone_names_the_cards_it_may_be_and_plays_none(
             again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
             assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
         await who.send(legal[0])
+
+
+async def test_a_rank_alone_off_ones_move_is_told_whose_move_it_is_as_a_card_is(
+    port: int, connect: Connector
+) -> None:
+    """'K' off one's move got a bare "not a table call: 'K'", where 'Kh' is told whose
+    move it is (a tryout, s43): a rank alone is told the same, whether or not one holds
+    a card of it, in either style and language; nothing is played."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    while True:
+        found = await next_ask(ann, bob)
+        assert found is not None
+        ask, who = found
+        if ask["phase"] == "play":
+            break
+        legal = ask["legal"].split(",")
+        await who.send("igrayu" if "igrayu" in legal else legal[0])
+    other = bob if who is ann else ann
+    await other.send("state")
+    hand = fields(await other.read_until(lambda x: x.startswith("state ")))[1]["hand"].split(",")
+    held = hand[0]
+    missing = next(r for r in RANKS if not any(c[:-1] == r for c in hand))
+
+    async def told(line: str) -> list[str]:
+        await other.send(line)
+        await other.send("ping")
+        out = []
+        while not (said := await other.read_until(lambda _: True)).startswith(
+            ("ok cmd=ping", "pong")
+        ):
+            out.append(said)
+        return out
+
+    card = await told(held)
+    assert len(card) == 1 and fields(card[0])[1]["code"] == "not-your-turn", card
+    assert await told(held[:-1]) == card  # a rank held
+    assert await told(missing) == card  # and one not held: as its card would be
+    await other.send("style human")
+    await other.read_until(lambda x: x.startswith("Style"))
+    for lang in ("en", "ru"):
+        await other.send(f"lang {lang}")
+        await other.read_until(lambda x: x.startswith(("Language", "Язык")))
+        card = await told(held)
+        assert card and card[0].startswith(("Error (not-your-turn)", "Ошибка")), card
+        assert await told(held[:-1]) == card
+    await other.send("style machine")
+    await other.read_until(lambda x: x.startswith("ok cmd=style"))
+    await who.send("state")  # nothing played: the same request, asked again
+    again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
+    assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
