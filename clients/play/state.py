@@ -1197,9 +1197,16 @@ def _event(state: TableState, line: Line) -> TableState:
         )
         how = outcome if row.winner is None else state.say(T.WON_BY, name=state.who(row.winner))
         # the deal is over: a hand a claim (or a penalty) cut short is not held any
-        # more, as after the last trick (docs/protocol.md §9.6)
+        # more, as after the last trick (docs/protocol.md §9.6), nor is a trick a penalty
+        # cut short on the table (its cards stayed on the Trick line till the next deal)
         ended = attrs.evolve(
-            state, deals=(*state.deals, row), score=row.totals, to_act=None, phase="done", hand=()
+            state,
+            deals=(*state.deals, row),
+            score=row.totals,
+            to_act=None,
+            phase="done",
+            hand=(),
+            trick=(),
         )
         return _log(
             ended,
@@ -1220,9 +1227,10 @@ def _event(state: TableState, line: Line) -> TableState:
         # place, and 'history' of this match, our last, still names its players
         former = state.left() if line.get_int("table") == state.table else state.former
         totals = tuple(line.get_ints("totals"))
-        # no hand is held any more: a forfeit ends the match mid-deal, with no deal-end
+        # no hand is held any more, nor a trick on: a forfeit ends the match mid-deal
+        # (mid-trick too), with no deal-end
         state = attrs.evolve(
-            state, result=result, to_act=None, score=totals, former=former, hand=()
+            state, result=result, to_act=None, score=totals, former=former, hand=(), trick=()
         )
         return _log(attrs.evolve(state, played=state.game_played()), told)
     if kind == EventKind.OBSERVER:  # who looks on: the players are told (protocol §5.7)

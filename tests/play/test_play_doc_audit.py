@@ -80,6 +80,11 @@ name, `YOU` and the clock, the waiting line, the result (pairs, `claimed: konets
       test_a_waiting_table_says_how_many_players_it_awaits_and_how_to_have_a_bot,
       test_a_match_a_true_konets_won_says_so_and_the_servers_claim_as_before;
     → play/test_screen_names.py test_a_long_name_has_one_short_form_on_the_whole_screen
+Table: the Trick line empty once the deal is over, one a penalty or a forfeit cut short
+mid-trick too
+    → play/test_state.py test_a_deal_or_match_cut_short_mid_trick_leaves_no_trick_on_the_table;
+    → play/test_trick_cut_short_served.py
+      test_a_deal_cut_short_mid_trick_leaves_no_cards_on_the_trick_line
 Table: `observe N` alone, `leave` back to the lobby; one table on screen; a finished
 match stays till something else; closing, `you sit at no table`, a login with no seat
 clear it; `leave` asks first (10 s, `leave!`, `no` keeps the seat); `(by the clock)`

@@ -1745,6 +1745,29 @@ def test_a_claimed_deal_leaves_no_cards_in_the_hand() -> None:
     assert state.last_trick == ((1, "7c"), (0, "Kc"))  # the last trick stays to be seen
 
 
+def test_a_deal_or_match_cut_short_mid_trick_leaves_no_trick_on_the_table() -> None:
+    """A deal that ends with a card on the table (a bide on cards, table-penalties:
+    docs/rules.md §10) or a match forfeited so (docs/protocol.md §11.3, no deal-end):
+    the Trick line is empty from then, as after a trick taken; its card stayed there
+    until the next deal, or for good. (tests/play/test_trick_cut_short_served.py: the
+    same over a real server.)"""
+    trick = 4  # the table pane's Trick line
+    before = fold_all(START)
+    assert table_text(before).splitlines()[trick] == "Trick:  b2 7♣"
+    penalty = fold(
+        before,
+        "event seq=8 table=3 kind=deal-end deal=1 outcome=penalty points=0,31 "
+        "written=0,162 totals=0,162 hanging=0",
+    )
+    assert penalty.trick == () and table_text(penalty).splitlines()[trick] == "Trick:  -"
+    forfeit = fold(
+        before,
+        "event seq=8 table=3 kind=match-end winner=1 name=b2 reason=left forfeit=0 "
+        "totals=0,0 seed=ab match=m3",
+    )
+    assert forfeit.trick == () and table_text(forfeit).splitlines()[trick] == "Trick:  -"
+
+
 def test_leaving_a_running_match_clears_the_score_until_the_next_one() -> None:
     """'leave' forfeits; the match's end comes after 'ok leave', at no table: its result
     is said in the log with the players' names, and the score pane is no longer the old
