@@ -168,6 +168,8 @@ RANGES: dict[str, Range] = {
     "server_dead_ms": Range(0, _WEEK_MS, "milliseconds, a week at most"),
     "worker_restart_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
     "seek_patience_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
+    # (a pipe's atomic write at least; a GiB of prints held for nobody is a leak)
+    "output_backlog_bytes": Range(4096, 1 << 30, "bytes, 4 KiB to 1 GiB"),
 }
 # docs/settings.md's four: Python's others ("critical" dropped the error lines an
 # operator alerts on, "notset" is debug by another name) are refused
@@ -341,6 +343,9 @@ class Config:
     # serve --workers: a seek waits this long for a partner on its own worker before it
     # goes to another's (a table of two workers' players costs the bus every call)
     seek_patience_ms: int = 1_000
+    # serve --workers: the most of the workers' prints the parent keeps for a stdout
+    # not read, then drops (cluster/parent_out.py)
+    output_backlog_bytes: int = 4 << 20
     log_level: str = "info"
     # names that may 'reserve' tables; they are registered only with 'deberc-net admin
     # NAME' (or by the ladder on its own server), never by a first-come 'login'

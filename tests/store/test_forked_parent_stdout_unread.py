@@ -16,12 +16,16 @@ import pytest
 import structlog
 import trio
 
-from deberc_net.server.cluster.parent_out import BACKLOG_BYTES, Backlog
+from deberc_net.server.cluster.parent_out import Backlog
 
 from .served_to import plugin_on_the_path, restarted
 from .workers import SETTINGS, served_workers, settings_file
 
-LINES = 60
+# the parent's backlog (the setting output_backlog_bytes): a smaller one than the 4 MiB
+# default fills as one does, with a third of the prints (6 MB of them, at each table a
+# worker knew of, were half the test's time)
+BACKLOG = 256 << 10
+LINES = 20
 WIDTH = 100_000  # LINES of it: more than the parent's stdout pipe and its backlog hold
 LOUD = """
 import os
@@ -54,11 +58,15 @@ async def _read_all(fd: int, into: bytearray) -> None:
 async def test_a_stalled_stdout_drops_counted_lines_and_the_parent_still_restarts_workers(
     postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert LINES * WIDTH > BACKLOG_BYTES + (1 << 20)
+    assert LINES * WIDTH > BACKLOG + (1 << 20)
     count = tmp_path / "printed"
     source = LOUD.replace("LINES", str(LINES)).replace("WIDTH", str(WIDTH))
     plugin_on_the_path(tmp_path, monkeypatch, "loud", source.replace("COUNT", repr(str(count))))
-    settings = settings_file(tmp_path, SETTINGS.replace("house_bots = true", "house_bots = false"))
+    settings = settings_file(
+        tmp_path,
+        SETTINGS.replace("house_bots = true", "house_bots = false")
+        + f"output_backlog_bytes = {BACKLOG}\n",
+    )
     read_end, write_end = os.pipe()
     out = bytearray()
     with trio.fail_after(110):
@@ -89,6 +97,10 @@ async def test_a_stalled_stdout_drops_counted_lines_and_the_parent_still_restart
     for pid in {pid for pid, _ in written}:
         numbers = [int(number) for who, number in written if who == pid]
         assert numbers == sorted(set(numbers)), numbers
+    # what came before the note is what the backlog (the setting's, not the default's)
+    # and the pipe held: the pipe's 1 MiB at most
+    before = text.split("deberc-net serve: ")[0]
+    assert before.count("\n") <= (BACKLOG + (1 << 20)) // WIDTH + 1, before.count("\n")
     printed = sum(map(int, count.read_text().split()))
     assert len(written) + int(notes[0]) <= printed
     logged = [e for e in workers.events if e.get("event") == "output_dropped"]

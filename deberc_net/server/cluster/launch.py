@@ -289,6 +289,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
         raise WorkersError(cannot_listen(config.host, config.port, exc)) from None
     port = held.getsockname()[1]
     settings = attrs.asdict(attrs.evolve(config, port=port))
+    OUT.limit = config.output_backlog_bytes
     stopping: list[int] = []
     # SIGUSR1s: each worker drains, none is started again
     draining: list[int] = drains if drains is not None else []

@@ -27,6 +27,7 @@ import structlog
 log = structlog.get_logger("deberc.workers")
 
 # the most the parent keeps for a stdout not read: a few MiB of prints, then drops
+# (the default of the setting output_backlog_bytes, which run_workers sets it to)
 BACKLOG_BYTES = 4 << 20
 # what one write gives the stdout: a pipe takes a write of PIPE_BUF or less whole, or
 # not at all, so one select said could take some is never waited on
