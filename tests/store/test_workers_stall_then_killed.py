@@ -93,21 +93,27 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                 # the seat held for the stalled worker let go: he may sit anew at once
                 await cal.send("new 2")
                 await cal.expect("ok", cmd="sit", timeout=20)
-                # seconds after the replacement: told once (no 'plays on after all', no
-                # second word as the dead worker was replaced)
-                await cal.drain(3)
+                # the owner's player, told nothing yet, is told at her login; how long her
+                # notice took to come, five times over (a second at least), is how long
+                # each wait below for a word that must not come lasts (3 s each, fixed,
+                # were most of the test's time)
+                asked = trio.current_time()
+                back = await _human_ru(workers, 0, "dora pw-dora-1")
+                opened.append(back)
+                notice = await back.read_until(lambda x: "прервана" in x, 10)
+                assert f"Ваша последняя партия {match} за столом {table} прервана: {LOST_RU} (" in (
+                    notice
+                ), notice
+                window = max(1.0, 5 * (trio.current_time() - asked))
+                # after the replacement: told once (no 'plays on after all', no second
+                # word as the dead worker was replaced)
+                await cal.drain(window)
                 told = [x for x in cal.lines if x.startswith(("info closed=", "info cut_off="))]
                 assert told == [closed]
                 assert not any("plays on after all" in x for x in cal.lines)
                 for worker in (0, 1):  # told live: not again at a login, on either worker
                     again = await workers.connect(worker, "cal", "pw-cal-1")
                     opened.append(again)
-                    assert await cut_off_notice(again) is None
-                back = await _human_ru(workers, 0, "dora pw-dora-1")  # told nothing yet
-                opened.append(back)
-                notice = await back.read_until(lambda x: "прервана" in x, 10)
-                assert f"Ваша последняя партия {match} за столом {table} прервана: {LOST_RU} (" in (
-                    notice
-                ), notice
+                    assert await cut_off_notice(again, window) is None
             finally:
                 await close_all(opened)

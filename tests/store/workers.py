@@ -423,9 +423,10 @@ async def until_stored(check: Callable[[str, str], bool], url: str, match: str) 
             await trio.sleep(0.05)
 
 
-async def cut_off_notice(client: LineClient) -> str | None:
-    """The cut-off notice of ``client``'s login, if one comes within 3 s (it is sent
-    after the login's ``ok``, once the store is read: no round trip follows it)."""
-    with trio.move_on_after(3):
+async def cut_off_notice(client: LineClient, within: float = 3) -> str | None:
+    """The cut-off notice of ``client``'s login, if one comes within ``within`` seconds
+    (it is sent after the login's ``ok``, once the store is read: no round trip follows
+    it)."""
+    with trio.move_on_after(within):
         return await client.read_until(lambda x: x.startswith("info cut_off="), 10)
     return None
