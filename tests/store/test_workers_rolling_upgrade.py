@@ -26,12 +26,11 @@ AFTER_IMPORTS = "STDIN = 0"
 
 
 def _installed_copy(root: Path) -> Path:
-    """The server's package copied under ``root``: the code 'installed' for the test."""
-    shutil.copytree(
-        Path(deberc_net.__file__).parent,
-        root / "deberc_net",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
+    """The server's package copied under ``root``: the code 'installed' for the test,
+    with its bytecode (the suite compiles it at its start): without, the parent compiled
+    the whole package again as it started. A module changed after (``_upgrade``) is
+    compiled anew, its source's time and size no longer the bytecode's."""
+    shutil.copytree(Path(deberc_net.__file__).parent, root / "deberc_net")
     return root
 
 
