@@ -215,6 +215,24 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (6.0, ("tests/store/test_scaling_workers_doc_audit.py::test_one_cluster_for_the_lobby",)),
     # the distributed ladder's doc audit's worker renewing its lease (s39): 7-10 s
     (7.0, ("tests/ladder/test_distributed_doc_audit.py::test_a_workers_lease_is_renewed",)),
+    # the forty-third session's: a run's durations at load 9-16 (four workers, helpers
+    # beside) halved, the cut ones (tsfast) at their figure alone; each starts a cluster
+    # of workers, and they ended runs one after another in the last worker's share
+    (9.0, ("tests/store/test_workers_limits.py::test_wrong_passwords_and_one_login",)),
+    (10.0, ("tests/store/test_workers_stall_then_killed.py",)),
+    (8.0, ("tests/store/test_workers_stopping.py::test_a_worker_stopped_as_it_starts",)),
+    (8.0, ("tests/store/test_workers_start_up.py::test_a_restarted_worker_listens_once",)),
+    (7.6, ("tests/store/test_workers_rolling_upgrade.py",)),
+    (8.0, ("tests/store/test_workers_rematch_why.py::test_going_elsewhere_calls_off",)),
+    (8.0, ("tests/store/test_workers_rematch_lost.py::test_a_rematch_kept_by_a_stopping",)),
+    (7.0, ("tests/store/test_workers_rematch_lost.py::test_the_leaver_of_a_house_bots",)),
+    (7.0, ("tests/store/test_workers_stopping.py::test_a_rolling_restart_of_one_worker",)),
+    (6.0, ("tests/store/test_workers_page.py::test_a_stop_tells_everyone_and_waits",)),
+    (6.0, ("tests/store/test_workers_cut_off_told_once.py",)),
+    (6.0, ("tests/store/test_workers_start_up.py::test_a_plain_server_on_the_database",)),
+    (6.0, ("tests/store/test_workers_rematch_lost.py::test_a_house_bots_match_kept_by",)),
+    (6.0, ("tests/store/test_forked_parent_stdout_unread.py",)),
+    (5.5, ("tests/store/test_workers_orphans.py",)),
 )
 
 
