@@ -187,11 +187,15 @@ class Matchmaking:
         if not lobby.config.max_tables:  # no table ever opens: it could never be met
             lobby.table_room(session, opening=False)  # (the refusal: no games here)
             return
-        if not lobby.free_to_sit(session):
+        # every refusal before leave_waits: a seek refused (the cap of tables below)
+        # keeps the seek and the rematch offer its player waited on (free_to_sit ended
+        # both first, and the refusal said the seek was not recorded)
+        if not lobby.may_take_seat(session):
             return
         if self._on_the_way(session, settings):
             # his seat at a table of this game is on its way (a kept seek met someone at
             # once, before he read his match's end): it stays his, as his place would
+            lobby.leave_waits(session)
             self._seeking_now(session, settings)
             return
         open_table = self.open_table_for(settings, session)
@@ -199,7 +203,7 @@ class Matchmaking:
             waiting = [s for s in self.seekers if s.seeking == settings and s is not session]
             if len(waiting) + 1 >= settings.players and not lobby.table_room(session, False):
                 return  # it would open a table: refused, and nothing changes
-        self.forget(session)
+        lobby.leave_waits(session)  # (his seek among them: forgotten)
         # a seat of another game on its way to him is given up: this seek replaces
         # that one (docs/protocol.md §5.5), he is not seated there and queued here too
         given_up = self._give_up_coming(session)

@@ -106,3 +106,56 @@ async def test_a_new_refused_as_busy_keeps_the_seek(
     assert (await ann.expect("error"))["code"] == "busy"
     await ann.send("unseek")
     await ann.expect("ok", cmd="unseek")
+
+
+async def test_a_seek_refused_as_busy_keeps_the_seek_before_it(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """The server's cap of tables reached, a 'seek' that would open one is refused
+    'busy' and is not recorded: the seek its player waited on before stays, with its
+    place (free_to_sit ended it before the cap was checked)."""
+    port = await start_server(max_tables=1)
+    cat = await connect.machine(port, "cat")
+    await cat.send("new 3")  # the one table the cap allows
+    await cat.expect("ok", cmd="sit")
+    dan = await connect.machine(port, "dan")
+    await dan.send("seek 2 kharkov")
+    await dan.expect("ok", cmd="seek")
+    ann = await connect.machine(port, "ann")
+    await ann.send("seek 4")
+    await ann.expect("ok", cmd="seek")
+    await ann.send("seek 2 kharkov")  # with dan's it would open a table: none may open
+    assert (await ann.expect("error"))["code"] == "busy"
+    await ann.send("unseek")  # he still waited for his 4-player game
+    await ann.expect("ok", cmd="unseek")
+    await dan.send("unseek")  # and dan for his, alone
+    await dan.expect("ok", cmd="unseek")
+
+
+async def test_a_seek_refused_as_busy_keeps_the_rematch_offer(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A rematch offer stands through its player's 'seek' refused 'busy'."""
+    port = await start_server(max_tables=2)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    table = await _play_one(ann, bob)
+    await ann.send("rematch")
+    await ann.expect("ok", cmd="rematch")
+    cat = await connect.machine(port, "cat")
+    eve = await connect.machine(port, "eve")
+    for opener in (cat, eve):  # the cap reached
+        await opener.send("new 3")
+        await opener.expect("ok", cmd="sit")
+    dan = await connect.machine(port, "dan")
+    await dan.send("seek 2 kharkov")
+    await dan.expect("ok", cmd="seek")
+    await bob.send("seek 2 kharkov")
+    assert (await bob.expect("error"))["code"] == "busy"
+    await eve.send("leave!")  # a table's room again, for the rematch
+    await eve.expect("ok", cmd="leave")
+    await bob.send("rematch")  # the offer stands: both asked, it starts
+    await bob.expect("ok", cmd="rematch", waiting="")
+    sat = await bob.expect("ok", cmd="sit")
+    assert sat["table"] != table
+    assert not [x for x in ann.lines if x.startswith("rematch ") and " off=elsewhere" in x]
