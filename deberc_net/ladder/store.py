@@ -14,6 +14,7 @@ import attrs
 from deberc_net.server.store import is_postgres
 
 from .run_stop import RunStop, StopKind
+from .stored_argv import told_settings
 
 if TYPE_CHECKING:
     import psycopg
@@ -201,7 +202,8 @@ def _run(row: tuple[Any, ...]) -> RunRow:
         str(started),
         json.loads(summary) if summary else None,
         RunStop.from_row(stopped, reason),
-        json.loads(settings) if settings else None,
+        # (a row stored before addresses' passwords were hidden: told without them)
+        told_settings(json.loads(settings)) if settings else None,
     )
 
 

@@ -35,3 +35,22 @@ def test_an_abbreviated_flag_that_argparse_takes_for_it_is_hidden_too() -> None:
         hidden = without_secrets(argv)
         assert "s3cret" not in " ".join(hidden), given
         assert len(hidden) == len(argv)
+
+
+def test_a_postgresql_addresss_password_is_hidden_wherever_it_is_given() -> None:
+    # '--db postgresql://USER:PASSWORD@HOST/DB' was stored whole: every copy of the
+    # database held it, and 'ladder table --json --runs' printed it
+    argv = [
+        "--db", "postgresql://ladder:s3cret@db.example:5432/club?sslmode=require",
+        "--db=postgres://ladder:s3cret@/club?host=/run/pg",
+        "--db", "postgresql://db.example/club?user=ladder&password=s3cret&password=s3cret",
+        "--bot", "bot.py --store postgresql://b:s3cret@h/d --deals 2",
+    ]  # fmt: skip
+    assert without_secrets(argv) == [
+        "--db", "postgresql://ladder:***@db.example:5432/club?sslmode=require",
+        "--db=postgres://ladder:***@/club?host=/run/pg",
+        "--db", "postgresql://db.example/club?user=ladder&password=***&password=***",
+        "--bot", "bot.py --store postgresql://b:***@h/d --deals 2",
+    ]  # fmt: skip
+    kept = ["--db", "postgresql://ladder@db.example/club", "--seed", "a:b@c", "x://u:p@h"]
+    assert without_secrets(kept) == kept  # no password, or no PostgreSQL address: as given

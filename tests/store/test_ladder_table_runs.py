@@ -12,6 +12,7 @@ from pathlib import Path
 
 from deberc_net.ladder.store import open_ladder_store
 from tests.ladder.helpers import RAND, RAND2, ladder, run_cli, summary
+from tests.store.distributed import query
 
 from .records import raw
 
@@ -85,6 +86,37 @@ def test_a_runs_summary_is_its_ladder_run_json(tmp_path: Path) -> None:
     assert {"fallbacks", "clock_calls", "seed", "pairs"} <= set(run["summary"])
     assert run["summary"]["pairs"][0]["elo_margin"] == data["pairs"][0]["elo_margin"]
     assert isinstance(run["settings"]["argv"], list)  # (here the tests' own: run in process)
+
+
+def test_a_postgresql_addresss_password_is_neither_stored_nor_told(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """``ladder run --db postgresql://USER:PASSWORD@…`` stored its command line with
+    the password, in every copy of the database, and ``ladder table --json --runs``
+    printed it: stored now without it, and a row stored before is told without it."""
+    user, _, rest = postgres_url.removeprefix("postgresql://").partition("@")
+    secret = f"postgresql://{user}:s3cret-pw@{rest}"  # (the test server trusts: unused)
+    # (a process: in this one the stored command line would be pytest's)
+    played = ladder(
+        tmp_path, "--bot", RAND, "--bot", RAND2, "--deals", "1", db=secret, process=True
+    )
+    assert played.returncode == 0, played.stderr
+    store = open_ladder_store(postgres_url)
+    try:
+        before = store.start_run({"argv": ["ladder", "run", "--db", secret]})  # as stored
+    finally:
+        store.close()
+    (stored,) = [
+        json.loads(row[0])["argv"]
+        for row in query(postgres_url, "SELECT settings FROM ladder_runs WHERE id <> %s", before)
+    ]
+    assert "--db" in stored and "s3cret-pw" not in " ".join(stored)
+    assert f"postgresql://{user}:***@{rest}" in stored
+    done = run_cli(["ladder", "table", "--db", postgres_url, "--json", "--runs"])
+    assert done.returncode == 0, done.stderr
+    assert "s3cret-pw" not in done.stdout
+    told = {run["id"]: run["settings"]["argv"] for run in json.loads(done.stdout)["runs"]}
+    assert told[before] == ["ladder", "run", "--db", f"postgresql://{user}:***@{rest}"]
 
 
 def test_runs_without_json_is_refused(tmp_path: Path) -> None:
