@@ -164,7 +164,10 @@ class Matchmaking:
         held = (self.seekers.index(session), session.seeking) if session in self.seekers else None
         kept = session.kept_place  # (a program's: its seek goes first, kept_seek)
         if item.args == ("reserved",):
-            if lobby.free_to_sit(session):
+            if not lobby.config.max_tables:  # no board's table can open ('reserve' is
+                # refused), nor a house bot's: kept, it waited for good, told it waited
+                lobby.table_room(session, opening=False)  # (the refusal: no games here)
+            elif lobby.free_to_sit(session):
                 self._seek_reserved(session)
             return
         # the rules first: wrong ones are said at once, not after a wait ('slow-down')

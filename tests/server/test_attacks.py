@@ -634,6 +634,20 @@ async def test_a_server_of_no_tables_says_it_plays_no_games_and_keeps_no_seek(
     assert fields(await ann.reply("tables", "tables"))[1]["total"] == "0"
 
 
+async def test_a_server_of_no_tables_keeps_no_seek_for_a_reserved_seat(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """'seek reserved' (a ladder bot's, after each match) on a server closed to games
+    is told so at once, as every seek is: no board's table can open there ('reserve' is
+    refused), so the seek it kept waited for good, said to be waiting."""
+    port = await start_server(max_tables=0)
+    ann = await connect.machine(port, "ann")
+    refused = fields(await ann.reply("seek reserved", "error"))[1]
+    said = "this server plays no games for now: no table opens here; try again later"
+    assert (refused["code"], refused["text"]) == ("busy", said)
+    assert fields(await ann.reply("unseek", "error"))[1]["code"] == "not-allowed"  # none kept
+
+
 # ------------------------------------------------------ 5. early knowledge of decks
 async def _export(db: Path) -> str:
     done = await trio.run_process(
