@@ -34,7 +34,7 @@ from deberc_net.protocol.lang import (
 )
 from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, phrase
 from deberc_net.protocol.read_back import russian
-from deberc_net.protocol.refusals import refusal_phrase
+from deberc_net.protocol.refusals import refusal_phrase, unread_phrase
 from deberc_net.protocol.render import (
     BANNER_RU,
     CHAT_CONTINUED,
@@ -542,22 +542,29 @@ def _refusal(state: TableState, line: Line) -> str:
     return refused
 
 
-# the machine style's refusal of a word that is no table call: its catalogue sentence
-# (Msg.NOT_A_CALL) is made of this reason, whose Russian names the word instead
-_NO_CALL = re.compile(
-    r"not a table call(?: here)?: ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
-    r"(?:\. Type 'help' or 'calls'\.)?"
-)
+# the machine style's refusal of a line that is no table call: its catalogue sentence
+# (Msg.NOT_A_CALL, or NOT_A_CALL_WHY for a call's own word read wrong, 'igrayu zz') is
+# made of the call reader's reason, read back by protocol/refusals.py
+_NO_CALL = re.compile(r"(?P<reason>.*?)(?:\. Type 'help' or 'calls'\.)?")
+_NO_CALL_WORD = re.compile(r"not a table call(?: here)?: ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")")
 
 
 def _no_call_ru(code: str, text: str) -> str | None:
-    """A word refused as no table call, said by the catalogue's Russian («хрень» — не ход
-    и не заявка): read_back cannot, its English holding no ``typed``; None for another."""
+    """A line refused as no table call, said by the catalogue's Russian («хрень» — не ход
+    и не заявка; «назовите масть: …» for 'igrayu zz'): read_back cannot, its English
+    holding no ``typed``; None for another."""
     found = _NO_CALL.fullmatch(text) if code == "unknown-command" else None
     if found is None:
         return None
+    reason = found["reason"]
+    said = unread_phrase(reason, "")
+    if said.key == Msg.NOT_A_CALL_WHY:
+        return said.text(Lang.RU)
+    word = _NO_CALL_WORD.fullmatch(reason)
+    if word is None:
+        return None
     try:
-        typed = ast.literal_eval(found[1])  # the word as the server quoted it (a repr)
+        typed = ast.literal_eval(word[1])  # the word as the server quoted it (a repr)
     except (ValueError, SyntaxError):
         return None
     return phrase(Msg.NOT_A_CALL, reason=text, typed=str(typed)).text(Lang.RU)

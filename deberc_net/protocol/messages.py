@@ -56,6 +56,13 @@ class Msg(StrEnum):
     LOG_IN_FIRST = "log-in-first"
     NOT_A_COMMAND_OVER = "not-a-command-over"
     NOT_A_CALL = "not-a-call"
+    # a line read as a call's word with the rest wrong ('igrayu zz'): its reason said
+    NOT_A_CALL_WHY = "not-a-call-why"
+    UNREAD_HERE = "unread-here"  # an option's call at a table without the option
+    UNREAD_CARD = "unread-card"
+    UNREAD_SUIT = "unread-suit"
+    UNREAD_TOP = "unread-top"
+    UNREAD_RANK = "unread-rank"
     CALL_RANGE = "call-range"
     AMBIGUOUS_CARD = "ambiguous-card"
     AMBIGUOUS_OT = "ambiguous-ot"
@@ -660,6 +667,32 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_A_CALL: (
         "{reason}. Type 'help' or 'calls'.",
         "«{typed}» — не ход и не заявка. Наберите help или calls.",
+    ),
+    # the English of each is the reason as protocol/vocabulary.py words it (the
+    # machine style's text=, unchanged); protocol/refusals.py reads the reason back
+    Msg.NOT_A_CALL_WHY: ("{why}. Type 'help' or 'calls'.", "{why}. Наберите help или calls."),
+    Msg.UNREAD_HERE: (
+        "not a table call here: {typed!r}",
+        "«{typed}» за этим столом не ход и не заявка: так говорят за столами с другими"
+        " опциями (help {typed} скажет, с какими)",
+    ),
+    Msg.UNREAD_CARD: (
+        "not a card: {typed!r} (try 10h, Js, Q♠)",
+        "«{typed}» — не карта (пишите так: 10ч, Вп, Д♠, туз пик)",
+    ),
+    Msg.UNREAD_SUIT: (
+        "name a suit: igrayu s|h|d|c (got {typed!r})",
+        "назовите масть: играю п|ч|б|к, или ♠ ♥ ♦ ♣, или играю черви (набрано «{typed}»)",
+    ),
+    Msg.UNREAD_TOP: (
+        "say the top card: ot korolya, ot K, ot korolya kozyrnogo, от козырной дамы"
+        " (got {typed!r})",
+        "назовите старшую карту: от короля, от К, от короля козырного, от козырной дамы"
+        " (набрано «{typed}»)",
+    ),
+    Msg.UNREAD_RANK: (
+        "not a rank: {typed!r} (7 8 9 10 J Q K A, or korolya, tuza ...)",
+        "«{typed}» — не достоинство карты (7 8 9 10 В Д К Т, или короля, туза …)",
     ),
     Msg.AMBIGUOUS_CARD: (
         "{letter}{suit}: the ten or the ace? Latin T is the ten, Cyrillic Т the ace, "

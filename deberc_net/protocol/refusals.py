@@ -365,3 +365,40 @@ def rules_refused(message: str) -> ev.Error:
     """'bad-rules' for the rules the rule book refused with ``message``, its reason said
     in each language (docs/protocol.md §4.3c)."""
     return ev.Error("bad-rules", message, said=rules_phrase(message))
+
+
+# ------------------------------------------------------------ a line that is no call
+# A line the call reader refused (protocol/vocabulary.py, CallSyntaxError), its reason
+# read back so that a person is told it in his language: said in Russian as the word
+# alone («хрень» — не ход и не заявка), a player who typed 'играю зз' was not told
+# to name a suit (a tryout, s43). Each reason's English is its phrase's English.
+_UNREAD_FORMS: tuple[tuple[str, Msg], ...] = (
+    (rf"not a table call here: {_q('typed')}", Msg.UNREAD_HERE),
+    (rf"not a card: {_q('typed')} \(try 10h, Js, Q♠\)", Msg.UNREAD_CARD),
+    (rf"name a suit: igrayu s\|h\|d\|c \(got {_q('typed')}\)", Msg.UNREAD_SUIT),
+    (
+        r"say the top card: ot korolya, ot K, ot korolya kozyrnogo, от козырной дамы"
+        rf" \(got {_q('typed')}\)",
+        Msg.UNREAD_TOP,
+    ),
+    (rf"not a rank: {_q('typed')} \(7 8 9 10 J Q K A, or korolya, tuza \.\.\.\)", Msg.UNREAD_RANK),
+)
+
+
+@functools.cache
+def _unread_compiled() -> tuple[tuple[re.Pattern[str], Msg], ...]:
+    return tuple((re.compile(pattern), key) for pattern, key in _UNREAD_FORMS)
+
+
+def unread_phrase(reason: str, typed: str) -> Phrase:
+    """The refusal of a line that reads as no call for ``reason`` (the call reader's),
+    ``typed`` the line as said back: the reason in each language where its form is
+    known, else the word alone (Msg.NOT_A_CALL); its English is the reason either way."""
+    for pattern, key in _unread_compiled():
+        if m := pattern.fullmatch(reason):
+            try:  # the word as the reader quoted it (a repr)
+                word = ast.literal_eval(m["typed"])
+            except (ValueError, SyntaxError):  # (a repr always reads back: never)
+                break
+            return phrase(Msg.NOT_A_CALL_WHY, why=phrase(key, typed=str(word)))
+    return phrase(Msg.NOT_A_CALL, reason=reason, typed=typed)

@@ -42,7 +42,7 @@ from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.hints import command_hint, hint, ten_meant
 from deberc_net.protocol.lang import Lang, TableWords, ru_call, spoken_call, table_words
 from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, Phrase, phrase
-from deberc_net.protocol.refusals import refusal_phrase
+from deberc_net.protocol.refusals import refusal_phrase, unread_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import (
@@ -1406,13 +1406,16 @@ class Table:
                 return
             near = hint(text, legal, self.rules.call_aliases)
             token = None if near is None else near.token()
-            # no call near it: a command mistyped at the table ('tabels')?
-            command = command_hint(text, COMMANDS) if near is None else None
             typed = said_back(text.strip())
+            said = unread_phrase(reason, typed)
+            # no call near it, nor a call's word ('ot zz' is no 'bot'): a command
+            # mistyped at the table ('tabels')?
+            command = None
+            if near is None and said.key != Msg.NOT_A_CALL_WHY:
+                command = command_hint(text, COMMANDS)
             if command in SECRET_COMMANDS:  # 'пароль OLD NEW', 'logn NAME PASSWORD':
                 typed = f"{typed.split()[0]} …"  # not read back (nor logged) whole
-                reason = f"not a table call: {typed!r}"
-            said = phrase(Msg.NOT_A_CALL, reason=reason, typed=typed)
+                said = phrase(Msg.NOT_A_CALL, reason=f"not a table call: {typed!r}", typed=typed)
             error = ev.Error(
                 "unknown-command",
                 said.text(),

@@ -210,12 +210,22 @@ def test_a_word_that_is_no_call_is_refused_in_russian() -> None:
             "error code=unknown-command text=not a table call: \"it's\". Type 'help' or 'calls'.",
             "error code=unknown-command text=not a table call here: 'skin'. Type 'help' or"
             " 'calls'.",
+            # a call's word read wrong: its reason, as the server's Russian says it (s43)
+            "error code=unknown-command text=name a suit: igrayu s|h|d|c (got 'играю зз')."
+            " Type 'help' or 'calls'.",
+            "error code=unknown-command text=not a rank: 'зз' (7 8 9 10 J Q K A, or korolya,"
+            " tuza ...). Type 'help' or 'calls'.",
         ]
     )
-    assert state.log[-3:] == (
+    assert state.log[-5:] == (
         "! «хрень» — не ход и не заявка. Наберите help или calls.",
         "! «it's» — не ход и не заявка. Наберите help или calls.",
-        "! «skin» — не ход и не заявка. Наберите help или calls.",
+        "! «skin» за этим столом не ход и не заявка: так говорят за столами с другими"
+        " опциями (help skin скажет, с какими). Наберите help или calls.",
+        "! назовите масть: играю п|ч|б|к, или ♠ ♥ ♦ ♣, или играю черви (набрано «играю"
+        " зз»). Наберите help или calls.",
+        "! «зз» — не достоинство карты (7 8 9 10 В Д К Т, или короля, туза …). Наберите"
+        " help или calls.",
     )
 
 
