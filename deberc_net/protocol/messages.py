@@ -84,6 +84,7 @@ class Msg(StrEnum):
     UNOBSERVE_MANY = "unobserve-many"
     LEAVE = "leave"
     LEAVE_DECLINED = "leave-declined"
+    LEAVE_HOW = "leave-how"
     LEAVE_CONFIRM = "leave-confirm"
     WAITS_FOR_PLAYERS = "waits-for-players"
     WAITS_FOR_AWAY = "waits-for-away"
@@ -532,6 +533,8 @@ LEAVE_CONFIRM_S = 10.0
 # an answer to that question within the time: the seat is kept, and it is no call ('no'
 # is an alias of ne-prokhodit otherwise; when that is a legal call now, it is the call)
 LEAVE_DECLINED = frozenset({"no", "n", "net", "нет", "ні"})  # ні: Ukrainian
+# 'yes' to it: no answer that leaves (a forfeit is typed 'leave'), told how instead (s43)
+LEAVE_YES = frozenset({"yes", "y", "da", "да", "так"})  # так: Ukrainian
 
 # key: (English, Russian). Only the English text is what the machine style says.
 MESSAGES: dict[Msg, tuple[str, str]] = {
@@ -767,6 +770,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.LEAVE: ("You leave table {table}.", "Вы встали из-за стола {table}."),
     Msg.LEAVE_DECLINED: ("You stay at table {table}.", "Вы остаётесь за столом {table}."),
+    Msg.LEAVE_HOW: (
+        "You are still at table {table}: to leave it, 'leave' again within {seconds} s,"
+        " or 'leave!'.",
+        "Вы ещё за столом {table}: чтобы уйти, наберите leave ещё раз в течение {seconds} с"
+        " (или сразу leave!).",
+    ),
     Msg.LEAVE_CONFIRM: (
         "Leaving forfeits the game for your side. 'leave' again within "
         "{seconds} s, or 'leave!', to leave.",

@@ -41,7 +41,14 @@ from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
 from deberc_net.protocol.hints import command_hint, hint, ten_meant
 from deberc_net.protocol.lang import Lang, TableWords, ru_call, spoken_call, table_words
-from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, Phrase, phrase
+from deberc_net.protocol.messages import (
+    LEAVE_CONFIRM_S,
+    LEAVE_DECLINED,
+    LEAVE_YES,
+    Msg,
+    Phrase,
+    phrase,
+)
 from deberc_net.protocol.refusals import refusal_phrase, unread_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people
 from deberc_net.protocol.said_back import said_back
@@ -1080,6 +1087,18 @@ class Table:
         del self.leave_asked[seat]
         return True
 
+    def _yes_to_leaving(self, seat: int, text: str) -> int | None:
+        """The seconds left to confirm the 'leave' question asked of ``seat``, when
+        ``text`` is 'yes' to it (no call he may make now): a forfeit is confirmed by
+        'leave' alone, so 'yes' is told so, the question still open; else None."""
+        asked = self.leave_asked.get(seat)
+        if asked is None or text.strip().casefold() not in LEAVE_YES:
+            return None
+        left = LEAVE_CONFIRM_S - (trio.current_time() - asked)
+        if left <= 0 or self._is_legal_call(seat, text):
+            return None
+        return math.ceil(left)
+
     def _is_legal_call(self, seat: int, text: str) -> bool:
         """Whether ``text`` is a call ``seat`` may make now: 'no' answering the
         opponent's 'prokhodit?' (ne-prokhodit) is that answer, asked after the 'leave'
@@ -1277,6 +1296,9 @@ class Table:
             return
         if seat in self.leave_asked and self._declines_leaving(seat, text):
             session.send(ev.info(phrase(Msg.LEAVE_DECLINED, table=self.id)))
+            return
+        if seat in self.leave_asked and (left := self._yes_to_leaving(seat, text)) is not None:
+            session.send(ev.info(phrase(Msg.LEAVE_HOW, table=self.id, seconds=left)))
             return
         if match is None or match.result is not None:  # (Match.over, read inline)
             said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)

@@ -229,6 +229,29 @@ async def test_no_to_the_leave_question_keeps_the_seat_and_is_no_call(
     )
 
 
+async def test_yes_to_the_leave_question_says_how_to_leave_and_keeps_it_open(
+    port: int, connect: Connector
+) -> None:
+    """'yes' (or 'да') to the leave question was refused as no table call, ««да» — не
+    ход и не заявка» (a tryout, s43): it is told how to leave, the seat kept and the
+    question open, so a 'leave' after it leaves."""
+    table, ann, bob = await seated_people(port, connect)
+    await ann.send("leave")
+    await ann.read_until(lambda x: x.startswith("Leaving"))
+    for answer in ("yes", "Да"):
+        await ann.send(answer)
+        said = await ann.read_until(lambda x: x.startswith(("You are still", "Error")))
+        assert re.fullmatch(
+            rf"You are still at table {table}: to leave it, 'leave' again within (?:10|9) s,"
+            r" or 'leave!'\.",
+            said,
+        ), (answer, said)
+    await ann.send("leave")  # the question asked before the answers: this leaves
+    said = await ann.read_until(lambda x: x.startswith(("Leaving", "You leave")))
+    assert said == f"You leave table {table}.", said
+    await bob.read_until(lambda x: x.startswith("Game over: bob wins (ann left the table"))
+
+
 async def test_leave_bang_leaves_at_once_and_bots_are_not_asked(
     port: int, connect: Connector
 ) -> None:
