@@ -391,6 +391,42 @@ async def test_every_tag_3_2_lists_is_sent_with_its_fields_in_order(
     assert re.fullmatch(r"\d{4}-\d\d-\d\d_\d\d:\d\d:\d\d", finished), seen["game"]
 
 
+def row_fields(tag: str) -> set[str]:
+    """Every field §3.2's row of ``tag`` names, those it calls optional or appended
+    (in brackets, or said after the fields) too."""
+    section = PROTOCOL.read_text(encoding="utf-8").split("\n### 3.2 Every tag\n", 1)[1]
+    for row in section.split("\n## 4.", 1)[0].splitlines():
+        if row.startswith(f"| `{tag}` |"):
+            return set(re.findall(r"\b([a-z_]+)=", row.split("|")[3]))
+    raise AssertionError(f"no row for {tag}")
+
+
+async def test_a_table_with_a_player_away_and_a_forfeited_game_name_only_3_2s_fields(
+    port: int, connect: Connector
+) -> None:
+    # §3.2: a `table` line appends `away=` while a player is away (§5.2), a `game`
+    # line `forfeit=` for a match a forfeit ended (§5.11); the rows named neither, so a
+    # bot written from §3.2 met fields it was never told of (a tryout, s43)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="start")
+    await bob.send("quit")
+    await ann.expect("event", kind="away", name="bob")
+    await ann.send("tables")
+    listed = fields(await ann.read_until(lambda x: x.startswith("table ")))[1]
+    assert listed["away"] == "bob", listed
+    await ann.send("leave")
+    await ann.expect("event", kind="match-end")
+    await ann.send("games")
+    game = fields(await ann.read_until(lambda x: x.startswith("game ")))[1]
+    assert game["forfeit"] == "0", game
+    for tag, said in (("table", listed), ("game", game)):
+        assert set(said) - {"text"} <= row_fields(tag), (tag, said)
+
+
 # ----------------------------------------------------------------------- §4.4
 async def help_lines(client: LineClient, line: str) -> list[str]:
     said = await lines_until_pong(client, line)
