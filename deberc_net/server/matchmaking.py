@@ -30,6 +30,15 @@ from .reserve_words import reserve_words
 from .table_messages import Observe, Sit
 
 PRIVATE = "private"  # 'new ... private': no rule option, a table listed to nobody
+# the word as a Russian (or Ukrainian) player says it: the server calls such a table
+# «закрытый стол» (a tryout, s43, typed 'new 2 закрытый' and was told no such option)
+PRIVATE_WORDS = frozenset({PRIVATE, "закрытый", "приватный", "закритий", "приватний"})
+
+
+def is_private_word(word: str) -> bool:
+    """Whether ``word`` is 'private' (any case, Russian or Ukrainian too)."""
+    return word.casefold() in PRIVATE_WORDS
+
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -173,7 +182,7 @@ class Matchmaking:
         # the rules first: wrong ones are said at once, not after a wait ('slow-down')
         # and a retry, and refused before free_to_sit ends this seek or a rematch offer
         # (bad input changes nothing)
-        if any(arg.lower() == PRIVATE for arg in item.args):  # a seek meets strangers
+        if any(map(is_private_word, item.args)):  # a seek meets strangers
             said = phrase(Msg.SEEK_PRIVATE)
             session.send(ev.Error("bad-rules", said.text(), said=said))
             return

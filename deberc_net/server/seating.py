@@ -14,7 +14,7 @@ from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
 
 from .allowance import seat_given_up
-from .matchmaking import PRIVATE, game_settings, players_refused, rules_refusal
+from .matchmaking import game_settings, is_private_word, players_refused, rules_refusal
 from .session import Session
 from .table_messages import Leave, Observe, Sit, Unobserve
 
@@ -31,7 +31,7 @@ class Seating:
         # and a retry, and refused before free_to_sit ends a seek or a rematch offer
         # (bad input changes nothing)
         # 'private' anywhere after 'new' is no rule option: the table is listed to nobody
-        args = [a for a in item.args if a.lower() != PRIVATE]
+        args = [a for a in item.args if not is_private_word(a)]
         private = len(args) < len(item.args)
         refused = players_refused("new", args, self.lobby.rules)
         if refused is not None:

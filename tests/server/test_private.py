@@ -186,3 +186,26 @@ async def test_a_standing_invitation_is_not_sent_again(port: int, connect: Conne
     assert sum(x.startswith("invite ") for x in bob.lines) == 1
     await bob.send(f"sit {table}")  # the first invitation stands
     await bob.expect("ok", cmd="sit")
+
+
+async def test_the_russian_words_for_private_open_a_private_table(
+    port: int, connect: Connector
+) -> None:
+    """'new 2 закрытый' (the server's own word for such a table, «закрытый стол») was
+    refused as an unknown option (a tryout, s43): «закрытый», «приватный» and their
+    Ukrainian are 'private', any case; 'seek' refuses them as it refuses 'private'."""
+    bob = await connect.machine(port, "bob")
+    for n, word in enumerate(("закрытый", "Приватный", "закритий", "приватний")):
+        ann = await connect.machine(port, f"ann{n}")
+        table = await _private_table(ann, f"2 {word} to-301")
+        await ann.send("tables")
+        listed = await ann.expect("table")
+        assert (listed["id"], listed["options"], listed["private"]) == (table, "to-301", "1")
+        await bob.send("tables")  # listed to nobody else
+        assert (await bob.expect("tables"))["total"] == "0", word
+        await ann.send("leave")  # (the table closes: nobody is left)
+        await ann.expect("ok", cmd="leave")
+        await bob.send("seek 2 " + word)
+        refused = await bob.expect("error")
+        assert refused["code"] == "bad-rules", refused
+        assert refused["text"].startswith("a private table is opened with 'new ... private'")
