@@ -679,6 +679,12 @@ def table_closed(table: int, said: Phrase) -> Info:
     return Info(said.text(), said, (("closed", str(table)),))
 
 
+def rematch_watch(old: int, table: int, said: Phrase) -> Info:
+    """To those who watched a match to its end: its rematch starts at ``table``
+    (``info rematch=T table=OLD text=…``, docs/protocol.md §5.16), named for a program."""
+    return Info(said.text(), said, (("rematch", str(table)), ("table", str(old))))
+
+
 def cut_off(match: str, table: str, reason: str, said: Phrase) -> Info:
     """A registered player's last match cut off by a stop, at his login after it
     (server/cut_off.py): ``info cut_off=M table=T reason=server-lost|shutdown text=…``

@@ -230,6 +230,7 @@ class Msg(StrEnum):
     REMATCH_WAITING = "rematch-waiting"
     REMATCH_PENDING = "rematch-pending"
     REMATCH_STARTS = "rematch-starts"
+    REMATCH_WATCH = "rematch-watch"  # to those who watched the match: where it goes on
     REMATCH_OFF = "rematch-off"
     REMATCH_TIMEOUT = "rematch-timeout"
     REMATCH_LEFT = "rematch-left"
@@ -1220,6 +1221,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.REMATCH_PENDING: (
         "Rematch of table {table} asked by {asked}, waiting for {waiting}: 'rematch' to agree.",
         "Реванш за столом {table} просят: {asked}; ждём: {waiting}. Согласны — наберите rematch.",
+    ),
+    Msg.REMATCH_WATCH: (
+        "The rematch of table {old} starts at table {table}: 'observe {table}' to watch it.",
+        "Реванш стола {old} начинается за столом {table}: смотреть — observe {table}.",
     ),
     Msg.REMATCH_STARTS: (
         "Everyone agrees: the rematch of table {table} starts.",

@@ -107,6 +107,9 @@ class Offer:
     open: bool = True
     # by player's name key, once it is off: why (kept till its deadline, for his 'rematch')
     off: dict[str, Off] = attrs.Factory(dict)
+    # those who watched the match to its end (its table's observers then, this
+    # server's): told where the rematch is, as they cannot follow it otherwise (s43)
+    watchers: tuple[Session, ...] = ()
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -149,6 +152,7 @@ class Rematches:
             table.rated,
             trio.current_time() + REMATCH_S,
             refusal,
+            watchers=tuple(table.observers),
         )
         for name in names:
             old = self.offers.get(name_key(name))
@@ -366,6 +370,7 @@ class Rematches:
             offer.settings, reserved=rotated, private=offer.private, rated=offer.rated
         )
         table.invited.update(name_key(n) for n in rotated)  # a private table's, too
+        self._tell_watchers(offer, table.id)
         by_key = {name_key(p.name or ""): p for p in players}
         for name in rotated:
             session = by_key[name_key(name)]
@@ -374,3 +379,17 @@ class Rematches:
             # has seated him, so his 'ok cmd=sit' comes before its reply (one read as it
             # completed was refused 'already-seated' first: docs/protocol.md §5.16)
             table.post(Sit(session, None), request=True, capped=False)
+
+    def _tell_watchers(self, offer: Offer, table: int) -> None:
+        """Tell those who watched the finished match where its rematch is (its table is
+        a new one, which they do not watch): not those now seated or watching there, nor
+        at a private table, which they may not see unless they are its admins."""
+        said = ev.rematch_watch(
+            offer.table, table, phrase(Msg.REMATCH_WATCH, old=offer.table, table=table)
+        )
+        for watcher in offer.watchers:
+            if watcher.closed or watcher.table is not None or table in watcher.observing:
+                continue
+            if offer.private and not self.lobby.is_admin(watcher):
+                continue
+            watcher.send(said)

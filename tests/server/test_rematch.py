@@ -462,3 +462,63 @@ async def test_a_rematch_seats_each_player_before_his_next_line_is_answered(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(play_machine, ann, random.Random(round_))
             nursery.start_soon(play_machine, bob, random.Random(round_ + 10))
+
+
+async def test_those_who_watched_the_match_are_told_where_its_rematch_is(
+    port: int, connect: Connector
+) -> None:
+    """A watcher of a match was dropped at its end with nothing said, and could not find
+    its rematch, a new table (a tryout, s43): each who watched it to its end is told
+    where the rematch starts (a program by its fields); not at a private table."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    vera = await connect.human(port, "vera")
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    for watcher in (eve, vera):
+        await watcher.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    await vera.read_until(lambda x: x.startswith(f"You observe table {table}"))
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(1))
+        nursery.start_soon(play_machine, bob, random.Random(2))
+    await eve.expect("event", kind="match-end")
+    for player in (ann, bob):
+        await player.send("rematch")
+    again = (await ann.expect("ok", cmd="sit"))["table"]
+    told = await eve.expect("info", rematch=again)
+    assert told["table"] == table, told
+    said = await vera.read_until(lambda x: x.startswith("The rematch"))
+    assert said == (
+        f"The rematch of table {table} starts at table {again}: 'observe {again}' to watch it."
+    ), said
+    await eve.send(f"observe {again}")
+    await eve.expect("ok", cmd="observe")
+    # a private table's watcher (invited) is not told of its rematch
+    await ann.send("leave")
+    await bob.send("leave")
+    await ann.expect("ok", cmd="leave")
+    await bob.expect("ok", cmd="leave")
+    await ann.send("new 2 short private")
+    private = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("invite eve")
+    await ann.expect("ok", cmd="invite")
+    await eve.send("unobserve")
+    await eve.send(f"observe {private}")
+    await eve.expect("ok", cmd="observe", table=private)
+    await ann.send("invite bob")
+    await ann.expect("ok", cmd="invite", name="bob")
+    await bob.send(f"sit {private}")
+    await bob.expect("ok", cmd="sit")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play_machine, ann, random.Random(3))
+        nursery.start_soon(play_machine, bob, random.Random(4))
+    for player in (ann, bob):
+        await player.send("rematch")
+    await ann.expect("ok", cmd="sit")
+    await eve.send("ping")
+    await eve.expect("ok", cmd="ping")
+    assert not [x for x in eve.lines if x.startswith("info rematch=") and f"table={private}" in x]
