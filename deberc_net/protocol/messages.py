@@ -2167,7 +2167,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "table {table} failed and closes; sorry",
         "сбой стола {table}: стол закрывается, извините",
     ),
-    Msg.TABLE_PLAYING: ("table {table} is already playing", "за столом {table} уже играют"),
+    Msg.TABLE_PLAYING: (  # what to type instead: watch it (a tryout, s43)
+        "table {table} is already playing: 'observe {table}' to watch it",
+        "за столом {table} уже играют: смотреть — observe {table}",
+    ),
     Msg.ALREADY_AT_TABLE: ("you already sit at table {table}", "вы уже сидите за столом {table}"),
     Msg.SEATS_FOR_HOUSE_BOTS: (
         "the free seats at table {table} wait for house bots",

@@ -125,7 +125,7 @@ async def test_unseek_and_the_seats_of_a_table_are_refused_in_russian(
     await boris.send(f"sit {table}")
     await boris.read_until(lambda x: x.startswith("Вы за столом"))
     assert await refusal(vera, f"sit {table}") == (
-        f"Ошибка (table-full): за столом {table} уже играют"
+        f"Ошибка (table-full): за столом {table} уже играют: смотреть — observe {table}"
     )
     assert await refusal(vera, "sit 99") == "Ошибка (unknown-table): стола 99 нет"
 

@@ -122,7 +122,7 @@ async def test_a_private_table_answers_an_outsider_as_no_table_does(
     await boss.send(f"sit {playing}")
     assert await boss.expect("error") == {
         "code": "table-full",
-        "text": f"table {playing} is already playing",
+        "text": f"table {playing} is already playing: 'observe {playing}' to watch it",
     }
     await bob.send(f"sit {waiting}")
     await bob.expect("ok", cmd="sit")
