@@ -57,6 +57,9 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # logs in with a password about 70 times to test accounts, not scrypt
 TEST_SCRYPT_N = 2**8
 
+# the run's seed for the random deals of the tests' servers (--deal-seed), to replay one
+pytest_plugins = ("tests.deal_seeds",)
+
 if TYPE_CHECKING:
     from tests.store.postgres_server import RunServer
 

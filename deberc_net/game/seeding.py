@@ -7,9 +7,17 @@ and a ladder can replay a board with the seats swapped.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from _random import Random as _BareRandom
 
 from .cards import DECK, Card
+
+
+def fresh_match_seed() -> str:
+    """A server's seed for a match of no known seed: fresh each time. Looked up here at
+    each call, so the tests can draw it from their run's seed (tests/deal_seeds.py) and
+    a failure on a rare deal is replayed."""
+    return secrets.token_hex(8)
 
 
 def deal_seed(match_seed: str, deal_no: int) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-import secrets
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -23,6 +22,7 @@ import structlog
 import trio
 
 from deberc_net.game import events as g
+from deberc_net.game import seeding
 from deberc_net.game.calls import KONETS, MENYAYU, NE_MENYAYU, PAS, Call
 from deberc_net.game.calls import PLAY as PLAY_CALL  # (phases.PLAY is the phase)
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, card_str, make, suit_of
@@ -1195,7 +1195,7 @@ class Table:
     # ----------------------------------------------------------------- play
     def _match_seed(self) -> str:
         """The next match's deck seed: the board's, the server's test seed, or fresh."""
-        return self.seed or self.config.match_seed or secrets.token_hex(8)
+        return self.seed or self.config.match_seed or seeding.fresh_match_seed()
 
     def _start(self) -> None:
         names = tuple(s for s in self.seats if s is not None)
