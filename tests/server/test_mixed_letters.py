@@ -17,7 +17,8 @@ async def test_a_word_in_two_alphabets_is_read_as_the_word_it_shows(
     asked = await next_ask(ann, bob)
     assert asked is not None
     ask, bidder = asked
-    assert ask["phase"] == "bidding" and ask["legal"] == "pas,igrayu", ask
+    # (and chetyre-semerki before them, in the rare deal that gives the seat four sevens)
+    assert ask["phase"] == "bidding" and ask["legal"].endswith("pas,igrayu"), ask
     await bidder.send(f"pаs seq={ask['seq']}")  # a Cyrillic а: pas, played
     asked = await next_ask(ann, bob)
     assert asked is not None

@@ -113,13 +113,23 @@ async def test_a_run_is_not_cancelled_halfway(store: Store) -> None:
     writer.close()
 
 
-async def ann_and_bob_play_to_the_first_record(port: int) -> tuple[LineClient, LineClient, str]:
+async def ann_and_bob_play_to_the_first_record(
+    port: int, both_called: bool = False
+) -> tuple[LineClient, LineClient, str]:
     """``ann`` and ``bob`` seated at a two-player table on the server at ``port``, played
-    to the first deal's record: both clients and the match's id."""
+    to the first deal's record (``both_called``: the first in whose deal each made a
+    call: a first call of chetyre-semerki, in the rare deal of four sevens, redeals at
+    once): both clients and the match's id."""
     ann = await machine_client(port, "ann")
     bob = await machine_client(port, "bob")
     await seat_pair(ann, bob, "2 to-301")
-    is_record = lambda line: line.startswith("record ")  # noqa: E731
+
+    def is_record(line: str) -> bool:
+        if not line.startswith("record "):
+            return False
+        calls = json.loads(fields(line)[1]["text"])["calls"]
+        return not both_called or len({c["seat"] for c in calls}) == 2
+
     async with trio.open_nursery() as nursery:
         nursery.start_soon(play_machine, bob, random.Random(1), is_record)
         record = await play_machine(ann, random.Random(2), is_record)
@@ -243,7 +253,8 @@ async def test_a_bug_at_a_matchs_end_fails_its_table_as_a_bug_not_as_the_store(
     monkeypatch.setattr("deberc_net.server.table.new_ratings", broken_ratings)
     with structlog.testing.capture_logs() as logs:
         async with running_server(make_config(db_path)) as port:
-            ann, bob, _ = await ann_and_bob_play_to_the_first_record(port)
+            # both made a call: the match is rated (one left before both had is not)
+            ann, bob, _ = await ann_and_bob_play_to_the_first_record(port, both_called=True)
             await ann.send("leave")
             failed = await bob.expect("error", code="internal")
             assert "failed" in failed["text"]
