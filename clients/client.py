@@ -255,6 +255,18 @@ class Stats:
     # (a bot that plays for ever keeps the last MATCHES_KEPT: its memory stays bounded)
     matches: deque[MatchResult] = attrs.Factory(lambda: deque(maxlen=MATCHES_KEPT))
 
+    def said(self) -> str:
+        """The counts as a bot's last line says them: ``1 game, 40 calls, 0 fallbacks``
+        (each bot printed its own copy, and '1 games': a tryout, s43)."""
+        return ", ".join(
+            f"{count} {word if count == 1 else word + 's'}"
+            for count, word in (
+                (self.games, "game"),
+                (self.asks, "call"),
+                (self.fallbacks, "fallback"),
+            )
+        )
+
 
 # the bot's own code, as its exceptions are kept in ``Stats.errors`` ("choose: …")
 OWN_CODE = ("choose", "pick", "on_event", "on_board")

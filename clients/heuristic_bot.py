@@ -150,7 +150,7 @@ def brain(name: str, seed: str | None) -> Brain:
 def main() -> None:
     args = bot_arguments(__doc__ or "").parse_args()
     stats = run_bot(choose, args)
-    print(f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks")
+    print(f"{args.name}: {stats.said()}")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ def main() -> None:
     args = bot_arguments(__doc__ or "").parse_args()
     rng = seeded_random(args.seed, args.name)
     stats = run_bot(_chooser(rng), args, rng, _picker(rng))
-    print(f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks")
+    print(f"{args.name}: {stats.said()}")
 
 
 if __name__ == "__main__":

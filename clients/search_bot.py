@@ -95,10 +95,10 @@ def main() -> None:
     # any copy of the bot samples a ladder board alike
     on_board = board_reseeder(player.rng, args.seed)
     stats = run_mind(Brain(player.choose, on_board=on_board, on_event=player.tracker), args)
-    print(
-        f"{args.name}: {stats.games} games, {stats.asks} calls, {stats.fallbacks} fallbacks,"
-        f" {player.fallbacks} heuristic calls"
+    heuristic = (
+        "1 heuristic call" if player.fallbacks == 1 else f"{player.fallbacks} heuristic calls"
     )
+    print(f"{args.name}: {stats.said()}, {heuristic}")
 
 
 if __name__ == "__main__":
