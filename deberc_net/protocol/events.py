@@ -177,6 +177,8 @@ class Game:
     # its 'claim' was a seat's true konets (protocol/ends.py said_konets): told to
     # people, the machine line keeps reason=claim
     claimed: bool = False
+    # the table's options, sorted ('short'): people's line names the game with them
+    options: tuple[str, ...] = ()
 
 
 @attrs.frozen

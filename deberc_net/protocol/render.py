@@ -887,9 +887,7 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
             finished=_utc(g.finished),
             match=g.match,  # the key of its replay and its history (docs/web.md)
             table=g.table,
-            # the game when it is not the default one, as 'tables' writes it ('table 7:
-            # tertz'): a Tertz match's 280:540 read as a lost Deberts one
-            variant="" if g.variant in ("", _DEFAULT_GAME) else f": {g.variant}",
+            variant=_game_named(g),
             # by side, a total each: four players as their pairs ('anna+olga v boris+vera')
             players=versus.join(side_names(g.players, len(g.totals) or len(g.players))),
             # a colon, as scores are written: a hyphen before a negative total read "1--1"
@@ -899,6 +897,15 @@ def games_lines(e: ev.Games, lang: Lang = Lang.EN) -> list[str]:
         )
         for g in e.games
     ]
+
+
+def _game_named(g: ev.Game) -> str:
+    """The game when it is not the default one without options, as 'tables' writes it
+    ('table 7: tertz', 'table 8: kharkov short'): a Tertz match's 280:540 read as a lost
+    Deberts one, and a short game's totals as a long one's (a tryout, s43)."""
+    if g.variant in ("", _DEFAULT_GAME) and not g.options:
+        return ""
+    return f": {' '.join((g.variant or _DEFAULT_GAME, *g.options))}"
 
 
 def _game_reason(g: ev.Game, lang: Lang) -> str:

@@ -420,6 +420,7 @@ def _game(row: dict[str, Any]) -> ev.Game:
         finished=row["finished"],
         forfeit=row["forfeit"],
         claimed=said_konets(row["reason"], row["options"]),
+        options=tuple(row["options"] or ()),
     )
 
 
