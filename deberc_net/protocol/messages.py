@@ -124,6 +124,7 @@ class Msg(StrEnum):
     DRAIN_NO_ARGUMENT = "drain-no-argument"
     PASSWORD_NONE = "password-none"
     PASSWORD_SAME = "password-same"
+    PASSWORD_OLD_WRONG = "password-old-wrong"
     PASSWORD_RESERVED = "password-reserved"
     PASSWORD_SHORT = "password-short"
     PASSWORD_CHANGED = "password-changed"
@@ -891,6 +892,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.PASSWORD_NONE: (
         "a guest has no password: 'login NAME PASSWORD' registers a free name",
         "у гостя нет пароля: login ИМЯ ПАРОЛЬ регистрирует свободное имя",
+    ),
+    # 'password OLD NEW' with OLD wrong: said which of the two (a login's wording named
+    # neither: a tryout, s43)
+    Msg.PASSWORD_OLD_WRONG: (
+        "OLD is not your password: 'password OLD NEW' takes the one you log in with first",
+        "СТАРЫЙ — не ваш пароль (password СТАРЫЙ НОВЫЙ)",  # one line of 80, its code before
     ),
     Msg.PASSWORD_SAME: (
         "OLD and NEW are the same: a new password must differ",

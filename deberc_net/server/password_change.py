@@ -57,7 +57,8 @@ class PasswordChange:
         )
         if refused is not None:
             if refused.code == "bad-password":
-                self.lobby.login.wrong_password(session, name, refused, command="password")
+                told = ev.error(refused.code, phrase(Msg.PASSWORD_OLD_WRONG))
+                self.lobby.login.wrong_password(session, name, told, command="password")
             else:  # over a limit: logged as a login's is (a review, s28)
                 self.lobby.login.refused(session, name, refused, command="password")
             return

@@ -63,7 +63,8 @@ async def test_a_wrong_old_password_changes_nothing_and_counts_as_a_wrong_login(
         await vera.send("password guess new-one1")
         assert await vera.expect("error") == {
             "code": "bad-password",
-            "text": "wrong password for that name",
+            "text": "OLD is not your password: 'password OLD NEW' takes the one you log in"
+            " with first",
         }
     await vera.send("password guess new-one1")  # the third (failed_logins_per_connection)
     await vera.expect("error", code="bad-password")
@@ -186,3 +187,17 @@ async def test_a_wrong_old_password_is_logged_for_a_ban_tool(
         "password",
     )
     assert not [entry for entry in logs if "gue55" in repr(entry) or "n3wsecret" in repr(entry)]
+
+
+async def test_a_wrong_old_password_is_told_as_the_old_one_in_russian(
+    port: int, connect: Connector
+) -> None:
+    """Which of the two is wrong: the login's 'wrong password for that name' named
+    neither (a tryout, s43)."""
+    vera = await connect.raw(port, "vera")
+    await vera.send("login vera first1 lang=ru")
+    await vera.read_until(lambda x: x.startswith("Здравствуйте, "))
+    await vera.send("password guess new-one1")
+    assert await vera.read_until(lambda x: x.startswith("Ошибка (")) == (
+        "Ошибка (bad-password): СТАРЫЙ — не ваш пароль (password СТАРЫЙ НОВЫЙ)"
+    )
