@@ -26,7 +26,10 @@ Processes
     with a thread running → store/test_workers_forked.py; a broken rule plugin said by
     the parent in two lines, status 2 → store/test_workers_broken_plugin.py; once a
     worker is stopped as asked, it and every later start a fresh interpreter of the
-    code installed then → store/test_workers_rolling_upgrade.py; a worker's stdout read
+    code installed then, its settings on a descriptor, not in its environment (nor its
+    password) → store/test_workers_rolling_upgrade.py; settings it cannot read stop it,
+    said as its failure; a parent of an earlier version's environment read and dropped
+    → server/test_worker_settings_fd.py; a worker's stdout read
     all along, a plugin's print passed on to the parent's stdout
     → store/test_workers_plugin_print.py
     a port another process listens on, another `serve --workers` too, refused in one

@@ -3,7 +3,9 @@ new code installed, then SIGTERM to one worker's pid; the parent starts it again
 the code installed then, not from what the parent imported at its start (its workers
 are forked from it: cluster/forked.py). From then on every start is a fresh
 interpreter's, a dead worker's too: the parent's imports may be the old code. Before,
-the restarted worker was a fork of the parent's old imports, the upgrade a no-op."""
+the restarted worker was a fork of the parent's old imports, the upgrade a no-op. A
+fresh worker's settings, the database's password with them, are not in its
+environment (they were, shown in /proc/PID/environ and inherited by its house bots)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from .workers import SETTINGS, Workers, served_workers, settings_file
 # what the new code says as its worker module is run, after the module's imports
 NEW_CODE = 'sys.stderr.write(json.dumps({"event": "new_code", "pid": os.getpid()}) + "\\n")\n'
 AFTER_IMPORTS = "STDIN = 0"
+PASSWORD = "worker-env-s3cret"
 
 
 def _installed_copy(root: Path) -> Path:
@@ -60,11 +63,17 @@ async def test_a_worker_restarted_as_asked_runs_the_code_installed_then_and_so_d
     monkeypatch.setenv("PYTHONPATH", str(root))
     monkeypatch.chdir(tmp_path)  # (python -m imports from its directory first)
     settings = settings_file(tmp_path, SETTINGS.replace("house_bots = true", "house_bots = false"))
+    # a password in the address (the test server trusts its superuser: never asked)
+    url = postgres_url.replace("@", f":{PASSWORD}@", 1)
     with trio.fail_after(100):
-        async with served_workers(postgres_url, settings) as workers:
+        async with served_workers(url, settings) as workers:
             _upgrade(root)
             rolled = await _restarted(workers, 0, signal.SIGTERM)  # the rolling restart
             died = await _restarted(workers, 1, signal.SIGKILL)  # a death after it
+            for pid in (rolled, died):  # fresh interpreters: their settings not in their
+                # environment, which /proc shows and their house bots would inherit
+                environ = Path(f"/proc/{pid}/environ").read_bytes()
+                assert b"DEBERC_NET_WORKER=" not in environ and PASSWORD.encode() not in environ
     said = [e["pid"] for e in workers.events if e.get("event") == "new_code"]
     assert said == [rolled, died], json.dumps(workers.events[-20:])
     stopped = [e["worker"] for e in workers.events if e.get("event") == "worker_stopped"]

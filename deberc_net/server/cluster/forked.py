@@ -14,7 +14,8 @@ things of ``subprocess.Popen`` launch.py uses.
 A worker that cannot be a fork (a rolling upgrade's: the code installed may be newer
 than the parent's imports; a parent that runs a thread, a plugin's) is a fresh
 interpreter, ``spawn_worker``: ``subprocess.Popen``'s fork and exec, which runs no
-Python in between and so is safe beside threads."""
+Python in between and so is safe beside threads; its settings on a descriptor passed
+to it, not in its environment."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -122,7 +124,12 @@ def threads_running() -> int:
         return threading.active_count() - 1
 
 
-# the environment variable a fresh worker reads ``told`` from, as JSON (worker.py)
+# a fresh worker's argument before the descriptor it reads ``told`` from (spawn_worker)
+SETTINGS_FD = "--settings-fd"
+# where a parent of an earlier version put ``told``, as JSON: its environment, which
+# /proc/PID/environ showed, and every process the worker started (its house bots)
+# inherited, the database's password with it. Read still (and dropped) by a worker
+# a rolling upgrade started from such a parent (worker.py)
 ENV = "DEBERC_NET_WORKER"
 
 
@@ -166,22 +173,51 @@ def fork_worker(
 
 def spawn_worker(told: dict[str, Any]) -> Child:
     """Worker ``told`` as a fresh interpreter (``python -m
-    deberc_net.server.cluster.worker``, its settings in its environment): it imports
-    the code installed now and loads the rules itself (docs/scaling.md, "Forked
-    workers"). Its descriptors as a forked worker's (its pipes on 0 and 1, stderr, no
-    other); the signals the parent handles at their default, ignored ones ignored."""
-    command = [sys.executable, "-m", "deberc_net.server.cluster.worker"]
+    deberc_net.server.cluster.worker``): it imports the code installed now and loads
+    the rules itself (docs/scaling.md, "Forked workers"). Its settings, with the
+    database's password, come on a descriptor of its own (``SETTINGS_FD``, a file of
+    no name), not in its environment, which /proc shows and its house bots inherit.
+    Its descriptors as a forked worker's (its pipes on 0 and 1, stderr, no other once it
+    has read its settings); the signals the parent handles at their default, ignored
+    ones ignored."""
     for stream in (sys.stdout, sys.stderr):  # nothing written twice, by both
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
-    process = subprocess.Popen(
-        command,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env={**os.environ, ENV: json.dumps(told)},
-        bufsize=0,  # (as a fork's: a line select saw is read whole, launch.heard_from)
-    )
+    settings = _settings_file(json.dumps(told).encode())
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "deberc_net.server.cluster.worker", SETTINGS_FD, str(settings)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            pass_fds=(settings,),  # (close-on-exec here: no other child gets it)
+            bufsize=0,  # (as a fork's: a line select saw is read whole, launch.heard_from)
+        )
+    finally:
+        os.close(settings)  # the worker's copy is its own
     return Child(process.pid, process.stdin, process.stdout, popen=process)
+
+
+def _settings_file(data: bytes) -> int:
+    """A descriptor of a file of no name holding ``data``, at its start: in memory
+    (memfd) where there is one, else a temporary file unlinked as it was made. A file,
+    not a pipe: the parent never waits on the worker to read it (a pipe holds 64 KiB,
+    less for a user over the kernel's pipe limit), and no thread writes it (a thread in
+    the parent would stop its forks). Close-on-exec, as every descriptor Python opens:
+    no other child of the parent gets it."""
+    memfd_create = getattr(os, "memfd_create", None)
+    if memfd_create is not None:
+        fd: int = memfd_create("deberc-net-worker-settings")
+    else:
+        with tempfile.TemporaryFile() as unnamed:
+            fd = os.dup(unnamed.fileno())
+    try:
+        with open(fd, "wb", closefd=False) as file:
+            file.write(data)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _as_a_fresh_worker(

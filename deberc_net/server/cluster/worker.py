@@ -148,8 +148,49 @@ def _leaves(exc: BaseException) -> Iterator[BaseException]:
         yield exc
 
 
-if __name__ == "__main__":  # a fresh worker (forked.spawn_worker): its settings in its environment
-    from .forked import ENV
+def told_by_the_parent(argv: list[str]) -> dict[str, Any]:
+    """A fresh worker's settings (forked.spawn_worker): read from the descriptor its
+    argument ``--settings-fd N`` names, which is closed then (its house bots get
+    nothing of it); with no argument, from the environment a parent of an earlier
+    version put them in (a rolling upgrade's), dropped from it then, so that no process
+    it starts inherits them. ValueError with the reason if they cannot be read."""
+    from .forked import ENV, SETTINGS_FD
 
+    if not argv:
+        said = os.environ.pop(ENV, None)
+        if said is None:
+            raise ValueError(f"no settings: {SETTINGS_FD} N not given (serve --workers runs it)")
+        where = f"${ENV}"
+    elif len(argv) == 2 and argv[0] == SETTINGS_FD and argv[1].isdigit():
+        where = f"descriptor {argv[1]}"
+        try:
+            with open(int(argv[1]), "rb") as file:
+                said = file.read().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read its settings from {where}: {exc}") from None
+    else:
+        raise ValueError(f"unknown arguments {' '.join(argv)!r}: {SETTINGS_FD} N only")
+    try:
+        told = json.loads(said)
+    except ValueError as exc:
+        raise ValueError(f"its settings from {where} are not JSON: {exc}") from None
+    if not isinstance(told, dict):
+        raise ValueError(f"its settings from {where} are not a JSON object")
+    return told
+
+
+def _main(argv: list[str]) -> int:
+    """A fresh worker's run: its settings read, then ``worker_main``; one it cannot
+    read stops it, said to the parent as a failure to start is ('failed REASON')."""
+    try:
+        told = told_by_the_parent(argv)
+    except ValueError as exc:
+        sys.stdout.write(f"failed {exc}\n")
+        sys.stdout.flush()
+        return 2
+    return worker_main(told)
+
+
+if __name__ == "__main__":  # a fresh worker (forked.spawn_worker): its settings on a descriptor
     _structlog_without_rich()  # (the logs are JSON lines: before the server's imports)
-    raise SystemExit(worker_main(json.loads(os.environ[ENV])))
+    raise SystemExit(_main(sys.argv[1:]))
