@@ -30,7 +30,7 @@ def test_the_settings_are_read_whole_from_the_descriptor_which_is_closed_then(
     big = {**TOLD, "config": {**CONFIG, "trusted_proxies": ["10.0.0.1"] * 20_000}}
     data = json.dumps(big).encode()
     assert len(data) > 128 * 1024  # (more than a pipe holds: nothing waits on the reader)
-    fd = forked._settings_file(data)
+    fd = forked.unnamed_settings_file(data)
     assert not os.get_inheritable(fd)  # (no other child gets it: pass_fds gives it)
     assert worker.told_by_the_parent([SETTINGS_FD, str(fd)]) == big
     with pytest.raises(OSError):
@@ -61,13 +61,13 @@ def test_settings_it_cannot_read_stop_the_worker_said_to_the_parent(
     monkeypatch.delenv(ENV, raising=False)
     out = io.StringIO()
     monkeypatch.setattr("sys.stdout", out)
-    assert worker._main(argv) == 2  # (as a worker that cannot start says it: launch.py)
+    assert worker.fresh_worker_main(argv) == 2  # (as a worker that cannot start says it: launch.py)
     assert out.getvalue().startswith(said) and out.getvalue().count("\n") == 1, out.getvalue()
 
 
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize(("data", "said"), [(b"{not json", "are not JSON"), (b"[1]", "not a JSON")])
 def test_settings_not_a_json_object_are_refused(data: bytes, said: str) -> None:
-    fd = forked._settings_file(data)
+    fd = forked.unnamed_settings_file(data)
     with pytest.raises(ValueError, match=said):
         worker.told_by_the_parent([SETTINGS_FD, str(fd)])

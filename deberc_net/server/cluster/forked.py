@@ -183,7 +183,7 @@ def spawn_worker(told: dict[str, Any]) -> Child:
     for stream in (sys.stdout, sys.stderr):  # nothing written twice, by both
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
-    settings = _settings_file(json.dumps(told).encode())
+    settings = unnamed_settings_file(json.dumps(told).encode())
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "deberc_net.server.cluster.worker", SETTINGS_FD, str(settings)],
@@ -197,7 +197,7 @@ def spawn_worker(told: dict[str, Any]) -> Child:
     return Child(process.pid, process.stdin, process.stdout, popen=process)
 
 
-def _settings_file(data: bytes) -> int:
+def unnamed_settings_file(data: bytes) -> int:
     """A descriptor of a file of no name holding ``data``, at its start: in memory
     (memfd) where there is one, else a temporary file unlinked as it was made. A file,
     not a pipe: the parent never waits on the worker to read it (a pipe holds 64 KiB,

@@ -179,7 +179,7 @@ def told_by_the_parent(argv: list[str]) -> dict[str, Any]:
     return told
 
 
-def _main(argv: list[str]) -> int:
+def fresh_worker_main(argv: list[str]) -> int:
     """A fresh worker's run: its settings read, then ``worker_main``; one it cannot
     read stops it, said to the parent as a failure to start is ('failed REASON')."""
     try:
@@ -193,4 +193,4 @@ def _main(argv: list[str]) -> int:
 
 if __name__ == "__main__":  # a fresh worker (forked.spawn_worker): its settings on a descriptor
     _structlog_without_rich()  # (the logs are JSON lines: before the server's imports)
-    raise SystemExit(_main(sys.argv[1:]))
+    raise SystemExit(fresh_worker_main(sys.argv[1:]))
