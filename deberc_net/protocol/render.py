@@ -2196,6 +2196,8 @@ def _sheet_notes(
 
 def _human_record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
+    if is_void(record):  # its end line said why and that it is dealt again: nothing to add
+        return []
     names = record["players"]
     tricks = played_tricks(record)
     stopped = forfeited_before_a_card(record)
@@ -2217,6 +2219,12 @@ def _human_record(record: dict[str, Any]) -> list[str]:
         took = f" → {names[taker]}" if isinstance(taker, int) else " (unfinished)"
         out.append(f"  trick {number}: {', '.join(laid)}{took}")
     return out
+
+
+def is_void(record: dict[str, Any]) -> bool:
+    """A void deal (all passed, four sevens: docs/rules.md §2), not played but dealt
+    again: no deal in full to show (its end line, 'void (all passed)', says it all)."""
+    return record.get("outcome") == Outcome.VOID
 
 
 def forfeited_before_a_card(record: dict[str, Any]) -> tuple[str, int | None] | None:

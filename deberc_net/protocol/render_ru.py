@@ -58,6 +58,7 @@ from .render import (
     history_lines,
     hung_lines,
     invited_lines,
+    is_void,
     mutes_lines,
     names_higher,
     order_sides,
@@ -548,6 +549,8 @@ def _last(e: ev.LastTrick) -> list[str]:
 
 def _record(record: dict[str, Any]) -> list[str]:
     """The deal's play trick by trick: who led, the cards in order, who took it."""
+    if is_void(record):  # its end line said why and that it is dealt again: nothing to add
+        return []
     names = record["players"]
     tricks = played_tricks(record)
     stopped = forfeited_before_a_card(record)

@@ -316,6 +316,23 @@ def test_a_void_deal_says_why_and_that_nothing_is_written() -> None:
     assert said(None)[0] == "Deal 1: void: nothing is written. Totals: anna 40, boris 20."
 
 
+def test_a_dealt_again_deal_shows_no_deal_in_full() -> None:
+    """After a deal everyone passed, a Russian player read 'Раздача 1 полностью: ни одной
+    карты не сыграно.' under its end line ('пересдача (все спасовали)'), as if a deal had
+    been played with no card: a void deal is dealt again, its end line says why, and its
+    record shows nothing more in either language (a tryout, s43); the machine style keeps
+    its JSON."""
+    match = match2(SIMPLE)
+    for seat in (0, 1, 0, 1):
+        say(match, seat, "pas")
+    record = match.records[0]
+    assert (record["outcome"], record["void_reason"]) == ("void", "all passed")
+    told = ev.DealRecord(3, record)
+    assert render(told, HUMAN) == []
+    assert render_ru(told) == []
+    assert render(told, MACHINE)[0].startswith("record table=3 deal=1 text={")
+
+
 def _talked_deal() -> Match:
     """docs/records.md's talk: anna (seat 0) declares a terts and bella, boris's terts
     wins the rost?; played out with the first legal card."""
