@@ -80,14 +80,18 @@ def match_result(line: str, name: str, deals: int, konets: bool = False) -> Matc
 
 
 def summary(result: MatchResult) -> str:
-    """The result in one line: ``match m3 at table 3: won by mybot, totals 301 : 226,
-    7 deals (target)``."""
+    """The result in one line: ``match m3 at table 3: won by h1 with 513, totals
+    467 : 513, 7 deals (target)``: the winner's own total by his name, the totals by
+    side (side 0 first, as tools read them) after it."""
     if result.outcome is Outcome.DRAWN:
         who = "drawn"
     elif result.outcome is Outcome.NO_RESULT:
         who = "no result"
     else:
         who = f"won by {'+'.join(result.winners) or f'side {result.winner}'}"
+        # (totals by side read as the winner's first when he sits at side 1: say his)
+        if result.winner is not None and 0 <= result.winner < len(result.totals):
+            who += f" with {result.totals[result.winner]}"
     deals = "1 deal" if result.deals == 1 else f"{result.deals} deals"
     totals = " : ".join(map(str, result.totals)) or "-"  # as the web's scores: no "403,518"
     told = told_reason(result.reason, result.claimed)  # a seat's konets: 'konets'

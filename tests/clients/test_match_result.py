@@ -14,7 +14,7 @@ import trio
 import trio.testing
 
 from clients.client import Bot, Connection, MatchResult, Outcome
-from clients.match_result import match_result
+from clients.match_result import match_result, summary
 from clients.protocol import Event, MatchEnd, Record, View
 from deberc_net.protocol.wire import parse_line
 from deberc_net.server.local import local_stream_pair
@@ -70,7 +70,8 @@ async def test_each_match_leaves_its_result_and_says_it(start_server: StartServe
     ]
     totals = " : ".join(map(str, end.totals))
     assert told == [
-        f"match {expected.match} at table {end.table}: won by {end.names[0]}, totals {totals},"
+        f"match {expected.match} at table {end.table}: won by {end.names[0]}"
+        f" with {end.totals[end.winner]}, totals {totals},"
         f" {deals} deals ({'target' if end.reason == 'target' else 'target mid-deal'});"
         " its last game: quitting"
     ]
@@ -101,6 +102,21 @@ def test_a_results_outcome_is_the_bots_own(line: str, outcome: Outcome) -> None:
     result = match_result(line, "ann", 3)
     assert result.outcome is outcome and result.deals == 3
     assert result.totals == parse_line(line).get_ints("totals")
+
+
+def test_the_line_says_the_winners_own_total_by_his_name() -> None:
+    """'won by h1, totals 467 : 513' read as if h1 had 467: the totals are by side, side
+    0 first, and h1 sat at side 1 (a tryout, s43). The winner's total follows his name;
+    the totals keep their order for tools that read them."""
+    end = "event seq=9 table=3 kind=match-end winner=1 name=h1 reason=target totals=467,513"
+    line = summary(match_result(end + " match=m3 deals=7", "h1", 7))
+    assert line == "match m3 at table 3: won by h1 with 513, totals 467 : 513, 7 deals (target)"
+    drawn = "event seq=9 table=3 kind=match-end reason=deals totals=300,300 match=m4 deals=8"
+    assert summary(match_result(drawn, "h1", 8)) == (
+        "match m4 at table 3: drawn, totals 300 : 300, 8 deals (deals)"
+    )
+    untold = "event seq=9 table=3 kind=match-end winner=1 name=h1 reason=left match=m5"
+    assert summary(match_result(untold, "h1", 2)).startswith("match m5 at table 3: won by h1, ")
 
 
 def test_a_results_deals_are_the_servers_count_when_told() -> None:
@@ -154,7 +170,7 @@ async def test_a_true_konets_is_said_konets_not_the_servers_claim(parsed: bool) 
         nursery.cancel_scope.cancel()
     said = [t.split("; ")[0] for t in told]
     assert said == [
-        "match m3 at table 1: won by bob, totals 20 : 514, 1 deal (konets)",
-        "match m4 at table 1: won by bob, totals 20 : 514, 1 deal (target mid-deal)",
+        "match m3 at table 1: won by bob with 514, totals 20 : 514, 1 deal (konets)",
+        "match m4 at table 1: won by bob with 514, totals 20 : 514, 1 deal (target mid-deal)",
     ]
     assert [m.claimed for m in bot.stats.matches] == [True, False]

@@ -568,7 +568,8 @@ async def test_a_busy_answering_a_call_sent_before_the_seek_is_no_put_off() -> N
         ended = "event seq=90 table=1 kind=match-end winner=0 totals=510,20"
         assert await answer(ended) == ["ping", "seek 2"]
         assert told == [
-            "match ? at table 1: won by side 0, totals 510 : 20, 0 deals; seeking again ('seek 2')"
+            "match ? at table 1: won by side 0 with 510, totals 510 : 20, 0 deals;"
+            " seeking again ('seek 2')"
         ]
         told.clear()
         calls_busy = "error code=busy text=your earlier lines at tables are still being handled"
