@@ -93,6 +93,21 @@ class Ignoring:
         await self._keep(session, self.lobby.store.unignore, name, left)
         said = phrase(Msg.UNIGNORE_DONE, name=name)
         session.send(ev.ok("unignore", said, self._fields(name, left)))
+        self._tell_withheld(session, key)
+
+    def _tell_withheld(self, session: Session, key: str) -> None:
+        """The invitations from ``key`` kept from ``session`` while it ignored him, each
+        told now if its table still waits for players and still invites it: his
+        'invite' again would be refused as made already (docs/protocol.md §5.21)."""
+        withheld = session.withheld or {}
+        kept = withheld.pop(key, [])
+        session.withheld = withheld or None
+        for invited in kept:
+            table = self.lobby.tables.get(invited.table)
+            if table is None or table.state != ev.TableState.WAITING or all(table.seats):
+                continue
+            if table.invites(session.name or "") and table.seat_of(session.name or "") is None:
+                session.send(invited)
 
     async def _keep(
         self,

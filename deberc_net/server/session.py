@@ -13,7 +13,7 @@ import structlog
 import trio
 
 from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, Connection
-from deberc_net.protocol.events import ServerEvent
+from deberc_net.protocol.events import Invited, ServerEvent
 from deberc_net.protocol.render import Style
 
 from .limits import Bucket
@@ -109,6 +109,8 @@ def send_to_each(
 
 _STYLE_TEXTS = {str(style): str(style) for style in Style}
 
+# the most invitations kept from one ignored sender (Session.withhold)
+WITHHELD_MOST = 16
 TAKE_MOST = 65536  # about the most bytes one write takes from an outbox
 
 
@@ -369,6 +371,9 @@ class Session:
     address_told: bool = True
     # whom it ignores (server/ignoring.py): name key to the name as listed; None: nobody
     ignored: dict[str, str] | None = None
+    # invitations not told as their sender is ignored, by his name key: told at
+    # 'unignore' while their table still waits (server/ignoring.py); None: none
+    withheld: dict[str, list[Invited]] | None = None
     remote = False  # (a class attribute) a player of another worker: server/cluster/
 
     @property
@@ -414,6 +419,14 @@ class Session:
         assert self.says is not None and self.lists is not None
         assert self.seat_churn is not None
         return self.says, self.lists, self.seat_churn
+
+    def withhold(self, key: str, invited: Invited) -> None:
+        """Keep ``invited``, from the ignored ``key``, to tell at 'unignore' (the last
+        WITHHELD_MOST of his: an invitation lasts as long as its table)."""
+        withheld = self.withheld = self.withheld or {}
+        kept = withheld.setdefault(key, [])
+        kept.append(invited)
+        del kept[:-WITHHELD_MOST]
 
     def ignores(self, key: str) -> bool:
         """Whether this player ignores the name whose key is ``key`` (his 'say', 'invite'

@@ -894,8 +894,12 @@ class Table:
         guest = self.lobby.online.get(name_key(name))
         if guest is not None:
             # one who ignores the inviter is not told (docs/protocol.md §5.21); the
-            # invitation stands, as one he was told and let pass would
-            if not guest.ignores(name_key(session.name or "")):
+            # invitation stands, as one he was told and let pass would, and is told at
+            # his 'unignore' if the table still waits then
+            sender = name_key(session.name or "")
+            if guest.ignores(sender):
+                guest.withhold(sender, invited)
+            else:
                 guest.send(invited)
         elif self.lobby.node is not None:  # perhaps on another worker
             self.lobby.node.tell_invited(name, invited)

@@ -101,6 +101,40 @@ async def test_table_say_invite_and_rematch_are_kept_from_him_the_match_is_not(
 
 
 @pytest.mark.timeout(60)
+async def test_an_invitation_kept_from_her_is_told_when_she_hears_him_again(
+    port: int, connect: Connector
+) -> None:
+    """lena ignored masha, whose 'invite lena' was kept from her; after 'unignore masha'
+    his 'invite lena' again was refused as made already, and lena was never told of the
+    table she could sit at (a tryout, s43). The invitation is told at her 'unignore',
+    the table still waiting; masha is told nothing new."""
+    with trio.fail_after(30):
+        masha = await connect.machine(port, "masha")
+        lena = await connect.machine(port, "lena")
+        await _ignore(lena, "masha")
+        await masha.send("new 2 short private")
+        table = (await masha.expect("ok", cmd="sit"))["table"]
+        await masha.send("invite lena")
+        await masha.expect("ok", cmd="invite", name="lena")
+        await _not_told(lena, lambda x: x.startswith("invite "))
+        await lena.send("unignore masha")
+        await lena.expect("ok", cmd="unignore", name="masha")
+        told = await lena.expect("invite")
+        assert (told["from"], told["table"], told["private"]) == ("masha", table, "1")
+        await masha.send("invite lena")  # made once: refused, as for anyone told it
+        await masha.expect("error", code="already-invited")
+        await lena.send(f"sit {table}")
+        await lena.expect("ok", cmd="sit")
+        # told once: a second 'unignore' after a new 'ignore' tells it no more
+        await _ignore(lena, "masha")
+        await lena.send("unignore masha")
+        await lena.expect("ok", cmd="unignore")
+        await lena.send("ping")  # (all told before its pong comes before it)
+        await lena.expect("ok", cmd="ping")
+        assert len([x for x in lena.lines if x.startswith("invite ")]) == 1
+
+
+@pytest.mark.timeout(60)
 async def test_a_watchers_say_is_kept_from_a_watcher_who_ignores_him(
     port: int, connect: Connector
 ) -> None:

@@ -96,3 +96,37 @@ async def test_a_player_ignores_one_at_a_table_another_worker_owns(
                 await bob.expect("say", text="can you hear me", timeout=10)
             finally:
                 await close_all(opened)
+
+
+@pytest.mark.timeout(130)
+async def test_an_invitation_kept_from_her_on_another_worker_is_told_at_unignore(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """bob's table and 'invite ann' on worker 1, ann on worker 0 ignoring him: her own
+    worker keeps the invitation, and tells it at her 'unignore bob', the table's copy
+    there saying it still waits and invites her (a tryout, s43: it was never told)."""
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(1, "bob")
+                carl = await workers.connect(1, "carl")
+                opened += [ann, bob, carl]
+                await until_listed(ann, "who", "bob")
+                await ann.send("ignore bob")
+                await ann.expect("ok", cmd="ignore", name="bob")
+                await bob.send("new 2 private")
+                table = (await bob.expect("ok", cmd="sit"))["table"]
+                await bob.send("invite ann")
+                await bob.expect("ok", cmd="invite", name="ann")
+                await carl.send("say after the invitation")  # (bob's worker's, in order)
+                await ann.expect("say", text="after the invitation", timeout=10)
+                await until_listed(ann, "tables", f"id={table} ")
+                assert not [x for x in ann.lines if x.startswith("invite ")]
+                await ann.send("unignore bob")
+                await ann.expect("ok", cmd="unignore", name="bob")
+                told = await ann.expect("invite", timeout=10)
+                assert (told["from"], told["table"]) == ("bob", table)
+            finally:
+                await close_all(opened)

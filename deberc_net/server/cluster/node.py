@@ -599,8 +599,14 @@ class Node:
 
     def _invited(self, message: dict[str, Any]) -> None:
         session = self.lobby.online.get(name_key(message["to"]))
-        # not told to one who ignores the inviter (docs/protocol.md §5.21)
-        if session is not None and not session.ignores(name_key(message["sender"])):
+        # not told to one who ignores the inviter (docs/protocol.md §5.21): kept for
+        # his 'unignore'
+        if session is None:
+            return
+        sender = name_key(message["sender"])
+        if session.ignores(sender):
+            session.withhold(sender, invited_from_bus(message))
+        else:
             session.send(invited_from_bus(message))
 
     def missed(self, name: str, said: Phrase, token: str | None) -> None:
