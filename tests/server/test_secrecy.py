@@ -126,7 +126,11 @@ class Checker:
         trump = ""
         seen: list[tuple[str, frozenset[str]]] = []  # each line, with what was public then
         for line in lines:
-            if full := re.match(r"Deal (\d+) in full", line):
+            # a deal ends with its deal in full; a void one with its end line, no more
+            void = re.match(r"Deal (\d+): void", line)
+            if void:
+                seen.append((line, frozenset(revealed)))
+            if full := re.match(r"Deal (\d+) in full", line) or void:
                 record = records[int(full.group(1))]
                 self.deals.append(record["deal_no"])
                 for text, public in seen:
