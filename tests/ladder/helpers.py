@@ -6,6 +6,7 @@ processes a ladder's session leaves."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -15,7 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +288,38 @@ async def one_board_on(
             task_status=task_status,
             env=env,
         )
+
+
+async def clean_server_run_after_a_late_one(
+    tmp_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+    other: str,
+    clock_ms: str,
+    *more: str,
+) -> None:
+    """A ladder on its own server (``--db`` results.sqlite3) where a bot late once
+    (late_bot.ONCE_LATE) against ``other`` has one clock's call, then ``one_board_on``
+    a fresh server with that ``--db``, two clean bots: no clock's call is its. ``more``:
+    arguments both runs get (``--seed``)."""
+    from .late_bot import ONCE_LATE  # (late_bot imports this module)
+
+    late = script(tmp_path, "late", ONCE_LATE)
+    earlier = await trio.to_thread.run_sync(
+        functools.partial(
+            ladder,
+            tmp_path,
+            *("--bot", other, "--bot", late, "--deals", "1", "--clock-ms", clock_ms),
+            *("--concurrency", "1", "--json", *more),
+            db=tmp_path / "results.sqlite3",  # one_board_on's --db
+        )
+    )
+    assert summary(earlier)["clock_calls"] == {"late": 1}
+    port = await start_server(admins=["ladder-admin"])
+    await register("ladder-admin", "pw-1")
+    done = await one_board_on(port, tmp_path, *more)  # matches m1, m2 there, clean
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["clock_calls"] == {}
 
 
 def session(sid: int) -> list[int]:

@@ -5,7 +5,6 @@ left the report as clean as a bot's that never erred (black-box evening s41)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import sqlite3
 import subprocess
@@ -16,7 +15,6 @@ from pathlib import Path
 
 import psycopg
 import pytest
-import trio
 
 from deberc_net.ladder.report import text
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
@@ -26,10 +24,10 @@ from .helpers import (
     EAGER,
     HEUR,
     RAW_HEAD,
+    clean_server_run_after_a_late_one,
     games_in,
     ladder,
     ladder_argv,
-    one_board_on,
     run_cli,
     script,
     summary,
@@ -156,22 +154,7 @@ async def test_a_server_runs_games_are_not_counted_from_another_servers_same_num
     as this run's: a clean run on a club's server reported the clock's calls of a bot
     of an earlier run (`rand: 9; first: match m1 deal 1: pas`, tried from outside). A
     match counts only if its deals are of the game's board (their seed)."""
-    late = script(tmp_path, "late", ONCE_LATE)
-    earlier = await trio.to_thread.run_sync(
-        functools.partial(
-            ladder,
-            tmp_path,
-            *("--bot", HEUR, "--bot", late, "--deals", "1", "--clock-ms", "500"),
-            *("--concurrency", "1", "--json"),
-            db=tmp_path / "results.sqlite3",  # one_board_on's --db
-        )
-    )
-    assert summary(earlier)["clock_calls"] == {"late": 1}
-    port = await start_server(admins=["ladder-admin"])
-    await register("ladder-admin", "pw-1")
-    done = await one_board_on(port, tmp_path)  # two clean bots, matches m1 and m2 there
-    assert done.returncode == 0, done.stderr.decode()
-    assert json.loads(done.stdout)["clock_calls"] == {}
+    await clean_server_run_after_a_late_one(tmp_path, start_server, register, HEUR, "500")
 
 
 @pytest.mark.timeout(90)

@@ -6,13 +6,12 @@ or a ``--server`` run's numbers are those of an earlier run in its ``--db``."""
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
 
-from .helpers import EAGER, ladder, one_board_on, script, summary
+from .helpers import EAGER, clean_server_run_after_a_late_one, ladder, script, summary
 from .late_bot import ONCE_LATE
 
 SEED = "same1"
@@ -23,22 +22,10 @@ async def test_a_server_run_is_not_counted_from_an_earlier_runs_same_seed_and_nu
     start_server: Callable[..., Awaitable[int]],
     register: Callable[[str, str], Awaitable[None]],
 ) -> None:
-    late, eager = script(tmp_path, "late", ONCE_LATE), script(tmp_path, "eager", EAGER)
-    earlier = await trio.to_thread.run_sync(
-        functools.partial(
-            ladder,
-            tmp_path,
-            *("--bot", eager, "--bot", late, "--deals", "1", "--clock-ms", "1000"),
-            *("--concurrency", "1", "--json", "--seed", SEED),
-            db=tmp_path / "results.sqlite3",  # one_board_on's --db
-        )
+    eager = script(tmp_path, "eager", EAGER)
+    await clean_server_run_after_a_late_one(
+        tmp_path, start_server, register, eager, "1000", "--seed", SEED
     )
-    assert summary(earlier)["clock_calls"] == {"late": 1}
-    port = await start_server(admins=["ladder-admin"])
-    await register("ladder-admin", "pw-1")
-    done = await one_board_on(port, tmp_path, "--seed", SEED)  # m1, m2 there, clean
-    assert done.returncode == 0, done.stderr.decode()
-    assert json.loads(done.stdout)["clock_calls"] == {}
 
 
 async def test_two_runs_of_one_seed_on_one_server_count_their_own_clocks_calls(
