@@ -538,8 +538,8 @@ def _ladder_run_refused(args: argparse.Namespace, options: LadderOptions) -> Non
         raise ScheduleError(refused)
     for flag, value in (
         ("--deals", args.deals),
-        ("--away-ms", LADDER_AWAY_MS if args.away_ms is None else args.away_ms),
-        ("--clock-ms", LADDER_CLOCK_MS if args.clock_ms is None else args.clock_ms),
+        ("--away-ms", options.away_limit_ms),  # (the defaults applied there)
+        ("--clock-ms", options.clock_ms),
         ("--concurrency", args.concurrency),
     ):
         if value < 1:
