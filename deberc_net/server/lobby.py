@@ -277,7 +277,7 @@ class Lobby:
                 # another worker's table: the away names this connection (its owner may
                 # read it after his login there, the bus slower than he: node.py _posted)
                 went = session if session.table.remote else None
-                session.table.post(Away(name, went=went))
+                session.table.post(Away(name, went=went, at=trio.current_time()))
             elif not self.may_seat(name):  # nothing to come back to: the name is free
                 self.guest_tokens.pop(name_key(name), None)
             if self.node is not None:  # a guest's token goes on while he holds a seat

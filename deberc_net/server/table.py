@@ -166,9 +166,12 @@ class Table:
     # the address each seat's player came from (kept_apart.address_of): one whose
     # connection dropped and who never came back is kept apart by it as a leaver is
     seat_addresses: dict[int, str | None] = attrs.field(init=False, factory=dict)
-    # the deal each away seat's player went away in (its connection dropped) during a
-    # match: one gone in the first deal and never back aborted it as a 'leave!' then
-    away_in: dict[int, int] = attrs.field(init=False, factory=dict)
+    # whether each away seat's player went away (its connection dropped) in the match's
+    # first deal: one gone then and never back aborted it as a 'leave!' then
+    away_first: dict[int, bool] = attrs.field(init=False, factory=dict)
+    # when the match's first played deal ended (by trio's clock; None: not yet): a void
+    # deal, dealt again, does not end the first deal (docs/protocol.md §5.5)
+    first_played_at: float | None = attrs.field(init=False, default=None)
     # the players a leaver's forfeit under way gives their seek back (kept_seek): that
     # calls its rematch offer off at once, so none is told one is on offer (s39)
     seeks_back: tuple[Session, ...] = attrs.field(init=False, default=())
@@ -619,7 +622,7 @@ class Table:
             case Unobserve(session):
                 if self._stop_observing(session):
                     self._watching(session, False)
-            case Away(name, went):
+            case Away(name, went, at):
                 seat = self.seat_of(name)  # the seat is held for the away limit, waiting
                 if (
                     seat is not None
@@ -629,8 +632,9 @@ class Table:
                 ):
                     now = trio.current_time()
                     self.clocks.away(seat, now)
-                    if self.match is not None:
-                        self.away_in[seat] = self.match.deal.deal_no
+                    if self.match is not None:  # (the drop's time, not now: a deal may
+                        # have ended since, or the clock gone first, _messages)
+                        self.away_first[seat] = self._in_first_deal(now if at is None else at)
                     held = self._held_s(seat, now)
                     went_away(self.id, seat, self.seats[seat] or name)
                     self._event(ev.WentAway(name, seat, held, clock_runs=self.match is not None))
@@ -640,7 +644,7 @@ class Table:
                     session.table, session.seat = self, seat
                     was_away = seat in self.clocks.away_since  # (else a login over his own)
                     self.clocks.back(seat)
-                    self.away_in.pop(seat, None)
+                    self.away_first.pop(seat, None)
                     self.seat_addresses[seat] = address_of(session)
                     # a person's own greeting said he is back at this table
                     person = None if session.machine else session
@@ -1054,17 +1058,22 @@ class Table:
         if not here:  # he leaves: the seek that end gave him back is not kept (§5.5)
             self.lobby.matchmaking.forget(session)
 
+    def _in_first_deal(self, at: float) -> bool:
+        """Whether the running match was in its first deal at ``at``: its first played
+        deal had not ended by then (a void deal is dealt again and ends nothing:
+        docs/protocol.md §5.5)."""
+        ended = self.first_played_at
+        return self.match is not None and (ended is None or at < ended)
+
     def _left_behind(
-        self, seat: int, deal_no: int | None = None
+        self, seat: int, first_deal: bool | None = None
     ) -> list[tuple[Session, GameSettings | None]]:
         """The players a leave of ``seat`` ends the match of (its house bots aside),
         each with the game he had sought if matchmaking seated him and the first deal
-        had not ended (when he left, or ``deal_no``: when he went away): that seek is
-        his again."""
-        match = self.match
-        if deal_no is None:
-            deal_no = match.deal.deal_no if match is not None else 0
-        first_deal = deal_no == 1
+        had not ended (when he left, or, ``first_deal`` given, when he went away): that
+        seek is his again."""
+        if first_deal is None:
+            first_deal = self._in_first_deal(trio.current_time())
         left = []
         for other in range(self.players):
             session = self._session(other) if other != seat else None
@@ -1126,7 +1135,7 @@ class Table:
         self.seats[seat] = None
         self.sought.pop(seat, None)
         self.seat_addresses.pop(seat, None)
-        self.away_in.pop(seat, None)
+        self.away_first.pop(seat, None)
         self._seated_at = -1
         self._rated_news.left(seat)
         self._event(ev.Left(name, seat, away_too_long))
@@ -1206,6 +1215,7 @@ class Table:
         seed = self._match_seed()
         self._spoke = set()
         self._deserted_by_winners = False
+        self.first_played_at = None
         self.match = Match(
             self.rules,
             seed=seed,
@@ -1533,6 +1543,8 @@ class Table:
                         end_stored = True
                     record = event.record
                     if isinstance(event, g.DealEnded):
+                        if event.outcome != Outcome.VOID and self.first_played_at is None:
+                            self.first_played_at = trio.current_time()
                         log.info(
                             "deal",
                             table=self.id,
@@ -1736,8 +1748,8 @@ class Table:
         came back in time is no leaver (Back forgets when he went)."""
         name = self.seats[seat] or ""
         bot = self.lobby.house.get(name) is not None  # (a house bot's is no one's choice)
-        gone_in = self.away_in.get(seat)  # (the deal he dropped in, not the one now)
-        left_behind = [] if bot or self.board is not None else self._left_behind(seat, gone_in)
+        gone_first = self.away_first.get(seat)  # (when he dropped, not now)
+        left_behind = [] if bot or self.board is not None else self._left_behind(seat, gone_first)
         address = self.seat_addresses.get(seat)
         self.seeks_back = tuple(p for p, sought in left_behind if sought is not None)
         seat_left(self._session(seat), self.id, seat, name or "?", SeatLeft.AWAY_FORFEIT)
@@ -1749,6 +1761,7 @@ class Table:
         """A reserved seat stayed empty (or away) past the away limit: the board is lost
         by that seat, as if the match had started with the seat away."""
         assert self.reserved is not None
+        self.first_played_at = None
         self.match = Match(
             self.rules,
             seed=self._match_seed(),

@@ -73,6 +73,11 @@ class Away:
     # again; another worker's connection, its drop told over the bus behind his login
     # here): no away if the name's session then is another, live and back here
     went: Session | None = None
+    # when the connection dropped, by this process's clock (trio.current_time): the
+    # deal it dropped in is the one running then, not when the table reads this (a
+    # deal may end between); None: when the table reads it (another worker's drop,
+    # whose clock is not this one's)
+    at: float | None = None
 
 
 @attrs.frozen

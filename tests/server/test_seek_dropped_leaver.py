@@ -29,9 +29,9 @@ async def _matched_and_dropped(victim: LineClient, grief: LineClient) -> str:
     await grief.send("seek 2")
     await grief.read_until(lambda x: is_event(x, "start"))
     await grief.aclose()
-    # the table has his drop before the victim's first call: that call may end the first
-    # deal at once (chetyre-semerki, in the rare deal of four sevens, the first its
-    # random choice takes), and a drop the table read after it went in deal 2
+    # the table has his drop before the victim's first call (the drop is dated, and a
+    # void deal, four sevens shown, ends no first deal: §5.5; but the away line is
+    # what tells the victim his opponent is gone)
     await victim.take(lambda x: is_event(x, "away"))
     began = trio.current_time()
     end = await play_machine(victim, random.Random(1), timeout=AWAY_S + 10)
