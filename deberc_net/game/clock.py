@@ -16,6 +16,7 @@ from . import calls as C
 from .calls import Call
 from .cards import PLAIN_STRENGTH, TRUMP_STRENGTH
 from .match import Match
+from .talk import Question
 
 
 @attrs.define
@@ -164,8 +165,12 @@ def automatic_call(match: Match, seat: int) -> Call:
     """What the clock says for a seat out of time: pass, the forced answer, the lowest card."""
     legal = match.legal_calls(seat)
     names = [c.name for c in legal]
+    pending = match.deal.pending
+    # the asker's 'ot-…' after the declarer's answer is his choice (it makes his the
+    # best, a declaration), not a forced answer: the clock concedes, 'pishet'
+    replying = pending is not None and pending.kind == Question.ROST_REPLY
     for wanted in (C.PAS, C.OT, C.PROKHODIT, C.NE_PROKHODIT, C.POKAZYVAYU, C.PISHET):
-        if wanted in names:
+        if wanted in names and not (replying and wanted == C.OT):
             return legal[names.index(wanted)]
     cards = [c for c in legal if c.name == C.PLAY]
     if cards:

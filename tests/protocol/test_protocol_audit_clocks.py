@@ -586,6 +586,8 @@ FIRST_WORDS = ("pas", "ot-", "prokhodit", "ne-prokhodit", "pokazyvayu", "pishet"
 def clock_says(legal: list[str], trump: str | None) -> str:
     """§11.2's automatic call, as the page states it, from the legal= tokens."""
     for word in FIRST_WORDS:
+        if word == "ot-" and "pishet" in legal:  # the asker's reply: his choice, not forced
+            continue
         said = [x for x in legal if x == word or (word == "ot-" and x.startswith(word))]
         if said:
             return said[0]
@@ -615,7 +617,8 @@ def clock_says(legal: list[str], trump: str | None) -> str:
     ],
 )
 def test_the_clock_calls_as_11_2_says(players: int, variant: str, options: tuple[str, ...]) -> None:
-    # §11.2 at every request of random matches: the first legal of pas, the forced ot-,
+    # §11.2 at every request of random matches: the first legal of pas, the forced ot-
+    # (the declarer's answer; not the asker's, offered beside pishet),
     # prokhodit, ne-prokhodit, pokazyvayu, pishet; else the lowest legal card, a plain
     # one before a trump, ties in legal= order; else legal='s first token; never a
     # redeal asked for
