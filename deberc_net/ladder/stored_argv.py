@@ -7,21 +7,15 @@ printed it; a row stored before is told without it (``told_settings``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
+
+from deberc_net.server.store import HIDDEN, without_password
 
 SECRET_FLAG = "--admin-password"
 # argparse takes any unambiguous start of a flag for it ('--admin-pass P', '--ad=P'):
 # '--ad' is the shortest ('--a' is '--away-ms' too, which argparse refuses)
 SHORTEST = "--ad"
-HIDDEN = "***"
-# a PostgreSQL address's password, anywhere in an argument (``--db=…``, a bot's command
-# too): in its user part, as libpq reads one (up to the first '@', none if a '/' comes
-# first), and as a ``password=`` parameter of its query
-_ADDRESS = re.compile(r"postgres(?:ql)?://\S*")
-_USER_PASSWORD = re.compile(r"^([^:/@]*://[^:/@]*:)[^/@]*(?=@)")
-_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#]*")
 
 
 def without_secrets(argv: Sequence[str]) -> list[str]:
@@ -36,7 +30,7 @@ def without_secrets(argv: Sequence[str]) -> list[str]:
         elif equals and _is_secret_flag(flag):
             kept.append(f"{flag}={HIDDEN}")
         else:
-            kept.append(_address_hidden(arg))
+            kept.append(without_password(arg))  # (``--db=…``, a bot's command too)
     return kept
 
 
@@ -48,18 +42,6 @@ def told_settings(settings: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(argv, list) or not all(isinstance(arg, str) for arg in argv):
         return settings
     return {**settings, "argv": without_secrets(argv)}
-
-
-def _address_hidden(arg: str) -> str:
-    """``arg`` with the password of every PostgreSQL address in it hidden."""
-    if "://" not in arg:  # (most arguments: no address)
-        return arg
-    return _ADDRESS.sub(_hidden_in, arg)
-
-
-def _hidden_in(address: re.Match[str]) -> str:
-    told = _USER_PASSWORD.sub(rf"\g<1>{HIDDEN}", address.group())
-    return _QUERY_PASSWORD.sub(rf"\g<1>{HIDDEN}", told)
 
 
 def _is_secret_flag(arg: str) -> bool:

@@ -4,6 +4,7 @@ chosen by a ``postgresql://`` address). docs/scaling.md describes both."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .base import DEAD_AFTER_S, Store, StoreError, name_key
@@ -16,13 +17,53 @@ __all__ = [
     "is_postgres",
     "name_key",
     "open_store",
+    "without_password",
 ]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+HIDDEN = "***"
+# a PostgreSQL address's password, anywhere in a text (an argument, libpq's reason for
+# an address it cannot read): in its user part, as libpq reads one (up to the first
+# '@', none if a '/' comes first), and as a ``password=`` parameter of its query
+_ADDRESS = re.compile(r"postgres(?:ql)?://\S*")
+_USER_PASSWORD = re.compile(r"^([^:/@]*://[^:/@]*:)([^/@]*)(?=@)")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)([^&#]*)")
+# a part of an address that libpq quotes alone in its reason ('invalid percent-encoded
+# token: "…"'): the password itself, when that is the part it could not read
+_QUOTED = re.compile(r'"[^"]*"')
 
 
 def is_postgres(db: str | Path) -> bool:
     return str(db).startswith(POSTGRES_SCHEMES)
+
+
+def without_password(text: str, address: str = "") -> str:
+    """``text`` with the password of every PostgreSQL address in it as ``***``; and, given
+    the ``address`` it is about (libpq's reason for refusing it), any quoted part of it
+    that holds that address's password as written (its bad part, quoted alone)."""
+    if "://" in text:  # (most texts: no address)
+        text = _ADDRESS.sub(_hidden_in, text)
+    secrets = [s for s in _passwords(address) if s]
+    if not secrets:
+        return text
+
+    def quoted(part: re.Match[str]) -> str:
+        told = part.group()
+        return f'"{HIDDEN}"' if any(s in told for s in secrets) else told
+
+    return _QUOTED.sub(quoted, text)
+
+
+def _passwords(address: str) -> list[str]:
+    """The passwords in ``address`` as written (percent-encoded, or not at all)."""
+    user = _USER_PASSWORD.match(address)
+    found = [user.group(2)] if user else []
+    return found + [m.group(2) for m in _QUERY_PASSWORD.finditer(address)]
+
+
+def _hidden_in(address: re.Match[str]) -> str:
+    told = _USER_PASSWORD.sub(rf"\g<1>{HIDDEN}", address.group())
+    return _QUERY_PASSWORD.sub(rf"\g<1>{HIDDEN}", told)
 
 
 def open_store(

@@ -21,6 +21,7 @@ from typing import Any
 import psycopg
 import psycopg_pool
 
+from . import without_password
 from .base import (
     ADD_ACCOUNT,
     BAN,
@@ -910,12 +911,14 @@ def connect(url: str, timeout_s: float = CONNECT_TIMEOUT_S) -> psycopg.Connectio
     try:
         psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError as exc:
-        reason = " ".join(str(exc).split())  # (libpq's ends in a new line: one line)
+        # (libpq's ends in a new line: one line; it quotes the address whole, or its bad
+        # part alone, which may be the password: hidden, as in every message)
+        reason = without_password(" ".join(str(exc).split()), url)
         raise StoreError(f"not a PostgreSQL address: {reason}") from None
     try:
         return psycopg.connect(url, connect_timeout=max(1, int(timeout_s)))
     except psycopg.OperationalError as exc:
-        reason = " ".join(str(exc).split()) or "refused"  # libpq's lines, as one
+        reason = without_password(" ".join(str(exc).split()), url) or "refused"  # as one
         raise StoreError(f"cannot connect to PostgreSQL at {redacted(url)}: {reason}") from None
 
 
