@@ -24,6 +24,7 @@ import attrs
 import trio
 
 from clients.client import FAULT_COUNTS_ENV, Attach, Bot, Brain, Connect
+from deberc_net.child_env import child_environment
 
 from .bot_output import BotOutput, ErrorLines
 from .schedule import BotsCannotPlay, ScheduleError
@@ -246,7 +247,8 @@ class Supervisor:
     def _env(self) -> dict[str, str]:
         if not self.token_dir:
             self.token_dir = tempfile.mkdtemp(prefix="deberc-tokens-")
-        return {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir, FAULT_COUNTS_ENV: "1"}
+        # not the ladder's secrets (the admin's password, the database's): child_env.py
+        return child_environment(DEBERC_TOKEN_DIR=self.token_dir, **{FAULT_COUNTS_ENV: "1"})
 
     def process_faults(self) -> tuple[dict[str, int], dict[str, int], dict[str, str]]:
         """The process copies' fallbacks, exceptions and first fault, by bot, as they

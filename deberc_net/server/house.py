@@ -26,6 +26,7 @@ import attrs
 import structlog
 import trio
 
+from deberc_net.child_env import child_environment
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, Phrase, count_phrase, phrase
 
@@ -317,7 +318,8 @@ class HouseBots:
         """Run ``bot`` until it has played its match (or is dismissed); restart it when it
         exits early, and give its seat up after MAX_RESTARTS such exits."""
         restarts = 0
-        env = {**os.environ, "DEBERC_TOKEN_DIR": self.token_dir}
+        # (not the server's secrets: its database's PGPASSWORD, deberc_net/child_env.py)
+        env = child_environment(DEBERC_TOKEN_DIR=self.token_dir)
         while not bot.dismissed:
             try:
                 bot.process = await trio.lowlevel.open_process(

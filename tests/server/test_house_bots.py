@@ -3,6 +3,7 @@ that sits at the table, plays the match and leaves; the caps, the errors, a cras
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sys
@@ -676,3 +677,37 @@ async def test_house_bots_run_nicer_than_the_server(
         told.unlink()
         await ann.send("leave")
         await ann.expect("ok", cmd="leave")
+
+
+async def test_a_house_bot_gets_no_secret_of_the_servers_environment(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    monkeypatch: MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The server's PGPASSWORD (where docs/scaling.md advises the database's password)
+    is not in a house bot's environment (deberc_net/child_env.py); the rest is. A
+    stand-in bot that writes its environment down."""
+    told = tmp_path / "env"
+    says = (
+        f"import json, os, time; open({str(told)!r}, 'w').write(json.dumps(dict(os.environ)))"
+        "; time.sleep(60)"
+    )
+    monkeypatch.setattr(HouseBots, "argv", lambda self, bot: [*PYTHON, says])
+    monkeypatch.setenv("PGPASSWORD", "db-secret")
+    monkeypatch.setenv("DEBERC_ADMIN_PASSWORD", "admin-secret")
+    monkeypatch.setenv("DEBERC_KEPT", "told")
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot random")
+    await ann.expect("ok", cmd="bot")
+    with trio.fail_after(10):
+        while not told.exists() or not told.read_text():
+            await trio.sleep(0.05)
+    env = json.loads(told.read_text())
+    assert "PGPASSWORD" not in env and "DEBERC_ADMIN_PASSWORD" not in env, sorted(env)
+    assert env["DEBERC_KEPT"] == "told" and "DEBERC_TOKEN_DIR" in env
+    await ann.send("leave")
+    await ann.expect("ok", cmd="leave")
