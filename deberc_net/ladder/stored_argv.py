@@ -37,11 +37,24 @@ def without_secrets(argv: Sequence[str]) -> list[str]:
 def told_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """A run row's settings as they are told (``ladder table --json --runs``): its
     ``argv`` without secrets, as rows are stored now (one stored before kept a
-    PostgreSQL address's password)."""
+    PostgreSQL address's password), and a distributed run's bots' commands without an
+    address's password: the row keeps them whole, its workers run them."""
+    told = dict(settings)
     argv = settings.get("argv")
-    if not isinstance(argv, list) or not all(isinstance(arg, str) for arg in argv):
-        return settings
-    return {**settings, "argv": without_secrets(argv)}
+    if isinstance(argv, list) and all(isinstance(arg, str) for arg in argv):
+        told["argv"] = without_secrets(argv)
+    spec = settings.get("distributed")
+    bots = spec.get("bots") if isinstance(spec, dict) else None
+    if isinstance(spec, dict) and isinstance(bots, list):
+        told["distributed"] = {**spec, "bots": [_bot_told(bot) for bot in bots]}
+    return told
+
+
+def _bot_told(bot: Any) -> Any:
+    """A distributed run's ``[name, command]``, its command without a password."""
+    if isinstance(bot, list) and len(bot) == 2 and isinstance(bot[1], str):
+        return [bot[0], without_password(bot[1])]
+    return bot
 
 
 def _is_secret_flag(arg: str) -> bool:

@@ -125,3 +125,25 @@ def test_runs_without_json_is_refused(tmp_path: Path) -> None:
     done = run_cli(["ladder", "table", "--db", str(db), "--runs"])
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "deberc-net ladder table: --runs goes with --json\n"
+
+
+def test_a_distributed_runs_bot_command_is_told_without_an_addresss_password(
+    store_db: str,
+) -> None:
+    """A distributed run keeps its bots' commands whole in its queue settings (its
+    workers run them), and ``ladder table --json --runs`` printed them whole, a
+    PostgreSQL address's password in one with them, which its argv shows as ``***``
+    (docs/bots.md): told hidden as the argv is. The row still holds them."""
+    command = "py:clients.random_bot --db postgresql://ann:s3cret-pw@db.example/d"
+    spec = {"bots": [["rand", command]], "seed": "s1"}
+    store = open_ladder_store(store_db)
+    try:
+        run = store.start_run({"argv": ["ladder", "run"], "distributed": spec})
+    finally:
+        store.close()
+    done = run_cli(["ladder", "table", "--db", store_db, "--json", "--runs"])
+    assert done.returncode == 0, done.stderr
+    assert "s3cret-pw" not in done.stdout
+    (told,) = [r["settings"] for r in json.loads(done.stdout)["runs"] if r["id"] == run]
+    hidden = "py:clients.random_bot --db postgresql://ann:***@db.example/d"
+    assert told["distributed"] == {"bots": [["rand", hidden]], "seed": "s1"}
