@@ -1123,6 +1123,10 @@ def _db_from_config(args: argparse.Namespace) -> str | None:
         args.admins = config.admins
     if args.db is None:
         args.db = DEFAULT_DB
+    from deberc_net.server.config import not_an_address, setting_problem, shown
+
+    if not_an_address(args.db):  # (a file's was refused as it was read)
+        return f"--db {setting_problem('db', args.db)}, not {shown(args.db)}"
     return None
 
 

@@ -21,7 +21,8 @@ SHORTEST = "--ad"
 def without_secrets(argv: Sequence[str]) -> list[str]:
     """``argv`` with the value of every ``--admin-password`` (``… P`` or ``…=P``, the flag
     spelled out or abbreviated as argparse takes it) hidden, and the password of every
-    PostgreSQL address in it (``--db``'s, or one in a bot's command)."""
+    PostgreSQL address in it (``--db``'s, or one in a bot's command), or of an address
+    of any other scheme (``postgresql+psycopg://``, SQLAlchemy's)."""
     kept: list[str] = []
     for i, arg in enumerate(argv):
         flag, equals, _ = arg.partition("=")

@@ -442,11 +442,25 @@ def beside(settings_file: str | Path, db: str) -> str:
     return os.path.abspath(os.path.join(os.path.dirname(settings_file), db))
 
 
+def not_an_address(db: str) -> bool:
+    """Whether ``db`` is an address of another scheme than PostgreSQL's
+    ('postgresql+psycopg://…', SQLAlchemy's spelling): taken for an SQLite file's path,
+    it was refused as a folder to create, named whole, its password with it."""
+    from deberc_net.server.store import is_postgres
+
+    return "://" in db and not is_postgres(db)
+
+
 def shown(value: object) -> str:
     """A refused value as a refusal says it: whole if short, else its start and size (a
-    string of megabytes would be a line of megabytes on the operator's terminal)."""
+    string of megabytes would be a line of megabytes on the operator's terminal); an
+    address's password as ``***`` (a ``db`` mistyped)."""
     if isinstance(value, int) and value.bit_length() > 80:  # some 24 digits
         return f"a whole number of {len(str(value))} digits"
+    if isinstance(value, str):
+        from deberc_net.server.store import without_password
+
+        value = without_password(value)
     said = repr(value)
     if len(said) > 80:
         size = f"{len(value)} items" if isinstance(value, list) else f"{len(said)} characters"
@@ -495,6 +509,8 @@ def setting_problem(name: str, value: object, *, in_code: bool = False) -> str |
     if name == "host" and not value:  # (it failed to listen, "Name or service not known")
         return 'expects an address to listen on ("0.0.0.0" for every address)'
     if name == "db" and not value:  # (in a file: its folder, opened as a database)
+        return "expects an SQLite file's path or a postgresql:// address"
+    if name == "db" and isinstance(value, str) and not_an_address(value):
         return "expects an SQLite file's path or a postgresql:// address"
     if name in ("host", "http_host") and isinstance(value, str) and not _is_host(value):
         # (a part past 63 letters failed the start with a traceback, not a refusal)

@@ -52,5 +52,10 @@ def test_a_postgresql_addresss_password_is_hidden_wherever_it_is_given() -> None
         "--db", "postgresql://db.example/club?user=ladder&password=***&password=***",
         "--bot", "bot.py --store postgresql://b:***@h/d --deals 2",
     ]  # fmt: skip
-    kept = ["--db", "postgresql://ladder@db.example/club", "--seed", "a:b@c", "x://u:p@h"]
-    assert without_secrets(kept) == kept  # no password, or no PostgreSQL address: as given
+    kept = ["--db", "postgresql://ladder@db.example/club", "--seed", "a:b@c", "x://u@h"]
+    assert without_secrets(kept) == kept  # no password, or no address: as given
+    # an address of another scheme's too (SQLAlchemy's 'postgresql+psycopg://', s44)
+    other = ["--bot", "b.py --store postgresql+psycopg://b:s3cret@h/d", "x://u:p@h"]
+    assert without_secrets(other) == [
+        "--bot", "b.py --store postgresql+psycopg://b:***@h/d", "x://u:***@h"
+    ]  # fmt: skip

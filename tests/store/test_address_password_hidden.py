@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -32,7 +33,7 @@ def test_an_unreadable_addresss_password_is_not_in_its_error(address: str) -> No
 
 @pytest.mark.parametrize("command", (["serve", "--port", "0"], ["ladder", "table"]))
 def test_a_command_given_an_unreadable_address_does_not_print_its_password(
-    command: list[str], tmp_path: object
+    command: list[str], tmp_path: Path
 ) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "deberc_net", *command, "--db", UNREADABLE[0]],
@@ -44,3 +45,54 @@ def test_a_command_given_an_unreadable_address_does_not_print_its_password(
     assert done.returncode == 2, done
     assert "not a PostgreSQL address" in done.stderr, done.stderr
     assert SECRET not in done.stdout + done.stderr, done.stderr
+
+
+# an address of another scheme (SQLAlchemy's spelling): no PostgreSQL address, so it was
+# taken for an SQLite file's path, and the refusal to create its folder named it whole
+OTHER_SCHEME = f"postgresql+psycopg://ann:{SECRET}@db.example/deberc"
+
+
+@pytest.mark.parametrize(
+    "command",
+    (
+        ["serve", "--port", "0"],
+        ["ladder", "table"],
+        ["records", "export"],
+        ["admin", "ann"],
+    ),
+)
+def test_an_address_of_another_scheme_is_refused_without_its_password(
+    command: list[str], tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "deberc_net", *command, "--db", OTHER_SCHEME],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=str(tmp_path),
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2, done
+    assert SECRET not in done.stdout + done.stderr, done.stderr
+    assert "--db expects an SQLite file's path or a postgresql:// address" in done.stderr
+    assert "postgresql+psycopg://ann:***@db.example/deberc" in done.stderr
+    assert list(tmp_path.iterdir()) == []  # no folder, no file made of it
+
+
+def test_a_settings_files_address_of_another_scheme_is_refused_without_its_password(
+    tmp_path: Path,
+) -> None:
+    settings = tmp_path / "club.toml"
+    settings.write_text(f'[server]\ndb = "{OTHER_SCHEME}"\n', encoding="utf-8")
+    for command in (["serve", "--port", "0"], ["ladder", "table"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "deberc_net", *command, "--config", str(settings)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=str(tmp_path),
+        )
+        assert done.returncode == 2, done
+        assert SECRET not in done.stdout + done.stderr, done.stderr
+        assert "setting db expects an SQLite file's path or a postgresql://" in done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["club.toml"]

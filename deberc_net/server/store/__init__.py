@@ -24,8 +24,9 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 HIDDEN = "***"
 # a PostgreSQL address's password, anywhere in a text (an argument, libpq's reason for
 # an address it cannot read): in its user part, as libpq reads one (up to the first
-# '@', none if a '/' comes first), and as a ``password=`` parameter of its query
-_ADDRESS = re.compile(r"postgres(?:ql)?://\S*")
+# '@', none if a '/' comes first), and as a ``password=`` parameter of its query. Any
+# scheme's: one mistyped ('postgresql+psycopg://', SQLAlchemy's) holds it as well
+_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S*")
 _USER_PASSWORD = re.compile(r"^([^:/@]*://[^:/@]*:)([^/@]*)(?=@)")
 _QUERY_PASSWORD = re.compile(r"([?&]password=)([^&#]*)")
 # a part of an address that libpq quotes alone in its reason ('invalid percent-encoded

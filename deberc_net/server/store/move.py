@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import describe, is_postgres
+from . import describe, is_postgres, without_password
 from .base import DEAD_AFTER_S, StoreError
 from .migrations import MIGRATIONS, Migration
 
@@ -121,8 +121,8 @@ def _refused(db: str, url: str) -> None:
         )
     if not is_postgres(url):
         raise StoreError(
-            f"{url} is not a PostgreSQL address: give postgresql://USER@HOST[:PORT]/DB, an"
-            " empty database (createdb)"
+            f"{without_password(url)} is not a PostgreSQL address: give"
+            " postgresql://USER@HOST[:PORT]/DB, an empty database (createdb)"
         )
     if not os.path.exists(db):
         raise StoreError(f"no database at {db}")
