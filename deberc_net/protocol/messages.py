@@ -69,6 +69,7 @@ class Msg(StrEnum):
     AMBIGUOUS_CALL = "ambiguous-call"
     RANK_WHICH = "rank-which"
     RANK_ALONE = "rank-alone"
+    RANK_NONE = "rank-none"
     FIRST_PERSON_WRITES = "first-person-writes"
     SIT = "sit"
     SEAT_KEPT_AFTER_STALL = "seat-kept-after-stall"
@@ -718,6 +719,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RANK_ALONE: (  # (the one card it may be is the refusal's hint)
         "'{typed}' alone is no card: type it with its suit.",
         "«{typed}» без масти — не карта: напишите её с мастью.",
+    ),
+    # on one's move, no card of that rank one may play: what one may play instead
+    Msg.RANK_NONE: (
+        "'{typed}': you have no card of that rank you may play now; you may play {cards}.",
+        "«{typed}»: такой карты, которую можно сыграть сейчас, у вас нет; сыграть можно {cards}.",
     ),
     Msg.AMBIGUOUS_CALL: (
         "'{typed}' may be {calls}: say which.",

@@ -1347,7 +1347,9 @@ class Table:
         except RankAlone as exc:
             if exc.cards:
                 self._refuse_rank_alone(session, exc)
-            elif not self._refuse_off_turn(session, seat, exc):
+            elif not self._refuse_off_turn(session, seat, exc) and not self._refuse_rank_none(
+                session, exc, legal
+            ):
                 self._refuse_unread(session, text, legal, str(exc), seat)
             return
         except FirstPersonWrites as exc:
@@ -1379,9 +1381,7 @@ class Table:
         card a letter away is: docs/protocol.md §8.1)."""
         typed = said_back(exc.typed)
         tokens = [card_str(c) for c in sorted(c.card for c in exc.cards if c.card is not None)]
-        cards = tuple(
-            phrase(Msg.CALL_WORD, call=spoken_call(t), ru=ru_call(t, self.words)) for t in tokens
-        )
+        cards = tuple(self._card_word(t) for t in tokens)
         if len(cards) > 1:
             session.send(
                 ev.error("ambiguous-call", phrase(Msg.RANK_WHICH, typed=typed, cards=cards))
@@ -1392,6 +1392,23 @@ class Table:
             "unknown-command", said.text(), said=said, hint=tokens[0], words=self.words
         )
         session.send(error)
+
+    def _refuse_rank_none(self, session: Session, exc: RankAlone, legal: Sequence[Call]) -> bool:
+        """A rank alone on one's move in the play, no card of it playable (none held,
+        or another suit to follow): told so, and the cards one may play (a tryout, s43:
+        it was "not a table call"); False when no card may be played now (the bidding,
+        a question to answer): read as any other line that is no call."""
+        playable = sorted(c.card for c in legal if c.name == PLAY_CALL and c.card is not None)
+        if not playable:
+            return False
+        cards = tuple(self._card_word(card_str(card)) for card in playable)
+        said = phrase(Msg.RANK_NONE, typed=said_back(exc.typed), cards=cards)
+        session.send(ev.Error("unknown-command", said.text(), said=said, words=self.words))
+        return True
+
+    def _card_word(self, token: str) -> Phrase:
+        """A card named in a refusal, as each style writes it (K♥, К♥)."""
+        return phrase(Msg.CALL_WORD, call=spoken_call(token), ru=ru_call(token, self.words))
 
     def _refuse_off_turn(self, session: Session, seat: int, exc: RankAlone) -> bool:
         """A rank alone off one's move ('K'): told whose move it is, as its card ('Kh')

@@ -226,3 +226,57 @@ async def test_a_rank_alone_off_ones_move_is_told_whose_move_it_is_as_a_card_is(
     await who.send("state")  # nothing played: the same request, asked again
     again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
     assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
+
+
+async def test_a_rank_alone_none_of_which_one_may_play_says_so_and_what_one_may(
+    port: int, connect: Connector
+) -> None:
+    """'K' on one's move holding no king one may play (none, or another suit to
+    follow) got "not a table call: 'K'" (s43's leftover): it is told that no card of
+    that rank may be played now, and the cards that may be, in either style and
+    language; nothing is played."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    while True:
+        found = await next_ask(ann, bob)
+        assert found is not None  # (a match has tricks enough to miss a rank in)
+        ask, who = found
+        legal = ask["legal"].split(",")
+        cards = [t for t in legal if t[-1] in "shdc" and t[:-1] in RANKS]
+        missing = [r for r in RANKS if not any(c[:-1] == r for c in cards)]
+        if ask["phase"] == "play" and cards and missing:
+            break
+        await who.send("igrayu" if "igrayu" in legal else legal[0])
+    symbols = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+    shown = {t[:-1] + symbols[t[-1]] for t in cards}
+
+    async def told(line: str) -> str:
+        await who.send(line)
+        await who.send("ping")
+        out = []
+        while not (said := await who.read_until(lambda _: True)).startswith(PONG):
+            out.append(said)
+        return " ".join(" ".join(out).split())
+
+    rank = missing[0]
+    _, error = fields(await told(rank))
+    assert error["code"] == "unknown-command" and "hint" not in error, error
+    head = f"'{rank}': you have no card of that rank you may play now; you may play "
+    assert error["text"].startswith(head), error
+    assert set(error["text"][len(head) : -1].split(", ")) == shown, error
+    await who.send("style human")
+    await who.read_until(lambda x: x.startswith("Style"))
+    said = await told(rank)
+    assert said.startswith(f"Error (unknown-command): {head}"), said
+    assert "not a table call" not in said, said
+    await who.send("lang ru")
+    await who.read_until(lambda x: x.startswith("Язык"))
+    said = await told(rank)
+    assert f"«{rank}»: такой карты, которую можно сыграть сейчас, у вас нет" in said, said
+    assert "сыграть можно" in said and "не ход" not in said, said
+    await who.send("style machine")
+    await who.read_until(lambda x: x.startswith("ok cmd=style"))
+    await who.send("state")  # nothing played: the same request, asked again
+    again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
+    assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
