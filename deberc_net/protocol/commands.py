@@ -543,7 +543,7 @@ def help_text(
             or name == "login"  # logged in already
             or (spec.admins and not admin)
             or (spec.waiting and playing)
-            or (spec.opens and phase == "lobby" and games == NewGames.CLOSED)
+            or (spec.opens and phase == "lobby" and games != NewGames.OPEN)
         ):
             continue
         lines += _columns(usage(name), _first_sentence(summary(name)), width)
@@ -572,22 +572,30 @@ def help_text(
             subsequent_indent="  ",
         )
         return lines  # (nor is a house bot offered)
+    elif phase == "lobby" and games == NewGames.DRAINING:
+        # its hint offered 'new 2', which a drain refuses: what may be done meanwhile;
+        # and the commands it refuses are left out, as its greeting leaves them out (a
+        # tryout, s43: they were listed, the last line saying no game starts)
+        left_out = [n for n, c in COMMANDS.items() if c.opens and (admin or not c.admins)]
+        lines += textwrap.wrap(
+            "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые"
+            " партии не начинаются, поэтому команды, которые ведут к партии"
+            f" ({', '.join(left_out)}), здесь не перечислены (observe СТОЛ — смотреть"
+            " идущую)."
+            if ru
+            else "The server restarts once the running matches are over: no new game"
+            " starts until then, so the commands that lead to one"
+            f" ({', '.join(repr(n) for n in left_out)}) are not listed ('observe TABLE'"
+            " watches one).",
+            80,
+            subsequent_indent="  ",
+        )
+        return lines  # (nor is a house bot offered)
     elif ru:
         lines.append("За столом набирайте ходы и заявки (calls их перечисляет).")
     else:
         lines.append("At a table you type the table calls ('calls' lists them).")
-    if phase == "lobby" and games == NewGames.DRAINING:
-        # its hint offered 'new 2', which a drain refuses: what may be done meanwhile
-        lines += textwrap.wrap(
-            "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые"
-            " партии не начинаются (observe СТОЛ — смотреть идущую)."
-            if ru
-            else "The server restarts once the running matches are over: no new game"
-            " starts until then ('observe TABLE' watches one).",
-            80,
-            subsequent_indent="  ",
-        )
-    elif phase == "lobby" and house_bots:
+    if phase == "lobby" and house_bots:
         # 'bot' is listed at a waiting table only: a lone player in the lobby never
         # learnt that bots would play with him (a tryout at 3 a.m.)
         lines += textwrap.wrap(

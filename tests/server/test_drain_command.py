@@ -21,6 +21,9 @@ from .conftest import Connector, make_config
 
 Register = Callable[[str, str], Awaitable[None]]
 RESTARTS = "the server restarts once the running matches are over"
+# the commands that lead to a game, left out of a draining lobby's help (an admin's
+# 'reserve' too)
+WAYS_TO_A_GAME = {"new", "sit", "seek", "unseek", "rematch"}
 TOLD = f"info text={RESTARTS.capitalize()}: no new game starts until then."
 REFUSED = {"code": "shutting-down", "text": f"{RESTARTS}: no new game starts now"}
 BEGUN = (
@@ -231,7 +234,10 @@ async def test_during_a_drain_the_lobby_offers_no_new_game(
 ) -> None:
     """The greeting offered 'new', 'sit N', 'seek', and the lobby's help ended with
     "Nobody to play with? 'new 2' opens a table, …": each refused during a drain. They
-    offer what may be done then (watch a match), in either language."""
+    offer what may be done then (watch a match), in either language; and help leaves
+    out the commands that lead to a game, as the greeting does (s43's leftover: they
+    were listed above a last line saying no game starts), as a server closed to games
+    does."""
     await register("boss", "owners")
     port = await _serving(nursery, db_path, trio.Event(), house_bots=True)
     ann = await connect.machine(port, "ann")
@@ -243,6 +249,7 @@ async def test_during_a_drain_the_lobby_offers_no_new_game(
     carl = await connect.machine(port, "carl")
     assert "'tables', 'new', 'sit N', 'seek', 'help'." in _greeting(carl)
     assert "Nobody to play with?" in " ".join(await help_texts(carl, "help"))
+    assert await help_commands(carl) >= WAYS_TO_A_GAME
     boss = await connect.machine(port, "boss", "owners")
     await boss.send("drain")
     await boss.expect("ok", cmd="drain")
@@ -252,8 +259,16 @@ async def test_during_a_drain_the_lobby_offers_no_new_game(
     told = " ".join(" ".join(await help_texts(dora, "help")).split())
     assert "new 2" not in told and "Nobody to play with?" not in told
     assert told.endswith(
-        f"{RESTARTS.capitalize()}: no new game starts until then ('observe TABLE' watches one)."
-    )
+        f"{RESTARTS.capitalize()}: no new game starts until then, so the commands that lead"
+        " to one ('new', 'sit', 'seek', 'unseek', 'rematch') are not listed ('observe TABLE'"
+        " watches one)."
+    ), told
+    listed = await help_commands(dora)
+    assert not listed & WAYS_TO_A_GAME and {"tables", "observe", "who"} <= listed, listed
+    listed = await help_commands(boss)  # an admin's 'reserve' too
+    assert not listed & (WAYS_TO_A_GAME | {"reserve"}) and "drain" in listed, listed
+    told = " ".join(" ".join(await help_texts(boss, "help")).split())
+    assert "('new', 'sit', 'seek', 'reserve', 'unseek', 'rematch')" in told, told
     vera = await connect.raw(port, "vera")
     await vera.send("login vera lang=ru")
     await _told(vera, "Команды: tables, observe N, help.")
@@ -261,8 +276,10 @@ async def test_during_a_drain_the_lobby_offers_no_new_game(
     await _told(
         vera,
         "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые партии не"
-        " начинаются (observe СТОЛ — смотреть идущую).",
+        " начинаются, поэтому команды, которые ведут к партии (new, sit, seek, unseek,"
+        " rematch), здесь не перечислены (observe СТОЛ — смотреть идущую).",
     )
+    assert not any(x.split()[:1] in (["new"], ["seek"]) for x in vera.lines), vera.lines
     assert "Не с кем играть?" not in " ".join(vera.lines)
 
 
