@@ -1288,6 +1288,9 @@ def _game_over(state: TableState, line: Line) -> tuple[str, str]:
     else:
         named = state.say(T.AND).join(winners)
         verdict = state.say(verb, names=named) if winners else state.say(T.DRAW)
+        side, sums = line.get_int("winner"), line.get_ints("totals")
+        if winners and side is not None and 0 <= side < len(sums):
+            verdict += state.say(T.WITH_TOTAL, total=sums[side])
     russian_words = state.lang == Lang.RU
     why = RU_MATCH_REASONS.get(reason, reason) if russian_words else short_words(reason)
     forfeit = line.get_int("forfeit")  # who lost it (three at 0:0:0 would not say)

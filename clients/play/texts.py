@@ -86,6 +86,7 @@ class T(StrEnum):
     GAME_OVER = "game-over"
     NO_RESULT = "no-result"
     WINS = "wins"
+    WITH_TOTAL = "with-total"
     WIN = "win"
     AND = "and"
     DRAW = "draw"
@@ -262,6 +263,9 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.NO_RESULT: ("no result, the table failed", "без результата, сбой стола"),
     T.WINS: ("{names} wins", "{names} выигрывает"),
     T.WIN: ("{names} win", "{names} выигрывают"),
+    # the winner's own total by his name, as the bots' match line says it: the totals
+    # after it are by side, side 0 first, and do not say which is his (s43's leftover)
+    T.WITH_TOTAL: (" with {total}", ", набрав {total}"),
     T.AND: (" and ", " и "),
     T.DRAW: ("a draw", "ничья"),
     T.FORFEIT: ("{why}: {name}", "{why}: {name}"),

@@ -54,7 +54,8 @@ PLAYED = [
     "event seq=9 table=3 kind=play seat=0 card=Qh auto=0",
     "event seq=10 table=3 kind=trick winner=1 cards=Ac,Qh",
     "event seq=11 table=3 kind=deal-end deal=1 outcome=bide written=0,162 totals=0,162",
-    "event seq=12 table=3 kind=match-end name=b2 reason=left forfeit=0 totals=0,162 match=m3",
+    "event seq=12 table=3 kind=match-end winner=1 name=b2 reason=left forfeit=0 totals=0,162 "
+    "match=m3",
 ]
 
 
@@ -102,7 +103,8 @@ def test_the_log_says_the_deal_and_the_match_end_in_russian() -> None:
         "b2 ходит Т♣ (по часам)",
         "b2 берёт Т♣ Д♥",
         "раздача 1: байд, записано 0 : 162, итого 0 : 162",
-        "Партия окончена: b2 выигрывает (b1 покидает стол: поражение), итого 0 : 162, партия m3",
+        "Партия окончена: b2 выигрывает, набрав 162 (b1 покидает стол: поражение), итого 0 : 162,"
+        " партия m3",
     )
     assert state.result is not None and state.result.startswith("Партия окончена: b2")
     assert score_text(state).splitlines()[2].startswith("  1б ")  # байд, by its letter

@@ -140,10 +140,29 @@ def test_the_score_is_the_deal_end_events_and_the_match_end() -> None:
         state,
         "event seq=71 table=3 kind=match-end winner=0 name=b1 reason=target totals=301,226 seed=ab",
     )
-    assert state.result == "Game over: b1 wins (target), totals 301 : 226"
-    assert table_text(state).splitlines()[-1] == state.result
+    assert state.result == "Game over: b1 wins with 301 (target), totals 301 : 226"
+    # (wrapped in the table pane, the totals kept whole)
+    assert " ".join(table_text(state).splitlines()[-2:]) == state.result
     # the log names the match the start told (m3), for 'history' and the records
-    assert state.log[-1] == "Game over: b1 wins (target), totals 301 : 226, match m3"
+    assert state.log[-1] == "Game over: b1 wins with 301 (target), totals 301 : 226, match m3"
+
+
+def test_game_over_says_the_winners_own_total_by_his_name() -> None:
+    """'Game over: b2 wins (target), totals 226 : 301' did not say which total was b2's
+    (s43's leftover): the totals are by side, side 0 first, and the winner at side 1
+    is said with his own, as the bots' match line says it ('won by h1 with 513'), in
+    either language."""
+    end = (
+        "event seq=71 table=3 kind=match-end winner=1 name=b2 reason=target "
+        "totals=226,301 seed=ab match=m3"
+    )
+    state = fold_all([*START, end])
+    assert state.result == "Game over: b2 wins with 301 (target), totals 226 : 301"
+    russian = fold_all([*START, end], TableState(lang=Lang.RU))
+    assert russian.result is not None
+    assert russian.result.startswith("Партия окончена: b2 выигрывает, набрав 301 ("), russian
+    drawn = fold_all([*START, end.replace("winner=1 name=b2", "winner=- name=-")])
+    assert drawn.result is not None and "with" not in drawn.result, drawn.result
 
 
 def test_game_over_names_the_match_the_end_tells_after_a_resume() -> None:
@@ -157,7 +176,7 @@ def test_game_over_names_the_match_the_end_tells_after_a_resume() -> None:
             "totals=301,226 seed=ab match=m9",
         ]
     )
-    assert state.log[-1] == "Game over: b1 wins (target), totals 301 : 226, match m9"
+    assert state.log[-1] == "Game over: b1 wins with 301 (target), totals 301 : 226, match m9"
 
 
 def test_away_and_back_do_not_spoil_the_open_request() -> None:
@@ -445,13 +464,13 @@ def test_a_match_a_true_konets_won_says_so_and_the_servers_claim_as_before() -> 
         "seed=x match=m3 deals=1",
     ]
     claimed = fold_all([*START, konets, *ended])
-    assert claimed.result == "Game over: b1 wins (claimed: konets), totals 514 : 20"
+    assert claimed.result == "Game over: b1 wins with 514 (claimed: konets), totals 514 : 20"
     russian = fold_all([*START, konets, *ended], TableState(lang=Lang.RU))
     assert russian.result == (
-        "Партия окончена: b1 выигрывает (досрочно: объявлен «конец»), итого 514 : 20"
+        "Партия окончена: b1 выигрывает, набрав 514 (досрочно: объявлен «конец»), итого 514 : 20"
     )
     servers = fold_all([*START, *ended])
-    assert servers.result == "Game over: b1 wins (target mid-deal), totals 514 : 20"
+    assert servers.result == "Game over: b1 wins with 514 (target mid-deal), totals 514 : 20"
 
 
 def test_the_break_is_one_option_with_a_default_for_f8() -> None:
@@ -530,7 +549,9 @@ def test_game_over_with_long_names_keeps_its_totals_in_the_table_pane() -> None:
     assert all(len(line) <= 51 for line in lines[-2:])
     assert " ".join(lines[-2:]) == state.result
     # a forfeit names who lost it
-    assert state.result == "Game over: house-heuristic-3 wins (timeouts: anna), totals 0 : 0"
+    assert state.result == (
+        "Game over: house-heuristic-3 wins with 0 (timeouts: anna), totals 0 : 0"
+    )
 
 
 def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None:
@@ -754,7 +775,7 @@ def test_four_players_are_shown_as_pairs_and_a_pair_wins_together() -> None:
     )
     assert table_text(state).splitlines()[0] == "Table 3, deal -: b1*+b3 v b2+b4"
     # (the server's claim as the target was reached: nobody claimed, so not "(claim)")
-    assert state.result == ("Game over: b1 and b3 win (target mid-deal), totals 321 : 293")
+    assert state.result == ("Game over: b1 and b3 win with 321 (target mid-deal), totals 321 : 293")
 
 
 def test_a_failed_tables_end_is_no_draw() -> None:
@@ -1808,7 +1829,7 @@ def test_a_match_ended_mid_deal_by_a_forfeit_leaves_no_cards_in_the_hand() -> No
         ]
     )
     assert state.hand == () and hand_text(state) == "Hand:   -"
-    assert state.result == "Game over: b1 wins (left: b2), totals 0 : 0"
+    assert state.result == "Game over: b1 wins with 0 (left: b2), totals 0 : 0"
 
 
 def test_leaving_a_finished_match_is_no_error() -> None:
