@@ -1202,6 +1202,8 @@ def _event(state: TableState, line: Line) -> TableState:
         outcome = (
             RU_OUTCOMES.get(row.outcome, row.outcome) if state.lang == Lang.RU else row.outcome
         )
+        if row.outcome == Outcome.VOID:
+            outcome = state.say(T.DEALT_AGAIN)
         how = outcome if row.winner is None else state.say(T.WON_BY, name=state.who(row.winner))
         # the deal is over: a hand a claim (or a penalty) cut short is not held any
         # more, as after the last trick (docs/protocol.md §9.6), nor is a trick a penalty

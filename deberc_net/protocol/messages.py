@@ -1002,7 +1002,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.DEAL_WON_BY: ("won by {side}", "победитель — {side}"),
     # a void deal is not played: nobody writes, hanging points keep hanging (rules.md §2, §5)
     Msg.DEAL_VOID: (
-        "Deal {deal}: void{why}: nothing is written. Totals: {totals}.",
+        # dealt again, as «пересдача» says (all passed: the next dealer's; four sevens:
+        # the same dealer's, docs/rules.md §2)
+        "Deal {deal}: void{why}: dealt again, nothing is written. Totals: {totals}.",
         "Раздача {deal}: пересдача{why}: ничего не записано. Итого: {totals}.",
     ),
     # what each seat's declarations counted in a deal (its record's declared[].scored)

@@ -86,7 +86,7 @@ GOLDEN: list[tuple[object, str, str]] = [
     (
         g.DealEnded(2, "void", (0, 0), (0, 0), (92, 35), 0, {"void_reason": "all passed"}),
         "kind=deal-end deal=2 outcome=void points=0,0 written=0,0 totals=92,35 hanging=0",
-        "Deal 2: void (all passed): nothing is written. Totals: anna 92, boris 35.",
+        "Deal 2: void (all passed): dealt again, nothing is written. Totals: anna 92, boris 35.",
     ),
     (
         g.MatchEnded(1, ("boris",), "timeouts", (0, 0), "abc", forfeit=0),

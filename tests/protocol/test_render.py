@@ -306,14 +306,16 @@ def test_a_void_deal_says_why_and_that_nothing_is_written() -> None:
         ]
 
     assert said("all passed") == [
-        "Deal 1: void (all passed): nothing is written. Totals: anna 40, boris 20.",
+        "Deal 1: void (all passed): dealt again, nothing is written. Totals: anna 40, boris 20.",
         "Раздача 1: пересдача (все спасовали): ничего не записано. Итого: anna 40, boris 20.",
     ]
     assert said("sevens") == [
-        "Deal 1: void (four sevens): nothing is written. Totals: anna 40, boris 20.",
+        "Deal 1: void (four sevens): dealt again, nothing is written. Totals: anna 40, boris 20.",
         "Раздача 1: пересдача (четыре семёрки): ничего не записано. Итого: anna 40, boris 20.",
     ]
-    assert said(None)[0] == "Deal 1: void: nothing is written. Totals: anna 40, boris 20."
+    assert said(None)[0] == (
+        "Deal 1: void: dealt again, nothing is written. Totals: anna 40, boris 20."
+    )
 
 
 def test_a_dealt_again_deal_shows_no_deal_in_full() -> None:
