@@ -234,12 +234,34 @@ class Club:
             self.lobby, session, item.name, self.lobby.is_admin(session)
         ):  # (as finger)
             return
-        rows = await trio.to_thread.run_sync(self.lobby.store.recent_games, name)
+        store = self.lobby.store
+
+        def look_up() -> tuple[list[dict[str, Any]], bool]:
+            rows = store.recent_games(name)
+            return rows, bool(rows) or store.account_name(name) is not None
+
+        rows, known = await trio.to_thread.run_sync(look_up)
+        if not known and not self._here(name):
+            # a name nobody holds nor has played under is told so, as 'finger' tells
+            # it ("No finished games for X" said he was a player: s43's leftover)
+            session.send(ev.error("unknown-player", phrase(Msg.NOBODY_PLAYED, name=name)))
+            return
         # as he is called in his games, not as asked ('games ＰＲＯＢＥ１' said it back so:
         # a hostile tryout, s29); no game: as asked
         key = name_key(name)
         called = (p for r in rows for p in r["players"] if name_key(p) == key)
         session.send(ev.Games(next(called, name), tuple(_game(r) for r in rows)))
+
+    def _here(self, name: str) -> bool:
+        """Whether ``name`` is a player the server knows without a game stored: logged
+        in (here or on another worker), or a house bot it seats (as 'finger' knows him)."""
+        if name_key(name) in self.lobby.online:
+            return True
+        node = self.lobby.node
+        present = node.elsewhere(name) if node is not None else None
+        if present is not None and present.online:
+            return True
+        return is_house_rating_name(house_rating_name(name) or name) and self.lobby.house.enabled
 
     # a match's whole history or sheet is a long text for a short line: each spends a
     # list (a hostile tryout, s29: 40 observers asking 'history' 150 times a second)

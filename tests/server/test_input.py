@@ -390,8 +390,8 @@ async def test_games_checks_the_name_as_finger_does(port: int, connect: Connecto
         assert await ann.expect("error") == no_name, ascii(line)
     await ann.send("games ann bob")
     assert await ann.expect("error") == {"code": "bad-argument", "text": "games [NAME]"}
-    await ann.send("games bob")  # a name, nobody's yet
-    assert await ann.expect("games") == {"name": "bob", "count": "0"}
+    await ann.send("games bob")  # a name, nobody's yet: told so, as 'finger' tells it
+    assert (await ann.expect("error"))["code"] == "unknown-player"
     assert not [line for line in ann.lines if "\u202e" in line or "a" * 21 in line]
 
 
