@@ -97,14 +97,18 @@ class Ignoring:
 
     def _tell_withheld(self, session: Session, key: str) -> None:
         """The invitations from ``key`` kept from ``session`` while it ignored him, each
-        told now if its table still waits for players and still invites it: his
-        'invite' again would be refused as made already (docs/protocol.md §5.21)."""
+        told now if its table still waits for players, still invites it and still seats
+        him: his 'invite' again would be refused as made already (docs/protocol.md
+        §5.21). One he has left since is not told (it says he invites you to his table:
+        s43's leftover), though it still lets her in, as one told would."""
         withheld = session.withheld or {}
         kept = withheld.pop(key, [])
         session.withheld = withheld or None
         for invited in kept:
             table = self.lobby.tables.get(invited.table)
             if table is None or table.state != ev.TableState.WAITING or all(table.seats):
+                continue
+            if table.seat_of(invited.sender) is None:  # he left it meanwhile
                 continue
             if table.invites(session.name or "") and table.seat_of(session.name or "") is None:
                 session.send(invited)

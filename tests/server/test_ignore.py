@@ -297,3 +297,62 @@ async def test_a_person_is_answered_in_his_language(port: int, connect: Connecto
         assert refused == "Ошибка (not-allowed): вы и так слышите игрока ann", refused
         await bob.send("help ignore")
         await bob.read_until(lambda x: x.startswith("ignore [ИМЯ]: Не слышать игрока"))
+
+
+@pytest.mark.timeout(60)
+async def test_an_invitation_kept_from_her_is_not_told_once_it_is_stale(
+    port: int, connect: Connector
+) -> None:
+    """An invitation kept from lena (she ignores masha) is told at her 'unignore masha'
+    only while it is what it says (s43's leftover): not once its table has started or
+    closed, nor once masha has left it (the line says masha invites her to her table,
+    which is masha's no more), each checked on its own."""
+    with trio.fail_after(40):
+        masha = await connect.machine(port, "masha")
+        lena = await connect.machine(port, "lena")
+        carl = await connect.machine(port, "carl")
+
+        async def kept_and_unignored(table: str, then: Callable[[], Awaitable[None]]) -> None:
+            await masha.send("invite lena")
+            await masha.expect("ok", cmd="invite", name="lena")
+            await then()
+            await lena.send("unignore masha")
+            await lena.expect("ok", cmd="unignore", name="masha")
+            await _not_told(lena, lambda x: x.startswith("invite "))
+            await _ignore(lena, "masha")
+
+        await _ignore(lena, "masha")
+        # started: carl takes the last seat
+        await masha.send("new 2 private")
+        table = (await masha.expect("ok", cmd="sit"))["table"]
+        await masha.send("invite carl")
+        await masha.expect("ok", cmd="invite", name="carl")
+
+        async def carl_sits() -> None:
+            await carl.send(f"sit {table}")
+            await carl.expect("ok", cmd="sit")
+            await masha.read_until(lambda x: is_event(x, "start"))
+
+        await kept_and_unignored(table, carl_sits)
+        for player in (masha, carl):  # (the match forfeited: both back in the lobby)
+            await player.send("leave!")
+            await player.read_until(lambda x: x.startswith(("ok cmd=leave", "error ")))
+        # closed: masha leaves it, nobody else there
+        await masha.send("new 2 private")
+        table = (await masha.expect("ok", cmd="sit"))["table"]
+
+        async def masha_leaves() -> None:
+            await masha.send("leave")
+            await masha.expect("ok", cmd="leave")
+
+        await kept_and_unignored(table, masha_leaves)
+        # left: the table waits on with carl, masha gone from it
+        await masha.send("new 3 private")
+        table = (await masha.expect("ok", cmd="sit"))["table"]
+        await masha.send("invite carl")
+        await masha.expect("ok", cmd="invite", name="carl")
+        await carl.send(f"sit {table}")
+        await carl.expect("ok", cmd="sit")
+        await kept_and_unignored(table, masha_leaves)
+        await lena.send(f"sit {table}")  # the invitation still lets her in, untold
+        await lena.expect("ok", cmd="sit")
