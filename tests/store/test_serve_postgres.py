@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import signal
 import subprocess
@@ -329,3 +330,66 @@ async def test_a_table_whose_match_number_cannot_be_drawn_closes_and_the_server_
             assert process.returncode is None
     finally:
         await connect.aclose()
+
+
+def _workers_command_lines(settings: Path, *args: str, env: dict[str, str]) -> list[str]:
+    """The command lines /proc shows of ``serve --workers 2 … ARGS`` and of its two
+    workers, read once it listens; it is stopped (SIGTERM) after."""
+    command = [sys.executable, "-m", "deberc_net", "serve", "--workers", "2", "--port", "0"]
+    command += ["--http-port", "off", "--config", str(settings), *args]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stderr is not None
+        listening = 0
+        for line in process.stderr:  # (the test's time limit bounds the wait)
+            said = json.loads(line)
+            listening += said["event"] == "worker_listening"
+            if listening == 2:
+                break
+        else:
+            raise AssertionError(f"serve stopped before it listened ({process.wait()})")
+        proc = Path(f"/proc/{process.pid}")
+        workers = " ".join(p.read_text() for p in proc.glob("task/*/children")).split()
+        assert len(workers) == 2, workers
+        return [
+            Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+            for pid in (process.pid, *workers)
+        ]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=TIME_LIMIT_S)
+
+
+@pytest.mark.timeout(90)
+def test_a_password_file_keeps_the_password_off_the_command_line(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """docs/security.md, "A PostgreSQL password": a password in '--db postgresql://…'
+    shows in /proc/PID/cmdline of 'serve' and of each of its forked workers; the page's
+    way, the address in the settings file and the password in the file PGPASSFILE
+    names, shows none, and the server serves. (The suite's PostgreSQL trusts its
+    loopback: the password is not checked there, only where it is shown.)"""
+    page = (Path(__file__).parents[2] / "docs" / "security.md").read_text()
+    section = page.split('<a id="a-postgresql-password"></a>', 1)[1].split("\n- ", 1)[0]
+    table = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert table.splitlines()[0].strip() == "[server]"
+    documented = psycopg.conninfo.conninfo_to_dict(table.split('"')[1])
+    assert "password" not in documented and "PGPASSFILE=" in section
+    parts = psycopg.conninfo.conninfo_to_dict(postgres_url)
+    secret = "s3cret-pass"
+    with_password = (
+        f"postgresql://{parts['user']}:{secret}@{parts['host']}:{parts['port']}/{parts['dbname']}"
+    )
+    settings = tmp_path / "club.toml"
+    settings.write_text("[server]\nshutdown_grace_ms = 100\n")
+    lines = _workers_command_lines(settings, "--db", with_password, env=dict(os.environ))
+    assert all(secret in line for line in lines), lines  # the parent's and its workers'
+    settings.write_text(f'[server]\ndb = "{postgres_url}"\nshutdown_grace_ms = 100\n')
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(
+        f"{parts['host']}:{parts['port']}:{parts['dbname']}:{parts['user']}:{secret}\n"
+    )
+    passfile.chmod(0o600)
+    env = {**os.environ, "PGPASSFILE": str(passfile)}
+    lines = _workers_command_lines(settings, env=env)
+    assert not any(secret in line or "postgresql" in line for line in lines), lines
