@@ -1413,7 +1413,7 @@ class Table:
     def _refuse_off_turn(self, session: Session, seat: int, exc: RankAlone) -> bool:
         """A rank alone off one's move ('K'): told whose move it is, as its card ('Kh')
         is, not that it is no call (a tryout, s43); False if it is one's move (no card
-        of it may be played: it is read as any other line that is no call)."""
+        of it may be played: ``_refuse_rank_none`` says so)."""
         assert self.match is not None
         deal = self.match.deal
         if deal.to_act == seat:
