@@ -226,14 +226,14 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (8.0, ("tests/store/test_workers_stopping.py::test_a_worker_stopped_as_it_starts",)),
     (8.0, ("tests/store/test_workers_start_up.py::test_a_restarted_worker_listens_once",)),
     (7.6, ("tests/store/test_workers_rolling_upgrade.py",)),
-    (8.0, ("tests/store/test_workers_rematch_why.py::test_going_elsewhere_calls_off",)),
-    (8.0, ("tests/store/test_workers_rematch_lost.py::test_a_rematch_kept_by_a_stopping",)),
-    (7.0, ("tests/store/test_workers_rematch_lost.py::test_the_leaver_of_a_house_bots",)),
+    # (a module's tests that share its cluster: one group, on one worker, one start)
+    (10.0, ("tests/store/test_workers_rematch_why.py",)),
+    (20.0, ("tests/store/test_workers_rematch_lost.py",)),
+    (12.0, ("tests/store/test_workers_rematch_kept_seek.py",)),
     (7.0, ("tests/store/test_workers_stopping.py::test_a_rolling_restart_of_one_worker",)),
     (6.0, ("tests/store/test_workers_page.py::test_a_stop_tells_everyone_and_waits",)),
     (6.0, ("tests/store/test_workers_cut_off_told_once.py",)),
     (6.0, ("tests/store/test_workers_start_up.py::test_a_plain_server_on_the_database",)),
-    (6.0, ("tests/store/test_workers_rematch_lost.py::test_a_house_bots_match_kept_by",)),
     (6.0, ("tests/store/test_forked_parent_stdout_unread.py",)),
     (5.5, ("tests/store/test_workers_orphans.py",)),
 )

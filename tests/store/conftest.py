@@ -5,12 +5,17 @@ the session's own (see postgres_server.py)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .postgres_server import PostgresServer, Unavailable, attach_to_run
+
+if TYPE_CHECKING:
+    from .workers import SharedWorkers
 
 
 @pytest.fixture(scope="session")
@@ -75,3 +80,36 @@ def new_store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "deberc.sqlite3")
     return str(request.getfixturevalue("new_postgres_url"))
+
+
+@pytest.fixture(scope="module")
+def module_workers(
+    postgres_server: PostgresServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SharedWorkers]:
+    """One ``serve --workers 2`` (workers.py's SETTINGS) on a database of its own for a
+    module's tests that neither stop nor hold its workers (see ``shared_workers``): a
+    cluster's start is some seconds of a loaded machine, one a test before."""
+    from .workers import SETTINGS, settings_file, shared_workers  # (not in xdist's controller)
+
+    url = postgres_server.new_database(migrated=True)
+    try:
+        with shared_workers(url, settings_file(tmp_path_factory.mktemp("workers"), SETTINGS)) as w:
+            yield w
+    finally:
+        postgres_server.drop_database(url)
+
+
+@pytest.fixture
+async def shared_workers(module_workers: SharedWorkers) -> AsyncIterator[SharedWorkers]:
+    """The module's cluster for one test, both workers serving; the test's players must
+    be its own names (a name's seat, seek or rematch offer may outlive its connection).
+    At its end, once a worker it killed or stopped is replaced and its loss heard, and
+    nobody is listed at either worker (their seeks gone with them)."""
+    assert module_workers.process.poll() is None, module_workers.events[-20:]
+    assert sorted(module_workers.pids) == [0, 1], module_workers.pids
+    found, start = dict(module_workers.pids), len(module_workers.events)
+    yield module_workers
+    for entry in module_workers.events[start:][-60:]:  # (shown with a failure only)
+        print(entry, file=sys.stderr)
+    await module_workers.until_whole(found, start)
+    await module_workers.until_nobody_listed()

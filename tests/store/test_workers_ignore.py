@@ -6,14 +6,15 @@ messages to it, and each change of it reaches her stand-in there at once. A lobb
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import trio
 
 from tests.server.client import LineClient, close_all, is_event
 
-from .workers import served_workers, settings_file, until_listed
+from .workers import SharedWorkers, until_listed
+
+# The two tests share the module's cluster (tests/store/conftest.py), each with names
+# of its own: the first one's ann is still seated at bob's table as it ends.
 
 
 async def _said_before(ann: LineClient, mark: str) -> str:
@@ -38,95 +39,95 @@ async def _told_over_the_bus(dave: LineClient, carl: LineClient, mark: str) -> N
 
 @pytest.mark.timeout(130)
 async def test_a_player_ignores_one_at_a_table_another_worker_owns(
-    postgres_url: str, tmp_path: Path
+    shared_workers: SharedWorkers,
 ) -> None:
+    workers = shared_workers
     opened: list[LineClient] = []
     with trio.fail_after(90):
-        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
-            try:
-                ann = await workers.connect(0, "ann")
-                bob = await workers.connect(1, "bob")
-                carl = await workers.connect(1, "carl")
-                dave = await workers.connect(0, "dave")
-                opened += [ann, bob, carl, dave]
-                await until_listed(ann, "who", "bob")
-                await until_listed(ann, "who", "carl")
-                await ann.send("ignore bob")
-                await ann.expect("ok", cmd="ignore", name="bob")
+        try:
+            ann = await workers.connect(0, "ann")
+            bob = await workers.connect(1, "bob")
+            carl = await workers.connect(1, "carl")
+            dave = await workers.connect(0, "dave")
+            opened += [ann, bob, carl, dave]
+            await until_listed(ann, "who", "bob")
+            await until_listed(ann, "who", "carl")
+            await ann.send("ignore bob")
+            await ann.expect("ok", cmd="ignore", name="bob")
 
-                # the lobby: bob's line, then carl's, over the bus in that order
-                await bob.send("say lobby hello")
-                await bob.expect("say", text="lobby hello")
-                await carl.send("say carl here")
-                await ann.expect("say", text="carl here", timeout=10)
-                assert not [x for x in ann.lines if x.startswith("say from=bob ")]
+            # the lobby: bob's line, then carl's, over the bus in that order
+            await bob.send("say lobby hello")
+            await bob.expect("say", text="lobby hello")
+            await carl.send("say carl here")
+            await ann.expect("say", text="carl here", timeout=10)
+            assert not [x for x in ann.lines if x.startswith("say from=bob ")]
 
-                # his table (worker 1's): her list came with her 'sit'
-                await bob.send("new 2 private")
-                table = (await bob.expect("ok", cmd="sit"))["table"]
-                await bob.send("invite ann")
-                await bob.expect("ok", cmd="invite", name="ann")
-                # what bob's worker published before now has reached ann's: carl's say
-                # (bob's own lines are few: 'say' and 'invite' share an allowance)
-                await carl.send("say after the invitation")
-                await ann.expect("say", text="after the invitation", timeout=10)
-                await until_listed(ann, "tables", f"id={table} ")  # she was let in
-                assert not [x for x in ann.lines if x.startswith("invite ")]
-                await ann.send(f"sit {table}")
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
-                await bob.send("say at the table")
-                await bob.expect("say", text="at the table")
-                assert await _said_before(ann, "mark-1") == ""
+            # his table (worker 1's): her list came with her 'sit'
+            await bob.send("new 2 private")
+            table = (await bob.expect("ok", cmd="sit"))["table"]
+            await bob.send("invite ann")
+            await bob.expect("ok", cmd="invite", name="ann")
+            # what bob's worker published before now has reached ann's: carl's say
+            # (bob's own lines are few: 'say' and 'invite' share an allowance)
+            await carl.send("say after the invitation")
+            await ann.expect("say", text="after the invitation", timeout=10)
+            await until_listed(ann, "tables", f"id={table} ")  # she was let in
+            assert not [x for x in ann.lines if x.startswith("invite ")]
+            await ann.send(f"sit {table}")
+            await ann.read_until(lambda x: is_event(x, "start"), 10)
+            await bob.send("say at the table")
+            await bob.expect("say", text="at the table")
+            assert await _said_before(ann, "mark-1") == ""
 
-                # changed while she sits there: her stand-in is told at once
-                await ann.send("unignore bob")
-                await ann.expect("ok", cmd="unignore", name="bob")
-                await _told_over_the_bus(dave, carl, "sync-1")
-                await bob.send("say hear me now")
-                await bob.expect("say", text="hear me now")
-                told = await _said_before(ann, "mark-2")
-                assert told.startswith("say from=bob ") and told.endswith("text=hear me now")
-                await ann.send("ignore bob")
-                await ann.expect("ok", cmd="ignore", name="bob")
-                await _told_over_the_bus(dave, carl, "sync-2")
-                await bob.send("say and now")
-                await bob.expect("say", text="and now")
-                assert await _said_before(ann, "mark-3") == ""
-                await ann.send("say can you hear me")  # he hears her: his list is empty
-                await bob.expect("say", text="can you hear me", timeout=10)
-            finally:
-                await close_all(opened)
+            # changed while she sits there: her stand-in is told at once
+            await ann.send("unignore bob")
+            await ann.expect("ok", cmd="unignore", name="bob")
+            await _told_over_the_bus(dave, carl, "sync-1")
+            await bob.send("say hear me now")
+            await bob.expect("say", text="hear me now")
+            told = await _said_before(ann, "mark-2")
+            assert told.startswith("say from=bob ") and told.endswith("text=hear me now")
+            await ann.send("ignore bob")
+            await ann.expect("ok", cmd="ignore", name="bob")
+            await _told_over_the_bus(dave, carl, "sync-2")
+            await bob.send("say and now")
+            await bob.expect("say", text="and now")
+            assert await _said_before(ann, "mark-3") == ""
+            await ann.send("say can you hear me")  # he hears her: his list is empty
+            await bob.expect("say", text="can you hear me", timeout=10)
+        finally:
+            await close_all(opened)
 
 
 @pytest.mark.timeout(130)
 async def test_an_invitation_kept_from_her_on_another_worker_is_told_at_unignore(
-    postgres_url: str, tmp_path: Path
+    shared_workers: SharedWorkers,
 ) -> None:
     """bob's table and 'invite ann' on worker 1, ann on worker 0 ignoring him: her own
     worker keeps the invitation, and tells it at her 'unignore bob', the table's copy
     there saying it still waits and invites her (a tryout, s43: it was never told)."""
+    workers = shared_workers
     opened: list[LineClient] = []
     with trio.fail_after(90):
-        async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
-            try:
-                ann = await workers.connect(0, "ann")
-                bob = await workers.connect(1, "bob")
-                carl = await workers.connect(1, "carl")
-                opened += [ann, bob, carl]
-                await until_listed(ann, "who", "bob")
-                await ann.send("ignore bob")
-                await ann.expect("ok", cmd="ignore", name="bob")
-                await bob.send("new 2 private")
-                table = (await bob.expect("ok", cmd="sit"))["table"]
-                await bob.send("invite ann")
-                await bob.expect("ok", cmd="invite", name="ann")
-                await carl.send("say after the invitation")  # (bob's worker's, in order)
-                await ann.expect("say", text="after the invitation", timeout=10)
-                await until_listed(ann, "tables", f"id={table} ")
-                assert not [x for x in ann.lines if x.startswith("invite ")]
-                await ann.send("unignore bob")
-                await ann.expect("ok", cmd="unignore", name="bob")
-                told = await ann.expect("invite", timeout=10)
-                assert (told["from"], told["table"]) == ("bob", table)
-            finally:
-                await close_all(opened)
+        try:
+            ann = await workers.connect(0, "ann2")
+            bob = await workers.connect(1, "bob2")
+            carl = await workers.connect(1, "carl2")
+            opened += [ann, bob, carl]
+            await until_listed(ann, "who", "bob2")
+            await ann.send("ignore bob2")
+            await ann.expect("ok", cmd="ignore", name="bob2")
+            await bob.send("new 2 private")
+            table = (await bob.expect("ok", cmd="sit"))["table"]
+            await bob.send("invite ann2")
+            await bob.expect("ok", cmd="invite", name="ann2")
+            await carl.send("say after the invitation")  # (bob's worker's, in order)
+            await ann.expect("say", text="after the invitation", timeout=10)
+            await until_listed(ann, "tables", f"id={table} ")
+            assert not [x for x in ann.lines if x.startswith("invite ")]
+            await ann.send("unignore bob2")
+            await ann.expect("ok", cmd="unignore", name="bob2")
+            told = await ann.expect("invite", timeout=10)
+            assert (told["from"], told["table"]) == ("bob2", table)
+        finally:
+            await close_all(opened)

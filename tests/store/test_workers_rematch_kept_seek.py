@@ -17,84 +17,89 @@ import trio
 
 from tests.server.client import LineClient, close_all, is_event, log_in_machine
 
-from .workers import SETTINGS, served_workers, settings_file, until_listed
+from .workers import SETTINGS, SharedWorkers, served_workers, settings_file, until_listed
 
 OFFERED = "'rematch' within 60 s plays again with the same players."
+
+# The first three tests share the module's cluster (tests/store/conftest.py), each with
+# names of its own (a rematch offer is kept by name for 60 s); the others hold or kill
+# a worker, and start their own.
 
 
 @pytest.mark.parametrize("ann_is", ["a person", "a program"])
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_seek_kept_at_another_worker_offers_the_table_s_players_no_rematch(
-    postgres_url: str, tmp_path: Path, ann_is: str
+    shared_workers: SharedWorkers, ann_is: str
 ) -> None:
+    workers = shared_workers
+    n = "1" if ann_is == "a person" else "2"  # (names of its own: the cluster is shared)
     opened: list[LineClient] = []
     with trio.fail_after(60):
-        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
-            try:
-                bob = await workers.connect(0, "bob")  # a program, at the table's worker
-                opened.append(bob)
-                await bob.send("new 3")
-                table = (await bob.expect("ok", cmd="sit"))["table"]
-                carl = await workers.reach(0, "carl")  # a person there, who sought nothing
-                opened.append(carl)
-                await carl.send("login carl")
-                await carl.take(lambda x: x.startswith("Hello, carl"))
-                await carl.send(f"sit {table}")
-                await carl.take(lambda x: x.startswith(f"You sit at table {table}"))
-                ann = await workers.reach(1, "ann")  # at the other worker
-                opened.append(ann)
-                if ann_is == "a program":
-                    await log_in_machine(ann, "ann")
-                else:
-                    await ann.send("login ann")
-                    await ann.take(lambda x: x.startswith("Hello, ann"))
-                await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
-                await bob.read_until(lambda x: is_event(x, "start"), 10)
-                await bob.send("leave!")  # in the first deal: her seek is given back
-                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
-                if ann_is == "a program":  # its seek kept for its own next 'seek'
-                    await carl.take(lambda x: x == OFFERED, 10)
-                    return
-                # her seek kept calls the offer off: her 'rematch', asked at the table's
-                # worker after that (docs/protocol.md §5.16), is told so
-                off = f"Error (not-allowed): the rematch of table {table} is off: "
-                await ann.send("rematch")
-                said = await ann.take(lambda x: x.startswith("Error "), 10)
-                assert said.startswith(off + "you were put back in"), said  # (wrapped)
-                await carl.send("rematch")
-                said = await carl.take(lambda x: x.startswith("Error "), 10)
-                assert said.startswith(off + "ann was put back in"), said
-                assert OFFERED not in carl.lines, carl.lines
-                assert OFFERED not in ann.lines, ann.lines
-            finally:
-                await close_all(opened)
+        try:
+            bob = await workers.connect(0, f"bob{n}")  # a program, at the table's worker
+            opened.append(bob)
+            await bob.send("new 3")
+            table = (await bob.expect("ok", cmd="sit"))["table"]
+            carl = await workers.reach(0, f"carl{n}")  # a person there, who sought nothing
+            opened.append(carl)
+            await carl.send(f"login carl{n}")
+            await carl.take(lambda x: x.startswith(f"Hello, carl{n}"))
+            await carl.send(f"sit {table}")
+            await carl.take(lambda x: x.startswith(f"You sit at table {table}"))
+            ann = await workers.reach(1, f"ann{n}")  # at the other worker
+            opened.append(ann)
+            if ann_is == "a program":
+                await log_in_machine(ann, f"ann{n}")
+            else:
+                await ann.send(f"login ann{n}")
+                await ann.take(lambda x: x.startswith(f"Hello, ann{n}"))
+            await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
+            await bob.read_until(lambda x: is_event(x, "start"), 10)
+            await bob.send("leave!")  # in the first deal: her seek is given back
+            await ann.read_until(lambda x: f"bob{n} left before the first deal ended: " in x, 10)
+            if ann_is == "a program":  # its seek kept for its own next 'seek'
+                await carl.take(lambda x: x == OFFERED, 10)
+                return
+            # her seek kept calls the offer off: her 'rematch', asked at the table's
+            # worker after that (docs/protocol.md §5.16), is told so
+            off = f"Error (not-allowed): the rematch of table {table} is off: "
+            await ann.send("rematch")
+            said = await ann.take(lambda x: x.startswith("Error "), 10)
+            assert said.startswith(off + "you were put back in"), said  # (wrapped)
+            await carl.send("rematch")
+            said = await carl.take(lambda x: x.startswith("Error "), 10)
+            assert said.startswith(off + f"ann{n} was put back in"), said
+            assert OFFERED not in carl.lines, carl.lines
+            assert OFFERED not in ann.lines, ann.lines
+        finally:
+            await close_all(opened)
 
 
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_person_of_another_worker_is_told_a_rematch_is_on_offer(
-    postgres_url: str, tmp_path: Path
+    shared_workers: SharedWorkers,
 ) -> None:
     """A person is told the offer (§5.16) wherever his connection is: one of another
     worker than the table's was told nothing (the table's worker told its own only)."""
+    workers = shared_workers
     opened: list[LineClient] = []
     with trio.fail_after(60):
-        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
-            try:
-                bob = await workers.connect(0, "bob")
-                opened.append(bob)
-                await bob.send("new 2")
-                table = (await bob.expect("ok", cmd="sit"))["table"]
-                ann = await workers.connect(1, "ann")
-                opened.append(ann)
-                await until_listed(ann, "tables", f"id={table} ")
-                await ann.send("style human")  # a person, who sits (she sought nothing)
-                await ann.take(lambda x: "Style human" in x)
-                await ann.send(f"sit {table}")
-                await bob.read_until(lambda x: is_event(x, "start"), 10)
-                await bob.send("leave!")
-                await ann.take(lambda x: x == OFFERED, 10)
-            finally:
-                await close_all(opened)
+        try:
+            bob = await workers.connect(0, "bob3")
+            opened.append(bob)
+            await bob.send("new 2")
+            table = (await bob.expect("ok", cmd="sit"))["table"]
+            ann = await workers.connect(1, "ann3")
+            opened.append(ann)
+            await until_listed(ann, "tables", f"id={table} ")
+            await ann.send("style human")  # a person, who sits (she sought nothing)
+            await ann.take(lambda x: "Style human" in x)
+            await ann.send(f"sit {table}")
+            await bob.read_until(lambda x: is_event(x, "start"), 10)
+            await bob.send("leave!")
+            await ann.take(lambda x: x == OFFERED, 10)
+        finally:
+            await close_all(opened)
 
 
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up

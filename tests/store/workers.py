@@ -1,6 +1,7 @@
 """``deberc-net serve --workers N`` in processes of their own, for the tests: the
 parent's port, each worker's pid, and which worker holds a connection (read from
-/proc: the kernel, not the server, chooses the worker of a connection); one worker
+/proc: the kernel, not the server, chooses the worker of a connection); one such
+cluster shared by a module's tests that leave it as they found it; one worker
 in the test's process whose other worker the test plays on the real bus (and the bus
 of any further worker it plays); and the
 settings most of their tests serve, and a client's wait until a table or a player is
@@ -14,9 +15,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +55,24 @@ def quick_death(settings: str) -> str:
 
 
 @attrs.define
-class Workers:
+class Cluster:
     port: int
-    process: trio.Process
     pids: dict[int, int]  # worker index: pid (the latest, after a restart)
     events: list[dict[str, Any]]  # every log line of the parent and its workers
+
+    def heard(self, line: bytes) -> bool:
+        """Take in a log line of the parent or a worker: whether it says the parent listens."""
+        try:
+            entry = json.loads(line)
+        except ValueError:  # several processes share the stream: rarely mixed
+            entry = {"raw": line.decode(errors="replace")}
+        self.events.append(entry)
+        if entry.get("event") == "worker_listening":
+            self.pids[int(entry["worker"])] = int(entry["pid"])
+        if entry.get("event") == "listening":
+            self.port = int(entry["port"])
+            return True
+        return False
 
     def holder(self, client: LineClient) -> int | None:
         """The index of the worker that serves ``client``'s connection."""
@@ -100,6 +115,60 @@ class Workers:
         """A machine-style client logged in as ``name`` on worker ``worker``."""
         client = await self.reach(worker, name, source)
         return await log_in_machine(client, name, password, token)
+
+
+@attrs.define
+class Workers(Cluster):
+    """A cluster a test started (``served_workers``), in its trio run."""
+
+    process: trio.Process
+
+
+@attrs.define
+class SharedWorkers(Cluster):
+    """A cluster started for a module's tests (``shared_workers``): outside any one
+    test's trio run, its log read by a thread."""
+
+    process: subprocess.Popen[bytes]
+
+    async def until_whole(self, found: dict[int, int], since: int) -> None:
+        """Wait until each worker a test killed or stopped (its pid no longer as
+        ``found``) has a replacement serving, and each loss has been heard
+        (``worker_lost`` in the log after ``since``): as the test found the cluster."""
+        with trio.fail_after(30):
+            while True:
+                gone = [w for w, pid in found.items() if self.pids[w] != pid or not _alive(pid)]
+                back = all(self.pids[w] != found[w] and _alive(self.pids[w]) for w in gone)
+                lost = sum(e.get("event") == "worker_lost" for e in self.events[since:])
+                if back and lost >= len(gone):
+                    return
+                await trio.sleep(0.05)
+
+    async def until_nobody_listed(self) -> None:
+        """Wait until 'who' at each worker lists nobody but the one asking: a test's
+        players, and their seeks, let go everywhere (a seek left by one test would sit
+        at the next one's table)."""
+        with trio.fail_after(20):
+            for worker in sorted(self.pids):
+                sweeper = await self.connect(worker, f"sweeper{worker}")
+                try:
+                    while True:
+                        await sweeper.send("who")
+                        told = fields(await sweeper.read_until(lambda x: x.startswith("who ")))
+                        if told[1]["total"] == "1":
+                            break
+                        await trio.sleep(0.05)
+                finally:
+                    await sweeper.aclose()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (not gone, nor a zombie its parent has yet to reap)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def _server_inode(port: int, peer_port: int) -> str | None:
@@ -156,7 +225,7 @@ async def served_workers(
             )
         )
         assert process.stderr is not None
-        workers = Workers(0, process, {}, [])
+        workers = Workers(port=0, pids={}, events=[], process=process)
         listening = trio.Event()
 
         async def read_log(stream: trio.abc.ReceiveStream) -> None:
@@ -165,18 +234,10 @@ async def served_workers(
                 buffered += chunk
                 *lines, buffered = buffered.split(b"\n")
                 for line in lines:
-                    try:
-                        entry = json.loads(line)
-                    except ValueError:  # several processes share the stream: rarely mixed
-                        entry = {"raw": line.decode(errors="replace")}
-                    workers.events.append(entry)
-                    if heard is not None:
-                        heard(entry)
-                    if entry.get("event") == "worker_listening":
-                        workers.pids[int(entry["worker"])] = int(entry["pid"])
-                    if entry.get("event") == "listening":
-                        workers.port = int(entry["port"])
+                    if workers.heard(line):
                         listening.set()
+                    if heard is not None:
+                        heard(workers.events[-1])
 
         nursery.start_soon(read_log, process.stderr)
         with trio.fail_after(START_LIMIT_S):
@@ -192,6 +253,42 @@ async def served_workers(
                 process.send_signal(signal.SIGTERM)
                 with trio.fail_after(START_LIMIT_S):
                     await process.wait()
+
+
+@contextmanager
+def shared_workers(url: str, settings: Path) -> Iterator[SharedWorkers]:
+    """``serve --workers 2`` on a free port, the web face off, as ``served_workers``
+    starts it, but for several tests, each in a trio run of its own: started and
+    stopped (SIGTERM) outside them, its log read by a thread."""
+    command = [
+        sys.executable, "-m", "deberc_net", "serve", "--workers", "2",
+        "--db", url, "--port", "0", "--config", str(settings), "--http-port", "off",
+    ]  # fmt: skip
+    process = subprocess.Popen(as_from_a_terminal(command), stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    stderr = process.stderr
+    workers = SharedWorkers(port=0, pids={}, events=[], process=process)
+    listening = threading.Event()
+
+    def read_log() -> None:
+        for line in stderr:
+            if workers.heard(line.rstrip(b"\n")):
+                listening.set()
+
+    reader = threading.Thread(target=read_log, daemon=True)
+    reader.start()
+    try:
+        assert listening.wait(START_LIMIT_S), workers.events[-20:]
+        yield workers
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(START_LIMIT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        reader.join(START_LIMIT_S)
 
 
 @asynccontextmanager
@@ -302,12 +399,13 @@ async def until_listed(client: LineClient, command: str, want: str, present: boo
 
 
 async def across_with_a_house_bot(
-    workers: Workers, opened: list[LineClient], bob_at: int
+    workers: Cluster, opened: list[LineClient], bob_at: int, suffix: str = ""
 ) -> tuple[LineClient, LineClient]:
     """bob (worker ``bob_at``) opens a three-seat table, ann (the other worker) sits, bob
-    seats a house bot at the last: the match starts. ann's client and bob's."""
-    bob = await workers.connect(bob_at, "bob")
-    ann = await workers.connect(1 - bob_at, "ann")
+    seats a house bot at the last: the match starts. ann's client and bob's (their
+    names with ``suffix``)."""
+    bob = await workers.connect(bob_at, "bob" + suffix)
+    ann = await workers.connect(1 - bob_at, "ann" + suffix)
     opened += [ann, bob]
     await bob.send("new 3")
     table = (await bob.expect("ok", cmd="sit"))["table"]
