@@ -534,6 +534,16 @@ def said_lines(e: ev.Said, lang: Lang = Lang.EN) -> list[str]:
     return _fit([_say(lang, Msg.SAID, where=where, sender=e.sender, text=text)], CHAT_CONTINUED)
 
 
+def tagged_lines(lines: Sequence[str], table: int, lang: Lang = Lang.EN) -> list[str]:
+    """A watched table's lines as told to a person who also sits at, or watches, another
+    table: each (but a continuation) after ``[table N]``, as its chat says it, so that
+    neither table's 'Waiting for …' or trick reads as the other's (a tryout, s44: a
+    seated player watching a second table lost his turn to the clock). Re-fitted to the
+    terminal's width."""
+    tag = _say(lang, Msg.SAID_AT, table=table, watchers="")
+    return _fit([x if x[:1].isspace() else tag + x for x in lines])
+
+
 def announced_lines(e: ev.Announced, lang: Lang = Lang.EN) -> list[str]:
     """An admin's announcement, marked as his (a player's line starts with his name, so
     none reads like it), its blanks one space and wrapped as a chat line is."""

@@ -50,7 +50,7 @@ from deberc_net.protocol.messages import (
     phrase,
 )
 from deberc_net.protocol.refusals import refusal_phrase, unread_phrase
-from deberc_net.protocol.render import HUMAN, MACHINE, for_people
+from deberc_net.protocol.render import HUMAN, MACHINE, for_people, tagged_lines
 from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import (
     AmbiguousCall,
@@ -1983,24 +1983,38 @@ class Table:
             stake,
         )
 
-    @staticmethod
     def _broadcast(
-        targets: Iterable[Session], event: ev.ServerEvent, *, asks_only_too: bool = True
+        self, targets: Iterable[Session], event: ev.ServerEvent, *, asks_only_too: bool = True
     ) -> None:
         """Send one event to many: rendered once per voice, not once per listener.
-        ``asks_only_too``: told to the connections told only their asks as well (Tell.ASKS)."""
-        rendered: dict[tuple[str, str], tuple[list[str], bytes]] = {}  # encoded once too
+        ``asks_only_too``: told to the connections told only their asks as well (Tell.ASKS).
+        A person watching this table who sits at or watches another too hears it after
+        ``[table N]`` (a chat line says its table already)."""
+        rendered: dict[tuple[str, str, bool], tuple[list[str], bytes]] = {}  # encoded once too
+        observers = self.observers if type(event) is not ev.Said else None
         for target in targets:
             connection = target.connection
             if connection.tell is Tell.ASKS and not asks_only_too:
                 continue
             style = connection.style  # (Connection.voice written out: read per listener)
-            voice = (style, connection.lang if style == HUMAN else Lang.EN)
+            human = style == HUMAN
+            tagged = bool(observers) and human and self.watched_alongside(target)
+            voice = (style, connection.lang if human else Lang.EN, tagged)
             told = rendered.get(voice)
             if told is None:
                 lines = connection.render(event)
+                if tagged:
+                    lines = tagged_lines(lines, self.id, connection.lang)
                 told = rendered[voice] = (lines, encode_lines(lines))
             target.send_rendered(*told)
+
+    def watched_alongside(self, session: Session) -> bool:
+        """Whether ``session`` watches this table while it sits at another or watches
+        another as well: its lines of this one must say which table they are of."""
+        if session not in self.observers:
+            return False
+        seated = session.table
+        return (seated is not None and seated is not self) or len(session.observing) > 1
 
 
 def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:

@@ -15,6 +15,7 @@ from deberc_net.game.record import draws_per_trick, swap_trick
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.render import tagged_lines
 
 from .ask_line import ask_line
 
@@ -181,6 +182,10 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
             session.send_lines([line])
         return
     ask = ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.words)
+    if seat is None and not session.machine and table.watched_alongside(session):
+        connection = session.connection  # (its table named on each line, as its events)
+        session.send_lines(tagged_lines(connection.render(ask), table.id, connection.lang))
+        return
     session.send(ask)
 
 
