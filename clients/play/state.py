@@ -346,6 +346,10 @@ def versus(names: Sequence[str], lang: Lang = Lang.EN) -> str:
 # their deal's outcome says only how the one who ordered fared ('bide': another won)
 NO_BIDE = frozenset({"short", "dave"})
 BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
+# (docs/protocol.md: §5.1, every house bot's name starts so and no person's may; §5.16,
+# how long after its end a match may be played again)
+HOUSE_PREFIX = "house-"
+REMATCH_S = 60
 
 
 def _won(state: TableState, row: DealScore) -> DealScore:
@@ -1238,10 +1242,14 @@ def _event(state: TableState, line: Line) -> TableState:
         totals = tuple(line.get_ints("totals"))
         # no hand is held any more, nor a trick on: a forfeit ends the match mid-deal
         # (mid-trick too), with no deal-end
+        offered = _rematch_offered(state, line)
         state = attrs.evolve(
             state, result=result, to_act=None, score=totals, former=former, hand=(), trick=()
         )
-        return _log(attrs.evolve(state, played=state.game_played()), told)
+        state = _log(attrs.evolve(state, played=state.game_played()), told)
+        if not offered:
+            return state
+        return _log(state, phrase(Msg.REMATCH_OFFERED, seconds=REMATCH_S).text(state.lang))
     if kind == EventKind.OBSERVER:  # who looks on: the players are told (protocol §5.7)
         count = line.get_int("observers") or 0
         now = state.say(T.WATCHING, count=count) if count else state.say(T.NOBODY_WATCHING)
@@ -1276,6 +1284,23 @@ def _taken(
         return tuple((-1, c) for c in laid)
     index, seat = placed
     return tuple(((seat - index + i) % players, c) for i, c in enumerate(laid))
+
+
+def _rematch_offered(state: TableState, line: Line) -> bool:
+    """Whether the server offers the match just ended at our seat again, as it tells a
+    person over nc ("'rematch' within 60 s …", docs/protocol.md §5.16) and a program
+    not at all: a player's (not a watcher's), not with a house bot (whose name says it
+    is one, §5.1), not to the one whose 'leave' ended it (``_left_match_ended`` tells
+    him, after 'ok leave', unless that crossed the end). A tryout (s44): the client's player never
+    heard of the rematch."""
+    if state.seat is None or line.get_int("table") != state.table:
+        return False
+    reason = line.get_str("reason")
+    if reason == MatchEndReason.INTERNAL:  # the table failed: no result
+        return False
+    if reason == Outcome.LEFT and line.get_int("forfeit") == state.seat:  # he chose to go
+        return False
+    return not any(name.lower().startswith(HOUSE_PREFIX) for name in state.players)
 
 
 def _game_over(state: TableState, line: Line) -> tuple[str, str]:

@@ -144,7 +144,8 @@ def test_the_score_is_the_deal_end_events_and_the_match_end() -> None:
     # (wrapped in the table pane, the totals kept whole)
     assert " ".join(table_text(state).splitlines()[-2:]) == state.result
     # the log names the match the start told (m3), for 'history' and the records
-    assert state.log[-1] == "Game over: b1 wins with 301 (target), totals 301 : 226, match m3"
+    assert state.log[-2] == "Game over: b1 wins with 301 (target), totals 301 : 226, match m3"
+    assert state.log[-1] == "'rematch' within 60 s plays again with the same players."
 
 
 def test_game_over_says_the_winners_own_total_by_his_name() -> None:
@@ -176,7 +177,7 @@ def test_game_over_names_the_match_the_end_tells_after_a_resume() -> None:
             "totals=301,226 seed=ab match=m9",
         ]
     )
-    assert state.log[-1] == "Game over: b1 wins with 301 (target), totals 301 : 226, match m9"
+    assert state.log[-2] == "Game over: b1 wins with 301 (target), totals 301 : 226, match m9"
 
 
 def test_away_and_back_do_not_spoil_the_open_request() -> None:

@@ -1,0 +1,105 @@
+"""The terminal client tells its player, when his match ends, that 'rematch' within
+60 s plays it again, as the server tells a person over nc (docs/protocol.md §5.16; a
+program is told nothing, and the client is one): a tryout (s44) found anna at the
+client the only one of four who never heard of the rematch the others agreed to.
+Not to a watcher, nor after a match with a house bot (whose name says it is one), nor
+to the one whose 'leave' ended it, as the server offers none then."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from clients.play.link import Link
+from clients.play.state import TableState, fold_all
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.wire import parse_line
+from tests.play.server import ServerThread
+
+OFFERED = "'rematch' within 60 s plays again with the same players."
+OFFERED_RU = "Реванш: наберите rematch в течение 60 с — сыграете снова тем же составом."
+
+
+def _lines_until(sock: socket.socket, want: str) -> list[str]:
+    """What the server sends ``sock`` up to a line holding ``want``."""
+    got = b""
+    while True:
+        lines = got.decode("utf-8").split("\r\n")
+        if any(want in x for x in lines[:-1]):
+            return lines[:-1]
+        data = sock.recv(65536)
+        assert data, got
+        got += data
+
+
+@pytest.mark.timeout(60)
+def test_a_player_at_the_client_is_told_the_rematch_on_offer(tmp_path: Path) -> None:
+    said: list[str] = []
+    arrived = threading.Condition()
+
+    def deliver(line: str) -> None:
+        with arrived:
+            said.append(line)
+            arrived.notify_all()
+
+    def wait_for(prefix: str) -> str:
+        with arrived:
+            assert arrived.wait_for(lambda: any(x.startswith(prefix) for x in said), 20), said
+            return next(x for x in said if x.startswith(prefix))
+
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        link = Link("127.0.0.1", server.port, deliver, name="roman")
+        link.start()
+        try:
+            wait_for("ok cmd=login name=roman")
+            assert link.send("new 2")
+            table = parse_line(wait_for("ok cmd=sit")).get_int("table")
+            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as olga:
+                olga.sendall(b"style machine\r\nlogin olga\r\n")
+                _lines_until(olga, "ok cmd=login")
+                olga.sendall(f"sit {table}\r\n".encode())
+                _lines_until(olga, "kind=start")  # the match runs: she walks out of it
+                olga.sendall(b"leave!\r\n")
+                with arrived:
+                    assert arrived.wait_for(lambda: any("kind=match-end" in x for x in said), 20)
+                assert link.send("rematch")  # on offer indeed: the server takes it (her
+                assert "waiting=olga" in wait_for("ok cmd=rematch")  # going would end it)
+        finally:
+            link.stop()
+        assert not server.errors, server.errors
+    ended = said.index(next(x for x in said if "kind=match-end" in x))
+    state = fold_all(said[: ended + 1])
+    assert state.log[-1] == OFFERED, state.log[-3:]
+    assert state.log[-2].startswith("Game over: roman wins"), state.log[-3:]
+    russian = fold_all(said[: ended + 1], TableState(lang=Lang.RU))
+    assert russian.log[-1] == OFFERED_RU, russian.log[-3:]
+
+
+# a match's lines as the client is told them, at seat 0 of table 3 (or watching it)
+def _match(players: str, sat: bool = True, reason: str = "timeouts") -> list[str]:
+    own = "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0."
+    watch = "ok cmd=observe table=3 text=You observe table 3."
+    a, b = players.split(",")
+    return [
+        "ok cmd=login name=b1 guest=1 token=Tok123 lang=en text=Hello, b1 (guest).",
+        own if sat else watch,
+        f"event seq=1 table=3 kind=seated name={a} seat=0",
+        f"event seq=2 table=3 kind=seated name={b} seat=1",
+        f"event seq=3 table=3 kind=start players={players} match=m3",
+        f"event seq=9 table=3 kind=match-end winner=1 name={b} reason={reason} totals=0,0 "
+        "seed=b8280db0e2760e91 forfeit=0 match=m3 deals=1",
+    ]
+
+
+def test_no_offer_told_to_a_watcher_nor_after_a_house_bot_nor_to_the_leaver() -> None:
+    # (the lines are a true end: his clock lost it, not his choice)
+    assert fold_all(_match("b1,b2")).log[-1] == OFFERED
+    # his 'leave' ended it (its 'ok' crossed the end: the server offers him none)
+    left = _match("b1,b2", reason="left")
+    for lines in (_match("b1,house-heuristic-1"), _match("b2,b3", sat=False), left):
+        state = fold_all(lines)
+        assert state.log[-1].startswith("Game over:"), state.log
+        assert OFFERED not in state.log, state.log
