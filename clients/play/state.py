@@ -845,10 +845,12 @@ def _not_kept(state: TableState) -> TableState:
     """A pong after logging in again with our seat not taken back: the seat is gone, said
     in place of the bare 'Connected again.' (the link pings right after its login, and
     the answer to a login, a seat's 'back' and view included, comes before the next
-    line's: docs/protocol.md §2.3). A table only watched was said at the login."""
+    line's: docs/protocol.md §2.3). A table only watched was said at the login, and a
+    seat whose match was over is no seat to keep (a tryout, s44: 'your seat at table 4
+    was not kept' of a match lost an hour before the server's restart)."""
     before = state.before
     state = attrs.evolve(state, before=None)
-    if before is None or before.seat is None or before.table is None:
+    if before is None or before.seat is None or before.table is None or before.result:
         return state
     log = list(state.log)
     again = state.say(T.CONNECTED_AGAIN)
