@@ -92,6 +92,7 @@ class Msg(StrEnum):
     AWAY_HELD = "away-held"
     FREE_SEAT = "free-seat"
     CLOCK_WARNING = "clock-warning"
+    CLOCK_WARNING_LAST = "clock-warning-last"  # (this timeout would lose the game)
     TABLE_CLOSES = "table-closes"
     MATCH_STOPPED = "match-stopped"
     CUT_OFF = "cut-off"
@@ -804,6 +805,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.AWAY_HELD: ("{name} ({seconds} s left)", "{name} (осталось {seconds} с)"),
     Msg.FREE_SEAT: ("(free)", "(свободно)"),
     Msg.CLOCK_WARNING: ("{seconds} s left to answer.", "Осталось {seconds} с на ответ."),
+    Msg.CLOCK_WARNING_LAST: (
+        "{seconds} s left to answer: if the clock runs out now, the game is lost"
+        " ({count} in a row).",
+        "Осталось {seconds} с на ответ: если время выйдет и сейчас, партия проиграна"
+        " (пропусков подряд: {count}).",
+    ),
     Msg.TABLE_CLOSES: ("Table {table} closes: {reason}.", "Стол {table} закрывается: {reason}."),
     # a table whose match is cut off (the server stops): what becomes of the match
     Msg.MATCH_STOPPED: (

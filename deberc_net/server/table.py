@@ -1829,13 +1829,21 @@ class Table:
         await self._apply(late, automatic_call(match, late), auto=True)
 
     def _warn(self, seat: int) -> None:
-        """Tell a person that the clock is nearly out (docs/protocol.md §11.1); the
-        machine style is told nothing new: its clients count down ``clock=`` themselves."""
+        """Tell a person that the clock is nearly out (docs/protocol.md §11.1), and when
+        running out would lose the game, that too (a tryout, s44: anna lost hers to a
+        third timeout warned as the first two); the machine style is told nothing new:
+        its clients count down ``clock=`` themselves."""
         session = self._session(seat)
         if session is None or session.machine:
             return
         left = self.config.clock_warning_ms // 1000
-        session.send(ev.info(phrase(Msg.CLOCK_WARNING, seconds=left)))
+        clocks = self.clocks
+        most = max(clocks.max_timeouts, 1)  # (0 as 1: docs/settings.md)
+        if seat not in clocks.away_since and clocks.timeouts[seat] + 1 >= most:
+            said = phrase(Msg.CLOCK_WARNING_LAST, seconds=left, count=most)
+        else:
+            said = phrase(Msg.CLOCK_WARNING, seconds=left)
+        session.send(ev.info(said))
 
     async def _stop(self, reason: str | Phrase, why: Closure) -> None:
         self._stop_now(reason, why)

@@ -139,3 +139,46 @@ async def test_a_call_answered_late_in_the_clock_gives_the_next_seat_its_whole_c
     auto = await other.read_until(lambda x: is_event(x, "call") or is_event(x, "play"), 60)
     assert fields(auto)[1]["auto"] == "1", auto
     assert trio.current_time() - asked_at == pytest.approx(10, abs=0.01)
+
+
+def _warnings(lines: list[str]) -> list[str]:
+    """The clock's warnings among a person's ``lines``, each with its continuation (a
+    line wrapped at 80 columns goes on indented)."""
+    out = []
+    for i, line in enumerate(lines):
+        if line.startswith(("10 s left", "Осталось 10 с")):
+            more = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].startswith("  ") else ""
+            out.append(f"{line} {more.strip()}".strip())
+    return out
+
+
+async def test_the_warning_before_the_timeout_that_loses_the_game_says_so(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """The warning before a timeout that forfeits (the seat's ``max_timeouts``-th in a
+    row) says that the game is lost if the clock runs out; the ones before, only the
+    seconds left. A tryout (s44): a person lost the game to a third timeout warned
+    as the first two."""
+    port = await start_server(human_clock_ms=30_000, max_timeouts=2)
+    ann, bob = await people_at_a_table(port, connect)
+    await bob.send("lang ru")  # (before his first ask: the deal is dealt at once, the
+    # clock jumps only when all is idle)
+    ended = await ann.read_until(lambda x: x.startswith("Game over:"), timeout=600)
+    await bob.read_until(lambda x: x.startswith("Партия окончена:"), timeout=60)
+    lost, won = (ann, bob) if "(ann let" in ended else (bob, ann)
+    if lost is ann:
+        assert _warnings(ann.lines) == [
+            WARNING,
+            "10 s left to answer: if the clock runs out now, the game is lost (2 in a row).",
+        ]
+    else:
+        assert _warnings(bob.lines) == [
+            "Осталось 10 с на ответ.",
+            "Осталось 10 с на ответ: если время выйдет и сейчас, партия проиграна (пропусков"
+            " подряд: 2).",
+        ]
+    # the other was warned of his first timeout only, in the plain words
+    assert _warnings(won.lines) in ([WARNING], ["Осталось 10 с на ответ."]), won.lines
