@@ -713,6 +713,25 @@ class Help:
     # 'help WORD''s answers, by rule set, word and language: a word is read as a call
     # and 'calls' searched once (some 1-2 ms of CPU), not again at every asking
     _answers: dict[tuple[CallsKey | None, str, Lang], tuple[str, ...]] = attrs.Factory(dict)
+    # every option's words for its calls (CallWords), built at the first asking
+    _option_words: tuple[CallWords, ...] | None = None
+
+    def option_call(self, text: str) -> bool:
+        """Whether ``text`` is an option's own call, said at a table that took it for no
+        call ('сдаюсь' where 'dave' is off): refused as one said at tables with other
+        options, as 'konets' is where 'manual-claim' is off, not as no call at all (a
+        tryout, s44). Another game's words are not an option's (Tertz's 'mariazh')."""
+        if self._option_words is None:
+            self._option_words = tuple(
+                CallWords.of(None, rule.aliases)
+                for rule in self.lobby.rules.rules()
+                if rule.aliases and rule.info.kind != RuleKind.VARIANT
+            )
+        first = normalize(text).partition(" ")[0]
+        return any(
+            first in own.firsts and _read_as(text, own, engine=False) is not None
+            for own in self._option_words
+        )
 
     async def help(self, session: Session, item: Command) -> None:
         asked = _lang_asked(session, item.args, "help [COMMAND] [lang=en|ru]")

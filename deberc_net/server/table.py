@@ -1461,6 +1461,9 @@ class Table:
             token = None if near is None else near.token()
             typed = said_back(text.strip())
             said = unread_phrase(reason, typed)
+            if near is None and said.key == Msg.NOT_A_CALL and self.lobby.help.option_call(text):
+                # an option's word where it is off: as 'konets' is told (help names whose)
+                said = unread_phrase(f"not a table call here: {typed!r}", typed)
             # no call near it, nor a call's word ('ot zz' is no 'bot'): a command
             # mistyped at the table ('tabels')?
             command = None
