@@ -1181,15 +1181,20 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "раза подряд по часам или {away} с без связи.",
     ),
     # what the clock calls for a seat out of time (the clock line's {out})
+    # (the asker's ot-… after the declarer's answer is his choice: the clock says
+    # pishet for him, game/clock.py, docs/protocol.md §11.2)
     Msg.RULES_CLOCK_OUT: (
-        "pass in bidding, the forced answer in the table talk, the lowest legal card in play",
-        "пас в торговле, вынужденный ответ в разговоре, младшая разрешённая карта в игре",
+        "pass in bidding, the forced answer in the table talk (after the answer to rost?, "
+        "pishet for the asker), the lowest legal card in play",
+        "пас в торговле, вынужденный ответ в разговоре (после ответа на «рост?» "
+        "спросивший «пишет»), младшая разрешённая карта в игре",
     ),
     # at a table whose game breaks a deck and has no bidding (RULES_BREAKS: Tertz)
     Msg.RULES_CLOCK_BREAK: (
-        "in Tertz the break lomayu 1, the forced answer in the table talk, the lowest "
-        "legal card in play",
-        "в терце «ломаю 1», вынужденный ответ в разговоре, младшая разрешённая карта в игре",
+        "in Tertz the break lomayu 1, the forced answer in the table talk (after the "
+        "answer to rost?, pishet for the asker), the lowest legal card in play",
+        "в терце «ломаю 1», вынужденный ответ в разговоре (после ответа на «рост?» "
+        "спросивший «пишет»), младшая разрешённая карта в игре",
     ),
     Msg.SAID: ("{where}{sender} says: {text}", "{where}{sender}: {text}"),
     Msg.SAID_AT: ("[table {table}{watchers}] ", "[стол {table}{watchers}] "),
