@@ -351,7 +351,8 @@ def test_views_hide_the_opponents_hand_and_the_talon() -> None:
 
 
 def test_the_150_split_rounded_to_tens_a_five_down() -> None:
-    assert [plugin.round_count(p) for p in (0, 4, 5, 44, 45, 46, 75, 76, 150)] == [
+    # (seed 004's second text: «if the sum of points ends in 135, then round up to 130»)
+    assert [plugin.round_count(p) for p in (0, 4, 5, 44, 45, 46, 75, 76, 135, 150)] == [
         0,
         0,
         0,
@@ -360,6 +361,7 @@ def test_the_150_split_rounded_to_tens_a_five_down() -> None:
         50,
         70,
         80,
+        130,
         150,
     ]
     deal = deal_of(SEAT0, SEAT1, "Kh", TALON)
