@@ -1,12 +1,12 @@
-"""Tertz (docs/rules.md §12) over real sockets: a whole match played to its end on a
-scripted deal — the server's match seed, found with the engine — by two machine-style
+"""Tertz (docs/rules.md §12) over real sockets: two whole matches played to their end on
+scripted deals — the server's match seed, found with the engine — by two machine-style
 players who each call by one fixed rule. The table's calls, cards and scores are the
-engine's on the same seed and calls, and the match shows the rules of §12 one by one:
+engine's on the same seed and calls, and the matches show the rules of §12 one by one:
 the dealer's opponent leads, the loser of the first trick breaks the deck, the trump
 seven takes the turned card, `rost?` answered and conceded, an equal top in trump beats
 a plain one, mariage, a combination given way on still written, equal tricks counted by
-the one without the last, a five rounded down, the taker of the last trick deals, and
-both at 510 won by the taker of the last trick."""
+the seat without the last, a five rounded down, the taker of the last trick deals, and
+equal totals over the target won by the taker of the last trick."""
 
 from __future__ import annotations
 
