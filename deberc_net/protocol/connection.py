@@ -97,6 +97,13 @@ TIMEOUT_TEXT = {
     TimeoutCode.IDLE: "nothing heard for too long ('ping' keeps a connection open): goodbye",
 }
 
+# the members read on every line, as names here: Python 3.11's enum classes answer
+# each attribute through their __getattr__ hook, some 20 times a global's work
+_AWAITING_LOGIN = State.AWAITING_LOGIN
+_LOGGED_IN = State.LOGGED_IN
+_LOGIN_TIMEOUT = TimeoutCode.LOGIN
+_IDLE_TIMEOUT = TimeoutCode.IDLE
+
 
 class ProtocolError(Exception):
     """A transition the table does not have."""
@@ -248,7 +255,7 @@ class Connection:
             if text is not None:
                 self._partial_since = None  # (the decoder holds nothing)
                 command = parse_line(text) if text else None
-                if type(command) is TableCallText and self.state is State.LOGGED_IN:
+                if type(command) is TableCallText and self.state is _LOGGED_IN:
                     # (next_input's way for it: a sign of life, free of the flood limit)
                     self._last_input = now
                     self.answer_credit -= 1
@@ -305,10 +312,10 @@ class Connection:
     # ------------------------------------------------------------- time
     def deadline(self) -> tuple[float, TimeoutCode]:
         """When silence ends this connection, and why."""
-        if self.state is State.AWAITING_LOGIN:
-            at, code = self.connected_at + self.limits.login_timeout_s, TimeoutCode.LOGIN
+        if self.state is _AWAITING_LOGIN:
+            at, code = self.connected_at + self.limits.login_timeout_s, _LOGIN_TIMEOUT
         else:
-            at, code = self._last_input + self.limits.idle_timeout_s, TimeoutCode.IDLE
+            at, code = self._last_input + self.limits.idle_timeout_s, _IDLE_TIMEOUT
         if self._partial_since is not None:
             partial = self._partial_since + self.limits.partial_line_s
             if partial < at:

@@ -396,7 +396,9 @@ class Matchmaking:
         """The waiting public tables of this worker of exactly this game with a seat
         anyone may take, oldest first, each read as it is reached."""
         # the waiting ones first (a seek on a busy server passes many playing tables)
-        waiting = [t for t in self.lobby.tables.values() if t.state is TableState.WAITING]
+        # (the member read once: an enum class's attribute costs a __getattr__ hook's call)
+        state = TableState.WAITING
+        waiting = [t for t in self.lobby.tables.values() if t.state is state]
         return (
             t
             for t in sorted(waiting, key=_table_id)

@@ -121,6 +121,11 @@ _DEALING = (g.Ordered, g.Dealt)
 # an engine's refusals of a card off one's move that name no card (another seat's turn,
 # or his answer awaited): a rank alone there is told the same (_refuse_off_turn)
 _OFF_TURN = frozenset({NotYourTurn.code, AnswerRequired.code})
+# the enum members read on every call, as names here: Python 3.11's enum classes
+# answer each attribute through their __getattr__ hook, some 20 times a global's work
+_CLOSED = ev.TableState.CLOSED
+_ASK = ev.AskKind.ASK
+_TELL_ALL = Tell.ALL
 
 
 # (LEAVE_CONFIRM_S: a person's second 'leave' within it confirms the first; and
@@ -373,7 +378,7 @@ class Table:
         inbox = self.inbox  # (``Inbox.idle``, written out: every call)
         if inbox.waiter is None or inbox.queue or inbox.held:
             return False
-        if self.state == ev.TableState.CLOSED:
+        if self.state is _CLOSED:
             return False
         # the scope the task waits in ends at or before the clock's deadline (never
         # after: call_here only moves it earlier): later than now, so is the clock's
@@ -435,7 +440,7 @@ class Table:
         else:  # (``release``'s usual case, written out: every call)
             inbox.held = False
         scope = self._clock_scope
-        if self.state == ev.TableState.CLOSED:
+        if self.state is _CLOSED:
             inbox.wake()
         elif inbox.waiter is not None and scope is not None:
             # moved only to an earlier time (moving it costs a few µs, and a call
@@ -1266,7 +1271,11 @@ class Table:
         assert match is not None
         self._seated_sessions()
         for seat, session in enumerate(self._seated):
-            if session is not None and seat != match.to_act and session.connection.tell is Tell.ALL:
+            if (
+                session is not None
+                and seat != match.to_act
+                and session.connection.tell is _TELL_ALL
+            ):
                 send_state(self, session, seat)
         self._ask()
 
@@ -1287,7 +1296,7 @@ class Table:
             clock = self.clocks.per_seat_ms[seat]
             # most players: the line straight from the state (``machine``, written out)
             if session.connection.style != HUMAN:
-                line = ask_line(ev.AskKind.ASK, self.seq, self.id, match, seat, clock, self._talk)
+                line = ask_line(_ASK, self.seq, self.id, match, seat, clock, self._talk)
                 batch = self._batch  # (a call's: queued in it without a look for it)
                 if batch is not None and type(session) is Session:
                     session.send_asked_in(line, batch)
@@ -1905,7 +1914,7 @@ class Table:
             )
             for session in present:
                 connection = session.connection
-                if connection.tell is Tell.ALL:
+                if connection.tell is _TELL_ALL:
                     if connection.style == MACHINE:
                         machines.append(session)
                     else:
@@ -1925,7 +1934,7 @@ class Table:
             told = audience
             audience = []
             for s in told:  # (a loop, not a comprehension's call: every event)
-                if s.connection.tell is Tell.ALL:
+                if s.connection.tell is _TELL_ALL:
                     audience.append(s)
             if not audience:  # (a ladder's board: its bots act on their asks alone)
                 return
