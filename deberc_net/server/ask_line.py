@@ -13,7 +13,6 @@ tests compare the two on every state of many self-played matches
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 
 import attrs
 
@@ -27,8 +26,6 @@ from deberc_net.game.match import Match
 from deberc_net.game.phases import Phase
 from deberc_net.protocol.wire import NONE, format_value
 
-_card = _CARD.__getitem__
-_played = itemgetter(1)  # a trick's (seat, card): the card
 # each phase as format_value writes it
 _PHASE = {phase: format_value(phase) for phase in Phase}
 # a hand's display order (game/cards.py's sort_hand) for each trump (None: index 4)
@@ -127,8 +124,9 @@ def ask_line(
     legal_calls = deal.shared_legal_calls(seat) if match.result is None else ()
     trump = deal.trump
     order = _ORDER[4 if trump is None else trump].__getitem__
-    # (map over C callables, not comprehensions: no call of their own, every call)
-    hand = ",".join(map(_card, sorted(deal.hands[seat], key=order)))
+    # (lists made by comprehension, not ``map`` over ``CARD_TEXT.__getitem__``: a
+    # tuple's is a method-wrapper, a wrapped call an item; a hand's list is short)
+    hand = ",".join([_CARD[c] for c in sorted(deal.hands[seat], key=order)])
     # 4 players: the turned card lies in the dealer's hand once the game is ordered
     phase = deal.phase
     in_play = phase == PLAY_PHASE or deal.tricks
@@ -157,10 +155,10 @@ def ask_line(
     else:  # (read by the calls' identity: no call of its own for a known one)
         texts = talk_kept.legal_texts
         try:
-            legal = ",".join(map(texts.__getitem__, map(id, legal_calls)))
+            legal = ",".join([texts[id(call)] for call in legal_calls])
         except KeyError:
             talk_kept.remember(legal_calls)
-            legal = ",".join(map(texts.__getitem__, map(id, legal_calls)))
+            legal = ",".join([texts[id(call)] for call in legal_calls])
     # (None is NONE, the rest str(), a text's spaces '_': format_value's rules, written
     # out for the fields that may be None or a text; the line is built once every call)
     # an ask goes to the seat to act (a state line says who that is)
@@ -176,7 +174,7 @@ def ask_line(
         f" trump={NONE if trump is None else SUITS[trump]}"
         f" player={NONE if player is None else player}"
         f" round={deal.bid_round} leader={deal.trick.leader}"
-        f" trick={','.join(map(_card, map(_played, deal.trick.cards)))}"
+        f" trick={','.join([_CARD[c] for _, c in deal.trick.cards])}"
         f" tricks={','.join(map(str, deal.tally.tricks_taken))}"
         f" score={','.join(map(str, match.totals))} hanging={match.hanging}"
         f" target={NONE if target is None else target}"

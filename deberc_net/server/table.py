@@ -124,7 +124,7 @@ _OFF_TURN = frozenset({NotYourTurn.code, AnswerRequired.code})
 # the enum members read on every call, as names here: Python 3.11's enum classes
 # answer each attribute through their __getattr__ hook, some 20 times a global's work
 _CLOSED = ev.TableState.CLOSED
-_ASK = ev.AskKind.ASK
+_ASK = str(ev.AskKind.ASK)  # (as its text: an f-string formats a member by Python calls)
 _TELL_ALL = Tell.ALL
 
 
