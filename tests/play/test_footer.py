@@ -8,13 +8,15 @@ watcher makes no call, the lobby and a finished match take no bid."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
+from textual.pilot import Pilot
 
 from clients.play.app import PlayApp, RussianPlayApp, WireLine
 from clients.play.texts import T, say
 
-from .pilot import SIZE, footer_row, until
+from .pilot import SIZE, WAIT_S, footer_row, until
 
 TERTZ_ASK = (
     "ask seq=3 table=1 deal=1 phase=play seat=0 dealer=1 to_act=0 "
@@ -33,11 +35,22 @@ def shown_keys(app: PlayApp) -> list[str]:
     ]
 
 
-def assert_whole(app: PlayApp, keys: set[str]) -> None:
-    # (one line of keys, or two on a narrow screen)
+def _drawn(app: PlayApp) -> tuple[str, list[str], list[str]]:
+    """The footer's rows as drawn (one line of keys, or two on a narrow screen), the keys
+    it should show, and those of them not drawn whole there."""
     row, shown = f"{footer_row(app, 1)}  {footer_row(app)}", shown_keys(app)
+    return row, shown, [key for key in shown if f" {key} " not in f" {row} "]
+
+
+async def assert_whole(pilot: Pilot[None], app: PlayApp, keys: set[str]) -> None:
+    # the footer is redrawn after the bindings change, a refresh later: under load a
+    # look at once saw it blank (a CI run at load 17), so the look waits for it
+    deadline = time.monotonic() + WAIT_S
+    row, shown, missing = _drawn(app)
+    while ({key.split()[0] for key in shown} != keys or missing) and time.monotonic() < deadline:
+        await pilot.pause(0.02)
+        row, shown, missing = _drawn(app)
     assert {key.split()[0] for key in shown} == keys, shown
-    missing = [key for key in shown if f" {key} " not in f" {row} "]
     assert not missing, f"not drawn whole in {row!r}: {missing}"
 
 
@@ -57,20 +70,20 @@ async def _whole_keys(app_class: type[PlayApp], size: tuple[int, int] = SIZE) ->
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         assert app.size == size
-        assert_whole(app, UNNAMED)
+        await assert_whole(pilot, app, UNNAMED)
         app.post_message(WireLine(LOGIN))
         await until(pilot, lambda: app.state.name == "misha", "the login")
         await pilot.pause()
-        assert_whole(app, LOBBY)
+        await assert_whole(pilot, app, LOBBY)
         app.post_message(WireLine(DEBERTS_ASK))
         await until(pilot, lambda: app.state.seq == 3, "the Deberts table")
         await pilot.pause()
-        assert_whole(app, SEATED | {"f2", "f3"})
+        await assert_whole(pilot, app, SEATED | {"f2", "f3"})
         assert f"f10 {say(T.KEY_QUIT, app.LANG)}" in footer_row(app)
         app.post_message(WireLine(TERTZ_ASK.replace("seq=3", "seq=4")))
         await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
         await pilot.pause()
-        assert_whole(app, SEATED | {"f8"})
+        await assert_whole(pilot, app, SEATED | {"f8"})
         await pilot.press("ctrl+q")
 
 
@@ -108,12 +121,12 @@ async def _a_watchers_keys() -> None:
         await pilot.pause()
         # F2 and F3 were shown: 'pas' and 'igrayu' from a watcher are refused ("you sit
         # at no table"); help, state, tables, who, seek, quit and redial all work
-        assert_whole(app, {"f1", "f4", "f5", "f6", "f7", "f10", "^r"})
+        await assert_whole(pilot, app, {"f1", "f4", "f5", "f6", "f7", "f10", "^r"})
         tertz = WATCHED[-1].replace("players=2", "players=2 talon=14")
         app.post_message(WireLine(tertz.replace("seq=20", "seq=21")))
         await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
         await pilot.pause()
-        assert_whole(app, {"f1", "f4", "f5", "f6", "f7", "f10", "^r"})  # no F8 either
+        await assert_whole(pilot, app, {"f1", "f4", "f5", "f6", "f7", "f10", "^r"})  # no F8 either
         await pilot.press("ctrl+q")
 
 
@@ -138,12 +151,12 @@ async def _keys_where_they_work() -> None:
     async with app.run_test(size=SIZE) as pilot:
         # F4-F7 were shown before a login, refused there ('log in first')
         await pilot.pause()
-        assert_whole(app, UNNAMED)
+        await assert_whole(pilot, app, UNNAMED)
         app.post_message(WireLine(LOGIN))
         await until(pilot, lambda: app.state.name == "misha", "the login")
         await pilot.pause()
         # the lobby showed F2 (pas) and F3 (igrayu), which the server refuses there
-        assert_whole(app, LOBBY)
+        await assert_whole(pilot, app, LOBBY)
         logged = app.state.log
         await pilot.press("f2", "f3", "f8")
         await pilot.pause()
@@ -154,27 +167,27 @@ async def _keys_where_they_work() -> None:
         app.post_message(WireLine(DEBERTS_ASK))
         await until(pilot, lambda: app.state.seq == 3, "the Deberts table")
         await pilot.pause()
-        assert_whole(app, SEATED | {"f2", "f3"})
+        await assert_whole(pilot, app, SEATED | {"f2", "f3"})
         # the game ordered, the bidding is over (a tryout: F2, F3 shown through the play)
         app.post_message(WireLine(ORDER))
         await until(pilot, lambda: app.state.phase == "play", "the play")
         await pilot.pause()
-        assert_whole(app, SEATED)
+        await assert_whole(pilot, app, SEATED)
         app.post_message(WireLine(NEXT_DEAL))
         await until(pilot, lambda: app.state.deal == 2, "the next deal")
         await pilot.pause()
-        assert_whole(app, SEATED)  # the opponent bids first: 'pas' now is out of turn
+        await assert_whole(pilot, app, SEATED)  # the opponent bids first: 'pas' now is out of turn
         # the second round: 'igrayu' names a suit there, and a bare one was refused
         app.post_message(WireLine(SECOND_ROUND))
         await until(pilot, lambda: app.state.seq == 10, "the second round")
         await pilot.pause()
-        assert_whole(app, SEATED | {"f2"})
+        await assert_whole(pilot, app, SEATED | {"f2"})
         # the match over, no call is ours any more, and its end puts us back in the
         # lobby (docs/protocol.md §9.7): 'seek' works again, so F7 is back
         app.post_message(WireLine(MATCH_END))
         await until(pilot, lambda: app.state.result is not None, "the match's end")
         await pilot.pause()
-        assert_whole(app, LOBBY)
+        await assert_whole(pilot, app, LOBBY)
         await pilot.press("ctrl+q")
 
 
