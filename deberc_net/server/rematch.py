@@ -110,6 +110,8 @@ class Offer:
     # those who watched the match to its end (its table's observers then, this
     # server's): told where the rematch is, as they cannot follow it otherwise (s43)
     watchers: tuple[Session, ...] = ()
+    ended: trio.Event = attrs.Factory(trio.Event)  # taken up or off: set by _close
+    taken: int | None = None  # the rematch's table, once it starts
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -353,6 +355,7 @@ class Rematches:
         """The offer is over (called off or taken up): kept (its players' 'rematch' told
         why) till its deadline, when it is forgotten."""
         offer.open = False
+        offer.ended.set()
 
     def _forget(self, offer: Offer) -> None:
         """Its deadline: no player's any more (one's newer match's is not touched)."""
@@ -370,6 +373,7 @@ class Rematches:
             offer.settings, reserved=rotated, private=offer.private, rated=offer.rated
         )
         table.invited.update(name_key(n) for n in rotated)  # a private table's, too
+        offer.taken = table.id
         self._tell_watchers(offer, table.id)
         by_key = {name_key(p.name or ""): p for p in players}
         for name in rotated:
@@ -379,6 +383,18 @@ class Rematches:
             # has seated him, so his 'ok cmd=sit' comes before its reply (one read as it
             # completed was refused 'already-seated' first: docs/protocol.md §5.16)
             table.post(Sit(session, None), request=True, capped=False)
+
+    def followed(self, table: Table, watcher: Session) -> Offer | None:
+        """The offer of ``table``'s match, just over, that ``watcher`` (one who watched
+        it to its end) will be told the start of, should it be taken up: one open, of a
+        table not private (its watchers are not told, _tell_watchers). None: nothing to
+        wait for (none offered, off already, or not his to hear of)."""
+        for name in table.seats:
+            offer = self.offers.get(name_key(name)) if name is not None else None
+            if offer is not None and offer.table == table.id:
+                followed = offer.open and offer.refusal is None and not offer.private
+                return offer if followed and watcher in offer.watchers else None
+        return None
 
     def _tell_watchers(self, offer: Offer, table: int) -> None:
         """Tell those who watched the finished match where its rematch is (its table is

@@ -4,10 +4,21 @@ reads it: for the tests of a table here and of one on another worker."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from trio_websocket import WebSocketConnection
 
 from tests.server.client import fields, is_event
+
+# the feed's notes (web/feed.py): the hand sizes and the seat to act; the rematch on offer
+NOTES = ({"hand_sizes", "to_act"}, {"rematch_offer"})
+
+
+def note_of(message: str) -> dict[str, Any]:
+    """The note after ``message``'s last line (empty: none)."""
+    tail = message.rsplit("\r\n", 1)[-1]
+    told: dict[str, Any] = json.loads(tail) if tail else {}
+    return told
 
 
 async def text_of(socket: WebSocketConnection) -> str:
@@ -19,9 +30,9 @@ async def text_of(socket: WebSocketConnection) -> str:
 
 def lines_of(message: str) -> list[str]:
     """A message's lines, each ended by CRLF; what may follow the last is the hand sizes
-    (the page's own, never a line)."""
+    and the seat to act, or the rematch on offer (the page's own notes, never a line)."""
     *lines, tail = message.split("\r\n")
-    assert tail == "" or tail.startswith('{"hand_sizes":'), message  # and the seat to act
+    assert tail == "" or set(json.loads(tail)) in NOTES, message
     assert not [line for line in lines if line.startswith("{")], message  # never a line
     return lines
 
@@ -29,9 +40,9 @@ def lines_of(message: str) -> list[str]:
 def follow_sizes(sizes: list[int], message: str) -> list[int]:
     """The hand sizes as the page works them out (static/table.js) after ``message``."""
     lines = lines_of(message)
-    tail = message.rsplit("\r\n", 1)[-1]
-    if tail:  # told after the lines: their plays are in it (sizes may have been [])
-        told: list[int] = json.loads(tail)["hand_sizes"]
+    note = note_of(message)
+    if "hand_sizes" in note:  # told after the lines: their plays are in it (sizes may have been [])
+        told: list[int] = note["hand_sizes"]
         return told
     out = list(sizes)
     for line in lines:
@@ -43,8 +54,8 @@ def follow_sizes(sizes: list[int], message: str) -> list[int]:
 def follow_to_act(to_act: int | None, message: str) -> int | None:
     """The seat the page marks to act after ``message`` (static/table.js): told after
     the lines whenever it is another than the last told, never worked out."""
-    tail = message.rsplit("\r\n", 1)[-1]
-    if tail:
-        told: int | None = json.loads(tail)["to_act"]
+    note = note_of(message)
+    if "to_act" in note:
+        told: int | None = note["to_act"]
         return told
     return to_act

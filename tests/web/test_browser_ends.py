@@ -90,6 +90,7 @@ async def test_the_live_page_and_the_replay_show_shown_cards_and_name_the_winner
         await ann.send("leave")  # a forfeit: bob wins, whatever the score
         end = await bob.expect("event", kind="match-end")
         assert (end["reason"], end["name"]) == ("left", "bob")
+        await bob.aclose()  # the rematch's offer off: the page's socket closes at once
         over = await trio.to_thread.run_sync(
             WebDriverWait(browser, 20, poll_frequency=0.05).until,
             lambda d: d.find_elements(By.ID, "replay-link") and d.find_element(By.ID, "over"),

@@ -227,6 +227,7 @@ async def test_the_page_says_when_the_match_ends_and_when_its_table_closes(
         await bob.expect("event", kind="start")
         await bob.send("leave")  # a forfeit: the match ends, the table closes
         await ann.expect("event", kind="match-end")
+        await bob.aclose()  # the rematch's offer off: the socket closes at once
         assert await in_thread(gone_says, browser) == "No longer live: the match is over."
         over = await in_thread(lambda: browser.find_element(By.ID, "over").text)
         assert over == "Match over: ann wins (bob left the table: forfeit). Replay it"

@@ -29,7 +29,8 @@ const text = (css) => [...document.querySelectorAll(css)].map((e) => e.textConte
 return {talk: text("#talk li"), deals: [...document.querySelectorAll("#deals tbody tr")]
   .map((tr) => [...tr.children].map((td) => td.textContent)),
   status: document.getElementById("status").textContent,
-  gone: document.getElementById("gone").textContent};
+  gone: document.getElementById("gone").textContent,
+  rematch: document.getElementById("rematch").textContent};
 """
 
 
@@ -77,6 +78,12 @@ async def test_a_russian_live_page_tells_the_deal_and_the_end_in_russian(
             )
             text = await trio.to_thread.run_sync(lambda: over.text)
             assert text == f"{match_over_words([winner], 'short', None, Lang.RU)} Смотреть запись"
+            # the socket stays open while a rematch is on offer; bob gone, it is off
+            await trio.to_thread.run_sync(
+                wait.until,
+                lambda d: d.find_element(By.ID, "rematch").text.startswith("Игроки могут"),
+            )
+            await bob.aclose()
             await trio.to_thread.run_sync(
                 wait.until, lambda d: d.find_element(By.ID, "gone").text.startswith("Показ окончен")
             )
@@ -86,6 +93,7 @@ async def test_a_russian_live_page_tells_the_deal_and_the_end_in_russian(
         await trio.to_thread.run_sync(browser.delete_all_cookies)
 
     assert seen["gone"] == "Показ окончен: партия окончена."
+    assert seen["rematch"] == "Реванша не будет: игроки о нём не договорились."
     assert seen["status"].startswith(f"Раздача {len(dealt)}"), seen
     # each deal's row, its outcome as the table says it: a short game's by its winner
     # («победитель — bob», not «байд»; ann sat first, at seat 0), a void's «пересдача»

@@ -18,6 +18,7 @@ from wsproto import ConnectionType, WSConnection
 from wsproto.events import CloseConnection, Ping, Request
 
 from deberc_net.server.accounts import set_password
+from deberc_net.server.rematch import REMATCH_S
 from deberc_net.server.store import open_store
 from deberc_net.server.web.serve import WEBSOCKET_PING_S
 from tests.server.client import LineClient, fields, is_event, play_machine
@@ -53,7 +54,8 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_re
     web: WebServer = await start_web()
     ann, carl = await seated_and_observing(web, connect)
     socket_lines: list[str] = []
-    with trio.fail_after(30):
+    # (virtual time: the socket stays open while the match's rematch is on offer)
+    with trio.fail_after(30 + REMATCH_S):
         async with open_websocket_url(live_url(web, 1)) as socket:
             while not socket_lines:  # the page is observing once told so
                 socket_lines += lines_of(await text_of(socket))
@@ -64,7 +66,8 @@ async def test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_re
                 nursery.start_soon(play_machine, ann, random.Random(1))
                 nursery.start_soon(play_machine, bob, random.Random(2))
             await carl.read_until(lambda line: is_event(line, "match-end"))
-            with pytest.raises(ConnectionClosed):  # the table closed: so does the socket
+            # the table closed: so does the socket, once its rematch is no longer on offer
+            with pytest.raises(ConnectionClosed):
                 while True:
                     socket_lines += lines_of(await text_of(socket))
     socket_lines = [line for line in socket_lines if line]
@@ -138,7 +141,7 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
             players.start_soon(play_machine, ann, random.Random(1), reached)
             players.start_soon(play_machine, bob, random.Random(2), reached)
 
-    with trio.fail_after(60):
+    with trio.fail_after(60 + REMATCH_S):  # (the rematch's offer: as above)
         async with trio.open_nursery() as nursery:
             opened = {name: trio.Event() for name in pages}
             nursery.start_soon(page, "a", opened["a"])

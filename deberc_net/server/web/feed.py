@@ -24,12 +24,19 @@ lines led to them, after the last line's CRLF: never a line, and no message of i
 (each costs the server about as much as a call). A table on another worker has no hands
 here: its owner tells them among the lines it sends the feed's session
 (server/cluster/node.py), and the feed takes them out.
+
+A match's end closes its table, but the feed stays while its rematch is on offer
+(``Feed.follow``): its session, one of the match's watchers, is told where the rematch
+starts as a watcher's connection is, and the pages with it; they are told the offer
+stands, and that it ended untaken, in notes of the feed's own (``{"rematch_offer": …}``).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 import trio
@@ -251,7 +258,8 @@ class Feed:
 
     async def run(self, lobby: Lobby) -> None:
         """Send what comes at most every COALESCE_S, until the table closes (the pages
-        then have the last word and end) or the last page leaves."""
+        then have the last word, and the rematch's table should its match's players
+        agree to one, and end) or the last page leaves."""
         last = -math.inf
         with self.session.cancel_scope:
             try:
@@ -259,7 +267,8 @@ class Feed:
                     with trio.move_on_after(CLOSED_CHECK_S):
                         await self._wake.wait()
                     if lobby.tables.get(self.table.id) is not self.table:
-                        break  # closed: its last lines are in
+                        await self.follow(lobby)  # closed: its last lines are in
+                        break
                     if not self.lines:
                         self._wake = trio.Event()
                         continue
@@ -275,6 +284,33 @@ class Feed:
                 self.session.to_feed = None  # what is told until the table lets go: lost
                 self.session.close()
                 self.table.post(Unobserve(self.session))
+
+    async def follow(self, lobby: Lobby) -> None:
+        """The table has closed as its match ended: while its rematch is on offer (and a
+        page watches), wait, as a watcher does, to be told where it starts (the line
+        ``info rematch=T2``, through the feed's session: rematch._tell_watchers); the
+        pages are told the offer stands, and that it ended untaken. One wait for all the
+        table's pages, none past the offer's end."""
+        offer = lobby.rematches.followed(self.table, self.session)
+        if offer is None:  # none, or none its watchers hear of: the pages end as ever
+            return
+        self.flush()  # the match's end first
+        self.tell({"rematch_offer": math.ceil(offer.deadline - trio.current_time())})
+        while self.pages and not offer.ended.is_set():
+            with trio.move_on_at(min(trio.current_time() + CLOSED_CHECK_S, offer.deadline)):
+                await offer.ended.wait()
+            if trio.current_time() >= offer.deadline:
+                break  # (its end is due: called off as the expirer gets to it)
+        self.flush()  # where it starts, if it does
+        if offer.taken is None:
+            self.tell({"rematch_offer": None})
+
+    def tell(self, note: dict[str, Any]) -> None:
+        """A note of the feed's own to every page, after what it was sent (never a
+        line: JSON after the last CRLF, as the hand sizes)."""
+        text = json.dumps(note, separators=(",", ":"))
+        for page in self.pages:
+            page.put(text)
 
 
 def window(feeds: dict[int, Feed]) -> float:

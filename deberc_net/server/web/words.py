@@ -123,6 +123,11 @@ class W(StrEnum):
     GONE_UNREACHABLE = "gone-unreachable"
     GONE_NOT_FINISHED = "gone-not-finished"
     STOPPED_WHILE = "stopped-while"
+    # the live page while the match's rematch is on offer, and after (table.js)
+    REMATCH_OFFER = "rematch-offer"
+    REMATCH_AT = "rematch-at"
+    WATCH_IT = "watch-it"
+    NO_REMATCH = "no-rematch"
     # what hangs now, as a deal's start tells its players ('Hanging: 82.'), and a
     # finished deal's sheet note ('hanging 82'); a short game's deal by its winner
     HANGING_NOW = "hanging-now"
@@ -367,6 +372,16 @@ WORDS: dict[W, tuple[str, str]] = {
     ),
     W.GONE_NOT_FINISHED: ("the match was not finished.", "партия не окончена."),
     W.STOPPED_WHILE: ("Not finished: {why} while it ran.", "Не окончена: {why} во время партии."),
+    W.REMATCH_OFFER: (
+        "Its players may agree to a rematch within {seconds} s: it will be linked here.",
+        "Игроки могут договориться о реванше в течение {seconds} с: здесь появится ссылка.",
+    ),
+    W.REMATCH_AT: ("The rematch is at table {table}: ", "Реванш — за столом {table}: "),
+    W.WATCH_IT: ("watch it", "смотреть"),
+    W.NO_REMATCH: (
+        "No rematch: its players did not agree to one.",
+        "Реванша не будет: игроки о нём не договорились.",
+    ),
     # (the human style's deal start, render.hanging_now; the sheet's note, SHEET_HANGING)
     W.HANGING_NOW: ("Hanging: {hanging}.", "Висит: {hanging}."),
     W.HANGING_NOW_AFTER: (
@@ -663,6 +678,10 @@ SCRIPT: dict[str, W] = {
     "hangsThen": W.HANGS_THEN,
     "dealHanging": W.DEAL_HANGING,
     "wonBy": W.WON_BY,
+    "rematchOffer": W.REMATCH_OFFER,
+    "rematchAt": W.REMATCH_AT,
+    "watchIt": W.WATCH_IT,
+    "noRematch": W.NO_REMATCH,
 }
 
 # a match's result for the player whose page it is (views.PlayedMatch.result)

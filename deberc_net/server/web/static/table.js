@@ -27,6 +27,9 @@
     hangingNow: "Hanging: {hanging}.", hangsThen: ", then {points}",
     hangingNowAfter: "Hanging: {hanging} for this deal, {after} for the next{later}.",
     dealHanging: "hanging {hanging}", wonBy: "won by {side}",
+    rematchOffer: "Its players may agree to a rematch within {seconds} s: it will be linked here.",
+    rematchAt: "The rematch is at table {table}: ", watchIt: "watch it",
+    noRematch: "No rematch: its players did not agree to one.",
   }, SAID ? SAID.words : {});
   const FREE = SAID ? SAID.free : "(free)";
   const rankOf = (r) => (SAID && SAID.ranks[r]) || r;  // 'A', or «Т»
@@ -284,6 +287,7 @@
   // mark is the table's, never worked out here.
   function onNote(text) {
     const note = JSON.parse(text);
+    if ("rematch_offer" in note) { onRematchOffer(note.rematch_offer); return; }
     st.handSizes = note.hand_sizes;
     if (note.to_act !== undefined) st.toAct = note.to_act;
     drawSeats(); drawStatus();
@@ -411,6 +415,22 @@
       over.append(a);
     }
   }
+  // Once the match is over its socket stays open while its players may agree to a
+  // rematch (the feed's note: the seconds left, or null once it ended untaken); if they
+  // do, the page is told where it starts as an observer is ('info rematch=T2 table=T'),
+  // and links it: the visitor goes on when he likes, the result still before him
+  // (docs/web.md, "The live socket")
+  function onRematchOffer(seconds) {
+    if (st.rematch) return;
+    setText("rematch", seconds === null ? WORDS.noRematch : put(WORDS.rematchOffer, { seconds }));
+  }
+  function showRematch(table) {
+    st.rematch = table;
+    const p = document.getElementById("rematch");
+    const a = document.createElement("a");
+    a.href = "/table/" + table; a.id = "rematch-link"; a.textContent = WORDS.watchIt;
+    p.replaceChildren(put(WORDS.rematchAt, { table }), a);
+  }
   function onLine(line) {
     window.debercLines.push(line);
     const { tag, fields } = parse(line);
@@ -418,6 +438,7 @@
     if (tag === "info" && /^Table \d+ closes: /.test(fields.text || "")) {
       st.closes = closesText(fields.text);
     }
+    if (tag === "info" && /^\d+$/.test(fields.rematch || "")) showRematch(fields.rematch);
     if (tag === "state") onState(fields);
     else if (tag === "event") onEvent(fields);
     // the socket's first message holds the score sheet, told with its state: the
