@@ -14,7 +14,7 @@ from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket
 
 from deberc_net.server.rematch import REMATCH_S
 from deberc_net.server.web.feed import CLOSED_CHECK_S
-from tests.server.client import LineClient, is_event, play_machine
+from tests.server.client import BOT_START_S, LineClient, is_event, play_machine
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
@@ -130,3 +130,26 @@ async def test_a_rematch_untaken_ends_the_page_with_its_offer(
     else:
         assert took < CLOSED_CHECK_S  # at once: the offer's end wakes the feed
     assert not [line for line in carl.lines if line.startswith("info rematch=")]
+
+
+async def test_a_match_with_no_rematch_on_offer_closes_its_pages_at_its_end(
+    start_web: StartWeb, connect: Connector
+) -> None:
+    """A house bot plays one match only (docs/protocol.md §5.16): nothing to wait for,
+    no note; the socket closes with the table, as it always did."""
+    web: WebServer = await start_web(house_bots=True)
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2 short")
+    await ann.expect("ok", cmd="sit", table="1")
+    url = f"ws://127.0.0.1:{web.http_port}/live/table/1"
+    with trio.fail_after(30):
+        async with open_websocket_url(url) as page:
+            await text_of(page)
+            await ann.send("bot random")
+            await ann.expect("ok", cmd="bot")
+            await play_machine(ann, random.Random(7), timeout=BOT_START_S)
+            ended = trio.current_time()
+            lines, notes = await to_the_end(page)
+            assert trio.current_time() - ended < 5 * CLOSED_CHECK_S  # (the offer: 60 s)
+    assert is_event(lines[-1], "match-end")
+    assert not [note for note in notes if "rematch_offer" in note]
