@@ -280,7 +280,8 @@ class Feed:
                 self.flush()
                 for page in self.pages:
                     page.close()
-                del self.feeds[self.table.id]  # with no checkpoint since the loop's test
+                # with no checkpoint since the loop's test (or gone as it followed)
+                self.feeds.pop(self.table.id, None)
                 self.session.to_feed = None  # what is told until the table lets go: lost
                 self.session.close()
                 self.table.post(Unobserve(self.session))
@@ -295,6 +296,9 @@ class Feed:
         if offer is None:  # none, or none its watchers hear of: the pages end as ever
             return
         self.flush()  # the match's end first
+        # no page joins a closed table, and these are sent next to nothing now: not
+        # counted among the pages that share LIVE_MESSAGES_PER_S (window)
+        del self.feeds[self.table.id]
         self.tell({"rematch_offer": math.ceil(offer.deadline - trio.current_time())})
         while self.pages and not offer.ended.is_set():
             with trio.move_on_at(min(trio.current_time() + CLOSED_CHECK_S, offer.deadline)):
