@@ -475,6 +475,22 @@ class Session:
         if not self.connection.closed and not self.outbox.put(data):  # (_put, written out)
             self._full()
 
+    def send_watched(self, lines: list[str], data: bytes, table: int) -> None:
+        """``send_rendered`` of lines of table ``table``, which this session watches,
+        from a table that cannot tell whether it watches them alongside another (a
+        player of another worker, who may sit or watch at a third: his own worker puts
+        ``[table N]`` before them if so, docs/protocol.md §5.7); here, as they are."""
+        self.send_rendered(lines, data)
+
+    def watches_alongside(self, table: int) -> bool:
+        """Whether this session watches table ``table`` while it sits at another or
+        watches another as well: its lines of that table must say which table they are
+        of (docs/protocol.md §5.7)."""
+        if table not in self.observing:
+            return False
+        seated = self.table
+        return (seated is not None and seated.id != table) or len(self.observing) > 1
+
     def send_asked(self, line: str) -> None:
         """Queue an ``ask`` line already rendered in this session's style (as
         ``Connection.send_asked`` tells it: its answer is not a flood)."""

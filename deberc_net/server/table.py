@@ -2026,15 +2026,18 @@ class Table:
                 if tagged:
                     lines = tagged_lines(lines, self.id, connection.lang)
                 told = rendered[voice] = (lines, encode_lines(lines))
-            target.send_rendered(*told)
+            if observers and human and not tagged and target.remote and target in observers:
+                # another worker's watcher: what else he sits at or watches, his own
+                # worker knows (a table there is none of this one's): it tags them
+                target.send_watched(*told, self.id)
+            else:
+                target.send_rendered(*told)
 
     def watched_alongside(self, session: Session) -> bool:
         """Whether ``session`` watches this table while it sits at another or watches
-        another as well: its lines of this one must say which table they are of."""
-        if session not in self.observers:
-            return False
-        seated = session.table
-        return (seated is not None and seated is not self) or len(session.observing) > 1
+        another as well, as this worker knows: its lines of this one must say which
+        table they are of (another worker's watcher: see ``Session.send_watched``)."""
+        return session in self.observers and session.watches_alongside(self.id)
 
 
 def _in_turn(first: Callable[[], object], then: Callable[[], T]) -> T:

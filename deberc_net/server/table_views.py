@@ -186,6 +186,9 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
         connection = session.connection  # (its table named on each line, as its events)
         session.send_lines(tagged_lines(connection.render(ask), table.id, connection.lang))
         return
+    if seat is None and not session.machine and session.remote:  # (its worker tags it)
+        session.send_watched(session.connection.render(ask), b"", table.id)
+        return
     session.send(ask)
 
 

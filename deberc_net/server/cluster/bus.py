@@ -121,6 +121,7 @@ class Bus:
                 and last.get("merge")
                 and last["k"] == message["k"]
                 and last["s"] == message["s"]
+                and last.get("t") == message.get("t")  # (lines of one table: node._out)
                 and len(last.get("done", ())) < MERGED_DONE
             ):
                 # (its text's quotes are there already)
@@ -141,16 +142,22 @@ class Bus:
             self._last_bytes = _bytes(message)
         self._wake.set()
 
-    def publish_text(self, to: str, session: int, text: str, asks: int) -> None:
+    def publish_text(
+        self, to: str, session: int, text: str, asks: int, table: int | None = None
+    ) -> None:
         """Queue ``text`` for ``session`` on channel ``to`` in as few messages as fit
         (``text_pieces``), merged where they may be (``publish``); ``asks``: with the
-        last."""
+        last. ``table``: the text is lines of that table, which he watches (``t``:
+        merged only with lines of the same table)."""
+        body: Message = {"k": "text", "s": session}
+        if table is not None:
+            body["t"] = table
         if len(text) * WIDEST_LETTER + 2 > TEXT_ROOM:  # (most are a few lines: one piece)
             *pieces, text = text_pieces(text)
             for piece in pieces:
-                self.publish(to, {"k": "text", "s": session, "text": piece, "asks": 0}, merge=True)
+                self.publish(to, body | {"text": piece, "asks": 0}, merge=True)
         if text:
-            self.publish(to, {"k": "text", "s": session, "text": text, "asks": asks}, merge=True)
+            self.publish(to, body | {"text": text, "asks": asks}, merge=True)
 
     async def run(self) -> None:
         async with trio.open_nursery() as nursery:

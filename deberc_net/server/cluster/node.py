@@ -31,7 +31,7 @@ from deberc_net.protocol.connection import MAX_ANSWER_CREDIT, ClockChoice, Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.messages import Msg, Phrase, phrase
-from deberc_net.protocol.render import HandOrder
+from deberc_net.protocol.render import HandOrder, tagged_lines
 
 from ..accounts import name_key
 from ..allowance import seat_given_up
@@ -894,6 +894,9 @@ class Node:
             connection = session.connection
             connection.answer_credit = min(MAX_ANSWER_CREDIT, connection.answer_credit + asks)
         text = message["text"]
+        watched = message.get("t")  # (a table's lines he watches: an older owner's, none)
+        if text and isinstance(watched, int) and not session.machine:
+            text = _tagged_if_alongside(session, watched, text)
         if text and not session.outbox.put(text.encode()):
             session.log.warning("outbox_full", limit=session.outbox.limit)
             session.abort(Ending.NOT_READING)
@@ -1204,13 +1207,18 @@ class Node:
             return
         self.bus.publish(channel(proxy.worker), body)
 
-    def send_out(self, proxy: RemoteSession, lines: list[str], asks: int) -> None:
+    def send_out(
+        self, proxy: RemoteSession, lines: list[str], asks: int, table: int | None = None
+    ) -> None:
+        """``lines`` for ``proxy``'s player; ``table``: they are of that table, which he
+        watches (his worker puts ``[table N]`` before them if he watches it alongside
+        another: Session.send_watched)."""
         if proxy.closed:
             return
         text = "".join(line + "\r\n" for line in lines)
         if proxy.name is None:  # a web page's watcher (docs/web.md): the hand sizes too
             text += self._page_note(proxy, text)
-        self.bus.publish_text(channel(proxy.worker), proxy.remote_id, text, asks)
+        self.bus.publish_text(channel(proxy.worker), proxy.remote_id, text, asks, table)
 
     def _page_note(self, proxy: RemoteSession, text: str) -> str:
         """The hand sizes and the seat to act after ``text`` at the table a page's
@@ -1699,3 +1707,14 @@ def _keeps(login: LoginMark, other: LoginMark) -> bool:
     if here[0]:
         return here[1:] < there[1:]
     return here[1:] > there[1:]
+
+
+def _tagged_if_alongside(session: Session, table: int, text: str) -> str:
+    """``text``, lines of table ``table`` another worker holds, each after ``[table N]``
+    if ``session`` watches that table alongside another (sits at, or watches, one of
+    this worker's or a third's): only here is all of that known (docs/protocol.md
+    §5.7; a review, s44: such a watcher heard them untagged)."""
+    if not session.watches_alongside(table):
+        return text
+    lines = tagged_lines(text.split("\r\n")[:-1], table, session.connection.lang)
+    return "".join(line + "\r\n" for line in lines)

@@ -226,6 +226,9 @@ class RemoteSession(Session):
     def send_rendered(self, lines: list[str], data: bytes) -> None:
         self.send_lines(lines)
 
+    def send_watched(self, lines: list[str], data: bytes, table: int) -> None:
+        self.node.send_out(self, list(lines), 0, table)
+
     # (``why``: its own worker's disconnect line says its reason, as that worker knows it)
     def close(self, why: Ending | None = None) -> None:
         self.node.close_remote(self)

@@ -1,0 +1,87 @@
+"""``serve --workers``: a person who watches another worker's table while he sits at a
+table of his own worker hears each line of the watched one after ``[table N]``, as on
+one server (docs/protocol.md §5.7). The watched table's worker knows only its own
+tables: its stand-in of him sat nowhere and watched that one table, so his lines of it
+came untagged (a review, s44), its 'Waiting for …' read as his own table's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+
+from tests.server.client import (
+    LineClient,
+    close_all,
+    play_machine,
+    second_deal_first_trick,
+)
+
+from .workers import SETTINGS, served_workers, settings_file, until_listed
+
+
+async def _told_to_deal_2s_first_trick(person: LineClient, start: int) -> list[str]:
+    """What ``person`` was told from line ``start`` up to the first trick of deal 2 taken
+    (over the bus from the table's worker: a ping his own worker answers is no mark),
+    but for news of who came to watch."""
+    await person.read_until(lambda x: "Deal 2." in x, 30)
+    await person.read_until(lambda x: " takes " in x, 30)
+    return [x for x in person.lines[start:] if "watches the table" not in x]
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_a_table_of_another_worker_watched_alongside_ones_own_names_itself(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    with trio.fail_after(90):
+        async with served_workers(postgres_url, settings_file(tmp_path, SETTINGS)) as workers:
+            opened: list[LineClient] = []
+            try:
+                ann = await workers.connect(0, "ann")
+                bob = await workers.connect(0, "bob")
+                opened += [ann, bob]
+                await ann.send("new 2")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                cat = await workers.reach(1, "cat")  # a person, seated at worker 1
+                opened.append(cat)
+                await cat.send("login cat")
+                await cat.take(lambda x: x.startswith("Hello, cat"))
+                await cat.send("new 2")
+                await cat.take(lambda x: x.startswith("You sit at table"))
+                eve = await workers.reach(1, "eve")  # a person watching that table only
+                opened.append(eve)
+                await eve.send("login eve")
+                await eve.take(lambda x: x.startswith("Hello, eve"))
+                spy = await workers.connect(1, "spy")  # (reads worker 1's list of tables)
+                opened.append(spy)
+                await until_listed(spy, "tables", f"id={table} ")
+                starts = []
+                for person in (cat, eve):
+                    await person.send(f"observe {table}")
+                    await person.read_until(lambda x: x == f"You observe table {table}.")
+                    starts.append(person.pos)
+                await bob.send(f"sit {table}")
+                await bob.expect("ok", cmd="sit", timeout=10)
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(
+                        play_machine, ann, random.Random(1), second_deal_first_trick()
+                    )
+                    nursery.start_soon(
+                        play_machine, bob, random.Random(2), second_deal_first_trick()
+                    )
+                cat_told = await _told_to_deal_2s_first_trick(cat, starts[0])
+                eve_told = await _told_to_deal_2s_first_trick(eve, starts[1])
+            finally:
+                await close_all(opened)
+    tag = f"[table {table}] "
+    assert any(" plays " in x for x in cat_told), "\n".join(cat_told)
+    # every line of the watched table says so (a wrapped one goes on indented), as on
+    # one server; 'Table N waits for players' names it already
+    assert cat_told[0] == f"Table {table} waits for players: ann, (free)", cat_told
+    assert all(x.startswith(tag) or x.startswith("  ") for x in cat_told[1:]), cat_told
+    # the same story, however wrapped, as one who watches that table only is told
+    assert " ".join(x.removeprefix(tag) for x in cat_told).split() == " ".join(eve_told).split()
+    # one who watches that table only hears it as before
+    assert eve_told and not any(x.startswith("[table") for x in eve_told), eve_told
