@@ -237,7 +237,12 @@ class Club:
         store = self.lobby.store
 
         def look_up() -> tuple[list[dict[str, Any]], bool]:
-            rows = store.recent_games(name)
+            if is_house_rating_name(name):  # its copies played them, as 'finger' lists
+                # its last (a review, s44: 'No finished games', or with the house bots
+                # off 'nobody has played', of a bot with rated matches)
+                rows = [row for _, row in house_bot_games(store, name, 10)]
+            else:
+                rows = store.recent_games(name)
             return rows, bool(rows) or store.account_name(name) is not None
 
         rows, known = await trio.to_thread.run_sync(look_up)

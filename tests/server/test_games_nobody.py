@@ -6,9 +6,12 @@ with no finished game (registered, or logged in) is still told he has none
 
 from __future__ import annotations
 
+import random
 from collections.abc import Awaitable, Callable
 
-from .client import LineClient
+import pytest
+
+from .client import BOT_START_S, LineClient, fields, play_machine
 from .conftest import Connector, StartServer
 
 NOBODY = {"code": "unknown-player", "text": "no player called zed has played here"}
@@ -53,3 +56,34 @@ async def _told(person: LineClient, line: str) -> str:
     while (said := await person.read_until(lambda _: True)) not in ("pong", "понг"):
         out.append(said.strip())
     return " ".join(out)
+
+
+@pytest.mark.timeout(60)
+async def test_games_of_a_house_bot_lists_the_rated_matches_its_copies_played(
+    start_server: StartServer, connect: Connector, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    """'games house-heuristic' said 'No finished games' of a bot whose copies played
+    rated matches, and, the house bots off, that nobody had played under the name, while
+    'finger' listed them as its last games (a review, s44): it lists them, as 'finger'
+    does (docs/protocol.md §5.11)."""
+    await register("ann", "pw-ann-1")
+    port = await start_server(house_bots=True)
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send("new 2 short")
+    await ann.expect("ok", cmd="sit")
+    await ann.send("bot heuristic rated")
+    await ann.expect("ok", cmd="bot")
+    end = fields(await play_machine(ann, random.Random(7), timeout=BOT_START_S))[1]
+    assert end["kind"] == "match-end", end
+    await ann.send("finger house-heuristic")
+    last = (await ann.expect("finger"))["last"]
+    assert last == end["match"], last
+    for where in (port, await start_server(house_bots=False)):  # the house bots off too
+        bob = await connect.machine(where, f"bob{where}")
+        await bob.send("games house-heuristic")
+        games = await bob.expect("games")
+        assert (games["name"], games["count"]) == ("house-heuristic", "1"), games
+        game = fields(await bob.read_until(lambda x: x.startswith("game ")))[1]
+        assert game["match"] == end["match"], game
+        await bob.send("finger house-heuristic")
+        assert (await bob.expect("finger"))["last"] == last
