@@ -7,6 +7,7 @@ came untagged (a review, s44), its 'Waiting for …' read as his own table's."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import trio
 from tests.server.client import (
     LineClient,
     close_all,
+    is_event,
     play_machine,
     second_deal_first_trick,
 )
@@ -29,6 +31,11 @@ async def _told_to_deal_2s_first_trick(person: LineClient, start: int) -> list[s
     await person.read_until(lambda x: "Deal 2." in x, 30)
     await person.read_until(lambda x: " takes " in x, 30)
     return [x for x in person.lines[start:] if "watches the table" not in x]
+
+
+def _next_trick() -> Callable[[str], bool]:
+    """A stop for play_machine: the next trick taken."""
+    return lambda line: is_event(line, "trick")
 
 
 @pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
@@ -73,6 +80,15 @@ async def test_a_table_of_another_worker_watched_alongside_ones_own_names_itself
                     )
                 cat_told = await _told_to_deal_2s_first_trick(cat, starts[0])
                 eve_told = await _told_to_deal_2s_first_trick(eve, starts[1])
+                await cat.send("leave")  # his own table: he watches that one alone now
+                await cat.read_until(lambda x: x.startswith("You leave table"))
+                alone = len(cat.lines)
+                async with trio.open_nursery() as nursery:  # the next trick
+                    for client, seed in ((ann, 3), (bob, 4)):
+                        stop = _next_trick()
+                        nursery.start_soon(play_machine, client, random.Random(seed), stop)
+                await cat.read_until(lambda x: " takes " in x, 30)
+                cat_alone = cat.lines[alone:]
             finally:
                 await close_all(opened)
     tag = f"[table {table}] "
@@ -83,5 +99,9 @@ async def test_a_table_of_another_worker_watched_alongside_ones_own_names_itself
     assert all(x.startswith(tag) or x.startswith("  ") for x in cat_told[1:]), cat_told
     # the same story, however wrapped, as one who watches that table only is told
     assert " ".join(x.removeprefix(tag) for x in cat_told).split() == " ".join(eve_told).split()
+    # his own table left, he hears it as one who watches it only: his worker asks
+    # where he is as each line comes
+    assert any(" plays " in x for x in cat_alone), cat_alone
+    assert not any(x.startswith("[table") for x in cat_alone), cat_alone
     # one who watches that table only hears it as before
     assert eve_told and not any(x.startswith("[table") for x in eve_told), eve_told
