@@ -87,3 +87,19 @@ async def test_games_of_a_house_bot_lists_the_rated_matches_its_copies_played(
         assert game["match"] == end["match"], game
         await bob.send("finger house-heuristic")
         assert (await bob.expect("finger"))["last"] == last
+
+
+async def test_games_of_a_banned_name_nobody_holds_is_unknown_to_an_admin_too(
+    start_server: StartServer, connect: Connector, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    """An admin's 'finger' of a banned name nobody holds tells its ban (§5.18); 'games'
+    has no game to list, and says nobody has played under it (docs/protocol.md §5.11)."""
+    await register("boss", "boss-pass")
+    port = await start_server(admins=["boss"])
+    boss = await connect.machine(port, "boss", "boss-pass")
+    await boss.send("ban zed")
+    await boss.expect("ok", cmd="ban")
+    await boss.send("finger zed")
+    assert (await boss.expect("finger"))["registered"] == "0"
+    await boss.send("games zed")
+    assert await boss.expect("error") == NOBODY
