@@ -132,6 +132,9 @@ class TableState:
     # the seek we wait with, as the server said it (None: none); sitting, leaving, a
     # login (a new connection: the server forgot it) and 'unseek' end it
     seeking: str | None = None
+    # the server drains (its notice, docs/protocol.md §11.4a): no new game starts, so no
+    # rematch is on offer; a new connection (a banner) is to a server that may not
+    draining: bool = False
     # the game of our last match played, as 'seek' takes it ('2 tertz to-301'): F7
     # seeks it again (None: none played yet, or its game not told: F7 seeks 'seek 2')
     played: str | None = None
@@ -350,6 +353,8 @@ BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
 # how long after its end a match may be played again)
 HOUSE_PREFIX = "house-"
 REMATCH_S = 60
+# the server's notice of a drain, in either language (docs/protocol.md §11.4a)
+_DRAINING = frozenset(phrase(Msg.DRAINING).text(lang) for lang in Lang)
 
 
 def _won(state: TableState, row: DealScore) -> DealScore:
@@ -470,6 +475,8 @@ def _fold(state: TableState, line: Line) -> TableState:
         return _gathered(attrs.evolve(state, reply=(*state.reply, line), reply_left=left))
     if tag == Tag.LAST:
         return _last(state, line)
+    if tag == Tag.INFO and line.text in _DRAINING:
+        state = attrs.evolve(state, draining=True)
     if tag == Tag.INFO and _closes(state, line.text or ""):
         # the table pane goes; the log keeps it
         return _log(_lobby(state), state.server_text(line.text or ""))
@@ -488,7 +495,7 @@ def _fold(state: TableState, line: Line) -> TableState:
     if isinstance(tag, Tag):
         return state
     if banner_protocol(line.line) is not None:
-        state = attrs.evolve(state, banners=state.banners + 1)
+        state = attrs.evolve(state, banners=state.banners + 1, draining=False)
         if state.banners > 1 and state.name is None:  # made again, with no login to
             return _log(state, state.say(T.CONNECTED_AGAIN))  # answer: said now (once
             # greeted is enough)
@@ -1295,8 +1302,8 @@ def _rematch_offered(state: TableState, line: Line) -> bool:
     is one, §5.1), not to the one whose 'leave' ended it (``_left_match_ended`` tells
     him, after 'ok leave', unless that crossed the end). A tryout (s44): the client's player never
     heard of the rematch."""
-    if state.seat is None or line.get_int("table") != state.table:
-        return False
+    if state.seat is None or line.get_int("table") != state.table or state.draining:
+        return False  # (a drain: no new game starts, none is offered)
     reason = line.get_str("reason")
     if reason == MatchEndReason.INTERNAL:  # the table failed: no result
         return False

@@ -42,10 +42,18 @@ class Refusal(enum.StrEnum):
 
     BOARD = "board"  # a ladder's board is not played again
     HOUSE_BOT = "house-bot"  # a house bot plays one match only
+    DRAIN = "drain"  # the server drains: no new game starts (docs/protocol.md §11.4a)
 
     @property
     def said(self) -> Msg:
-        return Msg.REMATCH_BOARD if self is Refusal.BOARD else Msg.REMATCH_HOUSE_BOT
+        return _REFUSALS_SAID[self]
+
+
+_REFUSALS_SAID = {
+    Refusal.BOARD: Msg.REMATCH_BOARD,
+    Refusal.HOUSE_BOT: Msg.REMATCH_HOUSE_BOT,
+    Refusal.DRAIN: Msg.DRAIN_REFUSED,
+}
 
 
 class Ended(enum.StrEnum):
@@ -146,6 +154,10 @@ class Rematches:
             refusal = Refusal.BOARD
         elif any(self.lobby.house.get(n) is not None for n in names):
             refusal = Refusal.HOUSE_BOT
+        elif self.lobby.drain.begun:
+            # none is said to be on offer: a 'rematch' is refused now (a review, s44:
+            # its people were told "'rematch' within 60 s …", then refused)
+            refusal = Refusal.DRAIN
         offer = Offer(
             table.id,
             names,

@@ -320,3 +320,39 @@ async def test_during_a_drain_an_empty_tables_says_no_new_game_starts(
     dora = await connect.machine(port, "dora")
     await dora.send("tables")
     assert await dora.expect("tables") == {"count": "0", "total": "0", "page": "1", "pages": "1"}
+
+
+async def test_a_match_over_during_a_drain_offers_no_rematch(
+    nursery: trio.Nursery, db_path: Path, connect: Connector, register: Register
+) -> None:
+    """A match that ended during a drain told its people "'rematch' within 60 s plays
+    again with the same players." (and the terminal client said it too), and each one's
+    'rematch' was then refused: no new game starts (a review, s44). Nothing is on
+    offer: his 'rematch' is refused as before, and none is said to be."""
+    await register("boss", "owners")
+    port = await _serving(nursery, db_path, trio.Event())
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    sat = await ann.read_until(lambda x: x.startswith("You sit at table"))
+    table = sat.split()[4].rstrip(",.")
+    await bob.send(f"sit {table}")
+    await bob.read_until(lambda line: is_event(line, "start"))
+    carl = await connect.machine(port, "carl")  # a match that plays on: the drain waits
+    dan = await connect.machine(port, "dan")
+    await carl.send("new 2")
+    other = (await carl.expect("ok", cmd="sit"))["table"]
+    await dan.send(f"sit {other}")
+    await dan.read_until(lambda line: is_event(line, "start"))
+    boss = await connect.machine(port, "boss", "owners")
+    await boss.send("drain")
+    await boss.expect("ok", cmd="drain")
+    await bob.send("leave!")
+    await bob.expect("ok", cmd="leave")
+    await ann.read_until(lambda x: x.startswith("Game over"))
+    told = await person_told(ann, "rematch")
+    assert not any("'rematch' within" in x for x in ann.lines), ann.lines
+    said = " ".join(x.strip() for x in told)
+    assert f"Error (shutting-down): {RESTARTS}: no new game starts now" in said, told
+    await bob.send("rematch")  # a program: refused as ever
+    assert await bob.expect("error") == REFUSED
