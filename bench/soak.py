@@ -1,6 +1,7 @@
 """Soak: the attacks of docs/security.md, all at once, against a server with bots playing.
 
     .venv/bin/python bench/soak.py [--minutes 1] [--pairs 4] [--at-least-deals 0]
+                                   [--at-least-takeovers 0]
 
 Starts ``deberc-net``'s server in a subprocess (fresh SQLite file; every client here
 but the ``help`` prober comes from 127.0.0.1, so the per-address connection limit is
@@ -25,7 +26,10 @@ and the deals stored against the deals the bots saw finish (none fewer: a deal t
 server ended as the bots were stopped may be one more). ``--at-least-deals N`` goes on
 past ``--minutes`` until the bots have seen N deals end (for at most a minute more): a
 short soak on a busy machine (the test suite's few seconds) may otherwise end before the
-bots are seated, and prove nothing of the deals.
+bots are seated, and prove nothing of the deals. ``--at-least-takeovers N`` likewise
+until N takeover attempts are answered: they come from 127.0.0.1, whose logins wait
+behind its own flood of them (docs/security.md §1), and on a loaded machine a short
+soak ended with its first still waiting (``0 of 0 attempts``).
 """
 
 from __future__ import annotations
@@ -248,8 +252,9 @@ async def registrar(port: int, tally: Tally) -> None:
             pass
 
 
-# how long a soak goes on past its --minutes for its --at-least-deals, at the most
-MORE_FOR_DEALS_S = 60.0
+# how long a soak goes on past its --minutes for its --at-least-deals and
+# --at-least-takeovers, at the most
+MORE_FOR_COUNTS_S = 60.0
 
 
 async def soak(port: int, args: argparse.Namespace, tally: Tally) -> None:
@@ -269,8 +274,11 @@ async def soak(port: int, args: argparse.Namespace, tally: Tally) -> None:
         nursery.start_soon(guesser, port, tally)
         nursery.start_soon(registrar, port, tally)
         await trio.sleep(args.minutes * 60)
-        with trio.move_on_after(MORE_FOR_DEALS_S):
-            while len(tally.deals) < args.at_least_deals:
+        with trio.move_on_after(MORE_FOR_COUNTS_S):
+            while (
+                len(tally.deals) < args.at_least_deals
+                or tally.takeover_tries < args.at_least_takeovers
+            ):
                 await trio.sleep(0.05)
         nursery.cancel_scope.cancel()
 
@@ -316,6 +324,12 @@ def main() -> None:
         type=int,
         default=0,
         help="go on past --minutes (a minute at most) until the bots saw this many deals end",
+    )
+    parser.add_argument(
+        "--at-least-takeovers",
+        type=int,
+        default=0,
+        help="go on past --minutes (a minute at most) until this many takeovers were tried",
     )
     args = parser.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -773,9 +773,10 @@ def test_the_soak_runs_as_the_page_says_and_loses_no_deal_nor_a_name() -> None:
     (command,) = [line for line in _examples("## The soak test")[0].splitlines() if line]
     assert command.split()[1:] == ["bench/soak.py", "--minutes", "1"]
     done = subprocess.run(
-        # a deal at least: on a busy machine 3 s may end before the bots are seated
+        # a deal and a takeover attempt at least: on a busy machine 3 s may end before
+        # the bots are seated, or with the first attempt still in 127.0.0.1's line
         [sys.executable, str(ROOT / "bench" / "soak.py"), "--minutes", "0.05", "--pairs", "2",
-         "--at-least-deals", "1"],
+         "--at-least-deals", "1", "--at-least-takeovers", "1"],
         capture_output=True, text=True, timeout=80, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
