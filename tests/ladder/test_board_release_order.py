@@ -249,12 +249,18 @@ def test_the_runs_release_of_a_withheld_board_waits_out_a_lost_connection(
         _wait_for("the board to be queued",
                   lambda: _query(postgres_url, "SELECT count(*) FROM ladder_boards") == [(1,)],
                   deadline)  # fmt: skip
+        # the run's count frozen until the worker's release is held and undone: seeing
+        # the board done first (the worker's release asked of its server after its
+        # store, a loaded machine's second or more), it released it itself, held there,
+        # and the worker's waited behind it, never held (the test timed out)
+        run.send_signal(signal.SIGSTOP)
         doomed = _worker(postgres_url, tmp_path / "doomed.log", DOOMED)
         processes.append(doomed)
         held = _held_backend(postgres_url, "held_at", "the worker held at its release", deadline)
         doomed.kill()
         doomed.wait(timeout=10)
         _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)
+        run.send_signal(signal.SIGCONT)
         held = _held_backend(postgres_url, "run_held_at", "the run held at its release", deadline)
         _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)  # its connection cut
         out, err = run.communicate(timeout=max(1.0, deadline - time.monotonic()))
