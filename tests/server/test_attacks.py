@@ -14,7 +14,6 @@ import socket
 import stat
 import sys
 import threading
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -983,30 +982,44 @@ async def test_one_addresss_queue_of_password_checks_holds_up_no_one_else(
         await register(name, "pw")
     running: list[str] = []
     most: dict[str, int] = {}
+    beside: list[list[str]] = []  # the checks running as the honest one began
     lock = threading.Lock()
+    honest_checked = threading.Event()
     slow_hash = accounts.password_hash
 
-    def timed(password: str, salt: bytes) -> bytes:  # each hash takes 0.3 s, in its thread
+    def held(password: str, salt: bytes) -> bytes:
+        """The flood's checks held in their threads until the honest one has run: not a
+        time (1 s was allowed it, which a loaded machine's login alone may take)."""
         with lock:
+            if password == "pw":
+                beside.append(list(running))
             running.append(password)
             for who in set(running):
                 most[who] = max(most.get(who, 0), running.count(who))
-        time.sleep(0.3)
+        if password == "flood":
+            honest_checked.wait(10)  # (the honest one behind them: 10 s each)
         with lock:
             running.remove(password)
+        if password == "pw":
+            honest_checked.set()
         return slow_hash(password, salt)
 
-    monkeypatch.setattr(accounts, "password_hash", timed)
+    monkeypatch.setattr(accounts, "password_hash", held)
     flood = [await connect.raw(port, name, "127.0.0.2") for name in names]
     for client in flood:
         await client.send("style machine")
         await client.expect("ok", cmd="style")
     for client, name in zip(flood, names, strict=True):  # at once, free threads or not
         await client.send(f"login {name} flood")
-    await trio.sleep(0.05)
-    with trio.fail_after(1):  # not behind the 4 of them (1.2 s)
+    with trio.fail_after(10):  # (its first check held: the flood's are under way)
+        while "flood" not in running:
+            await trio.sleep(0.01)
+    try:  # not behind the 4 of them (held 10 s each; the client waits 5 s)
         reply = await _login_reply(port, "login honest pw", connect, "127.0.0.3")
+    finally:
+        honest_checked.set()  # (the flood's threads let go, whatever happened)
     assert reply.get("cmd") == "login"
+    assert beside == [["flood"]]  # beside the flood's one check held, not after it
     for client in flood:
         assert fields(await client.read_until(lambda x: x.startswith("error ")))[1]["code"] == (
             "bad-password"

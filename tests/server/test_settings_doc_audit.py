@@ -1016,7 +1016,10 @@ async def test_a_window_of_0_counts_nothing(
 
 @pytest.mark.timeout(30)
 async def test_empty_table_0_closes_a_deserted_waiting_table_at_once(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     port = await start_server(empty_table_ms=0)
     ann = await connect.machine(port, "ann")
@@ -1025,7 +1028,9 @@ async def test_empty_table_0_closes_a_deserted_waiting_table_at_once(
     with structlog.testing.capture_logs() as logs:
         await ann.send("quit")
         await ann.wait_closed()
-        with trio.fail_after(2):  # (its default, 10 s, would fail here)
+        # virtual time (a loaded machine's real seconds are not the server's delay):
+        # its default, 10 s, would fail here
+        with trio.fail_after(2):
             while not _of(logs, "table_closed"):
                 await trio.sleep(0.01)
     [closed] = _of(logs, "table_closed")
@@ -1254,7 +1259,10 @@ async def test_clock_warning_0_warns_nobody(
 
 @pytest.mark.timeout(30)
 async def test_away_limit_0_forfeits_a_dropped_players_match_at_once(
-    start_server: StartServer, connect: Connector
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     """ "0: at once": the match of a player whose connection drops ends then, on `away`
     (with the default, two minutes later)."""
@@ -1264,7 +1272,7 @@ async def test_away_limit_0_forfeits_a_dropped_players_match_at_once(
     await seat_pair(ann, bob)
     await bob.read_until(lambda x: x.startswith("event ") and "kind=start" in x)
     await ann.aclose()  # dropped, no quit
-    with trio.fail_after(3):  # (real time)
+    with trio.fail_after(3):  # (virtual time: the default, 120 s, would fail here)
         end = fields(await bob.read_until(_is_match_end))[1]
     assert end["reason"] == "away", end
 
