@@ -577,11 +577,15 @@ class Matchmaking:
             and bot.table.post(Sit(session, None), request=True, capped=False)
         ):
             return
+        key = name_key(session.name)
         for table in self.lobby.tables.values():
             if (
                 table.state == TableState.WAITING
                 and table.reserved is not None
-                and name_key(session.name) in (name_key(n) for n in table.reserved)
+                and key in (name_key(n) for n in table.reserved)
+                # (another worker's board he played, its end told before its copy's:
+                # asked there, "there is no table", and his seek lost)
+                and not table.stale_for(key)
                 and table.post(Sit(session, None), request=True, capped=False)
             ):
                 return
@@ -666,11 +670,24 @@ class Matchmaking:
             table.told_ends.append(session)
         else:
             table.post(Observe(session))  # before anyone sits: the admin sees the whole board
+        self.seat_reserved_seekers(table)
+
+    def seat_reserved_seekers(self, table: Table) -> None:
+        """Seat at ``table``, if it is reserved and waits, those it names who wait here
+        with 'seek reserved': at its reservation, or, another worker's table under
+        ``serve --workers``, once its copy is heard here (a seek made before the copy
+        came waited, unseated, till its seat forfeited at the away limit: a ladder's
+        bot on another worker than its admin's)."""
+        if table.reserved is None or table.state != TableState.WAITING:
+            return
+        names = {name_key(n) for n in table.reserved}
         for seeker in list(self.seekers):
             if (
                 seeker.seeking is RESERVED
                 and seeker.name is not None
-                and name_key(seeker.name) in (name_key(n) for n in seats)
+                and name_key(seeker.name) in names
+                and not table.stale_for(name_key(seeker.name))
+                and not (seeker.remote and table.remote)  # (a stand-in goes one hop)
             ):
                 self.forget(seeker)
                 table.post(Sit(seeker, None))

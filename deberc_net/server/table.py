@@ -267,6 +267,12 @@ class Table:
         """Seats promised to those on their way (``coming``): taken for matchmaking."""
         return len(self.coming)
 
+    def stale_for(self, key: str) -> bool:
+        """Whether this table, as listed here, is old news for the player of name key
+        ``key``: never for this worker's own; another's copy (cluster/remote.py) may
+        still say waiting when it has seated him, played and ended meanwhile."""
+        return False
+
     def info(self) -> ev.TableInfo:
         return ev.TableInfo(
             id=self.id,

@@ -946,6 +946,8 @@ class Node:
                 # there; its loss is no offer lost, §5.16)
                 off = OfferElsewhere(owner, session.table.id, until, names, standing=standing)
                 self.rematch_at[session.id] = off
+                if session.name is not None:  # (a 'seek reserved' next seats him elsewhere)
+                    session.table.left_here.add(name_key(session.name))
                 session.table, session.seat = None, None
             return
         table = self._table_copy(message["w"], message["info"])
@@ -1440,6 +1442,8 @@ class Node:
             copy = self._table_copy(owner, described)
             if self.held_elsewhere:
                 self._seat_again(copy)
+            # a seek reserved made here before this copy came (docs/scaling.md)
+            self.lobby.matchmaking.seat_reserved_seekers(copy)
         for table_id in message["gone"]:
             table = self.lobby.tables.get(table_id)
             if isinstance(table, RemoteTable) and table.owner == owner:

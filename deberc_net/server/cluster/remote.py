@@ -72,6 +72,9 @@ class RemoteTable(Table):
     node: Node | None = None
     copy: ev.TableInfo | None = None
     now: MatchNow | None = None  # its match, once started
+    # the name keys of this worker's players its owner placed out of it (their match
+    # there over): a reserved copy still told waiting is old news for them (stale_for)
+    left_here: set[str] = attrs.field(factory=set)
 
     def update(
         self,
@@ -86,6 +89,9 @@ class RemoteTable(Table):
         self.private = private
         self.reserved = reserved
         self.board = board
+
+    def stale_for(self, key: str) -> bool:
+        return key in self.left_here
 
     def update_match(self, now: MatchNow | None, away_left_s: dict[int, float]) -> None:
         """Its match as told, and how long each away seat is still held (seconds, when
