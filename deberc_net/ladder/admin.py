@@ -57,12 +57,45 @@ class AdminClient:
             raise ScheduleError(f"cannot connect to {host}:{port}: {exc}") from exc
         admin = cls(stream)
         await admin.send("style machine")
+        if local is None:
+            await admin._is_its_admin(host, port, name)
         await admin.send(f"login {name} {password}")
         with trio.fail_after(LOGIN_S):
             while True:
                 line = await admin.next()
                 if line.tag is Tag.OK and line.get_str("cmd") == "login":
                     return admin
+                if line.tag is Tag.ERROR:
+                    raise ScheduleError(f"the ladder could not log in: {line.text}")
+
+    async def _is_its_admin(self, host: str, port: int, name: str) -> None:
+        """A --server's: ``name`` logs in without its password first. A registered name is
+        refused ('give the password': no wrong password counted, nothing hashed), and the
+        login with it follows; a free one would be registered by that login, with the
+        admin's password, as an ordinary account the server's owner could not then
+        register as its admin (nor would a reserve be let through): the ladder stops,
+        the name taken as a guest's for a moment, nothing stored."""
+        await self.send(f"login {name}")
+        with trio.fail_after(LOGIN_S):
+            while True:
+                line = await self.next()
+                if line.tag is Tag.OK and line.get_str("cmd") == "login":
+                    await self.aclose()
+                    raise ScheduleError(
+                        f"{host}:{port} does not list {name} in its admins: its owner "
+                        f"registers it there (deberc-net admin {name}, the password on "
+                        "standard input) and lists it in its admins (docs/bots.md); "
+                        "nothing was registered"
+                    )
+                if line.tag is Tag.ERROR and line.get_str("code") == "bad-password":
+                    return  # registered: its password is asked for
+                if line.tag is Tag.ERROR and line.get_str("code") == "not-allowed":
+                    await self.aclose()
+                    raise ScheduleError(
+                        f"{name} is one of {host}:{port}'s admins but not registered "
+                        f"there: its owner registers it (deberc-net admin {name}, the "
+                        "password on standard input; docs/bots.md)"
+                    )
                 if line.tag is Tag.ERROR:
                     raise ScheduleError(f"the ladder could not log in: {line.text}")
 
