@@ -917,7 +917,7 @@ class Table:
             else:
                 guest.send(invited)
         elif self.lobby.node is not None:  # perhaps on another worker
-            self.lobby.node.tell_invited(name, invited)
+            self.lobby.node.tell_invited(name, invited, self)
 
     def _summon(self, session: Session, kind: HouseBotKind, level: int | None, rated: bool) -> None:
         """'bot KIND [LEVEL] [rated]': a house bot comes to sit here (server/house.py)."""

@@ -589,15 +589,21 @@ class Node:
     def elsewhere(self, name: str) -> Present | None:
         return self.present.get(name_key(name))
 
-    def tell_invited(self, name: str, invited: ev.Invited) -> None:
-        """'invite NAME' at a table here, NAME on another worker: he is told there."""
+    def tell_invited(self, name: str, invited: ev.Invited, table: Table) -> None:
+        """'invite NAME' at ``table`` here, NAME on another worker: he is told there,
+        with the table, so that his 'sit' at once finds its copy there (the tables told
+        every SNAPSHOT_S came after the invitation: 'there is no table T', s44)."""
         present = self.elsewhere(name)
         if present is None or not present.online:
             return
         body = invited_for_bus(invited) | {"k": "invited", "to": name}
+        body["info"] = table_for_bus(table, self.lobby.config.away_limit_ms)
+        self._copied_elsewhere(table)
         self.bus.publish(channel(present.worker), body)
 
     def _invited(self, message: dict[str, Any]) -> None:
+        if "info" in message:  # (a worker of an older version tells none)
+            self._table_copy(message["w"], message["info"])
         session = self.lobby.online.get(name_key(message["to"]))
         # not told to one who ignores the inviter (docs/protocol.md §5.21): kept for
         # his 'unignore'
