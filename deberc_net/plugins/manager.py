@@ -106,6 +106,12 @@ class RuleManager(pluggy.PluginManager):
         return opts
 
 
+def said_counts(counts: Iterable[int]) -> str:
+    """Player counts as a sentence says them: '2', '2 or 3', '2, 3 or 4'."""
+    told = [str(n) for n in sorted(counts)]
+    return told[0] if len(told) == 1 else f"{', '.join(told[:-1])} or {told[-1]}"
+
+
 def _is_async(function: object) -> bool:
     """A trio author's ``async def`` hook: called, it makes a coroutine nobody awaits."""
     function = inspect.unwrap(function) if callable(function) else function
@@ -412,8 +418,19 @@ class RuleBook:
             if rule.info.kind != expected:
                 raise RuleError(f"{name!r} is {_a(rule.info.kind)} rule, not {_a(expected)}")
             if players not in rule.info.players:
-                counts = ", ".join(str(p) for p in rule.info.players)
-                raise RuleError(f"{name!r} is for {counts} players, not {players}")
+                # said as a person says it, with what to do instead (a tryout, s44: "is
+                # for 2, 3 players, not 4" told neither): an option left out, a variant
+                # played by as many as it is for
+                counts = said_counts(rule.info.players)
+                if expected == RuleKind.OPTION:
+                    raise RuleError(
+                        f"{name!r} is for {counts} players, not {players}:"
+                        f" leave it out, or play with {counts}"
+                    )
+                raise RuleError(
+                    f"{name!r} is for {counts} players, not {players}:"
+                    f" play it with {counts}, or choose another variant"
+                )
             if name not in picked:
                 picked.append(name)
         infos = {name: self._rules[name].info for name in picked}

@@ -383,6 +383,7 @@ class Msg(StrEnum):
     NOBODY_HERE = "nobody-here"
     NOBODY_PLAYED = "nobody-played"
     PLAYERS_A_NUMBER = "players-a-number"
+    PLAYERS_NO_GAME = "players-no-game"
     REMATCH_SEATED = "rematch-seated"
     RANDOM_NOT_RATED = "random-not-rated"
     BOT_WHICH = "bot-which"
@@ -415,6 +416,7 @@ class Msg(StrEnum):
     RULES_VARIANT_AS_OPTION = "rules-variant-as-option"
     RULES_WRONG_KIND = "rules-wrong-kind"
     RULES_PLAYERS = "rules-players"
+    RULES_VARIANT_PLAYERS = "rules-variant-players"
     RULES_NEEDS_BIDDING = "rules-needs-bidding"
     RULES_NOT_WITH_VARIANT = "rules-not-with-variant"
     RULES_ONLY_WITH_VARIANT = "rules-only-with-variant"
@@ -1710,6 +1712,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "«{word}» — не опция: число игроков пишется цифрой, {head} или {last}"
         " ({command} [ИГРОКОВ] [ВАРИАНТ] [ОПЦИИ…]); варианты и опции перечисляет rules",
     ),
+    # 'new 5': no variant is for that many (docs/protocol.md §5.3)
+    Msg.PLAYERS_NO_GAME: (
+        "no game here is played by {players}: PLAYERS is {counts}"
+        " ({command} [PLAYERS] [VARIANT] [OPTION ...])",
+        "здесь нет игры на столько игроков ({players}): число игроков — {counts}"
+        " ({command} [ИГРОКОВ] [ВАРИАНТ] [ОПЦИИ…])",
+    ),
     Msg.REMATCH_SEATED: (
         "you sit at table {table}: 'leave' first",
         "вы сидите за столом {table}: сначала leave",
@@ -1830,9 +1839,16 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{name} is {kind} rule, not {expected}",  # {kind}: 'an option', 'a variant'
         "{name} — {kind}, а не {expected}",
     ),
-    Msg.RULES_PLAYERS: (
-        "{name} is for {counts} players, not {players}",
-        "{name} — для {counts} игроков, а не для {players}",
+    Msg.RULES_PLAYERS: (  # an option
+        "{name} is for {counts} players, not {players}: leave it out, or play with {counts}",
+        "{name} — для {counts} игроков, а не для {players}: уберите эту опцию"
+        " или наберите другое число игроков ({counts})",
+    ),
+    Msg.RULES_VARIANT_PLAYERS: (
+        "{name} is for {counts} players, not {players}: play it with {counts},"
+        " or choose another variant",
+        "{name} — для {counts} игроков, а не для {players}: наберите другое число игроков"
+        " ({counts}) или другой вариант",
     ),
     Msg.RULES_NEEDS_BIDDING: (
         "{name} needs a player who orders; the variant {variant} has no bidding",

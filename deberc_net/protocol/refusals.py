@@ -220,6 +220,7 @@ def refusal_phrase(
 # may hold a quote ('new 2 it's': "it's").
 _QUOTED = r"'(?:[^'\\]|\\.)*'" + "|" + r'"(?:[^"\\]|\\.)*"'
 _KIND = r"variant|option|players"
+_COUNTS = r"\d+(?:, \d+)*(?: or \d+)?"  # player counts: '2', '2 or 3', '2, 3 or 4'
 
 
 def _q(group: str) -> str:
@@ -252,7 +253,16 @@ _RULE_FORMS: tuple[tuple[str, Msg], ...] = (
         rf"{_q('name')} is an? (?P<kind>{_KIND}) rule, not an? (?P<expected>{_KIND})",
         Msg.RULES_WRONG_KIND,
     ),
-    (rf"{_q('name')} is for (?P<counts>[\d, ]+) players, not (?P<players>\d+)", Msg.RULES_PLAYERS),
+    (
+        rf"{_q('name')} is for (?P<counts>{_COUNTS}) players, not (?P<players>\d+):"
+        r" leave it out, or play with (?P=counts)",
+        Msg.RULES_PLAYERS,
+    ),
+    (
+        rf"{_q('name')} is for (?P<counts>{_COUNTS}) players, not (?P<players>\d+):"
+        r" play it with (?P=counts), or choose another variant",
+        Msg.RULES_VARIANT_PLAYERS,
+    ),
     (
         rf"{_q('name')} needs a player who orders; the variant {_q('variant')} has no bidding",
         Msg.RULES_NEEDS_BIDDING,
@@ -341,9 +351,8 @@ def _rule_value(key: Msg, group: str, text: str) -> Value:
         return _own(f"{_article(text)} {text}", _RU_KINDS[text])
     if group in ("kind", "expected"):
         return _own(text, (_RU_KINDS_OF if key in _UNKNOWN else _RU_KINDS)[text])
-    if group == "counts":  # '2, 3, 4' players: «2, 3 или 4»
-        head, _, last = text.rpartition(", ")
-        return _own(text, f"{head} или {last}" if head else text)
+    if group == "counts":  # '2, 3 or 4' players: «2, 3 или 4»
+        return _own(text, text.replace(" or ", " или "))
     try:  # a name: 'tertz', «tertz»
         word = ast.literal_eval(text)
     except (ValueError, SyntaxError):  # (a repr always reads back: never)

@@ -14,6 +14,7 @@ import attrs
 import trio
 
 from deberc_net.plugins import RuleBook, RuleError, RuleKind
+from deberc_net.plugins.manager import said_counts
 from deberc_net.plugins.naming import rule_named, variant_named
 from deberc_net.plugins.near_names import near_name
 from deberc_net.protocol import events as ev
@@ -75,8 +76,15 @@ def game_settings(args: Sequence[str], rules: RuleBook) -> GameSettings:
 def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Error | None:
     """'new two': a first word that is no number, no variant and no rule, nor near one
     (a mistyped 'kharkof' is named by the rules' own refusal), where the player count
-    comes. Refused saying that PLAYERS is a number, not with every option's name."""
-    if not args or number_word(args[0]) is not None or variant_named(args[0], rules) is not None:
+    comes. Refused saying that PLAYERS is a number, not with every option's name. And
+    'new 5': a player count no game is for, refused naming the counts there are, not
+    the variant he never typed (a tryout, s44: "'moscow' is for 2, 3, 4 players")."""
+    if not args:
+        return None
+    counted = number_word(args[0])
+    if counted is not None:
+        return _count_refused(command, args[0], counted, rules)
+    if variant_named(args[0], rules) is not None:
         return None
     word = args[0]
     chosen = [r.name for r in rules.rules() if r.info.kind in (RuleKind.VARIANT, RuleKind.OPTION)]
@@ -92,6 +100,19 @@ def players_refused(command: str, args: Sequence[str], rules: RuleBook) -> ev.Er
         last=counts[-1],
         command=command,
     )
+    return ev.error("bad-rules", said)
+
+
+def _count_refused(command: str, typed: str, players: int, rules: RuleBook) -> ev.Error | None:
+    """A player count that no variant is for (a variant named or not: the count is what
+    is wrong), said as typed, with the counts there are; None for one some variant is
+    for (a variant named that is not for it is the rule book's to refuse, by its name)."""
+    counts = {n for r in rules.rules() if r.info.kind == RuleKind.VARIANT for n in r.info.players}
+    if players in counts:
+        return None
+    told = said_counts(counts)  # '2, 3 or 4': «2, 3 или 4»
+    either = phrase(Msg.OWN_WORDS, en=told, ru=told.replace(" or ", " или "))
+    said = phrase(Msg.PLAYERS_NO_GAME, players=said_back(typed), counts=either, command=command)
     return ev.error("bad-rules", said)
 
 

@@ -41,7 +41,12 @@ async def _bot(module: str, *flags: str) -> tuple[int, str]:
 @pytest.mark.parametrize(
     ("module", "seek", "said"),
     [
-        ("random_bot", "5", "r1: seek refused: 'moscow' is for 2, 3, 4 players, not 5\n"),
+        (
+            "random_bot",
+            "5",
+            "r1: seek refused: no game here is played by 5: PLAYERS is 2, 3 or 4"
+            " (seek [PLAYERS] [VARIANT] [OPTION ...])\n",
+        ),
         ("heuristic_bot", "2 nosuchopt", "r1: seek refused: unknown option 'nosuchopt'; "),
     ],
 )

@@ -36,7 +36,7 @@ SAMPLES: dict[str, list[object]] = {
     "fit": ["to-301, to-1001"],
     "_a(rule.info.kind)": ["an option", "a players"],
     "_a(expected)": ["a variant", "an option"],
-    "counts": ["2, 3, 4", "4"],
+    "counts": ["2, 3 or 4", "4"],
     "players": [5],
     "variant": ["tertz"],
     "other": ["to-301"],
@@ -66,17 +66,25 @@ def _sentences(node: ast.expr) -> list[str]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
     assert isinstance(node, ast.JoinedStr), ast.unparse(node)
-    choices: list[list[str]] = []
+    sources: list[str] = []  # each value once: one said twice ('{counts}') is one value
     for part in node.values:
-        if isinstance(part, ast.Constant):
-            choices.append([str(part.value)])
-        else:
-            assert isinstance(part, ast.FormattedValue)
+        if isinstance(part, ast.FormattedValue):
             source = ast.unparse(part.value)
             assert source in SAMPLES, f"add a sample for {source!r}"
-            told = repr if part.conversion == ord("r") else str
-            choices.append([told(value) for value in SAMPLES[source]])
-    return ["".join(parts) for parts in itertools.product(*choices)]
+            sources += [] if source in sources else [source]
+    found = []
+    for values in itertools.product(*(SAMPLES[source] for source in sources)):
+        chosen = dict(zip(sources, values, strict=True))
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                parts.append(str(part.value))
+            else:
+                assert isinstance(part, ast.FormattedValue)
+                told = repr if part.conversion == ord("r") else str
+                parts.append(told(chosen[ast.unparse(part.value)]))
+        found.append("".join(parts))
+    return found
 
 
 @functools.cache
@@ -105,7 +113,10 @@ def _russian(message: str) -> str:
 def test_the_walk_finds_the_books_sentences() -> None:
     sentences = book_sentences()
     assert len(sentences) >= 14
-    assert "'moskow' is for 2, 3, 4 players, not 5" in sentences
+    assert (
+        "'moskow' is for 2, 3 or 4 players, not 5: play it with 2, 3 or 4,"
+        " or choose another variant"
+    ) in sentences
     assert "options 'moskow' and 'to-301' contradict each other" in sentences
     assert 'unknown variant "it\'s": did you mean moscow? Variants: kharkov, moscow, tertz' in (
         sentences
@@ -147,13 +158,22 @@ def test_every_refusal_of_the_shipped_rules_has_a_russian_reason() -> None:
     [
         (
             (5, "moscow", ()),
-            "'moscow' is for 2, 3, 4 players, not 5",
-            "«moscow» — для 2, 3 или 4 игроков, а не для 5",
+            "'moscow' is for 2, 3 or 4 players, not 5: play it with 2, 3 or 4,"
+            " or choose another variant",
+            "«moscow» — для 2, 3 или 4 игроков, а не для 5: наберите другое число игроков"
+            " (2, 3 или 4) или другой вариант",
         ),
         (
             (3, "tertz", ()),
-            "'tertz' is for 2 players, not 3",
-            "«tertz» — для 2 игроков, а не для 3",
+            "'tertz' is for 2 players, not 3: play it with 2, or choose another variant",
+            "«tertz» — для 2 игроков, а не для 3: наберите другое число игроков (2) или"
+            " другой вариант",
+        ),
+        (
+            (4, "kharkov", ("short",)),
+            "'short' is for 2 or 3 players, not 4: leave it out, or play with 2 or 3",
+            "«short» — для 2 или 3 игроков, а не для 4: уберите эту опцию или наберите"
+            " другое число игроков (2 или 3)",
         ),
         (
             (2, "moscow", ("short", "to-301")),
@@ -258,9 +278,13 @@ def test_the_plugins_own_clashes_are_said_in_russian() -> None:
 
 
 def test_the_error_line_in_russian_and_in_english() -> None:
-    error = rules_refused("'tertz' is for 2 players, not 3")
-    assert error.text == "'tertz' is for 2 players, not 3"  # the machine style's, as before
-    assert render_ru(error) == ["Ошибка (bad-rules): «tertz» — для 2 игроков, а не для 3"]
+    told = "'tertz' is for 2 players, not 3: play it with 2, or choose another variant"
+    error = rules_refused(told)
+    assert error.text == told  # the machine style's, as the book says it
+    assert render_ru(error) == [
+        "Ошибка (bad-rules): «tertz» — для 2 игроков, а не для 3: наберите другое число",
+        "  игроков (2) или другой вариант",
+    ]
     # a sentence of no known form (a later version's) is said by its code
     other = rules_refused("the moon is not right for 'tertz'")
     assert render_ru(other) == [f"Ошибка (bad-rules): {GENERIC}"]

@@ -160,7 +160,7 @@ async def test_refused_rules_say_their_reason_in_russian(port: int, connect: Con
     await maria.send("lang ru")
     await maria.read_until(lambda x: x == "Язык: русский.")
     for command, said in [
-        ("new 5", "«moscow» — для 2, 3 или 4 игроков, а не для 5"),
+        ("new 5", "здесь нет игры на столько игроков (5): число игроков — 2, 3"),
         ("new 3 tertz", "«tertz» — для 2 игроков, а не для 3"),
         ("new 2 moscow short to-301", "опции «short» и «to-301» противоречат друг другу"),
         ("new 2 pair-combinations", "«pair-combinations» — для 4 игроков, а не для 2"),
