@@ -14,7 +14,7 @@ from . import errors as E
 from .calls import Call
 from .cards import SEVEN, card_str, make, suit_of
 from .combos import CATEGORY_NAMES
-from .phases import BIDDING, DONE, ORDERED
+from .phases import BIDDING, DONE, ORDERED, Phase
 from .play import illegal_card_error
 from .talk import (
     Question,
@@ -153,6 +153,12 @@ def _why_not_swap(deal: Deal, seat: int) -> str:
 
 
 def _why_not_bid(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
+    if deal.phase == Phase.PLAY and seat == deal.turn:
+        # what is asked now, not only what is not (a tryout, s44: 'pas' in the play was
+        # told "bidding is over" alone)
+        return E.WrongPhase("bidding is over: it is the play now, and your turn: play a card")
+    if deal.phase == Phase.PLAY:
+        return E.WrongPhase(f"bidding is over: it is the play now, seat {deal.turn}'s turn")
     if deal.phase != BIDDING:
         return E.WrongPhase("bidding is over")
     if seat != deal.turn:

@@ -332,6 +332,8 @@ class Msg(StrEnum):
     BELLA_BEFORE = "bella-before"
     NOT_A_CALL_NOW = "not-a-call-now"
     BIDDING_OVER = "bidding-over"
+    BIDDING_OVER_PLAY = "bidding-over-play"
+    BIDDING_OVER_TURN = "bidding-over-turn"
     ROUND_ONE = "round-one"
     ROUND_TWO = "round-two"
     ROUND_TWO_OPENS = "round-two-opens"
@@ -1530,6 +1532,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.NOT_A_CALL_NOW: ("{call} is not a call you may make now", "«{call}» сейчас сказать нельзя"),
     Msg.BIDDING_OVER: ("bidding is over", "торговля уже закончилась"),
+    # a bid in the play: what is asked now (a tryout, s44)
+    Msg.BIDDING_OVER_PLAY: (
+        "bidding is over: it is the play now, and your turn: play a card",
+        "торговля уже закончилась: идёт розыгрыш, ваш ход — кладите карту",
+    ),
+    Msg.BIDDING_OVER_TURN: (
+        "bidding is over: it is the play now, {name}'s turn",
+        "торговля уже закончилась: идёт розыгрыш, ходит {name}",
+    ),
     Msg.ROUND_ONE: (
         "round one plays the turned suit: say igrayu or pas",
         "в первом круге играют открытую масть: скажите «играю» или «пас»",

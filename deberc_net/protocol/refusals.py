@@ -93,6 +93,8 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"bella is declared before playing the trump king or queen", Msg.BELLA_BEFORE),
     (rf"(?P<call>{_TOKEN}) is not a call you may make now", Msg.NOT_A_CALL_NOW),
     (r"bidding is over", Msg.BIDDING_OVER),
+    (r"bidding is over: it is the play now, and your turn: play a card", Msg.BIDDING_OVER_PLAY),
+    (r"bidding is over: it is the play now, seat (?P<seat>\d+)'s turn", Msg.BIDDING_OVER_TURN),
     (r"round one plays the turned suit: say igrayu or pas", Msg.ROUND_ONE),
     (r"round two: name another suit than the turned one", Msg.ROUND_TWO),
     (r"the dealer must name a suit in round two \(commitment\)", Msg.DEALER_MUST_NAME),

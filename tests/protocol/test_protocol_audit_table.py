@@ -1085,7 +1085,8 @@ async def test_out_of_turn_calls_case_yo_hyphens_and_two_alphabets_on_the_wire(
     assert "chetyre-semerki" in (await bob.expect("state"))["legal"].split(",")
     ask = await ann.expect("ask", phase="play")
     assert await lines_until_pong(ann, "играю чeрви") == [  # read, so refused as itself
-        "error code=wrong-phase text=bidding is over"
+        "error code=wrong-phase text=bidding is over: it is the play now, and your turn:"
+        " play a card"
     ]
     await ann.send(f"8d seq={ask['seq']}")
     assert "chetyre-semerki" not in (await bob.expect("ask", trick="8d"))["legal"]

@@ -7,7 +7,10 @@ letters ('фингер anna', no hint), and 'lang uk' ending as the sentence it 
 
 from __future__ import annotations
 
-from .client import LineClient, person_told
+import pytest
+import trio
+
+from .client import LineClient, next_ask, person_told, seat_pair
 from .conftest import Connector
 
 
@@ -80,3 +83,47 @@ async def test_a_player_count_no_game_is_for_is_said_as_typed(
         " или 4 (new [ИГРОКОВ] [ВАРИАНТ] [ОПЦИИ…])"
     ), told
     assert "moscow" not in told
+
+
+@pytest.mark.timeout(60)
+async def test_a_bid_in_the_play_says_what_is_asked_now(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob, "2")
+    with trio.fail_after(30):
+        while True:  # ordered at the first chance: the play
+            asked = await next_ask(ann, bob)
+            assert asked is not None
+            ask, seat = asked
+            if ask["phase"] == "play":
+                break
+            legal = ask["legal"].split(",")
+            await seat.send(f"{'igrayu' if 'igrayu' in legal else legal[-1]} seq={ask['seq']}")
+    other = bob if seat is ann else ann
+    await seat.send("pas")
+    assert await seat.expect("error") == {
+        "code": "wrong-phase",
+        "text": "bidding is over: it is the play now, and your turn: play a card",
+    }
+    await other.send("igrayu")
+    assert await other.expect("error") == {
+        "code": "wrong-phase",
+        "text": f"bidding is over: it is the play now, seat {ask['seat']}'s turn",
+    }
+    name = "ann" if seat is ann else "bob"
+    for client in (seat, other):
+        await client.send("style human")
+        await client.read_until(lambda x: x == "Style human.")
+        await client.send("lang ru")
+        await client.read_until(lambda x: x.startswith("Язык"))
+    assert await _said(seat, "пас") == (
+        "Ошибка (wrong-phase): торговля уже закончилась: идёт розыгрыш, ваш ход — кладите карту"
+    )
+    assert await _said(other, "играю") == (
+        f"Ошибка (wrong-phase): торговля уже закончилась: идёт розыгрыш, ходит {name}"
+    )
+    await other.send("lang en")
+    await other.read_until(lambda x: x.startswith("Language"))
+    assert await _said(other, "pas") == (
+        f"Error (wrong-phase): bidding is over: it is the play now, {name}'s turn"
+    )
