@@ -90,10 +90,65 @@ _MEANT = {
 }
 
 
+# the command names as a Russian keyboard spells them by ear (a tryout, s44: 'фингер anna'
+# got no hint): only these, a letter off at most in a word of five or more, none in a
+# shorter one; the spellings that run their command are commands.SPOKEN_COMMANDS
+_SPELT_IN_CYRILLIC = {
+    _fold(word): command
+    for command, words in {
+        "finger": ("фингер", "фингэр"),
+        "tables": ("тейблс", "тэйблс", "тейбл", "тэйбл"),
+        "top": ("топ",),
+        "new": ("нью",),
+        "sit": ("сит",),
+        "leave": ("лив",),
+        "observe": ("обсерв", "обзерв"),
+        "unobserve": ("анобсерв", "анобзерв"),
+        "say": ("сей", "сэй"),
+        "seek": ("сик",),
+        "unseek": ("ансик",),
+        "ignore": ("игнор",),
+        "unignore": ("анигнор",),
+        "rules": ("рулз", "рулс", "рулес"),
+        "state": ("стейт", "стэйт"),
+        "last": ("ласт",),
+        "sheet": ("шит",),
+        "rematch": ("рематч", "реметч"),
+        "history": ("хистори",),
+        "games": ("геймс", "гэймс", "геймз"),
+        "password": ("пассворд", "пасворд"),
+        "calls": ("коллс", "колс", "коллз"),
+        "style": ("стайл",),
+        "sort": ("сорт",),
+        "clock": ("клок",),
+        "lang": ("ланг", "лэнг"),
+        "ping": ("пинг",),
+        "bot": ("бот",),
+        "invite": ("инвайт",),
+        "login": ("логин",),
+    }.items()
+    for word in words
+}
+
+
+def _spelt_in_cyrillic(folded: str, names: tuple[str, ...]) -> str | None:
+    """The one command of ``names`` whose Cyrillic spelling ``folded`` is, or is a
+    letter from (in five letters or more), or None."""
+    limit = 0 if len(folded) <= 4 else 1
+    near: dict[str, int] = {}
+    for spelling, command in _SPELT_IN_CYRILLIC.items():
+        if command in names and (d := _distance(folded, spelling, limit)) <= limit:
+            near[command] = min(d, near.get(command, d))
+    ranked = sorted((d, command) for command, d in near.items())
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]
+
+
 def command_hint(typed: str, names: Iterable[str]) -> str | None:
     """The one command name the first word of ``typed`` is close to (``tabels``:
-    ``tables``), or means (``score``: ``sheet``), or None: when none is, or two are as
-    close."""
+    ``tables``), or means (``score``: ``sheet``), or spells in Cyrillic (``фингер``:
+    ``finger``), or None: when none is, or two are as close."""
     words = typed.split()
     folded = _fold(words[0]) if words else ""
     if not folded or len(folded) > _LONGEST:
@@ -102,6 +157,8 @@ def command_hint(typed: str, names: Iterable[str]) -> str | None:
     meant = _MEANT.get(folded)
     if meant in names:
         return meant
+    if not folded.isascii() and (spelt := _spelt_in_cyrillic(folded, names)) is not None:
+        return spelt
     limit = _allowed(folded)
     near = sorted((d, name) for name in names if (d := _distance(folded, name, limit)) <= limit)
     if not near or (len(near) > 1 and near[1][0] == near[0][0]):

@@ -127,3 +127,21 @@ async def test_a_bid_in_the_play_says_what_is_asked_now(port: int, connect: Conn
     assert await _said(other, "pas") == (
         f"Error (wrong-phase): bidding is over: it is the play now, {name}'s turn"
     )
+
+
+async def test_a_command_spelt_in_cyrillic_gets_a_hint_towards_it(
+    port: int, connect: Connector
+) -> None:
+    misha = await connect.human(port, "misha")
+    await person_told(misha, "lang en")  # (the welcome read)
+    assert await _said(misha, "фингер anna") == (
+        "Error (unknown-command): 'фингер' is not a command, and you sit at no table."
+        " Type 'help'. Did you mean 'finger'?"
+    )
+    vera = await _russian(connect, port, "vera")
+    for typed, meant in (("фингр anna", "finger"), ("тейблс", "tables"), ("обсерв 3", "observe")):
+        told = await _said(vera, typed)
+        assert told.endswith(f"Наберите help. Может быть, {meant}?"), told
+    # a word that spells no command is not guessed at
+    told = await _said(vera, "хрень")
+    assert "Может быть" not in told, told
