@@ -1691,9 +1691,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.LANG_UK: (
         "lang en|ru: no Ukrainian lines yet. 'lang ru' for Russian; Ukrainian calls"
-        " (граю, пише, хід туз пік) are understood in either language",
+        " (граю, пише, хід туз пік) are understood in either language.",
         "lang en|ru: украинских строк пока нет. lang ru — по-русски; ходы по-украински"
-        " (граю, пише, хід туз пік) понимаются на любом языке",
+        " (граю, пише, хід туз пік) понимаются на любом языке.",
     ),
     Msg.TOP_PLAYERS: (
         "top [VARIANT] [PLAYERS] [PAGE]: PLAYERS is 2, 3 or 4, not {players}",

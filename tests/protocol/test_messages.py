@@ -188,3 +188,22 @@ def test_a_clock_is_said_in_seconds_to_the_millisecond() -> None:
     said = [seconds_said(ms, Lang.EN) for ms in (60_000, 500, 1_234_567, 86_400_000, 10)]
     assert said == ["60", "0.5", "1234.567", "86400", "0.01"]
     assert seconds_said(1500, Lang.RU) == "1,5"
+
+
+# a full stop that ends a sentence inside a text (not an ellipsis' nor an abbreviation's)
+_SENTENCE_BREAK = re.compile(r"(?<!\.)\.(?!\.)\s+\S")
+_ABBREVIATIONS = ("разд. ",)  # the score sheet's column: «разд. исход»
+
+
+def test_a_text_of_sentences_ends_as_a_sentence_does() -> None:
+    """A refusal, as every line, is one clause without a stop ('there is no table 9'),
+    or sentences, the last ended too: 'lang uk' said "… no Ukrainian lines yet. 'lang
+    ru' for Russian; … in either language", its last with no full stop (a tryout, s44).
+    A text may end with ':' (the lines it leads follow) or a value that ends itself."""
+    for key, texts in MESSAGES.items():
+        for text in texts:
+            said = text.strip()
+            for short in _ABBREVIATIONS:
+                said = said.replace(short, "")
+            if _SENTENCE_BREAK.search(said):
+                assert said[-1] in ".?:}", (key, text)

@@ -145,3 +145,14 @@ async def test_a_command_spelt_in_cyrillic_gets_a_hint_towards_it(
     # a word that spells no command is not guessed at
     told = await _said(vera, "хрень")
     assert "Может быть" not in told, told
+
+
+async def test_lang_uk_ends_as_the_sentence_it_is(port: int, connect: Connector) -> None:
+    ann = await connect.machine(port, "ann")
+    await ann.send("lang uk")
+    error = await ann.expect("error")
+    assert error["code"] == "bad-argument"
+    assert error["text"].endswith("are understood in either language."), error
+    vera = await _russian(connect, port, "vera")
+    told = await _said(vera, "lang uk")
+    assert told.endswith("понимаются на любом языке."), told
