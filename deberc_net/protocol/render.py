@@ -539,9 +539,17 @@ def tagged_lines(lines: Sequence[str], table: int, lang: Lang = Lang.EN) -> list
     table: each (but a continuation) after ``[table N]``, as its chat says it, so that
     neither table's 'Waiting for …' or trick reads as the other's (a tryout, s44: a
     seated player watching a second table lost his turn to the clock). Re-fitted to the
-    terminal's width."""
+    terminal's width. A line that opens with the table's own name ('Table 6, deal 1 …',
+    'Table 6 waits for players') is left as it is: tagged, it named the table twice
+    ('[стол 6] Стол 6, раздача 1', a tryout, s44)."""
     tag = _say(lang, Msg.SAID_AT, table=table, watchers="")
-    return _fit([x if x[:1].isspace() else tag + x for x in lines])
+    named = tag.strip()[1:-1].capitalize()  # 'Table 6', 'Стол 6'
+    return _fit([x if x[:1].isspace() or _names(x, named) else tag + x for x in lines])
+
+
+def _names(line: str, table: str) -> bool:
+    """Whether ``line`` opens with ``table`` ('Table 6'), not another's ('Table 61')."""
+    return line.startswith(table) and not line[len(table) : len(table) + 1].isdigit()
 
 
 def announced_lines(e: ev.Announced, lang: Lang = Lang.EN) -> list[str]:

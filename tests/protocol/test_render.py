@@ -27,6 +27,7 @@ from deberc_net.protocol.render import (
     hung_said,
     render,
     scored_lines,
+    tagged_lines,
 )
 from deberc_net.protocol.render_ru import render_ru
 from deberc_net.testing import build_ruleset
@@ -668,3 +669,19 @@ def test_a_short_games_end_says_its_reason_in_words_as_the_russian_line_does() -
     }
     ru = render_ru(ev.TableEvent(3, 1, TWO, g.MatchEnded(1, ("boris",), "short", (-1, 1), "s")))
     assert ru == ["Партия окончена: boris выигрывает (короткая игра). Итого: anna -1, boris 1."]
+
+
+def test_a_watched_tables_line_that_names_it_is_not_tagged_again() -> None:
+    """'[стол 6] Стол 6, раздача 1' named the table twice (a tryout, s44): a line that
+    opens with the table's own name keeps it alone; another table's ('Table 61') and
+    every other line get the tag."""
+    lines = ["Table 6, deal 1. Dealer: eva.", "Table 61 waits for players: -", "eva plays K♥"]
+    assert tagged_lines(lines, 6) == [
+        "Table 6, deal 1. Dealer: eva.",
+        "[table 6] Table 61 waits for players: -",
+        "[table 6] eva plays K♥",
+    ]
+    assert tagged_lines(["Стол 6, раздача 1.", "Ход игрока eva."], 6, Lang.RU) == [
+        "Стол 6, раздача 1.",
+        "[стол 6] Ход игрока eva.",
+    ]
