@@ -65,3 +65,17 @@ def test_a_list_of_players_reads_back_whole() -> None:
 def test_every_allowed_name_reads_back_as_the_server_says_it(names: list[str]) -> None:
     for said in sentences(names):
         assert russian(said.text()) == said.text(Lang.RU), said.text()
+
+
+def test_player_counts_read_back_with_russian_words() -> None:
+    """'2, 3 or 4' in a refused count or rule (a tryout, s44) is «2, 3 или 4» in the
+    terminal client's Russian, not 'or' among the Russian words."""
+    assert russian(
+        "no game here is played by 5: PLAYERS is 2, 3 or 4 (new [PLAYERS] [VARIANT] [OPTION ...])"
+    ) == (
+        "здесь нет игры на столько игроков (5): число игроков — 2, 3 или 4"
+        " (new [ИГРОКОВ] [ВАРИАНТ] [ОПЦИИ…])"
+    )
+    told = russian("'short' is for 2 or 3 players, not 4: leave it out, or play with 2 or 3")
+    assert told is not None and " or " not in told, told
+    assert told.endswith("другое число игроков (2 или 3)"), told
