@@ -1,7 +1,9 @@
 """`deberc-net serve` refused at start-up (a port in use or out of range, a host that
 does not resolve, the web face on the game port, a settings file or database it cannot
 open): one line saying why, status 2, no traceback — a real process against ports a
-socket of the test's own holds."""
+socket of the test's own holds; the refusals made as the settings are read (a port out
+of range, a settings file or database it cannot open) through ``main`` in the test's
+process."""
 
 from __future__ import annotations
 
@@ -130,15 +132,22 @@ def test_serve_workers_on_a_port_it_cannot_bind_is_one_line_too(
     ],
 )
 def test_a_settings_file_or_database_it_cannot_open_is_one_sentence(
-    tmp_path: Path, flags: list[str], said: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    said: str,
 ) -> None:
+    """Refused as the settings are read, before the logs' and the server's imports:
+    ``main`` in the test's process, as for a port out of range (the process's own exit
+    status and one line are the ports' tests above; a process here cost some 0.7 s of
+    start-up a case)."""
     (tmp_path / "notes.txt").write_text("not a database\n")
     (tmp_path / "notes.txt").chmod(0o644)  # (a database others may read is made 0600)
-    command = [sys.executable, "-m", "deberc_net", "serve", "--port", "0", "--http-port", "off"]
-    done = subprocess.run(
-        [*command, *flags], capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path
-    )
-    assert _said(done) == f"deberc-net serve: {said}"
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "0", "--http-port", "off", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err == f"deberc-net serve: {said}\n", err  # one line, no traceback
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # nothing made
     assert (tmp_path / "notes.txt").read_text() == "not a database\n"  # nor changed
     assert stat.S_IMODE((tmp_path / "notes.txt").stat().st_mode) == 0o644  # its mode too
