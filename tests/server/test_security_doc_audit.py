@@ -184,6 +184,7 @@ from deberc_net.server.web.plot import MOST_POINTS
 from deberc_net.server.web.request_limit import KEPT as REQUEST_ALLOWANCES_KEPT
 from deberc_net.server.web.serve import KEEP_ALIVE_S, WEBSOCKET_MAX_MESSAGE, WEBSOCKET_PING_S
 from deberc_net.server.web.ws_limit import TOO_MANY_FRAMES
+from tests.ladder.helpers import run_cli
 from tests.server.client import fields
 from tests.server.conftest import Connector, StartServer, make_config, running_server
 from tests.server.process import read_until, start_server_process
@@ -625,7 +626,8 @@ def test_the_backup_and_restore_examples_run_as_written(tmp_path: Path) -> None:
     args = command.split()[1:]
     assert args == ["backup", "/var/backups/deberc-2026-12-04.sqlite3", "--config",
                     "/etc/deberc/club.toml"]  # fmt: skip
-    done = _cli("backup", str(out), "--config", str(config))
+    # (the command's main in this process: the same command without a Python start-up)
+    done = run_cli(["backup", str(out), "--config", str(config)])
     assert done.returncode == 0, done.stderr
     shape = re.compile(r"\d+ (account|match|deal|rating|ladder run)(e?s)?")
     assert shape.sub("N", done.stdout.strip()) == shape.sub("N", stated)
@@ -635,7 +637,7 @@ def test_the_backup_and_restore_examples_run_as_written(tmp_path: Path) -> None:
     (args,) = [line.split()[1:] for line in restore.splitlines() if line.strip()]
     assert args == ["backup", "/etc/deberc/club.sqlite3", "--db",
                     "/var/backups/deberc-2026-12-04.sqlite3", "--replace"]  # fmt: skip
-    done = _cli("backup", str(db), "--db", str(out), "--replace")
+    done = run_cli(["backup", str(db), "--db", str(out), "--replace"])
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"copied {out} to {db} (schema {LATEST_SCHEMA}): 1 account,")
 

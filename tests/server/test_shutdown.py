@@ -27,7 +27,7 @@ import trio
 from tests.hangup import as_from_a_terminal
 
 from .client import fields, infos_so_far, is_event, play_machine, seat_pair
-from .conftest import Connector
+from .conftest import Connector, make_config, running_server
 from .process import read_until, start_server_process
 
 
@@ -323,6 +323,7 @@ def test_a_connection_during_the_grace_is_told_why_in_one_line(tmp_path: Path) -
         assert refused["reason"] == "shutting-down" and refused["level"] == "warning"
 
 
+@pytest.mark.production_password_cost  # (the passwords hashed by the first, a process)
 async def test_after_a_restart_a_registered_player_is_told_his_match_was_cut_off(
     tmp_path: Path, connect: Connector
 ) -> None:
@@ -345,8 +346,9 @@ async def test_after_a_restart_a_registered_player_is_told_his_match_was_cut_off
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
-    try:
+    # the restarts: servers in this process on the same file, one after the other (the
+    # stop by a signal is the first's; two Python start-ups less)
+    async with running_server(make_config(db, shutdown_grace_ms=100)) as port:
         again = await connect.machine(port, "ann", "pw-ann-1")
         said = (await again.expect("info"))["text"]
         assert re.fullmatch(
@@ -359,22 +361,15 @@ async def test_after_a_restart_a_registered_player_is_told_his_match_was_cut_off
         assert not [x for x in await infos_so_far(once_more) if "cut off" in x]
         guest = await connect.machine(port, "cat")  # a guest's name proves nothing
         assert await infos_so_far(guest) == []
-    finally:
-        proc.kill()
-        proc.wait()
     # once for good: a restart again that day does not tell it again (it did, told
     # once a server run), while bob, not told yet, is told after it
-    proc, port = start_server_process(db, "shutdown_grace_ms = 100")
-    try:
+    async with running_server(make_config(db, shutdown_grace_ms=100)) as port:
         third = await connect.machine(port, "ann", "pw-ann-1")
         # bob's notice, asked after hers, is a barrier (not a strict one: the two look-ups
         # run in threads; tests/store/test_cut_offs_told.py holds the once strictly)
         bob = await connect.machine(port, "bob", "pw-bob-1")
         assert f"Your last match, {match} at table {table}" in (await bob.expect("info"))["text"]
         assert not [x for x in await infos_so_far(third) if "cut off" in x]
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def _deal_stored(db: Path, match: str) -> None:
