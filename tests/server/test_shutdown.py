@@ -384,6 +384,7 @@ def _deal_stored(db: Path, match: str) -> None:
     raise AssertionError(f"no deal of {match} stored")
 
 
+@pytest.mark.production_password_cost  # (the passwords hashed by the first, a process)
 async def test_after_a_kill_9_a_registered_player_is_told_at_once_his_match_was_lost(
     tmp_path: Path, connect: Connector
 ) -> None:
@@ -404,8 +405,8 @@ async def test_after_a_kill_9_a_registered_player_is_told_at_once_his_match_was_
     finally:
         proc.kill()  # SIGKILL: nothing of its own runs
         proc.wait()
-    proc, port = start_server_process(db)
-    try:
+    # the restart: a server in this process on the same file (a Python start-up less)
+    async with running_server(make_config(db)) as port:
         again = await connect.machine(port, "ann", "pw-ann-1")
         told = await again.expect("info", cut_off=start["match"])
         assert (told["table"], told["reason"]) == (start["table"], "server-lost")
@@ -416,6 +417,3 @@ async def test_after_a_kill_9_a_registered_player_is_told_at_once_his_match_was_
         assert "listed as server-lost" in told["text"]
         once_more = await connect.machine(port, "ann", "pw-ann-1")  # told once
         assert not [x for x in await infos_so_far(once_more) if "cut off" in x]
-    finally:
-        proc.kill()
-        proc.wait()
