@@ -20,10 +20,13 @@ import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
+from deberc_net.cli import build_parser, serve_config
+from deberc_net.server import running
 from tests.hangup import as_from_a_terminal
 
 from .client import fields, infos_so_far, is_event, play_machine, seat_pair
@@ -254,15 +257,39 @@ def test_a_stop_names_the_matches_it_ends_and_tells_their_players_in_their_langu
     ), russian
 
 
-def test_listening_says_when_there_is_no_web_face(tmp_path: Path) -> None:
+class _Listening:
+    """The server's lifecycle log, the ``listening`` lines' fields kept aside."""
+
+    def __init__(self, log: Any) -> None:
+        self.log, self.said = log, list[dict[str, object]]()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.log, name)
+
+    def info(self, event: str, **fields: object) -> None:
+        if event == "listening":
+            self.said.append(fields)
+        self.log.info(event, **fields)
+
+
+async def test_listening_says_when_there_is_no_web_face(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # club tryout (s23): '--port 0 --http-port 0' (now 'off') lost the web face with no word of it
-    for web in (False, True):
-        said: list[dict[str, object]] = []
-        proc, _ = start_server_process(tmp_path / f"{web}.sqlite3", said=said, web=web)
-        proc.kill()
-        proc.wait()
-        [listening] = [x for x in said if x["event"] == "listening"]
-        assert listening.get("web") == (None if web else "off"), listening
+    # ('serve''s flags and file read as the command reads them; the servers in this
+    # process: what the line says is the server's, not its process's)
+    listening = _Listening(running.lifecycle_log)
+    monkeypatch.setattr(running, "lifecycle_log", listening)
+    (tmp_path / "web.toml").write_text("[server]\nhttp_port = 0\n")  # (0: a free port)
+    for web, flags in ((False, ["--http-port", "off"]), (True, ["--config", "web.toml"])):
+        argv = ["serve", "--port", "0", "--db", str(tmp_path / f"{web}.sqlite3"), *flags]
+        with contextlib.chdir(tmp_path):
+            config = serve_config(build_parser().parse_args(argv))
+        async with running_server(config):
+            pass
+        [said] = listening.said
+        assert said.get("web") == (None if web else "off"), said
+        listening.said.clear()
 
 
 def test_a_server_with_nobody_online_stops_at_once_whatever_its_grace(tmp_path: Path) -> None:
