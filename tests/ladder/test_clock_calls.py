@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -174,19 +173,17 @@ def test_a_distributed_runs_clocks_calls_are_in_its_stored_summary(
     while not _queued(postgres_url):  # (a worker with nothing queued exits when done)
         assert time.monotonic() < deadline and run.poll() is None, "no board queued"
         time.sleep(0.05)
-    worker_argv = [sys.executable, "-m", "deberc_net", "ladder", "worker", "--db", postgres_url]
-    worker_argv += ["--exit-when-done"]
-    with (tmp_path / "worker.log").open("w") as log:
-        worker = subprocess.Popen(worker_argv, stdout=subprocess.DEVNULL, stderr=log)
     try:
+        # the worker: the command's main in this process (a Python start-up less), which
+        # plays the queued board and ends; the run, a process, waits for its result
+        worked = run_cli(["ladder", "worker", "--db", postgres_url, "--exit-when-done"])
+        assert worked.returncode == 0, worked.stderr[-3000:]
         out, err = run.communicate(timeout=70)
         assert run.returncode == 0, err[-3000:]
-        assert worker.wait(timeout=20) == 0
     finally:
-        for process in (run, worker):
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        if run.poll() is None:
+            run.kill()
+            run.wait()
     assert json.loads(out)["clock_calls"] == {"late": 1}
     with psycopg.connect(postgres_url) as db:
         ((stored,),) = db.execute("SELECT summary FROM ladder_runs").fetchall()
