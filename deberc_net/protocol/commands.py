@@ -314,6 +314,10 @@ COMMANDS: dict[str, CommandSpec] = {
 }
 
 _SEQ_ARGUMENT = re.compile(r"seq=[0-9]+")
+# the most digits a call's seq=N may have, leading zeros aside (docs/protocol.md §7):
+# what int() reads however low its limit is set (sys.int_info.str_digits_check_threshold),
+# far past any request's number
+SEQ_DIGITS = 640
 
 
 def number_word(word: str) -> int | None:
@@ -392,7 +396,10 @@ def parse_line(text: str) -> Command | TableCallText:
     head, found, digits = stripped.rpartition("seq=")
     if found and digits.isascii() and digits.isdecimal():
         call = head.rstrip()
-        if call and len(call) < len(head) and "\n" not in call:
+        # (leading zeros aside: a number longer than int() reads, which a server whose
+        # max_line allows it raised on, dropping the connection: no request number)
+        digits = digits.lstrip("0") or "0"
+        if call and len(call) < len(head) and "\n" not in call and len(digits) <= SEQ_DIGITS:
             return TableCallText(call, int(digits))
     return TableCallText(stripped)
 
