@@ -11,7 +11,9 @@ import contextlib
 import functools
 import queue
 import random
+import socket
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import trio
@@ -91,3 +93,53 @@ class ServerThread:
                 with trio.move_on_after(1) as scope:
                     scope.shield = True
                     await client.aclose()
+
+
+class Heard:
+    """What a ``Link`` delivers (``deliver``, its callback), for the test's thread to
+    wait on: ``said`` in order, ``index_of`` the first line from a point on holding a
+    text, waited for."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self._arrived = threading.Condition()
+
+    def deliver(self, line: str) -> None:
+        with self._arrived:
+            self.said.append(line)
+            self._arrived.notify_all()
+
+    def index_of(self, text: str, after: int = 0, timeout: float = 30.0) -> int:
+        """The index of the first line from ``after`` on holding ``text``."""
+
+        def found() -> int | None:
+            return next((i for i in range(after, len(self.said)) if text in self.said[i]), None)
+
+        with self._arrived:
+            assert self._arrived.wait_for(lambda: found() is not None, timeout), self.said
+            index = found()
+            assert index is not None
+            return index
+
+
+@contextlib.contextmanager
+def walked_out(port: int, table: int | None, name: str = "olga") -> Iterator[None]:
+    """A machine-style ``name`` sits at ``table``, waits for its match to start and
+    walks out of it (``leave!``: its other player wins), its connection kept open till
+    the block's end (its going would call a rematch offer off)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(f"style machine\r\nlogin {name}\r\n".encode())
+        _read_until(sock, "ok cmd=login")
+        sock.sendall(f"sit {table}\r\n".encode())
+        _read_until(sock, "kind=start")
+        sock.sendall(b"leave!\r\n")
+        yield
+
+
+def _read_until(sock: socket.socket, want: str) -> None:
+    """Read what the server sends ``sock`` up to a line holding ``want``."""
+    got = b""
+    while want.encode() not in got:
+        data = sock.recv(65536)
+        assert data, got
+        got += data

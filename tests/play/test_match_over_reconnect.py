@@ -5,8 +5,6 @@ tryout (s44): anna's client, its match lost by the clock before the restart, sai
 
 from __future__ import annotations
 
-import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -14,50 +12,25 @@ import pytest
 from clients.play.link import Link
 from clients.play.state import fold_all
 from deberc_net.protocol.wire import parse_line
-from tests.play.server import ServerThread
-
-
-def _read_until(sock: socket.socket, want: str) -> None:
-    """Read what the server sends ``sock`` up to a line holding ``want``."""
-    got = b""
-    while want.encode() not in got:
-        data = sock.recv(65536)
-        assert data, got
-        got += data
+from tests.play.server import Heard, ServerThread, walked_out
 
 
 @pytest.mark.timeout(90)
 def test_a_match_over_before_a_restart_is_no_seat_lost(tmp_path: Path) -> None:
-    said: list[str] = []
-    arrived = threading.Condition()
-
-    def deliver(line: str) -> None:
-        with arrived:
-            said.append(line)
-            arrived.notify_all()
-
-    def wait_for(text: str, after: int = 0) -> int:
-        """The index of the first line from ``after`` on holding ``text``."""
-        with arrived:
-            assert arrived.wait_for(lambda: any(text in x for x in said[after:]), 30), said
-            return next(i for i, x in enumerate(said) if i >= after and text in x)
+    heard = Heard()
+    said, wait_for = heard.said, heard.index_of
 
     db = tmp_path / "db.sqlite3"
     first = ServerThread(db).__enter__()
     port = first.port
-    link = Link("127.0.0.1", port, deliver, name="roman")
+    link = Link("127.0.0.1", port, heard.deliver, name="roman")
     link.start()
     try:
         try:
             wait_for("ok cmd=login name=roman")
             assert link.send("new 2")
             table = parse_line(said[wait_for("ok cmd=sit")]).get_int("table")
-            with socket.create_connection(("127.0.0.1", port), timeout=20) as olga:
-                olga.sendall(b"style machine\r\nlogin olga\r\n")
-                _read_until(olga, "ok cmd=login")
-                olga.sendall(f"sit {table}\r\n".encode())
-                _read_until(olga, "kind=start")
-                olga.sendall(b"leave!\r\n")  # roman's match is over: he wins it
+            with walked_out(port, table):  # roman's match is over: he wins it
                 ended = wait_for("kind=match-end")
         finally:
             first.__exit__()

@@ -7,8 +7,6 @@ to the one whose 'leave' ended it, as the server offers none then."""
 
 from __future__ import annotations
 
-import socket
-import threading
 from pathlib import Path
 
 import pytest
@@ -17,54 +15,29 @@ from clients.play.link import Link
 from clients.play.state import TableState, fold_all
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.wire import parse_line
-from tests.play.server import ServerThread
+from tests.play.server import Heard, ServerThread, walked_out
 
 OFFERED = "'rematch' within 60 s plays again with the same players."
 OFFERED_RU = "Реванш: наберите rematch в течение 60 с — сыграете снова тем же составом."
 
 
-def _lines_until(sock: socket.socket, want: str) -> list[str]:
-    """What the server sends ``sock`` up to a line holding ``want``."""
-    got = b""
-    while True:
-        lines = got.decode("utf-8").split("\r\n")
-        if any(want in x for x in lines[:-1]):
-            return lines[:-1]
-        data = sock.recv(65536)
-        assert data, got
-        got += data
-
-
 @pytest.mark.timeout(60)
 def test_a_player_at_the_client_is_told_the_rematch_on_offer(tmp_path: Path) -> None:
-    said: list[str] = []
-    arrived = threading.Condition()
+    heard = Heard()
+    said = heard.said
 
-    def deliver(line: str) -> None:
-        with arrived:
-            said.append(line)
-            arrived.notify_all()
-
-    def wait_for(prefix: str) -> str:
-        with arrived:
-            assert arrived.wait_for(lambda: any(x.startswith(prefix) for x in said), 20), said
-            return next(x for x in said if x.startswith(prefix))
+    def wait_for(text: str) -> str:
+        return said[heard.index_of(text, timeout=20)]
 
     with ServerThread(tmp_path / "db.sqlite3") as server:
-        link = Link("127.0.0.1", server.port, deliver, name="roman")
+        link = Link("127.0.0.1", server.port, heard.deliver, name="roman")
         link.start()
         try:
             wait_for("ok cmd=login name=roman")
             assert link.send("new 2")
             table = parse_line(wait_for("ok cmd=sit")).get_int("table")
-            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as olga:
-                olga.sendall(b"style machine\r\nlogin olga\r\n")
-                _lines_until(olga, "ok cmd=login")
-                olga.sendall(f"sit {table}\r\n".encode())
-                _lines_until(olga, "kind=start")  # the match runs: she walks out of it
-                olga.sendall(b"leave!\r\n")
-                with arrived:
-                    assert arrived.wait_for(lambda: any("kind=match-end" in x for x in said), 20)
+            with walked_out(server.port, table):
+                heard.index_of("kind=match-end", timeout=20)
                 assert link.send("rematch")  # on offer indeed: the server takes it (her
                 assert "waiting=olga" in wait_for("ok cmd=rematch")  # going would end it)
         finally:
