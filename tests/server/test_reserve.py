@@ -9,18 +9,21 @@ import random
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import pytest
 import trio
 from trio.testing import MockClock
 
 from deberc_net.server.store import open_store
+from deberc_net.server.store_writer import StoreWriter
 
 from .client import LineClient, fields, is_event, play_machine
 from .conftest import Connector, make_config, running_server
 
 StartServer = Callable[..., Awaitable[int]]
 Register = Callable[[str, str], Awaitable[None]]
+T = TypeVar("T")
 
 
 async def test_reserve_is_for_registered_admins(
@@ -349,12 +352,31 @@ async def _played(*players: LineClient) -> list[str]:
 
 
 async def test_a_seating_ending_while_its_board_is_released_is_listed_with_its_seed(
-    start_server: StartServer, connect: Connector, register: Register, db_path: Path
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    db_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The release's store write is under way (the test holds the file's write lock)
     when the seating's one deal ends: its end is written after the release, and it must
     not be kept withheld for a release that has been (its records and replay hidden for
     good), nor its seed kept from its players."""
+    # what the server waits for its store's writer to do, in the order queued (its
+    # writer's order): the test goes on once the release, then the end, are queued
+    runs: list[Callable[[], object]] = []
+    writer_run = StoreWriter.run
+
+    async def noted(writer: StoreWriter, job: Callable[[], T]) -> T:
+        runs.append(job)  # (queued in the call, before it first waits)
+        return await writer_run(writer, job)
+
+    async def queued(count: int) -> None:
+        with trio.fail_after(20):
+            while len(runs) < count:
+                await trio.sleep(0.01)
+
+    monkeypatch.setattr(StoreWriter, "run", noted)
     port = await start_server(admins=["boss"])
     await register("boss", "pw")
     boss = await connect.machine(port, "boss", "pw")
@@ -388,10 +410,14 @@ async def test_a_seating_ending_while_its_board_is_released_is_listed_with_its_s
         lock = sqlite3.connect(db_path, isolation_level=None)
         try:
             lock.execute("BEGIN IMMEDIATE")
+            before = len(runs)
             await boss.send("release k1")
-            await trio.sleep(0.5)  # (real time: the server's writer thread waits on the lock)
+            await queued(before + 1)  # (the server's writer thread waits on the lock)
+            release = runs[before]
+            assert isinstance(release, functools.partial), release
+            assert release.func.__name__ == "release_board", release
             await player.send(f"{ask['legal']} seq={ask['seq']}")
-            await trio.sleep(0.5)  # its end is queued behind the release
+            await queued(before + 2)  # its end is queued behind the release
         finally:
             lock.rollback()
             lock.close()
