@@ -32,6 +32,7 @@ from .accounts import Accounts, name_key
 from .allowance import may_sit
 from .chat import Chat
 from .club import Club
+from .cluster.looks import handled_after_look, unknown_named
 from .config import Config
 from .cut_off import CutOff
 from .drain import Drain
@@ -320,6 +321,14 @@ class Lobby:
         needs a login comes only from a logged-in session)."""
         if isinstance(item, TableCallText):
             self._table_call(session, item)
+            return
+        # under serve --workers, a table number not known here may be another worker's
+        # table just opened, its copy on its way: looked for first, the next line
+        # waiting for the answer (cluster/looks.py)
+        number = unknown_named(self, session, item)
+        if number is not None:
+            session.requests_waiting += 1
+            self.spawner.start_soon(handled_after_look, self, session, item, number)
             return
         await self.handlers[item.name](session, item)
 

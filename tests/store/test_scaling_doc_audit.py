@@ -169,7 +169,7 @@ import trio
 
 from deberc_net.hangup import drain
 from deberc_net.server.cluster.bus import LOBBY, MAX_PAYLOAD
-from deberc_net.server.cluster.node import SNAPSHOT_S
+from deberc_net.server.cluster.looks import SNAPSHOT_S
 from deberc_net.server.config import Config
 from deberc_net.server.ignoring import IGNORE_MOST, digest
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK

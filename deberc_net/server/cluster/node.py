@@ -57,6 +57,7 @@ from . import WorkerPlace
 from .bus import LOBBY, Bus, channel
 from .bus_lost import stop_for_a_lost_bus
 from .liveness import process_ended
+from .looks import SNAPSHOT_S, Looks
 from .payloads import (
     described_for_bus,
     invited_for_bus,
@@ -80,7 +81,6 @@ if TYPE_CHECKING:
     from ..lobby import Lobby
 
 log = structlog.get_logger("deberc.node")
-SNAPSHOT_S = 0.25  # a changed table is told to the others within this
 
 
 @attrs.frozen
@@ -240,6 +240,8 @@ class Node:
     # web pages' sessions here waiting for a mark of a table's owner (``mark``): by
     # session id, the owner and what to do there
     marks: dict[int, tuple[int, Callable[[], None]]] = attrs.Factory(dict)
+    # table numbers looked for, not known here yet (a table just opened elsewhere)
+    looks: Looks = attrs.Factory(Looks)
 
     # the games waited for on each other worker (what 'seek' asked there)
     seeks: dict[int, set[GameSettings]] = attrs.Factory(dict)
@@ -1492,6 +1494,7 @@ class Node:
         table.update_match(now, {seat: left_ms / 1000 for seat, left_ms in described["away"]})
         invited = set(described["invited"])  # (with "more": the rest of a long list)
         table.invited = table.invited | invited if described.get("more") else invited
+        self.looks.came(table_id)  # a 'sit' of its number waits for it (looks.py)
         return table
 
     def _drop_copy(self, table: RemoteTable, why: Phrase | None) -> None:

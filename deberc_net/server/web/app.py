@@ -37,6 +37,7 @@ from deberc_net.protocol.lang import Lang, table_words
 from deberc_net.protocol.messages import game_for
 
 from ..accounts import valid_name
+from ..cluster.looks import table_looked_up
 from ..house_games import house_bot_games, house_rating_name, is_house_rating_name
 from ..lobby import Lobby
 from . import ladders, standings, views
@@ -213,9 +214,10 @@ def make_app(lobby: Lobby) -> Starlette:
         tables = views.open_tables(lobby)
         return JSONResponse({"tables": [attrs.asdict(t) for t in tables]})
 
-    def _table(request: Request) -> views.TableSummary | None:
+    async def _table(request: Request) -> views.TableSummary | None:
         number = path_number(request.path_params["n"])
-        table = None if number is None else lobby.tables.get(number)
+        # (another worker's table just opened: looked for a moment, cluster/looks.py)
+        table = None if number is None else await table_looked_up(lobby, number)
         if table is None or table.state == TableState.CLOSED or table.private:  # private: not shown
             return None
         if table.board is not None:  # a ladder's board: watched by admins only
@@ -237,7 +239,7 @@ def make_app(lobby: Lobby) -> Starlette:
         return not_found(request, W.NO_OPEN_TABLE, digits)
 
     async def table_page(request: Request) -> Response:
-        summary = _table(request)
+        summary = await _table(request)
         if summary is None:
             return await closed_table(request)
         table, lang = lobby.tables[summary.id], lang_of(request)
@@ -258,7 +260,7 @@ def make_app(lobby: Lobby) -> Starlette:
         )  # fmt: skip
 
     async def api_table(request: Request) -> Response:
-        summary = _table(request)
+        summary = await _table(request)
         if summary is None:
             return not_found(request, W.NO_OPEN_TABLE, request.path_params["n"])
         return JSONResponse(attrs.asdict(summary))

@@ -23,6 +23,7 @@ from deberc_net.protocol.connection import Connection
 from deberc_net.protocol.render import MACHINE
 
 from ..addresses import limited_address
+from ..cluster.looks import table_looked_up
 from ..lobby import Lobby
 from ..session import Outbox
 from ..table import Table
@@ -45,7 +46,7 @@ class Viewers:
 
 
 async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers: Viewers) -> None:
-    table = lobby.tables.get(table_id)
+    table = await table_looked_up(lobby, table_id)  # (one just opened elsewhere too)
     # a private table and a ladder's board are not watched from the web
     if table is None or table.private or table.board is not None:
         await websocket.close(code=4404, reason=f"no open table {table_id}")
