@@ -11,18 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import attrs
-import structlog
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command, number_word
+from deberc_net.protocol.commands import Command, for_log, number_word
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
     from ..session import Session
     from ..table import Table
 
-log = structlog.get_logger("deberc.node")
 SNAPSHOT_S = 0.25  # a changed table is told to the others within this
 # how long an unknown number is looked for: a snapshot's period and as much again for
 # the bus and a busy worker (the table opened before its number was known anywhere)
@@ -94,7 +92,8 @@ async def handled_after_look(lobby: Lobby, session: Session, item: Command, numb
         if not session.connection.closed:  # gone meanwhile: nothing to seat or tell
             await lobby.handlers[item.name](session, item)
     except Exception:
-        log.exception("table_look_failed", table=number, command=item.name)
+        # (as running.py logs a command's failure: a bug costs an error, not the link)
+        session.log.exception("command_error", item=for_log(item))
         session.send(ev.Error("internal", "the server could not do that; sorry"))
     finally:
         session.request_handled()
