@@ -25,7 +25,7 @@ SNAPSHOT_S = 0.25  # a changed table is told to the others within this
 # how long an unknown number is looked for: a snapshot's period and as much again for
 # the bus and a busy worker (the table opened before its number was known anywhere)
 LOOK_S = 2 * SNAPSHOT_S
-LOOKS_MOST = 256  # numbers looked for at once by the web's pages (a session: one each)
+LOOKS_MOST = 256  # numbers looked for at once (sessions, one each, and pages): then none
 # the commands whose first word names a table, and how many words each takes
 NAMING = {"sit": (1, 2), "observe": (1, 1), "unobserve": (1, 1), "rules": (1, 1)}
 
