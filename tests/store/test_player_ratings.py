@@ -18,6 +18,7 @@ from deberc_net.server.store.base import Outcome, PlayerRating, RatingPoint, Rat
 from deberc_net.server.store.migrations import MIGRATIONS
 from deberc_net.server.store.postgres import RATING_LOCK
 from deberc_net.server.store.sqlite import SQLiteStore
+from tests.store.locks import started, wait_until, waiting_for_locks
 
 
 @pytest.fixture
@@ -278,3 +279,51 @@ def test_a_forgotten_accounts_name_registered_again_starts_clean(store: Store) -
     assert store.player_ratings("vera") == [] and store.rating_history("vera") == []
     assert store.arrival("vera", 10).ignored == ()
     assert store.rating_history("bob") == [RatingPoint("moscow", 2, "m1", -1.5)]
+
+
+@pytest.mark.timeout(60)  # a thread joined within 20 s
+def test_an_account_forgotten_while_its_rated_match_ends_leaves_no_rating(
+    postgres_url: str,
+) -> None:
+    """PostgreSQL: forget_account made while a rated match of the account ends, between
+    the end's read (the account there, its rating read) and its write. Before, the
+    forget did not wait: it deleted the rating, then the end's upsert made it anew (the
+    next account of the name inherited it, as before s42's forget_account). Now the end
+    holds its players' accounts (FOR KEY SHARE, in ratings_held): the forget waits for
+    its commit, then deletes what it wrote. (SQLite: the end's write transaction holds
+    the file's lock from its read to its commit, and a forget waits for it.)"""
+    ender, forgetter = open_store(postgres_url), open_store(postgres_url)
+    names = ["Vera", "bob"]
+    try:
+        assert ender.add_account("Vera", b"s", b"h") and ender.add_account("bob", b"s", b"h")
+        ender.save_ratings(
+            "m1",
+            "moscow",
+            2,
+            [
+                RatingResult("Vera", 27.5, 8.0, 3.5, Outcome.WON),
+                RatingResult("bob", 22.5, 8.0, -1.5, Outcome.LOST),
+            ],
+        )
+        with psycopg.connect(postgres_url, autocommit=True) as looker:
+            with ender.ratings_held(names, "moscow", 2):
+                ratings = new_ratings(ender, "moscow", names, [[0], [1]], ["Vera"], [301, 120])
+                assert ratings  # both have accounts: rated
+                forget, failed = started(lambda: forgetter.forget_account("vera"))
+                wait_until(
+                    lambda: not forget.is_alive() or waiting_for_locks(looker) > 0,
+                    "the forget to end or wait for the end",
+                )
+                ender.finish_match(
+                    "m2", 3, names, "moscow", [], "Vera", "score", [301, 120], ratings=ratings
+                )
+            forget.join(20)
+        assert not forget.is_alive() and not failed, failed
+        assert forgetter.player_ratings("vera") == [] and forgetter.rating_history("vera") == []
+        assert forgetter.account("vera") is None
+        assert forgetter.add_account("vera", b"s2", b"h2")  # someone else: no rating
+        assert list(forgetter.ratings_for(names, "moscow", 2)) == ["bob"]
+        assert [p.match for p in forgetter.rating_history("bob")] == ["m1", "m2"]
+    finally:
+        ender.close()
+        forgetter.close()

@@ -121,6 +121,7 @@ MIGRATION_LOCK = 0x64656265  # 'debe': the advisory lock key migrations hold
 # lock of the two-key kind ('rate', the name's and game's hash), apart from the above
 RATING_LOCK = "SELECT pg_advisory_xact_lock(1918989413, hashtext(%s))"
 RATING_ORDER = "SELECT key FROM unnest(%s::text[]) AS key ORDER BY hashtext(key), key"
+HOLD_ACCOUNTS = "SELECT key FROM accounts WHERE key = ANY(%s) ORDER BY key FOR KEY SHARE"
 CONNECT_TIMEOUT_S = 10.0
 
 
@@ -619,6 +620,10 @@ class PostgresStore:
         with self._pool.connection() as conn:
             for (key,) in conn.execute(RATING_ORDER, (keys,)).fetchall():
                 conn.execute(RATING_LOCK, (key,))
+            # and their accounts, till the commit: a forget_account meanwhile waits, then
+            # deletes what this end wrote (before, it deleted first, and the end's upsert
+            # made the forgotten name's rating anew); one made before is seen (unrated)
+            conn.execute(HOLD_ACCOUNTS, (sorted({name_key(n) for n in names}),))
             self._held.conn = conn
             try:
                 yield  # its ratings_for and finish_match use conn: committed at the end
