@@ -262,3 +262,35 @@ async def test_a_message_that_failed_is_logged_without_a_guests_token(
     assert "s3cr3t" not in payload
     assert '"name": "guest-7"' in payload or '"name":"guest-7"' in payload
     assert '"token"' in payload and "(hidden)" in payload  # what was there, not its value
+
+
+async def test_a_batch_postgresql_refuses_as_a_bug_is_logged_and_the_bus_goes_on(
+    postgres_url: str,
+) -> None:
+    # a send refused for what it sent (here an empty channel's name: DataError), not for
+    # a lost connection, ended the publisher with a psycopg error, which node._run_bus
+    # takes for the database away: the worker stopped, its players told the database
+    # was lost, no traceback anywhere (failed before). Now: logged as the bug it is,
+    # with its traceback, and the next batch sent
+    heard: list[dict[str, Any]] = []
+    sender = Bus(postgres_url, 1, lambda _: None)
+    sender.open()
+    hearer = Bus(postgres_url, 2, heard.append)
+    hearer.open()
+    try:
+        with structlog.testing.capture_logs() as logs, trio.fail_after(30):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(hearer.run)
+                nursery.start_soon(sender.run)
+                sender.publish("", {"k": "bad"})
+                while not any(e["event"] == "bus_send_failed" for e in logs):
+                    await trio.sleep(0.01)
+                sender.publish(channel(2), {"k": "good"})
+                await _until(heard, "good")
+                nursery.cancel_scope.cancel()
+    finally:
+        sender.close()
+        hearer.close()
+    (failed,) = [e for e in logs if e["event"] == "bus_send_failed"]
+    assert failed["log_level"] == "error" and failed["exc_info"] and failed["messages"] == 1
+    assert [m["k"] for m in heard] == ["good"]

@@ -209,7 +209,15 @@ class Bus:
             batch = self.payloads(queued)
             if batch:
                 self.sends += 1
-                await trio.to_thread.run_sync(send_batch, conn, batch)
+                try:
+                    await trio.to_thread.run_sync(send_batch, conn, batch)
+                except psycopg.OperationalError:
+                    raise  # the connection lost (or the server's refusal): node._run_bus
+                except psycopg.Error:
+                    # a bug (a payload or channel PostgreSQL refuses): the batch rolled
+                    # back, the connection fine. It stopped the worker as a lost database
+                    # (its players told so), the traceback said nowhere
+                    log.exception("bus_send_failed", messages=len(batch))
 
     def waiting(self) -> list[tuple[str, Message]]:
         """The messages queued and not sent yet, each with its channel, in order (a
