@@ -16,7 +16,7 @@ from rich.cells import cell_len, chop_cells
 
 from deberc_net.game.calls import KONETS
 from deberc_net.game.outcomes import Outcome
-from deberc_net.protocol.lang import NO_WORDS, RU_OUTCOMES, Lang, ru_call, spoken_call
+from deberc_net.protocol.lang import NO_WORDS, Lang, outcome_said, ru_call, spoken_call
 from deberc_net.protocol.render import head_cells, short_name
 
 from .cards import RANKS, SUITS, SYMBOL, card, in_hand_order, rank, suit
@@ -412,12 +412,10 @@ def score_text(state: TableState) -> str:
     for row in state.deals[-DEAL_ROWS:]:
         # an outcome other than made, by its letter; not a short game's won deal, whose
         # 'bide' only says the one who ordered lost it (the columns say who won), nor
-        # Tertz's split, its every deal's (a Tertz match read '1s 2s 3s'); in Russian its
-        # word's («б»: байд)
+        # Tertz's split, its every deal's (a Tertz match read '1s 2s 3s'); by its word's
+        # letter as the sheet says it (a void deal's 'r', redealt; «б»: байд)
         usual = row.outcome in USUAL_OUTCOMES or row.winner is not None
-        mark = " " if usual else row.outcome[:1]
-        if state.lang == Lang.RU and mark != " ":
-            mark = RU_OUTCOMES.get(row.outcome, row.outcome)[:1]
+        mark = " " if usual else outcome_said(row.outcome, state.lang)[:1]
         rows.append(f"{row.deal:>3}{mark} " + "".join(f"{w:>{width}}" for w in row.written))
     totals = state.score or (0,) * len(names)
     rows.append(state.say(T.SCORE_TOTAL) + "".join(f"{t:>{width}}" for t in totals))

@@ -26,8 +26,8 @@ from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import (
     RU_CLAIMED_WORDS,
     RU_MATCH_REASONS,
-    RU_OUTCOMES,
     Lang,
+    outcome_said,
     ru_call,
     ru_card_text,
     spoken_call,
@@ -1212,11 +1212,8 @@ def _event(state: TableState, line: Line) -> TableState:
         row = _won(state, row)
         # a short game without a bide names the deal's winner: 'bide' there meant only
         # that another than the one who ordered won (docs/rules.md §11)
-        outcome = (
-            RU_OUTCOMES.get(row.outcome, row.outcome) if state.lang == Lang.RU else row.outcome
-        )
-        if row.outcome == Outcome.VOID:
-            outcome = state.say(T.DEALT_AGAIN)
+        # (a void deal 'redealt', «пересдача»: dealt again, as the sheet says it)
+        outcome = outcome_said(row.outcome, state.lang)
         how = outcome if row.winner is None else state.say(T.WON_BY, name=state.who(row.winner))
         # the deal is over: a hand a claim (or a penalty) cut short is not held any
         # more, as after the last trick (docs/protocol.md §9.6), nor is a trick a penalty

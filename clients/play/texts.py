@@ -85,7 +85,6 @@ class T(StrEnum):
     BY_THE_CLOCK = "by-the-clock"
     GAME_OVER = "game-over"
     NO_RESULT = "no-result"
-    DEALT_AGAIN = "dealt-again"
     WINS = "wins"
     WITH_TOTAL = "with-total"
     WIN = "win"
@@ -249,8 +248,6 @@ TEXTS: dict[T, tuple[str, str]] = {
     # what is said of a player fits a woman as well as a man (docs/protocol.md §4.3c): no
     # «выиграл», «взял», «закрыл»; the server's own words (its «победитель —»)
     T.WON_BY: ("won by {name}", "победитель — {name}"),
-    # a void deal's end (all passed, four sevens): dealt again, as «пересдача» says it
-    T.DEALT_AGAIN: ("void, dealt again", "пересдача"),
     T.IS_AWAY: ("{name} is away", "{name}: нет связи"),
     # as the human style tells the players who looks on (docs/protocol.md §5.7)
     T.WATCHES: ("{name} watches the table ({now})", "{name} смотрит за столом ({now})"),

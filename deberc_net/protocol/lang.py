@@ -120,6 +120,17 @@ RU_OUTCOMES: dict[str, str] = {
     Outcome.TIMEOUTS: "время вышло",
     Outcome.AWAY: "нет связи",
 }
+# an outcome a person reads in English by another word than its code: a void deal (all
+# passed, four sevens) is dealt again, as «пересдача» says and its end line ('void (all
+# passed): dealt again'); short, for the sheet's narrow column (the code stays 'void')
+EN_OUTCOMES: dict[str, str] = {Outcome.VOID: "redealt"}
+
+
+def outcome_said(outcome: str, lang: Lang) -> str:
+    """A deal's outcome code as a person reads it in ``lang`` ('made', 'redealt';
+    «сыграна», «пересдача»); a plugin's own without a word of ``lang``: its code."""
+    said = RU_OUTCOMES if lang == Lang.RU else EN_OUTCOMES
+    return said.get(outcome, outcome)
 
 
 # why a match ended (docs/protocol.md §9.7), as the end's line says it

@@ -31,10 +31,10 @@ from .event_lines import EVENT_LINES
 from .lang import (
     NO_WORDS,
     RU_MATCH_REASONS,
-    RU_OUTCOMES,
     Lang,
     TableWords,
     decimal_mark,
+    outcome_said,
     ru_call,
     spoken_call,
     spoken_calls_in,
@@ -809,8 +809,9 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
 
 
 def _outcome_word(outcome: str, lang: Lang) -> str:
-    """A deal's outcome code as a person reads it: in Russian words under 'lang ru'."""
-    return RU_OUTCOMES.get(outcome, outcome) if lang == Lang.RU else outcome
+    """A deal's outcome code as a person reads it: in Russian words under 'lang ru', a
+    void deal 'redealt' in English (lang.outcome_said)."""
+    return outcome_said(outcome, lang)
 
 
 # the outcomes that tell how the one who ordered fared (docs/rules.md §11)

@@ -2257,12 +2257,16 @@ def test_a_trick_none_of_whose_cards_were_seen_says_who_laid_them_is_not_known()
 
 def test_a_void_deal_is_logged_as_dealt_again_in_either_language() -> None:
     """'deal 1 void: …' where the Russian says «пересдача» (s43's leftover): the English
-    says the deal is dealt again too; the Russian is as it was."""
+    says the deal is dealt again too, `redealt` as the sheet says it (s44); the Russian
+    is as it was."""
     void = (
         "event seq=12 table=3 kind=deal-end deal=1 outcome=void points=0,0 written=0,0 "
         "totals=0,0 hanging=0"
     )
     state = fold_all([*START, void])
-    assert state.log[-1] == "deal 1 void, dealt again: written 0 : 0, totals 0 : 0"
+    assert state.log[-1] == "deal 1 redealt: written 0 : 0, totals 0 : 0"
     russian = fold_all([*START, void], TableState(lang=Lang.RU))
     assert russian.log[-1] == "раздача 1: пересдача, записано 0 : 0, итого 0 : 0"
+    # the score pane marks it by that word's letter: 'r' (it was 'v'), «п»
+    assert score_text(state).splitlines()[2].split()[0] == "1r"
+    assert score_text(russian).splitlines()[2].split()[0] == "1п"

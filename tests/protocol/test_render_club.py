@@ -141,7 +141,7 @@ def test_history_in_russian_names_the_outcome_and_cards_in_cyrillic() -> None:
         "History of table 5 (m9): anna v boris",
         "Deal 1, boris deals, trump ♠ (anna): bide, anna 0, boris 2",
         "  1 anna J♠ boris A♠ > boris",
-        "Deal 2, anna deals, no trump: void, anna 0, boris 0",
+        "Deal 2, anna deals, no trump: redealt, anna 0, boris 0",
         "Deal 3, boris deals, no trump yet: being played",
     ]
     assert render_ru(history)[3:] == [

@@ -29,6 +29,7 @@ from deberc_net.protocol.lang import (
     RU_OUTCOMES,
     RU_RANKS,
     Lang,
+    outcome_said,
     ru_call,
     spoken_call,
 )
@@ -764,8 +765,9 @@ def end_words_in(reason: str, who: str | None, lang: Lang) -> str:
 
 
 def outcome_word(outcome: str, lang: Lang) -> str:
-    """A deal's outcome as the score sheet's token ('made'), or its Russian ('сыграна')."""
-    return RU_OUTCOMES.get(outcome, outcome) if lang == Lang.RU else outcome
+    """A deal's outcome as the score sheet says it ('made', a void deal 'redealt'), or
+    its Russian ('сыграна', «пересдача»): lang.outcome_said."""
+    return outcome_said(outcome, lang)
 
 
 def call_words(lang: Lang, words: Mapping[str, str] = NO_WORDS) -> dict[str, str]:

@@ -33,7 +33,10 @@
   }, SAID ? SAID.words : {});
   const FREE = SAID ? SAID.free : "(free)";
   const rankOf = (r) => (SAID && SAID.ranks[r]) || r;  // 'A', or «Т»
-  const outcomeOf = (o) => (SAID && SAID.outcomes[o]) || o;
+  // a deal's outcome as the sheet says it: an English page's code but a void deal's,
+  // dealt again (lang.py EN_OUTCOMES)
+  const OUTCOMES = SAID ? SAID.outcomes : { void: "redealt" };
+  const outcomeOf = (o) => OUTCOMES[o] || o;
   // a game with a talon (Tertz: its state says talon=): the cards played this deal,
   // so that the talon is the deck less the hands and those (talon() below)
   // deal: null until a state line or a deal event tells it (a waiting table tells neither)
@@ -168,6 +171,7 @@
     const said = outcome === "gave-up" ? winner + " (" + outcomeOf(outcome) + ")" : winner;
     return put(WORDS.wonBy, { side: said });
   }
+  window.debercDealWord = dealWord;  // for the tests: checked against render.deal_word
 
   // the cards' names in the page's language (web/words.py card_names): a screen reader
   // reads a card as 'queen of hearts', «дама червей», not as its rank and symbol
