@@ -643,6 +643,12 @@ class Matchmaking:
             session.send(words)
             return
         keyed, seats = words.keyed, words.seats
+        # 'reserve 5': the count typed refused as 'new 5' refuses it (it named the
+        # 'moscow' never typed, the rule book's refusal of the variant by default)
+        refused = players_refused("reserve", words.plain, lobby.rules)
+        if refused is not None:
+            session.send(refused)
+            return
         settings = game_settings(words.plain, lobby.rules)
         if len(seats) != settings.players or len({name_key(n) for n in seats}) != len(seats):
             session.send(

@@ -488,3 +488,23 @@ async def test_tables_marks_a_reserved_table_to_an_admin_only(
     assert row.startswith(f"Table {reserved} (reserved): "), row
     other = await boss.read_until(lambda x: x.startswith(f"Table {opened}"))
     assert "(reserved)" not in other, other
+
+
+async def test_reserve_refuses_a_player_count_no_game_is_for_as_typed(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    """'reserve 5' named the 'moscow' its admin never typed ("'moscow' is for 2, 3 or 4
+    players, not 5"), as 'new 5' did before s44: the count typed is said, and the
+    counts there are; no table is reserved (a leftover, s44)."""
+    port = await start_server(admins=["boss"])
+    await register("boss", "pw")
+    boss = await connect.machine(port, "boss", "pw")
+    for line in ("reserve 5 seats=p1,p2,p3,p4,p5", "reserve 1 moscow seats=p1"):
+        players = line.split()[1]
+        assert fields(await boss.reply(line, "error"))[1] == {
+            "code": "bad-rules",
+            "text": f"no game here is played by {players}: PLAYERS is 2, 3 or 4"
+            " (reserve [PLAYERS] [VARIANT] [OPTION ...])",
+        }, line
+    await boss.send("tables")
+    assert (await boss.expect("tables"))["total"] == "0"
