@@ -1322,7 +1322,9 @@ def _game_over(state: TableState, line: Line) -> tuple[str, str]:
         named = state.say(T.AND).join(winners)
         verdict = state.say(verb, names=named) if winners else state.say(T.DRAW)
         side, sums = line.get_int("winner"), line.get_ints("totals")
-        if winners and side is not None and 0 <= side < len(sums):
+        # his total only when it says something: a forfeit before any deal was written
+        # won with nothing ('b2 wins with 0 (left: b1)', true but odd: s44)
+        if winners and side is not None and 0 <= side < len(sums) and sums[side] > 0:
             verdict += state.say(T.WITH_TOTAL, total=sums[side])
     russian_words = state.lang == Lang.RU
     why = RU_MATCH_REASONS.get(reason, reason) if russian_words else short_words(reason)

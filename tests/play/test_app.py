@@ -909,7 +909,8 @@ async def _leave_twice(server: ServerThread) -> None:
         await type_line(pilot, "leave", by_key=False)
         await until(pilot, lambda: app.state.result is not None, "the forfeit")
         assert app.state.result is not None and "left: tuiplayer" in app.state.result
-        assert "Game over: rival wins with 0 (left: tuiplayer)" in app.state.log[-1]
+        # (nothing written: no 'wins with 0', which said nothing, s44)
+        assert "Game over: rival wins (left: tuiplayer), totals 0 : 0" in app.state.log[-1]
         assert app.pane("score").text == "Score\n-"  # the lobby's: no match
 
 

@@ -550,9 +550,7 @@ def test_game_over_with_long_names_keeps_its_totals_in_the_table_pane() -> None:
     assert all(len(line) <= 51 for line in lines[-2:])
     assert " ".join(lines[-2:]) == state.result
     # a forfeit names who lost it
-    assert state.result == (
-        "Game over: house-heuristic-3 wins with 0 (timeouts: anna), totals 0 : 0"
-    )
+    assert state.result == ("Game over: house-heuristic-3 wins (timeouts: anna), totals 0 : 0")
 
 
 def test_the_lookups_are_shown_in_words_as_the_human_style_writes_them() -> None:
@@ -1822,15 +1820,21 @@ def test_a_match_ended_mid_deal_by_a_forfeit_leaves_no_cards_in_the_hand() -> No
     """The other side leaves mid-deal: the match ends with no deal-end (docs/protocol.md
     §11.3), and the hand is no longer held (a pty tryout: it stayed on screen under the
     result)."""
-    state = fold_all(
-        [
-            *START,
-            "event seq=8 table=3 kind=match-end winner=0 name=b1 reason=left forfeit=1 "
-            "totals=0,0 seed=ab match=m3",
-        ]
+    end = (
+        "event seq=8 table=3 kind=match-end winner=0 name=b1 reason=left forfeit=1 "
+        "totals=0,0 seed=ab match=m3"
     )
+    state = fold_all([*START, end])
     assert state.hand == () and hand_text(state) == "Hand:   -"
-    assert state.result == "Game over: b1 wins with 0 (left: b2), totals 0 : 0"
+    # his total only when it says something: not 'b1 wins with 0' (s44), nothing written
+    assert state.result == "Game over: b1 wins (left: b2), totals 0 : 0"
+    russian = fold_all([*START, end], TableState(lang=Lang.RU))
+    assert russian.result == (
+        "Партия окончена: b1 выигрывает (b2 покидает стол: поражение), итого 0 : 0"
+    )
+    # a forfeit after deals were written says it: he won with what he had
+    later = fold_all([*START, end.replace("totals=0,0", "totals=62,100")])
+    assert later.result == "Game over: b1 wins with 62 (left: b2), totals 62 : 100"
 
 
 def test_leaving_a_finished_match_is_no_error() -> None:
