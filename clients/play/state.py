@@ -34,7 +34,7 @@ from deberc_net.protocol.lang import (
 )
 from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, phrase
 from deberc_net.protocol.read_back import russian
-from deberc_net.protocol.refusals import refusal_phrase, unread_phrase
+from deberc_net.protocol.refusals import refusal_phrase, rules_phrase, unread_phrase
 from deberc_net.protocol.render import (
     BANNER_RU,
     CHAT_CONTINUED,
@@ -542,6 +542,10 @@ def _refusal(state: TableState, line: Line) -> str:
             names = tuple(state.who(seat) for seat in range(max(state.seats, 4)))
             found = refusal_phrase(text, names, state.words)
             said = None if found is None else found.text(Lang.RU)
+        elif code == "bad-rules":  # the rule book's, its names «short» as the server's
+            # Russian says them (the catalogue's read-back kept the repr's 'short')
+            ruled = rules_phrase(text)
+            said = None if ruled is None else ruled.text(Lang.RU)
         said = said or _no_call_ru(code, text)
         said = said or (russian(text) if text else RU_ERRORS.get(code))
         if said is not None:
