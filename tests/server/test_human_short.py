@@ -14,7 +14,7 @@ import trio
 from trio.testing import MockClock
 
 from deberc_net.game.outcomes import Outcome
-from deberc_net.protocol.lang import RU_OUTCOMES
+from deberc_net.protocol.lang import Lang, outcome_said
 
 from .client import LineClient, fields, is_event
 from .conftest import Connector
@@ -90,11 +90,11 @@ def _decided(line: str) -> bool:
 
 async def _looks_back(person: LineClient, lang: str, deal: str, winner: str) -> None:
     """``person``'s sheet and history name ``winner`` for the first deal decided,
-    ``deal``, the void ones before it said to be void."""
+    ``deal``, the void ones before it said to be dealt again ('redealt', «пересдача»)."""
     title, header = (
         ("Score sheet", "deal won by") if lang == "en" else ("Запись", "разд. победитель")
     )
-    void = RU_OUTCOMES[Outcome.VOID] if lang == "ru" else "void"
+    void = outcome_said(Outcome.VOID, Lang(lang))
     n = int(deal)
     sheet = await _told(person, "sheet", title, 2 + n)
     assert sheet[1].startswith(header), (person.label, sheet)
