@@ -20,6 +20,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("running.py", '"the server could not do that; sorry"'): (
         "RU_ERRORS['internal'] says it all, and more (nothing changed)"
     ),
+    ("cluster/looks.py", '"the server could not do that; sorry"'): (
+        "RU_ERRORS['internal'] says it all, and more (nothing changed): running.py's"
+    ),
     ("lobby.py", '"the server is shutting down"'): (
         "RU_ERRORS['shutting-down'] is the same sentence"
     ),
