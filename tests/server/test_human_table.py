@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
+from deberc_net.protocol.lang import Lang, outcome_said
+
 from .client import LineClient, fields, is_event, play_machine, seat_pair, sent_by
 from .conftest import Connector
 
@@ -94,7 +96,8 @@ async def test_sheet_lists_every_deal_with_its_written_points_and_totals(
         written, totals = end["written"].split(","), end["totals"].split(",")
         # (each number right-aligned in its own column: spaces between written and total)
         cells = r"\s+".join(rf"{w}\s+{t}" for w, t in zip(written, totals, strict=True))
-        assert re.match(rf"\s+{end['deal']} {end['outcome']}\s+{cells}", line), line
+        said = outcome_said(end["outcome"], Lang.EN)  # ('void' reads 'redealt')
+        assert re.match(rf"\s+{end['deal']} {said}\s+{cells}", line), line
         assert len(line) <= 80
 
 

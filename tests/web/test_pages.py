@@ -20,7 +20,7 @@ from starlette.routing import Route
 from clients.client import Bot
 from deberc_net.cli import DEFAULT_HTTP_PORT, build_parser, serve_config
 from deberc_net.protocol.events import TableState
-from deberc_net.protocol.lang import Lang, spoken_call
+from deberc_net.protocol.lang import Lang, outcome_said, spoken_call
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.store import open_store
 from deberc_net.server.web.app import make_app
@@ -230,7 +230,7 @@ async def test_a_running_tables_page_shows_the_deal_as_an_observer_sees_it_witho
         == [
             (
                 e["deal"],
-                e["outcome"],
+                outcome_said(e["outcome"], Lang.EN),  # (a four-sevens deal: 'redealt')
                 e["written"].replace(",", " : "),
                 e["totals"].replace(",", " : "),
             )
