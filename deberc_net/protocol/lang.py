@@ -126,6 +126,12 @@ RU_OUTCOMES: dict[str, str] = {
 EN_OUTCOMES: dict[str, str] = {Outcome.VOID: "redealt"}
 
 
+def counts_ru(counts: str) -> str:
+    """Player counts as the rule book says them ('2, 3 or 4': plugins/manager.said_counts)
+    in Russian («2, 3 или 4»)."""
+    return counts.replace(" or ", " или ")
+
+
 def outcome_said(outcome: str, lang: Lang) -> str:
     """A deal's outcome code as a person reads it in ``lang`` ('made', 'redealt';
     «сыграна», «пересдача»); a plugin's own without a word of ``lang``: its code."""

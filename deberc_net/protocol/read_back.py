@@ -15,6 +15,7 @@ import ast
 import functools
 import re
 
+from .lang import counts_ru
 from .messages import MESSAGES
 
 # the values that are a player's words or a name, never a catalogue sentence: not read
@@ -84,7 +85,7 @@ def _value(name: str, spec: str, text: str) -> str:
     if name in PLAIN or (name in NAMES and ONE_WORD.fullmatch(text)):
         return text
     if name == "counts":  # player counts, '2, 3 or 4': «2, 3 или 4»
-        return text.replace(" or ", " или ")
+        return counts_ru(text)
     # a list is read item by item before it is read whole: a sentence's pattern matches
     # a whole list too ('{name} (seat {seat})' took 'anna (seat 0), boris' for a name)
     return _listed(text) or russian(text) or _listed(text, partly=True) or text

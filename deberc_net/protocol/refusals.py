@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from deberc_net.game.cards import SUIT_SYMBOLS
 
 from . import events as ev
-from .lang import NO_WORDS, ru_call
+from .lang import NO_WORDS, counts_ru, ru_call
 from .messages import Msg, Phrase, Value, phrase
 from .render import for_people
 
@@ -354,7 +354,7 @@ def _rule_value(key: Msg, group: str, text: str) -> Value:
     if group in ("kind", "expected"):
         return _own(text, (_RU_KINDS_OF if key in _UNKNOWN else _RU_KINDS)[text])
     if group == "counts":  # '2, 3 or 4' players: «2, 3 или 4»
-        return _own(text, text.replace(" or ", " или "))
+        return _own(text, counts_ru(text))
     try:  # a name: 'tertz', «tertz»
         word = ast.literal_eval(text)
     except (ValueError, SyntaxError):  # (a repr always reads back: never)

@@ -21,6 +21,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.events import TableState
+from deberc_net.protocol.lang import counts_ru
 from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.refusals import rules_refused
 from deberc_net.protocol.said_back import said_back
@@ -111,7 +112,7 @@ def _count_refused(command: str, typed: str, players: int, rules: RuleBook) -> e
     if players in counts:
         return None
     told = said_counts(counts)  # '2, 3 or 4': «2, 3 или 4»
-    either = phrase(Msg.OWN_WORDS, en=told, ru=told.replace(" or ", " или "))
+    either = phrase(Msg.OWN_WORDS, en=told, ru=counts_ru(told))
     said = phrase(Msg.PLAYERS_NO_GAME, players=said_back(typed), counts=either, command=command)
     return ev.error("bad-rules", said)
 
