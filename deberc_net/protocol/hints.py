@@ -139,7 +139,12 @@ def _spelt_in_cyrillic(folded: str, names: tuple[str, ...]) -> str | None:
     for spelling, command in _SPELT_IN_CYRILLIC.items():
         if command in names and (d := _distance(folded, spelling, limit)) <= limit:
             near[command] = min(d, near.get(command, d))
-    ranked = sorted((d, command) for command, d in near.items())
+    return _only_nearest((d, command) for command, d in near.items())
+
+
+def _only_nearest(near: Iterable[tuple[int, str]]) -> str | None:
+    """The name of the nearest (distance, name), or None: none, or two as near."""
+    ranked = sorted(near)
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
     return ranked[0][1]
@@ -160,10 +165,9 @@ def command_hint(typed: str, names: Iterable[str]) -> str | None:
     if not folded.isascii() and (spelt := _spelt_in_cyrillic(folded, names)) is not None:
         return spelt
     limit = _allowed(folded)
-    near = sorted((d, name) for name in names if (d := _distance(folded, name, limit)) <= limit)
-    if not near or (len(near) > 1 and near[1][0] == near[0][0]):
-        return None
-    return near[0][1]
+    return _only_nearest(
+        (d, name) for name in names if (d := _distance(folded, name, limit)) <= limit
+    )
 
 
 def hint(typed: str, legal: Sequence[Call], aliases: Mapping[str, str]) -> Call | None:
