@@ -1091,6 +1091,12 @@ DB_HELP = (
     f"SQLite file or postgresql://USER@HOST[:PORT]/DB (default: --config's db, or {DEFAULT_DB})"
 )
 CONFIG_HELP = "the server's settings file: its db is this command's, unless --db is given"
+PLAYERS_HELP = "players at each table (default 2)"
+# the builtin games, named here without loading the rule book: --help stays quick
+VARIANT_HELP = (
+    "the game: moscow (default), kharkov, or tertz (2 players), or a rule plugin's; "
+    "a name no rule knows is refused, listing them (docs/rules.md)"
+)
 
 
 def _store_command_logs() -> None:
@@ -1258,8 +1264,8 @@ def build_parser(play_lang: str = "en") -> argparse.ArgumentParser:
     sp = sub.add_parser("selfplay", help="play games between random legal players in-process")
     sp.add_argument("--games", type=int, default=10, help="matches to play (default 10)")
     sp.add_argument("--seed", default="0", help="match seed; the same seed replays the same")
-    sp.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    sp.add_argument("--variant", default="moscow")
+    sp.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=PLAYERS_HELP)
+    sp.add_argument("--variant", default="moscow", help=VARIANT_HELP)
     sp.add_argument(
         "--option",
         action="append",
@@ -1325,15 +1331,21 @@ def build_parser(play_lang: str = "en") -> argparse.ArgumentParser:
         "py:MODULE [--seed S] plays a client-library "
         "bot inside the ladder's process (docs/bots.md)",
     )
-    lr.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    lr.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=PLAYERS_HELP)
     lr.add_argument("--deals", type=int, default=10, help="boards (each played in every seating)")
     lr.add_argument(
         "--seed",
         help="the boards' seed, to replay a ladder: 1-100 printable characters, no space "
         "(default: a random one, told at the end)",
     )
-    lr.add_argument("--variant", default="moscow")
-    lr.add_argument("--option", action="append", default=[], metavar="NAME")
+    lr.add_argument("--variant", default="moscow", help=VARIANT_HELP)
+    lr.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a table option (repeatable), e.g. to-301",
+    )
     lr.add_argument(
         "--schedule",
         choices=("round-robin", "gauntlet"),
