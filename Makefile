@@ -9,12 +9,29 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: serve test lint bench clean postgresql chromium
 
+# .venv is made whole or not at all. A Python older than 3.11 is refused before it makes
+# one (pip refused the package only after a minute of installing, and the .venv stayed,
+# refused again with the right PYTHON= given); one whose venv fails half-way (Debian
+# without python3-venv: bin/python made, then no ensurepip) has it removed, so the make
+# after `apt-get install python3-venv` makes it afresh (tests/test_make_venv.py).
+NEED_PY := import sys; sys.exit(sys.version_info < (3, 11))
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c '$(NEED_PY)' || { echo "deberc-net needs Python 3.11 or newer;" \
+		"$(PYTHON) is $$($(PYTHON) -V 2>&1): give one, e.g. make serve PYTHON=python3.11"; \
+		exit 2; }
+	@echo "$(PYTHON) -m venv $(VENV)"
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
+
+# a .venv that cannot install (made by an older Python, or half-made by a make of
+# before): said with its cure, not pip's error at every run
+VENV_OK = @$(BIN)/python -c '$(NEED_PY); import pip' 2>/dev/null || { echo "$(VENV) is" \
+	"not a whole venv of Python 3.11 or newer: remove it (make clean), then run this again"; \
+	exit 2; }
 
 # pip is upgraded first: Python 3.11's own (23.2 here) installs all this too, but slower
 # (make test's install 37 s and 23 s of CPU against 27 + 4 s and 16.5 + 2 s, load 5)
 $(STAMP): $(BIN)/python pyproject.toml
+	$(VENV_OK)
 	@echo "Installing deberc-net and its dependencies into $(VENV) (once; a minute or more)..."
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
@@ -40,6 +57,7 @@ serve: $(STAMP)
 # of CPU (load 5 to 8). `make serve`'s one build stays in pip's isolated environment.
 EXAMPLES := examples/posled20 examples/perezdacha
 $(TEST_STAMP): $(BIN)/python pyproject.toml $(addsuffix /pyproject.toml,$(EXAMPLES))
+	$(VENV_OK)
 	@echo "Installing deberc-net, the test tools and the example plugins into $(VENV) (once; a minute or more)..."
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools
 	$(BIN)/python -m pip install --quiet --no-build-isolation -e '.[test]' $(addprefix -e ,$(EXAMPLES))
