@@ -954,13 +954,13 @@ def _new_name_refused(name: str, store: Store | None, admins: list[str]) -> str 
     refused (server/login.py: the rules of new names, the house bots' prefix, a look-alike
     of a registered name or of an admin listed in the settings), or None."""
     from deberc_net.protocol.messages import Msg, phrase
-    from deberc_net.server.accounts import new_name, scripts_mixed
+    from deberc_net.server.accounts import new_name, new_name_refused
     from deberc_net.server.house import PREFIX
     from deberc_net.server.store import name_key
     from deberc_net.server.store.base import look_alike, look_key
 
     if not new_name(name):
-        return phrase(Msg.NAME_SCRIPTS if scripts_mixed(name) else Msg.LOGIN_NAME).text()
+        return phrase(new_name_refused(name)).text()
     if name_key(name).startswith(PREFIX) or look_key(name).startswith(look_key(PREFIX)):
         return phrase(Msg.HOUSE_NAMES, prefix=PREFIX).text()  # (no login could take it)
     others = [admin for admin in admins if name_key(admin) != name_key(name)]

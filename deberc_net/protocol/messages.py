@@ -46,6 +46,7 @@ class Msg(StrEnum):
     LOGIN_SET_ELSEWHERE = "login-set-elsewhere"
     LOGIN_NAME = "login-name"
     NAME_SCRIPTS = "name-scripts"
+    NAME_DRAWN_AS_OTHERS = "name-drawn-as-others"
     NAME_LOOKS_LIKE = "name-looks-like"
     LOGGED_IN_AS = "logged-in-as"
     NEED_PASSWORD = "need-password"
@@ -628,6 +629,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "имя пишется одним алфавитом: латинские, кириллические, греческие, армянские,"
         " буквы чероки, коптские, лису, канадского слогового письма и тифинаг похожи,"
         " их не смешивают",
+    ),
+    Msg.NAME_DRAWN_AS_OTHERS: (
+        "a name has no small capitals or phonetic letters, drawn as other letters (ᴏ as o,"
+        " ʀ as R, ɡ as g, ǀ as l, ɑ as a): write it in the letters a language spells with",
+        "в имени нет малых прописных и фонетических букв, похожих на другие (ᴏ как o,"
+        " ʀ как R, ɡ как g, ǀ как l, ɑ как a): пишите его буквами, какими пишет язык",
     ),
     Msg.NAME_LOOKS_LIKE: (
         "{name} looks like {other}, a name taken (I, l and 1 look alike, as do O and 0,"

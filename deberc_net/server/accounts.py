@@ -43,13 +43,58 @@ LOOKALIKE_SCRIPTS = frozenset(
 )
 
 
+# Letters of phonetic notation, no language's spelling, each drawn as another letter,
+# which the look-alike comparison (store/base.py's look_key) does not make one with it:
+# a hostile tryout (s45) took 'bᴏss' (a small capital O) beside the admin boss,
+# 'hoᴜse-search3' among the house bots, 'ɡregory' (a script g) beside gregory and
+# 'aǁen' (a lateral click, drawn as ll) beside allen. A new name has none of them:
+# every small capital (by its Unicode name: ᴀ ʙ ᴄ … ʀ ꜱ ᴛ ᴜ), the script g, the Latin
+# alpha and iota (ɑ as a, ɩ as an i), the dotless j, the Latin beta (ꞵ as ß), the
+# tone six (Ƅ ƅ as b) and the click letters (ǀ as l, ǁ as ll, ǃ as !). Refused, not
+# made one with their letters: the stored look of the accounts (``latin_look``,
+# migration 21) stays as it is.
+_DRAWN_AS_OTHERS_NAMED = "\u0261\u0251\u0269\u0237\ua7b5\u0184\u0185\u01c0\u01c1\u01c2\u01c3"
+# every letter whose Unicode name says SMALL CAPITAL (as of Python 3.11's Unicode 14:
+# tests/server/test_drawn_as_others.py checks the list against unicodedata)
+SMALL_CAPITALS = (
+    "\u0262\u026a\u0274\u0276\u0280\u0281\u028f\u0299\u029b\u029c\u029f\u02b6"
+    "\u1d00\u1d01\u1d03\u1d04\u1d05\u1d06\u1d07\u1d0a\u1d0b\u1d0c\u1d0d\u1d0e"
+    "\u1d0f\u1d10\u1d15\u1d18\u1d19\u1d1a\u1d1b\u1d1c\u1d20\u1d21\u1d22\u1d23"
+    "\u1d26\u1d27\u1d28\u1d29\u1d2a\u1d2b\u1d7b\u1d7e\u1da6\u1da7\u1dab\u1db0"
+    "\u1db8\u2c7b\ua730\ua731\ua776\ua7ae\ua7af\ua7fa\uab46\uab65\U00010780"
+    "\U00010784\U00010792\U00010794\U00010796\U0001079c\U000107a3\U000107aa"
+    "\U000107b2\U0001df02\U0001df04\U0001df10"
+)
+DRAWN_AS_OTHERS = frozenset(_DRAWN_AS_OTHERS_NAMED + SMALL_CAPITALS)
+
+
 def new_name(name: str) -> bool:
     """A name that may be taken now (registered, or a guest's): ``valid_name`` in the
     compatibility form names are compared in (``name_key``) too, so one character that
-    stands for many (U+FDFA, a whole phrase with spaces; ½) counts as what it is; and
-    not ``scripts_mixed``."""
+    stands for many (U+FDFA, a whole phrase with spaces; ½) counts as what it is; not
+    ``scripts_mixed``, and none of the letters ``drawn_as_others``."""
     compatible = unicodedata.normalize("NFKC", name)
-    return valid_name(name) and bool(NAME_RULE.match(compatible)) and not scripts_mixed(name)
+    return (
+        valid_name(name)
+        and bool(NAME_RULE.match(compatible))
+        and not scripts_mixed(name)
+        and not drawn_as_others(name)
+    )
+
+
+def drawn_as_others(name: str) -> bool:
+    """Whether ``name`` (in its compatibility form) holds a letter of DRAWN_AS_OTHERS."""
+    return not DRAWN_AS_OTHERS.isdisjoint(unicodedata.normalize("NFKC", name))
+
+
+def new_name_refused(name: str) -> Msg:
+    """Why ``name`` is no ``new_name``, in the words a login (and ``deberc-net admin``)
+    says it: mixed alphabets, a letter drawn as another, or the names' rule."""
+    if scripts_mixed(name):
+        return Msg.NAME_SCRIPTS
+    if drawn_as_others(name):
+        return Msg.NAME_DRAWN_AS_OTHERS
+    return Msg.LOGIN_NAME
 
 
 def scripts_mixed(name: str) -> bool:

@@ -190,10 +190,7 @@ class Login:
             # one player, one spelling: the account's, whatever case was typed now
             name, guest = arrival.spelling or name, False
         elif not accounts.new_name(name):  # not taken before, and no longer to be taken
-            mixed = accounts.scripts_mixed(name)
-            session.send(
-                ev.error("bad-argument", phrase(Msg.NAME_SCRIPTS if mixed else Msg.LOGIN_NAME))
-            )
+            session.send(ev.error("bad-argument", phrase(accounts.new_name_refused(name))))
             return
         elif (alike := self._looks_like(name, arrival.looks_like)) is not None:
             # a new name drawn as another's (AIice beside alice): refused as a mixed one

@@ -224,6 +224,7 @@ async def test_admin_takes_no_new_name_a_login_could_not_register(
         ("\u0430\u04cf\u0456\u0441\u0435", "\u0430\u04cf\u0456\u0441\u0435 looks like Alice"),
         ("house-boss", "names starting 'house-' are the server's bots"),
         ("h0use-boss", "names starting 'house-' are the server's bots"),
+        ("\u1d00lice", "a name has no small capitals or phonetic letters"),  # (ᴀ)
     ]:
         assert main(["admin", name, "--db", str(db_path)]) == 2, name
         out, err = capsys.readouterr()
@@ -233,7 +234,9 @@ async def test_admin_takes_no_new_name_a_login_could_not_register(
     store = open_store(db_path)
     try:
         registered = [
-            n for n in ("AIice", "house-boss", "h0use-boss", "alicia") if store.account(n)
+            n
+            for n in ("AIice", "house-boss", "h0use-boss", "\u1d00lice", "alicia")
+            if store.account(n)
         ]
         assert registered == ["alicia"]
     finally:
