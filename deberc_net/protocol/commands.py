@@ -320,12 +320,24 @@ _SEQ_ARGUMENT = re.compile(r"seq=[0-9]+")
 SEQ_DIGITS = 640
 
 
+# what ``number_word`` reads a number of more than SEQ_DIGITS digits as: more than any
+# table, seat, page, level or count, so each command refuses it as it refuses 1000 digits
+PAST_ANY_NUMBER = 10**SEQ_DIGITS
+
+
 def number_word(word: str) -> int | None:
     """The whole number ``word`` writes in ASCII digits 0-9, or None: every number a
     command takes is written so (docs/protocol.md §4), as a table call's seq= is (§7).
     int() also reads other scripts' digits ('١', '𝟏') and str.isdigit() takes '²',
-    which int() refuses: a number read by one command was refused by another."""
-    return int(word) if word.isascii() and word.isdecimal() else None
+    which int() refuses: a number read by one command was refused by another. One of
+    more than SEQ_DIGITS digits (leading zeros aside) is PAST_ANY_NUMBER: int() refuses
+    past 4,300 digits, and a server whose ``max_line`` let such a word in answered
+    'who', 'sit', 'top' and the rest with an internal error, a traceback logged each
+    (a hostile pass, s45)."""
+    if not (word.isascii() and word.isdecimal()):
+        return None
+    digits = word.lstrip("0") or "0"
+    return int(digits) if len(digits) <= SEQ_DIGITS else PAST_ANY_NUMBER
 
 
 def stale_answer(seq: int | None, open_request: int, last_event: int) -> Phrase | None:

@@ -23,6 +23,7 @@ from deberc_net.protocol.events import ServerEvent
 from deberc_net.protocol.lang import NO_WORDS, table_words
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.refusals import rules_phrase
+from deberc_net.protocol.said_back import said_back
 
 from . import accounts
 from .accounts import name_key
@@ -107,7 +108,8 @@ class Club:
             players = int(args.pop(0))
         elif named and args and number_word(args[0]) is not None:
             # a number after the variant is its player count (a page comes after that)
-            session.send(ev.error("bad-argument", phrase(Msg.TOP_PLAYERS, players=args[0])))
+            said = phrase(Msg.TOP_PLAYERS, players=said_back(args[0]))  # (cut: no echo)
+            session.send(ev.error("bad-argument", said))
             return
         rule = self.lobby.rules.get(variant)  # (a name variant_named found, or moscow)
         counts = rule.info.players if rule is not None else (players,)
