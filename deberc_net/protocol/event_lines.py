@@ -21,7 +21,7 @@ from deberc_net.game.cards import CARD_TEXT as _CARD
 from deberc_net.game.cards import SUITS
 
 from . import events as ev
-from .wire import NONE, format_value
+from .wire import NONE, SMALL, format_value
 
 _card = _CARD.__getitem__
 
@@ -40,23 +40,24 @@ def _after(pending: tuple[int, ...]) -> str:
     return f" hanging_after={_numbers(pending)}" if pending else ""
 
 
+# (seats, winners, players written by SMALL's texts: a number's conversion a line less)
 def _call(seq: int, table: int, e: g.CallMade) -> str:
     return (
-        f"event seq={seq} table={table} kind=call seat={e.seat}"
+        f"event seq={seq} table={table} kind=call seat={SMALL[e.seat]}"
         f" call={format_value(e.call.token())} auto={'1' if e.auto else '0'}"
     )
 
 
 def _play(seq: int, table: int, e: g.CardPlayed) -> str:
     return (
-        f"event seq={seq} table={table} kind=play seat={e.seat}"
+        f"event seq={seq} table={table} kind=play seat={SMALL[e.seat]}"
         f" card={_CARD[e.card]} auto={'1' if e.auto else '0'}"
     )
 
 
 def _penalty(seq: int, table: int, e: g.Penalized) -> str:
     return (
-        f"event seq={seq} table={table} kind=penalty seat={e.seat}"
+        f"event seq={seq} table={table} kind=penalty seat={SMALL[e.seat]}"
         f" call={format_value(e.call.token())} code={format_value(e.code)}"
     )
 
@@ -64,7 +65,7 @@ def _penalty(seq: int, table: int, e: g.Penalized) -> str:
 def _order(seq: int, table: int, e: g.Ordered) -> str:
     fresa = NONE if e.fresa is None else _CARD[e.fresa]
     return (
-        f"event seq={seq} table={table} kind=order player={e.player}"
+        f"event seq={seq} table={table} kind=order player={SMALL[e.player]}"
         f" trump={SUITS[e.trump]} first={'1' if e.first else '0'} fresa={fresa}"
     )
 
@@ -76,13 +77,13 @@ def _dealt(seq: int, table: int, e: g.Dealt) -> str:
 
 def _trick(seq: int, table: int, e: g.TrickTaken) -> str:
     return (
-        f"event seq={seq} table={table} kind=trick winner={e.winner}"
-        f" cards={','.join(map(_card, e.cards))}"
+        f"event seq={seq} table={table} kind=trick winner={SMALL[e.winner]}"
+        f" cards={','.join([_CARD[c] for c in e.cards])}"
     )
 
 
 def _shown(seq: int, table: int, e: g.Shown) -> str:
-    return f"event seq={seq} table={table} kind=shown seat={e.seat} cards={_cards(e.cards)}"
+    return f"event seq={seq} table={table} kind=shown seat={SMALL[e.seat]} cards={_cards(e.cards)}"
 
 
 def _start(seq: int, table: int, e: g.MatchStarted) -> str:

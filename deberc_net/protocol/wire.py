@@ -23,6 +23,9 @@ import attrs
 
 NONE = "-"
 TEXT = "text"
+# the texts of small numbers, by index: a line's seats, rounds, player and trick counts
+# written without an int's conversion (~530 instructions a field: docs/performance.md)
+SMALL = tuple(str(n) for n in range(64))
 _KEY = re.compile(r"[a-z_]+")
 _BANNER = re.compile(r"\(protocol (\d+)\)")
 

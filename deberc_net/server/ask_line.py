@@ -24,7 +24,7 @@ from deberc_net.game.deal import Deal
 from deberc_net.game.events import CallMade, DealEvent, Penalized
 from deberc_net.game.match import Match
 from deberc_net.game.phases import Phase
-from deberc_net.protocol.wire import NONE, format_value
+from deberc_net.protocol.wire import NONE, SMALL, format_value
 
 # each phase as format_value writes it
 _PHASE = {phase: format_value(phase) for phase in Phase}
@@ -71,6 +71,29 @@ class KeptTalk:
     # their texts (an id is a call's only while it lives), a few dozen at most
     legal_texts: dict[int, str] = attrs.Factory(lambda: dict(_PLAY_TEXTS))
     legal_calls: list[Call] = attrs.Factory(list)
+    # the ``tricks`` field's text and the ``score … target`` fields', with the numbers
+    # they were written from (copies: the deal's and the match's lists change in place):
+    # the tricks taken change once a trick, the totals once a deal, an ask every call
+    tricks: list[int] = attrs.Factory(list)
+    tricks_text: str = ""
+    totals: list[int] = attrs.Factory(list)
+    hanging: int = 0
+    target: int | None = None
+    score_text: str = ""
+
+    def tricks_of(self, taken: list[int]) -> str:
+        """The ``tricks`` field of ``taken`` (counts of tricks: small numbers)."""
+        self.tricks, self.tricks_text = list(taken), ",".join([SMALL[n] for n in taken])
+        return self.tricks_text
+
+    def score_of(self, totals: list[int], hanging: int, target: int | None) -> str:
+        """The ``score``, ``hanging`` and ``target`` fields, as the ask writes them."""
+        self.totals, self.hanging, self.target = list(totals), hanging, target
+        self.score_text = (
+            f"score={','.join(map(str, totals))} hanging={hanging}"
+            f" target={NONE if target is None else target}"
+        )
+        return self.score_text
 
     def of(self, deal: Deal) -> str:
         """The deal's calls but its cards, each ``seat:token``, in order: ``Deal.log``'s
@@ -165,23 +188,33 @@ def ask_line(
     to_act = seat if kind == "ask" else match.to_act
     player, target = deal.player, settings.target
     phase_text = _PHASE.get(phase) or format_value(phase)
+    taken, totals, hanging = deal.tally.tricks_taken, match.totals, match.hanging
+    kept = talk_kept if talk_kept is not None else KeptTalk()
+    # (the kept texts when their numbers are the same: a comparison, not a method's call)
+    tricks = kept.tricks_text if taken == kept.tricks else kept.tricks_of(taken)
+    score = (
+        kept.score_text
+        if totals == kept.totals and hanging == kept.hanging and target is kept.target
+        else kept.score_of(totals, hanging, target)
+    )
+    deal_no = deal.deal_no
+    # seats, the round and the player count by SMALL's texts (a deal's number mostly)
     line = (
-        f"{kind} seq={seq} table={table} deal={deal.deal_no} phase={phase_text}"
-        f" seat={seat} dealer={deal.dealer} to_act={NONE if to_act is None else to_act}"
+        f"{kind} seq={seq} table={table} deal={SMALL[deal_no] if deal_no < 64 else deal_no}"
+        f" phase={phase_text} seat={SMALL[seat]} dealer={SMALL[deal.dealer]}"
+        f" to_act={NONE if to_act is None else SMALL[to_act]}"
         f" hand={hand}"
         f" turned={NONE if turned is None else _CARD[turned]}"
         f" fresa={NONE if fresa is None else _CARD[fresa]}"
         f" trump={NONE if trump is None else SUITS[trump]}"
-        f" player={NONE if player is None else player}"
-        f" round={deal.bid_round} leader={deal.trick.leader}"
+        f" player={NONE if player is None else SMALL[player]}"
+        f" round={SMALL[deal.bid_round]} leader={SMALL[deal.trick.leader]}"
         f" trick={','.join([_CARD[c] for _, c in deal.trick.cards])}"
-        f" tricks={','.join(map(str, deal.tally.tricks_taken))}"
-        f" score={','.join(map(str, match.totals))} hanging={match.hanging}"
-        f" target={NONE if target is None else target}"
+        f" tricks={tricks} {score}"
         f" pending={pending}"
         f" shown={shown_text} talk={talk.replace(' ', '_')}"
         f" clock={NONE if clock_ms is None else clock_ms}"
-        f" legal={legal.replace(' ', '_')} players={len(match.names)}"
+        f" legal={legal.replace(' ', '_')} players={SMALL[len(match.names)]}"
     )
     game = () if plain else deal.view_fields(seat)
     if game:  # a whole new game's own fields (Tertz: talon, their_tricks), appended
