@@ -1345,7 +1345,9 @@ class Table:
         legal = match.deal.shared_legal_calls(seat)
         try:
             # the Russian human style writes the ace Т♥: typed so, it is that card
-            cyrillic_ace = not session.machine and session.connection.lang == Lang.RU
+            # (``not session.machine``, written out: two properties' calls, every call)
+            connection = session.connection
+            cyrillic_ace = connection.style == HUMAN and connection.lang == Lang.RU
             call = parse_call(text, legal, self.rules.call_aliases, cyrillic_ace)
             if _option_off(call.name, self.rules.settings) and call not in legal:
                 # a call only where its option makes it one, like any option's words;
