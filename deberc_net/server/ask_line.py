@@ -28,12 +28,14 @@ from deberc_net.protocol.wire import NONE, SMALL, format_value
 
 # each phase as format_value writes it
 _PHASE = {phase: format_value(phase) for phase in Phase}
-# a hand's display order (game/cards.py's sort_hand) for each trump (None: index 4)
+# a hand's display order (game/cards.py's sort_hand) for each trump (None: index 4), by
+# card: dicts, whose ``__getitem__`` as a sort key costs a quarter less than a tuple's
+# (a method-wrapper: ~180 instructions more a card, every ask)
 _ORDER = tuple(
-    tuple(
-        (c >> 3) * 8 + (TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7])
+    {
+        c: (c >> 3) * 8 + (TRUMP_STRENGTH[c & 7] if c >> 3 == trump else PLAIN_STRENGTH[c & 7])
         for c in range(32)
-    )
+    }
     for trump in (0, 1, 2, 3, None)
 )
 
