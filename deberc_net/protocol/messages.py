@@ -195,6 +195,8 @@ class Msg(StrEnum):
     OPTION_TABLE_CALL = "option-table-call"
     CALL_NUMBERED = "call-numbered"
     HELP_MEANT = "help-meant"
+    HELP_VARIANT = "help-variant"  # 'help tertz': a variant's name, how to play it
+    HELP_OPTION = "help-option"  # 'help to-301': an option's name, how to play with it
     TABLE_OPTION_CALLS = "table-option-calls"
     GAME_CALLS = "game-calls"
     GAME_OTHER_CALLS = "game-other-calls"
@@ -1083,6 +1085,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HELP_MEANT: (
         "no command '{topic}': did you mean 'help {command}'?",
         "нет команды «{topic}»; может быть, help {command}?",
+    ),
+    Msg.HELP_VARIANT: (
+        "'{name}' is a variant, not a command: 'new {how}' opens a table of it,"
+        " 'seek {how}' waits for one ('rules {name}' says it too).",
+        "«{name}» — вариант, а не команда: new {how} открывает такой стол, seek {how}"
+        " ждёт такую партию (то же скажет rules {name}).",
+    ),
+    Msg.HELP_OPTION: (
+        "'{name}' is an option, not a command: 'new {how}' opens a table with it,"
+        " 'seek {how}' waits for one ('rules {name}' says it too).",
+        "«{name}» — опция, а не команда: new {how} открывает стол с ней, seek {how}"
+        " ждёт такую партию (то же скажет rules {name}).",
     ),
     Msg.CALLS_ABOUT: (
         "{topic} is no command. The table calls that say it ('calls' lists them all):",

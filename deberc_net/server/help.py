@@ -775,8 +775,13 @@ class Help:
             topic = " ".join(args)
             table = session.table
             about = self._call_help(table, topic, lang)
-            if about:
+            if about:  # (a call's word first: «терц» is the run of three, as 'terts')
                 return about
+            # a variant's or option's name ('help tertz'): a newcomer who read 'new 2
+            # tertz' asked so and was told "did you mean 'help terts'?" (a tryout, s45)
+            rule = self._rule_named(topic) if len(args) == 1 else None
+            if rule is not None:
+                return self._rule_help(rule, lang)
         if args:
             # a command said by what it does ('help пароль') or mistyped: which one
             near = None if command_word(args[0]) in COMMANDS else command_hint(args[0], COMMANDS)
@@ -1000,6 +1005,25 @@ class Help:
         name = variant_named(word, book) or rule_named(word, book)
         rule = book.get(name)
         return None if rule is None or rule.info.kind == RuleKind.PLAYERS else rule.info
+
+    def _rule_help(self, info: RuleInfo, lang: Lang) -> tuple[str, ...]:
+        """'help RULE': the rule's lines of 'rules', then how to play it, the words 'new'
+        and 'seek' take (an option with the variant and options it needs, at its
+        smallest player count that variant plays)."""
+        book = self.lobby.rules
+        if info.kind == RuleKind.VARIANT:
+            how = f"{info.players[0]} {info.name}"
+            said = phrase(Msg.HELP_VARIANT, name=info.name, how=how)
+        else:
+            needs = [n for n in info.requires if book.kind_of(n) == RuleKind.VARIANT]
+            variant = book.get(needs[0] if needs else BUILTIN_VARIANT)
+            counts = variant.info.players if variant is not None else info.players
+            players = min((p for p in info.players if p in counts), default=info.players[0])
+            # the options it needs come before it ('to-9-stakes' is dave's target)
+            others = [n for n in info.requires if book.kind_of(n) == RuleKind.OPTION]
+            words = [str(players), needs[0] if needs else BUILTIN_VARIANT, *others, info.name]
+            said = phrase(Msg.HELP_OPTION, name=info.name, how=" ".join(words))
+        return tuple(p.text(lang) for p in (*self._rule_entry(info), said))
 
     def _rule_near(self, word: str) -> str | None:
         """The variants or options near ``word`` ('terz': 'tertz'), as the rule book's
