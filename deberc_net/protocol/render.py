@@ -1224,8 +1224,11 @@ def _human_start(e: g.MatchStarted, n: tuple[str, ...], sides: Sides) -> list[st
 @_human.register
 def _human_deal(e: g.DealStarted, n: tuple[str, ...], sides: Sides) -> list[str]:
     hang = hanging_now(e.hanging, e.pending)
+    # a trump nobody orders (Tertz) said with the card that makes it: a tryout's
+    # newcomer to Tertz, a Deberts player, read the turned card as a bid's (s45)
+    trump = "" if e.trump is None else f": trump {SUIT_SYMBOLS[SUITS[e.trump]]}"
     return [
-        f"Deal {e.deal}. {n[e.dealer]} deals and turns {pretty_card(e.turned)}. "
+        f"Deal {e.deal}. {n[e.dealer]} deals and turns {pretty_card(e.turned)}{trump}. "
         f"Score: {_by_side(n, e.score)}.{hang}"
     ]
 

@@ -262,8 +262,9 @@ def _start(e: g.MatchStarted, n: Names, sides: Sides) -> list[str]:
 @_human.register
 def _deal(e: g.DealStarted, n: Names, sides: Sides) -> list[str]:
     hang = hanging_now(e.hanging, e.pending, Lang.RU)
+    trump = "" if e.trump is None else f": козырь {SUIT_SYMBOLS[SUITS[e.trump]]}"  # (Tertz)
     return [
-        f"Раздача {e.deal}. {n[e.dealer]} сдаёт и открывает {ru_card(e.turned)}. "
+        f"Раздача {e.deal}. {n[e.dealer]} сдаёт и открывает {ru_card(e.turned)}{trump}. "
         f"Счёт: {_by_side(n, e.score)}.{hang}"
     ]
 

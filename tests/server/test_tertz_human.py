@@ -303,3 +303,28 @@ async def test_a_refused_rost_says_tertz_rule_in_english_and_russian(
         "Ошибка (not-allowed): никто ничего не объявлял: «от чего?» спрашивают об "
         "объявленной комбинации"
     ), told
+
+
+async def test_a_tertz_deal_is_announced_with_its_trump(port: int, connect: Connector) -> None:
+    """Tertz has no bidding: the turned card makes the trump, said so where the deal is
+    announced (a tryout's newcomer to Tertz, a Deberts player, read 'deals and turns
+    10♠' as a card to bid on, s45); a Deberts deal's turned card names no trump."""
+    anna = await connect.human(port, "anna")
+    boris = await connect.human(port, "boris")
+    await boris.send("lang ru")
+    await boris.read_until(lambda x: x == "Язык: русский.")
+    for person in (anna, boris):
+        await person.send("seek 2 tertz")
+    deal = await anna.read_until(lambda x: x.startswith("Deal 1. "), TIMEOUT)
+    told = re.fullmatch(r"Deal 1\. \w+ deals and turns \S+?([♠♥♦♣]): trump ([♠♥♦♣])\. .+", deal)
+    assert told is not None and told.group(1) == told.group(2), deal
+    deal = await boris.read_until(lambda x: x.startswith("Раздача 1. "), TIMEOUT)
+    told = re.fullmatch(
+        r"Раздача 1\. \w+ сдаёт и открывает \S+?([♠♥♦♣]): козырь ([♠♥♦♣])\. .+", deal
+    )
+    assert told is not None and told.group(1) == told.group(2), deal
+    carl, dina = await connect.human(port, "carl"), await connect.human(port, "dina")
+    for person in (carl, dina):
+        await person.send("seek 2")
+    deal = await carl.read_until(lambda x: x.startswith("Deal 1. "), TIMEOUT)
+    assert re.fullmatch(r"Deal 1\. \w+ deals and turns \S+\. Score: .+", deal), deal
