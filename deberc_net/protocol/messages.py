@@ -195,6 +195,8 @@ class Msg(StrEnum):
     OPTION_TABLE_CALL = "option-table-call"
     CALL_NUMBERED = "call-numbered"
     HELP_MEANT = "help-meant"
+    SPLIT_COUNTS_FEWER = "split-counts-fewer"  # Tertz's deal end: who counted, why
+    SPLIT_COUNTS_EQUAL = "split-counts-equal"
     HELP_VARIANT = "help-variant"  # 'help tertz': a variant's name, how to play it
     HELP_OPTION = "help-option"  # 'help to-301': an option's name, how to play with it
     TABLE_OPTION_CALLS = "table-option-calls"
@@ -1085,6 +1087,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.HELP_MEANT: (
         "no command '{topic}': did you mean 'help {command}'?",
         "нет команды «{topic}»; может быть, help {command}?",
+    ),
+    Msg.SPLIT_COUNTS_FEWER: (
+        "{name} took fewer tricks, so he counts his cards: {cards}, written as {written};"
+        " {other} writes the rest.",
+        "У {name} меньше взяток, он и считает: его карты — {cards}, записано {written};"
+        " {other} записывает остальное.",
+    ),
+    Msg.SPLIT_COUNTS_EQUAL: (
+        "Equal tricks: {name}, who did not take the last, counts his cards: {cards},"
+        " written as {written}; {other} writes the rest.",
+        "Взяток поровну: считает {name}, не взявший последнюю, — его карты {cards},"
+        " записано {written}; {other} записывает остальное.",
     ),
     Msg.HELP_VARIANT: (
         "'{name}' is a variant, not a command: 'new {how}' opens a table of it,"

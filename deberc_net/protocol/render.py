@@ -1246,7 +1246,34 @@ def _human_deal_end(
     else:
         how = f"bide for {bide}"
     scored = scored_lines(ev.scored_in(e.record), n, Lang.EN, words)
-    return [deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.EN)]
+    counted = split_count_line(e, n, Lang.EN)
+    return [deal_end_line(e, n, how), *counted, *scored, *hung_lines(e, n, Lang.EN)]
+
+
+# the note a split's scoring leaves (Tertz, deberc_deal_outcome): who counted, his
+# cards' points and what they were written as
+_SPLIT_NOTE = re.compile(r"side (\d+) counts (\d+), written as (\d+)")
+
+
+def split_count_line(e: g.DealEnded, n: tuple[str, ...], lang: Lang) -> list[str]:
+    """Who counted a split deal's points and why, and what the other writes (docs/rules.md
+    §12.6): the deal's line alone read as each side's points rounded (a tryout's
+    newcomer, s45, read 65 written as 70 as a five rounded up). None for another
+    outcome, or a split whose scoring noted no count."""
+    if e.outcome != Outcome.SPLIT or len(n) != 2:
+        return []
+    found = [m for note in e.record.get("notes") or () if (m := _SPLIT_NOTE.fullmatch(str(note)))]
+    if not found:
+        return []
+    seat, cards, written = (int(x) for x in found[-1].groups())
+    if seat not in (0, 1):
+        return []
+    taken = [0, 0]
+    for trick in e.record.get("tricks") or ():
+        if trick.get("winner") in (0, 1):
+            taken[trick["winner"]] += 1
+    key = Msg.SPLIT_COUNTS_FEWER if taken[seat] < taken[1 - seat] else Msg.SPLIT_COUNTS_EQUAL
+    return [_say(lang, key, name=n[seat], cards=cards, written=written, other=n[1 - seat])]
 
 
 def hanging_now(hanging: int, pending: Sequence[int], lang: Lang = Lang.EN) -> str:

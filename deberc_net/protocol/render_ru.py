@@ -74,6 +74,7 @@ from .render import (
     sentence,
     sheet_lines,
     skin_too,
+    split_count_line,
     tables_lines,
     top_lines,
     void_line,
@@ -284,7 +285,8 @@ def _deal_end_in(e: g.DealEnded, n: Names, words: Mapping[str, str] = NO_WORDS) 
         how += hangs_later(e.pending, Lang.RU)  # (hanging-separate: the first sum only)
     else:
         how = f"байд {_at(bide)}"
-    return [_deal_end_line(e, n, how), *scored, *hung_lines(e, n, Lang.RU)]
+    counted = split_count_line(e, n, Lang.RU)
+    return [_deal_end_line(e, n, how), *counted, *scored, *hung_lines(e, n, Lang.RU)]
 
 
 # the events that say a call (or a combination named as one), told in a table's own

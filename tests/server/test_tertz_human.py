@@ -14,6 +14,11 @@ TIMEOUT = 20
 BREAKS = re.compile(r"(?:lomayu|ломаю) (\d+)\.\.(\d+)")  # the prompt's "lomayu 1..12"
 # a Tertz call or outcome as its token, where a Russian line says it in Russian
 TOKENS = re.compile(r"lomayu|dvesti|sto-|\bsplit\b|mariazh")
+# who counted a split deal (docs/rules.md §12.6), told under its line
+COUNTED = re.compile(
+    r"(?:\w+ took fewer tricks, so he counts|Equal tricks: \w+, who did not take the last,"
+    r" counts) his cards: (?P<cards>\d+), written as (?P<written>\d+); \w+ writes the rest\."
+)
 
 
 def tertz_choice(options: str) -> str:
@@ -77,6 +82,16 @@ async def test_a_whole_tertz_match_in_the_human_style(port: int, connect: Connec
     assert not any("igrayu" in x or "pas |" in x for x in everything)  # nobody bids
     scores = re.findall(r"\d+", ends["anna"])
     assert scores and max(int(s) for s in scores) >= 500
+    # each split says who counted and what (a tryout, s45, read 'Points: 65 … Written:
+    # 70' as a five rounded up): his cards rounded to tens, a five down
+    told = "\n".join(anna.lines).replace("\n  ", " ").split("\n")
+    splits = [i for i, x in enumerate(told) if re.match(r"Deal \d+: split\. ", x)]
+    assert splits, told
+    for i in splits:
+        count = COUNTED.fullmatch(told[i + 1])
+        assert count is not None, told[i : i + 2]
+        cards, written = int(count["cards"]), int(count["written"])
+        assert written == (cards + 4) // 10 * 10, count
 
 
 async def test_the_machine_style_tells_the_talon_and_refuses_three_players(

@@ -131,3 +131,36 @@ def test_a_deal_ends_totals_keep_each_name_with_its_number_when_wrapped() -> Non
                     assert any(f"{name} {number}" in x for x in lines), (name, lines)
                 for name, number in zip((first, second), points, strict=True):
                     assert any(f"{name} {number}" in x for x in lines), (name, lines)
+
+
+def _split_end(tricks: tuple[int, ...], note: str) -> list[str]:
+    """A split deal's end (ann 65, bob 85 of cards) whose tricks went to ``tricks``'
+    seats, and whose scoring noted ``note``: its lines after the deal's own line (the
+    wrapped lines joined), in English, then in Russian."""
+    record = {"tricks": [{"winner": s} for s in tricks], "notes": [note]}
+    end = g.DealEnded(1, "split", (65, 85), (70, 80), (70, 80), 0, record)
+    event = ev.TableEvent(9, 1, TWO, end)
+    told = []
+    for lines in (render(event, HUMAN), render_ru(event)):
+        assert all(len(x) <= 80 for x in lines), lines
+        joined = "\n".join(lines).replace("\n  ", " ").split("\n")
+        told.append(" ".join(joined[1:]))
+    return told
+
+
+def test_a_split_says_who_counted_and_why() -> None:
+    """The deal's line alone ('Points: ann 65, bob 85. Written: ann 70, bob 80.') read
+    as each side's points rounded, 65 up to 70 against 'a five down' (a tryout, s45):
+    who counted, why, and what his cards were written as, said under it."""
+    told = _split_end((1,) * 6 + (0,) * 10, "side 1 counts 85, written as 80")
+    assert told == [
+        "bob took fewer tricks, so he counts his cards: 85, written as 80; ann writes the rest.",
+        "У bob меньше взяток, он и считает: его карты — 85, записано 80; ann записывает остальное.",
+    ]
+    told = _split_end((0, 1) * 8, "side 0 counts 65, written as 60")  # the last: bob's
+    assert told[0] == (
+        "Equal tricks: ann, who did not take the last, counts his cards: 65, written as 60;"
+        " bob writes the rest."
+    )
+    # a split with no count noted (or a Deberts deal) says nothing more
+    assert _split_end((0,), "where the hanging points went") == ["", ""]
