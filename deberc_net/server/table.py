@@ -206,6 +206,9 @@ class Table:
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
+    # the seq of the last trick told: a question asked right after it was raised by the
+    # trick, not by a call the others heard (Tertz's break of the deck)
+    _trick_seq: int = attrs.field(init=False, default=-1)
     # each seat's session (None: empty, or nobody online), as looked up when the lobby's
     # ``online`` had made ``_seated_at`` changes, and those present in seat order: kept
     # while that count stands and no seat is taken or left (-1: to look up again)
@@ -1310,6 +1313,21 @@ class Table:
                     session.send_asked(line)
             else:
                 session.send(ev.Ask(self.seq, self.id, view(match, seat), clock, words=self.words))
+        if self._trick_seq == self.seq and match.deal.pending is not None:
+            self._tell_waiting(match, seat)
+
+    def _tell_waiting(self, match: Match, seat: int) -> None:
+        """A question the trick just taken raised (Tertz's loser breaks the deck before
+        anyone leads): the other seats in the human style are shown it and whom the
+        table waits for, as at a deal's start. Nothing told them (the trick's line said
+        who took it), and a tryout's winner of the first trick waited in silence (s45).
+        A program reads ``pending`` and ``to_act`` in the asker's ask and its next
+        ``state`` (docs/protocol.md §6.3): told nothing new."""
+        for other, session in enumerate(self._seated):
+            if other == seat or session is None or session.connection.style != HUMAN:
+                continue
+            seen = view(match, other)
+            session.send(ev.Ask(self.seq, self.id, seen, None, ev.AskKind.STATE, words=self.words))
 
     async def _call(
         self, session: Session, text: str, seq: int | None, now: float | None = None
@@ -1539,6 +1557,8 @@ class Table:
                     self._deal_started(event)
                 else:
                     self._event(event)
+            if events and type(events[-1]) is g.TrickTaken:  # (what the next ask may be about)
+                self._trick_seq = self.seq
         if match.result is not None:  # (Match.over, read inline: every call)
             return
         if dealt and match.deal.phase == PLAY:

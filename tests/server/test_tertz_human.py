@@ -343,3 +343,36 @@ async def test_a_tertz_deal_is_announced_with_its_trump(port: int, connect: Conn
         await person.send("seek 2")
     deal = await carl.read_until(lambda x: x.startswith("Deal 1. "), TIMEOUT)
     assert re.fullmatch(r"Deal 1\. \w+ deals and turns \S+\. Score: .+", deal), deal
+
+
+async def test_the_first_tricks_winner_is_told_the_loser_breaks_the_deck(
+    port: int, connect: Connector
+) -> None:
+    """After the first trick its loser breaks the deck before anyone leads: the winner,
+    told only who took the trick, waited in silence till the break came (a tryout, s45).
+    He is shown the question and whom the table waits for; a program, nothing new."""
+    anna, boris = await connect.human(port, "anna"), await connect.human(port, "boris")
+    for person in (anna, boris):
+        await person.send("seek 2 tertz")
+    people = {"anna": anna, "boris": boris}
+
+    async def play_first(client: LineClient) -> None:  # one card each: the first trick
+        prompt = PROMPT.match(await client.read_until(lambda x: PROMPT.match(x) is not None))
+        assert prompt is not None
+        cards = [t for t in prompt.group(1).split(" | ")[-1].split(", ")]
+        await client.send(cards[0])
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            for person in (anna, boris):
+                nursery.start_soon(play_first, person)
+        taken = await anna.read_until(lambda x: " takes the trick " in x)
+    winner = people[taken.split()[0]]
+    loser = boris if winner is anna else anna
+    told = [await winner.read_until(lambda x: x.startswith(f"{loser.label} breaks the deck"))]
+    told.append(await winner.read_until(lambda _: True))
+    assert told == [
+        f"{loser.label} breaks the deck (lomayu N): N cards from the talon's top go under it.",
+        f"Waiting for {loser.label}.",
+    ], told
+    await loser.read_until(lambda x: x.startswith("Your call") and "lomayu 1..12" in x)
