@@ -13,6 +13,8 @@ import functools
 import json
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -77,8 +79,7 @@ class Cluster:
     def holder(self, client: LineClient) -> int | None:
         """The index of the worker that serves ``client``'s connection."""
         assert isinstance(client.stream, trio.SocketStream)
-        local_port = client.stream.socket.getsockname()[1]
-        inode = _server_inode(self.port, local_port)
+        inode = _server_inode(client.stream.socket)
         if inode is None:
             return None
         for index, pid in self.pids.items():
@@ -171,19 +172,44 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _server_inode(port: int, peer_port: int) -> str | None:
-    """The inode of the server's socket of the loopback connection from ``peer_port``."""
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with open(table) as fh:
-            next(fh)
-            for row in fh:
-                cols = row.split()
-                local, remote, inode = cols[1], cols[2], cols[9]
-                if int(local.rsplit(":", 1)[1], 16) == port and (
-                    int(remote.rsplit(":", 1)[1], 16) == peer_port
-                ):
-                    return inode
-    return None
+# the kernel's socket diagnostics (linux/sock_diag.h, linux/inet_diag.h): one socket
+# looked up by its addresses. /proc/net/tcp, read before, lists every TCP socket of the
+# host (thousands on a busy one, the suite's own closed connections among them): some
+# 6 ms of CPU a read, and a worker's test reads it at each connection it places.
+NETLINK_SOCK_DIAG = 4
+SOCK_DIAG_BY_FAMILY = 20
+NLM_F_REQUEST = 1
+INET_DIAG_NOCOOKIE = 0xFFFFFFFF
+NLMSG_HEADER = struct.Struct("=IHHII")  # length, type, flags, sequence, port id
+# the reply's inode: after its header, family/state/timer/retrans (4 bytes), the socket's
+# id (48) and expires, rqueue, wqueue, uid (16)
+INODE_AT = NLMSG_HEADER.size + 4 + 48 + 16
+
+
+def _server_inode(client: trio.socket.SocketType) -> int | None:
+    """The inode of the server's end of ``client``'s connection (None: there is none)."""
+    family = client.family
+    here, here_port = client.getsockname()[:2]
+    there, there_port = client.getpeername()[:2]
+
+    def address(text: str) -> bytes:
+        return socket.inet_pton(family, text).ljust(16, b"\0")
+
+    # the server's end: its source is the address the client connected to
+    sockid = struct.pack(">HH", there_port, here_port) + address(there) + address(here)
+    sockid += struct.pack("=III", 0, INET_DIAG_NOCOOKIE, INET_DIAG_NOCOOKIE)  # any interface
+    states = 0xFFFFFFFF  # in any TCP state
+    request = struct.pack("=BBBxI", family, socket.IPPROTO_TCP, 0, states) + sockid
+    header = NLMSG_HEADER.pack(
+        NLMSG_HEADER.size + len(request), SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST, 1, 0
+    )
+    with socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, NETLINK_SOCK_DIAG) as diag:
+        diag.send(header + request)
+        reply = diag.recv(65536)
+    if NLMSG_HEADER.unpack_from(reply)[1] != SOCK_DIAG_BY_FAMILY:  # an error: no such socket
+        return None
+    inode: int = struct.unpack_from("=I", reply, INODE_AT)[0]
+    return inode
 
 
 @asynccontextmanager
