@@ -31,9 +31,10 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket
 
 from deberc_net.ladder import report
+from deberc_net.plugins.manager import said_counts
 from deberc_net.protocol.ends import said_konets
 from deberc_net.protocol.events import TableState
-from deberc_net.protocol.lang import Lang, table_words
+from deberc_net.protocol.lang import Lang, counts_ru, table_words
 from deberc_net.protocol.messages import game_for
 
 from ..accounts import valid_name
@@ -360,7 +361,9 @@ def make_app(lobby: Lobby) -> Starlette:
         lang = Lang.EN if is_api(request.url.path) else lang_of(request)
         told = said(W.BAD_GAME, lang, variants=names)
         if no_game.counts:
-            counts = "/".join(map(str, no_game.counts))
+            # as a sentence says them, as 'top' does ('2 or 3', «2 или 3»; it wrote '2/3')
+            counts = said_counts(no_game.counts)
+            counts = counts_ru(counts) if lang == Lang.RU else counts
             players = request.query_params.get("players", "")
             told = said(
                 W.BAD_GAME_COUNT, lang, variant=no_game.variant, counts=counts, players=players
