@@ -14,8 +14,9 @@ import trio
 from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
+from tests.server.conftest import make_config
 
-from .conftest import WebServer, make_config
+from .conftest import WebServer
 
 
 class Chiming:
