@@ -162,7 +162,8 @@ def clock_text(remaining_ms: int | None, lang: Lang = Lang.EN) -> str:
 def turn_text(state: TableState, remaining_ms: int | None, name: Namer) -> str:
     if state.asking:
         clock = clock_text(remaining_ms, state.lang)
-        return state.say(T.TURN_YOU, name=name(state.seat), clock=clock)
+        said = T.TURN_YOU if state.last_timeout is None else T.TURN_YOU_LAST
+        return state.say(said, name=name(state.seat), clock=clock)
     free = state.players.count("")
     if state.deal == 0 and state.result is None and free:  # no match yet: who is awaited
         return state.say(

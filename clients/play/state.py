@@ -122,6 +122,11 @@ class TableState:
     seq: int | None = None
     legal: tuple[str, ...] = ()
     clock_ms: int | None = None
+    # the open request's clock running out forfeits the game: that many timeouts in a
+    # row (its ask's last_timeout=, docs/protocol.md §6.3); None: it would not. And the
+    # seq of the ask it was said for in the log (once, not again on its repeat)
+    last_timeout: int | None = None
+    warned_seq: int | None = None
     target: int | None = None
     options: tuple[str, ...] = ()  # the table's options, as its 'tables' line lists them
     variant: str | None = None  # and its variant: the game the server says it plays
@@ -950,11 +955,23 @@ def _view(state: TableState, view: View) -> TableState:
         seq=view.seq,
         legal=konets_last(view.legal),
         clock_ms=view.clock_ms if asking else None,
+        last_timeout=_last_timeout(view) if asking else None,
         target=view.target,
         score=tuple(view.score),
     )
+    if seen.last_timeout is not None and seen.warned_seq != view.seq:
+        # said once, as the ask comes: a person over nc hears it 10 s before the end
+        told = seen.say(T.LAST_TIMEOUT, count=seen.last_timeout)
+        seen = _log(attrs.evolve(seen, warned_seq=view.seq), told)
     stake = view.raw.get("stake")  # a dave table's (docs/protocol.md §6.3)
     return _asked(seen, view.pending, int(stake) if stake and stake.isdigit() else None)
+
+
+def _last_timeout(view: View) -> int | None:
+    """An ask's ``last_timeout=``: the timeouts in a row that forfeit the game, when its
+    clock running out would (docs/protocol.md §6.3); None if absent or unreadable."""
+    told = view.raw.get("last_timeout")
+    return int(told) if told is not None and told.isdigit() else None
 
 
 def konets_last(legal: Iterable[str]) -> tuple[str, ...]:
@@ -1059,7 +1076,7 @@ def _bot_coming(state: TableState, line: Line) -> bool:
 def _event(state: TableState, line: Line) -> TableState:
     kind = line.kind
     if kind in _MOVES:  # the table moved on: the next ask (if any) brings the new request
-        state = attrs.evolve(state, asking=False, legal=(), clock_ms=None)
+        state = attrs.evolve(state, asking=False, legal=(), clock_ms=None, last_timeout=None)
     if kind == EventKind.SEATED or kind == EventKind.LEFT:
         seat = line.require_int("seat")
         names = list(state.players) + [""] * (seat + 1 - len(state.players))

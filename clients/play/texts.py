@@ -38,6 +38,7 @@ class T(StrEnum):
     THEIRS = "theirs"
     SHOWN = "shown"
     TURN_YOU = "turn-you"
+    TURN_YOU_LAST = "turn-you-last"
     TURN = "turn"
     TURN_WAITING = "turn-waiting"
     TURN_WAITING_BOT = "turn-waiting-bot"
@@ -83,6 +84,7 @@ class T(StrEnum):
     NOBODY_WATCHING = "nobody-watching"
     IS_BACK = "is-back"
     BY_THE_CLOCK = "by-the-clock"
+    LAST_TIMEOUT = "last-timeout"
     GAME_OVER = "game-over"
     NO_RESULT = "no-result"
     WINS = "wins"
@@ -192,6 +194,12 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.SHOWN: ("Shown:  {shown}", "Открыты: {shown}"),
     T.THEIRS: ("Theirs: {cards}", "У соперника: {cards}"),
     T.TURN_YOU: ("Turn:   YOU ({name}), {clock} left", "Ход:    ВАШ ({name}), осталось {clock}"),
+    # an ask whose clock running out forfeits the game (last_timeout=, docs/protocol.md
+    # §6.3): short, to fit the pane; the log's line (LAST_TIMEOUT) says it whole
+    T.TURN_YOU_LAST: (
+        "Turn:   YOU ({name}), {clock} left (last chance)",
+        "Ход:    ВАШ ({name}), осталось {clock} (последний шанс)",
+    ),
     T.TURN: ("Turn:   {name}", "Ход:    {name}"),
     # a table waiting for players: how many, and (seated) how to have a house bot come
     # (a newcomer alone at 'new 2' read 'Turn: -' and waited; docs/play.md)
@@ -256,6 +264,10 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.NOBODY_WATCHING: ("nobody watching", "зрителей нет"),
     T.IS_BACK: ("{name} is back", "{name} снова на связи"),
     T.BY_THE_CLOCK: (" (by the clock)", " (по часам)"),
+    T.LAST_TIMEOUT: (
+        "If your clock runs out now, the game is lost ({count} timeouts in a row).",
+        "Если ваше время выйдет и сейчас, партия проиграна (пропусков подряд: {count}).",
+    ),
     T.GAME_OVER: (
         "Game over: {verdict} ({why}), totals {totals}",
         "Партия окончена: {verdict} ({why}), итого {totals}",

@@ -1306,6 +1306,9 @@ class Table:
             # most players: the line straight from the state (``machine``, written out)
             if session.connection.style != HUMAN:
                 line = ask_line(_ASK, self.seq, self.id, match, seat, clock, self._talk)
+                clocks = self.clocks
+                if clocks.timeouts[seat] or clocks.max_timeouts <= 1:  # (mostly neither)
+                    line += self.last_timeout_field(seat)
                 batch = self._batch  # (a call's: queued in it without a look for it)
                 if batch is not None and type(session) is Session:
                     session.send_asked_in(line, batch)
@@ -1406,9 +1409,6 @@ class Table:
             ten = ten_meant(call, text, legal) if cyrillic_ace else None
             self._refuse_illegal(session, exc, ten)
             return
-        clocks = self.clocks
-        if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
-            clocks.answered(seat)
 
     def _refuse_rank_alone(self, session: Session, exc: RankAlone) -> None:
         """A rank without its suit: the cards of it that may be played named, as each
@@ -1538,6 +1538,9 @@ class Table:
         events = match.apply(seat, call, ms=ms, auto=auto)  # raises with nothing changed
         if not auto:
             self._spoke.add(seat)
+            clocks = self.clocks
+            if clocks.timeouts[seat]:  # (mostly none to reset: no call, every call)
+                clocks.answered(seat)  # before the ask it is made again with (its field)
         dealt = waits = False
         for event in events:
             if isinstance(event, _TOLD_WITH_WAITS):
@@ -1877,13 +1880,29 @@ class Table:
         if session is None or session.machine:
             return
         left = self.config.clock_warning_ms // 1000
-        clocks = self.clocks
-        most = max(clocks.max_timeouts, 1)  # (0 as 1: docs/settings.md)
-        if seat not in clocks.away_since and clocks.timeouts[seat] + 1 >= most:
+        most = self.last_timeout(seat)
+        if most is not None:
             said = phrase(Msg.CLOCK_WARNING_LAST, seconds=left, count=most)
         else:
             said = phrase(Msg.CLOCK_WARNING, seconds=left)
         session.send(ev.info(said))
+
+    def last_timeout(self, seat: int) -> int | None:
+        """If ``seat``'s clock running out now would forfeit the match (its
+        ``max_timeouts``-th timeout in a row, while it is connected: docs/protocol.md
+        §11.3), that count; else None."""
+        clocks = self.clocks
+        most = max(clocks.max_timeouts, 1)  # (0 as 1: docs/settings.md)
+        if seat in clocks.away_since or clocks.timeouts[seat] + 1 < most:
+            return None
+        return most
+
+    def last_timeout_field(self, seat: int) -> str:
+        """What a machine-style ``ask`` to ``seat`` appends when its clock running out
+        would forfeit the match, `` last_timeout=3`` (docs/protocol.md §6.3: the terminal
+        client warns its person, as the human style's warning does); else ''."""
+        most = self.last_timeout(seat)
+        return "" if most is None else f" last_timeout={most}"
 
     async def _stop(self, reason: str | Phrase, why: Closure) -> None:
         self._stop_now(reason, why)

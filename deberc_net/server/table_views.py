@@ -177,7 +177,7 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
     if seat is not None and session.machine:  # the line straight from the state
         line = ask_line(kind, table.seq, table.id, match, seat, clock, table.kept_talk)
         if asked:
-            session.send_asked(line)
+            session.send_asked(line + table.last_timeout_field(seat))
         else:
             session.send_lines([line])
         return
