@@ -489,6 +489,8 @@ def _fold(state: TableState, line: Line) -> TableState:
         # the table our seek was matched to, failed before it seated us (docs/protocol.md
         # §11.4): the seek is over (the pane said the wait on, for a game never to come)
         return _log(attrs.evolve(state, seeking=None), state.server_text(line.text or ""))
+    if tag == Tag.INFO and line.get_str("first_in_line") == "1":
+        return _log(_no_rematch_said(state), state.server_text(line.text or ""))
     if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES, Tag.INVITE, Tag.REMATCH):
         return _log(state, state.server_text(line.text or ""))
     if tag == Tag.TABLE:  # a table's line with no head before it
@@ -1328,6 +1330,18 @@ def _rematch_offered(state: TableState, line: Line) -> bool:
     if reason == Outcome.LEFT and line.get_int("forfeit") == state.seat:  # he chose to go
         return False
     return not any(name.lower().startswith(HOUSE_PREFIX) for name in state.players)
+
+
+def _no_rematch_said(state: TableState) -> TableState:
+    """The rematch said on offer at the match's end, just before, taken back: a leaver
+    ended it before its first deal ended, and we sought it, so the server gives us our
+    place in line again (``info first_in_line=1``, docs/protocol.md §5.5) and offers a
+    person no rematch (it would pair us with the leaver we are kept apart from). The
+    log read "'rematch' within 60 s …", then "olga left …: seek … again" (a review, s45)."""
+    offered = phrase(Msg.REMATCH_OFFERED, seconds=REMATCH_S).text(state.lang)
+    if state.log[-1:] != (offered,):
+        return state
+    return attrs.evolve(state, log=state.log[:-1], logged=state.logged - 1)
 
 
 def _game_over(state: TableState, line: Line) -> tuple[str, str]:

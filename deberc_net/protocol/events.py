@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -679,6 +679,21 @@ def table_closed(table: int, said: Phrase) -> Info:
     and named in a field a program reads (``info closed=T text=…``, docs/protocol.md
     §11.4) rather than in the English text."""
     return Info(said.text(), said, (("closed", str(table)),))
+
+
+def first_in_line(said: Phrase, players: int, variant: str, options: Sequence[str]) -> Info:
+    """To a program whose match a leaver ended before its first deal ended, which it
+    had sought (server/matchmaking.kept_seek): its next 'seek' of that game goes first
+    in line, the game named for it (``info first_in_line=1 players=N variant=V
+    options=A,B text=…``, docs/protocol.md §5.5). A person is given his seek back,
+    and told no rematch (he waits for another game): the terminal client reads it so."""
+    told = (
+        ("first_in_line", "1"),
+        ("players", str(players)),
+        ("variant", variant),
+        ("options", ",".join(options)),
+    )
+    return Info(said.text(), said, told)
 
 
 def rematch_watch(old: int, table: int, said: Phrase) -> Info:

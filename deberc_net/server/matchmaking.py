@@ -580,10 +580,12 @@ class Matchmaking:
             options=options,
             apart=apart_for,
         )
-        session.send(ev.info(said))
-        if session.machine:
+        if session.machine:  # the game named in fields too, for a program to read
+            told = ev.first_in_line(said, settings.players, settings.variant, settings.options)
+            session.send(told)
             session.kept_place = settings
             return
+        session.send(ev.info(said))
         session.seeking = settings
         self.seekers.insert(0, session)
         self.place(session, settings)

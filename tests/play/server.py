@@ -129,14 +129,14 @@ def walked_out(port: int, table: int | None, name: str = "olga") -> Iterator[Non
     the block's end (its going would call a rematch offer off)."""
     with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
         sock.sendall(f"style machine\r\nlogin {name}\r\n".encode())
-        _read_until(sock, "ok cmd=login")
+        read_until(sock, "ok cmd=login")
         sock.sendall(f"sit {table}\r\n".encode())
-        _read_until(sock, "kind=start")
+        read_until(sock, "kind=start")
         sock.sendall(b"leave!\r\n")
         yield
 
 
-def _read_until(sock: socket.socket, want: str) -> None:
+def read_until(sock: socket.socket, want: str) -> None:
     """Read what the server sends ``sock`` up to a line holding ``want``."""
     got = b""
     while want.encode() not in got:

@@ -7,6 +7,7 @@ to the one whose 'leave' ended it, as the server offers none then."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from clients.play.link import Link
 from clients.play.state import TableState, fold_all
 from deberc_net.protocol.lang import Lang
 from deberc_net.protocol.wire import parse_line
-from tests.play.server import Heard, ServerThread, walked_out
+from tests.play.server import Heard, ServerThread, read_until, walked_out
 
 OFFERED = "'rematch' within 60 s plays again with the same players."
 OFFERED_RU = "Реванш: наберите rematch в течение 60 с — сыграете снова тем же составом."
@@ -95,3 +96,40 @@ def test_no_offer_told_during_a_drain() -> None:
     banner = "deberc-net 0.1.0 (protocol 1) — Deberts for people and bots. Type 'help'."
     again = fold_all([*lines[:-1], f"info text={text}", banner, lines[-1]])
     assert again.log[-1] == OFFERED, again.log
+
+
+@pytest.mark.timeout(60)
+def test_no_offer_said_when_a_leavers_forfeit_gives_the_seek_back(tmp_path: Path) -> None:
+    """olga walks out of the match roman sought before its first deal ended: the server
+    gives him his place in line again (docs/protocol.md §5.5) and offers a person no
+    rematch, with the leaver he is kept apart from. The client said "'rematch' within
+    60 s …" at the end, then "olga left …: seek … again …, and are not matched with olga
+    again" (a review, s45): it says the end, then his place in line, and no rematch."""
+    heard = Heard()
+    said = heard.said
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        link = Link("127.0.0.1", server.port, heard.deliver, name="roman")
+        link.start()
+        try:
+            heard.index_of("ok cmd=login name=roman", timeout=20)
+            assert link.send("seek 2")
+            heard.index_of("ok cmd=seek", timeout=20)
+            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+                sock.sendall(b"style machine\r\nlogin olga\r\nseek 2\r\n")
+                read_until(sock, "kind=start")
+                sock.sendall(b"leave!\r\n")
+                heard.index_of("first_in_line=1", timeout=20)
+        finally:
+            link.stop()
+        assert not server.errors, server.errors
+    told = said.index(next(x for x in said if "first_in_line=1" in x))
+    for lang, offered, line in (
+        (Lang.EN, OFFERED, "olga left before the first deal ended: seek a 2-player moscow game"),
+        (Lang.RU, OFFERED_RU, "olga покидает стол до конца первой раздачи: наберите seek"),
+    ):
+        state = fold_all(said[: told + 1], TableState(lang=lang))
+        assert offered not in state.log, state.log[-3:]
+        assert state.log[-2].startswith(("Game over: roman wins", "Партия окончена: roman")), (
+            state.log[-3:]
+        )
+        assert state.log[-1].startswith(line), state.log[-3:]

@@ -1008,7 +1008,9 @@ async def test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it(
         "grief покидает стол до конца первой раздачи: вы снова ждёте партию (moscow,"
         " игроков: 2), первым в очереди, и с grief вас 10 мин не сведут.",
         # a program is told in English, whatever its lang (§4.2: lang is the human style's)
-        "info text=grief left before the first deal ended: seek a 2-player moscow game"
+        # (the game named in fields too, §5.5)
+        "info first_in_line=1 players=2 variant=moscow options=to-301"
+        " text=grief left before the first deal ended: seek a 2-player moscow game"
         " (to-301) again and you are first in line, and are not matched with grief again"
         " for 10 min.",
     ]
