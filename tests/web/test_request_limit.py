@@ -58,6 +58,30 @@ async def test_requests_past_an_addresss_allowance_get_429_until_it_refills(
         assert (await web.ask("GET", "/"))[0] == 429
 
 
+async def test_a_russian_pages_refusal_is_said_in_russian(
+    start_web: StartWeb, virtual_clock: trio.testing.MockClock, jump_when_idle: None
+) -> None:
+    """The 429 a person reads says it in his page's language (docs/web.md, "Languages":
+    a Russian visitor read it in English, a review, s45); the JSON's stays English."""
+    web: WebServer = await start_web(
+        web_requests_per_address_burst=2, web_requests_per_address_per_s=0.1
+    )
+    russian = {"Accept-Language": "ru"}
+    with trio.fail_after(30):
+        assert (await web.ask("GET", "/", russian))[0] == 200
+        assert (await web.ask("GET", "/", russian))[0] == 200
+        status, headers, body = await web.ask("GET", "/top?lang=ru")
+        assert status == 429 and headers["vary"] == "Accept-Language, Cookie"
+        told = "слишком много запросов с вашего адреса: попробуйте снова через 10 с"
+        assert body.decode() == told
+        status, _, body = await web.ask("GET", "/", {"Cookie": "lang=ru"})
+        assert (status, body.decode()) == (429, told)
+        status, _, body = await web.ask("GET", "/api/tables", russian)
+        assert (status, json.loads(body)) == (429, {"error": TOO_MANY.format(10)})
+        status, _, body = await web.ask("GET", "/")
+        assert (status, body.decode()) == (429, TOO_MANY.format(10))
+
+
 async def test_an_api_path_past_the_allowance_is_refused_in_json(
     start_web: StartWeb, virtual_clock: trio.testing.MockClock, jump_when_idle: None
 ) -> None:

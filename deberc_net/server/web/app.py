@@ -17,7 +17,7 @@ import trio
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import (
     FileResponse,
     HTMLResponse,
@@ -118,13 +118,13 @@ def is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
-def choice_of(request: Request) -> tuple[Lang, bool]:
+def choice_of(request: HTTPConnection) -> tuple[Lang, bool]:
     """The page's language, and whether the link chose it now (web/choice.py)."""
     accept = request.headers.get("accept-language", "")
     return page_lang(request.query_params, request.cookies, accept)
 
 
-def lang_of(request: Request) -> Lang:
+def lang_of(request: HTTPConnection) -> Lang:
     return choice_of(request)[0]
 
 

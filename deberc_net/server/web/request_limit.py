@@ -18,13 +18,17 @@ import math
 
 import attrs
 import trio
+from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from deberc_net.protocol.lang import Lang
 
 from ..addresses import limited_address
 from ..config import Config
 from ..limits import AddressBuckets
-from .app import is_api
+from .app import VARY, is_api, lang_of
+from .words import W, said
 
 # addresses' allowances held before the refilled ones are looked for and dropped
 # (limits.AddressBuckets): a spray of addresses holds only those not yet refilled
@@ -57,16 +61,22 @@ class RequestLimit:
             bucket = self.buckets.of(address, now, _NO_CONNECTIONS)
             if not bucket.take(now):
                 # (a live socket's too: hypercorn sends it as the handshake's answer)
-                await refusal(scope["path"], bucket.wait(now))(scope, receive, send)
+                path = scope["path"]
+                # (a person's page: its language; the JSON's is English, nothing read)
+                lang = Lang.EN if is_api(path) else lang_of(HTTPConnection(scope))
+                await refusal(path, bucket.wait(now), lang)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
 
-def refusal(path: str, wait: float) -> Response:
-    """429, with the whole seconds until the address has a request again."""
+def refusal(path: str, wait: float, lang: Lang = Lang.EN) -> Response:
+    """429, with the whole seconds until the address has a request again: in the JSON
+    error in English, as every JSON answer; in plain text in the page's ``lang`` (a
+    Russian page's visitor was told it in English)."""
     seconds = max(1, math.ceil(wait))
-    why = f"too many requests from your address: try again in {seconds} s"
     headers = {"Retry-After": str(seconds)}
     if is_api(path):
+        why = said(W.TOO_MANY_REQUESTS, Lang.EN, seconds=seconds)
         return JSONResponse({"error": why}, 429, headers=headers)
-    return PlainTextResponse(why, 429, headers=headers)
+    told = said(W.TOO_MANY_REQUESTS, lang, seconds=seconds)
+    return PlainTextResponse(told, 429, headers={**headers, "Vary": VARY})

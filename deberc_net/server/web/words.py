@@ -110,6 +110,7 @@ class W(StrEnum):
     BAD_REQUEST = "bad-request"  # its heading
     NOT_ALLOWED = "not-allowed"  # a plain-text 405 (HTTP's reason phrase in English)
     INTERNAL_ERROR = "internal-error"  # a plain-text 500
+    TOO_MANY_REQUESTS = "too-many-requests"  # a plain-text 429 (request_limit.py)
     OVER_ONE = "over-one"
     OVER_SIDE = "over-side"
     OVER_DRAW = "over-draw"
@@ -347,6 +348,10 @@ WORDS: dict[W, tuple[str, str]] = {
     W.BAD_REQUEST: ("Bad request", "Неверный запрос"),
     W.NOT_ALLOWED: ("Method Not Allowed", "Этот метод здесь не принимается"),
     W.INTERNAL_ERROR: ("Internal Server Error", "Внутренняя ошибка сервера"),
+    W.TOO_MANY_REQUESTS: (
+        "too many requests from your address: try again in {seconds} s",
+        "слишком много запросов с вашего адреса: попробуйте снова через {seconds} с",
+    ),
     # the sentence that ends a match: as the Russian human style says it (render_ru)
     W.OVER_ONE: (
         "Match over: {winners} wins ({why}).",
