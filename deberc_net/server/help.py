@@ -16,7 +16,13 @@ from deberc_net.game.calls import Call
 from deberc_net.game.rules import RuleSet
 from deberc_net.game.view import offered, view
 from deberc_net.plugins import RuleError, RuleInfo, RuleKind
-from deberc_net.plugins.manager import BUILTIN_VARIANT, LoadedRule, RuleBook, summary_for
+from deberc_net.plugins.manager import (
+    BUILTIN_VARIANT,
+    LoadedRule,
+    RuleBook,
+    said_counts,
+    summary_for,
+)
 from deberc_net.plugins.naming import rule_named, variant_named
 from deberc_net.plugins.near_names import near_name
 from deberc_net.protocol import events as ev
@@ -39,6 +45,7 @@ from deberc_net.protocol.lang import (
     Lang,
     TableWords,
     asks_ukrainian,
+    counts_ru,
     lang_argument,
     ru_call,
     spoken_call,
@@ -1036,7 +1043,9 @@ class Help:
         refusals."""
         book = self.lobby.rules
         lines: list[Phrase] = []
-        counts = "/".join(str(p) for p in info.players)
+        # as a sentence says them ('2, 3 or 4', «2, 3 или 4»; it wrote '2/3/4', s45)
+        said = said_counts(info.players)
+        counts = phrase(Msg.OWN_WORDS, en=said, ru=counts_ru(said))
         kind = phrase(Msg.VARIANT if info.kind == RuleKind.VARIANT else Msg.OPTION)
         # a game's own option says whose (tertz-501: refused at every other table, and
         # its entry said only 'option, 2 players')

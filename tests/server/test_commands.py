@@ -403,7 +403,7 @@ async def test_rules_leave_the_target_to_the_table_line(port: int, connect: Conn
     a regex rewrote only Tertz's wording). The list states each variant's own."""
     ann = await connect.machine(port, "ann")
     general = await _block(ann, "rules", "rules")
-    assert any(x.startswith("moscow (variant, 2/3/4 players, to 501): ") for x in general)
+    assert any(x.startswith("moscow (variant, 2, 3 or 4 players, to 501): ") for x in general)
     assert any(x.startswith("tertz (variant, 2 players, to 500): ") for x in general)
     await ann.send("new 2 to-301")
     await ann.expect("ok", cmd="sit")

@@ -102,9 +102,9 @@ async def test_rules_in_russian_describe_the_shipped_rules_in_russian(
     while not listed[-1].startswith("to-9-stakes"):  # the list is in name order
         listed.append(await anna.read_until(lambda _: True))
     text = "\n".join(listed)
-    assert "moscow (вариант, игроков: 2/3/4, до 501): Московские правила:" in text
-    assert "to-301 (опция, игроков: 2/3/4): Партия играется до 301 очка, а не до цели" in text
-    assert "posled-20 (опция, игроков: 2/3/4): The last trick counts 20 points" in text
+    assert "moscow (вариант, игроков: 2, 3 или 4, до 501): Московские правила:" in text
+    assert "to-301 (опция, игроков: 2, 3 или 4): Партия играется до 301 очка, а не до цели" in text
+    assert "posled-20 (опция, игроков: 2, 3 или 4): The last trick counts 20 points" in text
     await anna.send("new 3 to-301")
     await anna.read_until(lambda x: x.startswith("Вы за столом"))
     await anna.send("rules")
