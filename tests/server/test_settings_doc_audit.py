@@ -1411,6 +1411,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "rule_setup_failed": "reason",
         "bus_message_failed": "payload",
         "bus_message_too_long": "kind size",
+        "bus_message_unencodable": "kind why",
         "bus_send_failed": "messages",
         "bus_farewell_failed": "",
         "database_driver": "logger text",
