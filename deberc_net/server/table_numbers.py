@@ -33,6 +33,11 @@ class TableNumbers:
         self._take(self.draw(AHEAD))
 
     @property
+    def highest(self) -> int:
+        """The highest number this server has drawn (0 before its first draw)."""
+        return self._highest
+
+    @property
     def drawing(self) -> bool:
         """Whether a draw is on its way in the background."""
         return self._drawing

@@ -1398,7 +1398,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "store_open_failed": "db step",
         "heartbeat_failed": "",
         "mutes_look_failed": "",
-        "table_numbers_failed": "",
+        "table_numbers_failed": "reading",
         "match_number_failed": "table error",
         "table_numbers_ahead_used": "then",
         "table_numbers_burst": "then",

@@ -3,7 +3,8 @@
 another, types ``sit T`` at once — refused 'there is no table T' until its copy came, a
 quarter of a second or so later (a tryout, s44; docs/scaling.md, "A table just opened
 elsewhere"). A real worker in this process on PostgreSQL, the test playing the other
-worker on the real bus."""
+worker on the real bus (its numbers drawn from the store, as a worker draws them: a
+number never drawn is refused at once, tests/store/test_workers_never_drawn.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 import urllib.request
 from typing import Any
 
+import psycopg
 import pytest
 import trio
 
@@ -22,6 +24,14 @@ from tests.server.client import LineClient, fields, log_in_machine
 from .workers import OTHER, heard_one, told_table, until_listed, worker_and_bus
 
 TABLE = 9201  # the other worker's table (the real worker draws its own from 1)
+DRAWN = 9300  # the highest number the other worker drew: a table of none yet below it
+
+
+def drawn_elsewhere(url: str) -> None:
+    """The other worker draws its table numbers, up to DRAWN (its block, as
+    ``new_table_numbers`` takes one from the sequence)."""
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute("SELECT setval('table_numbers', %s)", (DRAWN,))
 
 
 async def heard_here(port: int, other: Bus) -> LineClient:
@@ -45,6 +55,7 @@ async def test_a_sit_and_an_observe_before_the_tables_copy_came_wait_for_it(
     heard: list[dict[str, Any]] = []
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
+            drawn_elsewhere(postgres_url)
             bob = await heard_here(port, other)
             carl = await log_in_machine(await LineClient.connect(port), "carl")
             here = (await heard_one(heard, k="in", name="bob"))["w"]
@@ -69,19 +80,20 @@ async def test_a_number_no_table_has_is_refused_after_the_look_one_line_at_a_tim
     heard: list[dict[str, Any]] = []
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER) as (port, other):
+            drawn_elsewhere(postgres_url)
             bob = await heard_here(port, other)
             started = trio.current_time()
-            await bob.send("sit 999999")
+            await bob.send(f"sit {DRAWN}")  # drawn, no table: looked for, then refused
             refused = await bob.expect("error", code="unknown-table")
             took = trio.current_time() - started
-            assert "there is no table 999999" in refused["text"], refused
+            assert f"there is no table {DRAWN}" in refused["text"], refused
             assert LOOK_S * 0.9 <= took < LOOK_S * 4, took  # looked for, then said
             # a loop of them: one look at a time, each line answered in order after
             # the one before (none piles up), the worker answering the others meanwhile
             loop = 4
             started = trio.current_time()
             for _ in range(loop):
-                await bob.send("sit 999999")
+                await bob.send(f"sit {DRAWN - 1}")
             await bob.send("ping")
             # the worker is not held meanwhile: another's line is answered at once
             dave = await log_in_machine(await LineClient.connect(port), "dave")
@@ -102,7 +114,7 @@ async def test_a_number_no_table_has_is_refused_after_the_look_one_line_at_a_tim
             await bob.send(f"sit {table}")  # (seated: told so, not looked for)
             await bob.expect("error", code="already-seated")
             assert trio.current_time() - started < LOOK_S, "looked for"
-            await bob.send("rules 999999")  # (a number, not known: looked for, refused)
+            await bob.send(f"rules {DRAWN}")  # (a number, not known: looked for, refused)
             await bob.expect("error", code="unknown-table")
             await bob.send(f"rules {table}")
             await bob.expect("rules")
@@ -127,6 +139,7 @@ async def test_the_web_page_of_a_table_just_opened_elsewhere_waits_for_its_copy(
     web: list[int] = []
     with trio.fail_after(60):
         async with worker_and_bus(postgres_url, heard, OTHER, web) as (port, other):
+            drawn_elsewhere(postgres_url)
             bob = await heard_here(port, other)
             statuses: list[int] = []
 

@@ -4,13 +4,17 @@ refused. Another worker's new table is told here within SNAPSHOT_S (node.py), so
 on another worker or host found no table T here: 'there is no table T' (a tryout, s44;
 docs/scaling.md, "A table just opened elsewhere"). Table numbers are drawn from the
 store by every worker alike: a number does not say its worker, so its copy is waited for,
-at most LOOK_S, and the command answered then."""
+at most LOOK_S, and the command answered then. A number above the highest the store has
+ever drawn (``Store.highest_table_number``) is no table and none on its way: refused at
+once, not after LOOK_S (a client that sent ``observe 999999`` in a loop held a look,
+of LOOKS_MOST, half a second a line, s45)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import attrs
+import structlog
 import trio
 
 from deberc_net.protocol import events as ev
@@ -21,6 +25,7 @@ if TYPE_CHECKING:
     from ..session import Session
     from ..table import Table
 
+log = structlog.get_logger("deberc.tables")
 SNAPSHOT_S = 0.25  # a changed table is told to the others within this
 # how long an unknown number is looked for: a snapshot's period and as much again for
 # the bus and a busy worker (the table opened before its number was known anywhere)
@@ -35,6 +40,16 @@ class Looks:
     """The numbers looked for now, each with the event its copy's coming sets."""
 
     waits: dict[int, trio.Event] = attrs.Factory(dict)
+    # the highest table number known drawn from the store, by any worker (raised by
+    # this worker's own draws and by each read of the store's: ``_drawn_since``)
+    drawn: int = 0
+    reads: int = 0  # of the store's highest, counted (one a look above ``drawn``, at most)
+    # the store's reads started, and the latest started of those that have ended: a
+    # read started after a look began answers for it (every number it may name was
+    # drawn before it was typed)
+    _started: int = 0
+    _ended: int = 0
+    _reading: trio.Lock = attrs.Factory(trio.Lock)
 
     def came(self, table_id: int) -> None:
         """A copy of table ``table_id`` came (node.py ``_table_copy``)."""
@@ -49,6 +64,8 @@ class Looks:
         node = lobby.node
         if table is not None or node is None or not node.heard:
             return table
+        if not await self.may_be_drawn(lobby, table_id):
+            return None  # never drawn: nothing to wait for
         event = self.waits.get(table_id)
         if event is None:
             if len(self.waits) >= LOOKS_MOST:  # bounded: refused at once past that
@@ -59,6 +76,34 @@ class Looks:
         if self.waits.get(table_id) is event:  # not come: the next look waits anew
             del self.waits[table_id]
         return lobby.tables.get(table_id)
+
+    async def may_be_drawn(self, lobby: Lobby, table_id: int) -> bool:
+        """Whether ``table_id`` may be a table's of some worker: not above the highest
+        number drawn from the store (read again for a number above the last known, by
+        a read started after this call began); True if the store does not answer."""
+        self.drawn = max(self.drawn, lobby.table_numbers.highest)
+        if table_id <= self.drawn:
+            return True
+        try:
+            await self._drawn_since(lobby, self._started)
+        except Exception:  # (the database away: the worker stops soon) as before, a look
+            log.exception("table_numbers_failed", reading=True)
+            return True
+        return table_id <= self.drawn
+
+    async def _drawn_since(self, lobby: Lobby, started: int) -> None:
+        """``drawn`` as read from the store by a read started after ``started`` reads
+        had: one such that ended while this waited for its turn is taken as it is, so
+        many looks at once (a flood of them) cost the store a read or two, not one each."""
+        async with self._reading:
+            if self._ended > started:
+                return
+            self._started += 1
+            mine = self._started
+            highest = await trio.to_thread.run_sync(lobby.store.highest_table_number)
+            self.reads += 1
+            self.drawn = max(self.drawn, highest)
+            self._ended = mine
 
 
 def unknown_named(lobby: Lobby, session: Session, item: Command) -> int | None:

@@ -667,6 +667,13 @@ class Store(Protocol):
         server/table_numbers.py), the workers of ``serve --workers`` on any host too."""
         ...
 
+    def highest_table_number(self) -> int:
+        """The highest table number any call of ``new_table_numbers`` on this database
+        has given (0 if none): a number above it is no table, nor one on its way, of
+        any server or worker on it (``serve --workers`` refuses it at once:
+        server/cluster/looks.py)."""
+        ...
+
     def give_back_numbers(self, counter: str, lowest: int, highest: int) -> bool:
         """The numbers ``lowest`` to ``highest`` of ``counter`` (``table_numbers`` or
         ``match_numbers``), drawn by this store and never handed out, handed out again by

@@ -320,6 +320,15 @@ class PostgresStore:
     def new_table_numbers(self, count: int) -> list[int]:
         return self._new_numbers("table_numbers", count)
 
+    def highest_table_number(self) -> int:
+        # (a sequence's last value is seen at once by every session: no transaction)
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END"
+                " FROM table_numbers"
+            ).fetchone()
+        return int(row[0]) if row is not None else 0
+
     def give_back_numbers(self, counter: str, lowest: int, highest: int) -> bool:
         # a sequence's nextval takes no lock a look-then-setval could hold: another
         # server's draw between the two would be given the same numbers again

@@ -527,6 +527,13 @@ class SQLiteStore:
     def new_table_numbers(self, count: int) -> list[int]:
         return self._new_numbers("table_numbers", count)
 
+    def highest_table_number(self) -> int:
+        with self._reading():  # (AUTOINCREMENT's highest, given back numbers taken off)
+            row = self._db.execute(
+                "SELECT seq FROM sqlite_sequence WHERE name = 'table_numbers'"
+            ).fetchone()
+        return int(row[0]) if row is not None else 0
+
     def give_back_numbers(self, counter: str, lowest: int, highest: int) -> bool:
         if counter not in ABOVE_STORED or not 0 < lowest <= highest:
             return False
