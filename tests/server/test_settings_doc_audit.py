@@ -1346,6 +1346,8 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "worker_listening": "pid port shared_port server worker",
         "output_dropped": "lines ending",
         "worker_died": "worker pid status reason draining",
+        "worker_died_again": "worker pid status reason deaths seconds",
+        "worker_deaths_ended": "worker deaths seconds how",
         "worker_failed_to_start": "worker status reason",
         "peers_awaited": "peers",
         "peers_unheard": "peers",

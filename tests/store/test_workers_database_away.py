@@ -7,6 +7,7 @@ worker serves as soon as the database is back (docs/scaling.md)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -25,6 +26,10 @@ BACK_WITHIN_S = 20  # a worker's start on a busy 2-core machine, and the parent'
 
 def _count(workers: Workers, event: str) -> int:
     return sum(e.get("event") == event for e in workers.events)
+
+
+def _all(workers: Workers, event: str) -> list[dict[str, Any]]:
+    return [e for e in workers.events if e.get("event") == event]
 
 
 @pytest.mark.timeout(190)  # its fail_after(150), then its clean-up
@@ -56,17 +61,30 @@ async def test_workers_whose_database_goes_away_tell_their_players_and_come_back
                     )
                     assert "database connection was lost" in told, told
                 # both end while the database is away, and a worker started again
-                # meanwhile ends too: nothing waits for it (the pool's tries, 26 s)
+                # meanwhile ends too: nothing waits for it (the pool's tries, 26 s).
+                # Five starts: the first two, one after each death, and one after a
+                # third death, of a worker started again
                 with trio.fail_after(AWAY_S):
-                    while _count(workers, "worker_died") < 3:
+                    while _count(workers, "worker_started") < 5:
                         await trio.sleep(0.1)
+                # one warning a worker, not one a death (before: a worker_died each,
+                # about one a second a worker for the outage: s45)
                 died = [e for e in workers.events if e.get("event") == "worker_died"]
+                assert sorted(e["worker"] for e in died) == [0, 1], died
                 assert "its database connection failed" in str(died[0]["reason"]), died
             finally:
                 await trio.to_thread.run_sync(database_away, postgres_url, False)
             with trio.fail_after(BACK_WITHIN_S):
                 while _count(workers, "worker_listening") < 4:
                     await trio.sleep(0.1)
+            # the deaths summed up once a worker serves in the dead ones' place
+            with trio.fail_after(5):
+                while not (ended := _all(workers, "worker_deaths_ended")):
+                    await trio.sleep(0.05)
+            # (a worker that died once is summed up by none: its warning said it all)
+            assert {e["how"] for e in ended} == {"serving"}, ended
+            assert all(e["deaths"] >= 2 for e in ended), ended
+            assert _count(workers, "worker_died") == 2
             carl = await workers.connect(0, "carl")  # the new workers serve
             await carl.aclose()
             await ann.aclose()

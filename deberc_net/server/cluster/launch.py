@@ -35,6 +35,7 @@ from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
 from . import DRAIN_ASKED, DRAIN_WORD
+from .deaths import Deaths
 from .forked import (
     Child,
     Closable,
@@ -343,6 +344,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
     restart_at: dict[int, float] = {}  # a dead worker's index: when it starts again
     drained: set[int] = set()  # the workers a drain has ended (not started again)
     drains_seen = 0
+    deaths = Deaths()  # each worker's deaths since it last served: said once, then summed
     try:
         while not stopping:
             while len(draining) > drains_seen:
@@ -365,6 +367,9 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                     **config.web_off(),
                 )
                 announced = True
+            for i in list(deaths.runs):  # (a worker started again that serves)
+                if i not in restart_at and workers[i].ready:
+                    deaths.serving(i, time.monotonic())
             for i, worker in enumerate(workers):
                 if i in drained:
                     continue
@@ -413,14 +418,13 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
                 if stopped_as_asked(code):
                     log.info("worker_stopped", worker=i, pid=worker.process.pid, status=code)
                     spawned = spawned or STOPPED
-                else:
-                    log.warning(
-                        "worker_died", worker=i, pid=worker.process.pid, status=code, reason=reason
-                    )
+                else:  # (its first death since it served is said; the next are counted)
+                    deaths.died(i, worker.process.pid, code, reason, time.monotonic())
                 # a time to start it again, not a sleep: a signal meanwhile stops the
                 # workers at once, and the others' deaths are seen as they come
                 restart_at[i] = time.monotonic() + config.worker_restart_ms / 1000
             time.sleep(0.05)
+        deaths.stopped(time.monotonic())
         if not failed and len(drained) + len(restart_at) < count:  # (drained: all stopped)
             log.info("shutdown", signal=signal.Signals(stopping[0]).name, workers=count)
         for worker in workers:
