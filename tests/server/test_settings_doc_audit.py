@@ -1348,6 +1348,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "worker_died": "worker pid status reason draining",
         "worker_died_again": "worker pid status reason deaths seconds",
         "worker_deaths_ended": "worker deaths seconds how",
+        "worker_error": "",
         "worker_failed_to_start": "worker status reason",
         "peers_awaited": "peers",
         "peers_unheard": "peers",

@@ -52,6 +52,7 @@ def worker_main(told: dict[str, Any], rules: RuleBook | None = None) -> int:
     ``start_worker``'s settings; ``rules``: loaded by the parent (None: loaded here);
     its exit status."""
     import psycopg
+    import structlog
     import trio
 
     from deberc_net.plugins import RuleBook
@@ -97,8 +98,23 @@ def worker_main(told: dict[str, Any], rules: RuleBook | None = None) -> int:
         trio.run(lambda: serve(config, handle_signals=True, rules=rules, worker=place, ready=ready))
     except (OSError, StoreError, ListenError, psycopg.Error, BaseExceptionGroup) as exc:
         cause = sole_exception(exc)  # out of the server's nursery
-        lost = [e for e in _leaves(exc) if isinstance(e, psycopg.Error)]
-        if lost and len(lost) == len(list(_leaves(exc))):
+        leaves = list(_leaves(exc))
+        # a query the database refused (not OperationalError: a constraint, a
+        # privilege, a sequence at its end, SQL of ours it will not take) is a bug or
+        # the database's own settings, not an outage: it read "its database connection
+        # failed" without a traceback (s45)
+        refused = [e for e in leaves if isinstance(e, psycopg.Error)]
+        refused = [e for e in refused if not isinstance(e, psycopg.OperationalError)]
+        lost = [e for e in leaves if isinstance(e, psycopg.OperationalError)]
+        if refused:
+            log = structlog.get_logger("deberc.workers")
+            log.error("worker_error", exc_info=exc)
+            said = " ".join(str(refused[0]).split())
+            reason = (
+                f"its database refused a query ({type(refused[0]).__name__}: {said}): a bug,"
+                " or the database's own settings; the traceback is in the log (worker_error)"
+            )
+        elif lost and len(lost) == len(leaves):
             # its bus's connections (the database away): its listener and its publisher
             # may both have failed at once
             reason = f"its database connection failed: {' '.join(str(lost[0]).split())}"
