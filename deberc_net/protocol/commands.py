@@ -272,7 +272,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "rematch": CommandSpec(
         "rematch",
         "After a match: play again with the same players and rules, seats rotated. "
-        "Everyone must ask within 60 s; the others are told who asked.",
+        "Everyone must ask in the time the match's end says (the server's setting, "
+        "60 s as a rule); the others are told who asked.",
         "lobby",
         opens=True,
     ),

@@ -168,6 +168,9 @@ RANGES: dict[str, Range] = {
     "server_dead_ms": Range(0, _WEEK_MS, "milliseconds, a week at most"),
     "worker_restart_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
     "seek_patience_ms": Range(0, _HOUR_MS, "milliseconds, an hour at most"),
+    # a second at least: a rematch nobody could ask for in time is none (told in whole
+    # seconds, "'rematch' within 60 s …")
+    "rematch_ms": Range(1000, _HOUR_MS, "milliseconds, 1 s to an hour"),
     # (a pipe's atomic write at least; a GiB of prints held for nobody is a leak)
     "output_backlog_bytes": Range(4096, 1 << 30, "bytes, 4 KiB to 1 GiB"),
 }
@@ -343,6 +346,8 @@ class Config:
     # serve --workers: a seek waits this long for a partner on its own worker before it
     # goes to another's (a table of two workers' players costs the bus every call)
     seek_patience_ms: int = 1_000
+    # how long after a match's end its players may agree to play it again (rematch.py)
+    rematch_ms: int = 60_000
     # serve --workers: the most of the workers' prints the parent keeps for a stdout
     # not read, then drops (cluster/parent_out.py)
     output_backlog_bytes: int = 4 << 20

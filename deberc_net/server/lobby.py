@@ -47,7 +47,7 @@ from .moderation import Moderation
 from .password_change import PasswordChange
 from .preferences import Preferences
 from .ratings import load_rating_model
-from .rematch import REMATCH_S, Rematches
+from .rematch import Rematches, offer_s
 from .seating import Seating
 from .session import LastMatch, Session, stopped_watching
 from .spawner import Spawner
@@ -304,9 +304,9 @@ class Lobby:
         """The match of ``names`` at ``table`` is over (told them next): it ended after
         any they watched, so 'sheet', 'history' and 'last' at no table tell it (the
         store's times are whole seconds: a tie is the watched one's, club.py), and for
-        REMATCH_S a line of theirs that is no command is told it is over. A player at
+        rematch_ms a line of theirs that is no command is told it is over. A player at
         another worker's connection: his worker is told (node.py)."""
-        last = LastMatch(table, trio.current_time() + REMATCH_S)
+        last = LastMatch(table, trio.current_time() + offer_s(self))
         for name in names:
             player = self.online.get(name_key(name))
             if player is not None:
@@ -376,7 +376,7 @@ class Lobby:
             return
         if table is None:
             word = item.text.split()[0] if item.text.split() else item.text
-            # a table call just after his match ended (for REMATCH_S, as long as a
+            # a table call just after his match ended (for rematch_ms, as long as a
             # rematch may be asked, whether or not its offer stands: one whose seek was
             # given back was told the bare line, club evening s39): said so, not as if
             # he never sat anywhere

@@ -1,19 +1,21 @@
 """Rematch: the players of a match just over play again, same rules, seats rotated.
 
 When a match ends its table closes (server/table.py) and an offer is kept here for
-REMATCH_S: each player may say 'rematch'; the others are told who asked. When every
-player has asked, a new table opens with the same rules (and privacy) and the players
-seated one seat on (seat 1's player to seat 0, …, seat 0's to the last: partners stay
-partners), a new match with a new number and its own records. The offer is off when
-its time runs out, or a player disconnects or sits down elsewhere; under ``serve
---workers``, when the worker that keeps it stops or is lost (cluster/node.py tells
-its players at the other workers). An offer called off is kept till its time is out,
-with why for each player, so that his 'rematch' is told the true reason.
+the setting ``rematch_ms`` (60 s): each player may say 'rematch'; the others are told
+who asked. When every player has asked, a new table opens with the same rules (and
+privacy) and the players seated one seat on (seat 1's player to seat 0, …, seat 0's
+to the last: partners stay partners), a new match with a new number and its own
+records. The offer is off when its time runs out, or a player disconnects or sits
+down elsewhere; under ``serve --workers``, when the worker that keeps it stops or is
+lost (cluster/node.py tells its players at the other workers). An offer called off is
+kept till its time is out, with why for each player, so that his 'rematch' is told
+the true reason.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -33,8 +35,17 @@ if TYPE_CHECKING:
     from .session import Session
     from .table import Table
 
-REMATCH_S = 60.0  # how long after a match's end its players may agree to play again
-_SECONDS = round(REMATCH_S)  # as people are told it
+REMATCH_S = 60.0  # rematch_ms's default, in seconds (Config)
+
+
+def offer_s(lobby: Lobby) -> float:
+    """How long after a match's end its players may agree to play again (rematch_ms)."""
+    return lobby.config.rematch_ms / 1000
+
+
+def told_s(lobby: Lobby) -> int:
+    """That, in whole seconds, as people are told it ("'rematch' within 60 s …")."""
+    return math.ceil(lobby.config.rematch_ms / 1000)
 
 
 class Refusal(enum.StrEnum):
@@ -131,8 +142,8 @@ class Rematches:
     lobby: Lobby
     # by player's name key, till its deadline: open, or off (why kept: Offer.off)
     offers: dict[str, Offer] = attrs.Factory(dict)
-    # every offer by its deadline (REMATCH_S after its match's end, so in order): one
-    # task calls off those due, not a task sleeping out each match's REMATCH_S (a
+    # every offer by its deadline (rematch_ms after its match's end, so in order): one
+    # task calls off those due, not a task sleeping out each match's rematch_ms (a
     # ladder ends hundreds of matches a second, each one a board's, never played again)
     _expiring: deque[Offer] = attrs.Factory(deque)
     _expirer: bool = False  # that task is running
@@ -164,7 +175,7 @@ class Rematches:
             table_settings(table),
             table.private,
             table.rated,
-            trio.current_time() + REMATCH_S,
+            trio.current_time() + offer_s(self.lobby),
             refusal,
             watchers=tuple(table.observers),
         )
@@ -192,7 +203,7 @@ class Rematches:
                 if seeker.name is not None:
                     offer.off[name_key(seeker.name)] = Off(Ended.SEEK_KEPT, seeker.name)
         if refusal is None and not kept:  # people are told it is on offer (§5.16)
-            offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=_SECONDS))
+            offered = ev.info(phrase(Msg.REMATCH_OFFERED, seconds=told_s(self.lobby)))
             for name in names:  # (one of another worker's too: his stand-in's)
                 session = self.lobby.session_named(name)
                 if session is None or session.closed or session.machine:
@@ -245,7 +256,7 @@ class Rematches:
             said = (
                 off.said(offer.table, name)
                 if off is not None and offer is not None
-                else phrase(Msg.NO_REMATCH, seconds=_SECONDS)
+                else phrase(Msg.NO_REMATCH, seconds=told_s(self.lobby))
             )
             session.send(ev.error("not-allowed", said))
             return

@@ -313,7 +313,7 @@ class Ending(enum.Enum):
 @attrs.frozen
 class LastMatch:
     """A player's last match just over: its table, and till when (trio's clock) a line
-    of his that is no command is told that match is over (rematch.REMATCH_S after its
+    of his that is no command is told that match is over (rematch_ms after its
     end, whether or not its rematch offer stands: lobby.py)."""
 
     table: int

@@ -293,7 +293,7 @@ def test_every_limit_in_the_table_is_the_servers_default() -> None:
     not_limits = {
         "port", "http_port", "human_clock_ms", "bot_clock_ms", "lag_ms",
         "clock_warning_ms", "seek_apart_ms", "max_match_deals", "house_bot_nice",
-        "drain_limit_ms", "worker_restart_ms", "seek_patience_ms",
+        "drain_limit_ms", "worker_restart_ms", "seek_patience_ms", "rematch_ms",
         "output_backlog_bytes",  # the parent's memory for its own stdout, no client's
     }  # fmt: skip
     assert set(RANGES) - seen <= not_limits, sorted(set(RANGES) - seen - not_limits)

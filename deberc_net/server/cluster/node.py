@@ -40,7 +40,7 @@ from ..ignoring import digests
 from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
-from ..rematch import REMATCH_S
+from ..rematch import offer_s
 from ..session import Ending, LastMatch, Session, stopped_watching
 from ..store.postgres import living_servers
 from ..table import Table
@@ -861,7 +861,7 @@ class Node:
             session.watched_match = None
             table = message.get("table")  # (a worker of an older version tells none)
             if isinstance(table, int):
-                session.last_match = LastMatch(table, trio.current_time() + REMATCH_S)
+                session.last_match = LastMatch(table, trio.current_time() + offer_s(self.lobby))
 
     def _rematch_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy_of(message)
@@ -941,7 +941,7 @@ class Node:
         table_id = message["table"]
         if table_id is None:
             if isinstance(session.table, RemoteTable):
-                owner, until = session.table.owner, trio.current_time() + REMATCH_S
+                owner, until = session.table.owner, trio.current_time() + offer_s(self.lobby)
                 offer = message.get("offer")  # its players (an older worker tells none)
                 names: tuple[str, ...] = ()
                 standing = OfferStanding.OPEN

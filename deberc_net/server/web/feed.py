@@ -291,7 +291,9 @@ class Feed:
         page watches), wait, as a watcher does, to be told where it starts (the line
         ``info rematch=T2``, through the feed's session: rematch._tell_watchers); the
         pages are told the offer stands, and that it ended untaken. One wait for all the
-        table's pages, none past the offer's end."""
+        table's pages, none past the offer's end. Under ``serve --workers``, of a
+        table of another worker only its owner knows the offer: none is followed here
+        (docs/web.md, "The live socket", says what that would take)."""
         offer = lobby.rematches.followed(self.table, self.session)
         if offer is None:  # none, or none its watchers hear of: the pages end as ever
             return
