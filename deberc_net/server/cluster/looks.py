@@ -43,7 +43,6 @@ class Looks:
     # the highest table number known drawn from the store, by any worker (raised by
     # this worker's own draws and by each read of the store's: ``_drawn_since``)
     drawn: int = 0
-    reads: int = 0  # of the store's highest, counted (one a look above ``drawn``, at most)
     # the store's reads started, and the latest started of those that have ended: a
     # read started after a look began answers for it (every number it may name was
     # drawn before it was typed)
@@ -101,7 +100,6 @@ class Looks:
             self._started += 1
             mine = self._started
             highest = await trio.to_thread.run_sync(lobby.store.highest_table_number)
-            self.reads += 1
             self.drawn = max(self.drawn, highest)
             self._ended = mine
 
