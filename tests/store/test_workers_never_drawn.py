@@ -8,7 +8,7 @@ the looks on a virtual clock, the store's reads counted; the refusal on a real c
 from __future__ import annotations
 
 import types
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 import structlog.testing
@@ -96,6 +96,24 @@ async def test_a_number_drawn_and_not_here_yet_is_still_looked_for(
     assert store.reads == 2
     assert await looks.table_soon(lobby, 7) is None  # below its own draws: no read
     assert store.reads == 2
+
+
+async def test_a_copy_come_while_the_store_was_read_is_taken_at_once(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    store = _Store()
+    lobby, looks = _lobby(store), Looks()
+    copy: Any = object()  # (a table, to the looks)
+    read = store.highest_table_number
+
+    def read_as_the_copy_comes() -> int:
+        lobby.tables[DRAWN] = copy  # (as node.py's _table_copy would, meanwhile)
+        return read()
+
+    store.highest_table_number = read_as_the_copy_comes  # type: ignore[method-assign]
+    started = trio.current_time()
+    assert await looks.table_soon(lobby, DRAWN) is copy
+    assert trio.current_time() == started  # not after LOOK_S, waiting for what came
 
 
 async def test_a_store_that_does_not_answer_leaves_the_look_as_it_was(

@@ -65,6 +65,8 @@ class Looks:
             return table
         if not await self.may_be_drawn(lobby, table_id):
             return None  # never drawn: nothing to wait for
+        if (table := lobby.tables.get(table_id)) is not None:
+            return table  # (its copy came while the store was read)
         event = self.waits.get(table_id)
         if event is None:
             if len(self.waits) >= LOOKS_MOST:  # bounded: refused at once past that
