@@ -4,6 +4,8 @@ heartbeat, and 'unmute' works from any (docs/protocol.md §5.19), on both stores
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 import pytest
 import trio
@@ -23,6 +25,22 @@ LIFTED = "boss (an admin) lets you talk again."
 async def _refusal(client: LineClient, line: str) -> dict[str, str]:
     await client.send(line)
     return await client.expect("error")
+
+
+async def _waiting_for_a_lock(watcher: psycopg.Connection[Any], statement: str) -> None:
+    """Until a statement that begins ``statement`` waits for a lock in the database."""
+
+    def waiting() -> bool:
+        row = watcher.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND query LIKE %s",
+            (statement + "%",),
+        ).fetchone()
+        return row is not None and int(row[0]) > 0
+
+    with trio.fail_after(20):
+        while not await trio.to_thread.run_sync(waiting):
+            await trio.sleep(0.02)
 
 
 @pytest.mark.timeout(60)
@@ -113,6 +131,12 @@ async def test_an_unmute_ends_the_mute_its_server_took_up_while_it_was_being_wri
     looking = make_config(postgres_url, admins=["boss"], heartbeat_ms=1000)
     connect = Connector()
     locker = await trio.to_thread.run_sync(lambda: psycopg.connect(postgres_url))
+    looks_kept_off = await trio.to_thread.run_sync(lambda: psycopg.connect(postgres_url))
+    watcher = await trio.to_thread.run_sync(lambda: psycopg.connect(postgres_url, autocommit=True))
+
+    def lock_mutes() -> None:
+        looks_kept_off.execute("LOCK TABLE mutes IN ACCESS EXCLUSIVE MODE")
+
     try:
         with trio.fail_after(45):
             async with running_server(still) as port_a, running_server(looking) as port_c:
@@ -128,16 +152,29 @@ async def test_an_unmute_ends_the_mute_its_server_took_up_while_it_was_being_wri
                 await trio.to_thread.run_sync(
                     lambda: locker.execute("SELECT 1 FROM mutes WHERE key = 'ann' FOR UPDATE")
                 )
-                await boss_c.send("unmute ann")  # its delete waits for the test's lock
+                await boss_c.send("unmute ann")  # its write waits for the test's lock
                 assert (await ann_c.expect("info"))["text"] == MUTED  # C's look took it up
-                await trio.to_thread.run_sync(locker.commit)
-                await boss_c.expect("ok", cmd="unmute", name="ann")
-                told = await ann_c.expect("info", timeout=0.5)  # (C's next look: 1 s off)
-                assert told["text"] == LIFTED
-                await ann_c.send("say thanks")
-                await ann_c.expect("say", text="thanks")
+                await _waiting_for_a_lock(watcher, "UPDATE mutes")  # (the unmute's)
+                # C's looks are kept off the table from the unmute's write on (they wait
+                # behind the test's lock, asked for now, granted once the write is done):
+                # the lift told is the unmute's own, not a next look's, however late the
+                # 'ok' on a loaded machine (a 0.5 s window before, under C's 1 s looks)
+                try:
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(trio.to_thread.run_sync, lock_mutes)
+                        await _waiting_for_a_lock(watcher, "LOCK TABLE mutes")
+                        await trio.to_thread.run_sync(locker.commit)
+                        await boss_c.expect("ok", cmd="unmute", name="ann")
+                        assert (await ann_c.expect("info"))["text"] == LIFTED
+                        await ann_c.send("say thanks")
+                        await ann_c.expect("say", text="thanks")
+                finally:  # the looks go on (a server stops only once its look is done)
+                    with trio.CancelScope(shield=True):
+                        await trio.to_thread.run_sync(looks_kept_off.rollback)
     finally:
         locker.close()
+        looks_kept_off.close()
+        watcher.close()
         await connect.aclose()
 
 
