@@ -219,7 +219,16 @@ async def jump_when_idle(
     task waiting for a thread looks idle, so that clock would jump to a test client's
     timeout while a thread runs. So ``trio.to_thread.run_sync`` and the tables' waits for
     their store writer's thread (``StoreWriter.run``) are wrapped to count the calls in
-    flight (the real ones still do the work), and time waits for them."""
+    flight (the real ones still do the work), and time waits for them.
+
+    Its 1 ms of idleness is no bet on a loaded machine's speed: a thread's step is
+    counted, however long it takes, and a loopback socket's bytes are in the peer's
+    socket as the send returns (the kernel carries them in the sender's call), so a
+    peer task of this process is runnable before the sender waits (test_jump_when_idle.py
+    checks all three). What it cannot see is a process of its own (a house bot, a
+    server process, PostgreSQL) or a thread started another way (trio.Path's): a
+    test that uses one waits for it with no virtual limit, or on a store call (a
+    thread)."""
     in_flight = 0
 
     def counting(wait: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
