@@ -47,7 +47,7 @@ async def test_a_boards_records_and_seed_wait_for_the_admins_release(
     end = parse_line(await boss.read_until(lambda x: "kind=match-end" in x))
     assert end.get_str("seed") is None  # the seed tells the deck: it waits too
     for client in (pa, pb, nosy):
-        await client.drain(0.3)
+        await client.caught_up()
         assert not any(parse_line(x).tag is Tag.RECORD for x in client.lines), client.label
         assert not any("secret-7" in x for x in client.lines), client.label
 
@@ -61,7 +61,7 @@ async def test_a_boards_records_and_seed_wait_for_the_admins_release(
     for player in (pa, pb):
         got = json.loads((await player.expect("record", table=table))["text"])
         assert got == record  # the whole deal, seed included
-    await nosy.drain(0.2)
+    await nosy.caught_up()
     assert not any(parse_line(x).tag is Tag.RECORD for x in nosy.lines)
     again = fields(await boss.reply("release k1", "ok"))[1]
     assert again["records"] == "0"  # sent once

@@ -198,6 +198,16 @@ class LineClient:
         self.pos = len(self.lines)
         return new
 
+    async def caught_up(self, timeout: float = DEFAULT_TIMEOUT) -> list[str]:
+        """Every line the server sent this (machine-style) client before now, unread till
+        here (consumed): those before the answer to a 'ping' sent now, as replies keep the
+        order of the lines (docs/protocol.md §2.3). What a check that nothing came needs,
+        not a wait a loaded machine may outlast."""
+        await self.send("ping")
+        start = self.pos
+        await self.read_until(lambda line: line == "ok cmd=ping text=pong", timeout)
+        return self.lines[start : self.pos - 1]
+
     async def seen(self, pred: Callable[[str], bool], timeout: float = DEFAULT_TIMEOUT) -> str:
         """Wait (without reading: another task reads this client) for a received line."""
         with trio.fail_after(timeout):
