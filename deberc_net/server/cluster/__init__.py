@@ -13,8 +13,10 @@ import attrs
 from deberc_net.hangup import drain
 
 # what the parent writes on a worker's stdin as it passes a drain of the whole server on
-# (launch.py), the one thing ever written there (worker.py reads it)
+# (launch.py), and as it passes the whole server's stop on (its SIGTERM, SIGINT, SIGHUP),
+# the only things ever written there (worker.py reads them)
 DRAIN_WORD = b"drain\n"
+STOP_WORD = b"stop\n"
 STDOUT = 1  # the pipe to the parent (launch.py)
 # what a worker writes on its stdout, after 'ready', before it signals the parent for an
 # admin's 'drain': 'drain-asked NAME' (a name has no space), so the parent's log says
@@ -36,6 +38,11 @@ class WorkerPlace:
     # worker's stdin, with the SIGUSR1 it passes on: worker.py): an admin's 'drain' then
     # has nothing to ask of it (a SIGUSR1 to this worker's pid alone is no such word)
     parent_drains: threading.Event = attrs.field(factory=threading.Event, eq=False, repr=False)
+    # set once the parent has said that the whole server stops (its word, STOP_WORD,
+    # before the SIGTERM it passes on), or it is gone: the other workers stop with this
+    # one, their tables close (node.py: tell_seats_kept). A SIGTERM to this worker's pid
+    # alone (a rolling restart) comes with no such word
+    parent_stops: threading.Event = attrs.field(factory=threading.Event, eq=False, repr=False)
 
     def drain_the_parent(self, admin: str) -> bool:
         """SIGUSR1 to the ``serve --workers`` parent, which drains every worker (``admin``'s

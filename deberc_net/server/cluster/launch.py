@@ -3,8 +3,10 @@ kernel spreads new connections over them), N worker processes, each restarted if
 dies, and SIGTERM/SIGINT (SIGHUP too, unless ignored) passed on to them. Each worker's
 stdin is a pipe the parent holds open: the parent gone (even by SIGKILL), the worker
 reads its end and stops as on SIGTERM (worker.py), so no orphan keeps serving the
-ports. The one word ever written there, DRAIN_WORD, comes with the SIGUSR1 a drain of
-the whole server passes on (a worker's admin 'drain' then knows it has begun). A
+ports. The words written there come with a signal the whole server's drain or stop
+passes on: DRAIN_WORD with the SIGUSR1 (a worker's admin 'drain' then knows it has
+begun), STOP_WORD with the SIGTERM (its players at the other workers' tables are not
+told their seats are kept: those tables close too). A
 worker's stdout says 'ready' with the database as its logs name it (or 'failed
 REASON'), then only 'drain-asked NAME' before an admin's 'drain' there signals the
 parent, whose log then names him.
@@ -34,7 +36,7 @@ from deberc_net.hangup import drain, hangup, leave_the_terminal_on_hangup
 from deberc_net.server.config import Config, cannot_listen
 from deberc_net.server.store import describe, is_postgres
 
-from . import DRAIN_ASKED, DRAIN_WORD
+from . import DRAIN_ASKED, DRAIN_WORD, STOP_WORD
 from .deaths import Deaths
 from .forked import (
     Child,
@@ -429,6 +431,7 @@ def run_workers(config: Config, count: int, drains: list[int] | None = None) -> 
             log.info("shutdown", signal=signal.Signals(stopping[0]).name, workers=count)
         for worker in workers:
             if worker.process.poll() is None:
+                _say(worker, STOP_WORD)  # the whole server's stop: all its tables close
                 worker.process.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + config.shutdown_grace_ms / 1000 + 10
         ending = [w for i, w in enumerate(workers) if i not in restart_at]
@@ -482,18 +485,19 @@ def _pass_the_drain_on(
         if worker.draining or not worker.ready or i in restart_at or i in drained:
             continue
         if worker.process.poll() is None:
-            _say_the_server_drains(worker)
+            _say(worker, DRAIN_WORD)
             worker.process.send_signal(drain()[0])
         worker.draining = True
 
 
-def _say_the_server_drains(worker: Worker) -> None:
-    """DRAIN_WORD on ``worker``'s stdin (one that died meanwhile: nobody to tell)."""
+def _say(worker: Worker, word: bytes) -> None:
+    """``word`` (DRAIN_WORD, STOP_WORD) on ``worker``'s stdin: what the whole server
+    does, not that worker alone (one that died meanwhile: nobody to tell)."""
     pipe = worker.process.stdin
     if pipe is None:
         return
     try:
-        pipe.write(DRAIN_WORD)
+        pipe.write(word)
         pipe.flush()
     except OSError:  # (its end closed: it is dying, and the loop will see it)
         pass
@@ -514,8 +518,8 @@ def start_worker(
     what the worker closes (forked.fork_worker); ``spawned``: why it is a fresh
     interpreter of the code installed now instead (forked.spawn_worker: ``STOPPED``,
     ``THREADS``). Its stdout: 'ready', then an admin's 'drain-asked NAME' (heard_from);
-    its stdin's end is the parent's death, and the one word said there, DRAIN_WORD
-    (worker.py). Its ``worker_started`` line says which way it was started."""
+    its stdin's end is the parent's death, and the words said there, DRAIN_WORD and
+    STOP_WORD (worker.py). Its ``worker_started`` line says which way it was started."""
     told = {
         "config": settings,
         "index": index,

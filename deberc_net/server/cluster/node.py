@@ -1022,8 +1022,11 @@ class Node:
     def tell_seats_kept(self) -> None:
         """This worker stops (SIGTERM, its grace over): its players seated at another
         worker's table that still plays are told their seat is kept there (docs/
-        protocol.md §11.4); a table of a worker stopping with this one (the same
-        ``serve --workers``) has closed meanwhile, and told them so."""
+        protocol.md §11.4). Not at a table of a worker stopping with this one (the same
+        ``serve --workers``, whose parent said so): it closes, and tells them so, though
+        its word may not have come over the bus yet (it came after this worker's grace,
+        on a loaded machine, and the seat was said to be kept)."""
+        with_this_one = self.place.parent_stops.is_set()
         for session in list(self.forwarded.values()):
             table = session.table
             if (
@@ -1031,6 +1034,7 @@ class Node:
                 and session.seat is not None
                 and table.state is not TableState.CLOSED
                 and table.owner not in self.lost
+                and not (with_this_one and self.same_parent(table.owner))
             ):
                 session.send(ev.info(phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)))
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from deberc_net.cli import _structlog_without_rich
 from deberc_net.hangup import StopSignals
 
-from . import DRAIN_WORD, WorkerPlace
+from . import DRAIN_WORD, STOP_WORD, WorkerPlace
 
 if TYPE_CHECKING:
     from deberc_net.plugins import RuleBook
@@ -136,20 +136,25 @@ def _stop_with_the_parent(place: WorkerPlace) -> None:
     """SIGTERM to this worker once its parent is gone (even killed by SIGKILL): its
     stdin is a pipe the parent holds, and the parent's end closes with it. The worker
     then stops as on the parent's SIGTERM, telling its players (docs/protocol.md
-    §11.4), and frees the ports for the next ``serve`` (docs/scaling.md). The one word
-    the parent writes there, DRAIN_WORD, says the whole server drains (an admin's
-    'drain' here then has nothing to ask: server/drain.py)."""
+    §11.4), and frees the ports for the next ``serve`` (docs/scaling.md). The words
+    the parent writes there say the whole server drains, DRAIN_WORD (an admin's
+    'drain' here then has nothing to ask: server/drain.py), or stops, STOP_WORD (the
+    other workers' tables close with this one's: cluster/node.py)."""
+    longest = max(len(DRAIN_WORD), len(STOP_WORD))
 
     def wait_for_eof() -> None:
         said = b""
         try:  # the file descriptor, not sys.stdin: a buffered reader's lock, held by
             # this daemon thread, would stop the interpreter's own exit with a fatal error
             while chunk := os.read(STDIN, 4096):
-                said = (said + chunk)[-len(DRAIN_WORD) :]  # (a word may come in pieces)
-                if said == DRAIN_WORD:
+                said = (said + chunk)[-longest:]  # (a word may come in pieces)
+                if said.endswith(DRAIN_WORD):
                     place.parent_drains.set()
+                if said.endswith(STOP_WORD):
+                    place.parent_stops.set()
         except OSError:
             pass  # no stdin to read: as if closed
+        place.parent_stops.set()  # the parent gone: every worker of it stops
         os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=wait_for_eof, name="parent-watch", daemon=True).start()
