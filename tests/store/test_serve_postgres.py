@@ -18,6 +18,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
+import structlog
+import structlog.testing
 import trio
 
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK
@@ -292,20 +294,24 @@ async def test_a_server_plays_on_while_its_heartbeat_cannot_be_stored(postgres_u
 
     try:
         # in this process: the server failing would fail the block (its nursery's)
-        async with running_server(config) as port:
-            # heartbeats fail while it is away
-            away = "ALTER TABLE servers RENAME TO servers_away"
-            await trio.to_thread.run_sync(_execute, postgres_url, away)
-            await trio.sleep(0.5)
-            ann = await connect.machine(port, "ann")
-            await ann.send("who")
-            await ann.expect("who")
-            back = "ALTER TABLE servers_away RENAME TO servers"
-            await trio.to_thread.run_sync(_execute, postgres_url, back)
-            (before,) = await trio.to_thread.run_sync(beats)
-            with trio.fail_after(10):  # and the heartbeat resumes
-                while await trio.to_thread.run_sync(beats) == [before]:
-                    await trio.sleep(0.05)
+        with structlog.testing.capture_logs() as logged:
+            async with running_server(config) as port:
+                # heartbeats fail while it is away: two seen failing, not a 0.5 s wait
+                # (in which a loaded machine may try none)
+                away = "ALTER TABLE servers RENAME TO servers_away"
+                await trio.to_thread.run_sync(_execute, postgres_url, away)
+                with trio.fail_after(10):
+                    while sum(e["event"] == "heartbeat_failed" for e in logged) < 2:
+                        await trio.sleep(0.05)
+                ann = await connect.machine(port, "ann")
+                await ann.send("who")
+                await ann.expect("who")
+                back = "ALTER TABLE servers_away RENAME TO servers"
+                await trio.to_thread.run_sync(_execute, postgres_url, back)
+                (before,) = await trio.to_thread.run_sync(beats)
+                with trio.fail_after(10):  # and the heartbeat resumes
+                    while await trio.to_thread.run_sync(beats) == [before]:
+                        await trio.sleep(0.05)
     finally:
         await connect.aclose()
 
