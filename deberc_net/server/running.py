@@ -126,6 +126,11 @@ async def run(
             await lobby.moderation.recall()
             nursery.start_soon(_heartbeat, store, config)
             nursery.start_soon(_looks_at_mutes, config, lobby.moderation)
+            if http_socket is not None:
+                # its libraries load only when served, and before a worker joins the
+                # others: the import holds the loop (1.0-1.3 s at load 30), and a worker
+                # that silent on the bus was taken for dead (server_dead_ms 3 s, a test)
+                from .web import serve_http
             if worker is not None:
                 shared, own = await _join_workers(lobby, store, worker, nursery)
                 listeners = [shared]
@@ -139,8 +144,6 @@ async def run(
             if own is not None:  # (a worker's: its own loopback port, not the shared one)
                 lobby.house.host, lobby.house.port = "127.0.0.1", own.socket.getsockname()[1]
             if http_socket is not None:
-                from .web import serve_http  # its libraries load only when served
-
                 try:
                     http_port = await nursery.start(serve_http, config, lobby, http_socket)
                 except (OSError, BaseExceptionGroup) as exc:  # hypercorn listens in its nurseries
