@@ -550,7 +550,8 @@ async def until_stored(check: Callable[[str, str], bool], url: str, match: str) 
 async def cut_off_notice(client: LineClient, within: float = 3) -> str | None:
     """The cut-off notice of ``client``'s login, if one comes within ``within`` seconds
     (it is sent after the login's ``ok``, once the store is read: no round trip follows
-    it)."""
+    it). (The read's own limit is past ``within``: a loaded machine's window, five times
+    a slow notice's time, ran past a fixed 10 s, and the read failed instead.)"""
     with trio.move_on_after(within):
-        return await client.read_until(lambda x: x.startswith("info cut_off="), 10)
+        return await client.read_until(lambda x: x.startswith("info cut_off="), within + 10)
     return None
