@@ -152,13 +152,16 @@ class RematchOff(StrEnum):
 @attrs.frozen
 class Rematch:
     """Where a rematch of a finished match stands ('rematch'): who asked, who has not;
-    ``off``: why it is called off (None while it stands), ``by`` whom."""
+    ``off``: why it is called off (None while it stands), ``by`` whom. ``agreed``: the
+    one told has asked too, so people are told where it stands, not asked to agree (a
+    tryout: "'rematch' to agree" went to one who had); no field of the machine line."""
 
     table: int
     asked: tuple[str, ...]
     waiting: tuple[str, ...]
     off: RematchOff | None = None
     by: str | None = None
+    agreed: bool = False
 
 
 @attrs.frozen

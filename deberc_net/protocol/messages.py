@@ -237,6 +237,7 @@ class Msg(StrEnum):
     REMATCH_ASK = "rematch-ask"
     REMATCH_WAITING = "rematch-waiting"
     REMATCH_PENDING = "rematch-pending"
+    REMATCH_STANDING = "rematch-standing"  # the same, to one who asked already
     REMATCH_STARTS = "rematch-starts"
     REMATCH_WATCH = "rematch-watch"  # to those who watched the match: where it goes on
     REMATCH_OFF = "rematch-off"
@@ -1287,6 +1288,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.REMATCH_PENDING: (
         "Rematch of table {table} asked by {asked}, waiting for {waiting}: 'rematch' to agree.",
         "Реванш за столом {table} просят: {asked}; ждём: {waiting}. Согласны — наберите rematch.",
+    ),
+    Msg.REMATCH_STANDING: (
+        "Rematch of table {table} asked by {asked}, waiting for {waiting}.",
+        "Реванш за столом {table} просят: {asked}; ждём: {waiting}.",
     ),
     Msg.REMATCH_WATCH: (
         "The rematch of table {old} starts at table {table}: 'observe {table}' to watch it.",

@@ -653,7 +653,7 @@ def rematch_lines(e: ev.Rematch, lang: Lang = Lang.EN) -> list[str]:
         return [
             _say(
                 lang,
-                Msg.REMATCH_PENDING,
+                Msg.REMATCH_STANDING if e.agreed else Msg.REMATCH_PENDING,
                 table=e.table,
                 asked=", ".join(e.asked),
                 waiting=", ".join(e.waiting),

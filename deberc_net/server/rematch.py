@@ -273,6 +273,9 @@ class Rematches:
                 offer.asked.remove(name)  # refused: as if not asked
             return
         told = self._event(offer)
+        # one who asked already is told where it stands, not asked to agree (a tryout)
+        told_asked = attrs.evolve(told, agreed=True)
+        asked_keys = {name_key(n) for n in offer.asked}
         if waiting:
             said = phrase(
                 Msg.REMATCH_ASK,
@@ -300,7 +303,7 @@ class Rematches:
             # not to one who ignores him (docs/protocol.md §5.21): the offer's end or
             # start is told him as ever
             if other is not session and not again and not other.ignores(asker):
-                other.send(told)
+                other.send(told_asked if name_key(other.name or "") in asked_keys else told)
         if not waiting:
             self._start(offer)
 

@@ -31,6 +31,7 @@ def sentences(names: list[str]) -> list[Phrase]:
         phrase(Msg.WAITS_FOR_PLAYERS, table=2, seats=(*names, phrase(Msg.FREE_SEAT))),
         phrase(Msg.WAITS_FOR_AWAY, table=2, names=away),
         phrase(Msg.REMATCH_PENDING, table=2, asked=(first,), waiting=tuple(others)),
+        phrase(Msg.REMATCH_STANDING, table=2, asked=(first,), waiting=tuple(others)),
         phrase(Msg.REMATCH_ASK, table=2, waiting=phrase(Msg.REMATCH_WAITING, names=(first,))),
         phrase(Msg.KICKED, admin=first, why=nothing),
         phrase(Msg.UNMUTED, admin=first),

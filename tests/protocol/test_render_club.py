@@ -90,6 +90,11 @@ def test_rematch_lines_in_both_languages() -> None:
             "Rematch of table 4 asked by anna, waiting for boris: 'rematch' to agree.",
             "Реванш за столом 4 просят: anna; ждём: boris. Согласны — наберите rematch.",
         ),
+        (  # to one who asked already: where it stands, no invitation (a tryout)
+            ev.Rematch(4, ("anna", "vika"), ("boris",), agreed=True),
+            "Rematch of table 4 asked by anna, vika, waiting for boris.",
+            "Реванш за столом 4 просят: anna, vika; ждём: boris.",
+        ),
         (
             ev.Rematch(4, ("anna", "boris"), ()),
             "Everyone agrees: the rematch of table 4 starts.",
@@ -114,6 +119,14 @@ def test_rematch_lines_in_both_languages() -> None:
     for event, english, russian in cases:
         assert render(event, HUMAN) == [english]
         assert render_ru(event) == [russian]
+    # the machine line is the same whoever is told it, bar its text
+    pending, standing = (ev.Rematch(4, ("anna",), ("boris",), agreed=a) for a in (False, True))
+    assert render(standing, MACHINE) == [
+        "rematch table=4 asked=anna waiting=boris off=- by=- "
+        "text=Rematch of table 4 asked by anna, waiting for boris."
+    ]
+    head = "rematch table=4 asked=anna waiting=boris off=- by=-"
+    assert render(pending, MACHINE)[0].split(" text=")[0] == head
 
 
 def test_a_house_bots_words_and_a_private_invitation_in_russian() -> None:

@@ -522,3 +522,38 @@ async def test_those_who_watched_the_match_are_told_where_its_rematch_is(
     await eve.send("ping")
     await eve.expect("ok", cmd="ping")
     assert not [x for x in eve.lines if x.startswith("info rematch=") and f"table={private}" in x]
+
+
+async def test_one_who_asked_already_is_told_where_it_stands_not_asked_to_agree(
+    port: int, connect: Connector
+) -> None:
+    """A tryout: of three players dan asked, then eve; dan was told "Rematch of table 3
+    asked by dan, eve, waiting for carl: 'rematch' to agree.", an invitation meant for
+    carl. Now one who asked is told where it stands (in English or in Russian), the
+    one waiting is asked as before; the machine line keeps its fields."""
+    carl, dan, eve = [await connect.machine(port, n) for n in ("carl", "dan", "eve")]
+    await carl.send("new 3 short")
+    table = (await carl.expect("ok", cmd="sit"))["table"]
+    for player in (dan, eve):
+        await player.send(f"sit {table}")
+        await player.expect("ok", cmd="sit")
+    async with trio.open_nursery() as nursery:
+        for i, player in enumerate((carl, dan, eve)):
+            nursery.start_soon(play_machine, player, random.Random(i))
+    await eve.send("rematch")  # eve first: dan, a machine, is told of her
+    await eve.expect("ok", cmd="rematch")
+    told = await dan.expect("rematch")
+    assert (told["asked"], told["waiting"]) == ("eve", "carl,dan")
+    for person, lang in ((carl, "ru"), (eve, "en")):
+        await person.send("style human")
+        await person.read_until(lambda x: x.startswith("Style"))
+        await person.send(f"lang {lang}")
+        await person.read_until(lambda x: x.startswith(("Language", "Язык")))
+    await dan.send("rematch")
+    await dan.expect("ok", cmd="rematch")
+    assert await _person_said(eve, "Rematch of table") == (
+        f"Rematch of table {table} asked by eve, dan, waiting for carl."
+    )
+    assert await _person_said(carl, "Реванш за столом") == (
+        f"Реванш за столом {table} просят: eve, dan; ждём: carl. Согласны — наберите rematch."
+    )

@@ -7,12 +7,13 @@ docs/scaling.md)."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 
 import pytest
 import trio
 
-from tests.server.client import LineClient, close_all, fields, is_event
+from tests.server.client import LineClient, close_all, fields, is_event, play_machine
 
 from .workers import Cluster, SharedWorkers, across_with_a_house_bot, playing_across, until_listed
 
@@ -207,5 +208,46 @@ async def test_the_leaver_of_a_house_bots_match_kept_by_a_killed_worker_is_told_
             await ann.read_until(lambda x: x.startswith("error "), 10)
             os.kill(workers.pids[1], signal.SIGKILL)
             await _no_offer_told_off(ann, "bob6")
+        finally:
+            await close_all(opened)
+
+
+@pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+async def test_one_who_asked_at_another_worker_is_told_where_it_stands(
+    shared_workers: SharedWorkers,
+) -> None:
+    """A rematch of three, kept by worker 0: dan (worker 1) asked, then eve; dan is told
+    where it stands, not asked to agree (a tryout), carl is asked; both lines rendered
+    at worker 0 in each one's own style (docs/protocol.md §5.16)."""
+    workers = shared_workers
+    opened: list[LineClient] = []
+    with trio.fail_after(90):
+        try:
+            carl = await workers.connect(0, "carl7")
+            dan = await workers.connect(1, "dan7")
+            eve = await workers.connect(0, "eve7")
+            opened += [carl, dan, eve]
+            await carl.send("new 3 short")
+            table = (await carl.expect("ok", cmd="sit"))["table"]
+            await until_listed(dan, "tables", f"id={table} ")
+            for player in (dan, eve):
+                await player.send(f"sit {table}")
+                await player.expect("ok", cmd="sit", timeout=10)
+            async with trio.open_nursery() as nursery:
+                for i, player in enumerate((carl, dan, eve)):
+                    nursery.start_soon(play_machine, player, random.Random(i), None, 30)
+            for person in (carl, dan):
+                await person.send("style human")
+                await person.read_until(lambda x: x.startswith("Style"), 10)
+            # (asked of worker 0, which renders his lines there: in the style it tells)
+            await dan.send("rematch")
+            await dan.read_until(lambda x: x.startswith("You ask for a rematch"), 10)
+            await eve.send("rematch")
+            await eve.expect("ok", cmd="rematch", timeout=10)
+            standing = f"Rematch of table {table} asked by dan7, eve7, waiting for carl7"
+            told = await dan.read_until(lambda x: x.startswith("Rematch of table"), 10)
+            assert told == f"{standing}.", told
+            told = await carl.read_until(lambda x: x.startswith(standing), 10)  # (his 2nd)
+            assert told.startswith(f"{standing}: 'rematch' to agree"), told
         finally:
             await close_all(opened)
