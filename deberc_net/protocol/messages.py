@@ -69,6 +69,7 @@ class Msg(StrEnum):
     AMBIGUOUS_OT = "ambiguous-ot"
     AMBIGUOUS_CALL = "ambiguous-call"
     RANK_WHICH = "rank-which"
+    PLAY_WHICH = "play-which"  # 'hod' alone: with which card
     RANK_ALONE = "rank-alone"
     RANK_NONE = "rank-none"
     FIRST_PERSON_WRITES = "first-person-writes"
@@ -732,6 +733,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.RANK_WHICH: (
         "'{typed}' is which card: {cards}? Type it with its suit.",
         "«{typed}» — какая карта: {cards}? Напишите её с мастью.",
+    ),
+    # 'hod' alone (§8.1): an example of the move, the cards one may play
+    Msg.PLAY_WHICH: (
+        "'{typed}' plays which card? Name it: {example}; you may play {cards}.",
+        "«{typed}» — какой картой? Назовите её: {example}; сыграть можно {cards}.",
     ),
     Msg.RANK_ALONE: (  # (the one card it may be is the refusal's hint)
         "'{typed}' alone is no card: type it with its suit.",

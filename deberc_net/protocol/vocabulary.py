@@ -305,6 +305,17 @@ class RankAlone(CallSyntaxError):
         super().__init__(f"not a table call: {said_back(typed)!r}")
 
 
+class PlayAlone(CallSyntaxError):
+    """'hod' (ход, card) with no card after it: which card, from those one may play now
+    (``cards``, in legal order; none off one's move or out of the play). A tryout was
+    told "not a table call", though 'calls' lists "CARD or hod CARD"."""
+
+    def __init__(self, typed: str, cards: Sequence[Call]) -> None:
+        self.typed = typed
+        self.cards = tuple(cards)
+        super().__init__(f"not a table call: {said_back(typed)!r}")
+
+
 class FirstPersonWrites(CallSyntaxError):
     """«пишу» ('I write'): the talk's «пишет» ('it writes': the other's combination is
     written, docs/rules.md §3) said of oneself, which names no call: the one who gives
@@ -462,6 +473,8 @@ def parse_call(
     if "of" in words[1:-1]:  # "king of hearts": a card as English names it
         # only between its first and last word: 'of of of' left no word at all
         words = [words[0], *(w for w in words[1:-1] if w != "of"), words[-1]]
+    if words[0] in _PLAY_PREFIX and len(words) == 1:
+        raise PlayAlone(text.strip(), [c for c in legal if c.name == C.PLAY])
     if words[0] in _PLAY_PREFIX and len(words) in (2, 3):
         return _play(" ".join(words[1:]), legal, cyrillic_ace)
     if len(words) <= 2:

@@ -57,6 +57,7 @@ from deberc_net.protocol.vocabulary import (
     AmbiguousRank,
     CallSyntaxError,
     FirstPersonWrites,
+    PlayAlone,
     RankAlone,
     numbered_call_range,
     parse_call,
@@ -1382,6 +1383,9 @@ class Table:
             said = phrase(Msg.AMBIGUOUS_CALL, typed=said_back(exc.typed), calls=calls)
             session.send(ev.error("ambiguous-call", said))
             return
+        except PlayAlone as exc:
+            self._refuse_play_alone(session, exc, text, legal, seat)
+            return
         except RankAlone as exc:
             if exc.cards:
                 self._refuse_rank_alone(session, exc)
@@ -1427,6 +1431,37 @@ class Table:
             "unknown-command", said.text(), said=said, hint=tokens[0], words=self.words
         )
         session.send(error)
+
+    def _refuse_play_alone(
+        self, session: Session, exc: PlayAlone, text: str, legal: Sequence[Call], seat: int
+    ) -> None:
+        """'hod' alone: which card, as a rank alone is told (a tryout); with none to
+        play now, what stops a card (whose move, the question to answer, the bidding),
+        as a card typed then is told, but for the card, which he did not name."""
+        typed = said_back(exc.typed)
+        tokens = [card_str(c) for c in sorted(c.card for c in exc.cards if c.card is not None)]
+        if tokens:
+            first = tokens[0]
+            example = phrase(
+                Msg.CALL_WORD,
+                call=f"'{typed} {spoken_call(first)}'",
+                ru=f"«{typed} {ru_call(first, self.words)}»",
+            )
+            cards = tuple(self._card_word(t) for t in tokens)
+            said = phrase(Msg.PLAY_WHICH, typed=typed, example=example, cards=cards)
+            hint = first if len(tokens) == 1 else None  # (the one card: as a rank alone's)
+            error = ev.Error("unknown-command", said.text(), said=said, hint=hint, words=self.words)
+            session.send(error)
+            return
+        assert self.match is not None
+        deal = self.match.deal
+        refused = deal.why_not(seat, Call(PLAY_CALL, make(0, 0)))
+        if refused.code in _OFF_TURN or deal.phase not in (BIDDING, PLAY):
+            self._refuse_illegal(session, refused)
+        elif deal.phase == BIDDING:  # (the deal's refusal names the card: the word typed)
+            session.send(ev.error(refused.code, phrase(Msg.BIDDING_ON, call=typed)))
+        else:  # (his move in the play with no card to play: no such state)
+            self._refuse_unread(session, text, legal, str(exc), seat)
 
     def _refuse_rank_none(self, session: Session, exc: RankAlone, legal: Sequence[Call]) -> bool:
         """A rank alone on one's move in the play, no card of it playable (none held,

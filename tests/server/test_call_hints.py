@@ -284,3 +284,64 @@ async def test_a_rank_alone_none_of_which_one_may_play_says_so_and_what_one_may(
     await who.send("state")  # nothing played: the same request, asked again
     again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
     assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
+
+
+async def test_hod_alone_says_which_card_or_what_stops_a_card(
+    port: int, connect: Connector
+) -> None:
+    """A tryout: a bare 'hod' was told "not a table call … Type 'help' or 'calls'",
+    though 'calls' lists "CARD or hod CARD". On one's move in the play it is told an
+    example and the cards one may play; in the bidding, that cards come after the
+    order; off one's move, whose move it is, as a card is; nothing is played."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+
+    async def told(client: LineClient, line: str) -> str:
+        await client.send(line)
+        await client.send("ping")
+        out = []
+        while not (said := await client.read_until(lambda _: True)).startswith(PONG):
+            out.append(said)
+        return " ".join(" ".join(out).split())
+
+    found = await next_ask(ann, bob)
+    assert found is not None
+    ask, who = found
+    assert ask["phase"] == "bidding"
+    assert await told(who, "hod") == (
+        "error code=wrong-phase text=bidding is on: hod comes after the order"
+    )
+    while ask["phase"] != "play":
+        legal = ask["legal"].split(",")
+        await who.send("igrayu" if "igrayu" in legal else legal[0])
+        found = await next_ask(ann, bob)
+        assert found is not None
+        ask, who = found
+    symbols = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+    cards = [t for t in ask["legal"].split(",") if t[-1] in "shdc" and t[:-1] in RANKS]
+    shown = {t[:-1] + symbols[t[-1]] for t in cards}
+    _, error = fields(await told(who, "hod"))
+    assert error["code"] == "unknown-command", error
+    head = "'hod' plays which card? Name it: 'hod "
+    assert error["text"].startswith(head), error
+    example, _, rest = error["text"][len(head) :].partition("'; you may play ")
+    assert example in shown and set(rest.rstrip(".").split(", ")) == shown, error
+    assert (error.get("hint") is None) == (len(cards) > 1), error
+    other = bob if who is ann else ann
+    await other.send("state")
+    hand = fields(await other.read_until(lambda x: x.startswith("state ")))[1]["hand"].split(",")
+    assert await told(other, "hod") == await told(other, hand[0])  # as a card: whose move
+    await who.send("style human")
+    await who.read_until(lambda x: x.startswith("Style"))
+    await who.send("lang ru")
+    await who.read_until(lambda x: x.startswith("Язык"))
+    said = await told(who, "ход")
+    ru = "Ошибка (unknown-command): «ход» — какой картой? Назовите её: «ход "
+    assert said.startswith(ru), said
+    assert "сыграть можно" in said and "не ход" not in said, said
+    await who.send("style machine")
+    await who.read_until(lambda x: x.startswith("ok cmd=style"))
+    await who.send("state")  # nothing played: the same request, asked again
+    again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
+    assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
