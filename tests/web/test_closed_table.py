@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import trio
 
+from deberc_net.server.store.sqlite import SQLiteStore
 from tests.server.client import forfeited_at_once
 from tests.server.conftest import Connector
 
@@ -49,3 +50,28 @@ async def test_a_closed_public_tables_page_links_its_last_match_a_private_ones_n
         status, body = await web.get(f"/table/{hidden}")
         _, none = await web.get(f"/table/{NONE}")
         assert status == 404 and body == none.replace(str(NONE).encode(), hidden.encode())
+
+
+@pytest.mark.timeout(60)
+async def test_an_open_private_tables_page_reads_the_store_as_a_missing_numbers(
+    start_web: Callable[..., Any], connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its time too: the page of a number no table has reads the store for the match
+    it last played; an open private table's skipped that read (a hostile pass, s45)."""
+    read: list[int] = []
+    last_match_at = SQLiteStore.last_match_at
+
+    def counted(store: SQLiteStore, table_id: int) -> str | None:
+        read.append(table_id)
+        return last_match_at(store, table_id)
+
+    monkeypatch.setattr(SQLiteStore, "last_match_at", counted)
+    web: WebServer = await start_web()
+    with trio.fail_after(30):
+        ann = await connect.machine(web.port, "ann")
+        await ann.send("new 2 private")
+        hidden = int((await ann.expect("ok", cmd="sit"))["table"])
+        status, body = await web.get(f"/table/{hidden}")
+        _, none = await web.get(f"/table/{NONE}")
+        assert status == 404 and body == none.replace(str(NONE).encode(), str(hidden).encode())
+        assert read == [hidden, NONE]  # before: [NONE]

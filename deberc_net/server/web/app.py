@@ -231,8 +231,10 @@ def make_app(lobby: Lobby) -> Starlette:
         another worker or server ran (a private table's number answers as no table's)."""
         digits = request.path_params["n"]
         number = path_number(digits)
-        last = None  # (open here, private: no link; open again, public: its own page)
-        if number is not None and number not in lobby.tables:
+        last = None
+        # read for a private table open here too (its number links nothing: the store
+        # keeps its matches private), as for a number no table has: the same time
+        if number is not None:
             last = await store_read(partial(lobby.store.last_match_at, number))
         if last is not None:  # stored: its replay is there
             text = said(W.NO_OPEN_TABLE, lang_of(request), n=digits)
