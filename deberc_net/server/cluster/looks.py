@@ -7,10 +7,16 @@ store by every worker alike: a number does not say its worker, so its copy is wa
 at most LOOK_S, and the command answered then. A number above the highest the store has
 ever drawn (``Store.highest_table_number``) is no table and none on its way: refused at
 once, not after LOOK_S (a client that sent ``observe 999999`` in a loop held a look,
-of LOOKS_MOST, half a second a line, s45)."""
+of LOOKS_MOST, half a second a line, s45). A table known here that the asker may not
+see (another's private table: docs/protocol.md §5.3) is looked for as a number no table
+has, the same read and the same wait, so that the answer's time does not tell it is
+there either (it went at once, a number drawn and no table's after LOOK_S: a hostile
+pass, s45)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -40,6 +46,9 @@ class Looks:
     """The numbers looked for now, each with the event its copy's coming sets."""
 
     waits: dict[int, trio.Event] = attrs.Factory(dict)
+    # the numbers of tables known here looked for by those who may not see them (how
+    # many looks each): waited for as LOOK_S, not for their copies (``table_soon``)
+    feigned: Counter[int] = attrs.Factory(Counter)
     # the highest table number known drawn from the store, by any worker (raised by
     # this worker's own draws and by each read of the store's: ``_drawn_since``)
     drawn: int = 0
@@ -56,27 +65,46 @@ class Looks:
         if event is not None:
             event.set()
 
-    async def table_soon(self, lobby: Lobby, table_id: int) -> Table | None:
+    async def table_soon(
+        self, lobby: Lobby, table_id: int, seen: Callable[[Table], bool] = lambda _: True
+    ) -> Table | None:
         """Table ``table_id`` as known here, after looking for it up to LOOK_S if it is
-        not (and another worker lives to tell it); None if it has not come."""
+        not (and another worker lives to tell it); None if it has not come. One known
+        or come that the asker may not see (``seen`` false: another's private table)
+        is None after the whole of LOOK_S, as a number no table has: its copies (each
+        change told within SNAPSHOT_S) are not waited for, nor end the wait."""
         table = lobby.tables.get(table_id)
         node = lobby.node
-        if table is not None or node is None or not node.heard:
+        if node is None or not node.heard or (table is not None and seen(table)):
             return table
         if not await self.may_be_drawn(lobby, table_id):
             return None  # never drawn: nothing to wait for
-        if (table := lobby.tables.get(table_id)) is not None:
+        deadline = trio.current_time() + LOOK_S
+        table = lobby.tables.get(table_id)
+        if table is not None and seen(table):
             return table  # (its copy came while the store was read)
-        event = self.waits.get(table_id)
-        if event is None:
-            if len(self.waits) >= LOOKS_MOST:  # bounded: refused at once past that
-                return None
-            event = self.waits[table_id] = trio.Event()
-        with trio.move_on_after(LOOK_S):
+        looked = table_id in self.waits or table_id in self.feigned  # (shared)
+        if not looked and len(self.waits) + len(self.feigned) >= LOOKS_MOST:
+            return None  # bounded: refused at once past that
+        if table is not None:  # known, not to be seen: waited for as a number unknown
+            self.feigned[table_id] += 1
+            try:
+                await trio.sleep_until(deadline)
+            finally:
+                self.feigned[table_id] -= 1
+                if not self.feigned[table_id]:
+                    del self.feigned[table_id]
+            return None
+        event = self.waits.setdefault(table_id, trio.Event())
+        with trio.move_on_at(deadline):
             await event.wait()
         if self.waits.get(table_id) is event:  # not come: the next look waits anew
             del self.waits[table_id]
-        return lobby.tables.get(table_id)
+        table = lobby.tables.get(table_id)
+        if table is not None and seen(table):
+            return table
+        await trio.sleep_until(deadline)  # come, not to be seen: as if it had not
+        return None
 
     async def may_be_drawn(self, lobby: Lobby, table_id: int) -> bool:
         """Whether ``table_id`` may be a table's of some worker: not above the highest
@@ -108,8 +136,10 @@ class Looks:
 
 def unknown_named(lobby: Lobby, session: Session, item: Command) -> int | None:
     """The table number ``item`` names that is no table here but may be another
-    worker's on its way (to be looked for before the command is handled); None if the
-    command names none, names one known here, or none can come (no other worker)."""
+    worker's on its way, or one ``session`` may not see (to be looked for before the
+    command is handled, the same as the other: ``Looks.table_soon``); None if the
+    command names none, names one known here and not hidden from it, or none can come
+    (no other worker)."""
     node = lobby.node
     most = NAMING.get(item.name)
     if node is None or most is None or not node.heard:
@@ -120,7 +150,10 @@ def unknown_named(lobby: Lobby, session: Session, item: Command) -> int | None:
     if any(n is None for n in numbers):
         return None
     number = numbers[0]
-    if number is None or number in lobby.tables:
+    if number is None:
+        return None
+    table = lobby.tables.get(number)
+    if table is not None and not lobby.hidden_from(table, session):
         return None
     if item.name == "sit" and session.table is not None:  # 'already-seated' at once
         return None
@@ -132,8 +165,12 @@ async def handled_after_look(lobby: Lobby, session: Session, item: Command, numb
     (the table's, or 'there is no table'), then the session's next line, which waited
     for it (``requests_waiting``, as for a table's answer: docs/protocol.md §2.3)."""
     assert lobby.node is not None
+
+    def seen(table: Table) -> bool:
+        return not lobby.hidden_from(table, session)
+
     try:
-        await lobby.node.looks.table_soon(lobby, number)
+        await lobby.node.looks.table_soon(lobby, number, seen)
         if not session.connection.closed:  # gone meanwhile: nothing to seat or tell
             await lobby.handlers[item.name](session, item)
     except Exception:
@@ -146,7 +183,8 @@ async def handled_after_look(lobby: Lobby, session: Session, item: Command, numb
 
 async def table_looked_up(lobby: Lobby, table_id: int) -> Table | None:
     """Table ``table_id`` for the web (/table/T, its live socket): known here, or
-    looked for first under serve --workers (``Looks.table_soon``)."""
+    looked for first under serve --workers (``Looks.table_soon``); a private table,
+    not shown there, looked for as a number no table has (None then)."""
     if lobby.node is None:
         return lobby.tables.get(table_id)
-    return await lobby.node.looks.table_soon(lobby, table_id)
+    return await lobby.node.looks.table_soon(lobby, table_id, lambda t: not t.private)
