@@ -20,12 +20,15 @@ from .distributed import query
 from .workers import Workers, served_workers, until_listed
 
 # a long heartbeat: the bound of the restarted worker's wait for the other's tables,
-# which the test holds up (SIGSTOP) until that worker says it waits. The stopped one is
-# not dead to the restarted one, however long its start: at 12 s a loaded machine's
-# restart (11.5 s from its start to listening, load 25) found it silent past the limit,
-# waited for nobody, and the test went on with it stopped (--deal-seed=06a77b57)
+# which the test holds up (SIGSTOP) until that worker says it waits. 30 s, not 3: the
+# test reads that word from the worker's log and sends SIGCONT, and a loaded machine
+# could take more than 3 s over it (the worker then listened anyway, peers_unheard).
+# The stopped one is not dead to the restarted one, however long its start: at 12 s a
+# loaded machine's restart (11.5 s from its start to listening, load 25) found it
+# silent past the limit, waited for nobody, and the test went on with it stopped
+# (--deal-seed=06a77b57)
 SETTINGS = (
-    "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 3000\n"
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 30000\n"
     "server_dead_ms = 60000\nworker_restart_ms = 50\n"
 )
 
