@@ -16,9 +16,14 @@ import psycopg
 LEASE_S = "1.5"
 
 
-def ladder_worker(url: str, log: Path, lease_s: str = LEASE_S) -> subprocess.Popen[str]:
-    """A ``ladder worker`` process; what it says goes to ``log``."""
-    argv = ["ladder", "worker", "--db", url, "--lease-s", lease_s, "--exit-when-done"]
+def ladder_worker(
+    url: str, log: Path, lease_s: str = LEASE_S, *, exit_when_done: bool = True
+) -> subprocess.Popen[str]:
+    """A ``ladder worker`` process; what it says goes to ``log``. Without
+    ``exit_when_done`` it may start before a run queues its boards (it waits for them),
+    and runs till stopped."""
+    argv = ["ladder", "worker", "--db", url, "--lease-s", lease_s]
+    argv += ["--exit-when-done"] if exit_when_done else []
     with log.open("w") as out:  # the child keeps its own copy of the descriptor
         return subprocess.Popen(
             [sys.executable, "-m", "deberc_net", *argv],

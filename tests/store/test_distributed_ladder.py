@@ -42,7 +42,11 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         stderr=subprocess.PIPE,
         text=True,
     )
-    workers: list[subprocess.Popen[str]] = []
+    # the first worker starts with the run, not once it has queued: each Python's start
+    # (0.45 s of CPU to its first query) is most of this test's time on a loaded host
+    # (40 s of its 45 at load 20, the two in turn), and it is killed, never done
+    doomed = ladder_worker(postgres_url, tmp_path / "doomed.log", exit_when_done=False)
+    workers: list[subprocess.Popen[str]] = [doomed]
     watches: list[psycopg.Connection[Any]] = []
     try:
         wait_for(
@@ -57,8 +61,6 @@ def test_two_workers_one_killed_mid_board_give_the_results_of_a_local_run(
         table = run_cli(["ladder", "table", "--db", postgres_url])
         assert table.returncode == 0, table.stderr
         assert "(distributed): 0 of 4 boards played so far" in table.stdout
-        doomed = ladder_worker(postgres_url, tmp_path / "doomed.log")
-        workers.append(doomed)
         wait_for(
             "the first worker's first claim",
             lambda: bool(
