@@ -105,11 +105,29 @@ def test_closing_writes_everything_still_queued(store: Store) -> None:
 async def test_a_run_is_not_cancelled_halfway(store: Store) -> None:
     """The write is under way: a cancel waits for it (as trio.to_thread's does)."""
     writer = StoreWriter()
-    gate = threading.Event()
-    threading.Timer(0.05, gate.set).start()
-    with trio.move_on_after(0.01) as scope:
-        await writer.run(gate.wait)
-    assert gate.is_set() and scope.cancel_called
+    entered, gate = threading.Event(), threading.Event()
+    scope = trio.CancelScope()
+    returned: list[bool] = []  # whether the write was done when run returned
+
+    def write() -> None:
+        entered.set()
+        gate.wait()
+
+    async def running() -> None:
+        with scope:
+            await writer.run(write)
+        returned.append(gate.is_set())
+
+    # cancelled once the write is under way, the write let finish only when trio has
+    # nothing else to do (a run that gave up has returned by then): not a 10 ms limit
+    # against a 50 ms timer, which a stall between them on a loaded machine turned over
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(running)
+        await trio.to_thread.run_sync(entered.wait)
+        scope.cancel()
+        await trio.testing.wait_all_tasks_blocked()
+        gate.set()
+    assert returned == [True] and scope.cancel_called
     writer.close()
 
 
