@@ -9,6 +9,7 @@ import json
 import random
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,13 @@ def test_closing_writes_everything_still_queued(store: Store) -> None:
     for record in records:
         writer.write(functools.partial(store.add_deal, record))
     writer.write(finish(store, match_id))
-    threading.Timer(0.05, gate.set).start()  # the thread is still held as close begins
+
+    def open_once_closing() -> None:  # the thread still held as close begins, however slow
+        while not writer.closed:
+            time.sleep(0.001)
+        gate.set()
+
+    threading.Thread(target=open_once_closing, daemon=True).start()
     writer.close()
     assert stored(store, match_id) == [r["deal_no"] for r in records]
     writer.write(lambda: store.add_deal({**records[0], "match": "m-late"}))  # closed: at once
