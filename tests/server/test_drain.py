@@ -58,7 +58,9 @@ def _run_then_exits_cleanly(
     (killed at the end if it still runs)."""
     try:
         trio.run(main)
-        assert proc.wait(timeout=20) == 0
+        status = proc.wait(timeout=20)
+        assert proc.stderr is not None
+        assert status == 0, proc.stderr.read()[-4000:]  # (its log says why)
     finally:
         if proc.poll() is None:
             proc.kill()
