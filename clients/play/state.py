@@ -75,6 +75,11 @@ class DealScore:
     winner: int | None = None
 
 
+# how long after its end a match may be played again when its match-end names no
+# rematch_s= (a server of before the setting rematch_ms, docs/protocol.md §5.16)
+REMATCH_S = 60
+
+
 @attrs.frozen
 class Former:
     """A table we left, or whose match ended: the names by seat of its match. Kept by
@@ -127,6 +132,9 @@ class TableState:
     # seq of the ask it was said for in the log (once, not again on its repeat)
     last_timeout: int | None = None
     warned_seq: int | None = None
+    # the seconds the last match's end gave to ask 'rematch' in (its rematch_s=, the
+    # server's setting, docs/protocol.md §5.16; a server of before: 60)
+    rematch_s: int = REMATCH_S
     target: int | None = None
     options: tuple[str, ...] = ()  # the table's options, as its 'tables' line lists them
     variant: str | None = None  # and its variant: the game the server says it plays
@@ -354,10 +362,8 @@ def versus(names: Sequence[str], lang: Lang = Lang.EN) -> str:
 # their deal's outcome says only how the one who ordered fared ('bide': another won)
 NO_BIDE = frozenset({"short", "dave"})
 BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
-# (docs/protocol.md: §5.1, every house bot's name starts so and no person's may; §5.16,
-# how long after its end a match may be played again)
+# (docs/protocol.md §5.1: every house bot's name starts so and no person's may)
 HOUSE_PREFIX = "house-"
-REMATCH_S = 60
 # the server's notice of a drain, in either language (docs/protocol.md §11.4a)
 _DRAINING = frozenset(phrase(Msg.DRAINING).text(lang) for lang in Lang)
 
@@ -1278,7 +1284,9 @@ def _event(state: TableState, line: Line) -> TableState:
         state = _log(attrs.evolve(state, played=state.game_played()), told)
         if not offered:
             return state
-        return _log(state, phrase(Msg.REMATCH_OFFERED, seconds=REMATCH_S).text(state.lang))
+        seconds = line.get_int("rematch_s") or REMATCH_S  # (said as the server says it)
+        state = attrs.evolve(state, rematch_s=seconds)
+        return _log(state, phrase(Msg.REMATCH_OFFERED, seconds=seconds).text(state.lang))
     if kind == EventKind.OBSERVER:  # who looks on: the players are told (protocol §5.7)
         count = line.get_int("observers") or 0
         now = state.say(T.WATCHING, count=count) if count else state.say(T.NOBODY_WATCHING)
@@ -1338,7 +1346,7 @@ def _no_rematch_said(state: TableState) -> TableState:
     place in line again (``info first_in_line=1``, docs/protocol.md §5.5) and offers a
     person no rematch (it would pair us with the leaver we are kept apart from). The
     log read "'rematch' within 60 s …", then "olga left …: seek … again" (a review, s45)."""
-    offered = phrase(Msg.REMATCH_OFFERED, seconds=REMATCH_S).text(state.lang)
+    offered = phrase(Msg.REMATCH_OFFERED, seconds=state.rematch_s).text(state.lang)
     if state.log[-1:] != (offered,):
         return state
     return attrs.evolve(state, log=state.log[:-1], logged=state.logged - 1)

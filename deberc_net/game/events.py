@@ -198,6 +198,9 @@ class MatchEnded(NamedTuple):
     # a seat's true 'konets' ended it (manual-claim, docs/rules.md §10), not the
     # server's claim as a side reached the target: both are reason 'claim'
     claimed: bool = False
+    # the whole seconds its players have to agree to a rematch, as the server's table
+    # tells it (its setting rematch_ms, docs/protocol.md §5.16); None: untold
+    rematch_s: int | None = None
 
 
 def _compared(cls: type[tuple[Any, ...]], *left_out: str) -> None:

@@ -114,11 +114,13 @@ def _match_end(seq: int, table: int, e: g.MatchEnded) -> str:
     winner = NONE if e.winner is None else e.winner
     forfeit = "" if e.forfeit is None else f" forfeit={e.forfeit}"
     match = "" if e.match is None else f" match={format_value(e.match)}"  # its record's id
-    deals = "" if e.deals is None else f" deals={e.deals}"  # appended last (§1)
+    deals = "" if e.deals is None else f" deals={e.deals}"
+    rematch = "" if e.rematch_s is None else f" rematch_s={e.rematch_s}"  # appended last (§1)
     return (
         f"event seq={seq} table={table} kind=match-end winner={winner}"
         f" name={format_value(','.join(e.winners) or None)} reason={format_value(e.reason)}"
         f" totals={_numbers(e.totals)} seed={format_value(e.seed)}{forfeit}{match}{deals}"
+        f"{rematch}"
     )
 
 

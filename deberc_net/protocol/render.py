@@ -1098,6 +1098,7 @@ def _told_match_end(e: g.MatchEnded) -> tuple[str, Fields]:
     forfeit = [] if e.forfeit is None else [("forfeit", e.forfeit)]
     match = [] if e.match is None else [("match", e.match)]
     deals = [] if e.deals is None else [("deals", e.deals)]
+    rematch = [] if e.rematch_s is None else [("rematch_s", e.rematch_s)]
     return "match-end", [
         ("winner", e.winner),
         ("name", ",".join(e.winners) or None),
@@ -1107,6 +1108,7 @@ def _told_match_end(e: g.MatchEnded) -> tuple[str, Fields]:
         *forfeit,
         *match,
         *deals,
+        *rematch,
     ]
 
 

@@ -72,6 +72,7 @@ from .kept_apart import address_of
 from .limits import Bucket
 from .rated_news import RatedNews
 from .ratings import new_ratings
+from .rematch import told_s
 from .seat_log import SeatLeft, came_back, seat_left, seat_taken, went_away
 from .session import Batch, Session, batched, flush_batch, send_to_each
 from .store.base import RatingResult, first_error, store_failure, told, withheld
@@ -1769,6 +1770,10 @@ class Table:
             log.info("rated", match=match.match_id, ratings={r.name: r.rating for r in ratings})
         # a ladder board's seed would tell the other seatings' decks
         told = end._replace(match=match.match_id)  # the human style names it
+        if self.board is None:  # (a board is never played again)
+            # the time to ask 'rematch' in, for a program that says it (the terminal
+            # client said 60 s, whatever the server's rematch_ms: a review, s45)
+            told = told._replace(rematch_s=told_s(self.lobby))
         # before its end is told: a 'history' read after it tells this match, not one
         # its players watched to its end earlier in the same second (Lobby)
         self.lobby.own_match_over(match.names, self.id)

@@ -51,7 +51,8 @@ async def test_each_match_leaves_its_result_and_says_it(start_server: StartServe
     end = MatchEnd.from_line(ends[0])
     deals = max(v.deal for v in seen if isinstance(v, View))
     assert end.deals == deals  # the server counts them (match-end's last field)
-    assert list(ends[0].fields)[-1] == "deals"  # appended after every older field (§1)
+    # each appended after every older field (§1): deals=, then rematch_s=
+    assert list(ends[0].fields)[-2:] == ["deals", "rematch_s"]
     assert deals >= 1 and end.reason in ("target", "claim") and end.winner is not None
     ann_won = end.names == ["ann"]
     expected = MatchResult(

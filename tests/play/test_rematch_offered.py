@@ -133,3 +133,22 @@ def test_no_offer_said_when_a_leavers_forfeit_gives_the_seek_back(tmp_path: Path
             state.log[-3:]
         )
         assert state.log[-1].startswith(line), state.log[-3:]
+
+
+def test_the_time_said_is_the_servers_rematch_s() -> None:
+    """A server whose rematch_ms is not 60 s names its time on the match's end
+    (``rematch_s=``, docs/protocol.md §5.16), and the client says that time, not its
+    own 60 s (a review, s45: it said 60 s whatever the setting); one of before, which
+    names none, is said 60 s. The offer taken back by the place in line still goes."""
+    *before, end = _match("b1,b2")
+    state = fold_all([*before, f"{end} rematch_s=30"])
+    assert state.log[-1] == "'rematch' within 30 s plays again with the same players.", state.log
+    russian = fold_all([*before, f"{end} rematch_s=30"], TableState(lang=Lang.RU))
+    assert russian.log[-1] == OFFERED_RU.replace("60 с", "30 с"), russian.log
+    assert fold_all([*before, end]).log[-1] == OFFERED
+    place = (
+        "info first_in_line=1 players=2 variant=moscow options= text=b2 left before the"
+        " first deal ended: seek a 2-player moscow game again and you are first in line."
+    )
+    taken_back = fold_all([*before, f"{end} rematch_s=30", place])
+    assert not any("'rematch' within" in x for x in taken_back.log), taken_back.log

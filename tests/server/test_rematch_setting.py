@@ -81,3 +81,32 @@ def test_a_rematch_time_that_is_no_whole_number_is_refused(
 
 def test_the_default_is_60_s() -> None:
     assert Config().rematch_ms == 60_000
+
+
+async def test_a_programs_match_end_names_the_time(
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+) -> None:
+    """The match-end line names the time to ask 'rematch' in, ``rematch_s=`` appended
+    (docs/protocol.md §5.16, §9.7): the terminal client, a program, said 60 s whatever
+    the setting (a review, s45)."""
+    port = await start_server(rematch_ms=5500)
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2 short")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    ends: list[str] = []
+
+    async def play(client: LineClient, seed: int) -> None:
+        ends.append(await play_machine(client, random.Random(seed)))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play, ann, 1)
+        nursery.start_soon(play, bob, 2)
+    assert len(ends) == 2
+    for end in ends:  # (whole seconds, as people are told it: 5.5 s is 6)
+        assert end.endswith(" rematch_s=6"), end
