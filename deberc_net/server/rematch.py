@@ -15,7 +15,6 @@ the true reason.
 from __future__ import annotations
 
 import enum
-import math
 from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -44,8 +43,11 @@ def offer_s(lobby: Lobby) -> float:
 
 
 def told_s(lobby: Lobby) -> int:
-    """That, in whole seconds, as people are told it ("'rematch' within 60 s …")."""
-    return math.ceil(lobby.config.rematch_ms / 1000)
+    """That, in whole seconds, as people are told it ("'rematch' within 60 s …"):
+    rounded down, never more than there is (5.5 s said 6 s, and a 'rematch' at 5.8 s
+    was refused "one is asked within 6 s": a readback, s45); a second at least (the
+    setting's least)."""
+    return lobby.config.rematch_ms // 1000
 
 
 class Refusal(enum.StrEnum):

@@ -108,5 +108,5 @@ async def test_a_programs_match_end_names_the_time(
         nursery.start_soon(play, ann, 1)
         nursery.start_soon(play, bob, 2)
     assert len(ends) == 2
-    for end in ends:  # (whole seconds, as people are told it: 5.5 s is 6)
-        assert end.endswith(" rematch_s=6"), end
+    for end in ends:  # (whole seconds, as people are told it, rounded down: 5.5 s is 5)
+        assert end.endswith(" rematch_s=5"), end
