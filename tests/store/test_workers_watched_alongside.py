@@ -30,7 +30,14 @@ async def _told_to_deal_2s_first_trick(person: LineClient, start: int) -> list[s
     but for news of who came to watch."""
     await person.read_until(lambda x: "Deal 2." in x, 30)
     await person.read_until(lambda x: " takes " in x, 30)
-    return [x for x in person.lines[start:] if "watches the table" not in x]
+    # cut at that line (and its wrapped rest): lines read in the same chunk after it
+    # are the next trick's, there for one watcher and not yet for the other (v4, s45)
+    told = person.lines[start:]
+    deal = next(i for i, x in enumerate(told) if "Deal 2." in x)
+    end = next(i for i in range(deal, len(told)) if " takes " in told[i]) + 1
+    while end < len(told) and told[end].startswith("  "):
+        end += 1
+    return [x for x in told[:end] if "watches the table" not in x]
 
 
 def _next_trick() -> Callable[[str], bool]:
