@@ -26,6 +26,7 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
 from .accounts import name_key
+from .config import Config
 from .matchmaking import GameSettings, table_settings
 from .table_messages import Sit
 
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
     from .session import Session
     from .table import Table
 
-REMATCH_S = 60.0  # rematch_ms's default, in seconds (Config)
+# rematch_ms's default, in seconds: read from Config, not written again
+REMATCH_S = Config().rematch_ms / 1000
 
 
 def offer_s(lobby: Lobby) -> float:
