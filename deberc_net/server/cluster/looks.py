@@ -146,11 +146,8 @@ def unknown_named(lobby: Lobby, session: Session, item: Command) -> int | None:
         return None
     if not most[0] <= len(item.args) <= most[1]:
         return None  # its usage error at once
-    numbers = [number_word(a) for a in item.args]
-    if any(n is None for n in numbers):
-        return None
-    number = numbers[0]
-    if number is None:
+    number = number_word(item.args[0])
+    if number is None or any(number_word(a) is None for a in item.args[1:]):
         return None
     table = lobby.tables.get(number)
     if table is not None and not lobby.hidden_from(table, session):
