@@ -103,9 +103,8 @@ def worker_main(told: dict[str, Any], rules: RuleBook | None = None) -> int:
         # privilege, a sequence at its end, SQL of ours it will not take) is a bug or
         # the database's own settings, not an outage: it read "its database connection
         # failed" without a traceback (s45)
-        refused = [e for e in leaves if isinstance(e, psycopg.Error)]
-        refused = [e for e in refused if not isinstance(e, psycopg.OperationalError)]
         lost = [e for e in leaves if isinstance(e, psycopg.OperationalError)]
+        refused = [e for e in leaves if isinstance(e, psycopg.Error) and e not in lost]
         if refused:
             log = structlog.get_logger("deberc.workers")
             log.error("worker_error", exc_info=exc)
