@@ -1327,12 +1327,16 @@ class Table:
         table waits for, as at a deal's start. Nothing told them (the trick's line said
         who took it), and a tryout's winner of the first trick waited in silence (s45).
         A program reads ``pending`` and ``to_act`` in the asker's ask and its next
-        ``state`` (docs/protocol.md §6.3): told nothing new."""
+        ``state`` (docs/protocol.md §6.3): told nothing new. A watcher in the human
+        style is shown it as well, as its ``state`` would (s46)."""
         for other, session in enumerate(self._seated):
             if other == seat or session is None or session.connection.style != HUMAN:
                 continue
             seen = view(match, other)
             session.send(ev.Ask(self.seq, self.id, seen, None, ev.AskKind.STATE, words=self.words))
+        for session in self.observers:
+            if session.connection.style == HUMAN and session not in self._seated:
+                send_state(self, session, None)
 
     async def _call(
         self, session: Session, text: str, seq: int | None, now: float | None = None

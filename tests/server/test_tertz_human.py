@@ -376,3 +376,35 @@ async def test_the_first_tricks_winner_is_told_the_loser_breaks_the_deck(
         f"Waiting for {loser.label}.",
     ], told
     await loser.read_until(lambda x: x.startswith("Your call") and "lomayu 1..12" in x)
+
+
+async def test_a_watcher_is_told_the_loser_breaks_the_deck(port: int, connect: Connector) -> None:
+    """The first trick's break of the deck is shown to a watcher in the human style as
+    to its winner: the trick's line alone said nothing of whom the table waits for."""
+    anna, boris = await connect.human(port, "anna"), await connect.human(port, "boris")
+    carl = await connect.human(port, "carl")
+    await anna.send("new 2 tertz")
+    opened = await anna.read_until(lambda line: line.startswith("You sit at table"))
+    table = re.search(r"table (\d+)", opened)
+    assert table is not None
+    await carl.send(f"observe {table.group(1)}")
+    await carl.read_until(lambda line: line.startswith("You observe table"), TIMEOUT)
+    await boris.send(f"sit {table.group(1)}")
+
+    async def play_first(client: LineClient) -> None:  # one card each: the first trick
+        prompt = PROMPT.match(await client.read_until(lambda x: PROMPT.match(x) is not None))
+        assert prompt is not None
+        await client.send(prompt.group(1).split(" | ")[-1].split(", ")[0])
+
+    with trio.fail_after(TIMEOUT):
+        async with trio.open_nursery() as nursery:
+            for person in (anna, boris):
+                nursery.start_soon(play_first, person)
+        taken = await carl.read_until(lambda x: " takes the trick " in x)
+        loser = "boris" if taken.split()[0] == "anna" else "anna"
+        told = [await carl.read_until(lambda x: x.startswith(f"{loser} breaks the deck"))]
+        told.append(await carl.read_until(lambda _: True))
+    assert told == [
+        f"{loser} breaks the deck (lomayu N): N cards from the talon's top go under it.",
+        f"Waiting for {loser}.",
+    ], told
