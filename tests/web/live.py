@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from trio_websocket import WebSocketConnection
+from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from tests.server.client import fields, is_event
 
@@ -59,3 +59,29 @@ def follow_to_act(to_act: int | None, message: str) -> int | None:
         told: int | None = note["to_act"]
         return told
     return to_act
+
+
+async def to_the_offer(socket: WebSocketConnection) -> tuple[list[str], int]:
+    """What the page is told up to the rematch's offer: its lines, and the seconds it
+    is told the offer stands."""
+    lines: list[str] = []
+    while True:
+        message = await text_of(socket)
+        lines += lines_of(message)
+        if "rematch_offer" in note_of(message):
+            seconds: int = note_of(message)["rematch_offer"]
+            return lines, seconds
+
+
+async def to_the_end(socket: WebSocketConnection) -> tuple[list[str], list[dict[str, Any]]]:
+    """What the page is told till its socket closes: lines, and notes."""
+    lines: list[str] = []
+    notes: list[dict[str, Any]] = []
+    try:
+        while True:
+            message = await text_of(socket)
+            lines += [line for line in lines_of(message) if line]
+            if note_of(message):
+                notes.append(note_of(message))
+    except ConnectionClosed:
+        return lines, notes

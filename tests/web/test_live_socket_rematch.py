@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import trio
-from trio_websocket import ConnectionClosed, WebSocketConnection, open_websocket_url
+from trio_websocket import open_websocket_url
 
 from deberc_net.server.rematch import REMATCH_S
 from deberc_net.server.web.feed import CLOSED_CHECK_S
@@ -18,35 +18,9 @@ from tests.server.client import BOT_START_S, LineClient, is_event, play_machine
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
-from .live import lines_of, note_of, text_of
+from .live import lines_of, text_of, to_the_end, to_the_offer
 
 StartWeb = Callable[..., Any]
-
-
-async def to_the_offer(socket: WebSocketConnection) -> tuple[list[str], int]:
-    """What the page is told up to the rematch's offer: its lines, and the seconds it
-    is told the offer stands."""
-    lines: list[str] = []
-    while True:
-        message = await text_of(socket)
-        lines += lines_of(message)
-        if "rematch_offer" in note_of(message):
-            seconds: int = note_of(message)["rematch_offer"]
-            return lines, seconds
-
-
-async def to_the_end(socket: WebSocketConnection) -> tuple[list[str], list[dict[str, Any]]]:
-    """What the page is told till its socket closes: lines, and notes."""
-    lines: list[str] = []
-    notes: list[dict[str, Any]] = []
-    try:
-        while True:
-            message = await text_of(socket)
-            lines += [line for line in lines_of(message) if line]
-            if note_of(message):
-                notes.append(note_of(message))
-    except ConnectionClosed:
-        return lines, notes
 
 
 async def a_short_match(web: WebServer, connect: Connector) -> tuple[LineClient, ...]:
