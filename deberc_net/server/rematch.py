@@ -135,10 +135,28 @@ class Offer:
     watchers: tuple[Session, ...] = ()
     ended: trio.Event = attrs.Factory(trio.Event)  # taken up or off: set by _close
     taken: int | None = None  # the rematch's table, once it starts
+    # under serve --workers, the stand-ins of other workers' web pages among
+    # ``watchers`` whose workers were told it stands (Node.offer_to_pages): told its end
+    pages_elsewhere: tuple[Session, ...] = ()
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
         return tuple(n for n in self.names if name_key(n) not in keys)
+
+
+@attrs.define(eq=False)
+class Followed:
+    """Under ``serve --workers``, at a web page's worker, the offer of a match it
+    watched to its end at another worker (``owner``), which keeps it: what its feed
+    waits on, as on an ``Offer`` here (web/feed.py). Its owner told it stands, and
+    tells its end (where the rematch starts, or none); it ends untaken should the
+    owner be lost (cluster/node.py)."""
+
+    owner: int
+    table: int
+    deadline: float  # (this worker's clock: the time left as told, from when it came)
+    ended: trio.Event = attrs.Factory(trio.Event)
+    taken: int | None = None
 
 
 @attrs.define(eq=False)
@@ -214,6 +232,10 @@ class Rematches:
                     continue
                 if name != leaver:
                     session.send(offered)
+            if node is not None and not offer.private:
+                # the web pages of other workers that watched it: theirs is told it
+                # stands, before the table's close is (docs/web.md, "The live socket")
+                offer.pages_elsewhere = node.offer_to_pages(offer)
         self._expiring.append(offer)
         if not self._expirer:
             self._expirer = True
@@ -381,11 +403,21 @@ class Rematches:
                 players.append(player)
         return players
 
-    def _close(self, offer: Offer) -> None:
+    def _close(self, offer: Offer, *, told: bool = True) -> None:
         """The offer is over (called off or taken up): kept (its players' 'rematch' told
-        why) till its deadline, when it is forgotten."""
+        why) till its deadline, when it is forgotten. ``told``: the other workers'
+        pages that follow it are told its end now (not yet: _start)."""
         offer.open = False
         offer.ended.set()
+        if told:
+            self._pages_told(offer)
+
+    def _pages_told(self, offer: Offer) -> None:
+        """The workers of other workers' pages that follow ``offer`` are told its end,
+        once: where the rematch starts (after the line that says it), or none."""
+        pages, offer.pages_elsewhere = offer.pages_elsewhere, ()
+        if pages and self.lobby.node is not None:
+            self.lobby.node.offer_ended_to_pages(offer, pages)
 
     def _forget(self, offer: Offer) -> None:
         """Its deadline: no player's any more (one's newer match's is not touched)."""
@@ -394,9 +426,11 @@ class Rematches:
                 del self.offers[name_key(name)]
 
     def _start(self, offer: Offer) -> None:
-        self._close(offer)
+        # (another worker's pages are told its end after the line where it starts)
+        self._close(offer, told=False)
         players = self._players(offer)
         if len(players) != len(offer.names) or any(p.table is not None for p in players):
+            self._pages_told(offer)
             return  # cannot happen: leaving or sitting elsewhere calls the offer off
         rotated = offer.names[1:] + offer.names[:1]
         table = self.lobby.open_table(
@@ -405,6 +439,7 @@ class Rematches:
         table.invited.update(name_key(n) for n in rotated)  # a private table's, too
         offer.taken = table.id
         self._tell_watchers(offer, table.id)
+        self._pages_told(offer)
         by_key = {name_key(p.name or ""): p for p in players}
         for name in rotated:
             session = by_key[name_key(name)]
@@ -414,11 +449,16 @@ class Rematches:
             # completed was refused 'already-seated' first: docs/protocol.md §5.16)
             table.post(Sit(session, None), request=True, capped=False)
 
-    def followed(self, table: Table, watcher: Session) -> Offer | None:
+    def followed(self, table: Table, watcher: Session) -> Offer | Followed | None:
         """The offer of ``table``'s match, just over, that ``watcher`` (one who watched
         it to its end) will be told the start of, should it be taken up: one open, of a
         table not private (its watchers are not told, _tell_watchers). None: nothing to
-        wait for (none offered, off already, or not his to hear of)."""
+        wait for (none offered, off already, or not his to hear of). Of another worker's
+        table (under ``serve --workers``), the stand-in of the offer its worker keeps,
+        as that worker told a web page's session here (cluster/node.py)."""
+        node = self.lobby.node
+        if table.remote:
+            return None if node is None else node.followed_offer(table, watcher)
         for name in table.seats:
             offer = self.offers.get(name_key(name)) if name is not None else None
             if offer is not None and offer.table == table.id:

@@ -183,6 +183,8 @@ Playing across workers
     → store/test_workers.py (tell=asks across), store/test_workers_rated_news.py
     `placed`, `watch`, `rematch_asked`, the offer named on `off=server-lost`, a match
     without an offer → store/test_workers_rematch_lost.py (every test)
+    `page_offer`, `page_offer_end`: another worker's page follows the rematch, its
+    owner's loss an offer not taken → store/test_workers_page_rematch.py
     `seat_spent` → store/test_workers_seat_spent.py
     `ended` (the kibitzer's `sheet`), `own_over` → store/test_workers_watched_match.py
     each line answered before the next (`r`, `done`), `answer_late` past

@@ -138,6 +138,10 @@ announced; the feed (each line once, pages come and go, another worker's table)
       test_the_page_gets_exactly_the_lines_of_an_observers_connection_but_records,
       test_pages_come_and_go_and_each_gets_an_observers_lines;
     → store/test_workers_feed.py, store/test_workers_page.py
+§ The live socket: a match over, its rematch on offer: `{"rematch_offer":S}`, then its
+`info rematch=…` line or `{"rematch_offer":null}`, the socket closing with the offer; none
+without an offer; another worker's table the same, its worker's loss as an offer not taken
+    → web/test_live_socket_rematch.py; store/test_workers_page_rematch.py
 § The live socket: one message per 0.25 s a page, 60 a second in all; closes within a
 second of the table; slow reader dropped; 30 s send timeout
     → web/test_live_socket.py; web/test_browser_page_live.py; web/test_web_non_reader.py;

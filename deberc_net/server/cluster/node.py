@@ -40,7 +40,7 @@ from ..ignoring import digests
 from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
-from ..rematch import offer_s
+from ..rematch import Followed, Offer, offer_s
 from ..session import Ending, LastMatch, Session, stopped_watching
 from ..store.postgres import living_servers
 from ..table import Table
@@ -257,6 +257,10 @@ class Node:
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
     # sessions here whose last table was another worker's, which keeps its rematch offer
     rematch_at: dict[int, OfferElsewhere] = attrs.Factory(dict)
+    # web pages' sessions here (their feeds') that watched a match to its end at another
+    # worker, which told them its rematch offer stands: the offer's stand-in, by
+    # session id, till its end (``followed_offer``)
+    page_offers: dict[int, Followed] = attrs.Factory(dict)
     # this worker's logins, by name key, which decide a race with another worker's
     # login of the name (``_in``)
     logins: dict[str, LoginMark] = attrs.Factory(dict)
@@ -301,6 +305,8 @@ class Node:
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
             "rematch_asked": self._rematch_asked,
+            "page_offer": self._page_offer,
+            "page_offer_end": self._page_offer_end,
             "own_over": self._own_match_over,
             "failed": lambda m: self.lobby.accounts.failed(m["name"], m["address"]),
             "succeeded": lambda m: self.lobby.accounts.succeeded(m["name"], m["address"]),
@@ -696,6 +702,7 @@ class Node:
             # a web page's session watches one table: done, its stand-in goes (on the
             # owner's channel, so after the unobserve)
             del self.forwarded[session.id]
+            self.page_offers.pop(session.id, None)
             self.bus.publish(channel(table.owner), {"k": "gone", "s": session.id})
         return True
 
@@ -844,6 +851,67 @@ class Node:
                 offer, asked=asked, names=names, standing=standing
             )
 
+    def offer_to_pages(self, offer: Offer) -> tuple[Session, ...]:
+        """``offer``, of a match here just over, stands (open, of a table not private):
+        the worker of each web page of another worker's that watched the match to its
+        end (a nameless stand-in among its watchers) is told so, and the time left,
+        before the table's close (the bus keeps this worker's order), so that the
+        page's feed waits for its end there too (docs/web.md, "The live socket"). The
+        stand-ins told, whose workers are told its end (``offer_ended_to_pages``)."""
+        left = offer.deadline - trio.current_time()
+        pages = tuple(
+            w
+            for w in offer.watchers
+            if isinstance(w, RemoteSession) and w.name is None and not w.closed
+        )
+        for page in pages:
+            body = {"k": "page_offer", "s": page.remote_id, "table": offer.table, "left": left}
+            self.bus.publish(channel(page.worker), body)
+        return pages
+
+    def offer_ended_to_pages(self, offer: Offer, pages: tuple[Session, ...]) -> None:
+        """``offer``, told to ``pages`` (``offer_to_pages``), is over: taken up (its
+        table; after the line that told the stand-in where it starts) or not."""
+        for page in pages:
+            if isinstance(page, RemoteSession) and not page.closed:
+                body = {"k": "page_offer_end", "s": page.remote_id, "table": offer.table}
+                self.bus.publish(channel(page.worker), body | {"taken": offer.taken})
+
+    def _page_offer(self, message: dict[str, Any]) -> None:
+        session = self.forwarded.get(message["s"])
+        if session is None or session.closed:
+            return
+        deadline = trio.current_time() + float(message["left"])
+        self.page_offers[session.id] = Followed(message["w"], message["table"], deadline)
+
+    def _page_offer_end(self, message: dict[str, Any]) -> None:
+        offer = self.page_offers.get(message["s"])
+        if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
+            del self.page_offers[message["s"]]
+            taken = message.get("taken")
+            offer.taken = taken if isinstance(taken, int) else None
+            offer.ended.set()
+
+    def _page_offers_lapse(self, worker: int) -> None:
+        """``worker``, forgotten, kept the offers pages here follow: each ends untaken."""
+        for sid, offer in list(self.page_offers.items()):
+            if offer.owner == worker:
+                del self.page_offers[sid]
+                offer.ended.set()
+
+    def followed_offer(self, table: Table, session: Session) -> Followed | None:
+        """The offer of another worker's ``table`` that ``session`` (a web page's feed's)
+        follows, as that worker told it: while it stands (Rematches.followed)."""
+        offer = self.page_offers.get(session.id)
+        if (
+            offer is None
+            or offer.ended.is_set()
+            or not isinstance(table, RemoteTable)
+            or (offer.owner, offer.table) != (table.owner, table.id)
+        ):
+            return None
+        return offer
+
     def own_match_over(self, name: str, table: int) -> None:
         """``name``'s own match, at ``table`` here, is over (its end told him next, after
         this): his worker, if another, forgets the match he watched before
@@ -883,6 +951,7 @@ class Node:
         """A session here ended: the owners it spoke to forget their stand-in."""
         self.seeking_at.pop(session.id, None)
         self.rematch_at.pop(session.id, None)
+        self.page_offers.pop(session.id, None)
         for request in [r for r, waiting in self.awaited.items() if waiting.session == session.id]:
             del self.awaited[request]
         if self.forwarded.pop(session.id, None) is not None:
@@ -1658,6 +1727,7 @@ class Node:
         for request in [r for r, waiting in self.awaited.items() if waiting.owner == worker]:
             self._release(request)  # no answer comes
         self._rematches_lapse(worker, why)
+        self._page_offers_lapse(worker)
         lost = {t for t in self.lobby.tables.values() if isinstance(t, RemoteTable)}
         lost |= {s.table for s in self.forwarded.values() if isinstance(s.table, RemoteTable)}
         for table in lost:

@@ -29,6 +29,8 @@ A match's end closes its table, but the feed stays while its rematch is on offer
 (``Feed.follow``): its session, one of the match's watchers, is told where the rematch
 starts as a watcher's connection is, and the pages with it; they are told the offer
 stands, and that it ended untaken, in notes of the feed's own (``{"rematch_offer": …}``).
+Of a table on another worker the same: its owner keeps the offer, and tells the feed's
+session it stands and when it ends (server/cluster/node.py, ``page_offer``).
 """
 
 from __future__ import annotations
@@ -284,7 +286,7 @@ class Feed:
                 self.feeds.pop(self.table.id, None)
                 self.session.to_feed = None  # what is told until the table lets go: lost
                 self.session.close()
-                self.table.post(Unobserve(self.session))
+                let_go(lobby, self.table, self.session)
 
     async def follow(self, lobby: Lobby) -> None:
         """The table has closed as its match ended: while its rematch is on offer (and a
@@ -292,8 +294,9 @@ class Feed:
         ``info rematch=T2``, through the feed's session: rematch._tell_watchers); the
         pages are told the offer stands, and that it ended untaken. One wait for all the
         table's pages, none past the offer's end. Under ``serve --workers``, of a
-        table of another worker only its owner knows the offer: none is followed here
-        (docs/web.md, "The live socket", says what that would take)."""
+        table of another worker its owner keeps the offer and told the feed's session
+        of it, and tells its end: its stand-in here is waited on (Rematches.followed),
+        ended untaken should the owner be lost."""
         offer = lobby.rematches.followed(self.table, self.session)
         if offer is None:  # none, or none its watchers hear of: the pages end as ever
             return
@@ -317,6 +320,16 @@ class Feed:
         text = json.dumps(note, separators=(",", ":"))
         for page in self.pages:
             page.put(text)
+
+
+def let_go(lobby: Lobby, table: Table, session: Session) -> None:
+    """``session``, a page's (closed), watches ``table`` no more. Of another worker's
+    table its stand-in there goes too, and what is kept here for it (cluster/node.py),
+    the table's copy here or not: kept past the table's close while a rematch it
+    followed stood, a closed copy takes no unobserve (both were kept for good)."""
+    table.post(Unobserve(session))
+    if table.remote and lobby.node is not None:
+        lobby.node.disconnected(session)  # (nothing, if the unobserve went: node.forward)
 
 
 def window(feeds: dict[int, Feed]) -> float:

@@ -27,8 +27,8 @@ from ..cluster.looks import table_looked_up
 from ..lobby import Lobby
 from ..session import Outbox
 from ..table import Table
-from ..table_messages import Observe, Unobserve
-from .feed import Feed, Page, PageSession, join
+from ..table_messages import Observe
+from .feed import Feed, Page, PageSession, join, let_go
 
 _ids = itertools.count(1_000_000_000)  # apart from the game connections' ids
 
@@ -104,7 +104,7 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
             if feed is None:
                 own.close()
                 own.outbox.drop()
-                table.post(Unobserve(own))
+                let_go(lobby, table, own)
             else:
                 feed.leave(page)
     # the browser may have gone first

@@ -1,0 +1,127 @@
+"""A live page on worker 0 of a match played at worker 1 (``serve --workers 2``) follows
+it into its rematch as a page of its own worker's table does (docs/web.md, "The live
+socket"): told the offer stands and its time, then where the rematch starts (the line a
+watcher gets) or that none comes, its socket closing with the offer; and closing so,
+as for an offer not taken, when worker 1 is lost while it stands. (Before, the offer
+was worker 1's alone: the page's socket closed at the match's end, told nothing.)"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from pathlib import Path
+
+import pytest
+import trio
+from trio_websocket import WebSocketConnection, open_websocket_url
+
+from deberc_net.server.rematch import REMATCH_S
+from deberc_net.server.web.feed import CLOSED_CHECK_S
+from tests.server.client import LineClient, close_all, is_event, play_machine
+from tests.web.live import lines_of, text_of, to_the_end, to_the_offer
+
+from .workers import (
+    SETTINGS,
+    Workers,
+    quick_death,
+    served_workers,
+    settings_file,
+    until_listed,
+)
+
+SHORT_OFFER_S = 3  # the 'timeout' case's rematch_ms, in seconds
+# the feed's look at its table's close, the snapshot telling it closed, a loaded host
+LATE_S = 5
+
+
+@pytest.mark.timeout(170)  # its fail_after(120), then its clean-up
+@pytest.mark.parametrize("end", ["taken", "left", "timeout", "killed"])
+async def test_a_page_follows_another_workers_match_into_its_rematch(
+    postgres_url: str, tmp_path: Path, end: str
+) -> None:
+    settings = SETTINGS + "http_port = 0\n"
+    if end == "timeout":
+        settings += f"rematch_ms = {SHORT_OFFER_S * 1000}\n"
+    if end == "killed":  # (its loss heard within 1.5 s, not 3)
+        settings = quick_death(settings)
+    offer_s = SHORT_OFFER_S if end == "timeout" else REMATCH_S
+    opened: list[LineClient] = []
+    with trio.fail_after(120):
+        async with served_workers(postgres_url, settings_file(tmp_path, settings)) as workers:
+            try:
+                ann = await workers.connect(1, "ann")
+                bob = await workers.connect(1, "bob")
+                carl = await workers.connect(0, "carl")  # watches over the line protocol
+                opened += [ann, bob, carl]
+                await ann.send("new 2 short")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await until_listed(carl, "tables", f"id={table} ")  # worker 0 knows it
+                await carl.send(f"observe {table}")
+                await carl.expect("ok", cmd="observe", timeout=10)
+                port = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
+                url = f"ws://127.0.0.1:{port}/live/table/{table}"
+                async with open_websocket_url(url) as page:
+                    assert lines_of(await text_of(page))[0].startswith("ok cmd=observe")
+                    await bob.send(f"sit {table}")
+                    await bob.expect("ok", cmd="sit", timeout=10)
+                    async with trio.open_nursery() as nursery:
+                        for seat, player in enumerate((ann, bob)):
+                            nursery.start_soon(play_machine, player, random.Random(seat), None, 30)
+                    # told after the match's end, with its time (failed before: the
+                    # socket closed at the end, with no note)
+                    lines, seconds = await to_the_offer(page)
+                    offered = trio.current_time()
+                    assert is_event(lines[-1], "match-end"), lines[-3:]
+                    assert offer_s - LATE_S <= seconds <= offer_s, seconds
+                    if end == "taken":
+                        await _taken(ann, bob, carl, table, page)
+                    else:
+                        stepped = await _called_off(end, ann, bob, workers)
+                        assert await to_the_end(page) == ([], [{"rematch_offer": None}])
+                        closed = trio.current_time()
+                        if end == "timeout":  # with the offer's end, not later
+                            assert closed - offered <= seconds + CLOSED_CHECK_S + LATE_S
+                        else:  # at once, not at the offer's end
+                            assert closed - stepped < REMATCH_S / 4
+                        assert not [x for x in carl.lines if x.startswith("info rematch=")]
+            finally:
+                await close_all(opened)
+    if end == "taken":
+        # worker 0 let the page's session go, and told worker 1 (its stand-in there
+        # goes): with carl's, two (before: carl's alone, both kept for good)
+        kinds = next(
+            e["kinds"]
+            for e in workers.events
+            if e.get("event") == "bus_closed" and e.get("worker") == 0
+        )
+        assert kinds["gone"] == 2, kinds
+
+
+async def _taken(
+    ann: LineClient, bob: LineClient, carl: LineClient, table: str, page: WebSocketConnection
+) -> None:
+    """Both players agree: the page gets the line carl, a watcher, gets, the last;
+    then its socket closes."""
+    for player in (ann, bob):
+        await player.send("rematch")
+    new = (await ann.expect("ok", cmd="sit", timeout=10))["table"]
+    assert new != table
+    told = await carl.read_until(lambda x: x.startswith("info rematch="), 10)
+    assert told == (
+        f"info rematch={new} table={table} text=The rematch of table"
+        f" {table} starts at table {new}: 'observe {new}' to watch it."
+    )
+    assert await to_the_end(page) == ([told], [])
+
+
+async def _called_off(end: str, ann: LineClient, bob: LineClient, workers: Workers) -> float:
+    """The offer ends untaken, as ``end`` says (its time runs out by itself): when."""
+    if end == "left":
+        await ann.send("rematch")
+        await ann.expect("ok", cmd="rematch", timeout=10)
+        await bob.aclose()
+        await ann.expect("rematch", off="left", timeout=10)
+    elif end == "killed":
+        os.kill(workers.pids[1], signal.SIGKILL)
+    return trio.current_time()
