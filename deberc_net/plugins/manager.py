@@ -519,9 +519,19 @@ def for_players(summary: str) -> str:
     return _SOURCE.sub("", summary)
 
 
+# a rule without a Russian summary, told in Russian: its English, said to be so (a
+# Russian 'rules' list read one line in English with no word why: a tryout, s45)
+ENGLISH_ONLY_RU = "по-английски (описания по-русски у правила нет): "
+
+
 def summary_for(info: RuleInfo, russian: bool) -> str:
-    """A rule's summary as players are told it, in Russian if asked and it has one."""
-    return for_players(info.summary_ru if russian and info.summary_ru else info.summary)
+    """A rule's summary as players are told it, in Russian if asked: its own Russian,
+    else its English said to be so (ENGLISH_ONLY_RU)."""
+    if not russian:
+        return for_players(info.summary)
+    if info.summary_ru:
+        return for_players(info.summary_ru)
+    return ENGLISH_ONLY_RU + for_players(info.summary)
 
 
 def _table_rules_told(

@@ -410,6 +410,41 @@ async def _explained(server: ServerThread) -> None:
 
 
 @pytest.mark.timeout(60)
+def test_the_russian_clients_rules_are_russian_line_by_line(tmp_path: Path) -> None:
+    """Every line the Russian client shows for 'rules', in the lobby and at a table
+    with a third-party option that brings no Russian summary (the example posled-20):
+    Russian. Its English summary came as a line with no Russian word in it (s45); it
+    is said now to be English, in Russian (docs/protocol.md §5.9)."""
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        asyncio.run(asyncio.wait_for(_rules_read(server), 45))
+        assert not server.errors, server.errors
+
+
+async def _rules_read(server: ServerThread) -> None:
+    app = RussianPlayApp("127.0.0.1", server.port, name="lena")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.name == "lena", "login")
+        app.query_one("#input", Input).value = "rules"
+        await pilot.press("enter")
+        await until(pilot, lambda: any("to-9-stakes" in x for x in app.state.log), "the list")
+        app.query_one("#input", Input).value = "new 2 posled-20"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.table is not None, "the table")
+        before = len(app.state.log)
+        app.query_one("#input", Input).value = "rules"
+        await pilot.press("enter")
+        await until(pilot, lambda: any("Часы:" in x for x in app.state.log[before:]), "clock")
+        table = "\n".join(app.state.log[before:]).splitlines()
+        assert table[0].startswith("Стол ") and "posled-20" in table[0], table
+        listed = "\n".join(app.state.log[:before]).splitlines()
+        listed = listed[next(i for i, x in enumerate(listed) if x.startswith("Варианты")) :]
+        for lines in (listed, table):
+            english = [x for x in lines if not CYRILLIC.search(x)]
+            assert english == [], english
+        assert any(x.startswith("posled-20: по-английски (") for x in table), table
+
+
+@pytest.mark.timeout(60)
 def test_the_command_palette_is_english_only_and_not_in_the_footer() -> None:
     """Textual's command palette (^p) speaks English only (a tryout read `^p palette` on
     a Russian screen): the Russian app has none; the English one opens it with Ctrl+P,
