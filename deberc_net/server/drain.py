@@ -88,11 +88,20 @@ class Drain:
         self.asked_parent = True
         return Asked.BEGUN
 
-    def running(self) -> int:
+    def running(self, listed: bool = False) -> int:
         """How many matches of this server are being played: its own, and under serve
-        --workers those of its parent's other workers."""
-        node = self.lobby.node
-        return len(self.playing()) + (node.others_playing() if node is not None else 0)
+        --workers those of its parent's other workers. ``listed``: those at tables
+        anyone may see only (``Lobby.listed_to``: no private table, no ladder's board),
+        for a count a stranger reads (/api/health), which must not tell a private
+        match started or ended."""
+        lobby, node = self.lobby, self.lobby.node
+        own = sum(
+            1
+            for t in lobby.tables.values()
+            if not t.remote and t.match is not None and t.state is TableState.PLAYING
+            if not listed or lobby.listed_to(t, None)
+        )
+        return own + (node.others_playing(listed) if node is not None else 0)
 
     def begin(self) -> bool:
         """Begin the drain: False (and nothing done) if it has begun already, or the

@@ -482,14 +482,16 @@ class Node:
                 return True
         return False
 
-    def others_playing(self) -> int:
-        """The matches being played at the other workers of this server, as told."""
+    def others_playing(self, listed: bool = False) -> int:
+        """The matches being played at the other workers of this server, as told;
+        ``listed``: at tables anyone may see only (Drain.running)."""
         return sum(
             1
             for table in list(self.lobby.tables.values())
             if isinstance(table, RemoteTable)
             and table.state is TableState.PLAYING
             and self.same_parent(table.owner)
+            and (not listed or self.lobby.listed_to(table, None))
         )
 
     def others_told_tables_since(self, since: float) -> bool:

@@ -22,7 +22,9 @@ class Serving(enum.StrEnum):
 class Health:
     status: Serving
     players: int  # logged in (under --workers: at this worker, and the others' it knows)
-    playing: int  # matches being played (under --workers: at every worker of its parent)
+    # matches being played at the tables anyone may see (under --workers: at every
+    # worker of its parent): a private one counted would tell any stranger it started
+    playing: int
 
     @property
     def http_status(self) -> int:
@@ -38,4 +40,4 @@ def health_of(lobby: Lobby) -> Health:
         status = Serving.SERVING
     # the whole server's, as players is: worker 0, whose web face it is, had told its
     # own tables only (0 while the other worker's matches played on)
-    return Health(status, lobby.players_online(), lobby.drain.running())
+    return Health(status, lobby.players_online(), lobby.drain.running(listed=True))
