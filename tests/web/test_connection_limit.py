@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 import trio
 
-from deberc_net.server.web.connection_limit import BUSY_TEXT, REFUSAL_TEXT
+from deberc_net.protocol.lang import Lang
+from deberc_net.server.web.connection_limit import (
+    BUSY_TEXT,
+    REFUSAL_TEXT,
+    Refusal,
+    head_lang,
+    refusal_text,
+)
 
 from .conftest import WebServer
 
@@ -212,3 +219,54 @@ async def test_the_servers_limit_0_is_no_limit(
             assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
     for stream in held:
         await stream.aclose()
+
+
+RU = {"Accept-Language": "en;q=0.5, ru"}
+
+
+@pytest.mark.timeout(40)
+@pytest.mark.parametrize("refusal", list(Refusal))
+async def test_a_russian_pages_visitor_is_refused_in_russian(
+    start_web: StartWeb, monkeypatch: pytest.MonkeyPatch, refusal: Refusal
+) -> None:
+    """The 429 of an address's connections and the 503 of the server's are said in the
+    page's language, as the requests' 429 is (request_limit.py): ``?lang=ru``, the
+    cookie, Accept-Language, asked with the stdlib's HTTP client (urllib). They were
+    English on a Russian page (s45); the JSON's paths and a connection that says
+    nothing are told in English still."""
+    # (failed before: English to each)
+    held_till_closed(monkeypatch)
+    limit = {
+        Refusal.PER_ADDRESS: "web_connections_per_address",
+        Refusal.FULL: "max_web_connections",
+    }
+    web: WebServer = await start_web(**{limit[refusal]: 2})
+    status = {Refusal.PER_ADDRESS: 429, Refusal.FULL: 503}[refusal]
+    russian, english = refusal_text(refusal, Lang.RU), refusal_text(refusal, Lang.EN)
+    with trio.fail_after(30):
+        held = await held_open(web, 2)
+        for path, headers, said in (
+            ("/?lang=ru", {}, russian),
+            ("/table/1", RU, russian),
+            ("/players/ann", {"Cookie": "lang=ru"}, russian),
+            ("/?lang=en", RU, english),  # the link's choice first, as on a page
+            ("/", {}, english),
+            ("/api/health?lang=ru", RU, english),  # JSON's errors are English
+        ):
+            assert await web.get(path, headers) == (status, said), (path, headers)
+        assert (await told(web, b"")).endswith(english)  # (nothing asked: English)
+    for stream in held:
+        await stream.aclose()
+    await places_back(web)
+
+
+def test_a_heads_language_is_read_as_the_pages_choose_it() -> None:
+    """head_lang: the request line and headers of a head, or what came of it."""
+    get = b"GET /table/3?page=2&lang=ru HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert head_lang(get) is Lang.RU
+    assert head_lang(b"GET / HTTP/1.1\r\nAccept-Language: uk-UA\r\n\r\n") is Lang.RU
+    assert head_lang(b"GET / HTTP/1.1\r\ncookie: a=b; lang=ru\r\naccept-language: en") is Lang.RU
+    # the headers end at the blank line; a head cut short is read as far as it came
+    assert head_lang(b"GET / HTTP/1.1\r\n\r\nAccept-Language: ru\r\n") is Lang.EN
+    for none in (b"", b"GET", b"\xff\xfe\r\n\r\n", b"GET /api/tables?lang=ru HTTP/1.1\r\n\r\n"):
+        assert head_lang(none) is Lang.EN, none

@@ -12,46 +12,79 @@ trusted proxy's connections (``trusted_proxies``) are not counted: they are ever
 visitor's (its own limits are a proxy's business). All addresses together hold at most
 ``max_web_connections`` (a spray of addresses, each under its own limit, would hold
 every descriptor still): a connection past them is told ``503`` and closed, the same
-way, a trusted proxy's too; the connections held are not touched."""
+way, a trusted proxy's too; the connections held are not touched.
+
+Either is told in the language of the page asked (``?lang=``, the cookie, Accept-Language:
+web/choice.py), as the requests' 429 is (request_limit.py): a Russian page's visitor was
+told them in English (s45). So the refused connection's request head is read first, for
+HEAD_S at most and HEAD_MOST bytes, and by READING_MOST refused connections at once at
+most: one that sends nothing, or past them, is told in English, as before, and a loop of
+silent connections holds no more descriptors than READING_MOST a moment longer. (Read,
+the request is not left unread at the close either, which reset the connection, so that
+a browser could show the reset instead of the answer.)"""
 
 from __future__ import annotations
 
 import contextlib
 import enum
 from collections import Counter
+from urllib.parse import parse_qsl
 
 import attrs
 import structlog
 import trio
 from hypercorn.trio.tcp_server import TCPServer
+from starlette.requests import cookie_parser
+
+from deberc_net.protocol.lang import Lang
 
 from ..addresses import Network, limited_address, listed, peer_of, plain_ip
 from ..spawner import Spawner
 from ..summaries import Summaries
+from .choice import page_lang
+from .words import W, said
 
 log = structlog.get_logger("deberc.server")
-
-REFUSAL_TEXT = b"too many connections from your address: close one first"
-REFUSAL = (
-    b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"x-content-type-options: nosniff\r\n"
-    b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
-    % (len(REFUSAL_TEXT), REFUSAL_TEXT)
-)
-BUSY_TEXT = b"the server holds all the web connections it takes: try again shortly"
-BUSY = (
-    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"x-content-type-options: nosniff\r\n"
-    b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
-    % (len(BUSY_TEXT), BUSY_TEXT)
-)
-REFUSAL_SEND_S = 1.0  # (an empty socket's buffer takes it at once)
-_run = TCPServer.run  # hypercorn's own
 
 
 class Refusal(enum.Enum):
     PER_ADDRESS = "per-address"  # 429: web_connections_per_address
     FULL = "full"  # 503: max_web_connections
+
+
+_STATUS = {Refusal.PER_ADDRESS: b"429 Too Many Requests", Refusal.FULL: b"503 Service Unavailable"}
+_WORDS = {Refusal.PER_ADDRESS: W.TOO_MANY_CONNECTIONS, Refusal.FULL: W.CONNECTIONS_FULL}
+
+
+def refusal_text(refusal: Refusal, lang: Lang) -> bytes:
+    return said(_WORDS[refusal], lang).encode()
+
+
+def answer(refusal: Refusal, lang: Lang) -> bytes:
+    """The whole HTTP answer of a connection refused so, its text in ``lang``."""
+    text = refusal_text(refusal, lang)
+    return (
+        b"HTTP/1.1 %s\r\ncontent-type: text/plain; charset=utf-8\r\n"
+        b"x-content-type-options: nosniff\r\n"
+        b"retry-after: 5\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s"
+        % (_STATUS[refusal], len(text), text)
+    )
+
+
+# the English answers, as before (docs/security.md §8 quotes them)
+REFUSAL_TEXT = refusal_text(Refusal.PER_ADDRESS, Lang.EN)
+REFUSAL = answer(Refusal.PER_ADDRESS, Lang.EN)
+BUSY_TEXT = refusal_text(Refusal.FULL, Lang.EN)
+BUSY = answer(Refusal.FULL, Lang.EN)
+_ANSWERS = {(refusal, lang): answer(refusal, lang) for refusal in Refusal for lang in Lang}
+REFUSAL_SEND_S = 1.0  # (an empty socket's buffer takes it at once)
+# a refused connection's request head, read for its page's language: a browser sends it
+# with the connection, in one packet; at most this long and this many bytes (hypercorn's
+# own limit of a head is 64 KiB: its language is in the first line and a few headers)
+HEAD_S = 0.5
+HEAD_MOST = 16384
+READING_MOST = 64  # refused connections read at once (per process); past them, English
+_run = TCPServer.run  # hypercorn's own
 
 
 @attrs.define
@@ -64,6 +97,7 @@ class OpenConnections:
     most_in_all: int = 0
     held: Counter[str] = attrs.field(factory=Counter)
     in_all: int = 0
+    reading: int = 0  # refused connections whose request head is being read
 
     def take(self, host: str) -> str | Refusal:
         """The address a new connection from ``host`` counts against (its place
@@ -99,7 +133,8 @@ async def _run_within_allowance(server: TCPServer) -> None:
         return
     address = "" if counts is None else counts.take(host)
     if isinstance(address, Refusal):
-        await _refuse(stream, BUSY if address is Refusal.FULL else REFUSAL)
+        assert counts is not None  # (only a count refuses)
+        await _refuse(stream, address, counts)
         return
     try:
         await _run_alone(server, peer_of(host, port), limited_address(host))
@@ -138,14 +173,60 @@ def connection_failures(spawner: Spawner) -> Summaries:
     return Summaries(_log_failed, spawner)
 
 
-async def _refuse(stream: trio.abc.Stream, refusal: bytes) -> None:
-    """429 (or 503) before any request is read, then the close."""
+async def _refuse(stream: trio.abc.Stream, refusal: Refusal, counts: OpenConnections) -> None:
+    """429 (or 503) before any request is served, in the language its head asks when
+    it comes in time (and READING_MOST others are not read), then the close."""
+    lang = Lang.EN
+    if counts.reading < READING_MOST:
+        counts.reading += 1
+        try:
+            lang = head_lang(await _head(stream))
+        finally:
+            counts.reading -= 1
     with (
         trio.move_on_after(REFUSAL_SEND_S),
         contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError),
     ):
-        await stream.send_all(refusal)
-    await stream.aclose()  # (a request come meanwhile, unread: the client sees a reset)
+        await stream.send_all(_ANSWERS[refusal, lang])
+    await stream.aclose()
+
+
+async def _head(stream: trio.abc.Stream) -> bytes:
+    """What the connection sends of its request head within HEAD_S (HEAD_MOST bytes)."""
+    head = b""
+    with (
+        trio.move_on_after(HEAD_S),
+        contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError),
+    ):
+        while b"\r\n\r\n" not in head and b"\n\n" not in head and len(head) < HEAD_MOST:
+            data = await stream.receive_some(HEAD_MOST - len(head))
+            if not data:
+                break
+            head += data
+    return head
+
+
+def head_lang(head: bytes) -> Lang:
+    """The language of the page a request ``head`` asks for, as the pages choose it
+    (``?lang=``, the ``lang`` cookie, Accept-Language: web/choice.py); English for a
+    JSON path (as every JSON answer) and for a head that is none."""
+    lines = head.decode("latin-1").splitlines()
+    request = lines[0].split() if lines else []
+    if len(request) < 2:
+        return Lang.EN
+    path, _, query = request[1].partition("?")
+    if path == "/api" or path.startswith("/api/"):  # (app.is_api: its JSON is English)
+        return Lang.EN
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        if not line:
+            break
+        name, colon, value = line.partition(":")
+        if colon:
+            headers[name.strip().lower()] = value.strip()
+    chosen = dict(parse_qsl(query, keep_blank_values=True))
+    cookies = cookie_parser(headers.get("cookie", ""))
+    return page_lang(chosen, cookies, headers.get("accept-language", ""))[0]
 
 
 def bound_connections() -> None:

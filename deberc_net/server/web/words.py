@@ -111,6 +111,9 @@ class W(StrEnum):
     NOT_ALLOWED = "not-allowed"  # a plain-text 405 (HTTP's reason phrase in English)
     INTERNAL_ERROR = "internal-error"  # a plain-text 500
     TOO_MANY_REQUESTS = "too-many-requests"  # a plain-text 429 (request_limit.py)
+    # a connection refused before it is served (connection_limit.py): 429, 503
+    TOO_MANY_CONNECTIONS = "too-many-connections"
+    CONNECTIONS_FULL = "connections-full"
     OVER_ONE = "over-one"
     OVER_SIDE = "over-side"
     OVER_DRAW = "over-draw"
@@ -351,6 +354,14 @@ WORDS: dict[W, tuple[str, str]] = {
     W.TOO_MANY_REQUESTS: (
         "too many requests from your address: try again in {seconds} s",
         "слишком много запросов с вашего адреса: попробуйте снова через {seconds} с",
+    ),
+    W.TOO_MANY_CONNECTIONS: (
+        "too many connections from your address: close one first",
+        "слишком много соединений с вашего адреса: сначала закройте одно из них",
+    ),
+    W.CONNECTIONS_FULL: (
+        "the server holds all the web connections it takes: try again shortly",
+        "у сервера заняты все веб-соединения, какие он принимает: попробуйте чуть позже",
     ),
     # the sentence that ends a match: as the Russian human style says it (render_ru)
     W.OVER_ONE: (
