@@ -28,7 +28,15 @@ from deberc_net.protocol.messages import LEAVE_CONFIRM_S, LEAVE_DECLINED, Msg, p
 from . import draw
 from .entry import History, asked_in, candidates, token_of
 from .link import Link
-from .state import TableState, fold, noted, playing, resync_requests, seek_line
+from .state import (
+    TableState,
+    fold,
+    noted,
+    playing,
+    resync_requests,
+    seek_line,
+    sent_on_behalf,
+)
 from .texts import T, say
 
 TICK_S = 0.25  # how often the clock redraws
@@ -335,6 +343,9 @@ class PlayApp(App[None]):
             self.refresh_bindings()  # the calls' keys come and go with the game and seat
         self.state, again = resync_requests(self.state)
         for request in again:  # back after a drop: ask what was missed (state.py)
+            self.link.send(request)
+        self.state, mine = sent_on_behalf(self.state)
+        for request in mine:  # the player's own, as if typed: a place in line taken again
             self.link.send(request)
         if self.state.asking and (not was_asking or self.state.seq != seq):
             self.asked_at = time.monotonic()

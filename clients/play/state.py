@@ -166,6 +166,9 @@ class TableState:
     # a view without names asks once
     resync: tuple[str, ...] = ()
     asked_again: int | None = None
+    # what the client sends for the player, its replies shown as his own: his place in
+    # line taken again after a leaver's forfeit (``seek_kept``)
+    on_behalf: tuple[str, ...] = ()
     # the names at the tables we left (newest last): a 'sheet' or 'history' of a match
     # played there, asked afterwards, names its seats (the machine lines carry seats)
     former: tuple[Former, ...] = ()
@@ -496,7 +499,7 @@ def _fold(state: TableState, line: Line) -> TableState:
         # §11.4): the seek is over (the pane said the wait on, for a game never to come)
         return _log(attrs.evolve(state, seeking=None), state.server_text(line.text or ""))
     if tag == Tag.INFO and line.get_str("first_in_line") == "1":
-        return _log(_no_rematch_said(state), state.server_text(line.text or ""))
+        return _seek_kept(_no_rematch_said(state), line)
     if tag in (Tag.INFO, Tag.BYE, Tag.HELP, Tag.RULES, Tag.INVITE, Tag.REMATCH):
         return _log(state, state.server_text(line.text or ""))
     if tag == Tag.TABLE:  # a table's line with no head before it
@@ -1338,6 +1341,40 @@ def _rematch_offered(state: TableState, line: Line) -> bool:
     if reason == Outcome.LEFT and line.get_int("forfeit") == state.seat:  # he chose to go
         return False
     return not any(name.lower().startswith(HOUSE_PREFIX) for name in state.players)
+
+
+# the server's word to a program that it may seek again first in line, as it words it
+# to a person, who waits on without typing: the English templates, their fields read
+SEEK_KEPT_PLACE = re.compile(
+    re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.*?)", re.escape(MESSAGES[Msg.SEEK_KEPT_PLACE][0]))
+)
+
+
+def _seek_kept(state: TableState, line: Line) -> TableState:
+    """A leaver ended the match we sought before its first deal ended, and the server
+    keeps our place in line for a program to take (``info first_in_line=1``,
+    docs/protocol.md §5.5): the client takes it, seeking that game again, as the server
+    keeps a person's seek over nc (a person at the client expects no less: s45), and
+    says so as it says it to him ('… you still wait for a 2-player moscow game, first
+    in line …'). Not when we wait for a game already (a seek typed meanwhile), nor for a
+    line with no game named (a server of before: said as it came)."""
+    text = line.text or ""
+    players, variant = line.get_str("players"), line.get_str("variant")
+    read = SEEK_KEPT_PLACE.fullmatch(text)
+    if state.seeking is not None or not players or not variant or read is None:
+        return _log(state, state.server_text(text))
+    kept = MESSAGES[Msg.SEEK_KEPT][0].format(**read.groupdict())
+    game = " ".join((players, variant, *line.get_list("options")))
+    state = attrs.evolve(state, on_behalf=(*state.on_behalf, f"seek {game}"))
+    return _log(state, state.server_text(kept))
+
+
+def sent_on_behalf(state: TableState) -> tuple[TableState, tuple[str, ...]]:
+    """The requests the client sends for the player now (``state.on_behalf``), and the
+    state without them."""
+    if not state.on_behalf:
+        return state, ()
+    return attrs.evolve(state, on_behalf=()), state.on_behalf
 
 
 def _no_rematch_said(state: TableState) -> TableState:
