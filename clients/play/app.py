@@ -193,6 +193,16 @@ def key_bindings(lang: Lang) -> list[Binding | tuple[str, str] | tuple[str, str,
     ]
 
 
+def other_lang(line: str, lang: Lang) -> Lang | None:
+    """The language a typed ``lang X`` asks when it is not the screen's ``lang``; None
+    for any other line (a 'lang uk' goes to the server, which says why not)."""
+    words = line.split()
+    if len(words) != 2 or command_word(words[0]) != "lang":
+        return None
+    asked = {"en": Lang.EN, "ru": Lang.RU}.get(words[1].casefold())
+    return asked if asked is not None and asked != lang else None
+
+
 def key_places(state: TableState) -> tuple[bool, tuple[str, ...], bool, bool, bool]:
     """What the keys shown depend on: we are logged in, which of F2/F3's calls are legal
     now, our match runs, it has a talon (Tertz), we sit (a match's end puts its players
@@ -371,6 +381,11 @@ class PlayApp(App[None]):
             self.exit()
             return
         if line.strip().lower() == "leave" and self.leave_unconfirmed():
+            return
+        other = other_lang(line, self.LANG)
+        if other is not None:  # the screen's language is not the connection's to set
+            self.state = noted(self.state, say(T.LANG_AT_START, other))
+            self.redraw()
             return
         if self.leave_declined(line):
             return

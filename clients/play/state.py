@@ -269,6 +269,9 @@ CLOSES = tuple(
     re.compile(re.escape(text.split("{reason}")[0]).replace(re.escape("{table}"), r"(\d+)"))
     for text in MESSAGES[Msg.TABLE_CLOSES]
 )
+# the English screen's word to a Russian reader, for the banner's 'lang ru' (said in
+# Russian, as the server's hint is)
+RUSSIAN_AT_START = "Деберц для людей и ботов. По-русски: deberc-net play --lang ru."
 # the server's word that we sit at no table and watch none (docs/protocol.md)
 NOWHERE = "you sit at no table and observe none"
 # a connection made again (its banner), and with our seat taken back (kind=back), said
@@ -517,10 +520,11 @@ def _fold(state: TableState, line: Line) -> TableState:
             # greeted is enough)
     if state.banners > 1:  # (the banner's second line)
         return state
-    if state.lang == Lang.RU:  # a Russian screen says the banner in Russian, and not
-        # the server's hint to type 'lang ru' (for nc: this screen is Russian already)
-        if line.line == BANNER_RU:
-            return state
+    if line.line == BANNER_RU:  # the server's hint to type 'lang ru', for nc: a Russian
+        # screen is Russian already, and the English one is made Russian at start (typed
+        # 'lang ru' left it English: a Russian reader followed the hint and got nothing)
+        return state if state.lang == Lang.RU else _log(state, RUSSIAN_AT_START)
+    if state.lang == Lang.RU:  # a Russian screen says the banner in Russian
         protocol = banner_protocol(line.line)
         if protocol is not None:
             version = line.line.split()[1]

@@ -117,6 +117,7 @@ class T(StrEnum):
     MATCH_OVER_LOBBY = "match-over-lobby"
     CONNECTED_AGAIN = "connected-again"
     BANNER = "banner"
+    LANG_AT_START = "lang-at-start"
     SEAT_BACK = "seat-back"
     NOT_KEPT_WHY = "not-kept-why"
     NOT_KEPT_UNSAID = "not-kept-unsaid"
@@ -322,6 +323,15 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.BANNER: (
         "deberc-net {version} (protocol {protocol}) — Deberts for people and bots.",
         "deberc-net {version} (протокол {protocol}) — деберц для людей и ботов.",
+    ),
+    # 'lang ru' typed at the English screen (or 'lang en' at the Russian): said in the
+    # language asked, since the screen's is chosen at start; the server's 'lang' sets
+    # its human style, which the client's machine lines never read
+    T.LANG_AT_START: (
+        "This screen's language is chosen when the client starts: deberc-net play --lang en"
+        " (without --lang: the locale's).",
+        "Язык этого экрана выбирается при запуске клиента: deberc-net play --lang ru (без"
+        " --lang — по локали: LANG=ru_RU.UTF-8).",
     ),
     T.SEAT_BACK: (
         "Connected again: your seat at table {table} is back.",

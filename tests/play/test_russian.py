@@ -15,11 +15,11 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from clients.play.app import PlayApp, RussianPlayApp, play_app
+from clients.play.app import PlayApp, RussianPlayApp, other_lang, play_app
 from clients.play.draw import hand_text, legal_text, log_text, score_text, table_text
 from clients.play.entry import asked_in, candidates, token_of
 from clients.play.state import TableState, fold_all
-from clients.play.texts import TEXTS, lang_from, lang_of
+from clients.play.texts import TEXTS, T, lang_from, lang_of, say
 from clients.play.words import words_for
 from deberc_net.protocol.lang import CYRILLIC, Lang, ru_call
 from deberc_net.protocol.messages import Msg, phrase
@@ -500,3 +500,41 @@ def test_the_refusal_before_a_login_is_read_back_in_russian() -> None:
     NAME [PASSWORD]' in the Russian client: a sentence out of the server's catalogue."""
     state = russian_state(["error code=not-logged-in text=log in first: login NAME [PASSWORD]"])
     assert state.log[-1] == "! сначала войдите: login ИМЯ [ПАРОЛЬ]"
+
+
+@pytest.mark.timeout(60)
+def test_lang_typed_at_the_english_screen_says_how_to_get_a_russian_one(tmp_path: Path) -> None:
+    """The English screen showed the server's hint for nc, «По-русски: наберите lang ru»;
+    typed, 'lang ru' set the connection's human style, which the client's machine lines
+    never read: «Язык: русский.», and every line after it, 'rules' too, English (s46).
+    The hint names the client's --lang ru, and 'lang ru' typed says so, not sent."""
+    with ServerThread(tmp_path / "db.sqlite3") as server:
+        asyncio.run(asyncio.wait_for(_lang_typed(server), 45))
+        assert not server.errors, server.errors
+
+
+def test_only_the_other_language_is_answered_by_the_client() -> None:
+    assert other_lang("lang en", Lang.RU) is Lang.EN and other_lang("lang ru", Lang.EN) is Lang.RU
+    for line, lang in (("lang ru", Lang.RU), ("lang uk", Lang.EN), ("lang", Lang.EN)):
+        assert other_lang(line, lang) is None, line  # sent: the server answers it
+    assert other_lang("say lang ru", Lang.EN) is None
+
+
+async def _lang_typed(server: ServerThread) -> None:
+    app = PlayApp("127.0.0.1", server.port, name="lena")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.state.name == "lena", "login")
+        assert "По-русски: deberc-net play --lang ru." in app.state.log[1], app.state.log
+        told = say(T.LANG_AT_START, Lang.RU)
+        for count, typed in enumerate(("lang ru", "LANG Ru"), 1):
+            app.query_one("#input", Input).value = typed
+            await pilot.press("enter")
+
+            def said(count: int = count) -> bool:
+                return app.state.log.count(told) == count
+
+            await until(pilot, said, "the word")
+        app.query_one("#input", Input).value = "lang en"  # its own: sent, and answered
+        await pilot.press("enter")
+        await until(pilot, lambda: app.state.log[-1] == "Language: English.", "the answer")
+        assert not any("Язык: русский" in x for x in app.state.log), app.state.log

@@ -23,6 +23,7 @@ from clients.play.draw import (
 from clients.play.entry import History, candidates
 from clients.play.state import (
     KEEPS_OUR_TABLE,
+    RUSSIAN_AT_START,
     Former,
     TableState,
     fold,
@@ -1892,7 +1893,10 @@ def test_a_russian_screen_says_the_banner_in_russian() -> None:
     state = fold_all([*BANNER, START[0]], TableState(lang=Lang.RU))
     assert state.log[0] == "deberc-net 0.1.0 (протокол 1) — деберц для людей и ботов."
     assert not any("lang ru" in x or "Deberts" in x for x in state.log), state.log
-    assert fold_all([*BANNER, START[0]]).log[:2] == tuple(BANNER)  # English: as sent
+    # English: the first line as sent; the hint for a Russian reader names the
+    # client's --lang ru, since 'lang ru' typed at it left the screen English (s46)
+    english = (BANNER[0], "Деберц для людей и ботов. По-русски: deberc-net play --lang ru.")
+    assert fold_all([*BANNER, START[0]]).log[:2] == english
 
 
 # what a connection made again brings before the table's lines: the link's notice, the
@@ -1911,7 +1915,7 @@ def test_a_connection_made_again_is_said_in_one_line_not_greeted_again() -> None
     (some five lines a drop). The first connection's greeting is shown; after that a
     connection made again says so once, with the seat it took back."""
     state = fold_all([*BANNER, *START])
-    assert state.log[:3] == (*BANNER, "Hello, b1 (guest).")
+    assert state.log[:3] == (BANNER[0], RUSSIAN_AT_START, "Hello, b1 (guest).")
     logged = state.logged
     state = fold_all([*AGAIN, "event seq=8 table=3 kind=back name=b1 seat=0", START[-1]], state)
     assert state.log[logged:] == (
