@@ -17,6 +17,7 @@ from .connection_end import end_connections_whole
 from .connection_limit import OpenConnections, bound_connections, connection_failures
 from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
+from .request_head import bound_request_heads
 from .request_limit import RequestLimit, request_buckets
 from .ws_limit import LiveConfig, bound_live_sockets
 from .ws_offer import decline_unreadable_offers
@@ -70,6 +71,7 @@ async def serve_http(
     settings.frames_burst = config.web_socket_frames_burst
     bound_live_sockets()  # (hypercorn 0.18: past the size, frames, early bytes: ws_limit.py)
     speak_http1_only()  # (no HTTP/2 on the plain port: its PINGs are unmetered)
+    bound_request_heads()  # (a head that came whole in one read was parsed, however long)
     end_connections_whole()  # (a static file's answer left its connection open for good)
     if config.web_connections_per_address or config.max_web_connections:
         proxies = networks(config.trusted_proxies)  # (a proxy's are everyone's: not per address)
