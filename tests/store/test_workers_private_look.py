@@ -160,6 +160,23 @@ async def test_the_webs_look_at_a_private_table_is_a_missing_numbers(
     assert took == [missing, missing], took
 
 
+async def test_the_webs_look_at_a_ladders_board_is_a_missing_numbers(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    # a ladder's board, public but never shown on the web (docs/web.md), as a private
+    # table: before, found at once and then 404, where a number of none waited LOOK_S
+    took: list[tuple[Any, float, int]] = []
+    for number in (NONE, PUBLIC):
+        store = _Store()
+        lobby, _ = _lobby(store)
+        lobby.tables[PUBLIC].board = "b1"
+        started = trio.current_time()
+        found = await table_looked_up(lobby, number)
+        took.append((found, trio.current_time() - started, store.reads))
+    missing: Any = (None, pytest.approx(LOOK_S), 1)
+    assert took == [missing, missing], took
+
+
 @pytest.mark.timeout(100)
 async def test_on_a_cluster_a_stranger_is_answered_after_the_look_byte_for_byte(
     shared_workers: SharedWorkers,

@@ -180,8 +180,13 @@ async def handled_after_look(lobby: Lobby, session: Session, item: Command, numb
 
 async def table_looked_up(lobby: Lobby, table_id: int) -> Table | None:
     """Table ``table_id`` for the web (/table/T, its live socket): known here, or
-    looked for first under serve --workers (``Looks.table_soon``); a private table,
-    not shown there, looked for as a number no table has (None then)."""
+    looked for first under serve --workers (``Looks.table_soon``); a private table or a
+    ladder's board, not shown there, looked for as a number no table has (None then:
+    a board was found at once, and its 404's time told it was there)."""
     if lobby.node is None:
         return lobby.tables.get(table_id)
-    return await lobby.node.looks.table_soon(lobby, table_id, lambda t: not t.private)
+    return await lobby.node.looks.table_soon(lobby, table_id, _shown_on_the_web)
+
+
+def _shown_on_the_web(table: Table) -> bool:
+    return not table.private and table.board is None
