@@ -17,6 +17,7 @@ from .connection_end import end_connections_whole
 from .connection_limit import OpenConnections, bound_connections, connection_failures
 from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
+from .request_fields import QueryLimit
 from .request_head import bound_request_heads
 from .request_limit import RequestLimit, request_buckets
 from .ws_limit import LiveConfig, bound_live_sockets
@@ -83,6 +84,7 @@ async def serve_http(
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
     app: Any = RequestLimit(make_app(lobby), request_buckets(config))
+    app = QueryLimit(app)  # (before: a query of thousands of fields, parsed for its lang=)
     if config.trusted_proxies:  # and before it, behind a proxy, the client's address
         app = ForwardedFor(app, networks(config.trusted_proxies))
     async with trio.open_nursery() as nursery:

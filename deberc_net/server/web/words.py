@@ -114,6 +114,7 @@ class W(StrEnum):
     # a connection refused before it is served (connection_limit.py): 429, 503
     TOO_MANY_CONNECTIONS = "too-many-connections"
     CONNECTIONS_FULL = "connections-full"
+    TOO_MANY_FIELDS = "too-many-fields"  # a plain-text 400 (request_fields.py)
     OVER_ONE = "over-one"
     OVER_SIDE = "over-side"
     OVER_DRAW = "over-draw"
@@ -362,6 +363,10 @@ WORDS: dict[W, tuple[str, str]] = {
     W.CONNECTIONS_FULL: (
         "the server holds all the web connections it takes: try again shortly",
         "у сервера заняты все веб-соединения, какие он принимает: попробуйте чуть позже",
+    ),
+    W.TOO_MANY_FIELDS: (
+        "too many fields in the address after '?': a page reads {most} at most",
+        "слишком много полей в адресе после «?»: страница читает не больше {most}",
     ),
     # the sentence that ends a match: as the Russian human style says it (render_ru)
     W.OVER_ONE: (
