@@ -138,25 +138,47 @@ def _stop_with_the_parent(place: WorkerPlace) -> None:
     §11.4), and frees the ports for the next ``serve`` (docs/scaling.md). The words
     the parent writes there say the whole server drains, DRAIN_WORD (an admin's
     'drain' here then has nothing to ask: server/drain.py), or stops, STOP_WORD (the
-    other workers' tables close with this one's: cluster/node.py)."""
-    longest = max(len(DRAIN_WORD), len(STOP_WORD))
+    other workers' tables close with this one's: cluster/node.py): hear_the_parent."""
 
     def wait_for_eof() -> None:
-        said = b""
-        try:  # the file descriptor, not sys.stdin: a buffered reader's lock, held by
-            # this daemon thread, would stop the interpreter's own exit with a fatal error
-            while chunk := os.read(STDIN, 4096):
-                said = (said + chunk)[-longest:]  # (a word may come in pieces)
-                if said.endswith(DRAIN_WORD):
-                    place.parent_drains.set()
-                if said.endswith(STOP_WORD):
-                    place.parent_stops.set()
-        except OSError:
-            pass  # no stdin to read: as if closed
+        hear_the_parent(STDIN, place)
         place.parent_stops.set()  # the parent gone: every worker of it stops
         os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=wait_for_eof, name="parent-watch", daemon=True).start()
+
+
+def hear_the_parent(fd: int, place: WorkerPlace) -> None:
+    """Read the parent's words on ``fd`` until it closes (or cannot be read), setting
+    ``place``'s event of each (parent_words). Every word counts: 'drain' then 'stop'
+    in one read (the parent's drain, then its SIGTERM, read late) set both. Before
+    (s46) only the last bytes read were looked at, and such a drain was lost."""
+    rest = b""
+    try:  # the file descriptor, not sys.stdin: a buffered reader's lock, held by
+        # this daemon thread, would stop the interpreter's own exit with a fatal error
+        while chunk := os.read(fd, 4096):
+            words, rest = parent_words(rest, chunk)
+            for word in words:
+                if word == DRAIN_WORD:
+                    place.parent_drains.set()
+                elif word == STOP_WORD:
+                    place.parent_stops.set()
+    except OSError:
+        pass  # no stdin to read: as if closed
+
+
+# the longest line the parent writes: a longer one is no word of its, and only its
+# first bytes are kept until its end (a pipe's stray bytes cannot grow the worker)
+LONGEST_WORD = max(len(DRAIN_WORD), len(STOP_WORD))
+
+
+def parent_words(rest: bytes, chunk: bytes) -> tuple[list[bytes], bytes]:
+    """The whole lines (each with its newline) that ``chunk``, read after ``rest`` (what
+    the last call left of a line not yet ended), ends, in order; and what is left of
+    the line not ended yet, for the next call. A word may come in pieces, several in
+    one read: each is told once, whole."""
+    *lines, rest = (rest + chunk).split(b"\n")
+    return [line + b"\n" for line in lines], rest[: LONGEST_WORD + 1]
 
 
 def _leaves(exc: BaseException) -> Iterator[BaseException]:
