@@ -44,6 +44,7 @@ class Preferences:
             return
         session.style = str(style)
         session.connection.tell = tell
+        self._changed(session)
         said = phrase(Msg.STYLE, style=session.style)
         told = (("tell", str(tell)),) if tells else ()
         session.send(ev.ok("style", said, (("style", session.style), *told)))
@@ -53,6 +54,7 @@ class Preferences:
         if order is None:
             return
         session.connection.hand_order = order
+        self._changed(session)
         said = phrase(Msg.SORT_RANK if order == HandOrder.RANK else Msg.SORT_STRENGTH)
         session.send(ev.ok("sort", said, (("sort", order),)))
 
@@ -61,6 +63,7 @@ class Preferences:
         if choice is None:
             return
         session.connection.clock = choice
+        self._changed(session)
         c = self.lobby.config
         ms = c.bot_clock_ms if choice is ClockChoice.BOT else c.human_clock_ms
         said = phrase(Msg.CLOCK, seconds=ms // 1000)
@@ -75,8 +78,17 @@ class Preferences:
         if lang is None:
             return
         session.connection.lang = lang
+        self._changed(session)
         text = "Язык: русский." if lang == Lang.RU else "Language: English."
         session.send(ev.Ok("lang", text, (("lang", lang),)))
+
+    def _changed(self, session: Session) -> None:
+        """A setting of ``session`` changed: under serve --workers, the other workers'
+        stand-ins of its player speak to him in it at once (cluster/node.py; a session
+        not logged in has none)."""
+        node = self.lobby.node
+        if node is not None and session.name is not None:
+            node.settings_changed(session)
 
     async def ping(self, session: Session, item: Command) -> None:
         session.send(ev.Ok("ping", "pong"))

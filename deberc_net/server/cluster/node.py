@@ -74,6 +74,7 @@ from .payloads import (
     table_for_bus,
     tables_messages,
     told_address,
+    who_for_bus,
 )
 from .remote import MatchNow, RemoteSession, RemoteTable
 
@@ -301,6 +302,7 @@ class Node:
             "held": self._held_here,
             "invited": self._invited,
             "ignores": self._ignores,
+            "who": self._who,
             "help": self._help_here,
             "rematch": self._rematch_here,
             "unrematch": self._unrematch_here,
@@ -645,6 +647,21 @@ class Node:
         proxy = self.remote.get((message["w"], message["s"]))
         if proxy is not None:
             proxy.ignored_digests = frozenset(message["ign"])
+
+    def settings_changed(self, session: Session) -> None:
+        """``session``'s player changed his style, language, hand order, clock or what he
+        is told (server/preferences.py): the workers that hold a stand-in of his (at a
+        table, a rematch's offer, a seek) take the new ones before anything they tell
+        him next, in the bus's order. Before (s46) a stand-in took them only with his
+        next message there, and what his table told him meanwhile (a card, an ask, a
+        'say') came in the old style and language."""
+        body = {"k": "who", "s": session.id, "who": who_for_bus(session)}
+        self.bus.publish(LOBBY, body)
+
+    def _who(self, message: dict[str, Any]) -> None:
+        worker, sid = message["w"], message["s"]
+        if (worker, sid) in self.remote:  # (none here: nothing to tell him from here)
+            self._proxy(worker, sid, message["who"])
 
     def lobby_say(self, name: str, text: str) -> None:
         self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
