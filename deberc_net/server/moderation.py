@@ -37,7 +37,7 @@ from .accounts import name_key
 from .chat import refused_text
 from .drain import Asked
 from .house import PREFIX as HOUSE_PREFIX
-from .session import Ending, Session
+from .session import Ending, Session, apart
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -329,7 +329,8 @@ class Moderation:
         tell theirs: cluster/node.py)."""
         told = ev.Announced(admin, text)
         for session in list(self.lobby.online.values()):
-            session.send(told)
+            with apart(session, "announce"):  # (one's failure never keeps the others untold)
+                session.send(told)
 
     def disconnect(self, name: str, action: Action, admin: str, reason: str) -> bool:
         """Close ``name``'s connection here with a 'bye' that says why (his seat goes

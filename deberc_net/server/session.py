@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import enum
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING, Any
 
@@ -544,6 +545,23 @@ class Session:
         self.connection.close()
         self.outbox.drop()
         self.cancel_scope.cancel()
+
+
+@contextmanager
+def apart(session: Session, told: str) -> Iterator[None]:
+    """What is done for ``session``, one of several sessions told the same thing (a
+    message of another worker's, an admin's announcement), kept apart from the others:
+    a failure of it is logged (``tell_failed``, with ``told``, what was told) and ends
+    that connection (``internal``), and the next session is told all the same. A
+    closed outbox or a broken socket raise nothing (``send`` drops such a connection
+    itself); a bug does (the event's rendering in this session's style or language, a
+    web page's feed), and a message told to a worker's sessions stopped at the first
+    it raised for: those after it were never told (docs/settings.md, "Logs")."""
+    try:
+        yield
+    except Exception:
+        session.log.exception("tell_failed", told=told)
+        session.abort(Ending.INTERNAL)
 
 
 def stopped_watching(session: Session, match_id: str | None, now: float) -> None:

@@ -1412,6 +1412,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "table_end_failed": "table",
         "call_unreadable": "table player length",
         "rule_setup_failed": "reason",
+        "tell_failed": "told",
         "bus_message_failed": "payload",
         "bus_message_too_long": "kind size",
         "bus_message_unencodable": "kind why",

@@ -41,7 +41,7 @@ from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
 from ..rematch import Followed, Offer, offer_s
-from ..session import Ending, LastMatch, Session, stopped_watching
+from ..session import Ending, LastMatch, Session, apart, stopped_watching
 from ..store.postgres import living_servers
 from ..table import Table
 from ..table_messages import (
@@ -1124,7 +1124,8 @@ class Node:
                 and table.owner not in self.lost
                 and not (with_this_one and self.same_parent(table.owner))
             ):
-                session.send(ev.info(phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)))
+                with apart(session, "kept"):
+                    session.send(ev.info(phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)))
 
     def _closing(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
@@ -1520,7 +1521,8 @@ class Node:
         speaker = name_key(message["name"])
         for session in list(self.lobby.online.values()):
             if session.table is None and not session.ignores(speaker):  # (§5.21)
-                session.send(said)
+                with apart(session, "say"):  # (one's failure never keeps the others untold)
+                    session.send(said)
 
     def _seeks(self, message: dict[str, Any]) -> None:
         """A part of another worker's games waited for (payloads.seeks_messages): the
@@ -1612,7 +1614,8 @@ class Node:
                 touched = True
             if touched and why is not None:
                 said = phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)
-                session.send(ev.table_closed(table.id, said))
+                with apart(session, "closed"):  # (nor the rest of a lost worker's forgetting)
+                    session.send(ev.table_closed(table.id, said))
                 match = self.match_of(table)
                 if seated and session.name is not None and match is not None:
                     # told: his next login need not tell it again (server/cut_off.py)
@@ -1653,7 +1656,8 @@ class Node:
             session.table, session.seat = table, seat
             self.lobby.matchmaking.forget(session)
             self.lobby.rematches.withdraw(session, ev.RematchOff.ELSEWHERE)
-            session.send(ev.info(phrase(Msg.SEAT_KEPT_AFTER_STALL, table=table.id)))
+            with apart(session, "seated"):
+                session.send(ev.info(phrase(Msg.SEAT_KEPT_AFTER_STALL, table=table.id)))
             # (a Back whether or not the owner holds him away: its copy here may be
             # older than its Away, and only a Back takes a seat back from away)
             table.post(Back(session), request=True)
@@ -1727,7 +1731,8 @@ class Node:
             if not offer.off_when_lost():  # he went elsewhere: off for him already;
                 continue  # none was offered; or it was off as he left
             off = ev.RematchOff.SERVER_LOST
-            session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
+            with apart(session, "rematch"):
+                session.send(ev.Rematch(offer.table, offer.asked, offer.waiting(), off))
 
     def _forget_worker(self, worker: int, how: Lost, why: Phrase | None = None) -> None:
         """``worker`` is silent past server_dead_ms (dead), or said it stops. Its tables
