@@ -346,9 +346,12 @@ class Moderation:
         said = phrase(
             Msg.KICKED if action is Action.KICK else Msg.BANNED, admin=admin, why=why(reason)
         )
+        ending = Ending.KICKED if action is Action.KICK else Ending.BANNED
         for session in closing:
-            session.send(ev.Bye(said.text(), said, by=admin))
-            session.close(Ending.KICKED if action is Action.KICK else Ending.BANNED)
+            session.ending(ending)  # (its disconnect says so, even if its 'bye' failed)
+            with apart(session, "bye"):  # (and the next is closed all the same)
+                session.send(ev.Bye(said.text(), said, by=admin))
+            session.close()
         return bool(closing)
 
     def muted(
