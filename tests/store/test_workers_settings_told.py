@@ -23,12 +23,12 @@ async def _sit(client: LineClient, table: str) -> None:
     await client.expect("ok", cmd="sit", timeout=10)
 
 
-@pytest.mark.timeout(120)  # its fail_after(90), then its clean-up
+@pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
 async def test_a_style_or_language_change_reaches_the_table_of_another_worker_at_once(
     postgres_url: str, tmp_path: Path
 ) -> None:
     opened: list[LineClient] = []
-    with trio.fail_after(90):
+    with trio.fail_after(60):
         async with served_workers(postgres_url, settings_file(tmp_path)) as workers:
             try:
                 ann = await workers.connect(0, "ann")  # the table is worker 0's

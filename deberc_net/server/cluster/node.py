@@ -659,9 +659,9 @@ class Node:
         self.bus.publish(LOBBY, body)
 
     def _who(self, message: dict[str, Any]) -> None:
-        worker, sid = message["w"], message["s"]
-        if (worker, sid) in self.remote:  # (none here: nothing to tell him from here)
-            self._proxy(worker, sid, message["who"])
+        proxy = self.remote.get((message["w"], message["s"]))
+        if proxy is not None:  # (none here: nothing to tell him from here)
+            _take_settings(proxy, message["who"])
 
     def lobby_say(self, name: str, text: str) -> None:
         self.bus.publish(LOBBY, {"k": "say", "name": name, "text": text})
@@ -1206,13 +1206,9 @@ class Node:
         proxy = self.remote.get((worker, sid))
         if proxy is None:
             proxy = self.remote[worker, sid] = RemoteSession(self, worker, sid)
-        name, guest, style, lang, order, clock, tell = who
+        name, guest = who[:2]
         proxy.name, proxy.guest = name, guest
-        connection = proxy.connection
-        connection.style, connection.lang = style, Lang(lang)
-        connection.hand_order = HandOrder(order)
-        connection.clock = None if clock is None else ClockChoice(clock)
-        connection.tell = Tell(tell)
+        _take_settings(proxy, who)
         if name is not None:  # a web page watching is nameless
             self.remote_named[name_key(name)] = proxy
         return proxy
@@ -1793,6 +1789,17 @@ class Node:
                 if watched is not None:
                     watched.post(Unobserve(proxy))
             self._gone(owner, sid)
+
+
+def _take_settings(proxy: RemoteSession, who: list[Any]) -> None:
+    """The settings ``who`` tells (payloads.who_for_bus) taken by ``proxy``: how its
+    player is spoken to here (his name and the rest are ``Node._proxy``'s)."""
+    style, lang, order, clock, tell = who[2:7]
+    connection = proxy.connection
+    connection.style, connection.lang = style, Lang(lang)
+    connection.hand_order = HandOrder(order)
+    connection.clock = None if clock is None else ClockChoice(clock)
+    connection.tell = Tell(tell)
 
 
 def _session_of(login: LoginMark | None) -> int | None:
