@@ -394,6 +394,7 @@ class Msg(StrEnum):
     PLAYERS_A_NUMBER = "players-a-number"
     PLAYERS_NO_GAME = "players-no-game"
     REMATCH_SEATED = "rematch-seated"
+    REMATCH_PLAYING = "rematch-playing"
     RANDOM_NOT_RATED = "random-not-rated"
     BOT_WHICH = "bot-which"
     BOT_USAGE = "bot-usage"
@@ -1779,6 +1780,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.REMATCH_SEATED: (
         "you sit at table {table}: 'leave' first",
         "вы сидите за столом {table}: сначала leave",
+    ),
+    Msg.REMATCH_PLAYING: (
+        "your match at table {table} is still being played: 'rematch' is asked once it is over",
+        "ваша партия за столом {table} ещё идёт: rematch просят, когда она окончена",
     ),
     Msg.RANDOM_NOT_RATED: ("the random bot is never rated", "случайный бот в рейтинг не играет"),
     Msg.BOT_WHICH: (

@@ -151,7 +151,12 @@ class Seating:
         if self.lobby.refused_for_shutdown(session):
             return
         if session.table is not None:
-            said = phrase(Msg.REMATCH_SEATED, table=session.table.id)
+            # at a match still played, "'leave' first" would have him forfeit it (a
+            # tryout, s46): a rematch comes after a match, not instead of it
+            playing = session.table.state is TableState.PLAYING
+            said = phrase(
+                Msg.REMATCH_PLAYING if playing else Msg.REMATCH_SEATED, table=session.table.id
+            )
             session.send(ev.error("already-seated", said))
             return
         self.lobby.rematches.ask(session)

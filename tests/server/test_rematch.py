@@ -557,3 +557,41 @@ async def test_one_who_asked_already_is_told_where_it_stands_not_asked_to_agree(
     assert await _person_said(carl, "Реванш за столом") == (
         f"Реванш за столом {table} просят: eve, dan; ждём: carl. Согласны — наберите rematch."
     )
+
+
+async def test_a_rematch_asked_during_the_match_is_not_told_to_leave_first(
+    port: int, connect: Connector
+) -> None:
+    """'rematch' typed while the match is played was told "you sit at table T: 'leave'
+    first" (a tryout, s46): advice that forfeits the match. It says the match is still
+    on and when a rematch is asked; at a table still waiting, 'leave' first stands."""
+    ann = await connect.machine(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await ann.send("rematch")  # waiting: leaving that table costs nothing
+    assert await ann.expect("error") == {
+        "code": "already-seated",
+        "text": f"you sit at table {table}: 'leave' first",
+    }
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    await bob.read_until(lambda x: is_event(x, "start"))
+    await bob.send("rematch")
+    assert await bob.expect("error") == {
+        "code": "already-seated",
+        "text": f"your match at table {table} is still being played: 'rematch' is asked"
+        " once it is over",
+    }
+    await bob.send("lang ru")
+    await bob.send("style human")
+    await bob.send("rematch")
+    said = await bob.read_until(lambda x: x.startswith("Ошибка ("))
+    said += " " + (await bob.read_until(lambda x: True)).strip()  # (wrapped at 80 columns)
+    assert said == (
+        f"Ошибка (already-seated): ваша партия за столом {table} ещё идёт: rematch"
+        " просят, когда она окончена"
+    )
+    await ann.send("state")  # nothing changed: the match plays on
+    view = await ann.read_until(lambda x: fields(x)[0] in ("ask", "state"))
+    assert fields(view)[1]["table"] == table
