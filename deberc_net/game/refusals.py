@@ -45,6 +45,10 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
                 f"you do not hold the trump 7 ({card_str(seven)}): answer ne-menyayu"
             )
         legal = " or ".join(c.token() for c in answers(deal, deal.pending))
+        if deal.pending.kind == Question.PROKHODIT and call.name in (C.PROKHODIT, C.NE_PROKHODIT):
+            # the other answer, untrue (docs/rules.md §2): "answer the question first" told
+            # one who had answered it (a tryout, s46)
+            return E.AnswerRequired(f"{call.token()} is not the true answer: say {legal}")
         if call.name == C.OT and deal.pending.kind in (Question.ROST, Question.ROST_REPLY):
             if deal.pending.kind == Question.ROST_REPLY and _is_own_top(deal, seat, call):
                 # true, but not higher (Kharkov: an equal top loses to the first declared)
@@ -194,6 +198,10 @@ def _why_not_rost(deal: Deal, seat: int) -> E.IllegalCall:
     best = deal.best
     if best is None:  # its own case, Tertz's too: the rule's other conditions may be met
         return E.NotAllowed("nothing is declared: rost? asks about a declaration")
+    if best.seat == seat and in_window(deal, seat):
+        # his own declaration: "rost? answers a declaration, …, once" left him guessing
+        # (a tryout, s46); Tertz says it so (plugins/variants/tertz/deal.py)
+        return E.NotAllowed("the best declaration is your own: rost? asks the opponent's")
     if not in_window(deal, seat) or seat in deal.talked:
         return E.NotAllowed("rost? answers a declaration, before your first card, once")
     if deal.side_of(best.seat) == deal.side_of(seat):

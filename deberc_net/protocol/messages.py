@@ -308,6 +308,7 @@ class Msg(StrEnum):
     NOT_THE_TOP = "not-the-top"
     TOP_NOT_HIGHER = "top-not-higher"
     ANSWER_FIRST = "answer-first"
+    NOT_TRUE_ANSWER = "not-true-answer"
     SEVENS_ONLY = "sevens-only"
     NOTHING_TO_SHOW = "nothing-to-show"
     NOTHING_TO_SHOW_TWO = "nothing-to-show-two"  # three and four players: two opponents
@@ -1474,6 +1475,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "«{call}» не старше услышанного «{asked}»; можно: {calls}",
     ),
     Msg.ANSWER_FIRST: ("answer the question first: {calls}", "сначала ответьте на вопрос: {calls}"),
+    Msg.NOT_TRUE_ANSWER: (
+        "{call} is not the true answer: say {calls}",
+        "«{call}» — неверный ответ; верный: {calls}",
+    ),
     Msg.SEVENS_ONLY: (
         "only a seat holding all four sevens, before the first card",
         "четыре семёрки показывает только тот, у кого они все, и до первой карты",

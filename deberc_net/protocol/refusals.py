@@ -39,6 +39,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
         Msg.TOP_NOT_HIGHER,
     ),
     (r"answer the question first: (?P<calls>.+)", Msg.ANSWER_FIRST),
+    (rf"(?P<call>{_TOKEN}) is not the true answer: say (?P<calls>.+)", Msg.NOT_TRUE_ANSWER),
     (r"only a seat holding all four sevens, before the first card", Msg.SEVENS_ONLY),
     (r"no opponent's declaration is waiting to be shown", Msg.NOTHING_TO_SHOW),
     (r"neither opponent has a declaration waiting to be shown", Msg.NOTHING_TO_SHOW_TWO),

@@ -123,7 +123,9 @@ def test_prokhodit_answer_must_be_ne_prokhodit_against_a_higher_terts() -> None:
     assert deal.to_act == 1
     assert legal(deal, 1) == ["ne-prokhodit"]  # terts to 10s beats trump terts to 9h
     assert legal(deal, 0) == []
-    refused(deal, 1, "prokhodit", E.AnswerRequired, "answer-required")
+    untrue = refused(deal, 1, "prokhodit", E.AnswerRequired, "answer-required")
+    # he answered, untruly: "answer the question first" told him he had not (s46)
+    assert untrue.message == "prokhodit is not the true answer: say ne-prokhodit"
     refused(deal, 0, "7s", E.AnswerRequired, "answer-required")
     say(deal, 1, "ne-prokhodit")
     assert deal.pending is None and deal.to_act == 0
@@ -145,7 +147,9 @@ def test_prokhodit_when_the_opponent_holds_nothing() -> None:
     deal = ordered(PASS_NONE)
     say(deal, 0, "prokhodit?")
     assert legal(deal, 1) == ["prokhodit"]
-    refused(deal, 1, "ne-prokhodit", E.AnswerRequired, "answer-required")
+    untrue = refused(deal, 1, "ne-prokhodit", E.AnswerRequired, "answer-required")
+    assert untrue.message == "ne-prokhodit is not the true answer: say prokhodit"
+    assert refused(deal, 1, "pishet").message == "answer the question first: prokhodit"
     say(deal, 1, "prokhodit")
     assert deal.pending is None
 

@@ -43,6 +43,9 @@ def test_first_declares_terts_and_scores_it_alone() -> None:
     say(deal, 0, "terts")
     assert "terts" not in legal(deal, 0)
     refused(deal, 0, "terts", E.NotAllowed, "not-allowed")  # once
+    why = refused(deal, 0, "rost?", E.NotAllowed, "not-allowed")  # of his own declaration
+    # not "rost? answers a declaration, before your first card, once" (a tryout, s46)
+    assert str(why) == "the best declaration is your own: rost? asks the opponent's"
     play(deal, "7h")
     assert "rost?" not in legal(deal, 1) and "terts" not in legal(deal, 1)
     play(deal, "Ah")

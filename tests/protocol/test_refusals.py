@@ -129,6 +129,9 @@ def test_a_refusal_in_russian_keeps_its_detail() -> None:
         "only a seat holding all four sevens, before the first card": "четыре семёрки",
         "waiting for seat 2 to answer rost?": "сначала отвечает vera",
         "answer the question first: ot-A or pishet": "от туза, пишет",
+        "ne-prokhodit is not the true answer: say prokhodit": (
+            "«не проходит» — неверный ответ; верный: проходит"
+        ),
         "you do not hold the trump 7 (7h): answer ne-menyayu": "(7♥): ответьте «не меняю»",
         "you may not play Jd now": "В♦",
         "bidding is on: konets comes after the order": "идёт торговля",
