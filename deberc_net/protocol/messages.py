@@ -92,6 +92,7 @@ class Msg(StrEnum):
     WAITS_FOR_PLAYERS = "waits-for-players"
     WAITS_FOR_AWAY = "waits-for-away"
     AWAY_HELD = "away-held"
+    PLAYING_AWAY = "playing-away"
     FREE_SEAT = "free-seat"
     CLOCK_WARNING = "clock-warning"
     CLOCK_WARNING_LAST = "clock-warning-last"  # (this timeout would lose the game)
@@ -827,6 +828,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " того, кто не вернётся вовремя, освободится для другого игрока.",
     ),
     Msg.AWAY_HELD: ("{name} ({seconds} s left)", "{name} (осталось {seconds} с)"),
+    Msg.PLAYING_AWAY: (
+        "Disconnected, the seat held and the clock running: {names}.",
+        "Нет связи (место ждёт, часы идут): {names}.",
+    ),
     Msg.FREE_SEAT: ("(free)", "(свободно)"),
     Msg.CLOCK_WARNING: ("{seconds} s left to answer.", "Осталось {seconds} с на ответ."),
     Msg.CLOCK_WARNING_LAST: (

@@ -14,7 +14,7 @@ from deberc_net.game.cards import SUITS, card_str, parse_card
 from deberc_net.game.record import draws_per_trick, swap_trick
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, Phrase, phrase
 from deberc_net.protocol.render import tagged_lines
 
 from .ask_line import ask_line
@@ -190,6 +190,27 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
         session.send_watched(session.connection.render(ask), b"", table.id)
         return
     session.send(ask)
+    if whole and not session.machine:
+        away = players_away(table, seat)
+        if away is not None:
+            session.send(ev.info(away))
+
+
+def players_away(table: Table, seat: int | None) -> Phrase | None:
+    """For a person shown the table whole ('state', back at his seat, 'observe'): the
+    players away from this running match but ``seat``, how long each seat is still held
+    and that the clock runs. His view said "Waiting for ann." of an ann gone two minutes
+    ago, and only 'tables' told it (a tryout, s46); a program reads the away events."""
+    match = table.match
+    if match is None or match.over:
+        return None
+    now = trio.current_time()
+    names = tuple(
+        phrase(Msg.AWAY_HELD, name=table.seats[s] or "?", seconds=table.clocks.held_s(s, now))
+        for s in sorted(table.clocks.away_since)
+        if s != seat
+    )
+    return phrase(Msg.PLAYING_AWAY, names=names) if names else None
 
 
 def last_taken_this_deal(table: Table) -> ev.LastTrick | None:

@@ -214,6 +214,39 @@ async def test_the_away_notice_says_how_long_the_seat_is_held(
     )
 
 
+async def test_state_says_who_is_away_from_the_running_match(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """A player back at his seat, or asking 'state', read "Waiting for boris." of a
+    boris gone a minute before, and only 'tables' said he was away (a tryout, s46): a
+    person's whole view names the players away, how long each seat is still held, and
+    that the clock runs. A program's view is as it was: it reads the away events."""
+    port = await start_server(away_limit_ms=90_000)
+    anna, boris = await seat_people(port, connect, 2, "")
+    table = re.search(r"table (\d+)", next(x for x in anna.lines if x.startswith("You sit")))
+    assert table is not None
+    vera = await connect.human(port, "vera")
+    await vera.send("lang ru")
+    await vera.read_until(lambda line: line == "Язык: русский.")
+    cat = await connect.machine(port, "cat")
+    await boris.aclose()
+    await anna.read_until(lambda line: line.startswith("boris is disconnected"))
+    await anna.send("state")
+    assert re.fullmatch(
+        r"Disconnected, the seat held and the clock running: boris \((90|89|88) s left\)\.",
+        await anna.read_until(lambda line: line.startswith("Disconnected")),
+    )
+    await vera.send(f"observe {table.group(1)}")  # a watcher joining now, in Russian
+    assert re.fullmatch(
+        r"Нет связи \(место ждёт, часы идут\): boris \(осталось \d+ с\)\.",
+        await vera.read_until(lambda line: line.startswith("Нет связи")),
+    )
+    await cat.send(f"observe {table.group(1)}")
+    await cat.send("ping")
+    await cat.expect("ok", cmd="ping")
+    assert not [x for x in cat.lines if x.startswith("info ")]  # the machine style: as ever
+
+
 async def test_tables_tells_a_running_matchs_deal_and_score(port: int, connect: Connector) -> None:
     """'Table 38: moscow, 2 players, playing: anna, boris': no deal number nor score,
     which the web index shows."""
