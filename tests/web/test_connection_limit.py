@@ -284,3 +284,46 @@ def test_a_heads_query_of_too_many_fields_is_not_parsed_for_its_language() -> No
     assert head_lang(russian) is Lang.RU
     most = "&".join(["lang=ru", *(f"a={i}" for i in range(QUERY_FIELDS - 1))]).encode()
     assert head_lang(b"GET /?" + most + b" HTTP/1.1\r\n\r\n") is Lang.RU  # (16: read)
+
+
+async def read_or_not(web: WebServer, sent: bytes) -> bytes | None:
+    """What a new connection that sends ``sent`` is told; None if it was reset (a
+    refusal that did not read the request: the client may see the reset first)."""
+    try:
+        return await told(web, sent)
+    except trio.BrokenResourceError:
+        return None
+
+
+@pytest.mark.timeout(40)
+async def test_past_the_refused_connections_read_at_once_the_next_is_not_read(
+    start_web: StartWeb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """READING_MOST refused connections have their heads read at once: past them one is
+    told in English without a read (a loop of silent connections holds no more
+    descriptors the longer), and a place read is given back with its answer. (One
+    here, read till it closes: docs/web.md, "Languages".)"""
+    held_till_closed(monkeypatch)
+    monkeypatch.setattr("deberc_net.server.web.connection_limit.READING_MOST", 1)
+    monkeypatch.setattr("deberc_net.server.web.connection_limit.HEAD_S", 600.0)
+    web: WebServer = await start_web(web_connections_per_address=1)
+    get_ru = b"GET /?lang=ru HTTP/1.1\r\nHost: x\r\n\r\n"
+    english = refusal_text(Refusal.PER_ADDRESS, Lang.EN)
+    russian = refusal_text(Refusal.PER_ADDRESS, Lang.RU)
+    with trio.fail_after(30):
+        [held] = await held_open(web, 1)
+        assert (await told(web, get_ru)).endswith(russian)  # read: its place is free
+        silent = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+        # (the server reads the silent one once it has accepted it: from then on the
+        # others are not read, told in English or reset before their answer is read)
+        while (answer := await read_or_not(web, get_ru)) is not None and answer.endswith(russian):
+            await trio.sleep(0.01)
+        assert answer is None or answer.endswith(english), answer
+        await silent.send_eof()  # its head ends unsaid: English, and its place back
+        told_silent = b""
+        while data := await silent.receive_some(65536):
+            told_silent += data
+        assert told_silent.endswith(english), told_silent
+        assert (await told(web, get_ru)).endswith(russian)
+    await silent.aclose()
+    await held.aclose()
