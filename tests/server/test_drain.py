@@ -20,6 +20,7 @@ import trio
 
 from deberc_net.protocol.events import TableState
 from deberc_net.server.app import serve
+from deberc_net.server.cluster.node import Node
 from deberc_net.server.cluster.remote import RemoteTable
 from deberc_net.server.lobby import Lobby
 from deberc_net.server.running import LocalLink
@@ -339,6 +340,30 @@ async def test_a_seat_at_another_workers_waiting_table_does_not_hold_a_drain(
         assert lobby.drain.over()
         there.state = TableState.PLAYING  # a match there: waited for
         assert not lobby.drain.over()
+    finally:
+        store.close()
+
+
+async def test_a_stranger_counts_only_the_other_workers_matches_anyone_may_see(
+    nursery: trio.Nursery, tmp_path: Path
+) -> None:
+    """/api/health's ``playing`` (Drain.running(listed=True)) counts another worker's
+    match at a private table or a ladder's board no more than its own (docs/web.md,
+    "Health"); the drain counts them all. Node.others_playing, as the bus told them."""
+    config = make_config(tmp_path / "d.sqlite3")
+    store = open_store(config.db)
+    try:
+        lobby = Lobby(config, store, nursery, rule_book())
+        for number, private, board in ((9, False, None), (10, True, None), (11, False, "b")):
+            there = RemoteTable(number, build_ruleset(2, "moscow", ()), lobby, config, 0, owner=1)
+            there.state, there.private, there.board = TableState.PLAYING, private, board
+            lobby.tables[number] = there
+        node = SimpleNamespace(lobby=lobby, same_parent=lambda owner: owner == 1)
+        assert Node.others_playing(cast(Any, node)) == 3
+        assert Node.others_playing(cast(Any, node), listed=True) == 1
+        lobby.node = cast(Any, node)
+        node.others_playing = functools.partial(Node.others_playing, cast(Any, node))
+        assert (lobby.drain.running(), lobby.drain.running(listed=True)) == (3, 1)
     finally:
         store.close()
 
