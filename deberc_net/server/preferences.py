@@ -42,9 +42,10 @@ class Preferences:
         style = _one_choice(session, item, "style", Style)
         if style is None:
             return
+        was = (session.style, session.connection.tell)
         session.style = str(style)
         session.connection.tell = tell
-        self._changed(session)
+        self._changed(session, was != (session.style, tell))
         said = phrase(Msg.STYLE, style=session.style)
         told = (("tell", str(tell)),) if tells else ()
         session.send(ev.ok("style", said, (("style", session.style), *told)))
@@ -53,8 +54,9 @@ class Preferences:
         order = _one_choice(session, item, "sort", HandOrder)
         if order is None:
             return
+        was = session.connection.hand_order
         session.connection.hand_order = order
-        self._changed(session)
+        self._changed(session, was != order)
         said = phrase(Msg.SORT_RANK if order == HandOrder.RANK else Msg.SORT_STRENGTH)
         session.send(ev.ok("sort", said, (("sort", order),)))
 
@@ -62,8 +64,9 @@ class Preferences:
         choice = _one_choice(session, item, "clock", ClockChoice)
         if choice is None:
             return
+        was = session.connection.clock
         session.connection.clock = choice
-        self._changed(session)
+        self._changed(session, was != choice)
         c = self.lobby.config
         ms = c.bot_clock_ms if choice is ClockChoice.BOT else c.human_clock_ms
         said = phrase(Msg.CLOCK, seconds=ms // 1000)
@@ -77,17 +80,19 @@ class Preferences:
         lang = _one_choice(session, item, "lang", Lang)
         if lang is None:
             return
+        was = session.connection.lang
         session.connection.lang = lang
-        self._changed(session)
+        self._changed(session, was != lang)
         text = "Язык: русский." if lang == Lang.RU else "Language: English."
         session.send(ev.Ok("lang", text, (("lang", lang),)))
 
-    def _changed(self, session: Session) -> None:
-        """A setting of ``session`` changed: under serve --workers, the other workers'
-        stand-ins of its player speak to him in it at once (cluster/node.py; a session
-        not logged in has none)."""
+    def _changed(self, session: Session, changed: bool) -> None:
+        """A setting of ``session`` was set (``changed``: to another value): under serve
+        --workers, the other workers' stand-ins of its player speak to him in it at once
+        (cluster/node.py; a session not logged in has none). The same value again tells
+        nobody: each was a message to every worker (a read-back, s46)."""
         node = self.lobby.node
-        if node is not None and session.name is not None:
+        if changed and node is not None and session.name is not None:
             node.settings_changed(session)
 
     async def ping(self, session: Session, item: Command) -> None:
