@@ -13,15 +13,21 @@ from typing import Any
 
 import pytest
 import trio
-from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
+from trio_websocket import (
+    ConnectionClosed,
+    ConnectionRejected,
+    WebSocketConnection,
+    open_websocket_url,
+)
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import CloseConnection, Ping, Request
 
 from deberc_net.server.accounts import set_password
 from deberc_net.server.rematch import REMATCH_S
 from deberc_net.server.store import open_store
+from deberc_net.server.web.feed import COALESCE_S
 from deberc_net.server.web.serve import WEBSOCKET_PING_S
-from tests.server.client import LineClient, fields, is_event, play_machine
+from tests.server.client import LineClient, fields, is_event, play_machine, random_legal
 from tests.server.conftest import Connector
 
 from .conftest import WebServer
@@ -183,6 +189,65 @@ async def test_pages_come_and_go_and_each_gets_an_observers_lines(
             state_seq = seq_of(lines[1])
             first_seq = next(seq_of(line) for line in rest if seq_of(line) is not None)
             assert lines[1].startswith("state ") and first_seq == (state_seq or 0) + 1, name
+
+
+async def test_each_play_reaches_the_page_within_the_feeds_window(
+    start_web: StartWeb,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A play is on the page at most COALESCE_S after an observer's connection has it,
+    and at once after a quiet spell (the page's "within a second", docs/web.md): on
+    virtual time, exactly, through a deal of calls some quick and some slow.
+    (tests/web/test_browser.py shows each card drawn in Chromium before the next call,
+    with no timed window.)"""
+    web: WebServer = await start_web()
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    carl = await connect.machine(web.port, "carl")  # an observer's connection
+    await ann.send("new 2 short")
+    await ann.expect("ok", cmd="sit", table="1")
+    await carl.send("observe 1")
+    await carl.expect("ok", cmd="observe")
+    told: dict[int, float] = {}  # a play's seq: when the observer's connection had it
+    shown: dict[int, float] = {}  # ... and the page
+
+    async def observer() -> None:
+        while not is_event(line := await carl.read_until(lambda _: True, 60), "match-end"):
+            if is_event(line, "play"):
+                told[seq_of(line) or 0] = trio.current_time()
+
+    async def player(client: LineClient, rng: random.Random) -> None:
+        while not is_event(line := await client.read_until(lambda _: True, 60), "match-end"):
+            tag, said = fields(line)
+            assert tag != "error", line
+            if tag == "ask":
+                await trio.sleep(rng.choice((0.05, 0.1, 0.5, 1.0)))  # thinking (virtual)
+                await client.send(f"{random_legal(said, rng)} seq={said['seq']}")
+
+    async def page(socket: WebSocketConnection) -> None:
+        while True:
+            for line in lines_of(await text_of(socket)):
+                if is_event(line, "play"):
+                    shown[seq_of(line) or 0] = trio.current_time()
+                if is_event(line, "match-end"):
+                    return
+
+    with trio.fail_after(600):  # (virtual time: a hang's limit, passed at once)
+        async with open_websocket_url(live_url(web, 1)) as socket, trio.open_nursery() as nursery:
+            await text_of(socket)  # its 'ok' and the table's state
+            nursery.start_soon(observer)
+            nursery.start_soon(page, socket)
+            await bob.send("sit 1")
+            await bob.expect("ok", cmd="sit")
+            nursery.start_soon(player, ann, random.Random(1))
+            nursery.start_soon(player, bob, random.Random(2))
+    assert len(told) >= 16 and shown.keys() == told.keys()
+    waited = {seq: shown[seq] - told[seq] for seq in told}
+    assert max(waited.values()) <= COALESCE_S, waited
+    assert min(waited.values()) == 0, waited  # the first play after a quiet spell: at once
+    assert len(set(waited.values())) > 1, waited  # and some waited for the window's end
 
 
 async def test_live_sockets_are_capped_and_unknown_tables_refused(

@@ -122,14 +122,16 @@ async def test_a_match_with_no_rematch_on_offer_closes_its_pages_at_its_end(
     await ann.send("new 2 short")
     await ann.expect("ok", cmd="sit", table="1")
     url = f"ws://127.0.0.1:{web.http_port}/live/table/1"
-    with trio.fail_after(30):
-        async with open_websocket_url(url) as page:
+    async with open_websocket_url(url) as page:
+        with trio.fail_after(30):
             await text_of(page)
             await ann.send("bot random")
             await ann.expect("ok", cmd="bot")
             await play_machine(ann, random.Random(7), timeout=BOT_START_S)
-            ended = trio.current_time()
+        # the close itself waited for, with a hang's limit a third of the offer's 60 s
+        # (a house bot is a process: real time, where a loaded host's stall of a few
+        # seconds is no failure; a close held for the offer is)
+        with trio.fail_after(REMATCH_S / 3):
             lines, notes = await to_the_end(page)
-            assert trio.current_time() - ended < 5 * CLOSED_CHECK_S  # (the offer: 60 s)
     assert is_event(lines[-1], "match-end")
     assert not [note for note in notes if "rematch_offer" in note]
