@@ -488,10 +488,15 @@ def test_the_link_gives_up_saying_how_often_it_tried_and_what_the_keys_do() -> N
 
 
 @pytest.mark.timeout(60)
-def test_a_goodbye_the_client_did_not_ask_for_is_not_followed_by_tries(tmp_path: Path) -> None:
+def test_a_goodbye_the_client_did_not_ask_for_is_not_followed_by_tries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """docs/play.md: after a goodbye from the server it did not ask for (another client
     logged in under the name) the client does not try again by itself; it says what the
     keys do and waits."""
+    # a try after a drop would come FIRST_PAUSE_S later: 0.02 s here, not 0.5 (the wait
+    # for none below is a quarter second, not a whole one)
+    monkeypatch.setattr("clients.play.link.FIRST_PAUSE_S", 0.02)
     said = Said()
     in_, told = said.awaited("ok cmd=login name=dup"), said.awaited("Ctrl+R connects again")
     with ServerThread(tmp_path / "db.sqlite3") as server:
@@ -506,8 +511,8 @@ def test_a_goodbye_the_client_did_not_ask_for_is_not_followed_by_tries(tmp_path:
                 while b"Hello, dup" not in reader.readline():
                     pass
                 assert told.wait(20), said.lines
-                # a try would come 0.5 s after the drop: none in twice that
-                time.sleep(1.0)
+                # a try would come 0.02 s after the drop: none in a dozen times that
+                time.sleep(0.25)
         finally:
             link.stop()
         assert not server.errors, server.errors

@@ -24,6 +24,21 @@ from .serve_process import started
 REQUESTS = 300  # of table.js (19 KB): more than the kernel buffers on both ends take
 
 
+def unsent(server_port: int, client_port: int) -> int:
+    """The bytes the server's end of a loopback connection holds unsent or unacked
+    (/proc/net/tcp's tx_queue): on loopback, more than none once the peer's window is
+    shut, the server then waiting to write."""
+    with open("/proc/net/tcp") as table:
+        for row in table.readlines()[1:]:
+            local, remote, _, queues = row.split()[1:5]
+            if (int(local.split(":")[1], 16), int(remote.split(":")[1], 16)) == (
+                server_port,
+                client_port,
+            ):
+                return int(queues.split(":")[0], 16)
+    return 0
+
+
 @pytest.mark.timeout(60)
 def test_a_web_client_that_never_reads_holds_up_no_stop(tmp_path: Path) -> None:
     settings = tmp_path / "server.toml"
@@ -40,7 +55,12 @@ def test_a_web_client_that_never_reads_holds_up_no_stop(tmp_path: Path) -> None:
         stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
         stuck.connect(("127.0.0.1", http))
         stuck.sendall(b"GET /static/table.js HTTP/1.1\r\nHost: x\r\n\r\n" * REQUESTS)
-        time.sleep(1)  # its answers fill the buffers, and the server waits to write
+        # its answers fill the buffers, and the server waits to write (seen, not a
+        # second slept: a loaded host took longer)
+        deadline = time.monotonic() + 20
+        while not unsent(http, stuck.getsockname()[1]):
+            assert time.monotonic() < deadline, "the server's writes never waited"
+            time.sleep(0.05)
         with urllib.request.urlopen(f"http://127.0.0.1:{http}/api/tables", timeout=5) as reply:
             assert json.loads(reply.read()) == {"tables": []}  # others are served meanwhile
         proc.send_signal(signal.SIGTERM)
