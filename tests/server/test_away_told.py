@@ -64,7 +64,7 @@ async def ann_and_bob_playing(tmp_path: Path) -> AsyncIterator[Playing]:
 
 
 async def test_a_second_away_neither_restarts_the_limit_nor_is_told_again(
-    tmp_path: Path,
+    tmp_path: Path, virtual_clock: trio.testing.MockClock, jump_when_idle: None
 ) -> None:
     # (his worker, and the other that took his worker for dead and then heard it again)
     async with ann_and_bob_playing(tmp_path) as playing:
@@ -72,7 +72,7 @@ async def test_a_second_away_neither_restarts_the_limit_nor_is_told_again(
         table.post(Away("ann"))
         await told_until(bob, "kind=away")
         since = dict(table.clocks.away_since)
-        await trio.sleep(0.5)
+        await trio.sleep(0.5)  # (virtual)
         table.post(Away("ann"))  # the second word of it
         # read by the table once it tells ann of bob's away posted after it (its
         # messages are read in order), not after a wait a loaded machine may outlast

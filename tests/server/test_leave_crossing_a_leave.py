@@ -26,7 +26,10 @@ async def _say(lobby: Lobby, session: Session, line: str) -> str:
 
 
 async def test_a_leave_that_crossed_the_others_leave_keeps_no_seek(
-    db_path: Path, nursery: trio.Nursery
+    db_path: Path,
+    nursery: trio.Nursery,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     store = open_store(str(db_path), serving=True)
     try:
@@ -51,7 +54,7 @@ async def test_a_leave_that_crossed_the_others_leave_keeps_no_seek(
             assert victim not in lobby.matchmaking.seekers
             # the next seeker waits for someone else: the victim left
             assert "ok cmd=seek" in await _say(lobby, third, "seek 2")
-            await trio.sleep(0.5)
+            await trio.sleep(0.5)  # (virtual: all that half second brings has run)
             assert lobby.matchmaking.seekers == [third]
             assert victim.table is None
     finally:
