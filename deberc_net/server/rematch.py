@@ -455,7 +455,8 @@ class Rematches:
         table not private (its watchers are not told, _tell_watchers). None: nothing to
         wait for (none offered, off already, or not his to hear of). Of another worker's
         table (under ``serve --workers``), the stand-in of the offer its worker keeps,
-        as that worker told a web page's session here (cluster/node.py)."""
+        as that worker told a web page's session here (cluster/node.py): ended already,
+        should its end or its worker's loss have come before the close was noticed."""
         node = self.lobby.node
         if table.remote:
             return None if node is None else node.followed_offer(table, watcher)

@@ -2,8 +2,10 @@
 it into its rematch as a page of its own worker's table does (docs/web.md, "The live
 socket"): told the offer stands and its time, then where the rematch starts (the line a
 watcher gets) or that none comes, its socket closing with the offer; and closing so,
-as for an offer not taken, when worker 1 is lost while it stands. (Before, the offer
-was worker 1's alone: the page's socket closed at the match's end, told nothing.)"""
+as for an offer not taken, when worker 1 is lost while it stands, or stopped (a rolling
+restart, docs/scaling.md: its offers called off before its 'bye'), even the moment the
+match ends, before the page's worker noticed the table's close. (Before, the offer was
+worker 1's alone: the page's socket closed at the match's end, told nothing.)"""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ LATE_S = 5
 
 
 @pytest.mark.timeout(170)  # its fail_after(120), then its clean-up
-@pytest.mark.parametrize("end", ["taken", "left", "timeout", "killed"])
+@pytest.mark.parametrize("end", ["taken", "left", "timeout", "killed", "stopped", "stopped-at-end"])
 async def test_a_page_follows_another_workers_match_into_its_rematch(
     postgres_url: str, tmp_path: Path, end: str
 ) -> None:
@@ -68,6 +70,9 @@ async def test_a_page_follows_another_workers_match_into_its_rematch(
                     async with trio.open_nursery() as nursery:
                         for seat, player in enumerate((ann, bob)):
                             nursery.start_soon(play_machine, player, random.Random(seat), None, 30)
+                    if end == "stopped-at-end":
+                        await _stopped_at_the_end(workers, page)
+                        return
                     # told after the match's end, with its time (failed before: the
                     # socket closed at the end, with no note)
                     lines, seconds = await to_the_offer(page)
@@ -124,4 +129,22 @@ async def _called_off(end: str, ann: LineClient, bob: LineClient, workers: Worke
         await ann.expect("rematch", off="left", timeout=10)
     elif end == "killed":
         os.kill(workers.pids[1], signal.SIGKILL)
+    elif end == "stopped":  # a rolling restart: its offers off, then its 'bye'
+        os.kill(workers.pids[1], signal.SIGTERM)
     return trio.current_time()
+
+
+async def _stopped_at_the_end(workers: Workers, page: WebSocketConnection) -> None:
+    """Worker 1 stops as the match ends, its table closed: at worker 0 the offer's
+    end (or its worker's loss) may come before the page's feed has noticed the close
+    (it looks every CLOSED_CHECK_S). The page is told the offer ended untaken all the
+    same, told first that it stood or not, and closes at once (before: closed with no
+    note, as for a match that offered none, when the stop came first)."""
+    os.kill(workers.pids[1], signal.SIGTERM)
+    stepped = trio.current_time()
+    lines, told = await to_the_end(page)
+    notes = [note for note in told if "rematch_offer" in note]
+    assert trio.current_time() - stepped < REMATCH_S / 4
+    assert any(is_event(line, "match-end") for line in lines), lines[-3:]
+    assert notes[-1:] == [{"rematch_offer": None}], notes
+    assert all(isinstance(n["rematch_offer"], int) for n in notes[:-1]), notes

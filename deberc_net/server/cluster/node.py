@@ -904,27 +904,30 @@ class Node:
         self.page_offers[session.id] = Followed(message["w"], message["table"], deadline)
 
     def _page_offer_end(self, message: dict[str, Any]) -> None:
+        # (kept, ended, till the feed lets its session go: its end may come before
+        # the feed has noticed the table's close, and the page is told it all the same)
         offer = self.page_offers.get(message["s"])
         if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
-            del self.page_offers[message["s"]]
-            taken = message.get("taken")
-            offer.taken = taken if isinstance(taken, int) else None
-            offer.ended.set()
+            if not offer.ended.is_set():
+                taken = message.get("taken")
+                offer.taken = taken if isinstance(taken, int) else None
+                offer.ended.set()
 
     def _page_offers_lapse(self, worker: int) -> None:
-        """``worker``, forgotten, kept the offers pages here follow: each ends untaken."""
-        for sid, offer in list(self.page_offers.items()):
+        """``worker``, forgotten, kept the offers pages here follow: each ends untaken
+        (kept, as at its end: ``_page_offer_end``)."""
+        for offer in self.page_offers.values():
             if offer.owner == worker:
-                del self.page_offers[sid]
                 offer.ended.set()
 
     def followed_offer(self, table: Table, session: Session) -> Followed | None:
         """The offer of another worker's ``table`` that ``session`` (a web page's feed's)
-        follows, as that worker told it: while it stands (Rematches.followed)."""
+        follows, as that worker told it: while it stands, or ended since it was told
+        (Rematches.followed: the feed may notice the table's close after the offer's
+        end, or its worker's loss, came here)."""
         offer = self.page_offers.get(session.id)
         if (
             offer is None
-            or offer.ended.is_set()
             or not isinstance(table, RemoteTable)
             or (offer.owner, offer.table) != (table.owner, table.id)
         ):

@@ -304,7 +304,9 @@ class Feed:
         # no page joins a closed table, and these are sent next to nothing now: not
         # counted among the pages that share LIVE_MESSAGES_PER_S (window)
         del self.feeds[self.table.id]
-        self.tell({"rematch_offer": math.ceil(offer.deadline - trio.current_time())})
+        if not offer.ended.is_set():  # (another worker's, ended before the close was
+            # noticed: told its end alone)
+            self.tell({"rematch_offer": math.ceil(offer.deadline - trio.current_time())})
         while self.pages and not offer.ended.is_set():
             with trio.move_on_at(min(trio.current_time() + CLOSED_CHECK_S, offer.deadline)):
                 await offer.ended.wait()
