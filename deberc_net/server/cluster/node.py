@@ -907,11 +907,14 @@ class Node:
         # (kept, ended, till the feed lets its session go: its end may come before
         # the feed has noticed the table's close, and the page is told it all the same)
         offer = self.page_offers.get(message["s"])
-        if offer is not None and (offer.owner, offer.table) == (message["w"], message["table"]):
-            if not offer.ended.is_set():
-                taken = message.get("taken")
-                offer.taken = taken if isinstance(taken, int) else None
-                offer.ended.set()
+        if (
+            offer is not None
+            and (offer.owner, offer.table) == (message["w"], message["table"])
+            and not offer.ended.is_set()
+        ):
+            taken = message.get("taken")
+            offer.taken = taken if isinstance(taken, int) else None
+            offer.ended.set()
 
     def _page_offers_lapse(self, worker: int) -> None:
         """``worker``, forgotten, kept the offers pages here follow: each ends untaken
