@@ -23,7 +23,7 @@ import trio
 
 from deberc_net.game import events as g
 from deberc_net.game import seeding
-from deberc_net.game.calls import KONETS, MENYAYU, NE_MENYAYU, PAS, Call
+from deberc_net.game.calls import KONETS, MENYAYU, NE_MENYAYU, PAS, ROST, Call
 from deberc_net.game.calls import PLAY as PLAY_CALL  # (phases.PLAY is the phase)
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, card_str, make, suit_of
 from deberc_net.game.clock import Clocks, automatic_call
@@ -98,7 +98,14 @@ from .table_messages import (
     Unobserve,
     requester_of,
 )
-from .table_views import last_taken_this_deal, send_history, send_last, send_sheet, send_state
+from .table_views import (
+    last_taken_this_deal,
+    pair_answers,
+    send_history,
+    send_last,
+    send_sheet,
+    send_state,
+)
 from .watch_news import WatchNews
 
 if TYPE_CHECKING:
@@ -208,8 +215,10 @@ class Table:
     # the name key of each name seated here (the names a table ever seats are few)
     _keys: dict[str, str] = attrs.field(init=False, factory=dict)
     _talk: KeptTalk = attrs.field(init=False, factory=KeptTalk)  # the asks' talk field, kept
-    # the seq of the last trick told: a question asked right after it was raised by the
-    # trick, not by a call the others heard (Tertz's break of the deck)
+    # the seq of the last event after which the other seats are shown the question now
+    # open and whom the table waits for (_tell_waiting): a trick's, its question raised by
+    # the trick, not by a call the others heard (Tertz's break of the deck); a rost?'s
+    # answered for the pair by the declarer's partner (docs/rules.md §8)
     _trick_seq: int = attrs.field(init=False, default=-1)
     # each seat's session (None: empty, or nobody online), as looked up when the lobby's
     # ``online`` had made ``_seated_at`` changes, and those present in seat order: kept
@@ -1328,7 +1337,8 @@ class Table:
         who took it), and a tryout's winner of the first trick waited in silence (s45).
         A program reads ``pending`` and ``to_act`` in the asker's ask and its next
         ``state`` (docs/protocol.md §6.3): told nothing new. A watcher in the human
-        style is shown it as well, as its ``state`` would (s46)."""
+        style is shown it as well, as its ``state`` would (s46). So too a rost? the
+        declarer's partner answers for the pair: its line said only who asked (s46)."""
         for other, session in enumerate(self._seated):
             if other == seat or session is None or session.connection.style != HUMAN:
                 continue
@@ -1601,6 +1611,15 @@ class Table:
                 else:
                     self._event(event)
             if events and type(events[-1]) is g.TrickTaken:  # (what the next ask may be about)
+                self._trick_seq = self.seq
+            elif (
+                events
+                and type(last := events[-1]) is g.CallMade
+                and last.call.name == ROST
+                and pair_answers(match)
+            ):
+                # the partner answers: the call's line named only its asker, and the
+                # declarer's own word was refused as "waiting for pc" (a tryout, s46)
                 self._trick_seq = self.seq
         if match.result is not None:  # (Match.over, read inline: every call)
             return

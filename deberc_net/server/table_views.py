@@ -15,15 +15,29 @@ from deberc_net.game.record import draws_per_trick, swap_trick
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, Phrase, phrase
-from deberc_net.protocol.render import tagged_lines
+from deberc_net.protocol.render import pair_rost_owner, tagged_lines
 
 from .ask_line import ask_line
 
 if TYPE_CHECKING:
     from deberc_net.game.deal import Deal
+    from deberc_net.game.match import Match
 
     from .session import Session
     from .table import Table
+
+
+def pair_answers(match: Match) -> bool:
+    """Whether the rost? open now is answered for the pair by the declarer's partner
+    (four players, docs/rules.md §8): the others are then shown whom the table waits
+    for, the call's own line having named only its asker (a tryout, s46)."""
+    deal = match.deal
+    pending = deal.pending
+    if pending is None or len(match.names) != 4:
+        return False
+    talk = [(e.seat, e.call.token()) for e in deal.log if e.call.name != PLAY]
+    owner = pair_rost_owner((pending.kind, pending.asker, pending.answerer), 4, talk)
+    return owner is not None
 
 
 def history_deals(

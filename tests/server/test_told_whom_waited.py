@@ -1,0 +1,64 @@
+"""What a person is told of whom the table waits for, and why, over real sockets (a
+black-box tryout over nc, s46): a rost? the declarer's partner answers for the pair
+(docs/rules.md §8) shown to every seat and watcher in the human style, not only to
+the answerer; scripted deals (the server's ``match_seed``, docs/settings.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+
+from .client import LineClient, fields
+from .conftest import Connector
+
+StartServer = Callable[..., Awaitable[int]]
+
+
+async def _seated(connect: Connector, port: int, names: tuple[str, ...]) -> list[LineClient]:
+    """People at one new table, seated in ``names``' order (the first opened it)."""
+    people = [await connect.human(port, name) for name in names]
+    await people[0].send(f"new {len(names)}")
+    sat = await people[0].read_until(lambda x: x.startswith("You sit at table"))
+    table = int(re.findall(r"\d+", sat)[0])
+    for person in people[1:]:
+        await person.send(f"sit {table}")
+        await person.read_until(lambda x: x.startswith("You sit at table"))
+    return people
+
+
+async def test_a_rost_the_partner_answers_is_told_to_every_seat_and_watcher(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """pa orders and declares a terts; pb asks rost?, which pc answers for the pair with
+    his better terts. pa, pb and pd saw only "pb: rost?", and pa's own "ot tuza" was
+    refused as waiting for pc: each is now shown the question and whom the table waits
+    for (a Russian seat in Russian), a human-style watcher too; a machine-style
+    watcher's lines are as before (the call's event only)."""
+    port = await start_server(match_seed="q3106")
+    pa, pb, pc, pd = await _seated(connect, port, ("pa", "pb", "pc", "pd"))
+    await pd.send("lang ru")
+    await pd.read_until(lambda x: x.startswith("Язык"))
+    table = 1
+    eve = await connect.human(port, "eve")
+    await eve.send(f"observe {table}")
+    bot = await connect.machine(port, "bot")
+    await bot.send(f"observe {table}")
+    await bot.expect("ok", cmd="observe")
+    for word in ("igrayu", "terts", "7s"):
+        await pa.read_until(lambda x: x.startswith("Your call"))
+        await pa.send(word)
+    await pb.read_until(lambda x: x.startswith("Your call") and "rost?" in x)
+    await pb.send("rost?")
+    await pc.read_until(lambda x: "you answer for the pair" in x)
+    for person in (pa, pb, eve):
+        await person.read_until(lambda x: x == "pb: rost?")
+        told = await person.read_until(lambda x: "(rost?)" in x)
+        assert "pc answers for the pair" in told, told
+        await person.read_until(lambda x: x == "Waiting for pc.")
+    await pd.read_until(lambda x: x == "pb: рост?")
+    await pd.read_until(lambda x: "(«рост?»): за пару отвечает" in x)
+    await pd.read_until(lambda x: x.startswith("  pc своей комбинацией"))
+    await pd.read_until(lambda x: x == "Ход игрока pc.")
+    said = await bot.read_until(lambda x: x.startswith("event ") and "call=rost?" in x)
+    assert fields(said)[1]["seat"] == "1"
+    assert not [x for x in await bot.caught_up() if x.startswith("state ")]
