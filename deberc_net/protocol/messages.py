@@ -167,6 +167,7 @@ class Msg(StrEnum):
     STATE_TALK = "state-talk"
     STATE_SHOWN = "state-shown"
     STATE_TRICKS = "state-tricks"
+    SEVENS_NOW = "sevens-now"
     VOID_ALL_PASSED = "void-all-passed"
     VOID_SEVENS = "void-sevens"
     SHEET_ROW = "sheet-row"
@@ -1068,6 +1069,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.STATE_TALK: ("Talk: {talk}", "Разговор: {talk}"),
     Msg.STATE_SHOWN: ("Shown: {shown}", "Показано: {shown}"),
     Msg.STATE_TRICKS: ("Tricks taken: {tricks}.", "Взято взяток: {tricks}."),
+    # four sevens held while another is to act (docs/rules.md §2: even out of turn)
+    Msg.SEVENS_NOW: (
+        "You may say {call} now, out of turn: the deal is dealt again.",
+        "Можно сказать «{call}» сейчас, не в свой ход: раздачу сдадут заново.",
+    ),
     Msg.VOID_ALL_PASSED: (" (all passed)", " (все спасовали)"),
     Msg.VOID_SEVENS: (" (four sevens)", " (четыре семёрки)"),
     Msg.SHEET_BIDES: ("  bides {bides}", "  байды {bides}"),

@@ -1624,6 +1624,8 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         out.append(f"Your call{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
         out.append(f"Waiting for {n[v.to_act]}.")
+        if C.SEVENS in v.legal:  # no prompt offers it out of turn (a tryout, s46)
+            out.append(_say(Lang.EN, Msg.SEVENS_NOW, call=spoken_call(C.SEVENS, e.words)))
     return out
 
 

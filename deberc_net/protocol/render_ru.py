@@ -429,6 +429,8 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         out.append(f"Ваш ход{clock}: {options}")
     elif v.to_act is not None and v.seat != v.to_act:
         out.append(f"Ход игрока {n[v.to_act]}.")  # (not «Ждём Гена»: a name as written)
+        if C.SEVENS in v.legal:  # as in English
+            out.append(phrase(Msg.SEVENS_NOW, call=ru_call(C.SEVENS, e.words)).text(Lang.RU))
     return out
 
 

@@ -1,12 +1,16 @@
 """What a person is told of whom the table waits for, and why, over real sockets (a
 black-box tryout over nc, s46): a rost? the declarer's partner answers for the pair
 (docs/rules.md §8) shown to every seat and watcher in the human style, not only to
-the answerer; scripted deals (the server's ``match_seed``, docs/settings.md)."""
+the answerer; four sevens held while another is to act, which may be shown now, out of
+turn (docs/rules.md §2), told to their holder. Scripted deals (the server's
+``match_seed``, docs/settings.md)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+
+import pytest
 
 from .client import LineClient, fields
 from .conftest import Connector
@@ -62,3 +66,50 @@ async def test_a_rost_the_partner_answers_is_told_to_every_seat_and_watcher(
     said = await bot.read_until(lambda x: x.startswith("event ") and "call=rost?" in x)
     assert fields(said)[1]["seat"] == "1"
     assert not [x for x in await bot.caught_up() if x.startswith("state ")]
+
+
+@pytest.mark.parametrize(
+    ("lang", "waiting", "hint", "said"),
+    [
+        (
+            "en",
+            "Waiting for sb.",
+            "You may say chetyre semerki now, out of turn: the deal is dealt again.",
+            "sa: chetyre semerki",
+        ),
+        (
+            "ru",
+            "Ход игрока sb.",
+            "Можно сказать «четыре семёрки» сейчас, не в свой ход: раздачу сдадут заново.",
+            "sa: четыре семёрки",
+        ),
+    ],
+    ids=["en", "ru"],
+)
+async def test_four_sevens_held_while_another_bids_are_offered_out_of_turn(
+    start_server: StartServer, connect: Connector, lang: str, waiting: str, hint: str, said: str
+) -> None:
+    """sa holds the four sevens and sb bids first: sa was shown only whom the table
+    waits for, with no word that he may show them now (docs/rules.md §2: "even out of
+    turn"), which no prompt of his offers. He is told, in his language, and nobody
+    else is; what he is told works."""
+    port = await start_server(match_seed="s3724")
+    sa = await connect.human(port, "sa")
+    if lang == "ru":
+        await sa.send("lang ru")
+        await sa.read_until(lambda x: x.startswith("Язык"))
+    sb = await connect.human(port, "sb")
+    await sa.send("new 2")
+    await sa.read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
+    await sb.send("sit 1")
+    await sa.read_until(lambda x: x == waiting)
+    assert await sa.read_until(lambda _: True) == hint
+    await sb.read_until(lambda x: x.startswith("Your call"))
+    await sa.send("state")
+    await sa.read_until(lambda x: x == waiting)
+    assert await sa.read_until(lambda _: True) == hint
+    await sa.send(hint.split("«")[1].split("»")[0] if lang == "ru" else "chetyre semerki")
+    await sa.read_until(lambda x: x == said)
+    told = await sb.read_until(lambda x: x.startswith("sa:"))
+    assert told == "sa: chetyre semerki"
+    assert not [x for x in sb.lines if "out of turn" in x]
