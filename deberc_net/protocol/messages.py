@@ -113,6 +113,7 @@ class Msg(StrEnum):
     SEEK_KEPT = "seek-kept"
     SEEK_KEPT_PLACE = "seek-kept-place"
     SEEK_APART = "seek-apart"
+    SEEK_PASSED = "seek-passed"
     UNSEEK = "unseek"
     SHUTTING_DOWN = "shutting-down"
     # a drain: the server restarts once its running matches are over (§11.4a)
@@ -901,6 +902,14 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SEEK_APART: (
         ", and are not matched with {name} again for {minutes} min",
         ", и с {name} вас {minutes} мин не сведут",
+    ),
+    # a seek passing a waiting table of its game by, kept apart from someone there
+    # (not named: an address may be what keeps them apart, docs/protocol.md §5.5)
+    Msg.SEEK_PASSED: (
+        "A table waiting for this game is passed over: a match was left early between"
+        " you and someone there, so you are not matched for {minutes} min more.",
+        "Стол, который ждёт эту партию, пропущен: недавно партию покинули, и вас с"
+        " одним из его игроков не сведут ещё {minutes} мин.",
     ),
     Msg.SEEK_RESERVED: (
         "Waiting for a table reserved for you.",

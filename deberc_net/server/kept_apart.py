@@ -112,6 +112,34 @@ def apart_from_names(a: Session, names: Iterable[str], now: float) -> bool:
     return any(keeps_apart(a.left_by, name, None, now, None) for name in names)
 
 
+def apart_until(a: Session, b: Session | None, name: str | None, now: float) -> float:
+    """Until when matchmaking keeps ``a`` apart from ``b`` (either way), or from a player
+    of name key ``name`` whose session is not at hand (``b`` None: one seated and away,
+    by the name alone); ``now`` or before: not apart. What a seeker passed over is told
+    ("… for N min more": docs/protocol.md §5.5)."""
+    ends = [kept_until(a.left_by, name if b is None else _key(b), None, now, None)]
+    if b is not None:
+        at_a, at_b = address_of(a), address_of(b)
+        ends.append(kept_until(a.left_by, _key(b), at_b, now, at_a))
+        ends.append(kept_until(b.left_by, _key(a), at_a, now, at_b))
+    return max(ends)
+
+
+def kept_until(
+    kept: tuple[Left, ...], name: str | None, address: str | None, now: float, own: str | None
+) -> float:
+    """``keeps_apart``'s answer as a time: until when it holds (``now``: it does not
+    now).
+    By the name, till its last entry ends; by an address, while two of its entries
+    live: till the second latest ends."""
+    live = [k for k in kept if k.until > now]
+    by_name = [k.until for k in live if name is not None and k.name == name]
+    by_address = sorted(k.until for k in live if address is not None and k.address == address)
+    if address == own or len(by_address) < ADDRESS_NAMES:
+        by_address = []
+    return max([now, *by_name, *by_address[-ADDRESS_NAMES : -ADDRESS_NAMES + 1]])
+
+
 def earliest_end(sessions: Iterable[Session], now: float) -> float | None:
     """When the first of what keeps these players apart from anyone ends, if anything
     does: a seeker kept apart may be matched from then on."""

@@ -27,7 +27,7 @@ from deberc_net.protocol.refusals import rules_refused
 from deberc_net.protocol.said_back import said_back
 
 from .accounts import name_key
-from .kept_apart import Left, apart, apart_from_names, earliest_end, noted
+from .kept_apart import Left, apart, apart_from_names, apart_until, earliest_end, noted
 from .reserve_words import reserve_words
 from .table_messages import Observe, Sit
 
@@ -250,8 +250,31 @@ class Matchmaking:
             self.seekers.append(session)
         self._seeking_now(session, settings)
         self.place(session, settings, answers=True)
+        if not session.machine and session in self.seekers:
+            self._tell_passed(session, settings)
         for table in given_up:  # its seat goes to one waiting for that game
             self.fill(table)
+
+    def _tell_passed(self, session: Session, settings: GameSettings) -> None:
+        """A person left waiting by his 'seek' beside a waiting table of its game, kept
+        apart from someone there after a match left early (docs/protocol.md §5.5), is
+        told so and for how long, not who: "Waiting for …" alone had him wonder why he
+        was not seated there (a tryout, s46). A program's lines are as they were."""
+        passed: list[Table] = []
+        if self.open_table_for(settings, session, passed) is not None or not passed:
+            return
+        now = trio.current_time()
+        ends = []
+        for table in passed:
+            people = self._people(table)
+            names = {name_key(p.name) for p in people if p.name is not None}
+            away = [name_key(n) for n in table.seats if n is not None and name_key(n) not in names]
+            until = [apart_until(session, p, None, now) for p in people]
+            until += [apart_until(session, None, n, now) for n in away]
+            ends.append(max(until, default=now))
+        minutes = math.ceil((min(ends) - now) / 60)
+        if minutes > 0:
+            session.send(ev.info(phrase(Msg.SEEK_PASSED, minutes=minutes)))
 
     def _coming_to(self, session: Session) -> list[Table]:
         """The waiting tables whose seat is on its way to ``session`` (promised, its Sit

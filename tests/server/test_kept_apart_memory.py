@@ -14,6 +14,7 @@ from deberc_net.server.kept_apart import (
     KEPT_UNKNOWN,
     Left,
     keeps_apart,
+    kept_until,
     noted,
 )
 
@@ -70,3 +71,22 @@ def test_the_memory_stays_bounded_and_what_is_over_goes_first() -> None:
     # all of it over: one more leaves only himself
     later = noted(kept, Left("last", "10.0.0.9", 10_000.0 + APART_S), 10_000.0)
     assert later == (Left("last", "10.0.0.9", 10_000.0 + APART_S),)
+
+
+def test_kept_until_is_when_keeps_apart_stops_holding() -> None:
+    """What a seek passing a table by is told ("for N min more", docs/protocol.md
+    §5.5): by the name, till its entry ends; by an address two names left from, till
+    the second latest of them ends; never by one's own address."""
+    kept = _grieved([("grief0", "10.0.0.2"), ("grief1", "10.0.0.2"), ("grief2", "10.0.0.2")])
+    cases = [
+        ("grief2", "10.0.0.7", "10.9.9.9"),  # the name
+        ("anyone", "10.0.0.2", "10.9.9.9"),  # the address: grief1's end, the second latest
+        ("anyone", "10.0.0.2", "10.0.0.2"),  # his own address: not at all
+        ("honest", "10.0.1.1", "10.9.9.9"),
+    ]
+    for name, address, own in cases:
+        until = kept_until(kept, name, address, 3.0, own)
+        assert keeps_apart(kept, name, address, until - 0.5, own) == (until > 3.0)
+        assert not keeps_apart(kept, name, address, until, own)
+    assert kept_until(kept, "anyone", "10.0.0.2", 3.0, "10.9.9.9") == 1.0 + APART_S
+    assert kept_until(kept, "grief2", None, 3.0, None) == 2.0 + APART_S

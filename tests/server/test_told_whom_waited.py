@@ -113,3 +113,68 @@ async def test_four_sevens_held_while_another_bids_are_offered_out_of_turn(
     told = await sb.read_until(lambda x: x.startswith("sa:"))
     assert told == "sa: chetyre semerki"
     assert not [x for x in sb.lines if "out of turn" in x]
+
+
+@pytest.mark.parametrize(
+    ("lang", "passed"),
+    [
+        (
+            "en",
+            "A table waiting for this game is passed over: a match was left early between"
+            " you and someone there, so you are not matched for 10 min more.",
+        ),
+        (
+            "ru",
+            "Стол, который ждёт эту партию, пропущен: недавно партию покинули, и вас с"
+            " одним из его игроков не сведут ещё 10 мин.",
+        ),
+    ],
+    ids=["en", "ru"],
+)
+async def test_a_seek_passing_a_table_by_for_a_recent_leave_says_so(
+    start_server: StartServer, connect: Connector, lang: str, passed: str
+) -> None:
+    """bob left ann's match at once; ann opens a table of the same game and bob seeks
+    it: matchmaking keeps them apart for 10 min (docs/protocol.md §5.5) and bob was told
+    only "Waiting for a 2-player moscow game.", as if no table waited. He is told the
+    table is passed over and for how long, not by whom; a program's seek is answered as
+    before."""
+    port = await start_server()
+    ann = await connect.human(port, "ann")
+    bob = await connect.human(port, "bob")
+    if lang == "ru":
+        await bob.send("lang ru")
+        await bob.read_until(lambda x: x.startswith("Язык"))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table"))
+    await bob.send("sit 1")
+    await ann.read_until(lambda x: x.startswith("The game starts"))
+    await bob.send("leave!")
+    await ann.read_until(lambda x: x.startswith("Game over"))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table"))
+    await bob.send("seek 2")
+    await bob.read_until(lambda x: x.startswith(("Waiting for a 2-player", "Ждём партию")))
+    assert await _said(bob) == passed
+    assert "ann" not in passed
+    cat = await connect.machine(port, "cat")  # a program: kept apart from ann alike
+    await cat.send("sit 2")
+    await cat.expect("ok", cmd="sit")
+    await cat.send("leave!")
+    await cat.expect("ok", cmd="leave")
+    await ann.read_until(lambda x: x.startswith("Game over"))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table 3"))
+    await cat.send("seek 2")
+    await cat.expect("ok", cmd="seek")
+    assert not [x for x in await cat.caught_up() if x.startswith("info ")]
+
+
+async def _said(person: LineClient) -> str:
+    """The next text a person is told, its lines (wrapped at 80 columns, the rest
+    indented) joined."""
+    said = await person.read_until(lambda _: True)
+    await person.send("ping")
+    while (more := await person.read_until(lambda _: True)).startswith("  "):
+        said += " " + more.strip()
+    return said
