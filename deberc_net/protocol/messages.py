@@ -56,6 +56,9 @@ class Msg(StrEnum):
     NOT_A_COMMAND = "not-a-command"
     LOG_IN_FIRST = "log-in-first"
     NOT_A_COMMAND_OVER = "not-a-command-over"
+    NOT_A_COMMAND_WATCHING = "not-a-command-watching"
+    NOT_SEATED_OVER = "not-seated-over"
+    CALLS_NO_CALL = "calls-no-call"
     NOT_A_CALL = "not-a-call"
     # a line read as a call's word with the rest wrong ('igrayu zz'): its reason said
     NOT_A_CALL_WHY = "not-a-call-why"
@@ -691,6 +694,25 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " table. Type 'help'.",
         "ваша партия за столом {table} окончена: «{word}» — не команда, а за столом вы не"
         " сидите. Наберите help.",
+    ),
+    # an observer's table call: "you sit at no table" said nothing of the table he
+    # watches (a tryout, s46)
+    Msg.NOT_A_COMMAND_WATCHING: (
+        "{word!r} is not a command, and you watch table {table}: its players make the"
+        " calls. Type 'help'.",
+        "«{word}» — не команда, а за столом {table} вы зритель: ходят игроки. Наберите help.",
+    ),
+    # 'state' just after one's match ended ('last', 'sheet', 'history' show it)
+    Msg.NOT_SEATED_OVER: (
+        "you sit at no table and observe none: your match at table {table} is over"
+        " ('last', 'sheet' and 'history' show it)",
+        "вы не сидите за столом и ни за каким не смотрите: ваша партия за столом {table}"
+        " окончена (её показывают last, sheet и history)",
+    ),
+    # 'calls rost?': it lists them all (docs/protocol.md §4.4), an argument was ignored
+    Msg.CALLS_NO_CALL: (
+        "'calls' lists every table call and takes none: 'help {word}' tells of one",
+        "calls перечисляет все ходы и хода не принимает: о нём — help {word}",
     ),
     Msg.CALL_RANGE: ("{call} N: N from {low} to {high}", "{call} N: N от {low} до {high}"),
     Msg.NOT_A_CALL: (

@@ -904,6 +904,10 @@ class Help:
         """The calls of the table's game and options; in the lobby, of every game and
         option (docs/protocol.md §4.4)."""
         asked = _lang_asked(session, item.args, "calls [lang=en|ru]")
+        if asked is not None and asked[0]:  # 'calls rost?' listed them all (s46)
+            word = said_back(" ".join(asked[0]))
+            session.send(ev.error("bad-argument", phrase(Msg.CALLS_NO_CALL, word=word)))
+            return
         if asked is None or not may_list(
             self.lobby, session, item.name, self.lobby.is_admin(session)
         ):

@@ -383,6 +383,12 @@ class Lobby:
             over = session.last_match
             if over is not None and trio.current_time() < over.until:
                 said = phrase(Msg.NOT_A_COMMAND_OVER, table=over.table, word=said_back(word))
+            elif session.observing:  # a watcher: "you sit at no table" alone (s46)
+                said = phrase(
+                    Msg.NOT_A_COMMAND_WATCHING,
+                    table=min(session.observing),
+                    word=said_back(word),
+                )
             else:
                 said = phrase(Msg.NOT_A_COMMAND, word=said_back(word))
             near = command_hint(item.text, COMMANDS)
@@ -576,7 +582,13 @@ class Lobby:
         if table is None and self.refused_for_shutdown(session):
             return None
         if table is None:
-            session.send(ev.Error("not-seated", "you sit at no table and observe none"))
+            over = session.last_match
+            if over is not None and trio.current_time() < over.until:
+                # 'state' just after his match: as if he never sat anywhere, while
+                # 'last', 'sheet' and 'history' showed that match (a tryout, s46)
+                session.send(ev.error("not-seated", phrase(Msg.NOT_SEATED_OVER, table=over.table)))
+            else:
+                session.send(ev.Error("not-seated", "you sit at no table and observe none"))
         return table
 
     # ----------------------------------------------------------- shutdown

@@ -58,6 +58,11 @@ class Seating:
         # every refusal the lobby can tell comes before leave_waits: a mistyped 'sit 99'
         # or a 'sit' at a table already playing must not end the seek or the rematch
         # offer its player waits on (a tryout lost both so, told nothing)
+        own = session.table
+        if own is not None and item.args and number_word(item.args[0]) == own.id:
+            # his own table: "'leave' first" read as if it were another (a tryout, s46)
+            session.send(ev.error("already-seated", phrase(Msg.ALREADY_AT_TABLE, table=own.id)))
+            return
         if not self.lobby.may_take_seat(session):
             return
         args = item.args

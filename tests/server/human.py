@@ -36,6 +36,17 @@ RU_PROMPT = re.compile(r"^Ваш ход(?: \[\d+ с\])?: (.+)$")
 RU_CARD = re.compile(r"(?:10|[789ВДКТ])[♠♥♦♣]")
 
 
+async def said_whole(person: LineClient, starts: tuple[str, ...] = ("",)) -> str:
+    """The next text a person is told (whose first line ``starts`` so), its lines
+    (wrapped at 80 columns, the rest indented two spaces) joined by a space; a 'ping'
+    marks its end."""
+    said = await person.read_until(lambda x: x.startswith(starts))
+    await person.send("ping")
+    while (more := await person.read_until(lambda _: True)).startswith("  "):
+        said += " " + more.strip()
+    return said
+
+
 def without_tokens(line: str) -> str:
     """``line`` with any resume token it tells left out (its words kept): what a card
     check reads, so a token's letters are not taken for a card."""

@@ -113,7 +113,11 @@ async def test_unseek_and_the_seats_of_a_table_are_refused_in_russian(
         f"Ошибка (seat-taken): место 0 за столом {table} занято"
     )
     assert await refusal(boris, f"sit {table} 5") == "Ошибка (bad-argument): места — от 0 до 1"
+    # her own table: she sits there already ("сначала leave" read as of another, s46)
     assert await refusal(anna, f"sit {table}") == (
+        f"Ошибка (already-seated): вы уже сидите за столом {table}"
+    )
+    assert await refusal(anna, "new 2") == (
         f"Ошибка (already-seated): вы сидите за столом {table}: сначала leave"
     )
     assert await refusal(anna, f"observe {table}") == (

@@ -14,6 +14,7 @@ import pytest
 
 from .client import LineClient, fields
 from .conftest import Connector
+from .human import said_whole
 
 StartServer = Callable[..., Awaitable[int]]
 
@@ -155,7 +156,7 @@ async def test_a_seek_passing_a_table_by_for_a_recent_leave_says_so(
     await ann.read_until(lambda x: x.startswith("You sit at table"))
     await bob.send("seek 2")
     await bob.read_until(lambda x: x.startswith(("Waiting for a 2-player", "Ждём партию")))
-    assert await _said(bob) == passed
+    assert await said_whole(bob) == passed
     assert "ann" not in passed
     cat = await connect.machine(port, "cat")  # a program: kept apart from ann alike
     await cat.send("sit 2")
@@ -168,13 +169,3 @@ async def test_a_seek_passing_a_table_by_for_a_recent_leave_says_so(
     await cat.send("seek 2")
     await cat.expect("ok", cmd="seek")
     assert not [x for x in await cat.caught_up() if x.startswith("info ")]
-
-
-async def _said(person: LineClient) -> str:
-    """The next text a person is told, its lines (wrapped at 80 columns, the rest
-    indented) joined."""
-    said = await person.read_until(lambda _: True)
-    await person.send("ping")
-    while (more := await person.read_until(lambda _: True)).startswith("  "):
-        said += " " + more.strip()
-    return said
