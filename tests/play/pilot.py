@@ -27,6 +27,13 @@ async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None
         await pilot.pause(0.02)
 
 
+async def enter(pilot: Pilot[None], text: str) -> None:
+    """``text`` put in the input box whole (as a paste), then Enter: for a test about
+    what the line does, not the typing."""
+    pilot.app.query_one("#input", Input).value = text
+    await pilot.press("enter")
+
+
 async def complete_and_send(pilot: Pilot[None], app: PlayApp, said: str, tabs: int = 30) -> str:
     """``said`` typed by its first letter, then Tab until the box holds it (so
     completion is used), then Enter; ``said``."""

@@ -24,7 +24,7 @@ from clients.play.state import LOG_KEEP, fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
 
-from .pilot import SIZE, WAIT_S, answered, complete_and_send, until
+from .pilot import SIZE, WAIT_S, answered, complete_and_send, enter, until
 from .server import ServerThread
 
 # the pilot's shorter wait for idleness after each key (conftest.py)
@@ -44,8 +44,7 @@ async def type_line(pilot: Pilot[None], text: str, *, by_key: bool = True) -> No
         keys = ["space" if ch == " " else ch for ch in text]
         await pilot.press(*keys, "enter")
     else:
-        pilot.app.query_one("#input", Input).value = text
-        await pilot.press("enter")
+        await enter(pilot, text)
 
 
 def drawn_hand_is_in_rank_order(text: str) -> bool:
@@ -293,8 +292,7 @@ async def _tertz_match(server: ServerThread) -> None:
                 await pilot.press("f8")
                 broke += 1
             else:  # typed whole (completion is tried in the Deberts match)
-                app.query_one("#input", Input).value = tertz_choice(state.legal, state.talon)
-                await pilot.press("enter")
+                await enter(pilot, tertz_choice(state.legal, state.talon))
             calls += 1
             await until(pilot, answered(app, asked), "the call's answer")
             assert not any(line.startswith("! ") for line in app.state.log), app.state.log
@@ -586,8 +584,7 @@ async def _the_screen_after_the_draws_while_the_opponent_thinks(server: ServerTh
                     await pilot.pause(0.02)
                     if app.state.asking:
                         asked = app.state.seq
-                        app.query_one("#input", Input).value = first_card(app.state.legal)
-                        await pilot.press("enter")
+                        await enter(pilot, first_card(app.state.legal))
 
                         def answered(asked: int | None = asked) -> bool:
                             return not app.state.asking or app.state.seq != asked

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from clients.play.app import PlayApp, RussianPlayApp, other_lang, play_app
 from clients.play.draw import hand_text, legal_text, log_text, score_text, table_text
@@ -26,7 +25,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.wire import EventKind, parse_line
 
-from .pilot import SIZE, answered, complete_and_send, until
+from .pilot import SIZE, answered, complete_and_send, enter, until
 from .server import ServerThread
 
 # the pilot's shorter wait for idleness after each key (conftest.py)
@@ -335,13 +334,11 @@ async def _whole_match(server: ServerThread) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
         assert app.pane("status").text.endswith("вход не выполнен")
-        app.query_one("#input", Input).value = "login tuiplayer"
-        await pilot.press("enter")
+        await enter(pilot, "login tuiplayer")
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
         assert app.state.log[-1].startswith("Здравствуйте, tuiplayer (гость).")
         assert f"код {app.state.token}" in app.pane("status").text
-        app.query_one("#input", Input).value = "seek 2 moscow short"
-        await pilot.press("enter")
+        await enter(pilot, "seek 2 moscow short")
         await until(pilot, lambda: app.state.table is not None, "seat")
         calls = 0
         while app.state.result is None:
@@ -398,8 +395,7 @@ async def _explained(server: ServerThread) -> None:
         await until(pilot, lambda: "Команды здесь:" in app.state.log, "help in Russian")
         assert "Commands here:" not in app.state.log
         for typed in ("rules", "calls"):  # typed: kept in the history as typed
-            app.query_one("#input", Input).value = typed
-            await pilot.press("enter")
+            await enter(pilot, typed)
 
             def in_history(typed: str = typed) -> bool:
                 return app.history.lines[-1] == typed
@@ -424,15 +420,12 @@ async def _rules_read(server: ServerThread) -> None:
     app = RussianPlayApp("127.0.0.1", server.port, name="lena")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.state.name == "lena", "login")
-        app.query_one("#input", Input).value = "rules"
-        await pilot.press("enter")
+        await enter(pilot, "rules")
         await until(pilot, lambda: any("to-9-stakes" in x for x in app.state.log), "the list")
-        app.query_one("#input", Input).value = "new 2 posled-20"
-        await pilot.press("enter")
+        await enter(pilot, "new 2 posled-20")
         await until(pilot, lambda: app.state.table is not None, "the table")
         before = len(app.state.log)
-        app.query_one("#input", Input).value = "rules"
-        await pilot.press("enter")
+        await enter(pilot, "rules")
         await until(pilot, lambda: any("Часы:" in x for x in app.state.log[before:]), "clock")
         table = "\n".join(app.state.log[before:]).splitlines()
         assert table[0].startswith("Стол ") and "posled-20" in table[0], table
@@ -527,14 +520,12 @@ async def _lang_typed(server: ServerThread) -> None:
         assert "По-русски: deberc-net play --lang ru." in app.state.log[1], app.state.log
         told = say(T.LANG_AT_START, Lang.RU)
         for count, typed in enumerate(("lang ru", "LANG Ru"), 1):
-            app.query_one("#input", Input).value = typed
-            await pilot.press("enter")
+            await enter(pilot, typed)
 
             def said(count: int = count) -> bool:
                 return app.state.log.count(told) == count
 
             await until(pilot, said, "the word")
-        app.query_one("#input", Input).value = "lang en"  # its own: sent, and answered
-        await pilot.press("enter")
+        await enter(pilot, "lang en")  # its own: sent, and answered
         await until(pilot, lambda: app.state.log[-1] == "Language: English.", "the answer")
         assert not any("Язык: русский" in x for x in app.state.log), app.state.log

@@ -11,13 +11,12 @@ import socket
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
 
 from clients.play.app import PlayApp
 from clients.play.state import TableState, fold_all, sent_on_behalf
 from deberc_net.protocol.lang import Lang
 
-from .pilot import SIZE, until
+from .pilot import SIZE, enter, until
 from .server import ServerThread, read_until
 
 # the pilot's shorter wait for idleness after each key (conftest.py)
@@ -83,8 +82,7 @@ async def _kept(server: ServerThread) -> None:
     app = PlayApp("127.0.0.1", server.port, name="roman")
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.state.name == "roman", "login")
-        app.query_one("#input", Input).value = "seek 2"
-        await pilot.press("enter")
+        await enter(pilot, "seek 2")
         await until(pilot, lambda: app.state.seeking is not None, "the seek")
         with socket.create_connection(("127.0.0.1", server.port), timeout=20) as olga:
             olga.sendall(b"style machine\r\nlogin olga\r\nseek 2\r\n")

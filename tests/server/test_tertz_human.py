@@ -44,14 +44,26 @@ async def play_tertz(client: LineClient, said: list[str]) -> str:
             await client.send(said[-1])
 
 
+async def open_tertz(client: LineClient) -> str:
+    """``client`` opens a two-player Tertz table: its number."""
+    await client.send("new 2 tertz")
+    opened = await client.read_until(lambda line: line.startswith("You sit at table"))
+    table = re.search(r"table (\d+)", opened)
+    assert table is not None
+    return table.group(1)
+
+
+async def play_first_card(client: LineClient) -> None:
+    """The first card the prompt offers: one each makes the first trick."""
+    prompt = PROMPT.match(await client.read_until(lambda x: PROMPT.match(x) is not None))
+    assert prompt is not None
+    await client.send(prompt.group(1).split(" | ")[-1].split(", ")[0])
+
+
 async def test_a_whole_tertz_match_in_the_human_style(port: int, connect: Connector) -> None:
     anna = await connect.human(port, "anna")
     boris = await connect.human(port, "boris")
-    await anna.send("new 2 tertz")
-    opened = await anna.read_until(lambda line: line.startswith("You sit at table"))
-    table = re.search(r"table (\d+)", opened)
-    assert table is not None
-    await boris.send(f"sit {table.group(1)}")
+    await boris.send(f"sit {await open_tertz(anna)}")
     await anna.read_until(lambda line: line.startswith("Deal 1. "), TIMEOUT)
     await anna.send("state")  # the whole table: trump without anybody who ordered it
     trump = await anna.read_until(lambda line: line.startswith("Trump: "), TIMEOUT)
@@ -355,17 +367,10 @@ async def test_the_first_tricks_winner_is_told_the_loser_breaks_the_deck(
     for person in (anna, boris):
         await person.send("seek 2 tertz")
     people = {"anna": anna, "boris": boris}
-
-    async def play_first(client: LineClient) -> None:  # one card each: the first trick
-        prompt = PROMPT.match(await client.read_until(lambda x: PROMPT.match(x) is not None))
-        assert prompt is not None
-        cards = [t for t in prompt.group(1).split(" | ")[-1].split(", ")]
-        await client.send(cards[0])
-
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
             for person in (anna, boris):
-                nursery.start_soon(play_first, person)
+                nursery.start_soon(play_first_card, person)
         taken = await anna.read_until(lambda x: " takes the trick " in x)
     winner = people[taken.split()[0]]
     loser = boris if winner is anna else anna
@@ -383,23 +388,14 @@ async def test_a_watcher_is_told_the_loser_breaks_the_deck(port: int, connect: C
     to its winner: the trick's line alone said nothing of whom the table waits for."""
     anna, boris = await connect.human(port, "anna"), await connect.human(port, "boris")
     carl = await connect.human(port, "carl")
-    await anna.send("new 2 tertz")
-    opened = await anna.read_until(lambda line: line.startswith("You sit at table"))
-    table = re.search(r"table (\d+)", opened)
-    assert table is not None
-    await carl.send(f"observe {table.group(1)}")
+    table = await open_tertz(anna)
+    await carl.send(f"observe {table}")
     await carl.read_until(lambda line: line.startswith("You observe table"), TIMEOUT)
-    await boris.send(f"sit {table.group(1)}")
-
-    async def play_first(client: LineClient) -> None:  # one card each: the first trick
-        prompt = PROMPT.match(await client.read_until(lambda x: PROMPT.match(x) is not None))
-        assert prompt is not None
-        await client.send(prompt.group(1).split(" | ")[-1].split(", ")[0])
-
+    await boris.send(f"sit {table}")
     with trio.fail_after(TIMEOUT):
         async with trio.open_nursery() as nursery:
             for person in (anna, boris):
-                nursery.start_soon(play_first, person)
+                nursery.start_soon(play_first_card, person)
         taken = await carl.read_until(lambda x: " takes the trick " in x)
         loser = "boris" if taken.split()[0] == "anna" else "anna"
         told = [await carl.read_until(lambda x: x.startswith(f"{loser} breaks the deck"))]
