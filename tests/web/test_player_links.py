@@ -71,3 +71,40 @@ async def test_the_live_pages_link_a_player_who_sits_down_after_they_were_served
         listed = [*both, "/players/%D0%9A%D0%BE%D1%82"]
         assert await in_thread(script_result, browser, LIST_LINKS, listed) == listed
         assert await in_thread(page_errors, browser) == []
+
+
+@pytest.mark.timeout(60)
+async def test_a_seated_player_without_a_finished_match_has_a_page_that_links_his_table(
+    start_web: Callable[..., Any], connect: Connector
+) -> None:
+    """The link on ``/`` and ``/table/N`` of a player in his first match (or a house
+    bot's copy) led to 'Not found: No finished match of gus.', a 404: his page says he
+    has none yet and where he plays now. A private table's player is told of nowhere."""
+    web: WebServer = await start_web()
+    with trio.fail_after(30):
+        ann = await connect.machine(web.port, "ann")
+        await ann.send("new 2")
+        table = (await ann.expect("ok", cmd="sit"))["table"]
+        gus = await connect.machine(web.port, "Gus")
+        await gus.send(f"sit {table}")
+        await gus.expect("ok", cmd="sit")
+        status, body = await web.get("/players/gus")
+        page = body.decode()
+        assert status == 200
+        assert "<h1>Gus</h1>" in page and "Not found" not in page
+        assert "No finished match of Gus yet." in page
+        assert f'Playing now at table <a href="/table/{table}">{table}</a>.' in page
+        status, body = await web.get("/players/gus?lang=ru")
+        page = body.decode()
+        assert status == 200
+        assert "У игрока Gus ещё нет законченных партий." in page
+        assert f'Сейчас играет за столом <a href="/table/{table}">{table}</a>.' in page
+        # the JSON is as documented: 404 with no finished match, for scripts
+        status, body = await web.get("/api/players/gus")
+        assert status == 404 and b"no finished match of gus" in body
+        secret = await connect.machine(web.port, "vic")
+        await secret.send("new 2 private")
+        await secret.expect("ok", cmd="sit")
+        status, body = await web.get("/players/vic")
+        assert status == 404 and b"No finished match of vic." in body
+        assert b"/table/" not in body

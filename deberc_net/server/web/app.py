@@ -41,6 +41,7 @@ from ..accounts import valid_name
 from ..cluster.looks import table_looked_up
 from ..house_games import house_bot_games, house_rating_name, is_house_rating_name
 from ..lobby import Lobby
+from ..store.base import name_key
 from . import ladders, standings, views
 from .choice import COOKIE, COOKIE_MAX_AGE_S, page_lang, switch_href
 from .ends import ends_for_script
@@ -340,10 +341,26 @@ def make_app(lobby: Lobby) -> Starlette:
 
         return await store_read(look_up)
 
+    def seated_at(name: str) -> tuple[str, list[int]]:
+        """The open public tables ``name`` sits at (none for a private table's or a
+        ladder board's player: never shown) and his name as seated there."""
+        key, spelt, tables = name_key(name), name, []
+        for table in views.open_tables(lobby):
+            for player in table.players:
+                if player is not None and name_key(player) == key:
+                    spelt = player
+                    tables.append(table.id)
+        return spelt, tables
+
     async def player_page(request: Request) -> Response:
         player = await _player(request)
         if player is None:
-            return not_found(request, W.NO_MATCH_OF, request.path_params["name"])
+            name = request.path_params["name"]
+            spelt, tables = seated_at(name) if valid_name(name) else (name, [])
+            if tables:  # his first match: '/' and /table/N link him (a 404 was unkind)
+                text = said(W.NO_MATCH_YET, lang_of(request), n=spelt)
+                return page(request, "missing.html", text=text, heading=spelt, playing=tables)
+            return not_found(request, W.NO_MATCH_OF, name)
         # (the switch to his name as stored: the page never echoes the URL's 'ANN')
         at = f"/players/{player.name}"
         plot = views.rating_plot(player, lang_of(request))

@@ -104,6 +104,8 @@ class W(StrEnum):
     CLOSED_LAST_MATCH = "closed-last-match"
     NO_FINISHED_MATCH = "no-finished-match"
     NO_MATCH_OF = "no-match-of"
+    NO_MATCH_YET = "no-match-yet"  # a player seated at an open table: his first match
+    PLAYING_AT = "playing-at"
     NO_LADDER_RUN = "no-ladder-run"
     NO_PAGE = "no-page"
     BAD_PAGE = "bad-page"  # a 400: ?page= past a list's pages, or not a number
@@ -343,6 +345,9 @@ WORDS: dict[W, tuple[str, str]] = {
     W.CLOSED_LAST_MATCH: ("It has closed; its last match:", "Он закрыт; его последняя партия:"),
     W.NO_FINISHED_MATCH: ("no finished match {n}", "нет законченной партии {n}"),
     W.NO_MATCH_OF: ("no finished match of {n}", "нет законченных партий игрока {n}"),
+    W.NO_MATCH_YET: ("no finished match of {n} yet", "у игрока {n} ещё нет законченных партий"),
+    # the links to his open tables follow
+    W.PLAYING_AT: ("Playing now at table", "Сейчас играет за столом"),
     W.NO_LADDER_RUN: ("no ladder run {n}", "нет турнира {n}"),
     W.NO_PAGE: ("no page {n}", "нет страницы {n}"),
     W.BAD_PAGE: (
