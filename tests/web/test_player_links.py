@@ -37,6 +37,12 @@ async def test_a_seated_players_name_links_his_page_on_the_list_and_the_table_pa
             assert page.count('href="/players/') == 2, path  # the free seat: no link
 
 
+def main_of(body: bytes) -> str:
+    """The page's ``<main>``, what is read (not its ``<title>``)."""
+    page = body.decode()
+    return page[page.index("<main>") : page.index("</main>")]
+
+
 # each seat's name as the live page shows it: the link's path, or its text if none
 SEAT_LINKS = """const names = '#board .seat .name > span:first-child';
 return [...document.querySelectorAll(names)].map((s) =>
@@ -89,13 +95,14 @@ async def test_a_seated_player_without_a_finished_match_has_a_page_that_links_hi
         await gus.send(f"sit {table}")
         await gus.expect("ok", cmd="sit")
         status, body = await web.get("/players/gus")
-        page = body.decode()
+        page = main_of(body)
         assert status == 200
-        assert "<h1>Gus</h1>" in page and "Not found" not in page
+        assert "<title>Gus — deberc-net</title>" in body.decode()
+        assert "<h1>Gus</h1>" in page and "Not found" not in body.decode()
         assert "No finished match of Gus yet." in page
         assert f'Playing now at table <a href="/table/{table}">{table}</a>.' in page
         status, body = await web.get("/players/gus?lang=ru")
-        page = body.decode()
+        page = main_of(body)
         assert status == 200
         assert "У игрока Gus ещё нет законченных партий." in page
         assert f'Сейчас играет за столом <a href="/table/{table}">{table}</a>.' in page
