@@ -345,8 +345,8 @@ def make_app(lobby: Lobby) -> Starlette:
         """The open public tables ``name`` sits at (none for a private table's or a
         ladder board's player: never shown) and his name as seated there."""
         key, spelt, tables = name_key(name), name, []
-        for table in views.open_tables(lobby):
-            for player in table.players:
+        for table in lobby.listed_tables():  # (its seats only: no summary of each)
+            for player in table.seats:
                 if player is not None and name_key(player) == key:
                     spelt = player
                     tables.append(table.id)
