@@ -195,19 +195,24 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
         else:
             session.send_lines([line])
         return
-    ask = ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.words)
+    told: list[ev.ServerEvent] = [
+        ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.words)
+    ]
+    away = players_away(table, seat) if whole and not session.machine else None
+    if away is not None:  # (a watcher of several tables too: a read-back, s46)
+        told.append(ev.info(away))
     if seat is None and not session.machine and table.watched_alongside(session):
         connection = session.connection  # (its table named on each line, as its events)
-        session.send_lines(tagged_lines(connection.render(ask), table.id, connection.lang))
+        for event in told:
+            lines = connection.render(event)
+            session.send_lines(tagged_lines(lines, table.id, connection.lang))
         return
     if seat is None and not session.machine and session.remote:  # (its worker tags it)
-        session.send_watched(session.connection.render(ask), b"", table.id)
+        for event in told:
+            session.send_watched(session.connection.render(event), b"", table.id)
         return
-    session.send(ask)
-    if whole and not session.machine:
-        away = players_away(table, seat)
-        if away is not None:
-            session.send(ev.info(away))
+    for event in told:
+        session.send(event)
 
 
 def players_away(table: Table, seat: int | None) -> Phrase | None:

@@ -247,6 +247,34 @@ async def test_state_says_who_is_away_from_the_running_match(
     assert not [x for x in cat.lines if x.startswith("info ")]  # the machine style: as ever
 
 
+async def test_a_watcher_of_two_tables_is_told_who_is_away_too(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """The players away named after the whole view (above) reached a watcher of one
+    table only: one watching a second table as well, whose lines say which table they
+    are of, was shown the view and not who is away, which 'observe' promises
+    (docs/protocol.md §12; a read-back, s46)."""
+    port = await start_server(away_limit_ms=90_000)
+    anna, boris = await seat_people(port, connect, 2, "")
+    table = re.search(r"table (\d+)", next(x for x in anna.lines if x.startswith("You sit")))
+    assert table is not None
+    olga = await connect.human(port, "olga")  # a second table, waiting
+    await olga.send("new 3")
+    other = await olga.read_until(lambda line: line.startswith("You sit at table"))
+    second = re.findall(r"\d+", other)[0]
+    vera = await connect.human(port, "vera")
+    await vera.send(f"observe {second}")
+    await vera.read_until(lambda line: "waits for players" in line)
+    await boris.aclose()
+    await anna.read_until(lambda line: line.startswith("boris is disconnected"))
+    await vera.send(f"observe {table.group(1)}")
+    assert re.fullmatch(
+        rf"\[table {table.group(1)}\] Disconnected, the seat held and the clock running:"
+        r" boris \(\d+ s left\)\.",
+        await vera.read_until(lambda line: "Disconnected" in line),
+    )
+
+
 async def test_tables_tells_a_running_matchs_deal_and_score(port: int, connect: Connector) -> None:
     """'Table 38: moscow, 2 players, playing: anna, boris': no deal number nor score,
     which the web index shows."""
