@@ -272,7 +272,8 @@ CLOSES = tuple(
 # the English screen's word to a Russian reader, for the banner's 'lang ru' (said in
 # Russian, as the server's hint is)
 RUSSIAN_AT_START = "Деберц для людей и ботов. По-русски: deberc-net play --lang ru."
-# the server's word that we sit at no table and watch none (docs/protocol.md)
+# the server's word that we sit at no table and watch none (docs/protocol.md §5.10;
+# just after our match, followed by ': your match at table T is over …')
 NOWHERE = "you sit at no table and observe none"
 # a connection made again (its banner), and with our seat taken back (kind=back), said
 # by texts.T.CONNECTED_AGAIN and T.SEAT_BACK; with none, T.NOT_KEPT_WHY (the server's
@@ -447,11 +448,13 @@ def _fold(state: TableState, line: Line) -> TableState:
         metered = LISTS_REFUSED.match(line.text or "")
         if line.get_str("code") == "slow-down" and metered and metered[1] in state.quiet:
             return _unquiet(state, metered[1])
-        if line.text == NOWHERE and state.table is not None and state.result is not None:
+        # (within 60 s of our match's end the server names it after a colon, s46)
+        said_nowhere = (line.text or "").partition(":")[0] == NOWHERE
+        if said_nowhere and state.table is not None and state.result is not None:
             # the finished match on screen: its table closed with it (docs/protocol.md
             # §9.7), so 'leave' (or 'state') there is answered so; said as where we are
             return _log(_lobby(state), state.say(T.MATCH_OVER_LOBBY, table=state.table))
-        nowhere = state.seat is not None or line.text == NOWHERE  # our table is gone
+        nowhere = state.seat is not None or said_nowhere  # our table is gone
         if line.get_str("code") == "not-seated" and state.table is not None and nowhere:
             state = _lobby(state)
         refused = _refusal(state, line)

@@ -1851,6 +1851,22 @@ def test_leaving_a_finished_match_is_no_error() -> None:
         assert state.log[-1] == "The match at table 3 is over: you are in the lobby."
 
 
+def test_state_right_after_a_finished_match_is_no_error() -> None:
+    """'state' within 60 s of one's match ending is answered with the match named
+    (docs/protocol.md §5.10, s46): 'you sit at no table and observe none: your match at
+    table 3 is over (…)'. The client read only the bare line as "our table is gone" and
+    showed this one as a refusal, the finished match still on screen (a read-back,
+    s46): it is said as where we are, as the bare line is."""
+    over = "event seq=9 table=3 kind=match-end winner=0 name=b1 reason=target totals=301,120"
+    refused = (
+        "error code=not-seated text=you sit at no table and observe none: your match at"
+        " table 3 is over ('last', 'sheet' and 'history' show it)"
+    )
+    state = fold_all([*START, over, refused])
+    assert state.table is None and score_text(state) == "Score\n-"
+    assert state.log[-1] == "The match at table 3 is over: you are in the lobby."
+
+
 def test_the_talk_of_a_deal_only_grows_whatever_a_view_says() -> None:
     """The Talk line was each view's ``talk=`` taken whole (a pty tryout: 'igrayu' and
     'menyayu' gone after a card): a view that had not caught up with the events shown
