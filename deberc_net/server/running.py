@@ -500,6 +500,19 @@ class Server:
             login_timeout_s=config.login_timeout_ms / 1000,
             idle_timeout_s=config.idle_timeout_ms / 1000,
         )
+        # a ladder's own in-process bots (LocalLink): no flood limit. Their lines reach
+        # the server when its loop reads them, so a loop held up (a loaded machine, a
+        # bot's choose in the loop) handed a bot's backlog over at once, counted as if
+        # sent that fast: a tryout's bot was cut off and reconnected, its seat away and
+        # nothing counted in the run's faults (docs/security.md §2)
+        self.local_limits = Limits(
+            max_line=config.max_line,
+            flood_lines_per_s=config.flood_lines_per_s,
+            flood_burst=math.inf,
+            partial_line_s=config.partial_line_ms / 1000,
+            login_timeout_s=config.login_timeout_ms / 1000,
+            idle_timeout_s=config.idle_timeout_ms / 1000,
+        )
 
     async def accept(
         self, listeners: list[trio.SocketListener], own: trio.SocketListener | None = None
@@ -671,11 +684,13 @@ class Server:
     ) -> Session:
         """A new connection's session, listed in ``sessions``."""
         outbox = Outbox(self.config.outbox_bytes)
+        limits = self.limits
         if isinstance(stream, trio.SocketStream):
             outbox.fd = stream.socket.fileno()
         elif isinstance(stream, LocalStream):
             outbox.direct = stream.write_nowait
-        connection = Connection(trio.current_time() if opened is None else opened, self.limits)
+            limits = self.local_limits
+        connection = Connection(trio.current_time() if opened is None else opened, limits)
         # the scope 'abort' cancels: the reader's, once it reads (_read)
         scope = trio.CancelScope()
         # its allowances made when first spent (``_made_buckets``): an idle one holds none
