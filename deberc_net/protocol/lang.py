@@ -122,8 +122,11 @@ RU_OUTCOMES: dict[str, str] = {
 }
 # an outcome a person reads in English by another word than its code: a void deal (all
 # passed, four sevens) is dealt again, as «пересдача» says and its end line ('void (all
-# passed): dealt again'); short, for the sheet's narrow column (the code stays 'void')
-EN_OUTCOMES: dict[str, str] = {Outcome.VOID: "redealt"}
+# passed): dealt again'); a deal cut short as its taker reached the target, the server's
+# claim or his `konets` (docs/rules.md §7, §10), was claimed, as «досрочно» says (the
+# bare code read as a noun, `4 claim 50 : 28`). Short, for the sheet's narrow column
+# (no wider than 'false-claim'); the codes stay 'void' and 'claim' on the wire
+EN_OUTCOMES: dict[str, str] = {Outcome.VOID: "redealt", Outcome.CLAIM: "claimed"}
 
 
 def counts_ru(counts: str) -> str:

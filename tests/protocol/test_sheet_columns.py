@@ -152,7 +152,7 @@ def test_a_total_past_a_thousand_keeps_the_columns_apart() -> None:
     lines = sheet_lines(ev.Sheet(6, names, ((0, 2), (1, 3)), 1001, rows))
     assert lines[-2:] == [
         "  10 made             105  918      107  942  bides anna+boris 2, vasya+oksana 2",
-        "  11 claim             25  943       80 1022  bides anna+boris 2, vasya+oksana 2",
+        "  11 claimed           25  943       80 1022  bides anna+boris 2, vasya+oksana 2",
     ]
 
 

@@ -3,7 +3,11 @@ is written for people: `games` (English and Russian) and the pages (a player's, 
 replay), as the table's end line says it (docs/rules.md §10); the server's own claim
 stays `target mid-deal`. A club evening read a `konets` as `target mid-deal` in
 `games`. The store keeps the reason `claim` for both and the match's options: under
-manual-claim the engine never claims by itself. Real sockets, a real SQLite file."""
+manual-claim the engine never claims by itself. A deal so cut short reads `claimed` in
+English where a person reads it (the replay, the live page's Deals list, the human
+style's `sheet` and `history`), as Russian says «досрочно»; English said its code, `claim`
+(a web tryout, s46: `4 claim 50 : 28`); the JSON and the machine style keep the token
+`claim` (docs/protocol.md §9.6). Real sockets, a real SQLite file."""
 
 from __future__ import annotations
 
@@ -17,6 +21,9 @@ import pytest
 import trio
 
 from deberc_net.game.match import Match
+from deberc_net.game.outcomes import Outcome
+from deberc_net.protocol.lang import Lang
+from deberc_net.protocol.render import deal_word
 from deberc_net.server.store.sqlite import SQLiteStore
 from tests.game.decks import claimed_match
 from tests.server.client import LineClient, person_told
@@ -92,3 +99,26 @@ async def test_a_true_konets_is_told_as_konets_and_the_servers_claim_as_before(
         assert "Match over: anna wins (anna reached the target within the deal)." in body.decode()
         _, _, body = await web.ask("GET", "/games/m2?lang=ru")
         assert "выигрывает (объявлен «конец»)" in body.decode()
+
+
+def test_a_claimed_deal_reads_claimed_in_english_and_dosrochno_in_russian() -> None:
+    names = ["anna", "boris"]
+    assert deal_word(Outcome.CLAIM, [50, 28], names, False, Lang.EN) == "claimed"
+    assert deal_word(Outcome.CLAIM, [50, 28], names, False, Lang.RU) == "досрочно"
+
+
+@pytest.mark.timeout(60)
+async def test_the_replay_says_a_claimed_deal_in_words_and_the_json_its_code(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    for konets, match in ((False, "m1"), (True, "m2")):
+        store_match(db_path, claimed_match(konets=konets, match_id=match))
+    web: WebServer = await start_web()
+    with trio.fail_after(30):
+        for match in ("m1", "m2"):
+            status, page = await web.get(f"/games/{match}")
+            assert status == 200 and "Outcome: claimed." in page.decode()
+            _, page = await web.get(f"/games/{match}?lang=ru")
+            assert "Исход: досрочно." in page.decode()
+            _, body = await web.get(f"/api/games/{match}")
+            assert [d["outcome"] for d in json.loads(body)["deals"]] == ["claim"]

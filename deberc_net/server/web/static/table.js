@@ -34,8 +34,8 @@
   const FREE = SAID ? SAID.free : "(free)";
   const rankOf = (r) => (SAID && SAID.ranks[r]) || r;  // 'A', or «Т»
   // a deal's outcome as the sheet says it: an English page's code but a void deal's,
-  // dealt again (lang.py EN_OUTCOMES)
-  const OUTCOMES = SAID ? SAID.outcomes : { void: "redealt" };
+  // dealt again, and a claimed one's (lang.py EN_OUTCOMES)
+  const OUTCOMES = SAID ? SAID.outcomes : { void: "redealt", claim: "claimed" };
   const outcomeOf = (o) => OUTCOMES[o] || o;
   // a game with a talon (Tertz: its state says talon=): the cards played this deal,
   // so that the talon is the deck less the hands and those (talon() below)
