@@ -1456,9 +1456,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Standings: {variant} {game} ({total} rated).",
         "Рейтинг: {variant} {game} (в рейтинге: {total}).",
     ),
+    # (no count: '(0 rated): nobody yet.' said it twice)
     Msg.TOP_NOBODY: (
-        "Standings: {variant} {game} ({total} rated): nobody yet.",
-        "Рейтинг: {variant} {game} (в рейтинге: {total}): пока никого.",
+        "Standings: {variant} {game}: nobody is rated yet.",
+        "Рейтинг: {variant} {game}: в рейтинге пока никого.",
     ),
     Msg.FOR_TWO: ("for 2 players", "на двоих"),
     Msg.FOR_THREE: ("for 3 players", "на троих"),

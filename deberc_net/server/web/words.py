@@ -160,6 +160,7 @@ class W(StrEnum):
     STANDINGS = "standings"
     PLAYER = "player"
     RATED_SHOWN = "rated-shown"  # which of the standings a page shows
+    HOW_RATED = "how-rated"  # why a game's standings are empty (guests are not rated)
     OTHER_GAMES = "other-games"
     BAD_GAME = "bad-game"  # a 400: ?variant= or ?players= no game has
     BAD_GAME_COUNT = "bad-game-count"  # a 400: ?players= the variant is not played by
@@ -443,6 +444,15 @@ WORDS: dict[W, tuple[str, str]] = {
     W.RATED_SHOWN: (
         "Places {first}–{last} of {count} (page {page} of {pages}).",
         "Места {first}–{last} из {count} (страница {page} из {pages}).",
+    ),
+    W.HOW_RATED: (
+        "A match is rated when registered players play it at a public table; a guest, who"
+        " logs in without a password, is never rated, nor a match with one. A name is"
+        " registered by logging in with a password on the game port:"
+        " <code>login NAME PASSWORD</code>.",
+        "Партия идёт в рейтинг, когда за открытым столом играют зарегистрированные игроки;"
+        " гость, вошедший без пароля, в рейтинг не идёт, как и партия с ним. Имя"
+        " регистрируется входом с паролем на игровом порту: <code>login ИМЯ ПАРОЛЬ</code>.",
     ),
     W.OTHER_GAMES: ("Standings of each game", "Рейтинг каждой игры"),
     W.BAD_GAME: (
