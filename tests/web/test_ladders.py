@@ -43,8 +43,8 @@ async def test_only_a_run_after_another_of_its_game_says_its_ratings_carried_ove
         status, body = await web.get(f"/ladders/{run}")
         assert status == 200 and (carried in body.decode()) == said, run
     listing = (await web.get("/ladders"))[1].decode().split('id="runs"')[0]  # the ratings
-    assert listing.count("<td>2 players, moscow</td>") == 2
-    assert listing.count("<td>3 players, moscow</td>") == 2
+    assert listing.count("<td>moscow for 2 players</td>") == 2
+    assert listing.count("<td>moscow for 3 players</td>") == 2
 
 
 async def test_a_ladder_run_on_the_servers_file_is_shown(

@@ -97,7 +97,7 @@ async def test_the_ladders_pages_in_russian(start_web: StartWeb, db_path: Path) 
     _, _, body = await web.ask("GET", "/ladders", RUSSIAN)
     page = body.decode()
     assert "<th>Бот</th><th>Рейтинг</th>" in page and "<h2>Турниры</h2>" in page
-    assert f"<td>игроков: 2, {data['variant']}</td>" in page
+    assert f"<td>{data['variant']} на двоих</td>" in page  # as /top names a game
     assert "Рейтинги ведутся по имени бота" in page
     verdict = {data["sprt"]["verdict"] or "нет решения"}
     assert latin_words(page) - bots - {data["variant"], "SPRT"} - verdict == set()

@@ -193,7 +193,7 @@ class W(StrEnum):
     STARTED_UTC = "started-utc"
     BOTS = "bots"
     BOARDS = "boards"
-    N_PLAYERS = "n-players"
+    RUN_TOLD_AT_END = "run-told-at-end"
     NO_DECISION = "no-decision"
     NEVER_COUNTED = "never-counted"
     RUN_NOT_FINISHED = "run-not-finished"
@@ -508,7 +508,10 @@ WORDS: dict[W, tuple[str, str]] = {
     W.STARTED_UTC: ("Started (UTC)", "Начат (UTC)"),
     W.BOTS: ("Bots", "Боты"),
     W.BOARDS: ("Boards", "Досок"),
-    W.N_PLAYERS: ("{players} players", "игроков: {players}"),
+    W.RUN_TOLD_AT_END: (
+        "its bots, game and counts are shown when its report is stored",
+        "его боты, игра и итоги будут видны, когда сохранится его отчёт",
+    ),
     W.NO_DECISION: (FIGURE_WORDS["no-decision"], "нет решения"),
     W.NEVER_COUNTED: ("never counted", "не засчитан"),
     W.RUN_NOT_FINISHED: ("not finished", "не окончен"),
