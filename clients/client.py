@@ -144,6 +144,27 @@ class SeekPutOff(PutOff):
 SEEK_RETRY_S = 1.0  # the wait before seeking again after the first 'busy'
 SEEK_RETRY_MAX_S = 30.0
 
+# the server's word to everyone that it stops or restarts (docs/protocol.md §11.4,
+# §11.4a), and to a player whose seat another worker keeps across the stop
+# (docs/scaling.md, "One worker restarted"): passed on (``tell``), as the bots said
+# nothing and then "connection lost", their reader left to guess why (s46). In English:
+# the library never asks for another language
+STOP_NOTICES = (
+    "The server restarts once",
+    "The server is shutting down",
+    "Your seat at table ",
+)
+
+
+class ServerNotBack(ConnectionError):
+    """The server said it stopped or restarts (``said``: its last such word) and closed
+    the connection, and did not take the bot's login again within its ``reconnects``:
+    a ``ConnectionError``, as any server lost for good; ``str()`` says both."""
+
+    def __init__(self, text: str, said: str) -> None:
+        super().__init__(text)
+        self.said = said
+
 
 @attrs.frozen
 class Brain:
@@ -346,6 +367,9 @@ class Bot:
     _pongs: int = attrs.field(default=0, init=False)
     _fence: int = attrs.field(default=0, init=False)  # its pong not read yet: > _pongs
     _deal: int = attrs.field(default=0, init=False)  # the last deal= read this match
+    # the server's last word that it stops or restarts (STOP_NOTICES), till the bot is
+    # logged in again: the connection's end is that stop's, and so said
+    _stop_said: str | None = attrs.field(default=None, init=False)
     # a seat said konets this match (manual-claim): a match-end reason=claim after it
     # was that konets, not the server's claim (any konets ends the match)
     _konets: bool = attrs.field(default=False, init=False)
@@ -363,15 +387,30 @@ class Bot:
                 # 'reconnects' counts drops in a row: a long run survives many far apart
                 failures = 1 if self.stats.logins > logins else failures + 1
                 self.stats.errors.append(f"connection: {exc}")
+                said = self._stop_said
                 if failures > self.reconnects:
-                    raise
+                    if said is None:
+                        raise
+                    again = _count(self.reconnects, "try", "tries")
+                    raise ServerNotBack(
+                        f"{exc}; the server did not come back ({again} to connect again)"
+                        f" since it said: {said}",
+                        said,
+                    ) from exc
+                if said is not None and failures == 1:
+                    total = sum(_backoff(n) for n in range(1, self.reconnects + 1))
+                    self._told(
+                        "the server closed the connection: connecting again,"
+                        f" {_count(self.reconnects, 'try', 'tries')} at most in some"
+                        f" {math.ceil(total)} s"
+                    )
                 await trio.sleep(self._retry_wait(exc, failures))
         return self.stats
 
     def _retry_wait(self, exc: BaseException, failures: int) -> float:
         """The seconds to wait before connecting again after ``failures`` in a row: a
         short backoff, or the wait the server put the login off for (said, then)."""
-        wait: float = min(2.0, 0.1 * 2**failures)
+        wait = _backoff(failures)
         if isinstance(exc, LoginPutOff) and exc.wait_s is not None:
             wait = max(wait, min(exc.wait_s, SLOW_DOWN_MAX_S))
             self._told(f"login put off: {exc}; logging in again in {math.ceil(wait)} s")
@@ -539,8 +578,14 @@ class Bot:
         elif tag == Tag.OK and f.get("cmd") == "ping":
             self._pongs += 1
         if tag == Tag.OK and f.get("cmd") == "login" and not self._seeking:
+            if self._stop_said is not None:  # the server is back, or another took it in
+                self._stop_said = None
+                self._told(f"connected again; seeking again ('seek {self.seek}')")
             out.append(f"seek {self.seek}")
             self._seeking = self._seek_due = True
+        elif tag == Tag.INFO and f.get("text", "").startswith(STOP_NOTICES):
+            self._stop_said = f["text"]
+            self._told(f"the server says: {f['text']}")
         elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
             return self._match_ended(out, line)
         elif tag == Tag.EVENT and item.kind == EventKind.CALL and f.get("call") == KONETS:
@@ -558,6 +603,8 @@ class Bot:
                 raise SeekRefused(f.get("text", "refused"))
             if self._seek_due and code in _SEEK_PUT_OFF and self._pongs >= self._fence:
                 return self._seek_put_off(f.get("text", "busy"), _wait_s(f.get("wait_ms")))
+            if code == "shutting-down" and self._seeking:
+                self._seek_till_restart(f.get("text", "the server is shutting down"))
         elif tag == Tag.BYE:
             self._told(f"the server said goodbye: {f.get('text', 'bye')}")
             return Step.OVER
@@ -574,6 +621,19 @@ class Bot:
         if self._seeks_put_off > self.reconnects:
             raise SeekPutOff(text, wait_s)
         return Step.SEEK_LATER
+
+    def _seek_till_restart(self, text: str) -> None:
+        """The seek, or the wait it began, refused ``shutting-down``: the server drains
+        or stops (docs/protocol.md §11.4a), and no game starts there till its restart.
+        No refusal of the bot's game: it waits for the server to close the connection
+        (once its running matches are over), then connects again (``run``) and seeks
+        again; said, as that wait may be long."""
+        self._seeking = self._seek_due = False
+        self._stop_said = self._stop_said or text
+        self._told(
+            f"seek put off till the server's restart: {text}; waiting for it to close the"
+            " connection, then connecting again"
+        )
 
     def _seek_later(self) -> float:
         """Say why the bot waits (``Step.SEEK_LATER``); when to seek again (trio's
@@ -872,6 +932,15 @@ def _lines(lines: list[str]) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
+def _backoff(failures: int) -> float:
+    """The seconds to wait before connecting again after ``failures`` in a row."""
+    return min(2.0, 0.1 * 2.0**failures)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _reconnects(text: str) -> int:
     # isdecimal, not isdigit: int() takes every decimal digit, not '²'
     if not text.isdecimal():
@@ -1005,8 +1074,9 @@ def run_to_end(bot: Bot) -> Stats:
     """``bot.run`` in a new trio loop. A refusal (a bad password, a name in use, rules
     the server does not know) ends the process at once with the server's text in one
     line and ``REFUSED_STATUS``; so does a server never reached, or lost for good,
-    after the bot's reconnects, a seek put off ('busy') as many times in a row, or a
-    server of another protocol version. What
+    after the bot's reconnects (one that said it stops or restarts, and did not come
+    back, is said with its last word: ``ServerNotBack``), a seek put off ('busy') as
+    many times in a row, or a server of another protocol version. What
     the bot waits for meanwhile (``Bot.tell``) is said on standard error too, and each
     match's result as it ends; the ``Stats`` returned hold them typed (``matches``)."""
     if bot.tell is None:
