@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import structlog
 import trio
 
@@ -505,14 +506,7 @@ class Server:
         # bot's choose in the loop) handed a bot's backlog over at once, counted as if
         # sent that fast: a tryout's bot was cut off and reconnected, its seat away and
         # nothing counted in the run's faults (docs/security.md §2)
-        self.local_limits = Limits(
-            max_line=config.max_line,
-            flood_lines_per_s=config.flood_lines_per_s,
-            flood_burst=math.inf,
-            partial_line_s=config.partial_line_ms / 1000,
-            login_timeout_s=config.login_timeout_ms / 1000,
-            idle_timeout_s=config.idle_timeout_ms / 1000,
-        )
+        self.local_limits = attrs.evolve(self.limits, flood_burst=math.inf)
 
     async def accept(
         self, listeners: list[trio.SocketListener], own: trio.SocketListener | None = None

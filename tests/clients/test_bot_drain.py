@@ -85,6 +85,16 @@ def _reference_bot(port: int) -> list[str]:
     return [sys.executable, "-m", "clients.random_bot", "--port", str(port), "--name", "r1"]
 
 
+async def _seeking_bot(port: int, *args: str) -> trio.Process:
+    """The reference bot seeking a 2-player game, its standard error read by the test."""
+    return await trio.lowlevel.open_process(
+        [*_reference_bot(port), "--seek", "2", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
 @pytest.mark.timeout(90)
 async def test_a_reference_bot_says_the_drain_waits_for_the_restart_and_seeks_again(
     db_path: Path, connect: Connector, register: Any
@@ -94,12 +104,7 @@ async def test_a_reference_bot_says_the_drain_waits_for_the_restart_and_seeks_ag
         stopped = trio.Event()
         port = await _serving(nursery, db_path, stopped)
         ann = await _a_match_then_drain(port, connect)
-        bot = await trio.lowlevel.open_process(
-            [*_reference_bot(port), "--seek", "2"],
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        bot = await _seeking_bot(port)
         try:
             said = Said(bot)
             # logged in during the drain: told it, its seek refused, and it waits
@@ -139,12 +144,7 @@ async def test_a_reference_bot_whose_server_does_not_come_back_says_its_last_wor
         stopped = trio.Event()
         port = await _serving(nursery, db_path, stopped)
         ann = await _a_match_then_drain(port, connect)
-        bot = await trio.lowlevel.open_process(
-            [*_reference_bot(port), "--seek", "2", "--reconnects", "1"],
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        bot = await _seeking_bot(port, "--reconnects", "1")
         try:
             said = Said(bot)
             assert await said.next() == f"r1: the server says: {RESTARTS}"
