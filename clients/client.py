@@ -265,12 +265,15 @@ class Stats:
     ``first_fault`` says the first of the bot's own faults (an exception, with where
     it was raised, an answer not legal, or a ``choose`` past its clock); ``matches``
     holds each match's result as it ended (``MatchResult``: who won, the totals, the
-    deals), oldest first, the last ``MATCHES_KEPT``."""
+    deals), oldest first, the last ``MATCHES_KEPT``; ``reconnects`` counts the
+    logged-in connections lost (the server cut it, or it broke) that the bot connects
+    again after, its seat away meanwhile (a ladder's report counts them)."""
 
     games: int = 0
     asks: int = 0
     fallbacks: int = 0
     logins: int = 0
+    reconnects: int = 0
     errors: list[str] = attrs.Factory(list)
     first_fault: str | None = None
     # (a bot that plays for ever keeps the last MATCHES_KEPT: its memory stays bounded)
@@ -404,6 +407,8 @@ class Bot:
                         f" {_count(self.reconnects, 'try', 'tries')} at most in some"
                         f" {math.ceil(total)} s"
                     )
+                if self.stats.logins > logins:  # a seat's connection, not a try to connect
+                    self.stats.reconnects += 1
                 await trio.sleep(self._retry_wait(exc, failures))
         return self.stats
 

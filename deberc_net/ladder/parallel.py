@@ -410,7 +410,10 @@ class PartsCounter:
         elif "crashes" in item:
             self.summary.crashes.update(item["crashes"])
             self.summary.add_faults(
-                item.get("fallbacks", {}), item.get("bot_errors", {}), item.get("first_faults", {})
+                item.get("fallbacks", {}),
+                item.get("bot_errors", {}),
+                item.get("first_faults", {}),
+                item.get("reconnects", {}),
             )
         else:
             error = item.get("error") or f"a ladder process failed: {item.get('failed')}"

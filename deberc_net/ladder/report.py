@@ -241,6 +241,15 @@ def text(data: dict[str, Any]) -> str:
                 f"{count(data['bot_errors'].get(bot, 0), 'exception')}"
                 + ("" if first is None else f"; first: {first}")
             )
+    if data.get("reconnects"):  # absent from a run stored before they were counted
+        lines += [
+            "",
+            "Reconnects (the server cut the bot's connection, or it broke; its seat away"
+            " till it logged in again):",
+        ]
+        lines += [
+            f"  {b}: {data['reconnects'][b]}" for b in data["bots"] if data["reconnects"].get(b)
+        ]
     if data.get("clock_calls"):  # each a request the bot let run out (docs/bots.md)
         lines += [
             "",

@@ -64,6 +64,9 @@ class Summary:
     fallbacks: Counter[str] = attrs.Factory(Counter)
     bot_errors: Counter[str] = attrs.Factory(Counter)
     first_faults: dict[str, str] = attrs.Factory(dict)
+    # the in-process bots' connections the server cut (or that broke), each connected
+    # again after: their seats were away meanwhile (docs/bots.md "A bot's drops")
+    reconnects: Counter[str] = attrs.Factory(Counter)
     sprt_verdict: str | None = None
     sprt_pairs_after: int = 0  # duplicate pairs finished after the verdict, not in its LLR
     games_by_bot: Counter[str] = attrs.Factory(Counter)
@@ -133,7 +136,7 @@ class Summary:
         for bot, stats in copies:
             raised = own_exceptions(stats)
             first = {} if stats.first_fault is None else {bot: stats.first_fault}
-            self.add_faults({bot: stats.fallbacks}, {bot: raised}, first)
+            self.add_faults({bot: stats.fallbacks}, {bot: raised}, first, {bot: stats.reconnects})
 
     def faults(self) -> dict[str, Any]:
         """The bots' own faults, as ``as_dict`` (and a ``--processes`` part) tells them."""
@@ -141,6 +144,7 @@ class Summary:
             "fallbacks": dict(self.fallbacks),
             "bot_errors": dict(self.bot_errors),
             "first_faults": dict(self.first_faults),
+            "reconnects": dict(self.reconnects),
         }
 
     def add_faults(
@@ -148,10 +152,12 @@ class Summary:
         fallbacks: dict[str, int],
         bot_errors: dict[str, int],
         first_faults: dict[str, str],
+        reconnects: dict[str, int] | None = None,
     ) -> None:
         """Faults counted elsewhere (a copy, a part) added in; a bot's first fault kept."""
         self.fallbacks.update({b: n for b, n in fallbacks.items() if n})
         self.bot_errors.update({b: n for b, n in bot_errors.items() if n})
+        self.reconnects.update({b: n for b, n in (reconnects or {}).items() if n})
         for bot, fault in first_faults.items():
             self.first_faults.setdefault(bot, fault)
 

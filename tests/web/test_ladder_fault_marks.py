@@ -18,7 +18,12 @@ from tests.ladder.helpers import ladder, summary
 from .conftest import WebServer
 from .ladder_runs import COUNTED, FIRST_CLOCK, FIRST_FAULT, RU, faults_table, store_run
 
-HARMED = {**COUNTED, "forfeits": {"rand": 2}, "crashes": {"heur": 1, "rand": 1}}
+HARMED = {
+    **COUNTED,
+    "forfeits": {"rand": 2},
+    "crashes": {"heur": 1, "rand": 1},
+    "reconnects": {"rand": 1},
+}
 CLEAN: dict[str, Any] = {key: {} for key in HARMED}
 
 
@@ -40,7 +45,7 @@ async def test_the_runs_list_counts_each_runs_faults_and_links_its_page(
     assert "<th>SPRT</th><th>Faults</th></tr>" in page
     assert _faults_cell(page, harmed) == (
         f'<a href="/ladders/{harmed}#bot-faults">forfeits 2, crashes 2, fallbacks 12,'
-        " exceptions 3, clock&#39;s calls 2</a>"
+        " exceptions 3, clock&#39;s calls 2, reconnects 1</a>"
     )
     assert _faults_cell(page, clean) == "none"
     assert _faults_cell(page, older) == "–"  # stored before they were counted: not 'none'
@@ -51,19 +56,35 @@ async def test_the_runs_list_counts_each_runs_faults_and_links_its_page(
     assert "<th>SPRT</th><th>Ошибки</th></tr>" in ru
     assert _faults_cell(ru, harmed) == (
         f'<a href="/ladders/{harmed}#bot-faults">технических поражений 2, падений 2,'
-        " подмен 12, исключений 3, ходов по часам 2</a>"
+        " подмен 12, исключений 3, ходов по часам 2, переподключений 1</a>"
     )
     assert _faults_cell(ru, clean) == "нет"
     # the link's target: the run's table, with the forfeits and crashes it counts
     run_page = (await web.get(f"/ladders/{harmed}"))[1].decode()
     assert '<table class="list" id="bot-faults">' in run_page
     assert "<th>Bot</th><th>Forfeits</th><th>Crashes</th><th>Fallbacks</th>" in run_page
+    assert "<th>Clock&#39;s calls</th><th>The clock&#39;s first</th><th>Reconnects</th>" in run_page
     assert faults_table(run_page) == [
-        ["heur", "0", "1", "12", "3", FIRST_FAULT, "0", "–"],
-        ["rand", "2", "1", "0", "0", "–", "2", FIRST_CLOCK],
+        ["heur", "0", "1", "12", "3", FIRST_FAULT, "0", "–", "0"],
+        ["rand", "2", "1", "0", "0", "–", "2", FIRST_CLOCK, "1"],
     ]
     ru_page = (await web.get(f"/ladders/{harmed}", headers=RU))[1].decode()
     assert "<th>Технических поражений</th><th>Падений</th>" in ru_page
+    assert "<th>Переподключений</th>" in ru_page
+
+
+async def test_a_run_stored_before_reconnects_were_counted_reads_clean_without_them(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """Its other faults counted and none: 'none' in the list (its drops read as 0, as
+    the text report reads them), and no column of reconnects on its page, not 0s."""
+    before = store_run(db_path, {key: {} for key in HARMED if key != "reconnects"})
+    web: WebServer = await start_web()
+    page = (await web.get("/ladders"))[1].decode()
+    assert _faults_cell(page, before) == "none"
+    run_page = (await web.get(f"/ladders/{before}"))[1].decode()
+    assert '<table class="list" id="bot-faults">' in run_page
+    assert "Reconnects</th>" not in run_page
 
 
 async def test_a_russian_runs_page_says_the_first_fault_and_clock_call_in_russian(

@@ -100,9 +100,12 @@ def _listed(run: RunRow, games: list[dict[str, Any]]) -> LadderRun:
 
 
 # a run's faults, each summed over its bots, in the order the runs' list says them
-# (docs/web.md): the report's `forfeits`, `crashes`, `fallbacks`, `bot_errors` and
-# `clock_calls` (docs/bots.md), each a count by bot
-FAULT_KINDS = ("forfeits", "crashes", "fallbacks", "bot_errors", "clock_calls")
+# (docs/web.md): the report's `forfeits`, `crashes`, `fallbacks`, `bot_errors`,
+# `clock_calls` and `reconnects` (docs/bots.md), each a count by bot
+FAULT_KINDS = ("forfeits", "crashes", "fallbacks", "bot_errors", "clock_calls", "reconnects")
+# the kinds a run must have stored to be said clean: a run stored before reconnects
+# were counted had none told (its bots' drops read as 0, as the report reads them)
+COUNTED_KINDS = FAULT_KINDS[:-1]
 
 
 def fault_counts(summary: dict[str, Any]) -> dict[str, int]:
@@ -114,7 +117,7 @@ def fault_counts(summary: dict[str, Any]) -> dict[str, int]:
 def faults_counted(summary: dict[str, Any]) -> bool:
     """The run counted every kind (one stored before its bots' faults or the clock's
     calls were counted says nothing of them: not 'none')."""
-    return all(kind in summary for kind in FAULT_KINDS)
+    return all(kind in summary for kind in COUNTED_KINDS)
 
 
 def elo_curves(run: LadderRun) -> dict[tuple[str, str], list[float]]:

@@ -229,6 +229,7 @@ class W(StrEnum):
     FIRST_CLOCK_CALL = "first-clock-call"
     BOT_FAULTS_NOTE = "bot-faults-note"
     CLOCK_CALLS_MISSING = "clock-calls-missing"
+    RECONNECTS = "reconnects"
     FORFEITS = "forfeits"
     CRASHES = "crashes"
     # the runs' list: each run's faults in one cell (docs/web.md), a count of each kind
@@ -239,6 +240,7 @@ class W(StrEnum):
     N_FALLBACKS = "n-fallbacks"
     N_BOT_ERRORS = "n-bot-errors"
     N_CLOCK_CALLS = "n-clock-calls"
+    N_RECONNECTS = "n-reconnects"
     CLOCK_NOT_COUNTED = "clock-not-counted"
     GAMES_LIST = "games-list"
     GAMES_SHOWN = "games-shown"  # which of a list's games a page shows
@@ -577,6 +579,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.BOT_ERRORS: ("Exceptions", "Исключений"),
     W.FIRST_FAULT: ("First fault", "Первая ошибка"),
     W.CLOCK_CALLS: ("Clock's calls", "Ходов по часам"),
+    W.RECONNECTS: ("Reconnects", "Переподключений"),
     W.FIRST_CLOCK_CALL: ("The clock's first", "Первый по часам"),
     W.BOT_FAULTS_NOTE: (
         "A fallback: the bot's choose or pick raised, answered a call not legal or ran"
@@ -585,14 +588,17 @@ WORDS: dict[W, tuple[str, str]] = {
         " or answered only with calls the server refused, and the server called for the"
         " bot. A forfeit: a game the bot lost by forfeit (its clock run out three times in"
         " a row, or away too long); a crash: the bot exited (or its copy in the ladder's"
-        " process failed) and was started again.",
+        " process failed) and was started again; a reconnect: the bot's connection was cut"
+        " (by the server, or on the way) and it connected again, its seat away meanwhile.",
         "Подмена: choose или pick бота подняли исключение, ответили недопустимым ходом или"
         " не уложились в часы, и вместо их хода послан первый допустимый; исключение: его"
         " подняли choose, pick, on_event или on_board. Ход по часам: на запрос не ответили"
         " вовремя или ответили лишь ходами, которые сервер отверг, и сервер сходил за бота."
         " Техническое поражение: партия, проигранная ботом без игры (часы вышли трижды"
         " подряд или он отсутствовал слишком долго); падение: бот завершился (или его копия"
-        " в процессе турнира дала сбой) и был запущен снова.",
+        " в процессе турнира дала сбой) и был запущен снова; переподключение: соединение"
+        " бота оборвалось (его закрыл сервер или оно прервалось в пути) и бот подключился"
+        " снова, а его место тем временем пустовало.",
     ),
     W.CLOCK_CALLS_MISSING: (
         "The clock's calls were not counted for this run ({why}).",
@@ -607,6 +613,7 @@ WORDS: dict[W, tuple[str, str]] = {
     W.N_FALLBACKS: ("fallbacks {n}", "подмен {n}"),
     W.N_BOT_ERRORS: ("exceptions {n}", "исключений {n}"),
     W.N_CLOCK_CALLS: ("clock's calls {n}", "ходов по часам {n}"),
+    W.N_RECONNECTS: ("reconnects {n}", "переподключений {n}"),
     W.CLOCK_NOT_COUNTED: ("clock's calls not counted", "ходы по часам не подсчитаны"),
     W.GAMES_LIST: ("Games", "Партии"),
     W.GAMES_SHOWN: (
@@ -754,6 +761,7 @@ FAULT_COUNTS: dict[str, W] = {
     "fallbacks": W.N_FALLBACKS,
     "bot_errors": W.N_BOT_ERRORS,
     "clock_calls": W.N_CLOCK_CALLS,
+    "reconnects": W.N_RECONNECTS,
 }
 
 # why a ladder run stopped before its report, as its page says it (RunStop.told)
