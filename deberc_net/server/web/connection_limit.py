@@ -41,8 +41,9 @@ from deberc_net.protocol.lang import Lang
 from ..addresses import Network, limited_address, listed, peer_of, plain_ip
 from ..spawner import Spawner
 from ..summaries import Summaries
+from .app import is_api
 from .choice import page_lang
-from .request_fields import QUERY_FIELDS
+from .request_fields import too_many_fields
 from .words import W, said
 
 log = structlog.get_logger("deberc.server")
@@ -218,7 +219,7 @@ def head_lang(head: bytes) -> Lang:
     if len(request) < 2:
         return Lang.EN
     path, _, query = request[1].partition("?")
-    if path == "/api" or path.startswith("/api/"):  # (app.is_api: its JSON is English)
+    if is_api(path):  # (its JSON is English)
         return Lang.EN
     headers: dict[str, str] = {}
     for line in lines[1:]:
@@ -229,7 +230,7 @@ def head_lang(head: bytes) -> Lang:
             headers[name.strip().lower()] = value.strip()
     # a query past QUERY_FIELDS is not parsed, as no page's is (request_fields.py): the
     # 8,000 fields HEAD_MOST holds cost the loop more than all the rest of a refusal
-    many = query.count("&") >= QUERY_FIELDS
+    many = too_many_fields(query.encode("latin-1"))  # (decoded so above: as it came)
     chosen = {} if many else dict(parse_qsl(query, keep_blank_values=True))
     cookies = cookie_parser(headers.get("cookie", ""))
     return page_lang(chosen, cookies, headers.get("accept-language", ""))[0]

@@ -28,6 +28,12 @@ from .words import W, said
 QUERY_FIELDS = 16  # fields a query may have ('a=1&b=2': 2), many times a page's
 
 
+def too_many_fields(query: bytes) -> bool:
+    """Whether ``query`` (after the '?') has more than QUERY_FIELDS fields: split at
+    '&' alone, as parse_qsl splits them."""
+    return query.count(b"&") >= QUERY_FIELDS
+
+
 @attrs.define
 class QueryLimit:
     """ASGI middleware in front of the web app and its limits: a query of too many
@@ -36,10 +42,7 @@ class QueryLimit:
     app: ASGIApp
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        # (fields are split at '&' alone, as parse_qsl splits them)
-        if scope["type"] in ("http", "websocket") and (
-            scope["query_string"].count(b"&") >= QUERY_FIELDS
-        ):
+        if scope["type"] in ("http", "websocket") and too_many_fields(scope["query_string"]):
             await refusal(HTTPConnection(scope))(scope, receive, send)
             return
         await self.app(scope, receive, send)
