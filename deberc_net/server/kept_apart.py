@@ -86,14 +86,8 @@ def keeps_apart(
     """Whether one with ``kept``, from address ``own``, is kept apart from a player of
     name key ``name`` from ``address``: never by his own address (his neighbours behind
     one NAT are not blamed for one of them)."""
-    if not kept:  # (most players: nobody left them)
-        return False
-    live = [k for k in kept if k.until > now]
-    if name is not None and any(k.name == name for k in live):
-        return True
-    if address is None or address == own:
-        return False
-    return sum(k.address == address for k in live) >= ADDRESS_NAMES
+    # (most players: nobody left them, and nothing is worked out)
+    return bool(kept) and kept_until(kept, name, address, now, own) > now
 
 
 def apart(a: Session, b: Session, now: float) -> bool:
@@ -133,11 +127,12 @@ def kept_until(
     By the name, till its last entry ends; by an address, while two of its entries
     live: till the second latest ends."""
     live = [k for k in kept if k.until > now]
-    by_name = [k.until for k in live if name is not None and k.name == name]
-    by_address = sorted(k.until for k in live if address is not None and k.address == address)
-    if address == own or len(by_address) < ADDRESS_NAMES:
-        by_address = []
-    return max([now, *by_name, *by_address[-ADDRESS_NAMES : -ADDRESS_NAMES + 1]])
+    ends = [k.until for k in live if name is not None and k.name == name]
+    if address is not None and address != own:
+        at = sorted(k.until for k in live if k.address == address)
+        if len(at) >= ADDRESS_NAMES:
+            ends.append(at[-ADDRESS_NAMES])  # (while ADDRESS_NAMES of them live)
+    return max([now, *ends])
 
 
 def earliest_end(sessions: Iterable[Session], now: float) -> float | None:
