@@ -163,6 +163,9 @@ def test_combinations_and_their_seniority() -> None:
     assert (four[1], terts[1]) == (50, 20)
     ranked = [jacks, aces, kings, queens, eight, five, four, terts]
     assert [r[2] for r in ranked] == sorted((r[2] for r in ranked), reverse=True)
+    # the same number of cards orders within a class only: four queens stay above a
+    # run of four to the ace (docs/rules.md, Tertz §5)
+    assert queens[2] > best("Jc Qc Kc Ac")[2]
     # equal length: the higher top card, then trump
     assert best("8d 9d 10d")[2] > best("7h 8h 9h")[2]
     assert best("7h 8h 9h")[2] > best("7d 8d 9d")[2]
