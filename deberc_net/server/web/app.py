@@ -122,7 +122,8 @@ def is_api(path: str) -> bool:
 def choice_of(request: HTTPConnection) -> tuple[Lang, bool]:
     """The page's language, and whether the link chose it now (web/choice.py)."""
     accept = request.headers.get("accept-language", "")
-    return page_lang(request.query_params, request.cookies, accept)
+    # (the lang cookie alone: never request.cookies, every cookie parsed, choice.py)
+    return page_lang(request.query_params, request.headers.get("cookie", ""), accept)
 
 
 def lang_of(request: HTTPConnection) -> Lang:

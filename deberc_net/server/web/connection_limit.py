@@ -34,7 +34,6 @@ import attrs
 import structlog
 import trio
 from hypercorn.trio.tcp_server import TCPServer
-from starlette.requests import cookie_parser
 
 from deberc_net.protocol.lang import Lang
 
@@ -232,8 +231,7 @@ def head_lang(head: bytes) -> Lang:
     # 8,000 fields HEAD_MOST holds cost the loop more than all the rest of a refusal
     many = too_many_fields(query.encode("latin-1"))  # (decoded so above: as it came)
     chosen = {} if many else dict(parse_qsl(query, keep_blank_values=True))
-    cookies = cookie_parser(headers.get("cookie", ""))
-    return page_lang(chosen, cookies, headers.get("accept-language", ""))[0]
+    return page_lang(chosen, headers.get("cookie", ""), headers.get("accept-language", ""))[0]
 
 
 def bound_connections() -> None:

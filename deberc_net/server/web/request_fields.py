@@ -54,6 +54,7 @@ def refusal(request: HTTPConnection) -> Response:
         why = said(W.TOO_MANY_FIELDS, Lang.EN, most=QUERY_FIELDS)
         return JSONResponse({"error": why}, 400)
     # (its cookie and Accept-Language: its ?lang= is among the fields not read)
-    lang, _ = page_lang({}, request.cookies, request.headers.get("accept-language", ""))
+    headers = request.headers
+    lang, _ = page_lang({}, headers.get("cookie", ""), headers.get("accept-language", ""))
     told = said(W.TOO_MANY_FIELDS, lang, most=QUERY_FIELDS)
     return PlainTextResponse(told, 400, headers={"Vary": VARY})
