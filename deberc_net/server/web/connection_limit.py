@@ -42,6 +42,7 @@ from ..spawner import Spawner
 from ..summaries import Summaries
 from .app import is_api
 from .choice import page_lang
+from .live import connection_stream
 from .request_fields import too_many_fields
 from .words import W, said
 
@@ -137,6 +138,8 @@ async def _run_within_allowance(server: TCPServer) -> None:
         assert counts is not None  # (only a count refuses)
         await _refuse(stream, address, counts)
         return
+    if isinstance(stream, trio.SocketStream):  # (hypercorn's type says TLS: none here)
+        connection_stream.set(stream)  # (for its app's task: live.py)
     try:
         await _run_alone(server, peer_of(host, port), limited_address(host))
     finally:

@@ -123,12 +123,14 @@ class PageSession(Session):
 class Page:
     """What waits to be sent to one page: lines, and notes of the hand sizes and the
     seat to act (after the lines they follow), bounded in characters (a page too slow
-    to read them is dropped, like a slow connection)."""
+    to read them is dropped, like a slow connection: ``dropped`` is set, what waited
+    is let go, and its socket is cut off, live.py)."""
 
     limit: int
     queued: list[str] = attrs.Factory(list)  # lines; a note starts with "{"
     queued_chars: int = 0
     closed: bool = False
+    dropped: trio.Event = attrs.Factory(trio.Event)  # past ``limit``: too slow a reader
     _ready: trio.Event = attrs.Factory(trio.Event)
 
     def put(self, text: str) -> None:
@@ -136,6 +138,8 @@ class Page:
             return
         if self.queued_chars + len(text) > self.limit:
             self.queued.clear()
+            self.queued_chars = 0
+            self.dropped.set()
             self.close()
             return
         self.queued.append(text)

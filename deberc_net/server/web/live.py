@@ -12,7 +12,10 @@ player's ``observe`` does (server/cluster/node.py).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import itertools
+import socket
+import struct
 from collections import Counter
 
 import attrs
@@ -31,6 +34,17 @@ from ..table_messages import Observe
 from .feed import Feed, Page, PageSession, join, let_go
 
 _ids = itertools.count(1_000_000_000)  # apart from the game connections' ids
+# A page dropped for not reading is cut off this long after (its place freed with
+# it): time for the send under way to finish and its close to go, as 1008 TOO_SLOW,
+# for a page that reads, slowly; one that does not read never takes either.
+CUT_OFF_S = 1.0
+TOO_SLOW = "too slow: the page did not read what it was sent"
+# the connection a request came on, in its app's task (hypercorn starts that from the
+# connection's task, whose context it copies; set by connection_limit.py): a page
+# dropped for not reading is cut off through it; None: no connection hypercorn serves
+connection_stream: contextvars.ContextVar[trio.SocketStream | None] = contextvars.ContextVar(
+    "web_connection_stream", default=None
+)
 
 
 @attrs.define
@@ -72,6 +86,7 @@ async def watch_table(websocket: WebSocket, lobby: Lobby, table_id: int, viewers
 async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[int, Feed]) -> None:
     table_id = table.id
     await websocket.accept()
+    stream = connection_stream.get()
     client = websocket.client
     peer = f"{client.host}:{client.port}" if client else "?"
     page = Page(lobby.config.outbox_bytes)
@@ -94,11 +109,14 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(_until_gone, websocket, scope)
+                nursery.start_soon(_cut_off_when_dropped, page, stream, own)
                 # the table answers the observe (its 'ok', then the state) in one step
                 if await own.outbox.wait():
                     feed = await join(lobby, feeds, table, page, own)
                     while feed is not None and await page.wait():
                         await websocket.send_text(page.take())
+                    if page.dropped.is_set():  # (and the send under way went in time)
+                        await websocket.close(code=1008, reason=TOO_SLOW)
                 scope.cancel()
         finally:
             if feed is None:
@@ -110,6 +128,24 @@ async def _watch(websocket: WebSocket, lobby: Lobby, table: Table, feeds: dict[i
     # the browser may have gone first
     with trio.move_on_after(1), contextlib.suppress(RuntimeError, WebSocketDisconnect):
         await websocket.close()
+
+
+async def _cut_off_when_dropped(
+    page: Page, stream: trio.SocketStream | None, own: PageSession
+) -> None:
+    """A page too slow to read what waits for it (``outbox_bytes``) is dropped, as a
+    connection of the game port is (docs/protocol.md §2): logged ``outbox_full``, and
+    its connection cut off CUT_OFF_S after, what the kernel holds for it let go (a
+    reset). hypercorn writes shielded from cancellation, so a page whose send waited
+    for good held its place until the kernel gave up on it (web_send_timeout_ms, once
+    its buffers were full)."""
+    await page.dropped.wait()
+    own.log.warning("outbox_full", limit=page.limit)
+    await trio.sleep(CUT_OFF_S)
+    if stream is not None:
+        with contextlib.suppress(OSError):
+            stream.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        stream.socket.close()  # (the send waiting on it ends; hypercorn then closes)
 
 
 async def _until_gone(websocket: WebSocket, scope: trio.CancelScope) -> None:
