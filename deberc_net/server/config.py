@@ -82,6 +82,8 @@ RANGES: dict[str, Range] = {
     "max_web_connections": Range(0, _MOST_AT_ONCE, "connections"),
     "web_requests_per_address_per_s": _RATE,
     "web_requests_per_address_burst": _BURST,
+    "web_requests_per_s": _RATE,
+    "web_requests_burst": _BURST,
     # (the kernel's TCP_USER_TIMEOUT is a C int: more failed the web face's start)
     "web_send_timeout_ms": Range(0, MOST_SEND_TIMEOUT_MS, "milliseconds, some 24 days"),
     "web_socket_frames_per_s": _RATE,
@@ -213,6 +215,11 @@ class Config:
     # no limit). A page with its files and socket is 5 of them: docs/security.md §8
     web_requests_per_address_per_s: float = 10.0
     web_requests_per_address_burst: float = 60.0
+    # ... and from all addresses together, a second on average and at once: a request
+    # past them waits its turn (it is not refused), so many addresses, each within its
+    # own allowance, cannot take the loop from the tables (either 0: no limit)
+    web_requests_per_s: float = 150.0
+    web_requests_burst: float = 300.0
     # a web connection whose answer waits this long unread (the client takes nothing,
     # or is gone) is cut off by the kernel (TCP_USER_TIMEOUT): hypercorn's writes wait
     # otherwise as long as the connection lives, a stop too (docs/security.md §4;

@@ -415,6 +415,8 @@ def defaults_stated() -> list[tuple[str, object, object]]:
         # §8
         ("`web_requests_per_address_burst` (60) and `web_requests_per_address_per_s` (10)",
          (60, 10), (c.web_requests_per_address_burst, c.web_requests_per_address_per_s)),
+        ("`web_requests_burst` (300) at once, then `web_requests_per_s` (150) a second", (300, 150),
+         (c.web_requests_burst, c.web_requests_per_s)),
         ("once more than 1,000 are, the refilled ones are dropped", 1000, REQUEST_ALLOWANCES_KEPT),
         ("(at most the burst over the rate, 6 s)", 6,
          c.web_requests_per_address_burst / c.web_requests_per_address_per_s),

@@ -19,7 +19,7 @@ from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
 from .request_fields import QueryLimit
 from .request_head import bound_request_heads
-from .request_limit import RequestLimit, request_buckets
+from .request_limit import RequestLimit, paced, request_buckets
 from .ws_limit import LiveConfig, bound_live_sockets
 from .ws_offer import decline_unreadable_offers
 
@@ -83,7 +83,9 @@ async def serve_http(
     decline_unreadable_offers()  # (an offer wsproto cannot read stopped the server)
     # Starlette is an ASGI app; hypercorn's own type for one is narrower than Starlette's.
     # Each address's allowance of requests comes first: a refused one costs no page work
-    app: Any = RequestLimit(make_app(lobby), request_buckets(config))
+    # (and all addresses' together are paced, behind it: an address past its own is
+    # refused at once, and spends no turn of the others')
+    app: Any = RequestLimit(paced(make_app(lobby), config), request_buckets(config))
     app = QueryLimit(app)  # (before: a query of thousands of fields, parsed for its lang=)
     if config.trusted_proxies:  # and before it, behind a proxy, the client's address
         app = ForwardedFor(app, networks(config.trusted_proxies))

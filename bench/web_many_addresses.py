@@ -1,0 +1,280 @@
+"""Many addresses, each just under its web allowance: what they cost the server, and what
+another client meanwhile sees (docs/security.md §8, "Many addresses").
+
+    .venv/bin/python bench/web_many_addresses.py [--addresses 200] [--per-s 9.5]
+        [--path /favicon.ico] [--seconds 5] [--repeat 3] [--server-setting k=v ...]
+
+It starts one fresh server (a subprocess, fresh SQLite file, the web face on a free
+port, every web limit at its default unless ``--server-setting`` changes one), then
+``--repeat`` pairs of windows of ``--seconds``: one quiet, one with the flood. The flood
+is a subprocess (its CPU is not this one's, which measures): ``--addresses`` loopback
+sources (127.0.0.2, 127.0.0.3, …), each with one keep-alive connection asking
+``--path`` ``--per-s`` times a second, steadily (the allowance's 10 a second, its burst
+never spent), the next request sent when its time comes and the answer before it is in.
+
+In each window this process, the other client, asks the game port ``ping`` (a
+connection of its own, one every 20 ms) and the web face ``/`` from 127.0.0.1 (one
+every 250 ms, within its own allowance), and counts the server's CPU (/proc). Prints
+one JSON line: per side, min and median of the server's CPU share (seconds a second),
+the ping's and the page's round trip (median, p99, ms), and the flood's answers a
+second by status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+
+ROOT = Path(__file__).resolve().parent.parent
+PING_EVERY_S = 0.02
+PAGE_EVERY_S = 0.25
+
+FLOOD = r"""
+import json, random, sys, time, trio
+port, count, per_s, path = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+REQUEST = f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+counts = {}
+
+async def answer(stream, buffered):
+    while b"\r\n\r\n" not in buffered:
+        data = await stream.receive_some(65536)
+        if not data:
+            raise EOFError
+        buffered += data
+    head, _, rest = buffered.partition(b"\r\n\r\n")
+    status = head.split(b" ", 2)[1].decode()
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(rest) < length:
+        data = await stream.receive_some(65536)
+        if not data:
+            raise EOFError
+        rest += data
+    counts[status] = counts.get(status, 0) + 1
+    return rest[length:], b"connection: close" in head.lower()
+
+async def address(i):
+    source = f"127.0.0.{2 + i}"
+    next_at = trio.current_time() + random.random() / per_s
+    while True:
+        sock = trio.socket.socket()
+        await sock.bind((source, 0))
+        try:
+            await sock.connect(("127.0.0.1", port))
+        except OSError:
+            counts["refused"] = counts.get("refused", 0) + 1
+            sock.close()
+            await trio.sleep(1 / per_s)
+            continue
+        stream = trio.SocketStream(sock)
+        buffered = b""
+        try:
+            while True:
+                await trio.sleep_until(next_at)
+                next_at = max(next_at + 1 / per_s, trio.current_time())
+                await stream.send_all(REQUEST)
+                buffered, closing = await answer(stream, buffered)
+                if closing:
+                    break
+        except (EOFError, trio.BrokenResourceError, OSError):
+            counts["dropped"] = counts.get("dropped", 0) + 1
+        await stream.aclose()
+
+async def report():
+    while True:
+        line = await trio.to_thread.run_sync(sys.stdin.readline)
+        if not line:
+            return
+        print(json.dumps(counts), flush=True)
+
+async def main():
+    async with trio.open_nursery() as nursery:
+        for i in range(count):
+            nursery.start_soon(address, i)
+        await report()
+        nursery.cancel_scope.cancel()
+
+trio.run(main)
+"""
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else float("nan")
+
+
+def start_server(db: str, settings: list[str]) -> tuple[subprocess.Popen[str], int, int]:
+    extra = "".join(f", {setting}" for setting in settings)
+    code = (
+        "import trio\n"
+        "from deberc_net.server.app import serve\n"
+        "from deberc_net.server.config import Config\n"
+        "from deberc_net.server.logs import configure_logging\n"
+        "from deberc_net.testing import rule_book\n"
+        "configure_logging('warning')\n"
+        "async def main():\n"
+        "    bound = []\n"
+        "    async with trio.open_nursery() as n:\n"
+        f"        port = await n.start(lambda task_status: serve(Config(port=0, db={db!r}, "
+        f"http_port=0{extra}), rules=rule_book(), http_bound=bound.append, "
+        "task_status=task_status))\n"
+        "        print(port, bound[0], flush=True)\n"
+        "trio.run(main)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=open(f"{db}.log", "w"),  # noqa: SIM115 (the server's, for its lifetime)
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None
+    port, http_port = (int(p) for p in proc.stdout.readline().split())
+    return proc, port, http_port
+
+
+async def pinging(port: int, into: list[float]) -> None:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    buffered = b""
+    async with stream:
+        await stream.send_all(b"style machine\r\n")
+        while True:
+            sent = trio.current_time()
+            await stream.send_all(b"ping\r\n")
+            while b"pong" not in buffered:
+                buffered += await stream.receive_some(65536)
+            into.append(trio.current_time() - sent)
+            buffered = buffered.rpartition(b"pong")[2]
+            await trio.sleep(PING_EVERY_S)
+
+
+async def paging(http_port: int, into: list[float]) -> None:
+    request = b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    while True:
+        sent = trio.current_time()
+        stream = await trio.open_tcp_stream("127.0.0.1", http_port)
+        async with stream:
+            await stream.send_all(request)
+            answer = b""
+            while data := await stream.receive_some(65536):
+                answer += data
+        assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+        into.append(trio.current_time() - sent)
+        await trio.sleep(PAGE_EVERY_S)
+
+
+async def window(
+    pid: int, port: int, http_port: int, seconds: float, flood: subprocess.Popen[str] | None
+) -> dict[str, float]:
+    pings: list[float] = []
+    pages: list[float] = []
+    before: dict[str, int] = {}
+    if flood is not None:
+        assert flood.stdin is not None and flood.stdout is not None
+        flood.stdin.write("\n")
+        flood.stdin.flush()
+        before = json.loads(flood.stdout.readline())
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(pinging, port, pings)
+        nursery.start_soon(paging, http_port, pages)
+        cpu0, t0 = cpu_seconds(pid), time.monotonic()
+        await trio.sleep(seconds)
+        cpu, elapsed = cpu_seconds(pid) - cpu0, time.monotonic() - t0
+        nursery.cancel_scope.cancel()
+    result = {
+        "server_cpu_share": cpu / elapsed,
+        "ping_p50_ms": 1000 * percentile(pings, 0.5),
+        "ping_p99_ms": 1000 * percentile(pings, 0.99),
+        "page_p50_ms": 1000 * percentile(pages, 0.5),
+        "page_p99_ms": 1000 * percentile(pages, 0.99),
+        "load_average": os.getloadavg()[0],
+    }
+    if flood is not None:
+        assert flood.stdin is not None and flood.stdout is not None
+        flood.stdin.write("\n")
+        flood.stdin.flush()
+        after = json.loads(flood.stdout.readline())
+        for status in after:
+            result[f"flood_{status}_per_s"] = (after[status] - before.get(status, 0)) / elapsed
+    return result
+
+
+def summary(runs: list[dict[str, float]]) -> dict[str, dict[str, float]]:
+    keys = sorted({key for run in runs for key in run})
+    return {
+        key: {
+            "min": round(min(run.get(key, 0.0) for run in runs), 3),
+            "median": round(statistics.median(run.get(key, 0.0) for run in runs), 3),
+        }
+        for key in keys
+    }
+
+
+async def run(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        server, port, http_port = start_server(str(Path(tmp) / "b.sqlite3"), args.server_setting)
+        flood = None
+        try:
+            quiet, flooded = [], []
+            for _ in range(args.repeat):
+                quiet.append(await window(server.pid, port, http_port, args.seconds, None))
+                flood = subprocess.Popen(
+                    [sys.executable, "-c", FLOOD, str(http_port), str(args.addresses),
+                     str(args.per_s), args.path],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                )  # fmt: skip
+                await trio.sleep(2)  # (its connections opened, its pace reached)
+                flooded.append(await window(server.pid, port, http_port, args.seconds, flood))
+                flood.kill()
+                flood.wait()
+                flood = None
+                await trio.sleep(1)
+        finally:
+            if flood is not None:
+                flood.kill()
+            server.kill()
+            server.wait()
+    print(
+        json.dumps(
+            {
+                "addresses": args.addresses,
+                "per_s": args.per_s,
+                "path": args.path,
+                "settings": args.server_setting,
+                "quiet": summary(quiet),
+                "flooded": summary(flooded),
+            }
+        )
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--addresses", type=int, default=200)
+    parser.add_argument("--per-s", type=float, default=9.5)
+    parser.add_argument("--path", default="/favicon.ico")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--server-setting", action="append", default=[], metavar="K=V")
+    trio.run(run, parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""All addresses' requests together are paced (server/web/request_limit.py ``Pace``,
+docs/security.md §8): many addresses, each within its own allowance, wait their turns
+rather than take the server's loop from its tables; none is refused for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+
+from tests.server.client import dial_from
+
+from .conftest import WebServer
+
+StartWeb = Callable[..., Any]
+PER_S, BURST = 20.0, 5.0
+ADDRESSES, EACH = 6, 5  # 30 requests at once, each address within its allowance
+
+
+async def answered(web: WebServer, source: str, times: int, into: list[float]) -> None:
+    """``times`` requests, one after another on one keep-alive connection from
+    ``source``; when each answer came."""
+    stream = await dial_from(source, web.http_port)
+    async with stream:
+        buffered = b""
+        for _ in range(times):
+            await stream.send_all(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n")
+            while b"\r\n\r\n" not in buffered:
+                buffered += await stream.receive_some(65536)
+            head, _, buffered = buffered.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200 "), head
+            length = int(head.lower().partition(b"content-length:")[2].split(b"\r\n")[0])
+            while len(buffered) < length:
+                buffered += await stream.receive_some(65536)
+            buffered = buffered[length:]
+            into.append(trio.current_time())
+
+
+@pytest.mark.timeout(60)
+async def test_many_addresses_requests_wait_their_turns_none_refused(
+    start_web: StartWeb,
+) -> None:
+    # (failed before: the 30 were answered as fast as the loop went, 0.1 s or so)
+    web: WebServer = await start_web(web_requests_per_s=PER_S, web_requests_burst=BURST)
+    times: list[float] = []
+    began = trio.current_time()
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            for i in range(ADDRESSES):
+                nursery.start_soon(answered, web, f"127.0.0.{2 + i}", EACH, times)
+    count = ADDRESSES * EACH
+    assert len(times) == count  # every one answered 200
+    # the burst at once, then PER_S a second: the last no sooner than its turn
+    took = max(times) - began
+    assert took >= (count - BURST) / PER_S - 0.05, took
+    assert took < (count - BURST) / PER_S + 3, took  # (and not much later: a loaded host)
+
+
+@pytest.mark.timeout(30)
+async def test_a_pace_of_0_is_no_pace(start_web: StartWeb) -> None:
+    """docs/settings.md, `web_requests_per_s`: either 0, no limit."""
+    web: WebServer = await start_web(web_requests_per_s=0, web_requests_burst=1)
+    times: list[float] = []
+    began = trio.current_time()
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            for i in range(ADDRESSES):
+                nursery.start_soon(answered, web, f"127.0.0.{2 + i}", EACH, times)
+    # at 1 at once and 0 a second the pace would never let the second in
+    assert len(times) == ADDRESSES * EACH and max(times) - began < 10
