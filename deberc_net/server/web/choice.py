@@ -14,12 +14,12 @@ COOKIE_MAX_AGE_S = 365 * 24 * 3600  # a year: the choice of a visitor who comes 
 # the languages a browser may prefer that read the pages in Russian (a Ukrainian or
 # Belarusian club reads the Russian the table speaks sooner than English)
 RUSSIAN_READERS = frozenset({"ru", "uk", "be"})
-# a weight as RFC 9110 §12.4.2 writes it: "0" [ "." 0*3DIGIT ] / "1" [ "." 0*3("0") ]
 # the lang cookie: 'lang=' at the header's start or after a cookie's ';' (spaces
 # between), its value to the next ';'. The name first, the check of what is before it
 # after, so that the search skips to each 'lang=' at C speed: a head of 16 KiB of
 # cookies, or of 'xlang=', costs tens of µs
 _LANG_COOKIE = re.compile(r"lang=(?<![^; \t]lang=)([^;]*)")
+# a weight as RFC 9110 §12.4.2 writes it: "0" [ "." 0*3DIGIT ] / "1" [ "." 0*3("0") ]
 QVALUE = re.compile(r"0(\.[0-9]{0,3})?|1(\.0{0,3})?")
 
 
