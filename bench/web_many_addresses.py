@@ -16,14 +16,17 @@ In each window this process, the other client, asks the game port ``ping`` (a
 connection of its own, one every 20 ms) and the web face ``/`` from 127.0.0.1 (one
 every 250 ms, within its own allowance), and counts the server's CPU (/proc). Prints
 one JSON line: per side, min and median of the server's CPU share (seconds a second),
-the ping's and the page's round trip (median, p99, ms), and the flood's answers a
-second by status.
+the ping's and the page's round trip (median, p99, ms; ``none answered`` when no page
+came in the window), how many pages came, and the flood's answers a second by status
+(counted by the flood's process as it is asked, a little past the window's ends: a
+loaded machine's answer to that ask comes late).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -116,8 +119,9 @@ def cpu_seconds(pid: int) -> float:
 
 
 def percentile(values: list[float], p: float) -> float:
+    """(None answered in the window: the window's length, what the wait was at least.)"""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else float("nan")
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else math.inf
 
 
 def start_server(db: str, settings: list[str]) -> tuple[subprocess.Popen[str], int, int]:
@@ -204,6 +208,7 @@ async def window(
         "ping_p99_ms": 1000 * percentile(pings, 0.99),
         "page_p50_ms": 1000 * percentile(pages, 0.5),
         "page_p99_ms": 1000 * percentile(pages, 0.99),
+        "pages_answered": len(pages),
         "load_average": os.getloadavg()[0],
     }
     if flood is not None:
@@ -218,10 +223,14 @@ async def window(
 
 def summary(runs: list[dict[str, float]]) -> dict[str, dict[str, float]]:
     keys = sorted({key for run in runs for key in run})
+
+    def told(value: float) -> float | str:  # (JSON has no infinity)
+        return round(value, 3) if math.isfinite(value) else "none answered"
+
     return {
         key: {
-            "min": round(min(run.get(key, 0.0) for run in runs), 3),
-            "median": round(statistics.median(run.get(key, 0.0) for run in runs), 3),
+            "min": told(min(run.get(key, 0.0) for run in runs)),
+            "median": told(statistics.median(run.get(key, 0.0) for run in runs)),
         }
         for key in keys
     }
