@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 import trio
+from _pytest.capture import CaptureFixture
 from trio_websocket import ConnectionRejected, open_websocket_url
 
 from deberc_net.server.web.feed import COALESCE_S
+from deberc_net.server.web.live import TOO_SLOW
 from tests.server.client import LineClient, fields
 from tests.server.conftest import Connector
 
@@ -118,3 +120,40 @@ async def test_a_page_that_does_not_read_is_dropped_and_the_others_go_on(
             pass
     slow.close()
     assert len(got) < MOST_SAID
+
+
+@pytest.mark.timeout(90)
+async def test_a_page_that_reads_once_dropped_is_told_why(
+    start_web: StartWeb, connect: Connector, capsys: CaptureFixture[str]
+) -> None:
+    """A page that took nothing until it was dropped, and then reads (a phone back
+    from a tunnel), gets what was under way and then the close, 1008, saying why."""
+    quick = dict.fromkeys(("say_per_s", "say_per_address_per_s"), 10_000.0)
+    web: WebServer = await start_web(
+        outbox_bytes=OUTBOX, say_burst=10_000, say_per_address_burst=10_000, **quick
+    )
+    ann = await connect.machine(web.port, "ann")
+    await ann.send("new 2")
+    await ann.expect("ok", cmd="sit")
+    slow = await not_reading(web)
+
+    async def saying() -> None:
+        while True:
+            await say(ann, 20)
+            await trio.sleep(COALESCE_S)
+
+    logged = ""
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(saying)
+            while "outbox_full" not in logged:  # (the server's log: dropped now)
+                await trio.sleep(0.01)
+                logged += capsys.readouterr().out
+            nursery.cancel_scope.cancel()
+        got = b""
+        while data := await slow.recv(65536):  # at once, within its second
+            got += data
+    slow.close()
+    # the close frame: unmasked, its code 1008 and the reason after it
+    reason = TOO_SLOW.encode()
+    assert got.endswith(b"\x88" + bytes([2 + len(reason)]) + (1008).to_bytes(2) + reason)
