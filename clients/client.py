@@ -144,16 +144,13 @@ class SeekPutOff(PutOff):
 SEEK_RETRY_S = 1.0  # the wait before seeking again after the first 'busy'
 SEEK_RETRY_MAX_S = 30.0
 
-# the server's word to everyone that it stops or restarts (docs/protocol.md §11.4,
-# §11.4a), and to a player whose seat another worker keeps across the stop
-# (docs/scaling.md, "One worker restarted"): passed on (``tell``), as the bots said
-# nothing and then "connection lost", their reader left to guess why (s46). In English:
-# the library never asks for another language
-STOP_NOTICES = (
-    "The server restarts once",
-    "The server is shutting down",
-    "Your seat at table ",
-)
+# the server's word to everyone that it stops or restarts (``info server=draining``,
+# ``info server=stopping``: docs/protocol.md §11.4, §11.4a), and to a player whose seat
+# another worker keeps across the stop (``info kept=T``: docs/scaling.md, "One worker
+# restarted"): passed on (``tell``), as the bots said nothing and then "connection
+# lost", their reader left to guess why (s46). Known by the field, not the sentence: a
+# server may word it otherwise, or in another language
+SERVER_GOING = frozenset({"draining", "stopping"})
 
 
 class ServerNotBack(ConnectionError):
@@ -370,7 +367,7 @@ class Bot:
     _pongs: int = attrs.field(default=0, init=False)
     _fence: int = attrs.field(default=0, init=False)  # its pong not read yet: > _pongs
     _deal: int = attrs.field(default=0, init=False)  # the last deal= read this match
-    # the server's last word that it stops or restarts (STOP_NOTICES), till the bot is
+    # the server's last word that it stops or restarts (SERVER_GOING), till the bot is
     # logged in again: the connection's end is that stop's, and so said
     _stop_said: str | None = attrs.field(default=None, init=False)
     # a seat said konets this match (manual-claim): a match-end reason=claim after it
@@ -588,9 +585,9 @@ class Bot:
                 self._told(f"connected again; seeking again ('seek {self.seek}')")
             out.append(f"seek {self.seek}")
             self._seeking = self._seek_due = True
-        elif tag == Tag.INFO and f.get("text", "").startswith(STOP_NOTICES):
-            self._stop_said = f["text"]
-            self._told(f"the server says: {f['text']}")
+        elif tag == Tag.INFO and (f.get("server") in SERVER_GOING or "kept" in f):
+            self._stop_said = f.get("text", "")
+            self._told(f"the server says: {self._stop_said}")
         elif tag == Tag.EVENT and item.kind == EventKind.MATCH_END:
             return self._match_ended(out, line)
         elif tag == Tag.EVENT and item.kind == EventKind.CALL and f.get("call") == KONETS:

@@ -371,8 +371,9 @@ NO_BIDE = frozenset({"short", "dave"})
 BY_THE_ORDER = frozenset({Outcome.MADE, Outcome.BIDE})
 # (docs/protocol.md §5.1: every house bot's name starts so and no person's may)
 HOUSE_PREFIX = "house-"
-# the server's notice of a drain, in either language (docs/protocol.md §11.4a)
-_DRAINING = frozenset(phrase(Msg.DRAINING).text(lang) for lang in Lang)
+# the server's notice of a drain (``info server=draining``, docs/protocol.md §11.4a):
+# known by its field, whatever its words or language
+DRAINING = "draining"
 
 
 def _won(state: TableState, row: DealScore) -> DealScore:
@@ -495,7 +496,7 @@ def _fold(state: TableState, line: Line) -> TableState:
         return _gathered(attrs.evolve(state, reply=(*state.reply, line), reply_left=left))
     if tag == Tag.LAST:
         return _last(state, line)
-    if tag == Tag.INFO and line.text in _DRAINING:
+    if tag == Tag.INFO and line.get_str("server") == DRAINING:
         state = attrs.evolve(state, draining=True)
     if tag == Tag.INFO and _closes(state, line.text or ""):
         # the table pane goes; the log keeps it

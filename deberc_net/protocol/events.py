@@ -28,6 +28,14 @@ class TableState(StrEnum):
     CLOSED = "closed"  # over, or stopped: the table task ends
 
 
+class ServerGoing(StrEnum):
+    """What the server's word to everyone says it does (``info server=…``,
+    docs/protocol.md §11.4, §11.4a): its words as /api/health's (docs/web.md)."""
+
+    DRAINING = "draining"  # it restarts once the running matches are over
+    STOPPING = "stopping"  # it stops now: the connections close in a moment
+
+
 @attrs.frozen
 class Hello:
     version: str
@@ -682,6 +690,19 @@ def table_closed(table: int, said: Phrase) -> Info:
     and named in a field a program reads (``info closed=T text=…``, docs/protocol.md
     §11.4) rather than in the English text."""
     return Info(said.text(), said, (("closed", str(table)),))
+
+
+def server_going(going: ServerGoing, said: Phrase) -> Info:
+    """The server's word that it drains or stops, told to everyone: the state in a field
+    a program reads (``info server=draining|stopping text=…``, docs/protocol.md §11.4,
+    §11.4a) rather than in the sentence, which a server may word otherwise."""
+    return Info(said.text(), said, (("server", going.value),))
+
+
+def seat_kept(table: int, said: Phrase) -> Info:
+    """A seat at another worker's table kept across this one's stop, the table named
+    in a field (``info kept=T text=…``, docs/protocol.md §11.4)."""
+    return Info(said.text(), said, (("kept", str(table)),))
 
 
 def first_in_line(said: Phrase, players: int, variant: str, options: Sequence[str]) -> Info:

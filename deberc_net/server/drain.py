@@ -130,7 +130,7 @@ class Drain:
         """During a drain, tell ``session`` (everyone logged in as it begins, and each
         login after) that the server restarts after the running matches."""
         if self.begun:
-            session.send(ev.info(phrase(Msg.DRAINING)))
+            session.send(ev.server_going(ev.ServerGoing.DRAINING, phrase(Msg.DRAINING)))
 
     def refused(self, session: Session) -> bool:
         """True, and ``session`` told, during a drain: no new table opens."""

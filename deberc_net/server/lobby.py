@@ -601,8 +601,9 @@ class Lobby:
         self.accepting = False
         if self.node is not None:  # (a lone server's players go with their offers)
             self.rematches.stopped()
+        said = ev.server_going(ev.ServerGoing.STOPPING, phrase(Msg.SHUTTING_DOWN, reason=reason))
         for session in [*self.online.values(), *newcomers]:
-            session.send(ev.info(phrase(Msg.SHUTTING_DOWN, reason=reason)))
+            session.send(said)
         self.matchmaking.stopped()  # their line said it: no seek waits, none is refused
         for table in list(self.tables.values()):
             table.post(Stop(reason))

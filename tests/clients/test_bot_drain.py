@@ -20,6 +20,7 @@ import trio
 
 from clients.client import Bot, ServerNotBack
 from clients.protocol import Event, EventKind, Record, View
+from deberc_net.protocol.messages import MESSAGES
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 from tests.server.client import LineClient
@@ -298,3 +299,64 @@ async def test_a_library_bot_waiting_in_its_seek_as_the_drain_begins_says_so_and
         "the server closed the connection; the server did not come back (0 tries to connect"
         f" again) since it said: {DRAINED}"
     )
+
+
+# a server's drain said in Russian (its catalogue's own Russian, deberc_net/protocol/messages.py)
+RU_RESTARTS = (
+    "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые партии не начинаются."
+)
+RU_REFUSED = (
+    "сервер перезапустится, когда закончатся идущие партии: новые партии сейчас не начинаются"
+)
+RU_DRAINED = "Сервер останавливается: идущие партии закончились."
+
+
+@pytest.mark.timeout(60)
+async def test_a_library_bot_knows_the_drain_of_a_server_that_says_it_in_another_language(
+    db_path: Path, connect: Connector, register: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server whose machine lines are Russian (its catalogue's English replaced by its
+    Russian: a server in another language, or one that words its notices otherwise;
+    ``lang ru`` alone changes no machine line, docs/protocol.md §4.3c): the bot knows
+    its drain and its stop by their fields (``info server=draining``, ``info
+    server=stopping``, docs/protocol.md §11.4a), passes its words on and ends with its
+    last one. Failed before: the bots matched the English sentences, so neither was
+    said, and the end named the seek's refusal, not the stop."""
+    for key, (_, russian) in list(MESSAGES.items()):
+        monkeypatch.setitem(MESSAGES, key, (russian, russian))
+    await register("boss", "owners")
+    told: list[str] = []
+    seeking = trio.Event()
+
+    def watch(item: Event | View | Record) -> None:
+        if isinstance(item, Event) and item.tag == "ok" and item.get_str("cmd") == "seek":
+            seeking.set()
+
+    bot = Bot(lambda view: view.legal[0], "cleo", reconnects=0, tell=told.append, on_event=watch)
+    async with trio.open_nursery() as nursery:
+        stopped = trio.Event()
+        bot.port = await _serving(nursery, db_path, stopped)
+        ended: list[ServerNotBack] = []
+
+        async def play() -> None:
+            try:
+                await bot.run()
+            except ServerNotBack as exc:
+                ended.append(exc)
+
+        nursery.start_soon(play)
+        with trio.fail_after(20):
+            await seeking.wait()
+        boss = await connect.machine(bot.port, "boss", "owners")
+        await boss.send("drain")
+        with trio.fail_after(20):
+            await stopped.wait()
+        nursery.cancel_scope.deadline = trio.current_time() + 20  # (the bot's end)
+    assert told == [
+        f"the server says: {RU_RESTARTS}",
+        f"seek put off till the server's restart: {RU_REFUSED}; waiting for it to close the"
+        " connection, then connecting again",
+        f"the server says: {RU_DRAINED}",
+    ], told
+    [end] = ended
+    assert end.said == RU_DRAINED

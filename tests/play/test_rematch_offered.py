@@ -81,20 +81,23 @@ def test_no_offer_told_to_a_watcher_nor_after_a_house_bot_nor_to_the_leaver() ->
 
 def test_no_offer_told_during_a_drain() -> None:
     """A match over while the server drains offers no rematch: none is told, nor said
-    by the client (a review, s44; docs/protocol.md §11.4a). A new connection's server
-    (the banner again) may offer one."""
+    by the client (a review, s44; docs/protocol.md §11.4a). The drain is known by its
+    field, ``info server=draining``, not its words (its English and Russian matched
+    before: a server that words it otherwise was taken for no drain). A new
+    connection's server (the banner again) may offer one."""
     lines = _match("b1,b2")
     for text in (
         "The server restarts once the running matches are over: no new game starts until then.",
         "Сервер перезапустится, когда закончатся идущие партии: до тех пор новые партии"
         " не начинаются.",
+        "Maintenance: back in ten minutes.",  # known by its field, whatever it says
     ):
-        drained = [*lines[:-1], f"info text={text}", lines[-1]]
+        drained = [*lines[:-1], f"info server=draining text={text}", lines[-1]]
         state = fold_all(drained)
         assert state.log[-1].startswith("Game over:"), state.log
         assert OFFERED not in state.log, state.log
     banner = "deberc-net 0.1.0 (protocol 1) — Deberts for people and bots. Type 'help'."
-    again = fold_all([*lines[:-1], f"info text={text}", banner, lines[-1]])
+    again = fold_all([*lines[:-1], f"info server=draining text={text}", banner, lines[-1]])
     assert again.log[-1] == OFFERED, again.log
 
 

@@ -876,7 +876,7 @@ async def test_a_stop_tells_each_table_and_refuses_new_games_as_11_4_says(
             await client.read_until(lambda line: line == "ok cmd=ping text=pong")
         seen = len(dan.lines)
         proc.send_signal(signal.SIGTERM)
-        stop = "info text=The server is shutting down: SIGTERM received."
+        stop = "info server=stopping text=The server is shutting down: SIGTERM received."
         for client in (ann, bob, carl, dan):
             await client.take(lambda line: line == stop)
         closes = f"info closed={table} text=Table {table} closes: SIGTERM received."

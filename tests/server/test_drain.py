@@ -32,7 +32,7 @@ from .conftest import make_config
 from .process import start_server_process
 
 RESTARTS = "the server restarts once the running matches are over"
-TOLD = f"info text={RESTARTS.capitalize()}: no new game starts until then."
+TOLD = f"info server=draining text={RESTARTS.capitalize()}: no new game starts until then."
 REFUSED = {"code": "shutting-down", "text": f"{RESTARTS}: no new game starts now"}
 
 
@@ -139,7 +139,10 @@ def test_sigusr1_lets_the_running_match_end_then_stops(tmp_path: Path) -> None:
                     nursery.start_soon(play_machine, bob, random.Random(2))
             assert TOLD in ann.lines and TOLD in bob.lines  # told mid-match, once
             assert ann.lines.count(TOLD) == 1
-            stop = "info text=The server is shutting down: the running matches are over."
+            stop = (
+                "info server=stopping text=The server is shutting down: the running matches"
+                " are over."
+            )
             for client in (ann, bob, carl, dave):
                 await client.read_until(lambda line: line == stop)
         finally:
@@ -164,7 +167,7 @@ def test_a_sigterm_during_a_drain_stops_at_once(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGUSR1)
             await ann.read_until(lambda line: line == TOLD)
             proc.send_signal(signal.SIGTERM)
-            stop = "info text=The server is shutting down: SIGTERM received."
+            stop = "info server=stopping text=The server is shutting down: SIGTERM received."
             await ann.read_until(lambda line: line == stop)
         finally:
             await close_all([ann, bob])
@@ -191,7 +194,9 @@ def test_a_drain_stops_at_its_limit_cutting_what_still_plays(tmp_path: Path) -> 
             why = "the wait for the running matches is over"
             with trio.fail_after(10):  # nobody plays: the limit ends it
                 await ann.read_until(
-                    lambda line: line == f"info text=The server is shutting down: {why}."
+                    lambda line: (
+                        line == f"info server=stopping text=The server is shutting down: {why}."
+                    )
                 )
                 closes = await bob.read_until(lambda line: f"Table {table} closes: {why}." in line)
             assert "stops here: nobody wins or loses" in closes
@@ -219,7 +224,7 @@ def test_a_sigusr1_during_a_stop_is_logged_and_changes_nothing(tmp_path: Path) -
         stayer = await machine_client(port, "stayer")  # the grace waits for him
         try:
             proc.send_signal(signal.SIGTERM)
-            stop = "info text=The server is shutting down: SIGTERM received."
+            stop = "info server=stopping text=The server is shutting down: SIGTERM received."
             await stayer.read_until(lambda line: line == stop)
             proc.send_signal(signal.SIGUSR1)
             await _logged(proc, "drain_ignored", read)  # the server has had it

@@ -24,7 +24,7 @@ RESTARTS = "the server restarts once the running matches are over"
 # the commands that lead to a game, left out of a draining lobby's help (an admin's
 # 'reserve' too)
 WAYS_TO_A_GAME = {"new", "sit", "seek", "unseek", "rematch"}
-TOLD = f"info text={RESTARTS.capitalize()}: no new game starts until then."
+TOLD = f"info server=draining text={RESTARTS.capitalize()}: no new game starts until then."
 REFUSED = {"code": "shutting-down", "text": f"{RESTARTS}: no new game starts now"}
 BEGUN = (
     "Draining: the server stops once its running matches are over (playing now: {n}); no new"
@@ -101,7 +101,9 @@ async def test_an_admins_drain_lets_the_running_match_end_then_stops(
             async with trio.open_nursery() as players:
                 players.start_soon(play_machine, ann, random.Random(1))
                 players.start_soon(play_machine, bob, random.Random(2))
-        stop = "info text=The server is shutting down: the running matches are over."
+        stop = (
+            "info server=stopping text=The server is shutting down: the running matches are over."
+        )
         for client in (ann, bob, boss, carl):
             await client.read_until(lambda line: line == stop)
         with trio.fail_after(10):

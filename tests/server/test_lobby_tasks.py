@@ -218,7 +218,7 @@ async def test_a_seeker_placed_again_during_a_clean_stop_waits_no_more_told_once
                 while p1 in table.coming or 1 in lobby.tables:  # his Sit, then the Stop
                     await trio.sleep(0.01)
             nursery.cancel_scope.cancel()
-        stop = ["info text=The server is shutting down: SIGTERM received."]
+        stop = ["info server=stopping text=The server is shutting down: SIGTERM received."]
         assert p1.outbox.take().decode().splitlines() == stop
         assert p3.outbox.take().decode().splitlines() == stop
         assert 2 not in lobby.tables and not lobby.matchmaking.seekers

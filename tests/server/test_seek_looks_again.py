@@ -217,7 +217,7 @@ async def test_a_look_in_a_stops_grace_tells_the_seekers_nothing_more(
         lobby.shutdown("SIGTERM received")
         with trio.fail_after(120):  # (virtual time)
             await trio.sleep(60)
-        stop = ["info text=The server is shutting down: SIGTERM received."]
+        stop = ["info server=stopping text=The server is shutting down: SIGTERM received."]
         assert ann.outbox.take().decode().splitlines() == stop
         assert bob.outbox.take().decode().splitlines() == stop
         assert not lobby.tables and not lobby.matchmaking.seekers

@@ -68,7 +68,8 @@ def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) ->
         newcomer.sendall(b"style machine\n")
         read_until(newcomer, b"cmd=style")
         proc.send_signal(signum)
-        told = f"info text=The server is shutting down: {signal.Signals(signum).name} received."
+        name = signal.Signals(signum).name
+        told = f"info server=stopping text=The server is shutting down: {name} received."
         said = read_until(client, b"shutting down")
         assert told.encode() in said
         rest = read_until(client, b"\xff")  # until the server closes the connection
@@ -160,7 +161,8 @@ def test_a_closed_terminal_stops_the_server_cleanly(tmp_path: Path) -> None:
             os.close(master)  # the terminal is gone
             master = -1
             told = read_until(client, b"\xff")  # until the server closes it
-            assert b"info text=The server is shutting down: SIGHUP received." in told, told
+            stop = b"info server=stopping text=The server is shutting down: SIGHUP received."
+            assert stop in told, told
         assert proc.wait(timeout=20) == 0
     finally:
         if master >= 0:

@@ -82,7 +82,7 @@ Processes
     or at `drain_limit_ms`, each worker's from its own drain's start
     → server/test_drain.py (one server's limit; each worker runs it: not run under
       --workers, for its length)
-    `info text=The server is shutting down: this worker's matches are over.`
+    `info server=stopping text=The server is shutting down: this worker's matches are over.`
     → store/test_workers_drain.py
       test_a_worker_drained_while_another_plays_says_its_own_matches_are_over
     `worker_drained` status 0; killed meanwhile `worker_died` with `draining: true`;
@@ -376,8 +376,8 @@ def test_the_timings_the_section_states_are_the_codes_and_the_tests() -> None:
 
 
 DRAINING = (
-    "info text=The server restarts once the running matches are over: no new game starts"
-    " until then."
+    "info server=draining text=The server restarts once the running matches are over: no new"
+    " game starts until then."
 )
 
 
@@ -515,10 +515,10 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                 os.killpg(workers.process.pid, signal.SIGTERM)
                 for player in (amy, cal, first, second):
                     await player.wait_closed(20)
-                    told = [x for x in player.lines if x.startswith("info text=The server ")]
+                    told = [x for x in player.lines if x.startswith("info server=")]
                     assert told == [
                         DRAINING,
-                        "info text=The server is shutting down: SIGTERM received.",
+                        "info server=stopping text=The server is shutting down: SIGTERM received.",
                     ], (player.label, told)
                 await workers.process.wait()
             finally:

@@ -21,7 +21,7 @@ SETTINGS = (
     # its players are let go at its end)
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 1500\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
 )
-LOST = "info text=The server is shutting down: its database connection was lost."
+LOST = "info server=stopping text=The server is shutting down: its database connection was lost."
 RU_LOST = "Сервер останавливается: у сервера пропала связь с базой данных."
 BUSY = "error code=busy text=the server is shutting down"
 

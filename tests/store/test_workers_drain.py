@@ -28,8 +28,8 @@ SETTINGS = (
     "server_dead_ms = 3000\nworker_restart_ms = 50\n"
 )
 TOLD = (
-    "info text=The server restarts once the running matches are over: no new game starts"
-    " until then."
+    "info server=draining text=The server restarts once the running matches are over: no new"
+    " game starts until then."
 )
 
 
@@ -374,12 +374,13 @@ async def test_a_seat_at_a_match_just_started_elsewhere_is_one_its_worker_waits_
     why = "the wait for the running matches is over"
     for client in (ann, bob):
         assert any(f"Table {table} closes: {why}." in line for line in client.lines)
-    assert f"info text=The server is shutting down: {why}." in ann.lines, ann.lines[-8:]
+    stopped = f"info server=stopping text=The server is shutting down: {why}."
+    assert stopped in ann.lines, ann.lines[-8:]
     # bob's worker stops at its own limit, or, if worker 0's came a moment first and
     # closed his table, as its running matches are over: both workers' limits end
     # together, in either order (a fresh-clone run, s29)
-    stops = [f"info text=The server is shutting down: {why}.", "info text=The server is "
-             "shutting down: this worker's matches are over."]  # fmt: skip
+    stops = [stopped, "info server=stopping text=The server is shutting down: this worker's"
+             " matches are over."]  # fmt: skip
     assert any(stop in bob.lines for stop in stops), bob.lines[-8:]
     assert not any("kept on another server" in line for line in bob.lines), bob.lines
     assert workers.process.returncode == 0
@@ -413,6 +414,6 @@ async def test_a_worker_drained_while_another_plays_says_its_own_matches_are_ove
                 assert not any("shutting down" in x for x in ann.lines)
             finally:
                 await close_all(opened)
-    said = "info text=The server is shutting down: this worker's matches are over."
+    said = "info server=stopping text=The server is shutting down: this worker's matches are over."
     assert said in carl.lines, carl.lines[-6:]
     assert not any("the running matches are over." in x for x in carl.lines if "down" in x)

@@ -193,7 +193,7 @@ async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_worke
                             seen += lines_of(await _message(page))
                 assert any("SIGINT received" in x for x in seen), seen
                 # those not logged in got only the close (failed before)
-                told = "info text=The server is shutting down: SIGINT received."
+                told = "info server=stopping text=The server is shutting down: SIGINT received."
                 for client in [players[0], *newcomers]:
                     await client.read_until(lambda x: x == told)
             finally:

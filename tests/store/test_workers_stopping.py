@@ -138,11 +138,11 @@ async def test_a_rolling_restart_of_one_worker_keeps_its_players_seats_elsewhere
                 first_pid = workers.pids[0]
                 os.kill(first_pid, signal.SIGTERM)
                 anns, dans = await _rest(ann, 20), await _rest(dan, 20)
-                told = "info text=The server is shutting down: SIGTERM received."
+                told = "info server=stopping text=The server is shutting down: SIGTERM received."
                 assert told in anns and told in dans, (anns, dans)
                 assert [x for x in anns if KEPT in x] == [
-                    f"info text=Your seat at table {carls} is kept on another server: log in"
-                    " again (a guest with his token) to take it back."
+                    f"info kept={carls} text=Your seat at table {carls} is kept on another server:"
+                    " log in again (a guest with his token) to take it back."
                 ], anns
                 closes = f"info closed={eves} text=Table {eves} closes: SIGTERM received. Match m"
                 assert any(x.startswith(closes) and "not rated" in x for x in dans), dans
@@ -188,7 +188,8 @@ async def test_sighup_to_a_worker_stops_it_as_sigterm_and_the_parent_starts_it_a
                 first_pid = workers.pids[0]
                 os.kill(first_pid, signal.SIGHUP)
                 rest = await _rest(ann, GRACE_MS / 1000 + 10)
-                assert "info text=The server is shutting down: SIGHUP received." in rest, rest
+                stop = "info server=stopping text=The server is shutting down: SIGHUP received."
+                assert stop in rest, rest
                 with trio.fail_after(40):
                     while workers.pids[0] == first_pid:
                         await trio.sleep(0.1)
@@ -219,7 +220,7 @@ async def test_a_terminals_hangup_stops_the_parent_and_every_worker_cleanly(
                 os.killpg(workers.process.pid, signal.SIGHUP)
                 for player in players:
                     rest = await _rest(player, GRACE_MS / 1000 + 10)
-                    told = "info text=The server is shutting down: SIGHUP received."
+                    told = "info server=stopping text=The server is shutting down: SIGHUP received."
                     assert told in rest, rest
                 with trio.fail_after(30):
                     await workers.process.wait()

@@ -70,8 +70,8 @@ async def test_a_stopping_hosts_player_at_another_hosts_table_is_told_his_seat_i
             assert any(line.startswith("info ") and "shutting down" in line for line in dans)
             kept = [line for line in dans if KEPT in line]
             assert kept == [
-                f"info text=Your seat at table {carls} is kept on another server: log in"
-                " again (a guest with his token) to take it back."
+                f"info kept={carls} text=Your seat at table {carls} is kept on another server:"
+                " log in again (a guest with his token) to take it back."
             ], dans
             assert not [line for line in bobs if KEPT in line], bobs
             assert any("closes: SIGTERM received" in line for line in bobs), bobs

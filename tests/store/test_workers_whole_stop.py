@@ -52,7 +52,7 @@ async def test_a_whole_servers_stop_tells_nobody_his_seat_at_its_other_worker_is
                 workers.process.send_signal(signal.SIGTERM)
                 await bob.wait_closed(20)
                 bobs = bob.lines[bob.pos :]
-                told = "info text=The server is shutting down: SIGTERM received."
+                told = "info server=stopping text=The server is shutting down: SIGTERM received."
                 assert told in bobs, bobs
                 assert not [x for x in bobs if KEPT in x], bobs
             finally:

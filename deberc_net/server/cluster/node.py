@@ -1131,7 +1131,8 @@ class Node:
                 and not (with_this_one and self.same_parent(table.owner))
             ):
                 with apart(session, "kept"):
-                    session.send(ev.info(phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)))
+                    said = phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)
+                    session.send(ev.seat_kept(table.id, said))
 
     def _closing(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
