@@ -343,7 +343,7 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
     _structlog_without_rich()  # before anything imports it
     from deberc_net.ladder import report
     from deberc_net.ladder.runner import BotSpec, LadderOptions, run
-    from deberc_net.ladder.schedule import BotsCannotPlay, ScheduleError
+    from deberc_net.ladder.schedule import BotsCannotPlay, ScheduleError, ServerGoing
     from deberc_net.ladder.stats import Sprt
     from deberc_net.ladder.store import of_game, open_ladder_store
     from deberc_net.ladder.stored_argv import without_secrets
@@ -411,7 +411,8 @@ def _ladder_run_now(args: argparse.Namespace) -> int:
                         summary = run_parallel(options, args.processes, stored)
                     else:
                         summary = run(options, stored, handle_signals=True)
-                except BotsCannotPlay as exc:  # stored as failed, not as being played
+                # stored as failed, not as being played
+                except (BotsCannotPlay, ServerGoing) as exc:
                     _fail_run(store, run_id, exc)
                     raise
             except KeyboardInterrupt:

@@ -41,7 +41,7 @@ from .patience import WAIT_LIMIT_S
 from .progress import LadderProgress
 from .ratings import Ratings
 from .results import GameResult, Results, Summary
-from .schedule import Game, ScheduleError, schedule
+from .schedule import Game, ScheduleError, ServerGoing, schedule
 from .stats import Sprt
 from .supervisor import BotSpec, Supervisor
 
@@ -159,6 +159,14 @@ class Ladder:
         self._played = False  # every game played (or the SPRT's stop), every release asked
         # why the ladder stopped, if not a signal: a bot that cannot run, a table failed
         self.failure: ScheduleError | None = None
+        # a --server that drains or stops (``_server_going``): its first word of it,
+        # whether it drains (else it stops at once), and the running games its stop cut
+        self.server_going: str | None = None
+        self.server_drains = False
+        self.games_cut = 0
+        self.games_played = 0
+        # that server closed the ladder's connection before every board was released
+        self.server_gone = False
 
     def _bot_gave_up(self, error: ScheduleError) -> None:
         """A bot cannot run: stopped as by an interrupt (its boards released), the
@@ -246,6 +254,8 @@ class Ladder:
                 supervisor.close()
         if self._cut_short:
             raise self.failure or ScheduleError(INTERRUPTED)
+        if self.server_going is not None:
+            raise self._server_went()
         self.summary.seconds = time.perf_counter() - started
         return self.summary
 
@@ -260,7 +270,14 @@ class Ladder:
             self.running or self.awaiting or (not self.queue and await self._more_games())
         ):
             if self.running or self.awaiting:
-                await self._handle(admin, await admin.next())
+                try:
+                    line = await admin.next()
+                except ScheduleError:
+                    if self.server_going is None:
+                        raise
+                    self.server_gone = True  # (stopped: what it kept stays withheld)
+                    break
+                await self._handle(admin, line)
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue and not self.more:
                 await self._release_the_rest(admin)
@@ -378,8 +395,12 @@ class Ladder:
     async def _handle(self, admin: AdminClient, line: Line) -> None:
         if _is_answer(line) and self.awaiting:
             asked = self.awaiting.popleft()
-            if line.tag is Tag.ERROR and isinstance(asked, Running):  # e.g. not an admin
-                raise ScheduleError(
+            if line.tag is Tag.ERROR and isinstance(asked, Running):
+                if line.get_str("code") == "shutting-down":  # a drain's, or a stop's
+                    self._free_instances(asked)
+                    await self._server_going(admin, line.text or "", stops=False)
+                    return
+                raise ScheduleError(  # e.g. not an admin
                     f"the server refused the table: {line.get_str('code')}: {line.text}"
                 )
             if line.tag is Tag.ERROR:  # a server older than boards (docs/protocol.md §5.5a)
@@ -390,6 +411,9 @@ class Ladder:
                 self.running[line.require_int("table")] = asked
             else:
                 self._released(asked)
+        elif line.tag is Tag.INFO and line.get_str("server") in GOING:
+            stops = line.get_str("server") == "stopping"
+            await self._server_going(admin, line.text or "", stops=stops)
         elif line.tag is Tag.EVENT and line.kind is EventKind.START:
             table = line.require_int("table")
             if table in self.running:
@@ -402,9 +426,54 @@ class Ladder:
                 if end.reason == MatchEndReason.INTERNAL:  # it failed (docs/protocol.md §9.7)
                     self._table_failed(table, running)
                     return
+                self.games_played += 1
                 self.results.add(running.index, running.game, end, running.match_id)
                 self._free_instances(running)
                 await self._board_done(admin, running.game.board)
+
+    async def _server_going(self, admin: AdminClient, said: str, stops: bool) -> None:
+        """A ``--server`` drains for a restart (``info server=draining``, or a table
+        refused ``shutting-down``) or stops (``info server=stopping``): no game more is
+        reserved there. A drain's running games play out, each board then released as
+        after an SPRT verdict; a stop cuts them, so every board started is released at
+        once (its decks no secret worth keeping: nothing more is played). Then the ladder
+        stops (``ServerGoing``)."""
+        if self.own_server:
+            return  # (our own server stops with the ladder, which said so)
+        if self.server_going is None:
+            self.server_going = said
+            self.server_drains = not stops
+        self.queue.clear()
+        if not stops:
+            return
+        for running in self.running.values():  # cut: no end of theirs is coming
+            self._free_instances(running)
+            self.games_cut += 1
+        self.running.clear()
+        await self._release_the_rest(admin)
+
+    def _server_went(self) -> ServerGoing:
+        """The line a run stopped by its ``--server``'s drain or stop ends with."""
+        host, port = self.o.server or ("", 0)
+        what = "drains for a restart" if self.server_drains else "stops"
+        said = (self.server_going or "").rstrip(".")
+        how = f"{_games(self.games_played)} of {len(self.games)} played"
+        how += f", {self.games_cut} cut by its stop" if self.games_cut else ", the last played out"
+        if self.server_gone:
+            kept = sorted(self.started - self.released)
+            released = (
+                f"it closed the connection before the ladder released {len(kept)} of its"
+                f" {len(self.started)} boards, their seatings withheld there (docs/bots.md,"
+                ' "Killed outright")'
+            )
+        else:
+            released = "every board it started is released there, its games listed"
+        return ServerGoing(
+            f"{host}:{port} {what} ({said}): the ladder stopped"
+            f" there, {how};"
+            f" {released}. The run is stored as failed: run it again once that server is"
+            " back"
+        )
 
     def _table_failed(self, table: int, running: Running) -> None:
         """A game's table failed on the server (a bug, most often a rule plugin's hook
@@ -565,6 +634,14 @@ class Releases:
                 await self.admin.release(board_key(ladder.seed, board))
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             return  # the run is over, or the server gone (``read`` says so)
+
+
+# the server's word that it drains or stops (``info server=…``, docs/protocol.md §11.4a)
+GOING = frozenset({"draining", "stopping"})
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def _is_answer(line: Line) -> bool:

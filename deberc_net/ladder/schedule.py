@@ -38,6 +38,13 @@ class BotsCannotPlay(ScheduleError):
     (docs/bots.md), not as one being played."""
 
 
+class ServerGoing(ScheduleError):
+    """A ``--server`` drains for a restart, or stops (docs/protocol.md §11.4a, §11.4):
+    the run stopped there, its running games played out (a drain's) or cut (a stop's)
+    and every board it started released. Stored as failed (docs/bots.md), not as one
+    being played."""
+
+
 MAX_SEED = 100  # characters of a --seed: its reserve line well within max_line (1024 bytes)
 
 
