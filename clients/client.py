@@ -345,10 +345,10 @@ class Bot:
     # waits to seek again) and each match's result; ``run_to_end`` prints it to
     # standard error
     tell: Callable[[str], None] | None = None
-    # called with the stats after each fallback, and after each exception of
-    # ``on_event`` or ``on_board`` (no fallback: a fault all the same): ``run_to_end``
-    # prints the fault counts for a ladder (FAULT_COUNTS_ENV), which counts a process
-    # bot's faults from them
+    # called with the stats after each fallback, after each exception of ``on_event``
+    # or ``on_board`` (no fallback: a fault all the same), and after each drop counted
+    # (``Stats.reconnects``): ``run_to_end`` prints the fault counts for a ladder
+    # (FAULT_COUNTS_ENV), which counts a process bot's faults and drops from them
     on_fallback: Callable[[Stats], None] | None = None
     _seeking: bool = attrs.field(default=False, init=False)  # a 'seek' not yet seated
     _table: str | None = attrs.field(default=None, init=False)  # where 'ok cmd=sit' sat it
@@ -406,6 +406,8 @@ class Bot:
                     )
                 if self.stats.logins > logins:  # a seat's connection, not a try to connect
                     self.stats.reconnects += 1
+                    if self.on_fallback is not None:  # a ladder's process bot says its counts
+                        self.on_fallback(self.stats)
                 await trio.sleep(self._retry_wait(exc, failures))
         return self.stats
 
@@ -1103,16 +1105,19 @@ def run_to_end(bot: Bot) -> Stats:
     raise SystemExit(REFUSED_STATUS) from None
 
 
-# set by a ladder for its process bots: each fallback prints the counts so far on
-# standard error, which the ladder reads into its report (docs/bots.md "A bot's faults")
+# set by a ladder for its process bots: each fallback (and each drop counted) prints the
+# counts so far on standard error, which the ladder reads into its report (docs/bots.md
+# "A bot's faults", "A bot's drops")
 FAULT_COUNTS_ENV = "DEBERC_FAULT_COUNTS"
 
 
 def fault_counts(name: str, stats: Stats) -> str:
-    """``NAME: faults fallbacks=N exceptions=M`` (exceptions of the bot's own code:
-    ``choose``, ``pick``, ``on_event``, ``on_board``)."""
+    """``NAME: faults fallbacks=N exceptions=M reconnects=R`` (exceptions of the bot's
+    own code: ``choose``, ``pick``, ``on_event``, ``on_board``; its drops counted,
+    ``Stats.reconnects``)."""
     raised = own_exceptions(stats)
-    return f"{name}: faults fallbacks={stats.fallbacks} exceptions={raised}"
+    said = f"fallbacks={stats.fallbacks} exceptions={raised} reconnects={stats.reconnects}"
+    return f"{name}: faults {said}"
 
 
 def own_exceptions(stats: Stats) -> int:

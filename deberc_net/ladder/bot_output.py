@@ -3,8 +3,9 @@
 each line led by the copy's name (``non-1: error code=stale …``), so that a bot's author
 sees why it forfeits; the last few hundred bytes are kept as its last words, for a bot
 that cannot run at all (docs/bots.md). A bot of the client library also says its
-fault counts there (``clients.client.fault_counts``, asked for by the ladder): read into
-the report, not passed on, with its first fault (docs/bots.md "A bot's faults")."""
+fault counts there (``clients.client.fault_counts``, asked for by the ladder), its drops
+counted too: read into the report, not passed on, with its first fault (docs/bots.md "A
+bot's faults", "A bot's drops")."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from clients.client import FELL_BACK, PLAYED_ON
 LAST_WORDS = 600  # bytes
 MAX_WAITING = 10_000  # the bots' lines waiting for standard error; more are dropped
 LONGEST_LINE = 4096  # a line without its end yet is passed on at this length
-COUNTS = re.compile(r"faults fallbacks=(\d+) exceptions=(\d+)")
+# (reconnects= appended since s47: a bot that says none had no drops counted)
+COUNTS = re.compile(r"faults fallbacks=(\d+) exceptions=(\d+)(?: reconnects=(\d+))?")
 FIRST_FAULT_ENDS = (FELL_BACK, PLAYED_ON)  # what Bot._faulted says came of a fault
 
 
@@ -74,6 +76,7 @@ class BotOutput:
     # the process's fault counts as it last said them, and its first fault
     fallbacks: int = 0
     exceptions: int = 0
+    reconnects: int = 0
     first_fault: str | None = None
 
     async def relay(self, stream: trio.abc.ReceiveStream) -> None:
@@ -103,6 +106,7 @@ class BotOutput:
         counts = COUNTS.fullmatch(said) if named else None
         if counts is not None:  # for the report, not for people
             self.fallbacks, self.exceptions = int(counts[1]), int(counts[2])
+            self.reconnects = int(counts[3] or 0)
             return
         end = next((e for e in FIRST_FAULT_ENDS if said.endswith(e)), None) if named else None
         if end is not None and self.first_fault is None:

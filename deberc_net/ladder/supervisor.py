@@ -250,18 +250,22 @@ class Supervisor:
         # not the ladder's secrets (the admin's password, the database's): child_env.py
         return child_environment(DEBERC_TOKEN_DIR=self.token_dir, **{FAULT_COUNTS_ENV: "1"})
 
-    def process_faults(self) -> tuple[dict[str, int], dict[str, int], dict[str, str]]:
-        """The process copies' fallbacks, exceptions and first fault, by bot, as they
-        said them (``Summary.add_faults`` takes them)."""
+    def process_faults(
+        self,
+    ) -> tuple[dict[str, int], dict[str, int], dict[str, str], dict[str, int]]:
+        """The process copies' fallbacks, exceptions, first fault and drops (reconnects),
+        by bot, as they said them (``Summary.add_faults`` takes them)."""
         fallbacks: Counter[str] = Counter()
         raised: Counter[str] = Counter()
+        reconnects: Counter[str] = Counter()
         first: dict[str, str] = {}
         for bot, output in self.outputs:
             fallbacks[bot] += output.fallbacks
             raised[bot] += output.exceptions
+            reconnects[bot] += output.reconnects
             if output.first_fault is not None:
                 first.setdefault(bot, output.first_fault)
-        return dict(fallbacks), dict(raised), first
+        return dict(fallbacks), dict(raised), first, dict(reconnects)
 
     async def keep_running(self, bot: BotSpec, instance: str) -> None:
         if bot.in_process:

@@ -28,7 +28,7 @@ from deberc_net.ladder.results import Summary
 from deberc_net.ladder.runner import LadderOptions
 from deberc_net.ladder.supervisor import BotSpec
 
-from .helpers import one_board_on
+from .helpers import HEUR, PY, ladder_argv, one_board_on
 
 LOGIN = re.compile(rb"(^|\n)login rand-1\b")  # the bot cut: rand's first copy
 ASK = re.compile(rb"(^|\n)ask ")  # ... once it is asked for a call: mid-match
@@ -98,6 +98,48 @@ async def test_a_bot_cut_off_once_has_one_reconnect_in_the_report(
         " till it logged in again):"
     )
     assert told[at + 1 : at + 2] == ["  rand: 1"]
+
+
+async def test_a_process_bot_cut_off_once_has_one_reconnect_in_the_report(
+    tmp_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+) -> None:
+    """A bot run as a command (the reference random bot, a process of the client
+    library) says its drops with its fault counts (``NAME: faults … reconnects=R``,
+    asked for by the ladder: docs/bots.md "A bot's drops"), which the report counts as
+    an in-process bot's. Failed before: a process bot's drops were counted nowhere."""
+    port = await start_server(admins=["ladder-admin"])
+    await register("ladder-admin", "pw-1")
+    argv = ladder_argv(
+        tmp_path / "results.sqlite3",
+        "--admin-password",
+        "pw-1",
+        "--bot",
+        HEUR,
+        "--bot",
+        f"rand={PY} -m clients.random_bot --seed 1",
+        "--deals",
+        "4",
+        "--seed",
+        "r1",
+        "--json",
+    )
+    async with trio.open_nursery() as nursery:
+        proxy = await nursery.start(_cut_once, port)
+        with trio.fail_after(60):
+            done = await trio.run_process(
+                [*argv, "--server", f"127.0.0.1:{proxy}"],
+                capture_stdout=True,
+                capture_stderr=True,
+                check=False,
+            )
+        nursery.cancel_scope.cancel()
+    assert done.returncode == 0, done.stderr.decode()
+    data = json.loads(done.stdout)
+    assert data["reconnects"] == {"rand": 1}, done.stderr.decode()
+    assert data["forfeits"] == {}
+    assert b"faults fallbacks=" not in done.stderr  # read into the report, not passed on
 
 
 async def test_the_parts_of_a_processes_ladder_add_their_bots_reconnects() -> None:
