@@ -458,7 +458,10 @@ class Ladder:
         what = "drains for a restart" if self.server_drains else "stops"
         said = (self.server_going or "").rstrip(".")
         how = f"{_games(self.games_played)} of {len(self.games)} played"
-        how += f", {self.games_cut} cut by its stop" if self.games_cut else ", the last played out"
+        if self.games_cut:
+            how += f", {self.games_cut} cut by its stop"
+        elif self.games_played:
+            how += ", the last played out"
         if self.server_gone:
             kept = sorted(self.started - self.released)
             released = (
