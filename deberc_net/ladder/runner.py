@@ -463,19 +463,17 @@ class Ladder:
         elif self.games_played:
             how += ", the last played out"
         if self.server_gone:
-            kept = sorted(self.started - self.released)
+            kept = len(self.started - self.released)
             released = (
-                f"it closed the connection before the ladder released {len(kept)} of its"
+                f"it closed the connection before the ladder released {kept} of its"
                 f" {len(self.started)} boards, their seatings withheld there (docs/bots.md,"
                 ' "Killed outright")'
             )
         else:
             released = "every board it started is released there, its games listed"
         return ServerGoing(
-            f"{host}:{port} {what} ({said}): the ladder stopped"
-            f" there, {how};"
-            f" {released}. The run is stored as failed: run it again once that server is"
-            " back"
+            f"{host}:{port} {what} ({said}): the ladder stopped there, {how}; {released}."
+            " The run is stored as failed: run it again once that server is back"
         )
 
     def _table_failed(self, table: int, running: Running) -> None:
