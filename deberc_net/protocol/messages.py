@@ -393,6 +393,8 @@ class Msg(StrEnum):
     TOP_PAGES = "top-pages"
     TOP_PLAYERS = "top-players"
     TOP_GAME_PLAYERS = "top-game-players"
+    TOP_NO_VARIANT = "top-no-variant"
+    TOP_NO_VARIANT_NEAR = "top-no-variant-near"
     LANG_UK = "lang-uk"
     INVITE_NOT_SEATED = "invite-not-seated"
     INVITE_SELF = "invite-self"
@@ -1797,6 +1799,17 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.TOP_GAME_PLAYERS: (
         "top [VARIANT] [PLAYERS] [PAGE]: {variant} is for {counts} players, not {players}",
         "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: {variant} — для {counts} игроков, а не для {players}",
+    ),
+    # 'top chess': a first word that is no variant (nor a number), said with the variants
+    Msg.TOP_NO_VARIANT: (
+        "top [VARIANT] [PLAYERS] [PAGE]: no variant '{word}'; variants: {variants}",
+        "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: варианта «{word}» нет; варианты: {variants}",
+    ),
+    Msg.TOP_NO_VARIANT_NEAR: (
+        "top [VARIANT] [PLAYERS] [PAGE]: no variant '{word}': did you mean {near}?"
+        " Variants: {variants}",
+        "top [ВАРИАНТ] [ИГРОКОВ] [СТРАНИЦА]: варианта «{word}» нет: может быть, {near}?"
+        " Варианты: {variants}",
     ),
     Msg.INVITE_NOT_SEATED: (
         "sit at a table to invite someone to it",

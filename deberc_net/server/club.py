@@ -16,6 +16,7 @@ import trio
 from deberc_net.game.sheet import record_rows
 from deberc_net.plugins import RuleError, RuleKind
 from deberc_net.plugins.naming import own_count, variant_named
+from deberc_net.plugins.near_names import near_name
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.ends import said_konets
@@ -118,6 +119,11 @@ class Club:
             said = phrase(Msg.TOP_GAME_PLAYERS, variant=variant, counts=told, players=players)
             session.send(ev.error("bad-argument", said))
             return
+        if args and len(args) == len(item.args) and number_word(args[0]) is None:
+            # a first word that is no variant: said so, with the variants (a tryout,
+            # s47: 'top chess', 'top kharkof' were told the bare usage)
+            session.send(ev.error("bad-argument", self._no_variant(args[0])))
+            return
         if len(args) > 1 or (args and number_word(args[0]) is None):
             usage = "top [VARIANT] [PLAYERS] [PAGE]"
             session.send(ev.usage_error(usage))
@@ -158,6 +164,15 @@ class Club:
         first = (page - 1) * size
         rated = tuple(rated_at(first + 1 + i, r) for i, r in enumerate(rows))
         session.send(ev.Top(variant, players, rated, total, page, pages))
+
+    def _no_variant(self, word: str) -> Phrase:
+        """'top WORD' of a WORD no variant is: the variants, and the one it is near."""
+        games = [r.name for r in self.lobby.rules.rules() if r.info.kind == RuleKind.VARIANT]
+        told, variants = said_back(word), ", ".join(games)
+        near = near_name(word, games)
+        if near is None:
+            return phrase(Msg.TOP_NO_VARIANT, word=told, variants=variants)
+        return phrase(Msg.TOP_NO_VARIANT_NEAR, word=told, near=near, variants=variants)
 
     async def finger(self, session: Session, item: Command) -> None:
         if len(item.args) > 1:

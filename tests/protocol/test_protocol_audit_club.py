@@ -1023,6 +1023,21 @@ async def test_a_number_after_a_named_variant_is_players_and_alone_a_page(
     assert await lines_until_pong(ann, "top терц 3") == [
         "error code=bad-argument text=top [VARIANT] [PLAYERS] [PAGE]: tertz is for 2 players, not 3"
     ]
+    # a word that is no variant is said so, with the variants (a tryout, s47: 'top
+    # chess' was told the bare usage, 'top kharkof' too), and nothing is read
+    assert await lines_until_pong(ann, "top kharkof") == [
+        "error code=bad-argument text=top [VARIANT] [PLAYERS] [PAGE]: no variant 'kharkof':"
+        " did you mean kharkov? Variants: kharkov, moscow, tertz"
+    ]
+    assert await lines_until_pong(ann, "top chess 2") == [
+        "error code=bad-argument text=top [VARIANT] [PLAYERS] [PAGE]: no variant 'chess';"
+        " variants: kharkov, moscow, tertz"
+    ]
+    # after a variant or a count, a word that is no number is the usage still
+    for line in ("top moscow chess", "top 2 kharkov"):
+        assert await lines_until_pong(ann, line) == [
+            "error code=bad-argument text=top [VARIANT] [PLAYERS] [PAGE]"
+        ]
 
 
 def test_the_human_sheets_of_5_13_are_what_the_server_writes() -> None:
