@@ -448,6 +448,7 @@ class Msg(StrEnum):
     RULES_SETUP_FAILED = "rules-setup-failed"
     RULES_SETTING_TYPE = "rules-setting-type"
     SEEK_PRIVATE = "seek-private"
+    NEW_PRIVATE_NEAR = "new-private-near"
     LAST_RULES_GONE = "last-rules-gone"
     # a call inside a refusal: its token (English) or as a Russian player says it
     CALL_WORD = "call-word"
@@ -2019,6 +2020,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " not {wanted}",
         "правило {name} (дистрибутив {distribution}): плагин правил неисправен (задаёт"
         " {setting} = {value} ({given}), а не {wanted})",
+    ),
+    # 'new 2 privat': a word no rule has, near 'private' (or its Russian)
+    Msg.NEW_PRIVATE_NEAR: (
+        "unknown option '{word}': did you mean {near}? ('new ... private' opens a table"
+        " listed only to those you invite)",
+        "опции «{word}» нет: может быть, {near}? (new ... private открывает закрытый стол:"
+        " его видят только приглашённые)",
     ),
     Msg.SEEK_PRIVATE: (
         "a private table is opened with 'new ... private' and joined by invitation;"

@@ -42,6 +42,22 @@ def is_private_word(word: str) -> bool:
     return word.casefold() in PRIVATE_WORDS
 
 
+def private_slip(args: Sequence[str], rules: RuleBook) -> tuple[str, str] | None:
+    """The first word of ``args`` that no rule has, near none of their names but near
+    'private' (or its Russian), and that word: 'new 2 privat' was told the 40 options,
+    none of them the word meant (a tryout, s47)."""
+    names = [r.name for r in rules.rules()]
+    for word in args:
+        if number_word(word) is not None or variant_named(word, rules) is not None:
+            continue
+        if rules.kind_of(rule_named(word, rules)) is not None or near_name(word, names):
+            continue
+        near = near_name(word, sorted(PRIVATE_WORDS))
+        if near is not None:
+            return word, near
+    return None
+
+
 if TYPE_CHECKING:
     from .lobby import Lobby
     from .session import Session

@@ -12,9 +12,16 @@ from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.said_back import said_back
 
 from .allowance import seat_given_up
-from .matchmaking import game_settings, is_private_word, players_refused, rules_refusal
+from .matchmaking import (
+    game_settings,
+    is_private_word,
+    players_refused,
+    private_slip,
+    rules_refusal,
+)
 from .session import Session
 from .table_messages import Leave, Observe, Sit, Unobserve
 
@@ -36,6 +43,12 @@ class Seating:
         refused = players_refused("new", args, self.lobby.rules)
         if refused is not None:
             session.send(refused)
+            return
+        slip = private_slip(args, self.lobby.rules)
+        if slip is not None:
+            word, near = slip
+            said = phrase(Msg.NEW_PRIVATE_NEAR, word=said_back(word), near=near)
+            session.send(ev.error("bad-rules", said))
             return
         try:
             settings = game_settings(args, self.lobby.rules)

@@ -209,3 +209,26 @@ async def test_the_russian_words_for_private_open_a_private_table(
         refused = await bob.expect("error")
         assert refused["code"] == "bad-rules", refused
         assert refused["text"].startswith("a private table is opened with 'new ... private'")
+
+
+async def test_a_slip_of_private_is_told_the_word_and_opens_nothing(
+    port: int, connect: Connector
+) -> None:
+    """'new 2 privat' was told "unknown option 'privat'" and the 40 options, none of
+    them the word meant (a tryout, s47): a word no rule has that is near 'private' (or
+    its Russian) is said so, and no table opens."""
+    ann = await connect.machine(port, "ann")
+    for word, near in (("privat", "private"), ("Privte", "private"), ("закрытй", "закрытый")):
+        await ann.send(f"new 2 {word} to-301")
+        refused = await ann.expect("error")
+        assert refused["code"] == "bad-rules", refused
+        assert refused["text"] == (
+            f"unknown option '{word}': did you mean {near}? ('new ... private' opens a"
+            " table listed only to those you invite)"
+        ), refused
+    await ann.send("tables")
+    assert (await ann.expect("tables"))["total"] == "0"
+    # a word near a rule's name is told that one, as before
+    await ann.send("new 2 to301")
+    refused = await ann.expect("error")
+    assert refused["text"].startswith("unknown option 'to301': did you mean to-301?"), refused
