@@ -73,6 +73,10 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
     ):
         # (four players, seven-swap-off) not "after the order": it never comes
         return E.NotAllowed("this table has no swap of the seven")
+    card = call.card
+    if deal.phase == BIDDING and card is not None and card not in deal.hands[seat]:
+        # not "comes after the order" of the turned card or another's (a tryout, s47)
+        return E.WrongPhase(f"bidding is on, and {card_str(card)} is not in your hand")
     if deal.phase == BIDDING:
         return E.WrongPhase(f"bidding is on: {call.token()} comes after the order")
     if deal.phase == ORDERED:

@@ -322,6 +322,7 @@ class Msg(StrEnum):
     SHOW_ASKED = "show-asked"
     SHOW_TOO_LATE = "show-too-late"
     BIDDING_ON = "bidding-on"
+    BIDDING_NOT_IN_HAND = "bidding-not-in-hand"
     NOT_DEALT_YET = "not-dealt-yet"
     PLAY_A_TRUMP = "play-a-trump"
     BEAT_THE_TRUMP = "beat-the-trump"
@@ -1549,6 +1550,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.BIDDING_ON: (
         "bidding is on: {call} comes after the order",
         "идёт торговля: «{call}» — только после заказа козыря",
+    ),
+    Msg.BIDDING_NOT_IN_HAND: (
+        "bidding is on, and {card} is not in your hand",
+        "идёт торговля, и карты {card} у вас нет",
     ),
     Msg.NOT_DEALT_YET: (
         "the game is ordered; the last cards are not dealt yet",

@@ -47,6 +47,7 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"you have asked to see it already", Msg.SHOW_ASKED),
     (r"pokazhi is said until the first card of the second trick", Msg.SHOW_TOO_LATE),
     (rf"bidding is on: (?P<call>{_TOKEN}) comes after the order", Msg.BIDDING_ON),
+    (rf"bidding is on, and (?P<card>{_CARD}) is not in your hand", Msg.BIDDING_NOT_IN_HAND),
     (r"the game is ordered; the last cards are not dealt yet", Msg.NOT_DEALT_YET),
     (r"you have no card of the led suit: play a trump", Msg.PLAY_A_TRUMP),
     (r"you hold a higher trump: beat the highest trump on the table", Msg.BEAT_THE_TRUMP),

@@ -95,6 +95,18 @@ def test_round_one_non_dealer_first_and_wrong_turn() -> None:
     assert deal.phase == "play" and deal.turn == 0  # the dealer's opponent leads anyway
 
 
+def test_a_card_in_the_bidding_not_held_is_told_so_not_that_it_comes_later() -> None:
+    """A card typed in the bidding was told it "comes after the order", the turned card
+    and a card of the opponent's too, as if it could be played then (a tryout, s47):
+    one not in the hand says so; one held still comes after the order."""
+    deal = new_deal(build_deck(*SIMPLE))
+    held = refused(deal, 0, "Jc", E.WrongPhase, "wrong-phase")
+    assert str(held) == "bidding is on: Jc comes after the order"
+    for card in ("Qs", "8c"):  # the opponent's, the turned card
+        told = refused(deal, 0, card, E.WrongPhase, "wrong-phase")
+        assert str(told) == f"bidding is on, and {card} is not in your hand", card
+
+
 def test_round_two_names_another_suit() -> None:
     deal = new_deal(build_deck(*SIMPLE))  # turned 8c
     say(deal, 0, "pas")

@@ -135,6 +135,7 @@ def test_a_refusal_in_russian_keeps_its_detail() -> None:
         "you do not hold the trump 7 (7h): answer ne-menyayu": "(7♥): ответьте «не меняю»",
         "you may not play Jd now": "В♦",
         "bidding is on: konets comes after the order": "идёт торговля",
+        "bidding is on, and Qs is not in your hand": "идёт торговля, и карты Д♠ у вас нет",
     }
     for sentence, part in cases.items():
         said = refusal_phrase(sentence, NAMES)
