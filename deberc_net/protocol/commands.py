@@ -373,6 +373,7 @@ SPOKEN_COMMANDS: dict[str, str] = {
         "seek": ("ждать", "чекати"),
         "quit": ("выход", "выйти", "квит", "вихід", "вийти"),
         "password": ("пароль",),
+        "lang": ("язык", "мова"),
     }.items()
     for word in words
 }

@@ -511,6 +511,8 @@ def test_only_the_other_language_is_answered_by_the_client() -> None:
     for line, lang in (("lang ru", Lang.RU), ("lang uk", Lang.EN), ("lang", Lang.EN)):
         assert other_lang(line, lang) is None, line  # sent: the server answers it
     assert other_lang("say lang ru", Lang.EN) is None
+    # the Russian word for the command too ('язык ru': the server's 'lang', s47)
+    assert other_lang("язык ru", Lang.EN) is Lang.RU and other_lang("Язык en", Lang.RU) is Lang.EN
 
 
 async def _lang_typed(server: ServerThread) -> None:

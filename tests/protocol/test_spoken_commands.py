@@ -38,6 +38,9 @@ from deberc_net.protocol.vocabulary import engine_call, normalize
         ("партии", "games"),
         ("выход", "quit"),
         ("пароль", "password"),
+        ("язык", "lang"),
+        ("Язык", "lang"),
+        ("мова", "lang"),
     ],
 )
 def test_a_spoken_word_runs_its_command(typed: str, command: str) -> None:
@@ -46,6 +49,7 @@ def test_a_spoken_word_runs_its_command(typed: str, command: str) -> None:
 
 
 def test_its_arguments_stay_as_typed() -> None:
+    assert parse_line("язык ru") == Command("lang", ("ru",), "ru")
     assert parse_line("помощь sit") == Command("help", ("sit",), "sit")
     assert parse_line("пароль старый новый") == Command(
         "password", ("старый", "новый"), "старый новый"

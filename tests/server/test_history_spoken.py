@@ -27,3 +27,13 @@ async def test_a_seated_tertz_player_asks_history_and_the_sheet_in_russian(
         told = fields(await ann.read_until(lambda x: x.startswith(("history ", "sheet ", "error"))))
         assert told[0] == tag, (typed, told)
         assert told[1]["table"] == table
+
+
+@pytest.mark.timeout(30)
+async def test_yazyk_sets_the_language_as_lang_does(port: int, connect: Connector) -> None:
+    """`язык ru` is `lang ru`, as `кто` is `who`: it was read as a table call and refused."""
+    ann = await connect.machine(port, "ann")
+    await ann.send("язык ru")
+    assert (await ann.expect("ok", cmd="lang"))["lang"] == "ru"
+    await ann.send("мова en")
+    assert (await ann.expect("ok", cmd="lang"))["lang"] == "en"
