@@ -63,7 +63,7 @@ def why_not(deal: Deal, seat: int, call: Call) -> E.IllegalCall:
     if name == C.SEVENS:
         return E.NotAllowed("only a seat holding all four sevens, before the first card")
     if name == C.POKAZHI:
-        return E.NotAllowed(_why_not_pokazhi(deal, seat))
+        return pokazhi_refused(deal, seat)
     if name in (C.PAS, C.IGRAYU):
         return _why_not_bid(deal, seat, call)
     if (
@@ -112,12 +112,19 @@ def _is_own_top(deal: Deal, seat: int, call: Call) -> bool:
 _ANSWERS = frozenset((C.OT, C.PISHET, C.POKAZYVAYU, C.SKIN, C.PROKHODIT, C.NE_PROKHODIT))
 
 
-def _why_not_pokazhi(deal: Deal, seat: int) -> str:
+def pokazhi_refused(deal: Deal, seat: int, until_shown: bool = False) -> E.IllegalCall:
+    """``pokazhi`` refused, saying why (``_why_not_pokazhi``)."""
+    return E.NotAllowed(_why_not_pokazhi(deal, seat, until_shown))
+
+
+def _why_not_pokazhi(deal: Deal, seat: int, until_shown: bool) -> str:
     """The case that stops this demand (docs/protocol.md §8.3), not "nothing to show"
     for all of them: a bot's demand that reached the table after the second trick's
     first card, an opponent's fifty still unshown, was told no declaration waited
     (bot34). Said as many opponents as the seat has: three and four players have two (a
-    tryout at three read the Russian's «соперник» as one)."""
+    tryout at three read the Russian's «соперник» as one). With nothing to show it says
+    when the demand is made; ``until_shown``: a game where it may be made until the
+    declaration is shown (Tertz), not only until the second trick's first card."""
     talk, mine = deal.talk, deal.side_of(seat)
     best = talk.best
     if best is not None and deal.side_of(best.seat) != mine:
@@ -125,11 +132,24 @@ def _why_not_pokazhi(deal: Deal, seat: int) -> str:
             return "that declaration is shown already"
         if seat in talk.asked_show:
             return "you have asked to see it already"
-        if len(deal.tricks) > 1 or (deal.tricks and deal.trick.cards):
+        late = len(deal.tricks) > 1 or (deal.tricks and deal.trick.cards)
+        if late and not until_shown:
             return "pokazhi is said until the first card of the second trick"
+    # (when it is said, as the other calls' refusals say theirs: s47)
     if sum(deal.side_of(s) != mine for s in range(deal.players)) > 1:
-        return "neither opponent has a declaration waiting to be shown"
-    return "no opponent's declaration is waiting to be shown"
+        return (
+            "neither opponent has a declaration waiting to be shown: pokazhi is said"
+            " once one declares, until the first card of the second trick"
+        )
+    if until_shown:
+        return (
+            "no opponent's declaration is waiting to be shown: pokazhi is said once"
+            " the opponent declares, until that declaration is shown"
+        )
+    return (
+        "no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        " opponent declares, until the first card of the second trick"
+    )
 
 
 def _why_not_swap(deal: Deal, seat: int) -> str:

@@ -318,6 +318,7 @@ class Msg(StrEnum):
     SEVENS_ONLY = "sevens-only"
     NOTHING_TO_SHOW = "nothing-to-show"
     NOTHING_TO_SHOW_TWO = "nothing-to-show-two"  # three and four players: two opponents
+    NOTHING_TO_SHOW_UNTIL_SHOWN = "nothing-to-show-until-shown"  # Tertz's window
     SHOWN_ALREADY = "shown-already"
     SHOW_ASKED = "show-asked"
     SHOW_TOO_LATE = "show-too-late"
@@ -1531,12 +1532,23 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "четыре семёрки показывает только тот, у кого они все, и до первой карты",
     ),
     Msg.NOTHING_TO_SHOW: (
-        "no opponent's declaration is waiting to be shown",
-        "соперник не объявлял комбинации, которую можно потребовать показать",
+        "no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        " opponent declares, until the first card of the second trick",
+        "соперник не объявлял комбинации, которую можно потребовать показать: «покажи»"
+        " говорят после его объявления, до первой карты второй взятки",
     ),
     Msg.NOTHING_TO_SHOW_TWO: (
-        "neither opponent has a declaration waiting to be shown",
-        "ни один из соперников не объявлял комбинации, которую можно потребовать показать",
+        "neither opponent has a declaration waiting to be shown: pokazhi is said once"
+        " one declares, until the first card of the second trick",
+        "ни один из соперников не объявлял комбинации, которую можно потребовать показать:"
+        " «покажи» говорят после объявления соперника, до первой карты второй взятки",
+    ),
+    # Tertz's: the demand stands until the declaration is shown (docs/rules.md §12)
+    Msg.NOTHING_TO_SHOW_UNTIL_SHOWN: (
+        "no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        " opponent declares, until that declaration is shown",
+        "соперник не объявлял комбинации, которую можно потребовать показать: «покажи»"
+        " говорят после его объявления, пока комбинация не показана",
     ),
     Msg.SHOWN_ALREADY: ("that declaration is shown already", "эта комбинация уже показана"),
     Msg.SHOW_ASKED: (

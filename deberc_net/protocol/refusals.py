@@ -41,8 +41,21 @@ _FORMS: tuple[tuple[str, Msg], ...] = (
     (r"answer the question first: (?P<calls>.+)", Msg.ANSWER_FIRST),
     (rf"(?P<call>{_TOKEN}) is not the true answer: say (?P<calls>.+)", Msg.NOT_TRUE_ANSWER),
     (r"only a seat holding all four sevens, before the first card", Msg.SEVENS_ONLY),
-    (r"no opponent's declaration is waiting to be shown", Msg.NOTHING_TO_SHOW),
-    (r"neither opponent has a declaration waiting to be shown", Msg.NOTHING_TO_SHOW_TWO),
+    (
+        r"no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        r" opponent declares, until the first card of the second trick",
+        Msg.NOTHING_TO_SHOW,
+    ),
+    (
+        r"neither opponent has a declaration waiting to be shown: pokazhi is said once"
+        r" one declares, until the first card of the second trick",
+        Msg.NOTHING_TO_SHOW_TWO,
+    ),
+    (
+        r"no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        r" opponent declares, until that declaration is shown",
+        Msg.NOTHING_TO_SHOW_UNTIL_SHOWN,
+    ),
     (r"that declaration is shown already", Msg.SHOWN_ALREADY),
     (r"you have asked to see it already", Msg.SHOW_ASKED),
     (r"pokazhi is said until the first card of the second trick", Msg.SHOW_TOO_LATE),

@@ -312,7 +312,11 @@ def test_a_refused_pokazhi_says_what_stops_it() -> None:
     the table after the second trick's first card was told no declaration waited."""
     deal = ordered(TERTS_K, NOTHING)
     mine = refused(deal, 0, "pokazhi", E.NotAllowed, "not-allowed")
-    assert mine.message == "no opponent's declaration is waiting to be shown"
+    # and when it is said (s47: a pokazhi out of its window had no hint of it)
+    assert mine.message == (
+        "no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        " opponent declares, until the first card of the second trick"
+    )
     say(deal, 0, "terts")
     play(deal, "7h 8h")  # seat 1 takes the trick and leads the second
     play(deal, "Ah")

@@ -100,7 +100,10 @@ def engine_sentences() -> tuple[str, ...]:
 def test_the_walk_finds_the_engines_sentences() -> None:
     sentences = engine_sentences()
     assert len(sentences) >= 40
-    assert "no opponent's declaration is waiting to be shown" in sentences
+    assert (
+        "no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        " opponent declares, until that declaration is shown"
+    ) in sentences  # (Tertz's window)
     assert "bidding is on: ot-Q comes after the order" in sentences
     assert "the talon is gone: beat Js if you can" in sentences  # Tertz's own
 
@@ -125,7 +128,10 @@ def test_a_refusal_in_russian_keeps_its_detail() -> None:
         "bidding is on: As comes after the order": "идёт торговля: «Т♠» — только после заказа",
         "bidding is on: ot-Q comes after the order": "«от дамы»",
         "round one plays the turned suit: say igrayu or pas": "в первом круге",
-        "no opponent's declaration is waiting to be shown": "соперник не объявлял",
+        (
+            "no opponent's declaration is waiting to be shown: pokazhi is said once the"
+            " opponent declares, until the first card of the second trick"
+        ): "«покажи» говорят после его объявления, до первой карты второй взятки",
         "only a seat holding all four sevens, before the first card": "четыре семёрки",
         "waiting for seat 2 to answer rost?": "сначала отвечает vera",
         "answer the question first: ot-A or pishet": "от туза, пишет",
@@ -160,14 +166,20 @@ def test_pokazhi_with_nothing_to_show_counts_the_opponents() -> None:
         phrase = refusal_phrase(str(why), NAMES)
         assert phrase is not None, str(why)
         said[players] = (phrase.text(Lang.EN), phrase.text(Lang.RU))
+    # each with when it is said (s47: none said it), in both languages
     assert said[2] == (
-        "no opponent's declaration is waiting to be shown",
-        "соперник не объявлял комбинации, которую можно потребовать показать",
+        "no opponent's declaration is waiting to be shown: pokazhi is said once the"
+        " opponent declares, until the first card of the second trick",
+        "соперник не объявлял комбинации, которую можно потребовать показать: «покажи»"
+        " говорят после его объявления, до первой карты второй взятки",
     )
     for players in (3, 4):
         assert said[players] == (
-            "neither opponent has a declaration waiting to be shown",
-            "ни один из соперников не объявлял комбинации, которую можно потребовать показать",
+            "neither opponent has a declaration waiting to be shown: pokazhi is said once"
+            " one declares, until the first card of the second trick",
+            "ни один из соперников не объявлял комбинации, которую можно потребовать"
+            " показать: «покажи» говорят после объявления соперника, до первой карты"
+            " второй взятки",
         )
 
 

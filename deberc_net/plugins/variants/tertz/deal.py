@@ -22,6 +22,7 @@ from deberc_net.game.cards import SEVEN, Card, card_str, make, suit_of
 from deberc_net.game.combos import CATEGORY_NAMES, Combo, holds_bella, rank_order
 from deberc_net.game.deal import DONE, PLAY, TALK, Deal, Pending, Trick
 from deberc_net.game.events import DealEvent, Shown, in_telling_order
+from deberc_net.game.refusals import pokazhi_refused
 
 from .cards import card_points, legal_cards
 from .combos import CALLS, find_combos, is_new
@@ -287,6 +288,8 @@ class TertzDeal(Deal):
             return E.NotAllowed("Tertz has no prokhodit?: ask a declaration with rost?")
         if call.name == C.SEVENS:  # Deberts's redeal (seed 003); Tertz's text has none
             return E.NotAllowed("Tertz has no redeal for four sevens: the deal is played")
+        if call.name == C.POKAZHI:  # (its window: until the declaration is shown)
+            return pokazhi_refused(self, seat, until_shown=True)
         if seat != self.turn:
             return super().why_not(seat, call)
         if call.name in (C.TERTS, C.PYATDESYAT, HUNDRED, *CALLS.values()):
