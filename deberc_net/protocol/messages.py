@@ -117,6 +117,8 @@ class Msg(StrEnum):
     SEEK_KEPT_PLACE = "seek-kept-place"
     SEEK_APART = "seek-apart"
     SEEK_PASSED = "seek-passed"
+    SEEK_PASSED_THEIR_ADDRESS = "seek-passed-their-address"
+    SEEK_PASSED_OWN_ADDRESS = "seek-passed-own-address"
     UNSEEK = "unseek"
     SHUTTING_DOWN = "shutting-down"
     # a drain: the server restarts once its running matches are over (§11.4a)
@@ -930,13 +932,37 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         ", and are not matched with {name} again for {minutes} min",
         ", и с {name} вас {minutes} мин не сведут",
     ),
-    # a seek passing a waiting table of its game by, kept apart from someone there
-    # (not named: an address may be what keeps them apart, docs/protocol.md §5.5)
+    # a seek passing a waiting table of its game by, kept apart from someone there: by a
+    # leave between them, or by an address two leavers came from (his or the other's),
+    # said plainly with what he may do; never whom (docs/protocol.md §5.5)
     Msg.SEEK_PASSED: (
-        "A table waiting for this game is passed over: a match was left early between"
-        " you and someone there, so you are not matched for {minutes} min more.",
-        "Стол, который ждёт эту партию, пропущен: недавно партию покинули, и вас с"
-        " одним из его игроков не сведут ещё {minutes} мин.",
+        "A table waiting for this game is passed over: you and a player there were in a"
+        " match one of you left early, and 'seek' does not pair you again for {minutes}"
+        " min more. You wait for another player meanwhile, or 'new' opens a table of"
+        " your own.",
+        "Стол, который ждёт эту партию, пропущен: вы с одним из его игроков были в"
+        " партии, которую кто-то из вас рано покинул, и seek не сведёт вас ещё {minutes}"
+        " мин. Вы ждёте другого игрока — или откройте свой стол: new.",
+    ),
+    Msg.SEEK_PASSED_THEIR_ADDRESS: (
+        "A table waiting for this game is passed over: a player there comes from the"
+        " address of two players who left your matches early, and 'seek' keeps that"
+        " address apart from you for {minutes} min more. You wait for another player"
+        " meanwhile, or 'new' opens a table of your own.",
+        "Стол, который ждёт эту партию, пропущен: один из его игроков — с адреса"
+        " двоих, кто рано покинул ваши партии, и seek не сводит вас с этим адресом ещё"
+        " {minutes} мин. Вы ждёте другого игрока — или откройте свой стол: new.",
+    ),
+    Msg.SEEK_PASSED_OWN_ADDRESS: (
+        "A table waiting for this game is passed over: two players from your address"
+        " (one address may be a whole household or network) left a match of a player"
+        " there early, and 'seek' keeps your address apart from him for {minutes} min"
+        " more. You wait for another player meanwhile, or 'new' opens a table of your"
+        " own.",
+        "Стол, который ждёт эту партию, пропущен: двое с вашего адреса (за одним адресом"
+        " бывает целая семья или сеть) рано покинули партию одного из его игроков, и"
+        " seek не сводит его с вашим адресом ещё {minutes} мин. Вы ждёте другого игрока"
+        " — или откройте свой стол: new.",
     ),
     Msg.SEEK_RESERVED: (
         "Waiting for a table reserved for you.",

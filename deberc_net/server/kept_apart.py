@@ -26,6 +26,7 @@ player again (five addresses were enough); now he needs more addresses than are 
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -106,17 +107,27 @@ def apart_from_names(a: Session, names: Iterable[str], now: float) -> bool:
     return any(keeps_apart(a.left_by, name, None, now, None) for name in names)
 
 
-def apart_until(a: Session, b: Session | None, name: str | None, now: float) -> float:
+class Why(enum.Enum):
+    """What keeps two players apart, as a seeker passed over is told it (his own part in
+    it, never a name: docs/protocol.md §5.5)."""
+
+    NAME = "name"  # one of them left the other's match
+    THEIR_ADDRESS = "their-address"  # two who left his matches came from the other's address
+    OWN_ADDRESS = "own-address"  # two from his own address left the other's matches
+
+
+def apart_until(a: Session, b: Session | None, name: str | None, now: float) -> tuple[float, Why]:
     """Until when matchmaking keeps ``a`` apart from ``b`` (either way), or from a player
     of name key ``name`` whose session is not at hand (``b`` None: one seated and away,
-    by the name alone); ``now`` or before: not apart. What a seeker passed over is told
-    ("… for N min more": docs/protocol.md §5.5)."""
-    ends = [kept_until(a.left_by, name if b is None else _key(b), None, now, None)]
+    by the name alone), and by what, the last to end (``now`` or before: not apart).
+    What a seeker passed over is told ("… for N min more": docs/protocol.md §5.5)."""
+    ends = [(kept_until(a.left_by, name if b is None else _key(b), None, now, None), Why.NAME)]
     if b is not None:
         at_a, at_b = address_of(a), address_of(b)
-        ends.append(kept_until(a.left_by, _key(b), at_b, now, at_a))
-        ends.append(kept_until(b.left_by, _key(a), at_a, now, at_b))
-    return max(ends)
+        ends.append((kept_until(b.left_by, _key(a), None, now, None), Why.NAME))
+        ends.append((kept_until(a.left_by, None, at_b, now, at_a), Why.THEIR_ADDRESS))
+        ends.append((kept_until(b.left_by, None, at_a, now, at_b), Why.OWN_ADDRESS))
+    return max(ends, key=lambda end: end[0])  # (a tie: the first, the name)
 
 
 def kept_until(

@@ -27,7 +27,15 @@ from deberc_net.protocol.refusals import rules_refused
 from deberc_net.protocol.said_back import said_back
 
 from .accounts import name_key
-from .kept_apart import Left, apart, apart_from_names, apart_until, earliest_end, noted
+from .kept_apart import (
+    Left,
+    Why,
+    apart,
+    apart_from_names,
+    apart_until,
+    earliest_end,
+    noted,
+)
 from .reserve_words import reserve_words
 from .table_messages import Observe, Sit
 
@@ -64,6 +72,12 @@ if TYPE_CHECKING:
     from .table import Table
 
 BOARD_KEY = re.compile(r"[A-Za-z0-9_./-]{1,64}")
+# what a person whose seek passes a waiting table by is told, by what keeps them apart
+_PASSED = {
+    Why.NAME: Msg.SEEK_PASSED,
+    Why.THEIR_ADDRESS: Msg.SEEK_PASSED_THEIR_ADDRESS,
+    Why.OWN_ADDRESS: Msg.SEEK_PASSED_OWN_ADDRESS,
+}
 
 
 @attrs.frozen
@@ -287,10 +301,11 @@ class Matchmaking:
             away = [name_key(n) for n in table.seats if n is not None and name_key(n) not in names]
             until = [apart_until(session, p, None, now) for p in people]
             until += [apart_until(session, None, n, now) for n in away]
-            ends.append(max(until, default=now))
-        minutes = math.ceil((min(ends) - now) / 60)
-        if minutes > 0:
-            session.send(ev.info(phrase(Msg.SEEK_PASSED, minutes=minutes)))
+            ends.append(max(until, default=(now, Why.NAME), key=lambda end: end[0]))
+        end, why = min(ends, key=lambda end: end[0])
+        minutes = math.ceil((end - now) / 60)
+        if minutes > 0:  # why, plainly: one at his address was no leaver himself (s47)
+            session.send(ev.info(phrase(_PASSED[why], minutes=minutes)))
 
     def _coming_to(self, session: Session) -> list[Table]:
         """The waiting tables whose seat is on its way to ``session`` (promised, its Sit

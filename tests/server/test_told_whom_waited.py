@@ -121,13 +121,16 @@ async def test_four_sevens_held_while_another_bids_are_offered_out_of_turn(
     [
         (
             "en",
-            "A table waiting for this game is passed over: a match was left early between"
-            " you and someone there, so you are not matched for 10 min more.",
+            "A table waiting for this game is passed over: you and a player there were in a"
+            " match one of you left early, and 'seek' does not pair you again for 10 min"
+            " more. You wait for another player meanwhile, or 'new' opens a table of your"
+            " own.",
         ),
         (
             "ru",
-            "Стол, который ждёт эту партию, пропущен: недавно партию покинули, и вас с"
-            " одним из его игроков не сведут ещё 10 мин.",
+            "Стол, который ждёт эту партию, пропущен: вы с одним из его игроков были в"
+            " партии, которую кто-то из вас рано покинул, и seek не сведёт вас ещё 10 мин."
+            " Вы ждёте другого игрока — или откройте свой стол: new.",
         ),
     ],
     ids=["en", "ru"],
@@ -169,3 +172,87 @@ async def test_a_seek_passing_a_table_by_for_a_recent_leave_says_so(
     await cat.send("seek 2")
     await cat.expect("ok", cmd="seek")
     assert not [x for x in await cat.caught_up() if x.startswith("info ")]
+
+
+async def _person_from(port: int, connect: Connector, name: str, source: str) -> LineClient:
+    """A person (the human style) logged in from the address ``source``."""
+    person = await connect.raw(port, name, source)
+    await person.send(f"login {name}")
+    await person.read_until(lambda x: x.startswith(f"Hello, {name}"))
+    return person
+
+
+async def _left_twice_from(port: int, connect: Connector, ann: LineClient, source: str) -> None:
+    """Two names from ``source`` each sit at a table ann opens and leave its match at
+    once: matchmaking keeps that address apart from her (docs/protocol.md §5.5)."""
+    for n in (1, 2):
+        await ann.send("new 2")
+        sat = await ann.read_until(lambda x: x.startswith("You sit at table"))
+        grief = await connect.machine(port, f"grief{n}", source=source)
+        await grief.send(f"sit {re.findall(r'[0-9]+', sat)[0]}")
+        await grief.expect("ok", cmd="sit")
+        await ann.read_until(lambda x: x.startswith("The game starts"))
+        await grief.send("leave!")
+        await ann.read_until(lambda x: x.startswith("Game over"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "passed"),
+    [
+        (
+            "en",
+            "A table waiting for this game is passed over: two players from your address"
+            " (one address may be a whole household or network) left a match of a player"
+            " there early, and 'seek' keeps your address apart from him for 10 min more."
+            " You wait for another player meanwhile, or 'new' opens a table of your own.",
+        ),
+        (
+            "ru",
+            "Стол, который ждёт эту партию, пропущен: двое с вашего адреса (за одним адресом"
+            " бывает целая семья или сеть) рано покинули партию одного из его игроков, и"
+            " seek не сводит его с вашим адресом ещё 10 мин. Вы ждёте другого игрока — или"
+            " откройте свой стол: new.",
+        ),
+    ],
+    ids=["en", "ru"],
+)
+async def test_a_seek_passed_over_for_its_own_address_says_so_plainly(
+    start_server: StartServer, connect: Connector, lang: str, passed: str
+) -> None:
+    """Two names from carl's address left ann's matches at once; carl, who left nobody,
+    seeks her game: kept apart from her by that address. He was told a match was left
+    "between you and someone there" (s47): now the rule, his address's part in it and
+    what he may do, not whom."""
+    port = await start_server()
+    ann = await connect.human(port, "ann")
+    await _left_twice_from(port, connect, ann, "127.0.0.5")
+    carl = await _person_from(port, connect, "carl", "127.0.0.5")
+    if lang == "ru":
+        await carl.send("lang ru")
+        await carl.read_until(lambda x: x.startswith("Язык"))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table"))
+    await carl.send("seek 2")
+    await carl.read_until(lambda x: x.startswith(("Waiting for a 2-player", "Ждём партию")))
+    assert await said_whole(carl) == passed
+
+
+async def test_a_seek_passed_over_for_the_others_address_says_so_plainly(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """The other way round: ann seeks, and carl's table waits; two who left her matches
+    came from carl's address."""
+    port = await start_server()
+    ann = await connect.human(port, "ann")
+    await _left_twice_from(port, connect, ann, "127.0.0.5")
+    carl = await _person_from(port, connect, "carl", "127.0.0.5")
+    await carl.send("new 2")
+    await carl.read_until(lambda x: x.startswith("You sit at table"))
+    await ann.send("seek 2")
+    await ann.read_until(lambda x: x.startswith("Waiting for a 2-player"))
+    assert await said_whole(ann) == (
+        "A table waiting for this game is passed over: a player there comes from the"
+        " address of two players who left your matches early, and 'seek' keeps that"
+        " address apart from you for 10 min more. You wait for another player meanwhile,"
+        " or 'new' opens a table of your own."
+    )
