@@ -113,7 +113,7 @@ COMMANDS: dict[str, CommandSpec] = {
     ),
     "new": CommandSpec(
         "new [PLAYERS] [VARIANT] [OPTION ...] [private]",
-        "Open a table (default: 2 players, moscow) and sit at it. Example: new 2 moscow to-301. "
+        "Open a table (default: moscow for 2 players) and sit at it. Example: new 2 moscow to-301. "
         "A private table is listed to its own people only: only those you 'invite' sit or watch. "
         "'rules' in the lobby lists the variants and options.",
         "lobby",

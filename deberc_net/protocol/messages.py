@@ -291,6 +291,7 @@ class Msg(StrEnum):
     FOR_TWO = "for-two"
     FOR_THREE = "for-three"
     FOR_FOUR = "for-four"
+    FOR_N = "for-n"
     TOP_NOBODY = "top-nobody"
     TOP_LINE = "top-line"
     ONE_GAME = "one-game"
@@ -1069,8 +1070,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " новые партии не начинаются.",
     ),
     Msg.TABLE_LINE: (
-        "Table {table}{private}: {variant}{options}, {players} players, {state}: {seats}",
-        "Стол {table}{private}: {variant}{options}, игроков: {players}, {state}: {seats}",
+        "Table {table}{private}: {variant} {game}{options}, {state}: {seats}",
+        "Стол {table}{private}: {variant} {game}{options}, {state}: {seats}",
     ),
     Msg.WAITING: ("waiting", "ждёт игроков"),
     Msg.PLAYING: ("playing", "играют"),
@@ -1282,13 +1283,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.OPTION: ("option", "опция"),
     Msg.OPTION_OF: ("option of {variant}", "опция варианта {variant}"),
     Msg.RULES_TABLE: (
-        "Table {table}: {variant}, {players} players, options: {options}, {goal}",
-        "Стол {table}: {variant}, игроков: {players}, опции: {options}, {goal}",
+        "Table {table}: {variant} {game}, options: {options}, {goal}",
+        "Стол {table}: {variant} {game}, опции: {options}, {goal}",
     ),
     # the target set by an option, whose own line says it (server/help.py)
     Msg.RULES_TABLE_OPTIONS: (
-        "Table {table}: {variant}, {players} players, options: {options}.",
-        "Стол {table}: {variant}, игроков: {players}, опции: {options}.",
+        "Table {table}: {variant} {game}, options: {options}.",
+        "Стол {table}: {variant} {game}, опции: {options}.",
     ),
     Msg.NO_OPTIONS: ("none", "нет"),
     Msg.TO_TARGET: ("to {target}.", "до {target}."),
@@ -1325,10 +1326,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Вы пригласили игрока {name} за стол {table}.",
     ),
     Msg.INVITED: (
-        "{sender} invites you to {private}table {table} ({players} players, "
-        "{variant}{options}): 'sit {table}' to play.",
-        "{sender} зовёт вас за {private}стол {table} ({variant}{options}, игроков: "
-        "{players}): наберите sit {table}.",
+        "{sender} invites you to {private}table {table} ({variant} {game}{options}):"
+        " 'sit {table}' to play.",
+        "{sender} зовёт вас за {private}стол {table} ({variant} {game}{options}):"
+        " наберите sit {table}.",
     ),
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),
     Msg.PRIVATE_MARK: (" (private)", " (закрытый)"),
@@ -1495,6 +1496,7 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.FOR_TWO: ("for 2 players", "на двоих"),
     Msg.FOR_THREE: ("for 3 players", "на троих"),
     Msg.FOR_FOUR: ("for 4 players", "на четверых"),
+    Msg.FOR_N: ("for {players} players", "для {players} игроков"),  # (a plugin's game)
     Msg.TOP_LINE: (
         "{rank:>4}. {name} {rating}  {record}",  # the name padded to its column (render)
         "{rank:>4}. {name} {rating}  {record}",
@@ -2491,10 +2493,12 @@ _FOR_PLAYERS = {2: Msg.FOR_TWO, 3: Msg.FOR_THREE, 4: Msg.FOR_FOUR}
 
 
 def game_for(players: int) -> Phrase:
-    """Which standings, said as the game for so many ('moscow for 3 players', «на
+    """A game's players, said as the game for so many ('moscow for 3 players', «на
     троих»), not as a count of players beside a count of games or of the rated: 'top',
-    'finger' and a player's web page (docs/web.md) say it alike."""
-    return phrase(_FOR_PLAYERS[players])
+    'finger', a player's web page (docs/web.md), and the game port's 'tables',
+    'rules' and invitations say it alike."""
+    known = _FOR_PLAYERS.get(players)
+    return phrase(Msg.FOR_N, players=players) if known is None else phrase(known)
 
 
 def count_phrase(count: int, one: Msg, many: Msg, **values: Value) -> Phrase:
@@ -2576,7 +2580,7 @@ RU_COMMANDS: dict[str, str] = {
     "who": "Кто сейчас на сервере (по страницам).",
     "tables": "Столы: правила, места, состояние (по страницам).",
     "ping": "Держать соединение: подойдёт любая строка, ping больше ничего не делает.",
-    "new": "Открыть стол (по умолчанию на двоих, moscow) и сесть за него. "
+    "new": "Открыть стол (по умолчанию moscow на двоих) и сесть за него. "
     "Пример: new 2 moscow to-301. Закрытый стол (private) виден только своим: за него "
     "садятся и смотрят только те, кого вы пригласили (invite). Варианты и опции "
     "перечисляет rules в лобби.",

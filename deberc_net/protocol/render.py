@@ -506,8 +506,8 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
             private=(_say(lang, Msg.PRIVATE_MARK) if t.private else "")
             + (_say(lang, Msg.RESERVED_MARK) if t.reserved else ""),
             variant=t.variant,
-            options=f" {' '.join(t.options)}" if t.options else "",
-            players=t.players,
+            game=game_for(t.players),  # as the web names a game (docs/web.md)
+            options=f", {' '.join(t.options)}" if t.options else "",
             state=state,
             seats=seats,
         )
@@ -613,9 +613,9 @@ def invited_lines(e: ev.Invited, lang: Lang = Lang.EN) -> list[str]:
             sender=e.sender,
             private=_say(lang, Msg.PRIVATE_TABLE) if e.private else "",
             table=e.table,
-            players=e.players,
             variant=e.variant,
-            options=f" {' '.join(e.options)}" if e.options else "",
+            game=game_for(e.players),
+            options=f", {' '.join(e.options)}" if e.options else "",
         )
     ]
 

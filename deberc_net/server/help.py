@@ -59,6 +59,7 @@ from deberc_net.protocol.messages import (
     Msg,
     Phrase,
     Value,
+    game_for,
     phrase,
 )
 from deberc_net.protocol.render import prompt_calls
@@ -1103,7 +1104,7 @@ class Help:
         ]
 
     def _table_line(self, table: Table) -> Phrase:
-        """'Table 2: moscow, 2 players, options: none, to 501.': the target said once,
+        """'Table 2: moscow for 2 players, options: none, to 501.': the target said once,
         here, unless an option set it, whose own line says it ('to-301: The match is
         played to 301 points …'; 'options: to-301, to 301.' said it twice)."""
         rules, s = table.rules, table.rules.settings
@@ -1111,7 +1112,7 @@ class Help:
         values: dict[str, Value] = {
             "table": table.id,
             "variant": rules.variant,
-            "players": s.players,
+            "game": game_for(s.players),
         }
         if _target_by_option(self.lobby.rules, rules):
             return phrase(Msg.RULES_TABLE_OPTIONS, options=opts, **values)

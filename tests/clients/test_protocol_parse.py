@@ -82,7 +82,7 @@ OTHER_LINES = [
     "say from=ann table=1 text=at the table",
     "error code=unknown-command text='frob' is not a command, and you sit at no table. "
     "Type 'help'.",
-    "rules text=Table 2: moscow, 2 players, options: to-301.",
+    "rules text=Table 2: moscow for 2 players, options: to-301.",
     "error code=not-seated text=you sit at no table and observe none",
     "bye text=Bye. Your seat, if any, waits for you.",
     "event seq=1 table=1 kind=seated name=ann seat=0",

@@ -369,7 +369,7 @@ def test_history_walks_back_and_forward() -> None:
 def test_invitations_rematches_and_the_lists_go_to_the_log() -> None:
     invite = (
         "invite from=ann table=3 players=2 variant=moscow options= private=1 "
-        "text=ann invites you to private table 3 (2 players, moscow): 'sit 3' to play."
+        "text=ann invites you to private table 3 (moscow for 2 players): 'sit 3' to play."
     )
     rematch = (
         "rematch table=3 asked=ann waiting=b1 off=- by=- "
@@ -378,7 +378,7 @@ def test_invitations_rematches_and_the_lists_go_to_the_log() -> None:
     rated = "rated rank=1 name=ann variant=moscow players=2 rating=3.438 mu=27.635 sigma=8.066"
     state = fold_all([invite, rematch, rated])
     assert state.log[-3:] == (
-        "ann invites you to private table 3 (2 players, moscow): 'sit 3' to play.",
+        "ann invites you to private table 3 (moscow for 2 players): 'sit 3' to play.",
         "Rematch of table 3 asked by ann, waiting for b1: 'rematch' to agree.",
         rated,
     )

@@ -776,7 +776,7 @@ async def test_watching_two_tables_say_rules_and_state_take_the_lowest_numbered(
     assert await lines_until_pong(eve, "say hi") == [f"say from=eve table={low} watchers=1 text=hi"]
     # (§5.9 said "the first you observe": the lowest-numbered, a slip corrected)
     assert (await lines_until_pong(eve, "rules"))[0] == (
-        f"rules text=Table {low}: moscow, 2 players, options: none, to 501."
+        f"rules text=Table {low}: moscow for 2 players, options: none, to 501."
     )
     assert await lines_until_pong(eve, "state") == [
         f"info text=Table {low} waits for players: ann, (free)"
@@ -1159,7 +1159,7 @@ async def test_a_lobby_say_reaches_watchers_not_players_and_rules_speak_russian_
     assert await lines_until_pong(eve, "ping") == [said]
     assert await lines_until_pong(ann, "ping") == []
     russian = await lines_until_pong(carl, f"rules {table} lang=ru")
-    assert russian[0] == f"rules text=Стол {table}: moscow, игроков: 2, опции: нет, до 501."
+    assert russian[0] == f"rules text=Стол {table}: moscow на двоих, опции: нет, до 501."
     assert russian[-1].startswith("rules text=Часы: 60 с на ход людям, 10 с ботам"), russian
 
 

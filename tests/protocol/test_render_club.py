@@ -14,7 +14,7 @@ from deberc_net.game.play import illegal_card_error
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import help_text
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, game_for, phrase
 from deberc_net.protocol.refusals import refusal_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, columns, for_people, render
 from deberc_net.protocol.render_ru import render_ru
@@ -136,11 +136,12 @@ def test_a_house_bots_words_and_a_private_invitation_in_russian() -> None:
     gone = ev.info(phrase(Msg.BOT_GIVES_UP, name="house-random-2"))
     assert render_ru(gone) == ["house-random-2 не может играть дальше и освобождает место."]
     invited = ev.Invited("anna", 3, 2, "moscow", ("to-301",), True)
-    assert render(invited, HUMAN) == [
-        "anna invites you to private table 3 (2 players, moscow to-301): 'sit 3' to play."
+    assert render(invited, HUMAN) == [  # (wrapped at 80 columns)
+        "anna invites you to private table 3 (moscow for 2 players, to-301): 'sit 3' to",
+        "  play.",
     ]
     assert render_ru(invited) == [
-        "anna зовёт вас за закрытый стол 3 (moscow to-301, игроков: 2): наберите sit 3."
+        "anna зовёт вас за закрытый стол 3 (moscow на двоих, to-301): наберите sit 3."
     ]
 
 
@@ -402,11 +403,11 @@ def test_tables_tells_a_running_matchs_deal_and_score_by_side() -> None:
     waiting = ev.TableInfo(39, 2, "moscow", (), ("gleb", None), ev.TableState.WAITING, 0)
     tables = ev.Tables((playing, waiting), 2)
     assert render(tables, HUMAN) == [
-        "Table 38: moscow, 4 players, playing deal 3: anna+olga 120, boris+vera 85",
-        "Table 39: moscow, 2 players, waiting: gleb, (free)",
+        "Table 38: moscow for 4 players, playing deal 3: anna+olga 120, boris+vera 85",
+        "Table 39: moscow for 2 players, waiting: gleb, (free)",
     ]
     assert render_ru(tables)[0] == (
-        "Стол 38: moscow, игроков: 4, играют, раздача 3: anna+olga 120, boris+vera 85"
+        "Стол 38: moscow на четверых, играют, раздача 3: anna+olga 120, boris+vera 85"
     )
     assert render(tables, MACHINE)[1] == (
         "table id=38 players=4 variant=moscow options= seats=anna,boris,olga,vera"
@@ -427,11 +428,11 @@ def test_a_tables_line_marks_a_seat_whose_player_is_away() -> None:
     )  # fmt: skip
     tables = ev.Tables((full, playing), 2)
     assert render(tables, HUMAN) == [
-        "Table 5 (private): moscow, 3 players, waiting: bob, ann (away), carl",
-        "Table 6: moscow, 2 players, playing deal 2: gleb (away) 40, ira (away) 12",
+        "Table 5 (private): moscow for 3 players, waiting: bob, ann (away), carl",
+        "Table 6: moscow for 2 players, playing deal 2: gleb (away) 40, ira (away) 12",
     ]
     assert render_ru(tables)[0] == (
-        "Стол 5 (закрытый): moscow, игроков: 3, ждёт игроков: bob, ann (нет связи), carl"
+        "Стол 5 (закрытый): moscow на троих, ждёт игроков: bob, ann (нет связи), carl"
     )
     # partners: 'anna+vera (away) 182' read as the pair away (an evening of four)
     pairs = ev.TableInfo(
@@ -439,7 +440,7 @@ def test_a_tables_line_marks_a_seat_whose_player_is_away() -> None:
         False, 2, (182, 0), away=(2,),
     )  # fmt: skip
     assert render(ev.Tables((pairs,), 1), HUMAN) == [
-        "Table 7: kharkov, 4 players, playing deal 2: anna+vera 182, boris+gleb 0",
+        "Table 7: kharkov for 4 players, playing deal 2: anna+vera 182, boris+gleb 0",
         "  (away: vera)",
     ]
     assert render_ru(ev.Tables((pairs,), 1))[-1] == "  (нет связи: vera)"
@@ -465,3 +466,13 @@ def test_a_long_history_heading_keeps_each_side_with_its_points() -> None:
             alone += [x for x in lines if re.fullmatch(r"\s*\d+", x)]
             assert all(columns(x) <= 80 for x in lines), lines
     assert alone == []
+
+
+def test_a_game_for_a_count_without_a_word_of_its_own_is_named_too() -> None:
+    """A plugin's game may be for more players than Deberts has words for ('на двоих'):
+    named with the count, not a KeyError in 'tables' (game_for, s47)."""
+    assert game_for(2).text(Lang.EN) == "for 2 players"
+    assert (game_for(6).text(Lang.EN), game_for(6).text(Lang.RU)) == (
+        "for 6 players",
+        "для 6 игроков",
+    )

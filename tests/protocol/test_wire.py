@@ -416,7 +416,7 @@ GOLDEN = [
     "game match=m14 table=14 players=misha,bot1 variant=moscow winner=bot1 reason=left "
     "totals=45,56 finished=2026-11-29_20:08:52",
     "say from=fedya table=21 text=tab here",
-    "help text=new [PLAYERS] [VARIANT] [OPTION ...]: Open a table (default: 2 players, moscow) "
+    "help text=new [PLAYERS] [VARIANT] [OPTION ...]: Open a table (default: moscow for 2 players) "
     "and sit at it. Example: new 2 moscow to-301",
     "bye text=Bye. Your seat, if any, waits for you.",
     "event seq=1 table=3 kind=seated name=b1 seat=0",

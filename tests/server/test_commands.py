@@ -344,7 +344,7 @@ async def test_rules(port: int, connect: Connector) -> None:
     for command in ("rules", f"rules {sit['table']}"):
         lines = await _block(ann, command, "rules")
         # the target once: to-301's own line says it ('options: to-301, to 301.' twice)
-        assert lines[0] == f"Table {sit['table']}: moscow, 2 players, options: to-301.", lines
+        assert lines[0] == f"Table {sit['table']}: moscow for 2 players, options: to-301.", lines
         assert lines[1].startswith("to-301: The match is played to 301 points"), lines
         clock = lines[-1]
         assert "Clock: 60 s a call for people, 10 s for bots ('clock')" in clock
@@ -370,7 +370,7 @@ async def test_rules(port: int, connect: Connector) -> None:
     table = (await vera.read_until(lambda x: x.startswith("Вы за столом"))).split()[3]
     await vera.send("rules")
     assert await vera.read_until(lambda x: x.startswith("Стол ")) == (
-        f"Стол {table.rstrip(',')}: moscow, игроков: 2, опции: to-301."
+        f"Стол {table.rstrip(',')}: moscow на двоих, опции: to-301."
     )
     # what players read names no source of the rules ('(seed 004)')
     general += await _block(ann, "rules", "rules")
@@ -755,7 +755,7 @@ async def test_rules_at_a_variants_table_say_what_it_changes_before_the_builtins
     await ann.send("new 2 kharkov posled-20")
     table = (await ann.expect("ok", cmd="sit"))["table"]
     lines = await _block(ann, "rules", "rules")
-    assert lines[0].startswith(f"Table {table}: kharkov, 2 players, options: posled-20, to 501.")
+    assert lines[0].startswith(f"Table {table}: kharkov for 2 players, options: posled-20, to 501.")
     assert lines[1].startswith("kharkov: Kharkov rules: as Moscow, but "), lines
     assert lines[2].startswith("posled-20: The last trick counts 20 points"), lines
     base = "moscow, where the lines above do not change it: Moscow rules: bidding on the turned"

@@ -77,7 +77,7 @@ async def test_a_table_filled_while_a_sitter_is_away_waits_and_deals_when_he_is_
     human = await connect.human(port, "dan")  # the list says why a full table waits
     await human.send("tables")
     await human.read_until(
-        lambda x: f"Table {table}: moscow, 3 players, waiting: bob, ann (away), carl" in x
+        lambda x: f"Table {table}: moscow for 3 players, waiting: bob, ann (away), carl" in x
     )
     eve = await connect.machine(port, "eve")
     await eve.send(f"sit {table}")  # full, though waiting

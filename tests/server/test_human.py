@@ -276,7 +276,7 @@ async def test_a_watcher_of_two_tables_is_told_who_is_away_too(
 
 
 async def test_tables_tells_a_running_matchs_deal_and_score(port: int, connect: Connector) -> None:
-    """'Table 38: moscow, 2 players, playing: anna, boris': no deal number nor score,
+    """'Table 38: moscow for 2 players, playing: anna, boris': no deal number nor score,
     which the web index shows."""
     anna, _boris = await seat_people(port, connect, 2, "to-301")
     await anna.read_until(lambda line: line.startswith("Deal 1."))
@@ -284,14 +284,15 @@ async def test_tables_tells_a_running_matchs_deal_and_score(port: int, connect: 
     await vera.send("tables")
     listed = await vera.read_until(lambda line: line.startswith("Table "))
     assert re.fullmatch(
-        r"Table \d+: moscow to-301, 2 players, playing deal 1: (anna 0, boris 0|boris 0, anna 0)",
+        r"Table \d+: moscow for 2 players, to-301, playing deal 1:"
+        r" (anna 0, boris 0|boris 0, anna 0)",
         listed,
     )
     await vera.send("lang ru")
     await vera.send("tables")
     listed = await vera.read_until(lambda line: line.startswith("Стол "))
     assert re.fullmatch(
-        r"Стол \d+: moscow to-301, игроков: 2, играют, раздача 1: \w+ 0, \w+ 0", listed
+        r"Стол \d+: moscow на двоих, to-301, играют, раздача 1: \w+ 0, \w+ 0", listed
     )
 
 

@@ -197,7 +197,7 @@ async def test_leave_in_a_running_game_asks_first(
     assert await ann.read_until(lambda x: x.startswith("Leaving")) == asked
     await ann.send("tables")  # still seated, still playing
     assert re.match(
-        rf"Table {table}: moscow, 2 players, playing deal 1: (ann|bob) 0, (ann|bob) 0",
+        rf"Table {table}: moscow for 2 players, playing deal 1: (ann|bob) 0, (ann|bob) 0",
         await ann.read_until(lambda x: x.startswith("Table ")),
     )
     await ann.send("leave")
@@ -227,7 +227,7 @@ async def test_no_to_the_leave_question_keeps_the_seat_and_is_no_call(
     assert said.startswith("Leaving"), said
     await ann.send("tables")  # still seated, still playing
     assert re.match(
-        rf"Table {table}: moscow, 2 players, playing deal 1: (ann|bob) 0, (ann|bob) 0",
+        rf"Table {table}: moscow for 2 players, playing deal 1: (ann|bob) 0, (ann|bob) 0",
         await ann.read_until(lambda x: x.startswith("Table ")),
     )
 

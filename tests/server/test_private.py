@@ -100,7 +100,7 @@ async def test_a_private_table_is_marked_in_its_players_human_list(
     await ann.read_until(lambda x: x.startswith("You sit at table 1"))
     await ann.send("tables")
     listed = await ann.read_until(lambda x: x.startswith("Table "))
-    assert listed.startswith("Table 1 (private): moscow, 2 players, waiting: ann"), listed
+    assert listed.startswith("Table 1 (private): moscow for 2 players, waiting: ann"), listed
 
 
 async def test_invite_errors_change_nothing(port: int, connect: Connector) -> None:
@@ -155,7 +155,9 @@ async def test_an_invitation_to_a_public_table_tells_the_guest_and_anyone_may_si
     await ann.send("invite bob")
     await ann.expect("ok", cmd="invite")
     said = await bob.read_until(lambda x: "invites you" in x)
-    assert said == f"ann invites you to table {table} (3 players, moscow): 'sit {table}' to play."
+    assert said == (
+        f"ann invites you to table {table} (moscow for 3 players): 'sit {table}' to play."
+    )
     await cat.send("tables")  # a public table is listed, and free to sit at
     assert (await cat.expect("tables"))["total"] == "1"
     assert "private" not in await cat.expect("table")

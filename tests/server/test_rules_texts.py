@@ -63,6 +63,6 @@ async def test_the_rules_texts_are_built_once_and_tell_each_table_its_own_number
         tables.append((await client.expect("ok", cmd="sit"))["table"])
     for client, table in [(ann, tables[0]), (bob, tables[1]), (ann, tables[1])]:
         first, *rest = await told(client, f"rules {table}")
-        assert re.match(rf"Table {table}: moscow, 2 players", first), first
+        assert re.match(rf"Table {table}: moscow for 2 players", first), first
         assert rest[0].startswith("to-301: ")
     assert built == ["table"]  # the two tables play one rule set

@@ -247,7 +247,7 @@ async def test_rules_at_a_tertz_table_say_its_target_not_the_variants(
     table = (await anna.expect("ok", cmd="sit"))["table"]
     await anna.send("rules")
     told = [(await anna.expect("rules"))["text"] for _ in range(3)]
-    assert told[0] == f"Table {table}: tertz, 2 players, options: to-301.", told
+    assert told[0] == f"Table {table}: tertz for 2 players, options: to-301.", told
     assert told[1].startswith("tertz: ") and not re.search(r"\b(500|501)\b", told[1]), told
     assert told[2].startswith("to-301: The match is played to 301 points")
     boris = await connect.human(port, "boris")

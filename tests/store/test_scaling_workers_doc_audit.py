@@ -461,7 +461,7 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                 await until_listed(cal, "tables", f"id={table} ")
                 await until_listed(cal, "who", "amy")
                 owners = await _rules(amy, table)
-                assert owners[0].startswith(f"rules text=Table {table}: moscow, 3 players")
+                assert owners[0].startswith(f"rules text=Table {table}: moscow for 3 players")
                 assert await _rules(cal, table) == owners
                 bob = await workers.reach(1, "bob")
                 opened.append(bob)
