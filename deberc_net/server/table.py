@@ -1187,9 +1187,12 @@ class Table:
             if seat not in self.clocks.away_since:  # gone this moment: his Away is on its way
                 self.clocks.away(seat, now)  # (and finds him away: said here)
                 went_away(self.id, seat, self.seats[seat] or "?")
-            # told again: the one who just sat, and the watchers, learn it here
+            # told again: the one who just sat, and the watchers, learn it here; a person
+            # by the line below alone, which names him and his time (he was told "ann is
+            # disconnected; the seat is held 97 s." and then the same, s46)
             held = self._held_s(seat, now)
-            self._event(ev.WentAway(self.seats[seat] or "?", seat, held, clock_runs=False))
+            went = ev.WentAway(self.seats[seat] or "?", seat, held, clock_runs=False)
+            self._event(went, programs_only=True)
         self._broadcast(self._audience(), ev.info(self.waits_for()))
 
     def _awaited(self) -> list[int]:
@@ -2001,12 +2004,18 @@ class Table:
         return seated + [o for o in self.observers if o not in seated]
 
     def _event(
-        self, event: g.MatchEvent | ev.SeatEvent | ev.Watching, besides: Session | None = None
+        self,
+        event: g.MatchEvent | ev.SeatEvent | ev.Watching,
+        besides: Session | None = None,
+        *,
+        programs_only: bool = False,
     ) -> None:
         """Number a public event and send it to everyone at the table (of those told
         only their asks, only the match's end), ``besides`` one person told it in his
         own words (a person back at his seat: not 'boris is back.' of himself; one who
-        sat: not 'boris sits at seat 1.'); in the machine style he is told it too."""
+        sat: not 'boris sits at seat 1.'); in the machine style he is told it too.
+        ``programs_only``: to the machine style alone, the people told it by the line
+        that comes next (a full table's whom it waits for, ``_full``)."""
         self.seq += 1
         kind = type(event)
         template = EVENT_LINES.get(kind)
@@ -2034,7 +2043,7 @@ class Table:
                 send_to_each(machines, [line], line.encode("utf-8") + b"\r\n", self._batch)
             if besides is not None and besides in others:
                 others.remove(besides)
-            if others:
+            if others and not programs_only:
                 self._broadcast(others, self._table_event(event))
             return
         audience = self._audience()
@@ -2059,6 +2068,8 @@ class Table:
                     self.end_told = True
                 audience = others
         # a machine is told its own event as any other (above); a person, in his words
+        if programs_only:
+            audience = [s for s in audience if s.connection.style == MACHINE]
         if besides is not None:
             audience = [s for s in audience if s is not besides]
         if not audience:

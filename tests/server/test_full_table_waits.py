@@ -164,8 +164,8 @@ async def test_a_tertz_table_waits_too_told_in_russian(
     await ann.aclose()
     await bob.read_until(lambda x: x.startswith("ann: связь потеряна"))
     await bob.send(f"sit {table}")
-    await bob.read_until(lambda x: x.startswith("ann: связь потеряна"))  # told again, seated
-    said = [await bob.read_until(lambda x: x.startswith(f"Стол {table}"))]
+    await bob.read_until(lambda x: x.startswith(f"Вы за столом {table}"))
+    said = [await bob.read_until(lambda _: True)]  # (not her away line again: s47)
     while not said[-1].endswith("."):  # wrapped for the terminal
         said.append(await bob.read_until(lambda _: True))
     assert " ".join(x.strip() for x in said) == (
@@ -203,3 +203,38 @@ async def test_a_board_filled_while_a_player_is_away_starts_and_that_seat_forfei
     assert start["players"] == "pa,pb"
     end = await boss.expect("event", kind="match-end", table=table)
     assert (end["reason"], end["forfeit"], end["winner"], end["name"]) == ("away", "0", "1", "pb")
+
+
+async def test_a_person_is_told_once_whom_a_full_table_waits_for(
+    port: int, connect: Connector
+) -> None:
+    """bob (the human style) heard "ann is disconnected; the seat is held 2 min." when
+    she dropped, and when carl filled the table that again, then the table's line that
+    says the same: whom it waits for and how long (s46). A person is told it once, by
+    the table's line, as are the one who sits and a watcher; a program still gets the
+    'away' event again (its fields), then that line."""
+    bob = await connect.human(port, "bob")
+    await bob.send("new 3")
+    await bob.read_until(lambda x: x.startswith("You sit at table"))
+    ann = await connect.machine(port, "ann")
+    await ann.send("sit 1")
+    await ann.expect("ok", cmd="sit")
+    await ann.aclose()
+    await bob.read_until(lambda x: x == "ann is disconnected; the seat is held 2 min.")
+    eve = await connect.human(port, "eve")
+    await eve.send("observe 1")
+    await eve.read_until(lambda x: x.startswith("Table 1 waits for players"))
+    bot = await connect.machine(port, "bot")
+    await bot.send("observe 1")
+    await bot.expect("ok", cmd="observe")
+    carl = await connect.human(port, "carl")
+    await carl.send("sit 1")
+    full = "Table 1 is full and waits for ann (120 s left) to come back, then the game"
+    await carl.read_until(lambda x: x.startswith("You sit at table 1, seat 2."))
+    for person in (bob, eve):
+        await person.read_until(lambda x: x == "carl sits at seat 2.")
+    for person in (bob, eve, carl):
+        assert await person.read_until(lambda _: True) == full, person.label
+    await bot.expect("event", kind="seated", name="carl")
+    assert fields(await bot.read_until(lambda _: True))[1]["kind"] == "away"
+    assert WAITS.fullmatch(fields(await bot.read_until(lambda _: True))[1]["text"])
