@@ -289,7 +289,9 @@ class Matchmaking:
         """A person left waiting by his 'seek' beside a waiting table of its game, kept
         apart from someone there after a match left early (docs/protocol.md §5.5), is
         told so and for how long, not who: "Waiting for …" alone had him wonder why he
-        was not seated there (a tryout, s46). A program's lines are as they were."""
+        was not seated there (a tryout, s46). So is one whose seek a leaver gave back
+        (``kept_seek``), once, as it is given (s47: told only that he waits again). A
+        program's lines are as they were."""
         passed: list[Table] = []
         if self.open_table_for(settings, session, passed) is not None or not passed:
             return
@@ -643,6 +645,8 @@ class Matchmaking:
         session.seeking = settings
         self.seekers.insert(0, session)
         self.place(session, settings)
+        if session in self.seekers:  # (his seek given back passes a table by, as his own)
+            self._tell_passed(session, settings)
 
     def _seek_reserved(self, session: Session) -> None:
         assert session.name is not None

@@ -256,3 +256,44 @@ async def test_a_seek_passed_over_for_the_others_address_says_so_plainly(
         " address apart from you for 10 min more. You wait for another player meanwhile,"
         " or 'new' opens a table of your own."
     )
+
+
+async def test_a_seek_given_back_that_passes_a_table_by_says_why_once(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """ann left bob's match, and her table of his game waits; grief opens another, where
+    bob's seek seats him, and leaves it in the first deal. bob's seek is given back,
+    first in line (docs/protocol.md §5.5), beside ann's table: he was told only that he
+    waits again (s47). He is told why that table is passed over, once."""
+    port = await start_server()
+    ann = await connect.human(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table"))
+    await bob.send("sit 1")
+    await bob.read_until(lambda x: x.startswith("The game starts"))
+    await ann.send("leave!")
+    await bob.read_until(lambda x: x.startswith("Game over"))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table 2"))
+    await bob.send("seek 2")
+    await bob.read_until(lambda x: x.startswith("Waiting for a 2-player"))
+    await said_whole(bob, ("A table waiting for this game is passed over",))
+    grief = await connect.machine(port, "grief")
+    await grief.send("new 2")
+    await grief.expect("ok", cmd="sit")
+    await grief.expect("event", kind="start")
+    await grief.send("leave!")
+    await grief.expect("ok", cmd="leave")
+    await bob.read_until(lambda x: x.startswith("grief left before the first deal ended"))
+    passed = await said_whole(bob, ("A table waiting for this game",))
+    assert passed == (
+        "A table waiting for this game is passed over: you and a player there were in a"
+        " match one of you left early, and 'seek' does not pair you again for 10 min"
+        " more. You wait for another player meanwhile, or 'new' opens a table of your"
+        " own."
+    )
+    mark = bob.pos  # (what came since, before the answer to a 'ping': §2.3)
+    await bob.send("ping")
+    await bob.read_until(lambda x: x == "pong")
+    assert [x for x in bob.lines[mark:] if "passed over" in x] == []  # once
