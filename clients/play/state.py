@@ -1363,7 +1363,7 @@ def _seek_kept(state: TableState, line: Line) -> TableState:
     keeps our place in line for a program to take (``info first_in_line=1``,
     docs/protocol.md §5.5): the client takes it, seeking that game again, as the server
     keeps a person's seek over nc (a person at the client expects no less: s45), and
-    says so as it says it to him ('… you still wait for a 2-player moscow game, first
+    says so as it says it to him ('… you still wait for a moscow game for 2 players, first
     in line …'). Not when we wait for a game already (a seek typed meanwhile), nor for a
     line with no game named (a server of before: said as it came)."""
     text = line.text or ""

@@ -912,22 +912,22 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NO_TRICK_YET: ("no trick has been taken yet", "ещё не взято ни одной взятки"),
     Msg.PLAYERS_LEFT: ("its players left", "игроки ушли"),
     Msg.SEEK: (
-        "Waiting for a {players}-player {variant} game{options}.",
-        "Ждём партию: {variant}{options}, игроков: {players}.",
+        "Waiting for a {variant} game {for_players}{options}.",
+        "Ждём партию: {variant} {for_players}{options}.",
     ),
     # a match its seeker came by, left by another before its first deal ended
     Msg.SEEK_KEPT: (
-        "{name} left before the first deal ended: you still wait for a {players}-player"
-        " {variant} game{options}, first in line{apart}.",
+        "{name} left before the first deal ended: you still wait for a {variant} game"
+        " {for_players}{options}, first in line{apart}.",
         "{name} покидает стол до конца первой раздачи: вы снова ждёте партию"
-        " ({variant}{options}, игроков: {players}), первым в очереди{apart}.",
+        " {variant} {for_players}{options}, первым в очереди{apart}.",
     ),
     # the same, told to a program (the machine style), which seeks itself
     Msg.SEEK_KEPT_PLACE: (
-        "{name} left before the first deal ended: seek a {players}-player {variant}"
-        " game{options} again and you are first in line{apart}.",
-        "{name} покидает стол до конца первой раздачи: наберите seek этой партии снова"
-        " ({variant}{options}, игроков: {players}) — и встанете первым в очереди{apart}.",
+        "{name} left before the first deal ended: seek a {variant} game {for_players}{options}"
+        " again and you are first in line{apart}.",
+        "{name} покидает стол до конца первой раздачи: наберите seek этой партии"
+        " ({variant} {for_players}{options}) снова — и встанете первым в очереди{apart}.",
     ),
     Msg.SEEK_APART: (
         ", and are not matched with {name} again for {minutes} min",
@@ -1070,8 +1070,8 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " новые партии не начинаются.",
     ),
     Msg.TABLE_LINE: (
-        "Table {table}{private}: {variant} {game}{options}, {state}: {seats}",
-        "Стол {table}{private}: {variant} {game}{options}, {state}: {seats}",
+        "Table {table}{private}: {variant} {for_players}{options}, {state}: {seats}",
+        "Стол {table}{private}: {variant} {for_players}{options}, {state}: {seats}",
     ),
     Msg.WAITING: ("waiting", "ждёт игроков"),
     Msg.PLAYING: ("playing", "играют"),
@@ -1283,13 +1283,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.OPTION: ("option", "опция"),
     Msg.OPTION_OF: ("option of {variant}", "опция варианта {variant}"),
     Msg.RULES_TABLE: (
-        "Table {table}: {variant} {game}, options: {options}, {goal}",
-        "Стол {table}: {variant} {game}, опции: {options}, {goal}",
+        "Table {table}: {variant} {for_players}, options: {options}, {goal}",
+        "Стол {table}: {variant} {for_players}, опции: {options}, {goal}",
     ),
     # the target set by an option, whose own line says it (server/help.py)
     Msg.RULES_TABLE_OPTIONS: (
-        "Table {table}: {variant} {game}, options: {options}.",
-        "Стол {table}: {variant} {game}, опции: {options}.",
+        "Table {table}: {variant} {for_players}, options: {options}.",
+        "Стол {table}: {variant} {for_players}, опции: {options}.",
     ),
     Msg.NO_OPTIONS: ("none", "нет"),
     Msg.TO_TARGET: ("to {target}.", "до {target}."),
@@ -1326,9 +1326,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Вы пригласили игрока {name} за стол {table}.",
     ),
     Msg.INVITED: (
-        "{sender} invites you to {private}table {table} ({variant} {game}{options}):"
+        "{sender} invites you to {private}table {table} ({variant} {for_players}{options}):"
         " 'sit {table}' to play.",
-        "{sender} зовёт вас за {private}стол {table} ({variant} {game}{options}):"
+        "{sender} зовёт вас за {private}стол {table} ({variant} {for_players}{options}):"
         " наберите sit {table}.",
     ),
     Msg.PRIVATE_TABLE: ("private ", "закрытый "),

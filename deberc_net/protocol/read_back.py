@@ -52,6 +52,10 @@ NAMES = frozenset({"names", "seats", "asked", "waiting", "sender", "admin", "win
 # number too: no sentence of the catalogue says a name's place in a list
 ONE_WORD = re.compile(r"[^\W_][\w-]*")
 _FIELD = re.compile(r"\{(\w+)((?:![rs])?(?::[^}]*)?)\}")
+# the values matched as they are said, not as any text: a game's count ('moscow for 2
+# players, to-301', as the web names a game) beside its options, which any text would
+# take in whole or leave empty, the count left in English (s47)
+_SAID_AS = {"for_players": r"(for \d+ players)"}
 
 
 @functools.cache
@@ -65,7 +69,7 @@ def _forms() -> tuple[tuple[re.Pattern[str], tuple[tuple[str, str], ...], str], 
         if not re.search(r"[A-Za-z]", literal):  # '{text}', '{name} ({seat})': says nothing
             continue
         pattern = "".join(
-            re.escape(part) if i % 3 == 0 else ("(.*?)" if i % 3 == 1 else "")
+            re.escape(part) if i % 3 == 0 else (_SAID_AS.get(part, "(.*?)") if i % 3 == 1 else "")
             for i, part in enumerate(parts)
         )
         fields = tuple(zip(parts[1::3], parts[2::3], strict=True))

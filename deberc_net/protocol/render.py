@@ -506,7 +506,7 @@ def tables_lines(e: ev.Tables, lang: Lang = Lang.EN) -> list[str]:
             private=(_say(lang, Msg.PRIVATE_MARK) if t.private else "")
             + (_say(lang, Msg.RESERVED_MARK) if t.reserved else ""),
             variant=t.variant,
-            game=game_for(t.players),  # as the web names a game (docs/web.md)
+            for_players=game_for(t.players),  # as the web names a game (docs/web.md)
             options=f", {' '.join(t.options)}" if t.options else "",
             state=state,
             seats=seats,
@@ -614,7 +614,7 @@ def invited_lines(e: ev.Invited, lang: Lang = Lang.EN) -> list[str]:
             private=_say(lang, Msg.PRIVATE_TABLE) if e.private else "",
             table=e.table,
             variant=e.variant,
-            game=game_for(e.players),
+            for_players=game_for(e.players),
             options=f", {' '.join(e.options)}" if e.options else "",
         )
     ]

@@ -1112,7 +1112,7 @@ class Help:
         values: dict[str, Value] = {
             "table": table.id,
             "variant": rules.variant,
-            "game": game_for(s.players),
+            "for_players": game_for(s.players),
         }
         if _target_by_option(self.lobby.rules, rules):
             return phrase(Msg.RULES_TABLE_OPTIONS, options=opts, **values)

@@ -22,7 +22,7 @@ from deberc_net.protocol.commands import Command, number_word
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.events import TableState
 from deberc_net.protocol.lang import counts_ru
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, game_for, phrase
 from deberc_net.protocol.refusals import rules_refused
 from deberc_net.protocol.said_back import said_back
 
@@ -326,8 +326,8 @@ class Matchmaking:
         """A seek's answer: ``session`` waits for ``settings``'s game."""
         said = phrase(
             Msg.SEEK,
-            players=settings.players,
             variant=settings.variant,
+            for_players=game_for(settings.players),  # as the web names a game
             # a seeker hears the game he waits for whole: 'short' is not 501
             options=f" ({', '.join(settings.options)})" if settings.options else "",
         )
@@ -631,8 +631,8 @@ class Matchmaking:
         said = phrase(
             Msg.SEEK_KEPT_PLACE if session.machine else Msg.SEEK_KEPT,
             name=leaver,
-            players=settings.players,
             variant=settings.variant,
+            for_players=game_for(settings.players),
             options=options,
             apart=apart_for,
         )

@@ -70,7 +70,8 @@ OTHER_LINES = [
     "ok cmd=style style=machine text=Style machine.",
     "ok cmd=login name=carl guest=1 text=Hello, carl (guest). 0 tables, 1 player here. "
     "'tables', 'new', 'sit N', 'seek', 'help'.",
-    "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow game.",
+    "ok cmd=seek players=2 variant=moscow options=to-301"
+    " text=Waiting for a moscow game for 2 players.",
     "ok cmd=sit table=1 seat=0 text=You sit at table 1, seat 0.",
     "who count=1 names=carl",
     "tables count=1",

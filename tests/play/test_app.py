@@ -318,7 +318,9 @@ async def _tertz_match(server: ServerThread) -> None:
         # F7 after it seeks another game like it, not 'seek 2' (a Moscow game)
         await pilot.press("f7")
         await until(pilot, lambda: app.state.seeking is not None, "the seek's answer")
-        assert app.state.seeking == "Waiting for a 2-player tertz game (to-301).", app.state.log
+        assert app.state.seeking == "Waiting for a tertz game for 2 players (to-301).", (
+            app.state.log
+        )
         await pilot.press("f10")
         await until(pilot, lambda: not app.is_running, "exit")
 

@@ -421,14 +421,14 @@ def test_the_lobby_pane_says_what_a_seek_waits_for_and_how_to_stop() -> None:
     login = "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest)."
     seek = (
         "ok cmd=seek players=2 variant=moscow options=to-301 "
-        "text=Waiting for a 2-player moscow game (to-301)."
+        "text=Waiting for a moscow game for 2 players (to-301)."
     )
     lobby = one_spaced(table_text(fold_all([login])))
     for word in ("'seek 2'", "'seek 3'", "'seek 4'", "'new 2'", "'tables'", "'sit N'"):
         assert word in lobby, word
     english = table_text(fold_all([login, seek])).splitlines()[1:]
     quoted = [
-        "Waiting for a 2-player moscow game (to-301).",
+        "Waiting for a moscow game for 2 players (to-301).",
         "'unseek' stops waiting; 'tables' lists the tables.",
     ]
     assert english == quoted

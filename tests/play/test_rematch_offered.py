@@ -129,7 +129,7 @@ def test_no_offer_said_when_a_leavers_forfeit_gives_the_seek_back(tmp_path: Path
     for lang, offered, line in (
         # (the client seeks it again for him: said as the server says it to a person,
         # tests/play/test_seek_kept.py)
-        (Lang.EN, OFFERED, "olga left before the first deal ended: you still wait for a 2-"),
+        (Lang.EN, OFFERED, "olga left before the first deal ended: you still wait for a moscow"),
         (Lang.RU, OFFERED_RU, "olga покидает стол до конца первой раздачи: вы снова ждёте"),
     ):
         state = fold_all(said[: told + 1], TableState(lang=lang))
@@ -153,7 +153,7 @@ def test_the_time_said_is_the_servers_rematch_s() -> None:
     assert fold_all([*before, end]).log[-1] == OFFERED
     place = (
         "info first_in_line=1 players=2 variant=moscow options= text=b2 left before the"
-        " first deal ended: seek a 2-player moscow game again and you are first in line."
+        " first deal ended: seek a moscow game for 2 players again and you are first in line."
     )
     taken_back = fold_all([*before, f"{end} rematch_s=30", place])
     assert not any("'rematch' within" in x for x in taken_back.log), taken_back.log

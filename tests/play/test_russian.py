@@ -463,8 +463,8 @@ async def _footers() -> None:
 
 SEEKING = [
     "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest).",
-    "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow "
-    "game (to-301).",
+    "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a moscow game for 2 "
+    "players (to-301).",
 ]
 
 
@@ -476,7 +476,7 @@ def test_the_lobby_pane_says_the_wait_of_a_seek_and_how_to_end_it() -> None:
     lobby = table_text(state).splitlines()
     assert lobby == [
         "Вы в лобби.",
-        "Ждём партию: moscow (to-301), игроков: 2.",
+        "Ждём партию: moscow на двоих (to-301).",
         "unseek — перестать ждать; tables — столы.",
     ]
     assert all(len(line) <= 51 for line in lobby)

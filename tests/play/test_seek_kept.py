@@ -29,7 +29,7 @@ ENDED = (
 )
 KEPT = (
     "info first_in_line=1 players=2 variant=tertz options=to-301 text=b2 left before the"
-    " first deal ended: seek a 2-player tertz game (to-301) again and you are first in"
+    " first deal ended: seek a tertz game for 2 players (to-301) again and you are first in"
     " line, and are not matched with b2 again for 10 min."
 )
 MATCH = [
@@ -47,26 +47,30 @@ MATCH = [
 def test_the_place_kept_is_sought_again_and_said_as_a_wait() -> None:
     state = fold_all([*MATCH, KEPT])
     assert state.log[-1] == (
-        "b2 left before the first deal ended: you still wait for a 2-player tertz game"
+        "b2 left before the first deal ended: you still wait for a tertz game for 2 players"
         " (to-301), first in line, and are not matched with b2 again for 10 min."
     ), state.log[-3:]
     state, sent = sent_on_behalf(state)
     assert sent == ("seek 2 tertz to-301",)
     assert sent_on_behalf(state)[1] == ()  # sent once
     russian = fold_all([*MATCH, KEPT], TableState(lang=Lang.RU))
-    assert russian.log[-1].startswith(
-        "b2 покидает стол до конца первой раздачи: вы снова ждёте партию (tertz"
+    assert russian.log[-1] == (  # (the game read back whole: «на двоих»)
+        "b2 покидает стол до конца первой раздачи: вы снова ждёте партию tertz на двоих"
+        " (to-301), первым в очереди, и с b2 вас 10 мин не сведут."
     ), russian.log[-1]
 
 
 def test_not_sought_again_when_another_seek_is_made_or_no_game_is_named() -> None:
     """A seek typed meanwhile (its 'ok' come first) is the one he wants; a server that
     names no game in the line (before first_in_line's fields) is said as it came."""
-    other = "ok cmd=seek players=3 variant=moscow options= text=Waiting for a 3-player moscow game."
+    other = (
+        "ok cmd=seek players=3 variant=moscow options= text=Waiting for a moscow game for 3"
+        " players."
+    )
     for lines in ([*MATCH, other, KEPT], [*MATCH, KEPT.replace(" players=2", "")]):
         state = fold_all(lines)
         assert sent_on_behalf(state)[1] == (), lines
-        assert "seek a 2-player tertz game (to-301) again" in state.log[-1], state.log[-1]
+        assert "seek a tertz game for 2 players (to-301) again" in state.log[-1], state.log[-1]
 
 
 @pytest.mark.timeout(60)
@@ -91,7 +95,7 @@ async def _kept(server: ServerThread) -> None:
             await until(pilot, lambda: app.state.result is not None, "the match's end")
             # (before: not seeking; the log told him to seek again)
             await until(pilot, lambda: app.state.seeking is not None, "the seek again")
-            assert any("you still wait for a 2-player moscow game" in x for x in app.state.log)
+            assert any("you still wait for a moscow game for 2 players" in x for x in app.state.log)
             with socket.create_connection(("127.0.0.1", server.port), timeout=20) as vera:
                 vera.sendall(b"style machine\r\nlogin vera\r\nseek 2\r\n")
                 await asyncio.to_thread(read_until, vera, "kind=start")

@@ -368,7 +368,7 @@ from trio.testing import MockClock
 from deberc_net.game.rules import Settings
 from deberc_net.plugins import RuleInfo, hookimpl
 from deberc_net.protocol.lang import Lang
-from deberc_net.protocol.messages import Msg, phrase
+from deberc_net.protocol.messages import Msg, game_for, phrase
 from deberc_net.server.app import serve
 from deberc_net.server.config import Config
 from deberc_net.testing import rule_book
@@ -942,7 +942,8 @@ async def test_seekers_sit_in_the_order_they_sought_and_a_seek_ends_as_5_5_says(
     ann, bob, cid, dan = [await connect.machine(port, n) for n in ("ann", "bob", "cid", "dan")]
     # "options= empty when none, and the text then names none"
     assert await lines_until_pong(bob, "seek 3") == [
-        "ok cmd=seek players=3 variant=moscow options= text=Waiting for a 3-player moscow game."
+        "ok cmd=seek players=3 variant=moscow options= text=Waiting for a moscow game for 3"
+        " players."
     ]
     await ann.send("seek 3")
     await ann.expect("ok", cmd="seek")
@@ -1005,19 +1006,24 @@ async def test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it(
             line += " " + (await player.read_until(lambda _: True)).strip()
         told.append(line)
     assert told == [
-        "grief покидает стол до конца первой раздачи: вы снова ждёте партию (moscow,"
-        " игроков: 2), первым в очереди, и с grief вас 10 мин не сведут.",
+        "grief покидает стол до конца первой раздачи: вы снова ждёте партию moscow на"
+        " двоих, первым в очереди, и с grief вас 10 мин не сведут.",
         # a program is told in English, whatever its lang (§4.2: lang is the human style's)
         # (the game named in fields too, §5.5)
         "info first_in_line=1 players=2 variant=moscow options=to-301"
-        " text=grief left before the first deal ended: seek a 2-player moscow game"
+        " text=grief left before the first deal ended: seek a moscow game for 2 players"
         " (to-301) again and you are first in line, and are not matched with grief again"
         " for 10 min.",
     ]
     # the program's sentence in Russian, as §5.5 quotes it (a client may show it so)
     apart = phrase(Msg.SEEK_APART, name="grief", minutes=10)
     russian = phrase(
-        Msg.SEEK_KEPT_PLACE, name="grief", players=2, variant="moscow", options="", apart=apart
+        Msg.SEEK_KEPT_PLACE,
+        name="grief",
+        for_players=game_for(2),
+        variant="moscow",
+        options="",
+        apart=apart,
     ).text(Lang.RU)
     quoted = section("5.5").split("(Russian: `… ", 1)[1].split("`)", 1)[0].removesuffix(" …")
     assert quoted in russian, (quoted, russian)

@@ -80,3 +80,24 @@ def test_player_counts_read_back_with_russian_words() -> None:
     told = russian("'short' is for 2 or 3 players, not 4: leave it out, or play with 2 or 3")
     assert told is not None and " or " not in told, told
     assert told.endswith("другое число игроков (2 или 3)"), told
+
+
+def test_a_game_named_reads_back_with_its_russian_count() -> None:
+    """'moscow for 2 players, to-301' («moscow на двоих, to-301», as the web names a
+    game): the count, a sentence of its own beside the options, read back whole in a
+    seek, an invitation, a table's line; a pattern of any text left it in English, or
+    took the options with it (s47)."""
+    cases = {
+        "Waiting for a moscow game for 2 players (to-301).": (
+            "Ждём партию: moscow на двоих (to-301)."
+        ),
+        "Waiting for a kharkov game for 4 players.": "Ждём партию: kharkov на четверых.",
+        "anna invites you to private table 3 (moscow for 3 players, to-301 short): 'sit 3'"
+        " to play.": "anna зовёт вас за закрытый стол 3 (moscow на троих, to-301 short):"
+        " наберите sit 3.",
+        "Table 2: tertz for 2 players, options: to-301.": (
+            "Стол 2: tertz на двоих, опции: to-301."
+        ),
+    }
+    for english, said in cases.items():
+        assert russian(english) == said, english

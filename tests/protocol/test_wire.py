@@ -404,7 +404,8 @@ GOLDEN = [
     "typed: log in with it next time). 0 tables, 1 player here. "
     "'tables', 'new', 'sit N', 'seek', 'help'.",
     "ok cmd=style style=machine text=Style machine.",
-    "ok cmd=seek players=2 variant=moscow options=to-301 text=Waiting for a 2-player moscow game.",
+    "ok cmd=seek players=2 variant=moscow options=to-301"
+    " text=Waiting for a moscow game for 2 players.",
     "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0.",
     "ok cmd=reserve table=5 text=Table 5 is reserved for a, b.",
     "error code=stale answers=6 open=7 text=that answers request 6; the open request is 7",

@@ -116,12 +116,12 @@ async def test_seek_says_the_options_it_waits_for(port: int, connect: Connector)
     ann = await connect.human(port, "ann")
     await ann.send("seek 2 kharkov short")
     said = await ann.read_until(lambda x: x.startswith("Waiting for"))
-    assert said == "Waiting for a 2-player kharkov game (short).", said
+    assert said == "Waiting for a kharkov game for 2 players (short).", said
     await ann.send("unseek")
     await ann.read_until(lambda x: x.startswith("You no longer wait"))
     await ann.send("seek 2")
     said = await ann.read_until(lambda x: x.startswith("Waiting for"))
-    assert said == "Waiting for a 2-player moscow game.", said
+    assert said == "Waiting for a moscow game for 2 players.", said
 
 
 async def test_top_takes_the_spellings_that_name_a_variant(port: int, connect: Connector) -> None:

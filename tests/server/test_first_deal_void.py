@@ -21,7 +21,7 @@ StartServer = Callable[..., Awaitable[int]]
 
 AWAY_S = 120  # the away limit (away_limit_ms's default)
 KEPT = (
-    "grief left before the first deal ended: seek a 2-player moscow game again and you"
+    "grief left before the first deal ended: seek a moscow game for 2 players again and you"
     " are first in line, and are not matched with grief again for 10 min."
 )
 

@@ -111,7 +111,7 @@ async def test_a_person_and_a_bot_share_a_table(port: int, connect: Connector) -
     ann = await connect.human(port, "ann")
     bot = await connect.machine(port, "bot")
     await ann.send("seek 2 to-301")
-    await ann.read_until(lambda line: line.startswith("Waiting for a 2-player"))
+    await ann.read_until(lambda line: line.startswith("Waiting for a moscow"))
     await bot.send("seek 2 to-301")
     await bot.expect("ok", cmd="sit")
     ends: dict[str, str] = {}

@@ -66,7 +66,7 @@ async def _a_seat_on_its_way(lobby: Lobby, tasks: FirstTableRuns, count: int) ->
             await _say(lobby, session, "style machine")
         assert name in await _say(lobby, session, f"login {name}")
     victim, grief, honest = players[:3]
-    assert "Waiting for a 2-player moscow game." in await _say(lobby, victim, "seek 2")
+    assert "Waiting for a moscow game for 2 players." in await _say(lobby, victim, "seek 2")
     await _say(lobby, grief, "seek 2")
     await told_until(grief, "kind=start")
     assert "ok cmd=seek" in await _say(lobby, honest, "seek 2")  # he waits
@@ -89,7 +89,7 @@ async def test_a_seek_on_the_way_to_a_seat_of_that_game_keeps_the_seat(
         assert lobby.matchmaking.seekers == []
         # he seeks again: his seat stays his, he is not queued again
         answer = await _say(lobby, victim, "seek 2")
-        assert answer.strip() == "Waiting for a 2-player moscow game.", answer
+        assert answer.strip() == "Waiting for a moscow game for 2 players.", answer
         assert lobby.matchmaking.seekers == []
         nursery.start_soon(kept)
         await told_until(victim, "You sit at table 2, seat 0.")
@@ -117,7 +117,7 @@ async def test_a_seek_of_another_game_gives_up_the_seat_on_its_way(
         victim, _, honest, third, fourth = await _a_seat_on_its_way(lobby, tasks, 5)
         [kept] = tasks.kept  # table 2: his seat there is on its way
         answer = await _say(lobby, victim, "seek 2 to-301")
-        assert answer.strip() == "Waiting for a 2-player moscow game (to-301).", answer
+        assert answer.strip() == "Waiting for a moscow game for 2 players (to-301).", answer
         assert lobby.matchmaking.seekers == [victim]
         nursery.start_soon(kept)  # the seat on its way comes to nothing: honest waits
         await told_until(honest, "ok cmd=sit table=2")

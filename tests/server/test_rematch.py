@@ -273,7 +273,7 @@ async def test_players_whose_seek_is_kept_are_not_told_a_rematch_is_on_offer(
     was refused: the line was untrue. Now they are told only what holds."""
     ann, bob = await connect.human(port, "ann"), await connect.human(port, "bob")
     await ann.send("seek 2")
-    await ann.take(lambda x: x.startswith("Waiting for a 2-player"))
+    await ann.take(lambda x: x.startswith("Waiting for a moscow game for 2 players"))
     await bob.send("seek 2")
     await bob.take(lambda x: x.startswith("Your hand:"))
     await bob.send("leave!")
@@ -374,7 +374,7 @@ async def test_a_seek_given_back_says_so_to_a_rematch(port: int, connect: Connec
     bare "'K♥' is not a command, and you sit at no table": her match is named (§8)."""
     ann, bob = await connect.human(port, "ann"), await connect.human(port, "bob")
     await ann.send("seek 2")
-    await ann.take(lambda x: x.startswith("Waiting for a 2-player"))
+    await ann.take(lambda x: x.startswith("Waiting for a moscow game for 2 players"))
     await bob.send("seek 2")
     await bob.take(lambda x: x.startswith("Your hand:"))
     sat = await ann.take(lambda x: x.startswith("You sit at table"))

@@ -64,7 +64,7 @@ async def test_a_seat_dropped_and_never_taken_again_counts_as_a_leave(
     assert fields(end)[1]["reason"] == "away", end
     kept = fields(await victim.read_until(lambda x: x.startswith("info ")))[1]["text"]
     assert kept == (
-        "grief left before the first deal ended: seek a 2-player moscow game again and you"
+        "grief left before the first deal ended: seek a moscow game for 2 players again and you"
         " are first in line, and are not matched with grief again for 10 min."
     )
     await victim.send("seek 2")
@@ -138,7 +138,7 @@ async def test_a_person_whose_seek_a_dropped_leaver_gave_back_is_offered_no_rema
     port = await start_server()
     victim = await connect.human(port, "victim")
     await victim.send("seek 2")
-    await victim.take(lambda x: x.startswith("Waiting for a 2-player"))
+    await victim.take(lambda x: x.startswith("Waiting for a moscow game for 2 players"))
     grief = await connect.machine(port, "grief", source="127.0.0.2")
     await grief.send("seek 2")
     await grief.read_until(lambda x: is_event(x, "start"))

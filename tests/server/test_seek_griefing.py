@@ -76,7 +76,7 @@ async def test_a_griefer_from_three_addresses_aborts_few_of_a_seekers_matches(
     assert aborted == 2 * ADDRESSES, (aborted, window)
     assert window <= ROUNDS * WAIT_S + 1, window
     assert told[0] == (  # (a program: it seeks itself, first in line)
-        "grief0 left before the first deal ended: seek a 2-player moscow game again and"
+        "grief0 left before the first deal ended: seek a moscow game for 2 players again and"
         " you are first in line, and are not matched with grief0 again for 10 min."
     ), told
     # he is no one's to grief now, but an honest player from elsewhere meets him at once
@@ -217,7 +217,7 @@ async def test_a_program_whose_match_was_left_is_not_seated_unasked(
     await victim.read_until(lambda x: is_event(x, "match-end") and "reason=left" in x)
     kept = fields(await victim.read_until(lambda x: x.startswith("info ")))[1]["text"]
     assert kept == (
-        "grief left before the first deal ended: seek a 2-player moscow game again and you"
+        "grief left before the first deal ended: seek a moscow game for 2 players again and you"
         " are first in line, and are not matched with grief again for 10 min."
     )
     await victim.send("leave")  # he waits for nothing: there is nothing to leave

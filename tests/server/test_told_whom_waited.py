@@ -158,7 +158,7 @@ async def test_a_seek_passing_a_table_by_for_a_recent_leave_says_so(
     await ann.send("new 2")
     await ann.read_until(lambda x: x.startswith("You sit at table"))
     await bob.send("seek 2")
-    await bob.read_until(lambda x: x.startswith(("Waiting for a 2-player", "Ждём партию")))
+    await bob.read_until(lambda x: x.startswith(("Waiting for a moscow game", "Ждём партию")))
     assert await said_whole(bob) == passed
     assert "ann" not in passed
     cat = await connect.machine(port, "cat")  # a program: kept apart from ann alike
@@ -233,7 +233,7 @@ async def test_a_seek_passed_over_for_its_own_address_says_so_plainly(
     await ann.send("new 2")
     await ann.read_until(lambda x: x.startswith("You sit at table"))
     await carl.send("seek 2")
-    await carl.read_until(lambda x: x.startswith(("Waiting for a 2-player", "Ждём партию")))
+    await carl.read_until(lambda x: x.startswith(("Waiting for a moscow game", "Ждём партию")))
     assert await said_whole(carl) == passed
 
 
@@ -249,7 +249,7 @@ async def test_a_seek_passed_over_for_the_others_address_says_so_plainly(
     await carl.send("new 2")
     await carl.read_until(lambda x: x.startswith("You sit at table"))
     await ann.send("seek 2")
-    await ann.read_until(lambda x: x.startswith("Waiting for a 2-player"))
+    await ann.read_until(lambda x: x.startswith("Waiting for a moscow game"))
     assert await said_whole(ann) == (
         "A table waiting for this game is passed over: a player there comes from the"
         " address of two players who left your matches early, and 'seek' keeps that"
@@ -277,7 +277,7 @@ async def test_a_seek_given_back_that_passes_a_table_by_says_why_once(
     await ann.send("new 2")
     await ann.read_until(lambda x: x.startswith("You sit at table 2"))
     await bob.send("seek 2")
-    await bob.read_until(lambda x: x.startswith("Waiting for a 2-player"))
+    await bob.read_until(lambda x: x.startswith("Waiting for a moscow game"))
     await said_whole(bob, ("A table waiting for this game is passed over",))
     grief = await connect.machine(port, "grief")
     await grief.send("new 2")
