@@ -4,8 +4,9 @@ Russian by the same catalogue entry (protocol.messages.MESSAGES).
 
 The reading is the live page's (deberc_net/server/web/static/table.js, ``readBy``, for a
 table's closing words): each English template is a pattern whose ``{names}`` match any
-text, the values found fill the Russian template; a value that is itself a sentence of
-the catalogue (a table's reason to close, the greeting's counts) is read back in turn.
+text (a game's count, ``{for_players}``, only as it is said: ``_SAID_AS``), the values
+found fill the Russian template; a value that is itself a sentence of the catalogue (a
+table's reason to close, the greeting's counts, ``for 2 players``) is read back in turn.
 A text no template matches has no Russian here: the caller shows it as it came.
 """
 
