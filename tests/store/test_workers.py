@@ -339,6 +339,10 @@ async def test_help_rematch_games_and_a_clean_stop_across_workers(
     patient = SETTINGS.replace("server_dead_ms = 3000", "server_dead_ms = 60000")
     patient += "http_port = 0\n"  # the web face, on worker 0, on a free port
     patient += 'admins = ["boss"]\n'
+    # a rematch offer stands 10 s, not a minute: the live pages of the last match close
+    # when its offer ends untaken (web/feed.py), and its rematches are asked in
+    # milliseconds (the minute was waited out in full: 60 of this test's 65 s)
+    patient += "rematch_ms = 10000\n"
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(postgres_url, settings_file(tmp_path, patient)) as workers:
@@ -533,7 +537,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
                 sizes = follow_sizes(sizes, message)
         await bob.send("leave!")
         for socket in (page, second):
-            with pytest.raises(ConnectionClosed):  # the table closed: so does the page
+            with pytest.raises(ConnectionClosed):  # the table closed, its offer ended: the page
                 while True:
                     text = await text_of(socket)
                     seen, also = (seen + text, also) if socket is page else (seen, also + text)
