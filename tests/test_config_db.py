@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from deberc_net.cli import build_parser, main, serve_config
 from deberc_net.server.config import Config
-from deberc_net.server.store import open_store
+from deberc_net.server.store import describe, open_store
+from tests.server.process import start_server_process
 
 
 def _settings(tmp_path: Path, db: Path) -> Path:
@@ -197,3 +199,27 @@ def test_a_files_address_absolute_path_or_memory_db_stays_as_written(
     settings = tmp_path / "club.toml"
     settings.write_text(f'[server]\ndb = "{db}"\n')
     assert Config.from_toml(settings).db == db
+
+
+def test_the_logs_and_admin_name_a_relative_sqlite_store_by_its_whole_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An operator's tryout: a settings file without `db`, under a service's working
+    directory, put the store in that directory, and `listening` said only `"db":
+    "deberc.sqlite3"`: where it was, the log did not say. Every line that names an
+    SQLite store names it whole (its folder too), as a file's relative db always was.
+    Failed before: `deberc.sqlite3`, `here.sqlite3` as given."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "club.toml").write_text('[server]\nadmins = ["boss"]\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("bosspw1\n"))
+    assert main(["admin", "boss", "--config", "club.toml"]) == 0
+    assert f"boss is registered in {tmp_path / 'deberc.sqlite3'};" in capsys.readouterr().out
+    said: list[dict[str, Any]] = []
+    proc, _ = start_server_process(Path("here.sqlite3"), said=said)
+    try:
+        [listening] = [e for e in said if e["event"] == "listening"]
+        assert listening["db"] == str(tmp_path / "here.sqlite3")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert describe(":memory:") == ":memory:"

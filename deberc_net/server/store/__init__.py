@@ -4,6 +4,7 @@ chosen by a ``postgresql://`` address). docs/scaling.md describes both."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -89,9 +90,11 @@ def open_store(
 
 
 def describe(db: str | Path) -> str:
-    """``db`` fit for a log line: a PostgreSQL address without its password."""
+    """``db`` fit for a log line: a PostgreSQL address without its password, an SQLite
+    file by its whole path (a relative one is the current directory's, which a log
+    line read later, a service's above all, does not say)."""
     if is_postgres(db):
         from .postgres import redacted
 
         return redacted(str(db))
-    return str(db)
+    return str(db) if str(db) == ":memory:" else os.path.abspath(db)

@@ -142,7 +142,7 @@ def keep_private(path: str) -> None:
         with contextlib.suppress(OSError):
             os.chmod(name, mode & ~0o077)
             # (info: a fix made, nothing left to do; a server logs it, a one-shot command not)
-            log.info("store_made_private", file=name, was=f"{mode:04o}")
+            log.info("store_made_private", file=os.path.abspath(name), was=f"{mode:04o}")
 
 
 log = structlog.get_logger("deberc.store")
@@ -319,7 +319,7 @@ class SQLiteStore:
                 step = "bringing it up to date (its migrations)"
                 migrated = migrate(self._db, migrations)
             if migrated is not None:
-                migrated.tell(self.path)
+                migrated.tell(os.path.abspath(self.path))  # (its whole path, as `listening`)
             if serving:
                 step = "writing this server's row"
                 self._register(dead_after_s)
