@@ -287,6 +287,7 @@ def _serve_now(args: argparse.Namespace) -> int:
             print(f"deberc-net serve: {exc}", file=sys.stderr)
             return 2
         configure_logging("info")  # the parent's few lines (its port); workers use log_level
+        _warn_of_a_known_seed(config)
         try:
             return run_workers(config, args.workers, drains)
         except WorkersError as exc:  # the port (in use, a host unknown), or a worker's start-up
@@ -316,6 +317,7 @@ def _serve_now(args: argparse.Namespace) -> int:
     if book is None:
         return 2
     configure_logging(config.log_level)
+    _warn_of_a_known_seed(config)
     stops = StopSignals()  # a second SIGTERM or SIGHUP does not cut the stop short
     stops.install()
     if drains:  # one came as the server started: its drain begins once it serves
@@ -332,6 +334,22 @@ def _serve_now(args: argparse.Namespace) -> int:
         print(f"deberc-net serve: {cause}", file=sys.stderr)
         return 2
     return 0
+
+
+def _warn_of_a_known_seed(config: Config) -> None:
+    """A settings file copied from a test's keeps its match_seed: every match is then
+    dealt from it, and one match's end tells every later one's decks (docs/security.md
+    §5). Nothing else would say so: the log says it as the server starts."""
+    if config.match_seed is None:
+        return
+    import structlog
+
+    log = structlog.get_logger("deberc.server")
+    log.warning(
+        "match_seed_set",
+        text="every match is dealt from the setting match_seed: once one match has"
+        " ended, every later match's decks are known; never set it on a public server",
+    )
 
 
 def _ladder_run(args: argparse.Namespace) -> int:

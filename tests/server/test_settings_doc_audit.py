@@ -1391,6 +1391,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "drain_limit": "matches",
         "drained": "workers",
         "matches_stopped": "matches",
+        "match_seed_set": "text",
         "stopped": "workers",
         "accept_failed": "error",
         "store_close_failed": "",
