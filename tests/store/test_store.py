@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -730,7 +731,10 @@ def test_a_logged_address_hides_the_password() -> None:
         describe("postgresql://ann:s3cret@db.example:5433/deberc")
         == "postgresql://ann:***@db.example:5433/deberc"
     )
-    assert describe("deberc.sqlite3") == "deberc.sqlite3"
+    # an SQLite file by its whole path (docs/settings.md, "Logs": `listening`'s db)
+    assert describe("deberc.sqlite3") == os.path.abspath("deberc.sqlite3")
+    assert describe("/srv/deberc/club.sqlite3") == "/srv/deberc/club.sqlite3"
+    assert describe(":memory:") == ":memory:"
 
 
 # ----------------------------------------------------------------- raw looks
