@@ -1382,7 +1382,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "house_bot_exit": "name code restarts",
         "house_bot_cannot_start": "name",
         "numbers_give_back_failed": "",
-        "dead_servers_matches_ended": "matches",
+        "dead_servers_matches_ended": "matches at_start",
         "shutdown": "signal reason workers",
         "drain": "signal admin matches workers",
         "drain_ignored": "signal admin",

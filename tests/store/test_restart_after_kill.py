@@ -10,8 +10,10 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
+from structlog.testing import capture_logs
 
 from deberc_net.server.store import Store, is_postgres, open_store
 
@@ -50,6 +52,28 @@ def test_a_server_restarted_after_kill_9_lists_the_killed_ones_match_at_once(
         assert (lost["match"], lost["reason"]) == ("m1", "server-lost")
     finally:
         restarted.close()
+
+
+def test_a_start_that_ends_a_dead_servers_matches_says_so_in_the_log(store_db: str) -> None:
+    """An operator's restart after a crash listed the killed server's match server-lost
+    with not a line in the log (the heartbeat's finding said it, the start's did not).
+    Failed before: no dead_servers_matches_ended at the start."""
+    _killed_server(store_db)
+    # PostgreSQL waits for its silence: none asked for here (a test's 0.5 s)
+    silence = 0.5 if is_postgres(store_db) else 30.0
+    if is_postgres(store_db):
+        time.sleep(silence * 2)  # (real seconds: the database's own clock judges them)
+    with capture_logs() as said:
+        restarted = open_store(store_db, serving=True, dead_after_s=silence)
+    try:
+        [line] = [e for e in said if e["event"] == "dead_servers_matches_ended"]
+        assert (line["matches"], line["at_start"], line["log_level"]) == (1, True, "warning")
+        assert [g["match"] for g in restarted.recent_games("ann")] == ["m1"]
+    finally:
+        restarted.close()
+    with capture_logs() as again:  # nothing left to end: no line
+        open_store(store_db, serving=True, dead_after_s=silence).close()
+    assert not [e for e in again if e["event"] == "dead_servers_matches_ended"]
 
 
 @pytest.mark.parametrize("older_code", [False, True])

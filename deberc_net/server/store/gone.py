@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 import attrs
+import structlog
 
 from ..cluster.liveness import process_ended
 
@@ -14,6 +15,16 @@ from ..cluster.liveness import process_ended
 # read as the boot time (whole seconds) plus its clock ticks: a process that started
 # more than this after its row's time is not the server that wrote the row
 REUSE_SLACK_S = 2.0
+
+log = structlog.get_logger("deberc.store")
+
+
+def tell_ended_at_start(ended: int) -> None:
+    """The log's line for the running matches of dead servers a server's start ended
+    (a ``kill -9``'s, found gone or silent): the same line a heartbeat's finding logs, so
+    that a restart after a crash says what it ended. Told once committed."""
+    if ended:
+        log.warning("dead_servers_matches_ended", matches=ended, at_start=True)
 
 
 @attrs.frozen

@@ -111,6 +111,7 @@ from .base import (
     released,
     withheld,
 )
+from .gone import tell_ended_at_start
 from .migrations import MIGRATIONS, POSTGRES_VERSIONS, Migrated, Migration, pending
 
 # a ban's time as SQLite stores it ('YYYY-MM-DD HH:MM:SS', UTC)
@@ -228,6 +229,7 @@ class PostgresStore:
         self._held = threading.local()  # a rated match's end's connection (ratings_held)
         # one plain connection first: a refusal is told at once, with its reason
         first = connect(url, connect_timeout_s)
+        ended = 0
         with first:  # commits at the end of the block, and closes it
             migrated = migrate(first, migrations)
             if serving:
@@ -238,11 +240,12 @@ class PostgresStore:
                 assert row is not None
                 self.server_id = int(row[0])
                 _lock_servers(first, dead_after_s)
-                _end_the_dead(first, dead_after_s)
+                ended = _end_the_dead(first, dead_after_s)
                 _list_old_stops(first)
                 first.execute(PLAYERS_HEAL.format(order="seq"))
         if migrated is not None:  # (committed: told only once it is)
             migrated.tell(redacted(url))
+        tell_ended_at_start(ended)
         self._pool = HurriedPool(
             url,
             min_size=1,

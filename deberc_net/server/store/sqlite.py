@@ -112,7 +112,7 @@ from .base import (
     released,
     withheld,
 )
-from .gone import ProcessStart, process_start, server_gone
+from .gone import ProcessStart, process_start, server_gone, tell_ended_at_start
 from .migrations import MIGRATIONS, SQLITE_VERSIONS, Migrated, Migration, pending
 
 
@@ -446,9 +446,10 @@ class SQLiteStore:
             )
             self.server_id = int(cur.lastrowid or 0)
             self._end_the_gone()
-            self._end_the_dead(dead_after_s)
+            ended = self._end_the_dead(dead_after_s)
             self._list_old_stops()
             self._db.execute(PLAYERS_HEAL.format(order="rowid"))
+        tell_ended_at_start(ended)
 
     def _end_the_gone(self) -> None:
         """Delete the rows of this host's servers whose process is gone (``kill -9``:
