@@ -29,6 +29,7 @@ from .events import (
     Unveiled,
 )
 from .outcomes import FORFEITS, Outcome
+from .record_json import CheckedRecord, RecordValueError, plain
 from .rules import RuleSet
 from .scoring import bella_counts
 from .seeding import deal_seed
@@ -78,6 +79,8 @@ class RecordFold:
         self._totals: tuple[int, ...] | None = None  # the match's, after the deal
         self._match_over: MatchOver | None = None
         self._unveiled: Unveiled | None = None
+        # every value given so far is one orjson writes as json.dumps does (record_json)
+        self._plain = True
 
     def feed(self, event: MatchEvent) -> None:
         self.feed_all((event,))
@@ -86,11 +89,14 @@ class RecordFold:
         steps, calls, names = _STEPS, self._calls, _CARD_NAMES
         for event in events:
             if type(event) is CardPlayed:  # half of a deal's events: kept cheap here
+                ms = event.ms  # the caller's (Deal.apply); the seat is the deal's to_act
+                if type(ms) is not int:
+                    self._plain = plain(ms, "a played card's ms (Deal.apply)") and self._plain
                 entry = {
                     "seat": event.seat,
                     "call": PLAY,
                     "card": names[event.card],
-                    "ms": event.ms,
+                    "ms": ms,
                 }
                 if event.auto:
                     entry["auto"] = True
@@ -110,6 +116,9 @@ class RecordFold:
 
     def _start(self, event: DealStarted) -> None:
         self._started = event
+        # the dealer a plugin's deberc_next_dealer chose, the standing the scoring left
+        start = (event.dealer, event.score, event.hanging, event.bides, event.pending)
+        self._plain = plain(start, _START) and self._plain
 
     def _call(self, event: CallMade) -> None:
         call = event.call
@@ -118,6 +127,7 @@ class RecordFold:
             entry["auto"] = True
         if event.engine:
             entry["engine"] = True
+        self._plain = _plain_call(entry, call.name) and self._plain
         self._calls.append(entry)
         if call.name in self._talk_calls:
             self._said.setdefault(event.seat, []).append(call.token())
@@ -127,6 +137,7 @@ class RecordFold:
         if event.auto:
             entry["auto"] = True
         entry["penalty"] = event.code
+        self._plain = _plain_call(entry, event.call.name) and self._plain
         self._calls.append(entry)
 
     def _order(self, event: Ordered) -> None:
@@ -161,6 +172,12 @@ class RecordFold:
             trump, player, first = started.trump, None, started.trump is not None
         said = self._said
         counted = dict(end.scored)
+        checked = (
+            self._plain
+            & plain((end.outcome, end.points, end.written, end.hanging, end.notes), _SCORED)
+            & plain(end.void_reason, _SCORED)
+            & plain(end.extra, _EXTRA)
+        )
         declared: list[dict[str, Any]] = [
             {
                 "seat": seat,
@@ -176,6 +193,10 @@ class RecordFold:
             }
             for seat in sorted({*said, *counted})
         ]
+        for entry in declared:  # a game's own combinations (Combo.describe, points)
+            if entry["scored"]:
+                checked &= plain(entry["scored"], "a combination's describe() or points")
+        self._plain = checked
         if end.bella is not None:
             declared.append(
                 {
@@ -219,6 +240,13 @@ class RecordFold:
         """The whole record: ``head`` around the body, the match's standing after it."""
         started, totals = self._started, self._totals
         assert started is not None and totals is not None, "a match's record needs its end"
+        try:
+            body = self.body()
+        except RecordValueError as e:  # which rules gave it
+            rules = head.rule_fields
+            raise RecordValueError(
+                f"{e} (variant {rules.get('variant')!r}, options {rules.get('options')!r})"
+            ) from None
         record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "table": head.table,
@@ -227,15 +255,39 @@ class RecordFold:
             "seed": deal_seed(head.seed, started.deal),
             **head.rule_fields,
             "players": list(head.players),
-            **self.body(),
+            **body,
             "totals_before": list(started.score),
             "hanging_before": started.hanging,
             "hanging_pending_before": list(started.pending),
             "totals": list(totals),
         }
-        if self._match_over is not None:
-            record["match_over"] = _match_over_entry(self._match_over)
+        over = self._match_over
+        if over is not None:
+            record["match_over"] = _match_over_entry(over)
+        checked = self._plain & plain(totals, _START) & plain(record.get("match_over"), _OVER)
+        head_fields = (head.table, head.match, head.seed, head.rule_fields, head.players)
+        if checked & plain(head_fields, _HEAD):
+            return CheckedRecord(record)  # (orjson writes it: record_json)
         return record
+
+
+# where a record's values come from, for the error refusing one (record_json.plain)
+_START = "the deal's start (its dealer: deberc_next_dealer; totals, hanging, bides)"
+_SCORED = (
+    "the deal's end (its outcome, points, written, hanging and notes: the scoring hooks "
+    "deberc_deal_points, deberc_deal_outcome, deberc_adjust_written)"
+)
+_EXTRA = "the deal's record_extra()"
+_OVER = "the match's end (its winner and reason: deberc_match_end; stakes)"
+_HEAD = "the record's head (table, match, seed, rules, players)"
+
+
+def _plain_call(entry: dict[str, Any], name: object) -> bool:
+    """A call's entry (a plugin's call, its record(); the caller's ms): a few a deal."""
+    try:
+        return plain(entry, "its record() or ms")
+    except RecordValueError as e:
+        raise RecordValueError(f"the call {name!r}: {e}") from None
 
 
 def _match_over_entry(over: MatchOver) -> dict[str, Any]:

@@ -7,7 +7,6 @@ matches); fields are only ever appended.
 from __future__ import annotations
 
 import functools
-import json
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,6 +20,7 @@ from deberc_net.game import events as g
 from deberc_net.game.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, card_str
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.outcomes import FORFEITS, MatchEndReason, Outcome
+from deberc_net.game.record_json import record_text
 from deberc_net.game.sheet import SheetRow
 from deberc_net.game.view import SeatView, offered
 
@@ -62,9 +62,9 @@ class HandOrder(StrEnum):
     STRENGTH = "strength"  # weakest to strongest in play, as the engine orders it
 
 
-# a deal's record as its line's JSON text (``json.dumps`` with these settings, to the
-# byte): one encoder for every record, not one made a record (every deal's end)
-_deal_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+# a deal's record as its line's JSON text (``json.dumps(record, ensure_ascii=False,
+# separators=(",", ":"))``, to the byte; by orjson for a record the fold checked)
+_deal_json = record_text
 
 
 def pretty_card(card: Card) -> str:

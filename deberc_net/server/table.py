@@ -31,6 +31,7 @@ from deberc_net.game.errors import AnswerRequired, IllegalCall, NotYourTurn
 from deberc_net.game.match import Match
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.game.phases import BIDDING, PLAY
+from deberc_net.game.record_json import reseeded
 from deberc_net.game.rules import RuleSet, Settings
 from deberc_net.game.sheet import ScoreSheet
 from deberc_net.game.view import view
@@ -1678,7 +1679,7 @@ class Table:
                         )
                         self._event(event)
                         if not event.seed_told:  # it would tell the decks still to come
-                            record = {**record, "seed": None}
+                            record = reseeded(record, None)
                     self._send_record(record, text)
                 case g.DealStarted():
                     self._deal_started(event)

@@ -22,6 +22,8 @@ from typing import Any, Protocol
 
 import attrs
 
+from deberc_net.game.record_json import record_text, reseeded
+
 DEAD_AFTER_S = 30.0  # a server silent this long is dead: its running matches are over
 
 
@@ -748,22 +750,15 @@ class Store(Protocol):
         ...
 
 
-# a record's JSON: ``json.dumps(record, ensure_ascii=False, separators=(",", ":"))``
-# byte for byte, from one encoder (not one built per deal) that skips the check for
-# circular containers (a dict insert and delete on each of a record's ~50 lists and
-# dicts, a tenth of its encoding; a record is a tree, built by the engine's fold)
-_RECORD_JSON = json.JSONEncoder(
-    ensure_ascii=False, separators=(",", ":"), check_circular=False
-).encode
-
-
 def deal_text(record: dict[str, Any]) -> str:
-    return _RECORD_JSON(record)
+    """A record's JSON: ``json.dumps(record, ensure_ascii=False, separators=(",", ":"))``
+    byte for byte (by orjson for a record the fold checked: game/record_json.py)."""
+    return record_text(record)
 
 
 def withheld(record: dict[str, Any]) -> str:
     """A running match's deal as stored: its seed left out."""
-    return deal_text({**record, "seed": None})
+    return record_text(reseeded(record, None))
 
 
 def told(text: str, record: dict[str, Any]) -> str:
