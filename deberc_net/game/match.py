@@ -29,7 +29,15 @@ from .events import (
     Unveiled,
 )
 from .outcomes import MatchEndReason, Outcome, VoidReason
-from .record import RECORD_FORMAT, LazyRecord, RecordFold, RecordHead, Records, unveil
+from .record import (
+    RECORD_FORMAT,
+    LazyRecord,
+    RecordFold,
+    RecordHead,
+    Records,
+    plain_head,
+    unveil,
+)
 from .rules import MatchEnd, MatchSnapshot, RuleSet
 from .seeding import deal_seed, deck_for, first_dealer
 
@@ -60,6 +68,9 @@ class Match:
     bides: list[int] = attrs.field(init=False)
     records: Records = attrs.field(init=False, factory=Records)
     result: MatchEnd | None = attrs.field(init=False, default=None)
+    # its records' head is what orjson writes as json.dumps does (record.plain_head):
+    # checked once, the same for every deal
+    _head_plain: bool = attrs.field(init=False, default=False)
 
     def __attrs_post_init__(self) -> None:
         n = self.rules.settings.players
@@ -67,6 +78,8 @@ class Match:
             self.names = tuple(f"seat{i}" for i in range(n))
         if len(self.names) != n:
             raise ValueError(f"{n} players need {n} names, got {len(self.names)}")
+        fields = self.rules.record_fields()
+        self._head_plain = plain_head(self.table, self.match_id, self.seed, fields, self.names)
         sides = len(self.rules.settings.sides())
         self.totals = [0] * sides
         self.bides = [0] * sides
@@ -350,7 +363,7 @@ class Match:
         # (whose collections it would walk). A partial, not a closure: 2 objects a deal.
         fold = partial(
             _fold_record,
-            (self.table, self.match_id, self.seed, self.rules, self.names),
+            (self.table, self.match_id, self.seed, self.rules, self.names, self._head_plain),
             deal.talk_calls,
             self._started,
             deal.history,
@@ -360,7 +373,7 @@ class Match:
 
 
 def _fold_record(
-    head: tuple[str, str, str, RuleSet, tuple[str, ...]],
+    head: tuple[str, str, str, RuleSet, tuple[str, ...], bool],
     talk_calls: frozenset[str],
     started: DealStarted,
     history: list[DealEvent],
@@ -368,6 +381,6 @@ def _fold_record(
 ) -> dict[str, Any]:
     """A deal's record (``Match._record_later``): its start, its events and its end;
     ``head``: the match's table, id, seed, rules and names as the deal ended."""
-    table, match_id, seed, rules, names = head
+    table, match_id, seed, rules, names, checked = head
     fold = RecordFold(talk_calls).feed_all(chain((started,), history)).ended(*end)
-    return fold.record(RecordHead(table, match_id, seed, rules.record_fields(), names))
+    return fold.record(RecordHead(table, match_id, seed, rules.record_fields(), names, checked))

@@ -29,7 +29,7 @@ from .events import (
     Unveiled,
 )
 from .outcomes import FORFEITS, Outcome
-from .record_json import CheckedRecord, RecordValueError, plain
+from .record_json import LEAVES, CheckedRecord, RecordValueError, plain
 from .rules import RuleSet
 from .scoring import bella_counts
 from .seeding import deal_seed
@@ -59,6 +59,9 @@ class RecordHead:
     seed: str  # the match's: a deal's own is derived from it (seeding.deal_seed)
     rule_fields: dict[str, Any]  # RuleSet.record_fields: variant, options, versions
     players: tuple[str, ...]
+    # ``plain_head`` of the others if known (a match checks its own once); None: checked
+    # with each record
+    checked: bool | None = None
 
 
 class RecordFold:
@@ -116,9 +119,6 @@ class RecordFold:
 
     def _start(self, event: DealStarted) -> None:
         self._started = event
-        # the dealer a plugin's deberc_next_dealer chose, the standing the scoring left
-        start = (event.dealer, event.score, event.hanging, event.bides, event.pending)
-        self._plain = plain(start, _START) and self._plain
 
     def _call(self, event: CallMade) -> None:
         call = event.call
@@ -127,7 +127,9 @@ class RecordFold:
             entry["auto"] = True
         if event.engine:
             entry["engine"] = True
-        self._plain = _plain_call(entry, call.name) and self._plain
+        # a plugin's call (its name) and the caller's ms; the keys are Call.record's own
+        if not {*map(type, entry.values())} <= LEAVES:
+            self._plain = _plain_call(entry, call.name) and self._plain
         self._calls.append(entry)
         if call.name in self._talk_calls:
             self._said.setdefault(event.seat, []).append(call.token())
@@ -137,7 +139,8 @@ class RecordFold:
         if event.auto:
             entry["auto"] = True
         entry["penalty"] = event.code
-        self._plain = _plain_call(entry, event.call.name) and self._plain
+        if not {*map(type, entry.values())} <= LEAVES:
+            self._plain = _plain_call(entry, event.call.name) and self._plain
         self._calls.append(entry)
 
     def _order(self, event: Ordered) -> None:
@@ -172,12 +175,7 @@ class RecordFold:
             trump, player, first = started.trump, None, started.trump is not None
         said = self._said
         counted = dict(end.scored)
-        checked = (
-            self._plain
-            & plain((end.outcome, end.points, end.written, end.hanging, end.notes), _SCORED)
-            & plain(end.void_reason, _SCORED)
-            & plain(end.extra, _EXTRA)
-        )
+        checked = self._plain & plain(end.extra, _EXTRA)
         declared: list[dict[str, Any]] = [
             {
                 "seat": seat,
@@ -264,9 +262,8 @@ class RecordFold:
         over = self._match_over
         if over is not None:
             record["match_over"] = _match_over_entry(over)
-        checked = self._plain & plain(totals, _START) & plain(record.get("match_over"), _OVER)
-        head_fields = (head.table, head.match, head.seed, head.rule_fields, head.players)
-        if checked & plain(head_fields, _HEAD):
+        checked = self._plain & plain(record.get("match_over"), _OVER)
+        if checked & _plain_values(head, started, self._unveiled, totals):
             return CheckedRecord(record)  # (orjson writes it: record_json)
         return record
 
@@ -275,11 +272,40 @@ class RecordFold:
 _START = "the deal's start (its dealer: deberc_next_dealer; totals, hanging, bides)"
 _SCORED = (
     "the deal's end (its outcome, points, written, hanging and notes: the scoring hooks "
-    "deberc_deal_points, deberc_deal_outcome, deberc_adjust_written)"
+    "deberc_deal_points, deberc_deal_outcome, deberc_adjust_written) or the totals"
 )
 _EXTRA = "the deal's record_extra()"
 _OVER = "the match's end (its winner and reason: deberc_match_end; stakes)"
 _HEAD = "the record's head (table, match, seed, rules, players)"
+
+
+def _plain_values(
+    head: RecordHead, started: DealStarted, end: Unveiled | None, totals: tuple[int, ...]
+) -> bool:
+    """``plain`` of the record's values from its start (a plugin's dealer, the scoring's
+    standing), its end (the scoring hooks') and the totals, checked together (one set of
+    their types, ~20 values), then part by part if one is other than a str, int, bool or
+    None, to name its giver; the head's as its match checked it (or now)."""
+    assert end is not None
+    start = (started.dealer, started.hanging, *started.score, *started.bides, *started.pending)
+    scored = (end.outcome, end.hanging, end.void_reason, *end.notes, *(end.points or ()))
+    given = (*start, *scored, *(end.written or ()), *totals)
+    if head.checked is None:
+        head_plain = plain_head(head.table, head.match, head.seed, head.rule_fields, head.players)
+    else:
+        head_plain = head.checked
+    if {*map(type, given)} <= LEAVES:
+        return head_plain
+    written = (*(end.written or ()), *totals)
+    return plain(start, _START) & plain(scored, _SCORED) & plain(written, _SCORED) & head_plain
+
+
+def plain_head(
+    table: str, match: str, seed: str, rule_fields: dict[str, Any], players: tuple[str, ...]
+) -> bool:
+    """``plain`` of a record's head (the same for every deal of a match: it checks it
+    once, ``Match``), the error naming it."""
+    return plain((table, match, seed, *players), _HEAD) & plain(rule_fields, _HEAD)
 
 
 def _plain_call(entry: dict[str, Any], name: object) -> bool:

@@ -21,9 +21,13 @@ from typing import Any
 import orjson
 
 # the types orjson writes as json.dumps does (an int beyond 64 bits or a lone surrogate
-# it refuses: written by json then, below)
-_LEAVES = frozenset({str, int, bool, NoneType})
+# it refuses: written by json then, below); a str or an int enum is added when first met
+# if it is one (``_plain_enum``: the fold's outcome is the engine's ``Outcome``)
+LEAVES: set[type] = {str, int, bool, NoneType}
 _STR = frozenset({str})
+# what json.dumps writes besides: a float, or a subclass (orjson may write it otherwise)
+_SUBCLASSED = (str, int, float, list, tuple, dict)
+_CONTAINERS = (list, tuple, dict)
 # the keys json.dumps writes (an int, float, bool or None turned into a string, which
 # orjson refuses)
 _KEYS = (str, int, float, bool, NoneType)
@@ -42,34 +46,45 @@ class RecordValueError(TypeError):
     """A plugin (or a caller) gave a record a value ``json.dumps`` cannot write."""
 
 
-def plain(value: object, where: str) -> bool:
-    """Does ``value`` hold only what orjson writes as ``json.dumps`` does (``_LEAVES``,
-    lists, tuples, dicts with str keys, str and int enums)? False for what only
-    ``json.dumps`` writes so (a float, a subclass, a key not a str): its record is
-    written by json. ``RecordValueError`` naming ``where`` for what neither writes."""
+def plain(value: Any, where: str) -> bool:
+    """Does ``value`` hold only what orjson writes as ``json.dumps`` does (``LEAVES``,
+    lists, tuples, dicts with str keys)? False for what only ``json.dumps`` writes so
+    (a float, a subclass, a key not a str): its record is written by json.
+    ``RecordValueError`` naming ``where`` for what neither writes. (A call a value or a
+    flat tuple of them: the fold checks a few a deal.)"""
     kind = type(value)
-    if kind in _LEAVES:
+    if kind in LEAVES:
         return True
     if kind is list or kind is tuple:
-        assert isinstance(value, list | tuple)
-        if {*map(type, value)} <= _LEAVES:
+        if {*map(type, value)} <= LEAVES:
             return True
         return all([plain(v, where) for v in value])  # (each checked: no short cut)
     if kind is dict:
-        assert isinstance(value, dict)
         keys = {*map(type, value)} <= _STR or _keys(value, where)
-        if {*map(type, value.values())} <= _LEAVES:
+        if {*map(type, value.values())} <= LEAVES:
             return keys
         return all([plain(v, where) for v in value.values()]) and keys
-    if isinstance(value, Enum) and isinstance(value, str | int):
-        # orjson writes an enum's value, json.dumps the str or int it is
-        return type(value.value) in (str, int) and value.value == value
-    if isinstance(value, list | tuple | dict):  # a subclass: json.dumps writes it as one
-        _walk(value.values() if isinstance(value, dict) else value, where)
-        return False
-    if isinstance(value, str | int | float):  # a float, or a subclass of str or int
+    if isinstance(value, _SUBCLASSED):
+        if _plain_enum(kind):
+            return True
+        if isinstance(value, _CONTAINERS):  # a subclass: json.dumps writes it as one
+            _walk(value.values() if isinstance(value, dict) else value, where)
         return False
     raise RecordValueError(f"{where}: {value!r} ({kind.__name__}): {HOLDS}")
+
+
+def _plain_enum(kind: type) -> bool:
+    """Is ``kind`` a str or int enum each of whose members is its value, as a
+    ``StrEnum``'s or an ``IntEnum``'s is (orjson writes an enum's value, json.dumps the
+    str or int it is: the same)? Remembered in ``LEAVES``."""
+    if not issubclass(kind, Enum):
+        return False
+    base = str if issubclass(kind, str) else int
+    members = kind.__members__.values()
+    if all(m._value_ == m and type(m._value_) is base for m in members):
+        LEAVES.add(kind)
+        return True
+    return False
 
 
 def _keys(value: dict[Any, Any], where: str) -> bool:
