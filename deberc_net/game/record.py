@@ -238,8 +238,15 @@ class RecordFold:
         """The whole record: ``head`` around the body, the match's standing after it."""
         started, totals = self._started, self._totals
         assert started is not None and totals is not None, "a match's record needs its end"
+        over = self._match_over
+        over_entry = None if over is None else _match_over_entry(over)
         try:
-            body = self.body()
+            body = self.body()  # (which checks its own parts: self._plain)
+            checked = (
+                self._plain
+                & plain(over_entry, _OVER)
+                & _plain_values(head, started, self._unveiled, totals)
+            )
         except RecordValueError as e:  # which rules gave it
             rules = head.rule_fields
             raise RecordValueError(
@@ -259,13 +266,9 @@ class RecordFold:
             "hanging_pending_before": list(started.pending),
             "totals": list(totals),
         }
-        over = self._match_over
-        if over is not None:
-            record["match_over"] = _match_over_entry(over)
-        checked = self._plain & plain(record.get("match_over"), _OVER)
-        if checked & _plain_values(head, started, self._unveiled, totals):
-            return CheckedRecord(record)  # (orjson writes it: record_json)
-        return record
+        if over_entry is not None:
+            record["match_over"] = over_entry
+        return CheckedRecord(record) if checked else record  # (orjson writes a checked one)
 
 
 # where a record's values come from, for the error refusing one (record_json.plain)

@@ -12,6 +12,7 @@ import datetime
 import enum
 import json
 import uuid
+from fractions import Fraction
 from typing import Any
 
 import orjson
@@ -219,5 +220,31 @@ def test_a_plugins_value_json_cannot_write_is_refused_naming_its_hook_and_rules(
         match=r"^the deal's record_extra\(\): \{'.s', '.s'\} \(set\): a deal record holds"
         r" str, int, float, bool, None, lists and dicts with str keys"
         r" \(variant 'set-game', options \[\]\)$",
+    ):
+        match.records[0]
+
+
+class FractionWritten:
+    """A third party's scoring that writes a value json.dumps cannot write."""
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="fraction-written", kind="option", summary="Halves, exactly.")
+
+    @hookimpl
+    def deberc_adjust_written(self, score: DealScore) -> None:
+        written: list[Any] = [Fraction(w, 2) for w in score.written]  # (typed int)
+        score.written = written
+
+
+def test_a_scoring_hooks_value_json_cannot_write_is_refused_naming_the_hooks() -> None:
+    rules = build_ruleset(2, options=("fraction-written",), plugins=[FractionWritten()])
+    match = next(selfplay(rules, 1, "fractions"))
+    with pytest.raises(
+        RecordValueError,
+        match=r"^the deal's end \(its outcome, points, written, hanging and notes: the scoring"
+        r" hooks deberc_deal_points, deberc_deal_outcome, deberc_adjust_written\) or the"
+        r" totals: Fraction\(.*\) \(Fraction\): a deal record holds .* \(variant 'moscow',"
+        r" options \['fraction-written'\]\)$",
     ):
         match.records[0]
