@@ -32,7 +32,7 @@ from deberc_net.protocol.lang import (
     ru_card_text,
     spoken_call,
 )
-from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, phrase
+from deberc_net.protocol.messages import MESSAGES, RU_ERRORS, Msg, game_for, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.refusals import refusal_phrase, rules_phrase, unread_phrase
 from deberc_net.protocol.render import (
@@ -183,6 +183,9 @@ class TableState:
     # the language of the client's texts (docs/play.md, "Language"): the server's lines
     # come in the machine style's English whatever it is
     lang: Lang = Lang.EN
+    # the house bot an 'ok cmd=bot' said comes (its name, its table) and the log's count
+    # just after that line: its seat, said next, takes the line's place (_bot_coming)
+    coming: tuple[str, int, int] | None = None
 
     def who(self, seat: int | None) -> str:
         if seat is None:
@@ -263,18 +266,9 @@ class TableState:
 RESYNC = ("tables", "sheet", "last")
 TO_TARGET = re.compile(r"to-(\d+)")  # the option that sets a match's target
 BREAK = "lomayu-"  # a talon game's break of the deck, lomayu-N (docs/protocol.md §8.2)
-# the server's notice that a table closes (its match, if running, stopped with it), in
-# either language: "Table 5 closes: SIGTERM received. Match m5 stops here: …"
-CLOSES = tuple(
-    re.compile(re.escape(text.split("{reason}")[0]).replace(re.escape("{table}"), r"(\d+)"))
-    for text in MESSAGES[Msg.TABLE_CLOSES]
-)
 # the English screen's word to a Russian reader, for the banner's 'lang ru' (said in
 # Russian, as the server's hint is)
 RUSSIAN_AT_START = "Деберц для людей и ботов. По-русски: deberc-net play --lang ru."
-# the server's word that we sit at no table and watch none (docs/protocol.md §5.10;
-# just after our match, followed by ': your match at table T is over …')
-NOWHERE = "you sit at no table and observe none"
 # a connection made again (its banner), and with our seat taken back (kind=back), said
 # by texts.T.CONNECTED_AGAIN and T.SEAT_BACK; with none, T.NOT_KEPT_WHY (the server's
 # reason, a seat freed, a match lost or cut off, logged after it) or T.NOT_KEPT_UNSAID
@@ -446,11 +440,12 @@ def _fold(state: TableState, line: Line) -> TableState:
         # one the client asked for itself, refused past the lists allowance: no reply is
         # to come, and the player typed nothing (it stayed awaited and swallowed the
         # reply to the next one he typed: a review, s29)
-        metered = LISTS_REFUSED.match(line.text or "")
-        if line.get_str("code") == "slow-down" and metered and metered[1] in state.quiet:
-            return _unquiet(state, metered[1])
-        # (within 60 s of our match's end the server names it after a colon, s46)
-        said_nowhere = (line.text or "").partition(":")[0] == NOWHERE
+        # (the list refused named in cmd=, docs/protocol.md §10)
+        metered = line.get_str("cmd") if line.get_str("code") == "slow-down" else None
+        if metered is not None and metered in state.quiet:
+            return _unquiet(state, metered)
+        # the server has us at no table and watching none (nowhere=1, §5.6, §5.10)
+        said_nowhere = line.get_str("nowhere") == "1"
         if said_nowhere and state.table is not None and state.result is not None:
             # the finished match on screen: its table closed with it (docs/protocol.md
             # §9.7), so 'leave' (or 'state') there is answered so; said as where we are
@@ -498,10 +493,12 @@ def _fold(state: TableState, line: Line) -> TableState:
         return _last(state, line)
     if tag == Tag.INFO and line.get_str("server") == DRAINING:
         state = attrs.evolve(state, draining=True)
-    if tag == Tag.INFO and _closes(state, line.text or ""):
-        # the table pane goes; the log keeps it
+    closed = line.get_int("closed") if tag == Tag.INFO else None
+    if closed is not None and closed == state.table:
+        # the table on screen closes (info closed=T, docs/protocol.md §11.4): the table
+        # pane goes; the log keeps it
         return _log(_lobby(state), state.server_text(line.text or ""))
-    if tag == Tag.INFO and line.get_str("closed") is not None and state.table is None:
+    if closed is not None and state.table is None:
         # the table our seek was matched to, failed before it seated us (docs/protocol.md
         # §11.4): the seek is over (the pane said the wait on, for a game never to come)
         return _log(attrs.evolve(state, seeking=None), state.server_text(line.text or ""))
@@ -534,15 +531,6 @@ def _fold(state: TableState, line: Line) -> TableState:
             version = line.line.split()[1]
             return _log(state, state.say(T.BANNER, version=version, protocol=protocol))
     return _log(state, line.line) if line.line.strip() else state  # the banner
-
-
-def _closes(state: TableState, text: str) -> bool:
-    """Whether ``text`` says the table on screen closes."""
-    for pattern in CLOSES:
-        found = pattern.match(text)
-        if found is not None:
-            return state.table is not None and int(found[1]) == state.table
-    return False
 
 
 # the codes of a table call the rules refused (the engine's, whose texts the server's
@@ -636,16 +624,6 @@ def _view_again(state: TableState) -> TableState:
     if "state" in state.resync:
         return state
     return attrs.evolve(state, resync=(*state.resync, "state"))
-
-
-# the refusal of a list past the allowance, as the machine style words it (its text
-# from the server's own message, as CLOSES), the command named in it; read up to its
-# wait (a server before the wait was said wrote 'wait a little')
-LISTS_REFUSED = re.compile(
-    re.escape(MESSAGES[Msg.SLOW_LISTS][0].partition("{seconds}")[0]).replace(
-        re.escape("{command}"), r"(\w+)"
-    )
-)
 
 
 def _unquiet(state: TableState, command: str) -> TableState:
@@ -834,7 +812,11 @@ def _ok(state: TableState, line: Line) -> TableState:
         state = _not_kept(state)
     if cmd in ("style", "clock", "ping") or again:
         return state
-    return _log(state, state.server_text(line.text or "") or state.say(T.OK, command=cmd))
+    state = _log(state, state.server_text(line.text or "") or state.say(T.OK, command=cmd))
+    name, table = line.get_str("name"), line.get_int("table")
+    if cmd == "bot" and name is not None and table is not None:  # (its fields, §5.15)
+        state = attrs.evolve(state, coming=(name, table, state.logged))
+    return state
 
 
 def _playing_elsewhere(state: TableState, table: int | None) -> bool:
@@ -1087,9 +1069,12 @@ def _said_already(state: TableState, line: Line, seat: int) -> bool:
 def _bot_coming(state: TableState, line: Line) -> bool:
     """The log's last line is the ``ok cmd=bot`` that said this house bot comes to the
     table it now sits at ('house-random-3 comes to table 5.'): its seat says it better
-    ('house-random-3 sits at seat 1'), and both read as two arrivals."""
-    coming = MESSAGES[Msg.BOT_COMES][0].format(name=line.get_str("name"), table=state.table)
-    return state.log[-1:] == (state.server_text(coming),)
+    ('house-random-3 sits at seat 1'), and both read as two arrivals. Known by that
+    line's fields (``name= table=``), not its words, which a server may choose."""
+    if state.coming is None or state.table is None:
+        return False
+    told = (line.get_str("name"), state.table, state.logged)
+    return bool(state.log) and state.coming == told
 
 
 def _event(state: TableState, line: Line) -> TableState:
@@ -1351,30 +1336,39 @@ def _rematch_offered(state: TableState, line: Line) -> bool:
     return not any(name.lower().startswith(HOUSE_PREFIX) for name in state.players)
 
 
-# the server's word to a program that it may seek again first in line, as it words it
-# to a person, who waits on without typing: the English templates, their fields read
-SEEK_KEPT_PLACE = re.compile(
-    re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.*?)", re.escape(MESSAGES[Msg.SEEK_KEPT_PLACE][0]))
-)
-
-
 def _seek_kept(state: TableState, line: Line) -> TableState:
     """A leaver ended the match we sought before its first deal ended, and the server
     keeps our place in line for a program to take (``info first_in_line=1``,
     docs/protocol.md §5.5): the client takes it, seeking that game again, as the server
     keeps a person's seek over nc (a person at the client expects no less: s45), and
     says so as it says it to him ('… you still wait for a moscow game for 2 players, first
-    in line …'). Not when we wait for a game already (a seek typed meanwhile), nor for a
-    line with no game named (a server of before: said as it came)."""
+    in line …'), from the line's fields (``leaver= apart_ms=``; it read them out of
+    the English sentence, and a server that words it otherwise had no seek sent, s47).
+    Not when we wait for a game already (a seek typed meanwhile), nor for a line with
+    no game named (a server of before: said as it came); one that names no leaver is
+    sought again, its own sentence said."""
     text = line.text or ""
-    players, variant = line.get_str("players"), line.get_str("variant")
-    read = SEEK_KEPT_PLACE.fullmatch(text)
-    if state.seeking is not None or not players or not variant or read is None:
+    players, variant = line.get_int("players"), line.get_str("variant")
+    if state.seeking is not None or players is None or not variant:
         return _log(state, state.server_text(text))
-    kept = MESSAGES[Msg.SEEK_KEPT][0].format(**read.groupdict())
-    game = " ".join((players, variant, *line.get_list("options")))
+    options = line.get_list("options")
+    game = " ".join((str(players), variant, *options))
     state = attrs.evolve(state, on_behalf=(*state.on_behalf, f"seek {game}"))
-    return _log(state, state.server_text(kept))
+    leaver, apart_ms = line.get_str("leaver"), line.get_int("apart_ms")
+    if leaver is None or apart_ms is None:
+        return _log(state, state.server_text(text))
+    minutes = -(-apart_ms // 60_000)  # as the server rounds them (server/matchmaking.py)
+    apart = phrase(Msg.SEEK_APART, name=leaver, minutes=minutes) if minutes else phrase(Msg.NOTHING)
+    named = f" ({', '.join(options)})" if options else ""
+    kept = phrase(
+        Msg.SEEK_KEPT,
+        name=leaver,
+        variant=variant,
+        for_players=game_for(players),
+        options=named,
+        apart=apart,
+    )
+    return _log(state, kept.text(state.lang))
 
 
 def sent_on_behalf(state: TableState) -> tuple[TableState, tuple[str, ...]]:

@@ -653,6 +653,24 @@ def error(code: str, said: Phrase) -> Error:
     return Error(code, said.text(), said=said)
 
 
+# the server's word that a 'leave' or 'state' finds its sender at no table and
+# watching none (docs/protocol.md §5.6, §5.10): the library's own, said in Russian by
+# the code's (RU_ERRORS)
+NOWHERE = "you sit at no table and observe none"
+
+
+def nowhere(said: Phrase | None = None) -> Error:
+    """``not-seated`` to one at no table and watching none, with ``nowhere=1`` for a
+    program (docs/protocol.md §5.6, §5.10): the other ``not-seated`` refusals (a table
+    call at a table not one's own, an 'invite' …) leave him where he is; the terminal
+    client read which this is out of the sentence (s47). ``said``: a sentence of the
+    catalogue instead of the plain one (just after one's match: NOT_SEATED_OVER)."""
+    told = (("nowhere", "1"),)
+    if said is None:
+        return Error("not-seated", NOWHERE, fields=told)
+    return Error("not-seated", said.text(), said=said, fields=told)
+
+
 def stale(said: Phrase, answers: int, open_request: int) -> Error:
     """A table call whose ``seq=`` answers no open request (docs/protocol.md §7), with
     ``answers=`` (the request it answered) and ``open=`` (the open one) for programs,
@@ -673,6 +691,15 @@ def slow_down(key: Msg, wait_s: float, **values: Value) -> Error:
     wait_ms = max(1, math.ceil(wait_s * 1000 - 1e-6))
     said = phrase(key, seconds=-(-wait_ms // 1000), **values)
     return Error("slow-down", said.text(), said=said, wait_ms=wait_ms)
+
+
+def lists_slow_down(command: str, wait_s: float) -> Error:
+    """A list asked past the lists' allowance (Msg.SLOW_LISTS): a ``slow-down`` naming
+    the list refused, ``cmd=`` (docs/protocol.md §10), for a client that asked for it
+    itself to know that no reply comes (the terminal client read it out of the
+    sentence, s47)."""
+    refused = slow_down(Msg.SLOW_LISTS, wait_s, command=command)
+    return attrs.evolve(refused, fields=(("cmd", command),))
 
 
 def usage_error(form: str) -> Error:
@@ -705,17 +732,29 @@ def seat_kept(table: int, said: Phrase) -> Info:
     return Info(said.text(), said, (("kept", str(table)),))
 
 
-def first_in_line(said: Phrase, players: int, variant: str, options: Sequence[str]) -> Info:
+def first_in_line(
+    said: Phrase,
+    players: int,
+    variant: str,
+    options: Sequence[str],
+    leaver: str,
+    apart_ms: int,
+) -> Info:
     """To a program whose match a leaver ended before its first deal ended, which it
     had sought (server/matchmaking.kept_seek): its next 'seek' of that game goes first
     in line, the game named for it (``info first_in_line=1 players=N variant=V
-    options=A,B text=…``, docs/protocol.md §5.5). A person is given his seek back,
-    and told no rematch (he waits for another game): the terminal client reads it so."""
+    options=A,B leaver=NAME apart_ms=MS text=…``, docs/protocol.md §5.5), and who left
+    and how long he is kept apart, which the sentence says: a client that says it in its
+    own words reads them here, not out of the sentence (the terminal client did, s47).
+    A person is given his seek back, and told no rematch (he waits for another game):
+    the terminal client reads it so."""
     told = (
         ("first_in_line", "1"),
         ("players", str(players)),
         ("variant", variant),
         ("options", ",".join(options)),
+        ("leaver", leaver),
+        ("apart_ms", str(apart_ms)),
     )
     return Info(said.text(), said, told)
 

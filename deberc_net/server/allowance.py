@@ -144,5 +144,5 @@ def may_list(lobby: Lobby, session: Session, command: str, admin: bool) -> bool:
     if _spend(lists, name, now):
         return True
     wait = _wait(lists, name, now)
-    session.send(ev.slow_down(Msg.SLOW_LISTS, wait, command=command))
+    session.send(ev.lists_slow_down(command, wait))
     return False

@@ -586,9 +586,9 @@ class Lobby:
             if over is not None and trio.current_time() < over.until:
                 # 'state' just after his match: as if he never sat anywhere, while
                 # 'last', 'sheet' and 'history' showed that match (a tryout, s46)
-                session.send(ev.error("not-seated", phrase(Msg.NOT_SEATED_OVER, table=over.table)))
+                session.send(ev.nowhere(phrase(Msg.NOT_SEATED_OVER, table=over.table)))
             else:
-                session.send(ev.Error("not-seated", "you sit at no table and observe none"))
+                session.send(ev.nowhere())
         return table
 
     # ----------------------------------------------------------- shutdown

@@ -637,7 +637,9 @@ class Matchmaking:
             apart=apart_for,
         )
         if session.machine:  # the game named in fields too, for a program to read
-            told = ev.first_in_line(said, settings.players, settings.variant, settings.options)
+            apart_ms = lobby.config.seek_apart_ms
+            game = (settings.players, settings.variant, settings.options)
+            told = ev.first_in_line(said, *game, leaver, apart_ms)
             session.send(told)
             session.kept_place = settings
             return

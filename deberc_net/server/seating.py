@@ -115,7 +115,7 @@ class Seating:
         if self.lobby.matchmaking.waits(session):  # 'leave' while seeking unseeks
             await self.lobby.matchmaking.unseek(session, item)
             return
-        session.send(ev.Error("not-seated", "you sit at no table and observe none"))
+        session.send(ev.nowhere())
 
     async def observe(self, session: Session, item: Command) -> None:
         args = item.args

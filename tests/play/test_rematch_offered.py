@@ -152,7 +152,8 @@ def test_the_time_said_is_the_servers_rematch_s() -> None:
     assert russian.log[-1] == OFFERED_RU.replace("60 с", "30 с"), russian.log
     assert fold_all([*before, end]).log[-1] == OFFERED
     place = (
-        "info first_in_line=1 players=2 variant=moscow options= text=b2 left before the"
+        "info first_in_line=1 players=2 variant=moscow options= leaver=b2 apart_ms=0 text=b2"
+        " left before the"
         " first deal ended: seek a moscow game for 2 players again and you are first in line."
     )
     taken_back = fold_all([*before, f"{end} rematch_s=30", place])

@@ -173,7 +173,7 @@ def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
             " 'help' or 'calls'.",
             # none of the server's sentences: as it came
             "error code=bad-argument text=something the catalogue never said",
-            "info text=Table 3 closes: SIGTERM received.",
+            "info closed=3 text=Table 3 closes: SIGTERM received.",
         ]
     )
     assert state.log[-5:] == (

@@ -28,7 +28,8 @@ ENDED = (
     "seed=b8280db0e2760e91 forfeit=1 match=m3 deals=0"
 )
 KEPT = (
-    "info first_in_line=1 players=2 variant=tertz options=to-301 text=b2 left before the"
+    "info first_in_line=1 players=2 variant=tertz options=to-301 leaver=b2 apart_ms=600000"
+    " text=b2 left before the"
     " first deal ended: seek a tertz game for 2 players (to-301) again and you are first in"
     " line, and are not matched with b2 again for 10 min."
 )

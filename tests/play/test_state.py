@@ -1578,20 +1578,20 @@ def test_a_login_that_is_back_at_the_seat_keeps_the_table() -> None:
 def test_a_table_closing_with_its_match_clears_the_table_pane() -> None:
     """'Table 3 closes: … Match m3 stops here': the table pane goes, the notice stays."""
     stopped = (
-        "info text=Table 3 closes: SIGTERM received. Match m3 stops here: nobody wins or"
+        "info closed=3 text=Table 3 closes: SIGTERM received. Match m3 stops here: nobody wins or"
         " loses, and it is not rated."
     )
     state = fold_all([*START, stopped])
     assert state.table is None and not state.legal and "Turn" not in table_text(state)
     assert state.log[-1].startswith("Table 3 closes")
     # another table's closing is not ours
-    other = fold_all([*START, stopped.replace("Table 3", "Table 4")])
+    other = fold_all([*START, stopped.replace("3", "4")])
     assert other.table == 3 and other.legal
 
 
 def test_the_server_saying_we_sit_nowhere_clears_a_table_left_on_screen() -> None:
     """A call refused with 'you sit at no table': the table shown is gone."""
-    refused = "error code=not-seated text=you sit at no table and observe none"
+    refused = "error code=not-seated nowhere=1 text=you sit at no table and observe none"
     state = fold_all([*START, refused])
     assert state.table is None and state.log[-1] == f"! {refused.split('text=')[1]}"
     # a watched table's final screen stays until the server says we watch nothing
@@ -1718,7 +1718,7 @@ def test_a_quiet_resync_request_refused_slow_down_is_no_longer_awaited() -> None
         [
             QUIET_REPLIES[0],
             QUIET_REPLIES[1],
-            "error code=slow-down wait_ms=1500 text=too many 'sheet' at once: wait 2 s",
+            "error code=slow-down wait_ms=1500 cmd=sheet text=too many 'sheet' at once: wait 2 s",
             QUIET_REPLIES[3],
         ],
         state,
@@ -1844,7 +1844,7 @@ def test_leaving_a_finished_match_is_no_error() -> None:
     is said as where we are now, not as an error (a pty tryout: '! you sit at no table
     and observe none' for doing what the guide says)."""
     over = "event seq=9 table=3 kind=match-end winner=0 name=b1 reason=target totals=301,120"
-    refused = "error code=not-seated text=you sit at no table and observe none"
+    refused = "error code=not-seated nowhere=1 text=you sit at no table and observe none"
     for start in (START, ["ok cmd=observe table=3 text=You observe table 3."]):
         state = fold_all([*start, over, refused])
         assert state.table is None and score_text(state) == "Score\n-"
@@ -1859,7 +1859,7 @@ def test_state_right_after_a_finished_match_is_no_error() -> None:
     s46): it is said as where we are, as the bare line is."""
     over = "event seq=9 table=3 kind=match-end winner=0 name=b1 reason=target totals=301,120"
     refused = (
-        "error code=not-seated text=you sit at no table and observe none: your match at"
+        "error code=not-seated nowhere=1 text=you sit at no table and observe none: your match at"
         " table 3 is over ('last', 'sheet' and 'history' show it)"
     )
     state = fold_all([*START, over, refused])

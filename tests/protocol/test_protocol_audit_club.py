@@ -856,7 +856,7 @@ async def test_last_at_no_table_spends_the_lists_allowance(
     seconds = -(-int(refused.pop("wait_ms")) // 1000)
     assert (tag, refused) == (
         "error",
-        {"code": "slow-down", "text": f"too many 'last' at once: wait {seconds} s"},
+        {"code": "slow-down", "cmd": "last", "text": f"too many 'last' at once: wait {seconds} s"},
     )
 
 

@@ -672,7 +672,7 @@ async def test_leave_answers_each_case_in_the_words_of_5_6(port: int, connect: C
     eve = await connect.machine(port, "eve")
     # "Otherwise: error code=not-seated text=you sit at no table and observe none"
     assert await lines_until_pong(eve, "leave") == [
-        "error code=not-seated text=you sit at no table and observe none"
+        "error code=not-seated nowhere=1 text=you sit at no table and observe none"
     ]
     # waiting: "ok cmd=leave text=You leave table T.; the others see event … kind=left"
     await ann.send("new 3")
@@ -1010,10 +1010,10 @@ async def test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it(
         " двоих, первым в очереди, и с grief вас 10 мин не сведут.",
         # a program is told in English, whatever its lang (§4.2: lang is the human style's)
         # (the game named in fields too, §5.5)
-        "info first_in_line=1 players=2 variant=moscow options=to-301"
-        " text=grief left before the first deal ended: seek a moscow game for 2 players"
-        " (to-301) again and you are first in line, and are not matched with grief again"
-        " for 10 min.",
+        "info first_in_line=1 players=2 variant=moscow options=to-301 leaver=grief"
+        " apart_ms=600000 text=grief left before the first deal ended: seek a moscow game"
+        " for 2 players (to-301) again and you are first in line, and are not matched"
+        " with grief again for 10 min.",
     ]
     # the program's sentence in Russian, as §5.5 quotes it (a client may show it so)
     apart = phrase(Msg.SEEK_APART, name="grief", minutes=10)

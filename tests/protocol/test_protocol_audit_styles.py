@@ -773,6 +773,7 @@ async def test_help_calls_and_rules_spend_whos_allowance_and_help_command_none(
         said = fields(refused)[1]
         assert said["code"] == "slow-down" and int(said["wait_ms"]) > 0, (line, refused)
         assert said["text"].startswith(f"too many '{line.split()[0]}' at once: wait "), refused
+        assert said["cmd"] == line.split()[0], refused  # the list refused, named (§10)
     for line in ("help sit", "help calls", "help help"):
         usage = (await lines_until_pong(ann, line))[0]
         assert re.match(rf"help text={line.split()[1]}[ :]", usage), usage
