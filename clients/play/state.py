@@ -20,9 +20,7 @@ from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import COMMANDS
 from deberc_net.protocol.ends import CLAIMED_WORDS, short_words
-from deberc_net.protocol.hints import command_hint
 from deberc_net.protocol.lang import (
     RU_CLAIMED_WORDS,
     RU_MATCH_REASONS,
@@ -536,9 +534,6 @@ def _fold(state: TableState, line: Line) -> TableState:
 # the codes of a table call the rules refused (the engine's, whose texts the server's
 # human style says for people: deberc_net/server/table.py)
 CALL_REFUSAL_CODES = frozenset({IllegalCall.code} | {c.code for c in IllegalCall.__subclasses__()})
-# the machine style's refusal of a line that is no command (docs/protocol.md §8): away
-# from a table, and at one (where it is no call either)
-_NO_COMMAND = re.compile(r"'([^'\s]+)' is not a command|not a table call(?: here)?: '([^']+)'")
 
 
 def _refusal(state: TableState, line: Line) -> str:
@@ -599,11 +594,11 @@ def _no_call_ru(code: str, text: str) -> str | None:
 
 def _command_meant(line: Line) -> str | None:
     """The command a refused word is close to ('tabels': 'tables'), as the human style
-    tells it: the machine style tells a program no name (docs/protocol.md §8)."""
+    tells it: the server's guess, ``command_hint=`` (docs/protocol.md §8; the client
+    guessed from the word it read out of the English sentence before s47)."""
     if line.get_str("code") != "unknown-command":
         return None
-    typed = _NO_COMMAND.match(line.text or "")
-    return None if typed is None else command_hint(typed.group(1) or typed.group(2), COMMANDS)
+    return line.get_str("command_hint")
 
 
 def resync_requests(state: TableState) -> tuple[TableState, tuple[str, ...]]:

@@ -57,8 +57,9 @@ class Error:
     human: str | None = None  # the text for people, when it differs (names, ♠♥♦♣)
     said: Phrase | None = None  # the text as a catalogue phrase: told in each language
     hint: str | None = None  # a mistyped call's likely meaning, as a token (hints.py)
-    # a mistyped command's likely name (hints.py): told to people only, a program's
-    # lines being no slips of the keys (the machine line stays as it was)
+    # a mistyped command's likely name (hints.py): said to people, and in a field to a
+    # program (command_hint=), whose person may have typed it: the terminal client
+    # read the word out of the sentence to guess it itself (s47)
     command: str | None = None
     words: Mapping[str, str] = NO_WORDS  # the hint's table's, as in TableEvent
     # a slow-down's wait: ms until the limit that refused it lets it in, as things stand

@@ -333,7 +333,8 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             if machine:
                 hinted = [] if event.hint is None else [("hint", event.hint)]
                 waited = [] if event.wait_ms is None else [("wait_ms", event.wait_ms)]
-                named = [("code", event.code), *hinted, *waited, *event.fields]
+                meant = [] if event.command is None else [("command_hint", event.command)]
+                named = [("code", event.code), *hinted, *waited, *meant, *event.fields]
                 return [line("error", named, event.text)]
             told = f"Error ({event.code}): {event.human or event.text}"
             if event.hint is not None:

@@ -166,8 +166,8 @@ def test_refusals_and_notices_are_read_back_through_the_catalogue() -> None:
             # an engine refusal (protocol/refusals.py), seats named
             "error code=not-your-turn text=it is seat 1's turn",
             # a catalogue sentence, with a command's hint (the human style's)
-            "error code=unknown-command text='tabels' is not a command, and you sit at no"
-            " table. Type 'help'.",
+            "error code=unknown-command command_hint=tables text='tabels' is not a command,"
+            " and you sit at no table. Type 'help'.",
             # a mistyped call's likely meaning, said as a Russian player says it
             "error code=unknown-command hint=ot-K text=not a table call: 'ot korlya'. Type"
             " 'help' or 'calls'.",

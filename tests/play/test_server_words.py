@@ -163,3 +163,21 @@ def test_a_server_in_russian_is_understood(tmp_path: Path, monkeypatch: pytest.M
     state = fold_all([*said[:told], refused])
     assert state.table is None
     assert state.log[-1].endswith("is over: you are in the lobby."), state.log[-2:]
+
+
+def test_a_mistyped_command_is_named_by_the_servers_command_hint() -> None:
+    """A word near a command's name ('tabels') is refused with the server's guess in
+    ``command_hint=`` (docs/protocol.md §8), said after the refusal: the client read
+    the word out of the English sentence and guessed itself, and said nothing to a
+    refusal worded otherwise."""
+    state = fold_all(
+        [
+            LOGIN,
+            "error code=unknown-command command_hint=tables text=«tabels»? Kenne ich nicht.",
+            "error code=unknown-command text=«xyzzy»? Kenne ich nicht.",
+        ]
+    )
+    assert state.log[-2:] == (
+        "! «tabels»? Kenne ich nicht. Did you mean 'tables'?",
+        "! «xyzzy»? Kenne ich nicht.",
+    ), state.log[-2:]

@@ -1649,17 +1649,18 @@ def test_a_refusal_not_of_a_call_keeps_the_option_names_as_the_server_wrote_them
 
 
 def test_a_misspelled_command_is_told_the_one_it_is_close_to() -> None:
-    # the human style says "Did you mean 'help'?"; the machine style tells a program
-    # no name (docs/protocol.md §8), and the client said nothing
+    # the human style says "Did you mean 'help'?"; the machine style names it in
+    # command_hint= (docs/protocol.md §8), which the client says so
     state = fold_all(
         [
             START[0],
-            "error code=unknown-command text='hepl' is not a command, and you sit at no "
-            "table. Type 'help'.",
+            "error code=unknown-command command_hint=help text='hepl' is not a command, and"
+            " you sit at no table. Type 'help'.",
             "error code=unknown-command text='xyzzy' is not a command, and you sit at no "
             "table. Type 'help'.",
             *START[1:],
-            "error code=unknown-command text=not a table call: 'tabels'. Type 'help' or 'calls'.",
+            "error code=unknown-command command_hint=tables text=not a table call: 'tabels'."
+            " Type 'help' or 'calls'.",
         ]
     )
     refusals = [line for line in state.log if line.startswith("!")]

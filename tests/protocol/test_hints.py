@@ -120,9 +120,11 @@ def test_a_tie_between_two_commands_is_not_hinted() -> None:
     assert command_hint("sot", ["sit", "sort"]) is None  # one edit each: no guess
 
 
-def test_a_command_hint_is_said_to_people_only() -> None:
+def test_a_command_hint_is_said_to_people_and_named_to_programs() -> None:
     refused = ev.Error("unknown-command", "'tabels' is not a command", command="tables")
-    assert render(refused, MACHINE) == ["error code=unknown-command text='tabels' is not a command"]
+    assert render(refused, MACHINE) == [
+        "error code=unknown-command command_hint=tables text='tabels' is not a command"
+    ]
     assert render(refused, HUMAN) == [
         "Error (unknown-command): 'tabels' is not a command. Did you mean 'tables'?"
     ]

@@ -543,14 +543,17 @@ async def test_a_guests_name_is_refused_to_a_token_and_to_a_password_each_in_its
 
 
 @pytest.mark.timeout(30)
-async def test_a_mistyped_commands_name_is_said_to_people_only(
+async def test_a_mistyped_commands_name_is_said_to_people_and_named_to_programs(
     port: int, connect: Connector
 ) -> None:
-    # §10: "a mistyped command's name is said to people only"
+    # §10: "a mistyped command's likely name is said to people, and named to a program
+    # in `command_hint=`"
+    said = " ".join(PROTOCOL.read_text(encoding="utf-8").split())
+    assert "a mistyped command's likely name is said to people, and named to a program" in said
     bot = await connect.machine(port, "ann")
     assert await lines_until_pong(bot, "whoo") == [
-        "error code=unknown-command text='whoo' is not a command, and you sit at no table."
-        " Type 'help'."
+        "error code=unknown-command command_hint=who text='whoo' is not a command, and you sit"
+        " at no table. Type 'help'."
     ]
     person = await connect.human(port, "hum")
     await person.send("ping")

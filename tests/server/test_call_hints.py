@@ -88,9 +88,11 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
     await bob.send("score")  # what it does, not how it is spelt
     said = await _refusal(bob)
     assert "not a table call" in said and said.endswith("Did you mean 'sheet'?"), said
-    await ann.send("tabels")  # a program is told no name: its line stays as it was
+    await ann.send("tabels")  # a program is told it in a field, not as a call's hint=
     line = await ann.read_until(lambda x: x.startswith("error "))
-    assert "tables" not in line and "hint" not in fields(line)[1], line
+    told = fields(line)[1]
+    assert told["command_hint"] == "tables" and "hint" not in told, line
+    assert "Did you mean" not in told["text"], line
     # a password command mistyped at the table is not read back whole (a review, s28:
     # 'пароль OLD NEW' came back in full, to stay in a client's log)
     await bob.send("pasword s3cret n3wpass")
