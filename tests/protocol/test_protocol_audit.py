@@ -548,8 +548,8 @@ async def test_a_mistyped_commands_name_is_said_to_people_and_named_to_programs(
 ) -> None:
     # §10: "a mistyped command's likely name is said to people, and named to a program
     # in `command_hint=`"
-    said = " ".join(PROTOCOL.read_text(encoding="utf-8").split())
-    assert "a mistyped command's likely name is said to people, and named to a program" in said
+    doc = " ".join(PROTOCOL.read_text(encoding="utf-8").split())
+    assert "a mistyped command's likely name is said to people, and named to a program" in doc
     bot = await connect.machine(port, "ann")
     assert await lines_until_pong(bot, "whoo") == [
         "error code=unknown-command command_hint=who text='whoo' is not a command, and you sit"

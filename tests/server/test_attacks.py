@@ -280,7 +280,11 @@ async def test_help_on_a_call_spends_the_lists_allowance_and_a_command_none(
     assert sum(1 for x in replies if x.startswith("help text=sit TABLE")) == 5
     error = fields(await ann.reply("help a"))[1]
     seconds = -(-int(error.pop("wait_ms")) // 1000)
-    assert error == {"code": "slow-down", "text": f"too many 'help' at once: wait {seconds} s"}
+    assert error == {
+        "code": "slow-down",
+        "cmd": "help",
+        "text": f"too many 'help' at once: wait {seconds} s",
+    }
 
 
 async def test_history_and_sheet_spend_the_lists_allowance(
@@ -303,9 +307,21 @@ async def test_history_and_sheet_spend_the_lists_allowance(
     refused = [fields(x)[1] for x in replies if x.startswith("error ")]
     waits = [-(-int(said.pop("wait_ms")) // 1000) for said in refused]
     assert refused == [
-        {"code": "slow-down", "text": f"too many 'sheet' at once: wait {waits[0]} s"},
-        {"code": "slow-down", "text": f"too many 'history' at once: wait {waits[1]} s"},
-        {"code": "slow-down", "text": f"too many 'sheet' at once: wait {waits[2]} s"},
+        {
+            "code": "slow-down",
+            "cmd": "sheet",
+            "text": f"too many 'sheet' at once: wait {waits[0]} s",
+        },
+        {
+            "code": "slow-down",
+            "cmd": "history",
+            "text": f"too many 'history' at once: wait {waits[1]} s",
+        },
+        {
+            "code": "slow-down",
+            "cmd": "sheet",
+            "text": f"too many 'sheet' at once: wait {waits[2]} s",
+        },
     ]
     await bob.send("sheet")  # per connection: the other player's is his own
     await bob.expect("sheet")
@@ -329,7 +345,11 @@ async def test_long_texts_from_one_address_share_one_allowance(
     assert [len(r) for r in refused] == [0, 0, 2], refused  # the address's 4, then none
     said = refused[2][0]
     seconds = -(-int(said.pop("wait_ms")) // 1000)
-    assert said == {"code": "slow-down", "text": f"too many 'who' at once: wait {seconds} s"}
+    assert said == {
+        "code": "slow-down",
+        "cmd": "who",
+        "text": f"too many 'who' at once: wait {seconds} s",
+    }
     again = await connect.machine(port, "t9", source="127.0.0.2")  # none by reconnecting
     assert fields(await again.reply("help"))[1]["code"] == "slow-down"
     other = await connect.machine(port, "elsewhere", source="127.0.0.3")

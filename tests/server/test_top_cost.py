@@ -37,7 +37,11 @@ async def test_a_top_refused_for_its_page_spends_the_lists_allowance_too(
     assert codes == ["bad-argument", "bad-argument", "slow-down", "slow-down", "slow-down"]
     refused = fields(await eve.reply("top"))[1]
     seconds = -(-int(refused.pop("wait_ms")) // 1000)  # its wait, said both ways
-    assert refused == {"code": "slow-down", "text": f"too many 'top' at once: wait {seconds} s"}
+    assert refused == {
+        "code": "slow-down",
+        "cmd": "top",
+        "text": f"too many 'top' at once: wait {seconds} s",
+    }
     bob = await connect.machine(port, "bob")  # per connection: the others' are theirs
     assert fields(await bob.reply("top"))[0] == "top"
     # syntax refused before the allowance is asked: free, as always
