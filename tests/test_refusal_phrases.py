@@ -26,12 +26,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("lobby.py", '"the server is shutting down"'): (
         "RU_ERRORS['shutting-down'] is the same sentence"
     ),
-    ("lobby.py", '"you sit at no table and observe none"'): (
-        "RU_ERRORS['not-seated'] is the same sentence"
-    ),
-    ("seating.py", '"you sit at no table and observe none"'): (
-        "RU_ERRORS['not-seated'] is the same sentence"
-    ),
     ("table.py", 'f"table {self.id} did not ask for {name}"'): (
         "only a house bot (the server's own process, a house- name) can meet it"
     ),

@@ -31,13 +31,21 @@ async def _answer(client: LineClient, line: str, answered: str) -> dict[str, str
 
 
 async def _told_then_let_in(
-    client: LineClient, line: str, answered: str, sentence: str, wait_ms: int
+    client: LineClient,
+    line: str,
+    answered: str,
+    sentence: str,
+    wait_ms: int,
+    cmd: str | None = None,
 ) -> None:
     """``line`` is refused with ``wait_ms`` (exact: token buckets on virtual time) and
     ``sentence``'s wait in whole seconds; a second early it is refused still, and once
     the wait told is over it is answered."""
     refused = await _answer(client, line, answered)
-    assert list(refused) == ["tag", "code", "wait_ms", "text"], refused  # before text=
+    # wait_ms= before text=; a list's refusal names the list after it (cmd=, §10)
+    named = [] if cmd is None else ["cmd"]
+    assert list(refused) == ["tag", "code", "wait_ms", *named, "text"], refused
+    assert refused.get("cmd") == cmd, refused
     assert refused["code"] == "slow-down" and int(refused["wait_ms"]) == wait_ms, refused
     assert refused["text"] == f"{sentence}: wait {-(-wait_ms // 1000)} s"
     await trio.sleep(wait_ms / 1000 - 1)  # a second early: still refused
@@ -57,7 +65,7 @@ async def test_a_list_past_the_lists_allowance_is_told_its_wait(
     ann = await connect.machine(port, "ann")
     for _ in range(2):
         assert (await _answer(ann, "who", "who "))["tag"] == "who"
-    await _told_then_let_in(ann, "who", "who ", "too many 'who' at once", 2_500)
+    await _told_then_let_in(ann, "who", "who ", "too many 'who' at once", 2_500, cmd="who")
 
 
 async def test_a_say_past_the_connections_allowance_is_told_its_wait(
