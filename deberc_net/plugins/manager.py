@@ -407,8 +407,11 @@ class RuleBook:
                     raise RuleError(f"unknown option {told!r}: did you mean {near}? Options: {fit}")
                 if expected == RuleKind.VARIANT:
                     raise RuleError(f"unknown {expected} {told!r}; known: {known}")
+                # the options this table could take, as the near form lists them: all 40
+                # named tertz-501 and pair-combinations at a moscow for 2 (a tryout, s47)
+                fit = ", ".join(self.options_for(variant, players))
                 raise RuleError(
-                    f"unknown {expected} {told!r}; variants: {variants}; options: {known}"
+                    f"unknown {expected} {told!r}; variants: {variants}; options: {fit}"
                 )
             if rule.info.kind == RuleKind.VARIANT and expected == RuleKind.OPTION:
                 raise RuleError(

@@ -18,7 +18,11 @@ async def test_an_unknown_word_after_the_player_count_lists_the_variants_too(
         assert error["text"].startswith(
             f"unknown option {word!r}; variants: kharkov, moscow, tertz; options: "
         ), error
-        assert "to-301" in error["text"].split("; options: ")[1]
+        listed = error["text"].split("; options: ")[1].split(", ")
+        assert "to-301" in listed
+        # only the options this table could take, as the near form lists them (a tryout,
+        # s47: all 40, another game's tertz-501 and the 4 players' pair-combinations too)
+        assert not {"tertz-501", "pair-combinations", "bide-to-leader"} & set(listed), listed
     await ann.send("tables")
     assert (await ann.expect("tables"))["total"] == "0"  # nothing opened
 
