@@ -97,6 +97,14 @@ _SUIT_WORDS = {
     "bubny": 2,
     "kresti": 3,
     "trefy": 3,
+    # their genitives in Latin letters, as the Cyrillic ones below: "igrayu pik" was
+    # refused while "играю пик" was heard (a tryout, s47)
+    "pik": 0,
+    "chervey": 1,
+    "buben": 2,
+    "bubey": 2,
+    "krestey": 3,
+    "tref": 3,
     "пики": 0,
     "черви": 1,
     "бубны": 2,

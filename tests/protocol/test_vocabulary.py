@@ -50,6 +50,25 @@ def test_spellings(typed: str, token: str) -> None:
     assert parse_call(typed).token() == token
 
 
+@pytest.mark.parametrize(
+    ("typed", "token"),
+    [
+        ("igrayu pik", "igrayu-s"),
+        ("igrayu chervey", "igrayu-h"),
+        ("igrayu buben", "igrayu-d"),
+        ("igrayu bubey", "igrayu-d"),
+        ("igrayu tref", "igrayu-c"),
+        ("igrayu krestey", "igrayu-c"),
+        ("tuz pik", "As"),
+        ("desyatka chervey", "10h"),
+    ],
+)
+def test_the_suits_genitive_in_latin_letters_as_in_cyrillic(typed: str, token: str) -> None:
+    """A tryout, s47: 'igrayu pik' was refused ('piki' was heard), and 'pik', 'chervey',
+    'buben', 'tref' were no suit, though 'пик', 'червей', 'бубен', 'треф' were."""
+    assert parse_call(typed).token() == token
+
+
 def test_a_tables_plugin_words_are_heard_after_the_engines() -> None:
     words = {"сдаюсь": "sdayus", "Play On": "igraem", "pas": "house-pass"}
     assert parse_call("сдаюсь", (), words).token() == "sdayus"
