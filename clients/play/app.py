@@ -205,27 +205,31 @@ def other_lang(line: str, lang: Lang) -> Lang | None:
 
 def key_places(state: TableState) -> tuple[bool, tuple[str, ...], bool, bool, bool]:
     """What the keys shown depend on: we are logged in, which of F2/F3's calls are legal
-    now, our match runs, it has a talon (Tertz), we sit (a match's end puts its players
-    back in the lobby, docs/protocol.md §9.7, though its table stays on screen)."""
+    now, our match runs, the deck is ours to break now (Tertz's lomayu N among the ask's
+    calls), we sit (a match's end puts its players back in the lobby, docs/protocol.md
+    §9.7, though its table stays on screen)."""
     seated = state.table is not None and state.seat is not None and state.result is None
     bids = tuple(call for call in (PAS, IGRAYU) if call in state.legal)
-    return state.name is not None, bids, playing(state), state.talon is not None, seated
+    breaks = draw.default_break(state.legal) is not None
+    return state.name is not None, bids, playing(state), breaks, seated
 
 
 def keys_shown(state: TableState, action: str, parameters: tuple[object, ...]) -> bool:
     """Whether the key for ``action`` works now, so is shown and sent. F2/F3 (pas,
     igrayu) each only while its call is legal: our turn to bid ('igrayu' in the first
     round only: the second names a suit); in the lobby, to a watcher, in the play, out
-    of turn or once the match is over the server refuses them. F8 (the break) only in a
-    running Tertz match; F7 (seek) not while we sit ('leave' first). Before a login only
-    F1 (help), F10 and Ctrl+R work: the others' commands are refused ('log in first')."""
-    logged_in, bids, running, tertz, seated = key_places(state)
+    of turn or once the match is over the server refuses them. F8 (the break) likewise
+    only while the break is ours (a Tertz deal showed it from its start, before any
+    break was due: a tryout, s47); F7 (seek) not while we sit ('leave' first). Before a
+    login only F1 (help), F10 and Ctrl+R work: the others' commands are refused ('log
+    in first')."""
+    logged_in, bids, running, breaks, seated = key_places(state)
     if not logged_in and action in ("send", "seek"):
         return action == "send" and parameters in (("help",), ("quit",))
     if action == "bid":
         return bool(parameters) and parameters[0] in bids
     if action == "break_deck":
-        return running and tertz
+        return running and breaks
     return not (action == "seek" and seated)
 
 
@@ -446,13 +450,8 @@ class PlayApp(App[None]):
     def action_break_deck(self) -> None:
         """Tertz: break the deck by the middle of the range offered (lomayu N)."""
         chosen = draw.default_break(self.state.legal)
-        if chosen is not None:
+        if chosen is not None:  # (the key is there only then: keys_shown)
             self.action_send(chosen)
-            return
-        # shown the whole match (docs/play.md), it breaks only when that is ours to do:
-        # said, where a person pressing it at another time saw nothing happen
-        self.state = noted(self.state, self.state.say(T.NO_BREAK_NOW))
-        self.redraw()
 
     def action_reconnect(self) -> None:
         """Drop the connection and resume the session with the token: for a link

@@ -125,7 +125,6 @@ class T(StrEnum):
     KEEPS_OUR_TABLE = "keeps-our-table"
     OK = "ok"
     NOT_CONNECTED = "not-connected"
-    NO_BREAK_NOW = "no-break-now"
     # the link's notices
     CANNOT_CONNECT = "cannot-connect"
     TRYING_AGAIN_LOST = "trying-again-lost"
@@ -360,13 +359,6 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.NOT_CONNECTED: (
         "not connected: Ctrl+R connects again, F10 or 'quit' leaves",
         "нет связи: Ctrl+R — подключиться снова, F10 или quit — выйти",
-    ),
-    # F8 pressed while no break is ours (docs/rules.md §12.2): said, not silence
-    T.NO_BREAK_NOW: (
-        "F8 breaks the deck (lomayu N) when it is yours to break: after the first trick,"
-        " its loser breaks",
-        "F8 ломает колоду («ломаю N»), когда ломать вам: после первой взятки ломает тот,"
-        " кто её отдал",
     ),
     T.CANNOT_CONNECT: (
         "cannot connect to {address}: {why}",

@@ -59,6 +59,9 @@ DEBERTS_ASK = (
     .replace("phase=play", "phase=bidding")
     .replace("legal=Js,Qs", "legal=pas,igrayu")
 )
+TERTZ_BREAK = TERTZ_ASK.replace("seq=3", "seq=5").replace(
+    "legal=Js,Qs", "legal=" + ",".join(f"lomayu-{n}" for n in range(1, 13))
+)
 LOGIN = "ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest)."
 UNNAMED = {"f1", "f10", "^r"}  # before a login: the rest are refused ('log in first')
 LOBBY = UNNAMED | {"f4", "f5", "f6", "f7"}
@@ -82,6 +85,11 @@ async def _whole_keys(app_class: type[PlayApp], size: tuple[int, int] = SIZE) ->
         assert f"f10 {say(T.KEY_QUIT, app.LANG)}" in footer_row(app)
         app.post_message(WireLine(TERTZ_ASK.replace("seq=3", "seq=4")))
         await until(pilot, lambda: app.state.talon == 14, "the Tertz view")
+        await pilot.pause()
+        # F8 only while the break is ours: it showed from the deal's start (s47)
+        await assert_whole(pilot, app, SEATED)
+        app.post_message(WireLine(TERTZ_BREAK))
+        await until(pilot, lambda: app.state.seq == 5, "the break asked")
         await pilot.pause()
         await assert_whole(pilot, app, SEATED | {"f8"})
         await pilot.press("ctrl+q")
