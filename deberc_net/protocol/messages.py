@@ -58,6 +58,7 @@ class Msg(StrEnum):
     NOT_A_COMMAND_OVER = "not-a-command-over"
     NOT_A_COMMAND_WATCHING = "not-a-command-watching"
     NOT_SEATED_OVER = "not-seated-over"
+    NOT_SEATED_WATCHED_OVER = "not-seated-watched-over"
     CALLS_NO_CALL = "calls-no-call"
     NOT_A_CALL = "not-a-call"
     # a line read as a call's word with the rest wrong ('igrayu zz'): its reason said
@@ -716,6 +717,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " ('last', 'sheet' and 'history' show it)",
         "вы не сидите за столом и ни за каким не смотрите: ваша партия за столом {table}"
         " окончена (её показывают last, sheet и history)",
+    ),
+    # 'state' just after the match one watched ended (a tryout, s47)
+    Msg.NOT_SEATED_WATCHED_OVER: (
+        "you sit at no table and observe none: the match you watched at table {table} is"
+        " over ('last', 'sheet' and 'history' show it)",
+        "вы не сидите за столом и ни за каким не смотрите: партия за столом {table}, которую"
+        " вы смотрели, окончена (её показывают last, sheet и history)",
     ),
     # 'calls rost?': it lists them all (docs/protocol.md §4.4), an argument was ignored
     Msg.CALLS_NO_CALL: (

@@ -294,7 +294,7 @@ class Lobby:
         now = trio.current_time()
         for observer in list(table.observers):
             # first: a remote observer's worker is told the match with his leaving
-            stopped_watching(observer, watched, now)
+            stopped_watching(observer, watched, now, table.id, offer_s(self))
             observer.observing.discard(table.id)
         for name in table.seats:
             if name is not None and name_key(name) not in self.online:
@@ -310,7 +310,7 @@ class Lobby:
         for name in names:
             player = self.online.get(name_key(name))
             if player is not None:
-                player.watched_match = None
+                player.watched_match, player.watched_over = None, None
                 player.last_match = last
             elif self.node is not None:
                 self.node.own_match_over(name, table)
@@ -587,6 +587,10 @@ class Lobby:
                 # 'state' just after his match: as if he never sat anywhere, while
                 # 'last', 'sheet' and 'history' showed that match (a tryout, s46)
                 session.send(ev.nowhere(phrase(Msg.NOT_SEATED_OVER, table=over.table)))
+            elif (seen := session.watched_over) is not None and trio.current_time() < seen.until:
+                # a watcher who saw the match end: as bare a line (a tryout, s47)
+                said = phrase(Msg.NOT_SEATED_WATCHED_OVER, table=seen.table)
+                session.send(ev.nowhere(said))
             else:
                 session.send(ev.nowhere())
         return table

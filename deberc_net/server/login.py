@@ -26,7 +26,8 @@ from .fair_turns import FairTurns
 from .house import PREFIX as HOUSE_PREFIX
 from .ignoring import IGNORE_MOST
 from .limits import AddressBuckets, WindowCounter
-from .session import Ending, Session
+from .rematch import offer_s
+from .session import Ending, LastMatch, Session
 from .store.base import look_alike, look_key
 from .summaries import Summaries
 from .table_messages import Back, Leave
@@ -442,6 +443,13 @@ class Login:
         missed = self.lobby.missed.take(name, guest, presented)
         if missed is not None:  # his seat freed, or his match over, while he was away
             session.send(ev.info(missed))
+            if missed.key in (Msg.MISSED_FORFEIT, Msg.MISSED_END):
+                # his 'state' says that match is over, as his opponent's does: it said
+                # only "you sit at no table" after the login said he lost (a tryout, s47)
+                over = dict(missed.values)["table"]
+                if isinstance(over, int):
+                    hold = offer_s(self.lobby)
+                    session.last_match = LastMatch(over, trio.current_time() + hold)
             if self.lobby.node is not None:  # told once: the other workers forget it
                 self.lobby.node.missed_told(name)
         elif not guest:  # his last match cut off by a stop (a restart forgot the above)

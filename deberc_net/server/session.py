@@ -341,6 +341,8 @@ class Session:
     # the last match it watched to its end: 'sheet' and 'history' at no table tell it
     watched_match: str | None = None
     last_match: LastMatch | None = None  # his own, just over (Lobby.own_match_over)
+    # the table whose match it watched to its end, till when 'state' says so
+    watched_over: LastMatch | None = None
     seeking: Wanted | None = None  # the game it waits for (server/matchmaking.py)
     # a program's match left before its first deal ended: its next 'seek' of this game
     # goes first in line (matchmaking.py, kept_seek; a person's seek is kept instead)
@@ -564,10 +566,14 @@ def apart(session: Session, told: str) -> Iterator[None]:
         session.abort(Ending.INTERNAL)
 
 
-def stopped_watching(session: Session, match_id: str | None, now: float) -> None:
-    """``session`` observed a table that closed: its silence counts from ``now``, and
+def stopped_watching(
+    session: Session, match_id: str | None, now: float, table: int, hold_s: float
+) -> None:
+    """``session`` observed ``table``, which closed: its silence counts from ``now``, and
     'sheet' and 'history' at no table tell ``match_id``, the match it watched to its
-    end (None: none ended there)."""
+    end (None: none ended there), and for ``hold_s`` its 'state' says that match is
+    over (it said only "you sit at no table and observe none": a tryout, s47)."""
     session.connection.watching(now)
     if match_id is not None:
         session.watched_match = match_id
+        session.watched_over = LastMatch(table, now + hold_s)

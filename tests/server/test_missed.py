@@ -146,3 +146,52 @@ async def test_a_lone_player_back_after_his_waiting_table_closed_is_told_why(
     assert await infos_so_far(back) == [
         f"While you were away, table {table} closed: nobody was left at it for 10 s."
     ]
+
+
+async def test_state_after_a_forfeit_while_away_and_after_watching_says_the_match_is_over(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A tryout, s47: ann, back after her match was lost by her absence, was told so at
+    her login, but her 'state' said only "you sit at no table and observe none", where
+    bob's said the match is over and what shows it; a watcher who saw it end, the same
+    bare line. Each is told that match is over, for as long as a rematch may be asked."""
+    port = await start_server(away_limit_ms=3_000)
+    await register("ann", "pw")
+    ann = await connect.machine(port, "ann", "pw")
+    bob = await connect.machine(port, "bob")
+    eve = await connect.machine(port, "eve")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("event", kind="start")
+    await eve.send(f"observe {table}")
+    await eve.expect("ok", cmd="observe")
+    await ann.aclose()
+    assert (await bob.expect("event", kind="match-end"))["reason"] == "away"
+    await eve.expect("event", kind="match-end")
+    back = await connect.machine(port, "ann", "pw")
+    assert (await infos_so_far(back))[0].startswith("While you were away, your match")
+    hint = "('last', 'sheet' and 'history' show it)"
+    for person, whose in (
+        (back, "your match at table"),
+        (bob, "your match at table"),
+        (eve, "the match you watched at table"),
+    ):
+        await person.send("state")
+        refused = await person.expect("error", code="not-seated")
+        assert refused["text"] == (
+            f"you sit at no table and observe none: {whose} {table} is over {hint}"
+        ), refused
+    await back.send("sheet")  # as it says
+    await back.expect("sheet")
+    await eve.send("history")
+    await eve.expect("history")
+    await trio.sleep(61)  # past the rematch's 60 s: the plain line again
+    for person in (back, eve):
+        await person.send("state")
+        refused = await person.expect("error", code="not-seated")
+        assert refused["text"] == "you sit at no table and observe none", refused

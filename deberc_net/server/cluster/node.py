@@ -951,7 +951,7 @@ class Node:
     def _own_match_over(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
         if session is not None:
-            session.watched_match = None
+            session.watched_match, session.watched_over = None, None
             table = message.get("table")  # (a worker of an older version tells none)
             if isinstance(table, int):
                 session.last_match = LastMatch(table, trio.current_time() + offer_s(self.lobby))
@@ -1111,7 +1111,8 @@ class Node:
             session.observing.discard(message["table"])
             # its silence counts from now; 'sheet' at no table tells the match it watched
             # to its end (an older worker tells none)
-            stopped_watching(session, message.get("ended"), trio.current_time())
+            now, hold = trio.current_time(), offer_s(self.lobby)
+            stopped_watching(session, message.get("ended"), now, message["table"], hold)
 
     def tell_seats_kept(self) -> None:
         """This worker stops (SIGTERM, its grace over): its players seated at another
@@ -1613,7 +1614,8 @@ class Node:
             if table.id in session.observing and self.lobby.tables.get(table.id) is None:
                 session.observing.discard(table.id)
                 ended = table.now.match_id if table.now is not None and why is None else None
-                stopped_watching(session, ended, trio.current_time())
+                now, hold = trio.current_time(), offer_s(self.lobby)
+                stopped_watching(session, ended, now, table.id, hold)
                 touched = True
             if touched and why is not None:
                 said = phrase(Msg.TABLE_CLOSES, table=table.id, reason=why)
