@@ -195,3 +195,35 @@ async def test_state_after_a_forfeit_while_away_and_after_watching_says_the_matc
         await person.send("state")
         refused = await person.expect("error", code="not-seated")
         assert refused["text"] == "you sit at no table and observe none", refused
+
+
+async def test_a_player_who_forfeited_away_may_take_the_rematch_his_opponent_is_told_of(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A tryout, s47, asked whether bob's "'rematch' within 60 s plays again" was wrong
+    with ann gone by the away limit: it is right. Her absence is no disconnect during
+    the offer (that calls it off, docs/protocol.md §5.16): back within its 60 s, her
+    'rematch' is taken, and with bob's the rematch starts."""
+    port = await start_server(away_limit_ms=30_000)
+    await register("ann", "pw")
+    ann = await connect.machine(port, "ann", "pw")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="start")
+    await ann.aclose()
+    reminder = await bob.read_until(lambda line: "rematch" in line, timeout=100)
+    assert reminder == "'rematch' within 60 s plays again with the same players."
+    back = await connect.machine(port, "ann", "pw")
+    assert (await infos_so_far(back))[0].startswith("While you were away, your match")
+    await back.send("rematch")
+    assert (await back.expect("ok", cmd="rematch"))["waiting"] == "bob"
+    await bob.send("rematch")
+    seated = await back.expect("ok", cmd="sit")
+    assert seated["table"] != table
+    await back.expect("event", kind="start", players="bob,ann")
