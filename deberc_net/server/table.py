@@ -1301,6 +1301,12 @@ class Table:
                 and session.connection.tell is _TELL_ALL
             ):
                 send_state(self, session, seat)
+        # a watcher in the human style is shown whom the table waits for, as the seats
+        # not to act are: he read only the cards laid (a tryout, s47). A program reads
+        # to_act in the events' order (docs/protocol.md §6.3): nothing new.
+        for session in self.observers:
+            if session.connection.style == HUMAN and session not in self._seated:
+                send_state(self, session, None)
         self._ask()
 
     def _ask(self, now: float | None = None) -> None:
