@@ -63,6 +63,8 @@ class Msg(StrEnum):
     NOT_A_CALL = "not-a-call"
     # a line read as a call's word with the rest wrong ('igrayu zz'): its reason said
     NOT_A_CALL_WHY = "not-a-call-why"
+    NEAR_CALL_NOT_NOW = "near-call-not-now"  # a slip of a call not legal now ('скин')
+    NOT_A_CALL_HEAD = "not-a-call-head"  # NOT_A_CALL without 'Type help'
     UNREAD_HERE = "unread-here"  # an option's call at a table without the option
     UNREAD_CARD = "unread-card"
     UNREAD_SUIT = "unread-suit"
@@ -738,6 +740,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     # the English of each is the reason as protocol/vocabulary.py words it (the
     # machine style's text=, unchanged); protocol/refusals.py reads the reason back
     Msg.NOT_A_CALL_WHY: ("{why}. Type 'help' or 'calls'.", "{why}. Наберите help или calls."),
+    # a slip of a call that is not legal now: the call, and why not (a tryout, s47: only
+    # a legal call's slip was told the call meant)
+    Msg.NEAR_CALL_NOT_NOW: (
+        "{refused}. Did you mean {call}? Not now: {why}.",
+        "{refused}. Может быть, {call}? Сейчас нельзя: {why}.",
+    ),
+    Msg.NOT_A_CALL_HEAD: ("{reason}", "«{typed}» — не ход и не заявка"),
     Msg.UNREAD_HERE: (
         "not a table call here: {typed!r}",
         "«{typed}» за этим столом не ход и не заявка: так говорят за столами с другими"

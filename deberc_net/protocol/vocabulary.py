@@ -199,6 +199,9 @@ _SIMPLE = {
     C.BELLA: {"bella", "белла", "belote", "бела"},
     C.KONETS: {"konets", "конец", "claim", "301", "501", "1001", "кінець"},
 }
+# the calls said by a word alone: a slip of one is told the call, and why it is not
+# legal now if it is not (hints.py looks among the legal calls first)
+WORD_CALLS = (*_SIMPLE, C.IGRAYU)
 _PROKHODIT = {"prokhodit", "проходит", "passes", "yes", "проходить"}
 _IGRAYU = {"igrayu", "igraju", "играю", "play", "граю"}
 # Ukrainian: "терць", and after a count "терці", as seed 003 quotes the call: «два терці»

@@ -54,6 +54,7 @@ from deberc_net.protocol.refusals import refusal_phrase, unread_phrase
 from deberc_net.protocol.render import HUMAN, MACHINE, for_people, tagged_lines
 from deberc_net.protocol.said_back import said_back
 from deberc_net.protocol.vocabulary import (
+    WORD_CALLS,
     AmbiguousCall,
     AmbiguousRank,
     CallSyntaxError,
@@ -1564,6 +1565,16 @@ class Table:
             command = None
             if near is None and said.key != Msg.NOT_A_CALL_WHY:
                 command = command_hint(text, COMMANDS)
+            # a slip of a call not legal now ('скин' of «скинь»): that call named, with
+            # why not, where a legal call's slip was hinted and this one's got nothing
+            # (a tryout, s47)
+            if (
+                near is None
+                and command is None
+                and said.key == Msg.NOT_A_CALL
+                and self._near_call_not_now(session, text, legal, (reason, typed), seat)
+            ):
+                return
             if command in SECRET_COMMANDS:  # 'пароль OLD NEW', 'logn NAME PASSWORD':
                 typed = f"{typed.split()[0]} …"  # not read back (nor logged) whole
                 said = phrase(Msg.NOT_A_CALL, reason=f"not a table call: {typed!r}", typed=typed)
@@ -1578,6 +1589,41 @@ class Table:
             session.send(error)
         except Exception:
             self._unreadable(session, text)
+
+    def _near_call_not_now(
+        self,
+        session: Session,
+        text: str,
+        legal: Sequence[Call],
+        refused: tuple[str, str],
+        seat: int,
+    ) -> bool:
+        """Tell ``session`` the call ``text`` is a slip of, one not legal now, and why
+        not (``refused``: the reader's reason and the line said back); whether there was
+        one (none near, or two as near: nothing said)."""
+        match = self.match
+        if match is None:
+            return False
+        others = [Call(name) for name in WORD_CALLS if Call(name) not in legal]
+        near = hint(text, others, self.rules.call_aliases)
+        if near is None:
+            return False
+        token = near.token()
+        why = match.deal.why_not(seat, near)
+        names = match.names
+        reason = refusal_phrase(why.message, names, self.words)
+        told = phrase(
+            Msg.NEAR_CALL_NOT_NOW,
+            refused=phrase(Msg.NOT_A_CALL_HEAD, reason=refused[0], typed=refused[1]),
+            call=phrase(
+                Msg.CALL_WORD,
+                call=spoken_call(token, self.words),
+                ru=f"«{ru_call(token, self.words)}»",
+            ),
+            why=reason if reason is not None else for_people(why.message, names, self.words),
+        )
+        session.send(ev.Error("unknown-command", told.text(), said=told, words=self.words))
+        return True
 
     def _unreadable(self, session: Session, text: str) -> None:
         """Reading ``text`` raised where it should have said yes or no (a bug: logged,

@@ -1,0 +1,45 @@
+"""A slip of a call that is not legal now is told that call and why not (a tryout,
+s47): 'igraj' in one's bidding turn was told "Did you mean igrayu?", while 'скин' (a
+slip of «скинь», which answers 'pokazhi') got no word of the call meant."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Connector
+from .human import said_whole
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_slip_of_a_call_not_legal_now_names_it_and_why_not(
+    port: int, connect: Connector, lang: str
+) -> None:
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send(f"lang {lang}")
+    await ann.read_until(lambda x: x.startswith(("Language", "Язык")))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
+    await bob.send("sit 1")
+    await bob.expect("event", kind="start")
+    await ann.send("скин")
+    told = await said_whole(ann, ("Error", "Ошибка"))
+    if lang == "en":
+        assert told.startswith(
+            "Error (unknown-command): not a table call: 'скин'. Did you mean skin? Not now: "
+        ), told
+    else:
+        assert told.startswith(
+            "Ошибка (unknown-command): «скин» — не ход и не заявка. Может быть, «скинь»?"
+            " Сейчас нельзя: "
+        ), told
+    assert told.endswith("."), told
+    # a program is told it too, in its text=, with no hint= (hint= is a legal call)
+    await bob.send("skinn")
+    error = await bob.expect("error", code="unknown-command")
+    assert "hint" not in error, error
+    assert error["text"].startswith("not a table call: 'skinn'. Did you mean skin? Not now: ")
+    # a word near no call is told as before
+    await ann.send("qqqqq")
+    told = await said_whole(ann, ("Error", "Ошибка"))
+    assert "skin" not in told and "скинь" not in told, told
