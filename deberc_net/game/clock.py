@@ -26,8 +26,10 @@ class Clocks:
     away_limit_ms: int  # how long a seat is held for a player who is away
     max_timeouts: int  # timeouts in a row that lose the match
     # a seat is warned once when this much is left of its clock for a request (0: never),
-    # if its clock is longer than that
+    # if its clock is longer than that; a clock no longer than that, at half of it
+    # (``warning_left_ms``)
     warn_left_ms: int = 0
+    lag_ms: int = 0  # the lag allowance in each clock (and in ``warn_left_ms``)
     asked_at: float = attrs.field(init=False, default=0.0)
     waiting_for: int | None = attrs.field(init=False, default=None)  # whose clock runs
     stopped: bool = attrs.field(init=False, default=False)  # the match is over
@@ -103,9 +105,10 @@ class Clocks:
         if seat is not None:
             full = self.per_seat_ms[seat]
             due = self.asked_at + full / 1000
-            warn = self.warn_left_ms
-            if not self.warned and warn > 0 and full > warn:
-                due = min(due, self.asked_at + (full - warn) / 1000)
+            if not self.warned and self.warn_left_ms > 0:
+                warn = self.warning_left_ms(seat)
+                if warn > 0:
+                    due = min(due, self.asked_at + (full - warn - self.lag_ms) / 1000)
         if self.away_since:
             limit = self.away_limit_ms / 1000
             due = min(due, *[since + limit for since in self.away_since.values()])
@@ -140,10 +143,24 @@ class Clocks:
         seat = self.waiting_for
         if seat is None or self.warned or self.warn_left_ms <= 0:
             return math.inf
-        full = self.per_seat_ms[seat]
-        if full <= self.warn_left_ms:  # a clock this short is all warning
+        warn = self.warning_left_ms(seat)
+        if warn <= 0:
             return math.inf
-        return self.asked_at + (full - self.warn_left_ms) / 1000
+        return self.asked_at + (self.per_seat_ms[seat] - warn - self.lag_ms) / 1000
+
+    def warning_left_ms(self, seat: int) -> int:
+        """What is left of ``seat``'s clock, the lag allowance aside, when it is warned
+        (0: never): the warning, or for a clock no longer than that, half of it in whole
+        seconds (docs/protocol.md §11.1). A 5 s clock under a 10 s warning was all
+        warning and told none: its player forfeited never told (a tryout, s47); half
+        of it gives him time to act on the warning, as the warning does a longer one."""
+        warn = self.warn_left_ms
+        if warn <= 0:
+            return 0
+        full = self.per_seat_ms[seat]
+        if full > warn:
+            return warn - self.lag_ms
+        return (full - self.lag_ms) // 2 // 1000 * 1000
 
     def _away_deadline(self, seat: int) -> float:
         return self.away_since[seat] + self.away_limit_ms / 1000

@@ -265,6 +265,7 @@ class Table:
             warn_left_ms=config.clock_warning_ms + config.lag_ms
             if config.clock_warning_ms > 0
             else 0,
+            lag_ms=config.lag_ms,
         )
         if self.reserved is not None:
             # a board's players are away until they sit: one that never comes (hung, or
@@ -1998,7 +1999,7 @@ class Table:
         session = self._session(seat)
         if session is None or session.machine:
             return
-        left = self.config.clock_warning_ms // 1000
+        left = self.clocks.warning_left_ms(seat) // 1000  # (half a short clock)
         most = self.last_timeout(seat)
         if most is not None:
             said = phrase(Msg.CLOCK_WARNING_LAST, seconds=left, count=most)

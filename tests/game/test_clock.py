@@ -48,8 +48,10 @@ def test_a_seat_is_warned_once_a_request_when_its_warning_time_is_left() -> None
     assert c.take_warning(106.0) == 0
     assert c.take_warning(107.0) is None  # once
     assert c.deadline() == 110.0 and c.out_of_time(110.0) == 0
-    c.ask(1, now=110.0)  # a clock this short has no warning
-    assert c.deadline() == 114.0 and c.take_warning(113.9) is None
+    c.ask(1, now=110.0)  # a clock this short is warned at half of it (s47: none was)
+    assert c.warning_left_ms(1) == 2_000
+    assert c.deadline() == 112.0 and c.take_warning(111.9) is None
+    assert c.take_warning(112.0) == 1 and c.deadline() == 114.0
     c.ask(0, now=114.0)  # a new request to seat 0: warned again
     assert c.deadline() == 120.0 and c.take_warning(120.0) == 0
     c.stop()

@@ -98,13 +98,44 @@ async def test_a_person_is_warned_once_when_10_s_are_left(
     assert WARNING not in other.lines + await other.drain(1)
 
 
-async def test_no_warning_when_the_clock_is_no_longer_than_the_warning(
+async def test_a_clock_no_longer_than_the_warning_is_warned_at_half_of_it(
     start_server: Callable[..., Awaitable[int]],
     connect: Connector,
     virtual_clock: MockClock,
     jump_when_idle: None,
 ) -> None:
-    port = await start_server(human_clock_ms=30_000, clock_warning_ms=30_000)
+    """A tryout, s47: with a 5 s clock under the 10 s warning no warning came, and a
+    player lost the game to his timeouts never told. Such a clock is warned at half of
+    it (in whole seconds, the lag allowance on top): 2 s left of 5 s, 3 s into it; and
+    before the timeout that would lose the game, that too."""
+    port = await start_server(human_clock_ms=5_000, max_timeouts=2, lag_ms=500)
+    ann, bob = await people_at_a_table(port, connect)
+    asked_at = None
+    for person in (ann, bob):
+        await person.read_until(lambda line: line.startswith("Deal 1."))
+        asked_at = trio.current_time()
+    assert asked_at is not None
+    first = await ann.read_until(lambda x: x.startswith(("Your call", "Waiting for")))
+    to_act = ann if first.startswith("Your call") else bob
+    await to_act.read_until(lambda x: x == "2 s left to answer.", timeout=60)
+    assert trio.current_time() - asked_at == 3.0
+    made = await to_act.read_until(lambda x: "(by the clock)" in x, timeout=60)
+    assert trio.current_time() - asked_at == 5.5, made  # (the lag allowance on top)
+    ended = await ann.read_until(lambda x: x.startswith("Game over:"), timeout=600)
+    await bob.read_until(lambda x: x.startswith("Game over:"), timeout=60)
+    lost = ann if "(ann let" in ended else bob
+    assert _warnings(lost.lines)[-1] == (
+        "2 s left to answer: if the clock runs out now, the game is lost (2 in a row)."
+    ), lost.lines
+
+
+async def test_no_warning_when_half_the_clock_is_less_than_a_second(
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    port = await start_server(human_clock_ms=1_000)
     ann, bob = await people_at_a_table(port, connect)
     made = await ann.read_until(lambda x: "(by the clock)" in x, timeout=60)
     heard = ann.lines + bob.lines + await bob.drain(1)
@@ -146,7 +177,7 @@ def _warnings(lines: list[str]) -> list[str]:
     line wrapped at 80 columns goes on indented)."""
     out = []
     for i, line in enumerate(lines):
-        if line.startswith(("10 s left", "Осталось 10 с")):
+        if re.match(r"(\d+ s left|Осталось \d+ с)", line):
             more = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].startswith("  ") else ""
             out.append(f"{line} {more.strip()}".strip())
     return out
