@@ -252,13 +252,11 @@ async def test_library_bots_play_their_match_out_through_a_drain_and_the_rest_af
         ], lines
 
 
-@pytest.mark.timeout(60)
-async def test_a_library_bot_waiting_in_its_seek_as_the_drain_begins_says_so_and_ends_said(
+async def _drained_while_seeking(
     db_path: Path, connect: Connector, register: Any
-) -> None:
-    """The seek waiting as the drain begins is refused unasked (docs/protocol.md
-    §11.4a); the server, with no match to wait for, stops; the bot, its reconnects
-    none, ends with ``ServerNotBack``, the server's last word in it."""
+) -> tuple[list[str], list[ServerNotBack]]:
+    """A library bot (no reconnects) seeks; an admin drains the server, which, with no
+    match to wait for, stops: what the bot told, and the ``ServerNotBack`` it ended with."""
     await register("boss", "owners")
     told: list[str] = []
     seeking = trio.Event()
@@ -287,6 +285,17 @@ async def test_a_library_bot_waiting_in_its_seek_as_the_drain_begins_says_so_and
         with trio.fail_after(20):
             await stopped.wait()
         nursery.cancel_scope.deadline = trio.current_time() + 20  # (the bot's end)
+    return told, ended
+
+
+@pytest.mark.timeout(60)
+async def test_a_library_bot_waiting_in_its_seek_as_the_drain_begins_says_so_and_ends_said(
+    db_path: Path, connect: Connector, register: Any
+) -> None:
+    """The seek waiting as the drain begins is refused unasked (docs/protocol.md
+    §11.4a); the server, with no match to wait for, stops; the bot, its reconnects
+    none, ends with ``ServerNotBack``, the server's last word in it."""
+    told, ended = await _drained_while_seeking(db_path, connect, register)
     assert told == [
         f"the server says: {RESTARTS}",
         f"seek put off till the server's restart: {REFUSED}; waiting for it to close the"
@@ -324,34 +333,7 @@ async def test_a_library_bot_knows_the_drain_of_a_server_that_says_it_in_another
     said, and the end named the seek's refusal, not the stop."""
     for key, (_, russian) in list(MESSAGES.items()):
         monkeypatch.setitem(MESSAGES, key, (russian, russian))
-    await register("boss", "owners")
-    told: list[str] = []
-    seeking = trio.Event()
-
-    def watch(item: Event | View | Record) -> None:
-        if isinstance(item, Event) and item.tag == "ok" and item.get_str("cmd") == "seek":
-            seeking.set()
-
-    bot = Bot(lambda view: view.legal[0], "cleo", reconnects=0, tell=told.append, on_event=watch)
-    async with trio.open_nursery() as nursery:
-        stopped = trio.Event()
-        bot.port = await _serving(nursery, db_path, stopped)
-        ended: list[ServerNotBack] = []
-
-        async def play() -> None:
-            try:
-                await bot.run()
-            except ServerNotBack as exc:
-                ended.append(exc)
-
-        nursery.start_soon(play)
-        with trio.fail_after(20):
-            await seeking.wait()
-        boss = await connect.machine(bot.port, "boss", "owners")
-        await boss.send("drain")
-        with trio.fail_after(20):
-            await stopped.wait()
-        nursery.cancel_scope.deadline = trio.current_time() + 20  # (the bot's end)
+    told, ended = await _drained_while_seeking(db_path, connect, register)
     assert told == [
         f"the server says: {RU_RESTARTS}",
         f"seek put off till the server's restart: {RU_REFUSED}; waiting for it to close the"

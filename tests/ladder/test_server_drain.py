@@ -21,15 +21,15 @@ from tests.server.conftest import Connector
 from .helpers import LONG, kept_seatings, one_board_on, unlisted, withheld
 
 
-@pytest.mark.timeout(90)
-async def test_a_ladder_on_a_server_that_drains_stops_said_its_boards_released(
+async def _drained_under_a_ladder(
+    port: int,
     tmp_path: Path,
     db_path: Path,
-    start_server: Callable[..., Awaitable[int]],
     register: Callable[[str, str], Awaitable[None]],
     connect: Connector,
-) -> None:
-    port = await start_server(admins=["ladder-admin", "boss"])
+) -> tuple[subprocess.CompletedProcess[bytes], str]:
+    """A one-board ladder runs on the server at ``port``; once it has three seatings
+    kept, an admin drains the server: the ladder's process ended, and its stderr."""
     await register("ladder-admin", "pw-1")
     await register("boss", "owners")
     ended: list[subprocess.CompletedProcess[bytes]] = []
@@ -47,6 +47,19 @@ async def test_a_ladder_on_a_server_that_drains_stops_said_its_boards_released(
         await boss.expect("ok", cmd="drain")
     (done,) = ended
     err = done.stderr.decode()
+    return done, err
+
+
+@pytest.mark.timeout(90)
+async def test_a_ladder_on_a_server_that_drains_stops_said_its_boards_released(
+    tmp_path: Path,
+    db_path: Path,
+    start_server: Callable[..., Awaitable[int]],
+    register: Callable[[str, str], Awaitable[None]],
+    connect: Connector,
+) -> None:
+    port = await start_server(admins=["ladder-admin", "boss"])
+    done, err = await _drained_under_a_ladder(port, tmp_path, db_path, register, connect)
     assert done.returncode == 2, err
     said = (
         f"127.0.0.1:{port} drains for a restart (The server restarts once the running matches"
@@ -76,23 +89,7 @@ async def test_a_ladder_on_a_server_whose_drain_limit_cuts_its_games_releases_th
     running (``info server=stopping``): the ladder releases every board it started at
     once, nothing more being played there, and stops said, as above."""
     port = await start_server(admins=["ladder-admin", "boss"], drain_limit_ms=1)
-    await register("ladder-admin", "pw-1")
-    await register("boss", "owners")
-    ended: list[subprocess.CompletedProcess[bytes]] = []
-
-    async def ladder(task_status: trio.TaskStatus[trio.Process]) -> None:
-        ended.append(await one_board_on(port, tmp_path, "--deals", LONG, task_status=task_status))
-
-    async with trio.open_nursery() as nursery:
-        await nursery.start(ladder)
-        with trio.fail_after(30):
-            while kept_seatings(db_path) < 3:
-                await trio.sleep(0.05)
-        boss = await connect.machine(port, "boss", "owners")
-        await boss.send("drain")
-        await boss.expect("ok", cmd="drain")
-    (done,) = ended
-    err = done.stderr.decode()
+    done, err = await _drained_under_a_ladder(port, tmp_path, db_path, register, connect)
     assert done.returncode == 2, err
     assert err.startswith(f"deberc-net ladder: 127.0.0.1:{port} drains for a restart ("), err
     # (a drain begun between two games cuts none)
