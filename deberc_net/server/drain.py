@@ -23,6 +23,7 @@ from .table_messages import Stop
 if TYPE_CHECKING:
     from .lobby import Lobby
     from .session import Session
+    from .table import Table
 
 
 # how long an admin's 'drain' at a draining worker waits for the parent's word: written
@@ -159,3 +160,26 @@ class Drain:
             for t in self.lobby.tables.values()
             if not t.remote and t.match is not None and t.state is TableState.PLAYING
         ]
+
+    def elsewhere(self) -> list[str]:
+        """Under serve --workers, the matches at other workers' tables that players of
+        this one play (what ``over`` waits for besides ``playing``), for the log: each
+        match's id as its owner told it, or ``table N at worker W`` before it has (the
+        drain line listed only its own matches, though it waited for these too)."""
+        waited: dict[Table, None] = {}  # in order, each table once
+        for session in self.lobby.online.values():
+            table = session.table
+            if table is not None and table.remote and table.state is not TableState.WAITING:
+                waited[table] = None
+        return [_named(table) for table in waited]
+
+
+def _named(table: Table) -> str:
+    """Another worker's table as the drain's log line names its match."""
+    from .cluster.remote import RemoteTable  # (it imports the table, which imports this)
+
+    if isinstance(table, RemoteTable):
+        if table.now is not None:  # its match as its owner told it
+            return table.now.match_id
+        return f"table {table.id} at worker {table.owner}"
+    return f"table {table.id}"

@@ -324,7 +324,10 @@ def _begin_drain(server: Server, nursery: trio.Nursery, config: Config, **why: s
     lobby = server.lobby
     if server.stopping or not lobby.drain.begin():
         return False
-    lifecycle_log.info("drain", **why, matches=lobby.drain.playing())
+    # under serve --workers, its players' matches at other workers' tables too: it
+    # waits for those as for its own (Drain.over); a server of one process has none
+    drain = lobby.drain
+    lifecycle_log.info("drain", **why, matches=drain.playing(), elsewhere=drain.elsewhere())
     nursery.start_soon(_stop_when_drained, server, nursery, config)
     return True
 
@@ -356,7 +359,7 @@ async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Conf
     if server.stopping or not server.lobby.accepting:  # (a lost bus's stop: bus_lost.py)
         return
     if not drain.over():  # the limit: those still playing are cut, as by SIGTERM
-        lifecycle_log.info("drain_limit", matches=drain.playing())
+        lifecycle_log.info("drain_limit", matches=drain.playing(), elsewhere=drain.elsewhere())
         await _stop(server, nursery, config, phrase(Msg.DRAIN_LIMIT), reason="drain-limit")
         return
     lifecycle_log.info("drained")

@@ -62,6 +62,7 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
                 await ann.read_until(lambda x: is_event(x, "start"), 10)
                 await carl.send("new 2")
                 waiting = (await carl.expect("ok", cmd="sit"))["table"]
+                await until_listed(carl, "tables", "state=playing")  # (worker 1 heard it start)
                 workers.process.send_signal(signal.SIGUSR1)
                 await carl.read_until(
                     lambda x: x.startswith(f"info closed={waiting} text=Table {waiting} closes"), 10
@@ -83,6 +84,15 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
     assert events.count("drain") == 3  # the parent's, each worker's
     [parents] = [e for e in workers.events if e.get("event") == "drain" and "workers" in e]
     assert (parents["signal"], parents.get("admin")) == ("SIGUSR1", None)
+    # each worker's line lists what it waits for: worker 0 its match, worker 1 (none of
+    # its own) bob's there, not an empty list as if it had nothing to wait for
+    drains = {e["worker"]: e for e in workers.events if e.get("event") == "drain" and "worker" in e}
+    [match] = drains[0]["matches"]
+    assert (drains[0]["elsewhere"], drains[1]["matches"], drains[1]["elsewhere"]) == (
+        [],
+        [],
+        [match],
+    )
     assert events.count("worker_drained") == 2 and "worker_started" not in events[-10:]
     assert events[-1] == "stopped"
 
