@@ -192,7 +192,7 @@ async def run(
                     **config.web_off(),
                 )
             else:
-                # its server id: what the others' worker_lost lines call it ('lost')
+                # its server id: the others' worker_lost 'lost' and worker_left 'left' name it
                 pid, server_id = os.getpid(), store.server_id
                 # 'port': its own (its house bots'); 'shared_port': the players'
                 lifecycle_log.info(

@@ -1353,6 +1353,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "peers_awaited": "peers",
         "peers_unheard": "peers",
         "worker_lost": "lost how",
+        "worker_left": "left",
         "answer_late": "owner session",
         "connect": "conn peer",
         "proxy_header_not_listed": "peer reason",

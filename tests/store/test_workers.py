@@ -549,12 +549,12 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
     stopped = workers.pids[0]
     os.kill(stopped, signal.SIGTERM)
     with trio.fail_after(10):
-        while not any(e.get("event") == "worker_lost" for e in workers.events):
+        while not any(e.get("event") == "worker_left" for e in workers.events):
             await trio.sleep(0.1)
-    # the line names the lost one by its server id, which its worker_listening told
-    lost = next(e for e in workers.events if e.get("event") == "worker_lost")
+    # the line names the one gone by its server id, which its worker_listening told
+    left = next(e for e in workers.events if e.get("event") == "worker_left")
     listening = [e for e in workers.events if e.get("event") == "worker_listening"]
-    assert (lost["worker"], lost["lost"]) == (
+    assert (left["worker"], left["left"]) == (
         1,
         next(e["server"] for e in listening if e["worker"] == 0),
     )

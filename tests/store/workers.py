@@ -135,12 +135,15 @@ class SharedWorkers(Cluster):
     async def until_whole(self, found: dict[int, int], since: int) -> None:
         """Wait until each worker a test killed or stopped (its pid no longer as
         ``found``) has a replacement serving, and each loss has been heard
-        (``worker_lost`` in the log after ``since``): as the test found the cluster."""
+        (``worker_lost``, or ``worker_left`` for a stop, in the log after ``since``): as
+        the test found the cluster."""
         with trio.fail_after(30):
             while True:
                 gone = [w for w, pid in found.items() if self.pids[w] != pid or not _alive(pid)]
                 back = all(self.pids[w] != found[w] and _alive(self.pids[w]) for w in gone)
-                lost = sum(e.get("event") == "worker_lost" for e in self.events[since:])
+                lost = sum(
+                    e.get("event") in ("worker_lost", "worker_left") for e in self.events[since:]
+                )
                 if back and lost >= len(gone):
                     return
                 await trio.sleep(0.05)

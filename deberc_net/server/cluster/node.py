@@ -136,9 +136,10 @@ class HeldSeat:
 
 
 class Lost(StrEnum):
-    """How another worker went, as its ``worker_lost`` line says (docs/settings.md)."""
+    """How another worker went, as its ``worker_lost`` line says (docs/settings.md);
+    one that stopped is ``worker_left``."""
 
-    STOPPED = "stopped"  # its last word: a drain, a stop asked for
+    STOPPED = "stopped"  # its last word: a drain, a stop asked for (logged worker_left)
     SILENT = "silent"  # past server_dead_ms
     ENDED = "ended"  # its process, seen ended here
     REPLACED = "replaced"  # its successor said hello
@@ -1744,9 +1745,14 @@ class Node:
         leave the lobby, its players the list, and the seats they held here go away
         (their players told ``why``: by default, its server was lost). ``how``, for the
         log (Lost): the line was the same warning for a drained worker as for a dead
-        one."""
+        one. A stop it said (a drain's end, a rolling restart) is ``worker_left`` at
+        info: nothing to do, and an operator who alerts on warnings was paged for each
+        (an event of its own: each event is logged at one level, docs/settings.md)."""
         why = phrase(Msg.SERVER_LOST) if why is None else why
-        log.warning("worker_lost", lost=worker, how=str(how))
+        if how is Lost.STOPPED:
+            log.info("worker_left", left=worker)
+        else:
+            log.warning("worker_lost", lost=worker, how=str(how))
         self._heard_whole(worker)  # (not waited for at start-up)
         self.heard.pop(worker, None)
         self.tables_heard.pop(worker, None)
