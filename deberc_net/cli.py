@@ -288,6 +288,7 @@ def _serve_now(args: argparse.Namespace) -> int:
             return 2
         configure_logging("info")  # the parent's few lines (its port); workers use log_level
         _warn_of_a_known_seed(config)
+        _warn_of_proxies_for_everyone(config)
         try:
             return run_workers(config, args.workers, drains)
         except WorkersError as exc:  # the port (in use, a host unknown), or a worker's start-up
@@ -318,6 +319,7 @@ def _serve_now(args: argparse.Namespace) -> int:
         return 2
     configure_logging(config.log_level)
     _warn_of_a_known_seed(config)
+    _warn_of_proxies_for_everyone(config)
     stops = StopSignals()  # a second SIGTERM or SIGHUP does not cut the stop short
     stops.install()
     if drains:  # one came as the server started: its drain begins once it serves
@@ -350,6 +352,36 @@ def _warn_of_a_known_seed(config: Config) -> None:
         text="every match is dealt from the setting match_seed: once one match has"
         " ended, every later match's decks are known; never set it on a public server",
     )
+
+
+# what a proxies setting that lists every address does (docs/security.md)
+_EVERYONE_A_PROXY = {
+    "trusted_proxies": "every web client is believed on the address its X-Forwarded-For"
+    " names: anyone chooses his own, and every per-address web limit is void",
+    "game_proxies": "every connection to the game port must begin with a PROXY header:"
+    " every player who connects directly is refused (bad-proxy-header), and anyone who"
+    " sends one chooses his address",
+}
+
+
+def _warn_of_proxies_for_everyone(config: Config) -> None:
+    """``trusted_proxies`` or ``game_proxies`` with a network of every address
+    (``0.0.0.0/0``, ``::/0``) started without a word, though the one voids every
+    per-address web limit and the other refuses every direct player: the log says so
+    as the server starts, a line a setting naming the networks."""
+    from deberc_net.server.addresses import networks
+
+    for setting, why in _EVERYONE_A_PROXY.items():
+        listed: list[str] = getattr(config, setting)
+        every = [
+            value for value, net in zip(listed, networks(listed), strict=True) if not net.prefixlen
+        ]
+        if not every:
+            continue
+        import structlog
+
+        log = structlog.get_logger("deberc.server")
+        log.warning("proxies_everyone", setting=setting, networks=every, text=why)
 
 
 def _ladder_run(args: argparse.Namespace) -> int:

@@ -1393,6 +1393,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "drained": "workers",
         "matches_stopped": "matches",
         "match_seed_set": "text",
+        "proxies_everyone": "setting networks text",
         "stopped": "workers",
         "accept_failed": "error",
         "store_close_failed": "",
