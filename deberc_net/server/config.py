@@ -528,10 +528,10 @@ def setting_problem(name: str, value: object, *, in_code: bool = False) -> str |
         # (a part past 63 letters failed the start with a traceback, not a refusal)
         return "expects an address or a host name (at most 253 characters, 63 between dots)"
     if name in _PROXY_LISTS and isinstance(value, list):
-        wrong = next((item for item in value if not _is_network(item)), None)
-        if wrong is not None:
+        fault = next((f for f in map(_network_fault, value) if f is not None), None)
+        if fault is not None:
             such = 'IP addresses or networks such as "10.0.0.0/8" or "::1"'
-            return f"expects {such} ({shown(wrong)} is neither)"
+            return f"expects {such} ({fault})"
     if name == "admins" and isinstance(value, list):
         # a name no login can have ('boss, ana' as one string) would make nobody admin
         from deberc_net.server.names import valid_name
@@ -555,14 +555,22 @@ def _is_host(text: str) -> bool:
     return len(text) <= 253
 
 
-def _is_network(text: str) -> bool:
-    """An address or a network; one with host bits set ('10.0.0.1/8') is refused, not
-    widened: what it meant to trust is unclear."""
+def _network_fault(text: str) -> str | None:
+    """What is wrong with ``text`` as an address or a network, or None. One with host
+    bits set ('10.0.0.1/8') is refused, not widened: what it meant to trust is unclear;
+    its refusal says so and names the network it may have meant (it said 'neither an
+    address nor a network', and the operator looked for a typo)."""
     try:
         ipaddress.ip_network(text)
     except ValueError:
-        return False
-    return True
+        pass
+    else:
+        return None
+    try:
+        widened = ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return f"{shown(text)} is neither"
+    return f"{shown(text)} has host bits set: the network is {shown(str(widened))}"
 
 
 def cannot_listen(host: str, port: int | None, exc: OSError, *, web: bool = False) -> str:

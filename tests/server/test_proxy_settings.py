@@ -32,8 +32,12 @@ def _settings(tmp_path: Path, text: str) -> Path:
             'setting trusted_proxies expects IP addresses or networks such as "10.0.0.0/8" or'
             " \"::1\" ('nginx' is neither), not ['127.0.0.1', 'nginx']",
         ),
-        # host bits set: what it meant to trust is unclear, so it is not widened
-        ('trusted_proxies = ["10.0.0.1/8"]', "('10.0.0.1/8' is neither)"),
+        # host bits set: what it meant to trust is unclear, so it is not widened; the
+        # refusal names that, and the network (it said 'is neither', an operator's tryout)
+        (
+            'trusted_proxies = ["10.0.0.1/8"]',
+            "('10.0.0.1/8' has host bits set: the network is '10.0.0.0/8'), not ['10.0.0.1/8']",
+        ),
         ('game_proxies = "127.0.0.1"', "setting game_proxies expects a list of strings"),
         ("game_proxies = [true]", "setting game_proxies expects a list of strings"),
         (
@@ -42,7 +46,11 @@ def _settings(tmp_path: Path, text: str) -> Path:
             " \"::1\" ('stunnel' is neither), not ['127.0.0.1', 'stunnel']",
         ),
         ('game_proxies = ["127.0.0.1:7502"]', "('127.0.0.1:7502' is neither)"),
-        ('game_proxies = ["fd00::1/8"]', "('fd00::1/8' is neither)"),
+        (
+            'game_proxies = ["fd00::1/8"]',
+            "('fd00::1/8' has host bits set: the network is 'fd00::/8')",
+        ),
+        ('game_proxies = ["10.0.0.0/33"]', "('10.0.0.0/33' is neither)"),
     ],
 )
 def test_a_bad_proxy_setting_is_refused_naming_it(tmp_path: Path, line: str, said: str) -> None:
