@@ -231,6 +231,26 @@ def _same_ports(args: argparse.Namespace, port: int) -> str:
     )
 
 
+def _where_set(args: argparse.Namespace, said: str) -> str:
+    """``said`` (a refusal of serve's), an address it cannot listen on naming where its
+    settings came from: a flag, the settings file, a default, as a web face on the
+    game's port is said (_same_ports); its server said only which settings they are."""
+    from deberc_net.server.config import LISTEN_SETTINGS, listen_set_by
+
+    for web, settings in LISTEN_SETTINGS.items():
+        generic = f"; set by {listen_set_by(web)}"
+        if not said.endswith(generic):
+            continue
+        in_file = _set_in_file(args.config) if args.config else set()
+        given = {
+            name: flag if getattr(args, name) is not None else args.config
+            for name, flag in settings
+            if getattr(args, name) is not None or name in in_file
+        }
+        return f"{said.removesuffix(generic)}; set by {listen_set_by(web, given)}"
+    return said
+
+
 def _set_in_file(path: str) -> set[str]:
     """The settings the file at ``path`` gives (read again once ``Config.from_toml``
     has checked it: only to say where a value came from)."""
@@ -292,7 +312,7 @@ def _serve_now(args: argparse.Namespace) -> int:
         try:
             return run_workers(config, args.workers, drains)
         except WorkersError as exc:  # the port (in use, a host unknown), or a worker's start-up
-            print(f"deberc-net serve: {exc}", file=sys.stderr)
+            print(f"deberc-net serve: {_where_set(args, str(exc))}", file=sys.stderr)
             return 2
         except Exception as exc:
             # a broken plugin: the parent loads the rules its workers are forked with
@@ -333,7 +353,7 @@ def _serve_now(args: argparse.Namespace) -> int:
         cause = sole_exception(exc)
         if not isinstance(cause, OSError | StoreError | ListenError):
             raise
-        print(f"deberc-net serve: {cause}", file=sys.stderr)
+        print(f"deberc-net serve: {_where_set(args, str(cause))}", file=sys.stderr)
         return 2
     return 0
 

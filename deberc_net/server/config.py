@@ -7,6 +7,7 @@ import ipaddress
 import os
 import sys
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -578,9 +579,34 @@ def cannot_listen(host: str, port: int | None, exc: OSError, *, web: bool = Fals
     face's: ``web``, or ``--workers``' shared port), and which settings name it: an
     owner told 'cannot listen on 10.9.9.9:0 (web)' looked for the web face's address
     under host (docs/settings.md)."""
-    what, settings = (
-        (" (web)", "http_host and http_port (--http-host, --http-port)")
-        if web
-        else ("", "host and port (--host, --port)")
+    what = " (web)" if web else ""
+    return (
+        f"cannot listen on {host}:{port}{what}: {exc.strerror or exc}; set by {listen_set_by(web)}"
     )
-    return f"cannot listen on {host}:{port}{what}: {exc.strerror or exc}; set by {settings}"
+
+
+# the settings that name the address ``serve`` listens on, and their flags: the game
+# port's, the web face's
+LISTEN_SETTINGS = {
+    False: (("host", "--host"), ("port", "--port")),
+    True: (("http_host", "--http-host"), ("http_port", "--http-port")),
+}
+
+
+def listen_set_by(web: bool, given: Mapping[str, str] | None = None) -> str:
+    """Which settings name the address ``cannot_listen`` refuses: both, with their flags;
+    with ``given`` (where ``serve`` read each it was given: its flag, or the settings
+    file's path; a setting not in it was its default), where each came from, two from
+    one file said once. A port from the settings file was said 'set by host and port
+    (--host, --port)', and an operator looked for a flag he had not given."""
+    (host, host_flag), (port, port_flag) = LISTEN_SETTINGS[web]
+    if given is None:
+        return f"{host} and {port} ({host_flag}, {port_flag})"
+    came = [given.get(host), given.get(port)]
+    if came[0] is not None and came[0] == came[1] and not came[0].startswith("--"):
+        return f"{host} and {port} in {came[0]}"  # one file's
+    named = [
+        f"{name}'s default" if at is None else at if at.startswith("--") else f"{name} in {at}"
+        for name, at in zip((host, port), came, strict=True)
+    ]
+    return " and ".join(named)

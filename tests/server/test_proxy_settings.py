@@ -98,8 +98,9 @@ def test_serve_says_a_web_host_it_cannot_listen_on_in_one_line(
     assert main([*argv, "--config", str(path), "--db", str(db)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("deberc-net serve: cannot listen on 192.0.2.1:0 (web): "), err
-    # which settings the address is (an owner looked for it under host)
-    assert err.rstrip().endswith("; set by http_host and http_port (--http-host, --http-port)")
+    # which settings the address is (an owner looked for it under host), and where each
+    # came from (the port from the file was said as if by a flag)
+    assert err.rstrip().endswith(f"; set by --http-host and http_port in {path}"), err
     assert err.count("\n") == 1 and not db.exists()
 
 

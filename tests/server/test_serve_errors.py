@@ -49,13 +49,33 @@ def _said(done: subprocess.CompletedProcess[str]) -> str:
 def test_a_game_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", str(held_port), "--http-port", "off"))
     assert f"cannot listen on 127.0.0.1:{held_port}" in line and "in use" in line
-    assert line.endswith("; set by host and port (--host, --port)"), line
+    assert line.endswith("; set by host's default and --port"), line
     assert list(tmp_path.iterdir()) == []  # bound before the store: no database made
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_port_in_use_from_the_settings_file_names_the_file(
+    tmp_path: Path, held_port: int, workers: str
+) -> None:
+    """As the web face on the game's port is said: an operator's tryout, its port in
+    the settings file, was told 'set by host and port (--host, --port)' and looked for
+    a flag he had not given. (--workers' parent binds the port before the database.)"""
+    settings = tmp_path / "server.toml"
+    settings.write_text(f'[server]\nhost = "127.0.0.1"\nport = {held_port}\nhttp_port = "off"\n')
+    db = ["--db", "postgresql://nobody@127.0.0.1:1/none"] if workers == "2" else []
+    line = _said(_serve(tmp_path, "--config", str(settings), "--workers", workers, *db))
+    assert f"cannot listen on 127.0.0.1:{held_port}: " in line, line
+    assert line.endswith(f"; set by host and port in {settings}"), line
+    settings.write_text(f"[server]\nport = {held_port}\n")
+    flags = ["--config", str(settings), "--host", "127.0.0.1", "--http-port", "off"]
+    line = _said(_serve(tmp_path, *flags, "--workers", workers, *db))
+    assert line.endswith(f"; set by --host and port in {settings}"), line
 
 
 def test_a_web_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", "0", "--http-port", str(held_port)))
     assert f"cannot listen on 127.0.0.1:{held_port} (web)" in line and "in use" in line
+    assert line.endswith("; set by http_host's default and --http-port"), line
     assert list(tmp_path.iterdir()) == []
 
 
