@@ -454,6 +454,10 @@ class Login:
                 self.lobby.node.missed_told(name)
         elif not guest:  # his last match cut off by a stop (a restart forgot the above)
             self.lobby.spawner.start_soon(self.lobby.cut_off.tell, session, name)
+        # a rematch on offer for him still (away as his match ended): to the name's owner,
+        # as the notice above (a guest's name is anyone's once he has gone)
+        if table is None and (not guest or missed is not None):
+            self.lobby.rematches.tell_back(session)
         if table is not None:
             session.table = table  # at once: 'new' or 'seek' right after must see the seat
             # its state answers the login, before the next line (docs/protocol.md §2.3;

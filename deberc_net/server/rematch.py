@@ -333,6 +333,27 @@ class Rematches:
         if not waiting:
             self._start(offer)
 
+    def tell_back(self, session: Session) -> None:
+        """``session`` has logged in at no table: an offer that stands for him (he was
+        away as his match ended, even by the away limit's forfeit, docs/protocol.md
+        §5.16) is told him, or he could only find out by typing 'rematch' (s47). A
+        person is told it is on offer, with the seconds left; anyone, the 'rematch' line
+        an ask sent while he was away (a program's word of an offer: it missed the
+        match-end's rematch_s=, and no line says an offer nobody asked)."""
+        name = session.name
+        offer = self.offers.get(name_key(name)) if name is not None else None
+        if offer is None or name is None or not offer.open or offer.refusal is not None:
+            return
+        if name_key(name) in offer.off:
+            return
+        left = int(offer.deadline - trio.current_time())  # rounded down, as told_s
+        if left < 1:
+            return
+        if not session.machine:
+            session.send(ev.info(phrase(Msg.REMATCH_OFFERED, seconds=left)))
+        if any(not session.ignores(name_key(n)) for n in offer.asked):  # as told then
+            session.send(self._event(offer))
+
     def drain(self) -> None:
         """The server drains (drain.py): every offer open is off, its askers told (a
         'rematch' would be refused now)."""

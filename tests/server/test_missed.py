@@ -10,6 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
+import pytest
 import trio
 from trio.testing import MockClock
 
@@ -20,7 +21,7 @@ from deberc_net.server.store import open_store
 from deberc_net.server.table import Table
 from deberc_net.testing import build_ruleset, rule_book
 
-from .client import infos_so_far
+from .client import LineClient, infos_so_far
 from .conftest import Connector, make_config
 
 StartServer = Callable[..., Awaitable[int]]
@@ -227,3 +228,147 @@ async def test_a_player_who_forfeited_away_may_take_the_rematch_his_opponent_is_
     seated = await back.expect("ok", cmd="sit")
     assert seated["table"] != table
     await back.expect("event", kind="start", players="bob,ann")
+
+
+async def _forfeited_away(
+    start_server: StartServer, connect: Connector, register: Register
+) -> tuple[int, int, LineClient]:
+    """ann's match with bob lost by her absence (away limit 30 s): the port, the table,
+    and bob (human style, told the rematch is on offer)."""
+    port = await start_server(away_limit_ms=30_000)
+    await register("ann", "pw")
+    ann = await connect.machine(port, "ann", "pw")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    table = int((await ann.expect("ok", cmd="sit"))["table"])
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="start")
+    await ann.aclose()
+    reminder = await bob.read_until(lambda line: "rematch" in line, timeout=100)
+    assert reminder == "'rematch' within 60 s plays again with the same players."
+    return port, table, bob
+
+
+@pytest.mark.parametrize(
+    ("lang", "offered", "pending"),
+    [
+        (
+            "en",
+            "'rematch' within 40 s plays again with the same players.",
+            "Rematch of table {table} asked by bob, waiting for ann: 'rematch' to agree.",
+        ),
+        (
+            "ru",
+            "Реванш: наберите rematch в течение 40 с — сыграете снова тем же составом.",
+            "Реванш за столом {table} просят: bob; ждём: ann. Согласны — наберите rematch.",
+        ),
+    ],
+)
+async def test_a_player_back_after_an_away_forfeit_is_told_the_rematch_on_offer(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+    lang: str,
+    offered: str,
+    pending: str,
+) -> None:
+    """Back within the offer's 60 s, a person was told his match was lost, and not that
+    its rematch stands for him (docs/protocol.md §5.16): he could only find out by
+    typing 'rematch' (s47). Told at his login, with the seconds left, and that bob asked."""
+    port, table, bob = await _forfeited_away(start_server, connect, register)
+    virtual_clock.jump(20)
+    await bob.send("rematch")
+    await bob.read_until(lambda line: line.startswith("You ask for a rematch"))
+    ann = await connect.raw(port, "ann")
+    await ann.send(f"login ann pw lang={lang}")
+    assert await ann.read_until(lambda line: "rematch" in line, timeout=5) == offered
+    assert await ann.read_until(lambda line: True) == pending.format(table=table)
+    await ann.send("rematch")
+    await ann.read_until(lambda line: str(table + 1) in line, timeout=5)
+
+
+async def test_a_program_back_after_an_away_forfeit_is_told_no_offer_nobody_asked(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A program hears of an offer nobody asked from match-end's rematch_s= (§5.16),
+    which she missed: no line is made up for it at her login (none of the sentence)."""
+    port, _, _ = await _forfeited_away(start_server, connect, register)
+    quiet = await connect.machine(port, "ann", "pw")
+    assert [x for x in await infos_so_far(quiet) if "rematch" in x] == []
+    assert not [x for x in quiet.lines if x.startswith("rematch ")]
+    await quiet.aclose()  # (which calls the offer off: she left)
+
+
+async def test_a_program_back_after_an_away_forfeit_gets_the_rematch_line_it_missed(
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A program is told an offer's state by the 'rematch' line (docs/protocol.md
+    §5.16): the one bob's ask sent while ann was away comes at her login."""
+    port, table, bob = await _forfeited_away(start_server, connect, register)
+    await bob.send("rematch")
+    await bob.read_until(lambda line: line.startswith("You ask for a rematch"))
+    ann = await connect.machine(port, "ann", "pw")
+    told = await ann.expect("rematch")
+    assert told == {
+        "table": str(table),
+        "asked": "bob",
+        "waiting": "ann",
+        "off": "-",
+        "by": "-",
+        "text": f"Rematch of table {table} asked by bob, waiting for ann: 'rematch' to agree.",
+    }
+
+
+async def _guest_forfeited(start_server: StartServer, connect: Connector) -> tuple[int, str]:
+    """Guest ann's match with bob lost by her absence: the port, and her resume token."""
+    port = await start_server(away_limit_ms=30_000)
+    ann = await connect.machine(port, "ann")
+    assert ann.token is not None
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    table = int((await ann.expect("ok", cmd="sit"))["table"])
+    await bob.send(f"sit {table}")
+    await ann.expect("event", kind="start")
+    await ann.aclose()
+    await bob.read_until(lambda line: "rematch" in line, timeout=100)
+    return port, ann.token
+
+
+async def test_a_guest_back_with_his_token_is_told_his_rematch_on_offer(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    port, token = await _guest_forfeited(start_server, connect)
+    owner = await connect.raw(port, "ann")
+    await owner.send(f"login ann token={token}")
+    offered = await owner.read_until(lambda line: "rematch" in line, timeout=5)
+    assert offered == "'rematch' within 60 s plays again with the same players."
+
+
+async def test_one_who_took_a_guests_free_name_is_not_told_its_rematch_on_offer(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """A guest's name is anyone's once he has gone: one who takes it is not told its
+    rematch is on offer, as he is not told what its owner missed."""
+    port, _ = await _guest_forfeited(start_server, connect)
+    stranger = await connect.raw(port, "stranger")
+    await stranger.send("login ann")
+    await stranger.read_until(lambda line: line.startswith("Hello, ann"))
+    await stranger.send("ping")
+    await stranger.read_until(lambda line: line == "pong")
+    assert [x for x in stranger.lines if "rematch" in x] == []
