@@ -295,6 +295,13 @@ class Matchmaking:
         passed: list[Table] = []
         if self.open_table_for(settings, session, passed) is not None or not passed:
             return
+        self._say_passed(session, passed)
+
+    def _say_passed(self, session: Session, passed: list[Table]) -> None:
+        """``session``'s seek passes ``passed`` by: he is told why (by the one of them
+        that frees first), and each of them keeps that he was (``fill`` tells it once)."""
+        for table in passed:
+            table.passed_told.add(session)
         now = trio.current_time()
         ends = []
         for table in passed:
@@ -547,6 +554,9 @@ class Matchmaking:
         for seeker in [s for s in self.seekers if s.seeking == settings]:
             if self._kept_from(table, seeker):  # (kept_apart.py: he waits on, till then)
                 self._look_again_for([seeker], [table])
+                # why, as his own seek beside it says, once (s47: told nothing)
+                if not seeker.machine and seeker not in table.passed_told:
+                    self._say_passed(seeker, [table])
                 continue
             self.forget(seeker)
             self.promise(table, seeker, settings, sought=settings)

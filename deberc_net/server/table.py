@@ -177,6 +177,9 @@ class Table:
     # those whose Sits matchmaking posted here, not yet handled: on their way to a seat
     # (a seeker, or the opener of 'new')
     coming: list[Session] = attrs.field(init=False, factory=list)
+    # the people whose seek passes it by (kept apart from someone here) who were told
+    # why: once each, however often it is offered to the seekers (matchmaking.py)
+    passed_told: set[Session] = attrs.field(init=False, factory=set)
     # the game each seat's player sought, where matchmaking seated a seeker
     sought: dict[int, GameSettings] = attrs.field(init=False, factory=dict)
     # the address each seat's player came from (kept_apart.address_of): one whose

@@ -297,3 +297,44 @@ async def test_a_seek_given_back_that_passes_a_table_by_says_why_once(
     await bob.send("ping")
     await bob.read_until(lambda x: x == "pong")
     assert [x for x in bob.lines[mark:] if "passed over" in x] == []  # once
+
+
+async def test_a_seeker_waiting_when_a_table_he_is_kept_from_opens_is_told_why_once(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """ann left bob's match; bob seeks, nothing waits yet; then ann opens a table of his
+    game. It passes his seek by (docs/protocol.md §5.5) and he was told nothing: his
+    own seek and a seek given back say why, a table opened beside a waiting seek did
+    not (s47). He is told why, once: not again as its seat comes free again."""
+    port = await start_server()
+    ann = await connect.human(port, "ann")
+    bob = await connect.human(port, "bob")
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table"))
+    await bob.send("sit 1")
+    await bob.read_until(lambda x: x.startswith("The game starts"))
+    await ann.send("leave!")
+    await bob.read_until(lambda x: x.startswith("Game over"))
+    await bob.send("seek 3")
+    await bob.read_until(lambda x: x.startswith("Waiting for a moscow game for 3"))
+    mark = bob.pos
+    await ann.send("new 3")
+    await ann.read_until(lambda x: x.startswith("You sit at table 2"))
+    passed = await said_whole(bob, ("A table waiting for this game",))
+    assert passed == (
+        "A table waiting for this game is passed over: you and a player there were in a"
+        " match one of you left early, and 'seek' does not pair you again for 10 min"
+        " more. You wait for another player meanwhile, or 'new' opens a table of your"
+        " own."
+    )
+    # carl sits at ann's table and leaves it before it starts: its seat free again,
+    # the table is offered to the seekers again, bob passed by again, not told again
+    carl = await connect.machine(port, "carl")
+    await carl.send("sit 2")
+    await carl.expect("ok", cmd="sit")
+    await carl.send("leave")
+    await carl.expect("ok", cmd="leave")
+    await ann.read_until(lambda x: x.startswith("carl leaves seat"))
+    await bob.send("ping")
+    await bob.read_until(lambda x: x == "pong")
+    assert len([x for x in bob.lines[mark:] if "passed over" in x]) == 1
