@@ -7,6 +7,8 @@ import shlex
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from deberc_net.protocol.messages import game_for
+
 if TYPE_CHECKING:
     from .store import RunRow, UncountedRun
 
@@ -182,8 +184,8 @@ def verdict(s: Mapping[str, Any], words: Mapping[str, str] = FIGURE_WORDS) -> st
 
 def text(data: dict[str, Any]) -> str:
     lines = [
-        f"Ladder: {', '.join(data['bots'])}; {data['players']} players, {data['variant']}"
-        + (f" {' '.join(data['options'])}" if data["options"] else "")
+        f"Ladder: {', '.join(data['bots'])}; {_game(data['variant'], data['players'])}"
+        + (f" ({', '.join(data['options'])})" if data["options"] else "")
         + f"; {_boards(data)}, seed {data['seed']}, {data['schedule']}",
         # fixed decimals: the JSON's rounded figures drop trailing zeros (97.7, 78.89)
         f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in "
@@ -271,6 +273,12 @@ def text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _game(variant: str, players: int) -> str:
+    """A game named as the server names it: 'moscow for 2 players' (game_for), so a
+    ladder's table and the game port's say one game alike."""
+    return f"{variant} {game_for(players).text()}"
+
+
 def leaderboard(rows: list[dict[str, Any]], runs_pending: bool = False) -> str:
     """The ratings; with none, whether a run is on its way to them (one being played,
     or stopped) or none was ever started."""
@@ -283,7 +291,7 @@ def leaderboard(rows: list[dict[str, Any]], runs_pending: bool = False) -> str:
         if lines:
             lines.append("")
         lines += [
-            f"{variant}, {players} players:",
+            f"{_game(variant, players)}:",
             f"{'#':>3}  {'bot':<16} {'rating':>8} {'mu':>7} {'sigma':>6} {'games':>6}",
         ]
         for i, r in enumerate(ranked, 1):

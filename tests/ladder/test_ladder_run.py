@@ -129,7 +129,7 @@ def test_heuristic_beats_random_and_a_one_copy_ladder_is_deterministic(
     )
     assert table.returncode == 0, table.stderr
     lines = table.stdout.splitlines()
-    assert lines[0] == "moscow, 2 players:"  # each game its own leaderboard
+    assert lines[0] == "moscow for 2 players:"  # each game its own, named as the server does
     assert "heur" in lines[2] and "rand" in lines[3]  # the leaderboard, best first
     # (the text table above is the command's process; its JSON here, the same main)
     as_json = run_cli(["ladder", "table", "--db", str(first), "--json"])
@@ -512,7 +512,7 @@ def test_a_three_player_ladder_leaves_the_two_player_ratings_as_they_were(
     three = [(r["bot"], r["games"]) for r in after if r["players"] == 3]
     assert sorted(three) == [("heur", 12), ("rand", 12)]
     text = run_cli(["ladder", "table", "--db", str(db)]).stdout
-    assert "moscow, 2 players:" in text and "moscow, 3 players:" in text
+    assert "moscow for 2 players:" in text and "moscow for 3 players:" in text
 
 
 def test_ladder_runs_help_says_py_bots_play_in_memory() -> None:

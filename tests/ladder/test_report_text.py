@@ -253,3 +253,22 @@ def test_the_speed_is_said_with_one_decimal_every_run() -> None:
     for told, said in ((78.89, "78.9"), (97.7, "97.7"), (100, "100.0")):
         data["deals_per_second"], data["seconds"] = told, 12.35
         assert f"1 game (1 deal) in 12.3 s: {said} deals/s" in report.text(data)
+
+
+def test_a_game_is_named_as_the_server_names_it() -> None:
+    """The game port, the web and the server's ratings say 'moscow for 2 players'
+    (protocol/messages.py game_for); the ladder said 'moscow, 2 players:' and '2
+    players, moscow': the same words now, a plugin's count too."""
+    row = {"rating": 1.0, "mu": 25.0, "sigma": 8.0, "games": 2}
+    rows = [
+        {"bot": "a", "variant": "moscow", "players": 2, **row},
+        {"bot": "a", "variant": "kharkov", "players": 3, **row},
+        {"bot": "a", "variant": "moscow", "players": 5, **row},
+    ]
+    heads = [x for x in report.leaderboard(rows).splitlines() if x.endswith(":")]
+    assert heads == ["moscow for 2 players:", "kharkov for 3 players:", "moscow for 5 players:"]
+    pair = PairStats("a", "b", 2)
+    pair.add((1, ("a", "b")), 10, 0)
+    summary = _summary(pair) | {"options": ["to-301"]}
+    first = report.text(summary).splitlines()[0]
+    assert first.startswith("Ladder: a, b; moscow for 2 players (to-301); 1 board"), first
