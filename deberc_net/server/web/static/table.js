@@ -438,8 +438,13 @@
   function onLine(line) {
     window.debercLines.push(line);
     const { tag, fields } = parse(line);
-    // the table tells its observers why it closes ('Table 3 closes: SIGTERM received.')
-    if (tag === "info" && /^Table \d+ closes: /.test(fields.text || "")) {
+    // the table tells its observers why it closes ('info closed=3 text=Table 3 closes:
+    // SIGTERM received.'): known by its field, as a program knows it (docs/protocol.md
+    // §11.4), not its English words; by them only from a worker of before the field
+    // (s46), under a rolling restart (docs/scaling.md)
+    const closed = fields.closed !== undefined
+      ? /^\d+$/.test(fields.closed) : /^Table \d+ closes: /.test(fields.text || "");
+    if (tag === "info" && closed && fields.text) {
       st.closes = closesText(fields.text);
     }
     if (tag === "info" && /^\d+$/.test(fields.rematch || "")) showRematch(fields.rematch);
