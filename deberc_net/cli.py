@@ -385,23 +385,38 @@ _EVERYONE_A_PROXY = {
 
 
 def _warn_of_proxies_for_everyone(config: Config) -> None:
-    """``trusted_proxies`` or ``game_proxies`` with a network of every address
-    (``0.0.0.0/0``, ``::/0``) started without a word, though the one voids every
-    per-address web limit and the other refuses every direct player: the log says so
-    as the server starts, a line a setting naming the networks."""
-    from deberc_net.server.addresses import networks
-
+    """``trusted_proxies`` or ``game_proxies`` whose networks cover every address of a
+    family (``0.0.0.0/0``, ``::/0``, or halves that add up to one: ``0.0.0.0/1`` and
+    ``128.0.0.0/1``) started without a word, though the one voids every per-address web
+    limit and the other refuses every direct player: the log says so as the server
+    starts, a line a setting naming the networks that cover it."""
     for setting, why in _EVERYONE_A_PROXY.items():
-        listed: list[str] = getattr(config, setting)
-        every = [
-            value for value, net in zip(listed, networks(listed), strict=True) if not net.prefixlen
-        ]
+        every = _covering_every_address(getattr(config, setting))
         if not every:
             continue
         import structlog
 
         log = structlog.get_logger("deberc.server")
         log.warning("proxies_everyone", setting=setting, networks=every, text=why)
+
+
+def _covering_every_address(listed: list[str]) -> list[str]:
+    """The values of ``listed`` (a proxies setting) that cover every address of a family
+    together (those not inside another listed network); none if no family is covered."""
+    import ipaddress
+
+    from deberc_net.server.addresses import networks
+
+    every: list[str] = []
+    for version in (4, 6):
+        family = [
+            (v, n) for v, n in zip(listed, networks(listed), strict=True) if n.version == version
+        ]
+        nets = [n for _, n in family]
+        if any(not net.prefixlen for net in ipaddress.collapse_addresses(nets)):  # type: ignore[type-var]
+            # (the networks that make the cover: one inside another listed says nothing)
+            every += [v for v, n in family if not any(n != m and n.subnet_of(m) for m in nets)]  # type: ignore[arg-type]
+    return every
 
 
 def _ladder_run(args: argparse.Namespace) -> int:
