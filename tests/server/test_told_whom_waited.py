@@ -258,13 +258,19 @@ async def test_a_seek_passed_over_for_the_others_address_says_so_plainly(
     )
 
 
-async def test_a_seek_given_back_that_passes_a_table_by_says_why_once(
+# a seek passed over beside a table of someone a leave keeps him apart from, in English
+PASSED_FOR_A_LEAVE = (
+    "A table waiting for this game is passed over: you and a player there were in a"
+    " match one of you left early, and 'seek' does not pair you again for 10 min"
+    " more. You wait for another player meanwhile, or 'new' opens a table of your"
+    " own."
+)
+
+
+async def _ann_left_bobs_match(
     start_server: StartServer, connect: Connector
-) -> None:
-    """ann left bob's match, and her table of his game waits; grief opens another, where
-    bob's seek seats him, and leaves it in the first deal. bob's seek is given back,
-    first in line (docs/protocol.md §5.5), beside ann's table: he was told only that he
-    waits again (s47). He is told why that table is passed over, once."""
+) -> tuple[int, LineClient, LineClient]:
+    """ann opens a 2-player table, bob sits, ann leaves it at once: the port, ann, bob."""
     port = await start_server()
     ann = await connect.human(port, "ann")
     bob = await connect.human(port, "bob")
@@ -274,6 +280,17 @@ async def test_a_seek_given_back_that_passes_a_table_by_says_why_once(
     await bob.read_until(lambda x: x.startswith("The game starts"))
     await ann.send("leave!")
     await bob.read_until(lambda x: x.startswith("Game over"))
+    return port, ann, bob
+
+
+async def test_a_seek_given_back_that_passes_a_table_by_says_why_once(
+    start_server: StartServer, connect: Connector
+) -> None:
+    """ann left bob's match, and her table of his game waits; grief opens another, where
+    bob's seek seats him, and leaves it in the first deal. bob's seek is given back,
+    first in line (docs/protocol.md §5.5), beside ann's table: he was told only that he
+    waits again (s47). He is told why that table is passed over, once."""
+    port, ann, bob = await _ann_left_bobs_match(start_server, connect)
     await ann.send("new 2")
     await ann.read_until(lambda x: x.startswith("You sit at table 2"))
     await bob.send("seek 2")
@@ -287,12 +304,7 @@ async def test_a_seek_given_back_that_passes_a_table_by_says_why_once(
     await grief.expect("ok", cmd="leave")
     await bob.read_until(lambda x: x.startswith("grief left before the first deal ended"))
     passed = await said_whole(bob, ("A table waiting for this game",))
-    assert passed == (
-        "A table waiting for this game is passed over: you and a player there were in a"
-        " match one of you left early, and 'seek' does not pair you again for 10 min"
-        " more. You wait for another player meanwhile, or 'new' opens a table of your"
-        " own."
-    )
+    assert passed == PASSED_FOR_A_LEAVE
     mark = bob.pos  # (what came since, before the answer to a 'ping': §2.3)
     await bob.send("ping")
     await bob.read_until(lambda x: x == "pong")
@@ -306,27 +318,14 @@ async def test_a_seeker_waiting_when_a_table_he_is_kept_from_opens_is_told_why_o
     game. It passes his seek by (docs/protocol.md §5.5) and he was told nothing: his
     own seek and a seek given back say why, a table opened beside a waiting seek did
     not (s47). He is told why, once: not again as its seat comes free again."""
-    port = await start_server()
-    ann = await connect.human(port, "ann")
-    bob = await connect.human(port, "bob")
-    await ann.send("new 2")
-    await ann.read_until(lambda x: x.startswith("You sit at table"))
-    await bob.send("sit 1")
-    await bob.read_until(lambda x: x.startswith("The game starts"))
-    await ann.send("leave!")
-    await bob.read_until(lambda x: x.startswith("Game over"))
+    port, ann, bob = await _ann_left_bobs_match(start_server, connect)
     await bob.send("seek 3")
     await bob.read_until(lambda x: x.startswith("Waiting for a moscow game for 3"))
     mark = bob.pos
     await ann.send("new 3")
     await ann.read_until(lambda x: x.startswith("You sit at table 2"))
     passed = await said_whole(bob, ("A table waiting for this game",))
-    assert passed == (
-        "A table waiting for this game is passed over: you and a player there were in a"
-        " match one of you left early, and 'seek' does not pair you again for 10 min"
-        " more. You wait for another player meanwhile, or 'new' opens a table of your"
-        " own."
-    )
+    assert passed == PASSED_FOR_A_LEAVE
     # carl sits at ann's table and leaves it before it starts: its seat free again,
     # the table is offered to the seekers again, bob passed by again, not told again
     carl = await connect.machine(port, "carl")
