@@ -609,4 +609,6 @@ def listen_set_by(web: bool, given: Mapping[str, str] | None = None) -> str:
         f"{name}'s default" if at is None else at if at.startswith("--") else f"{name} in {at}"
         for name, at in zip((host, port), came, strict=True)
     ]
+    if web and came[0] is None:  # an unset http_host is no default of its own
+        named[0] = f"the game's host ({host} unset)"
     return " and ".join(named)

@@ -75,7 +75,8 @@ def test_a_port_in_use_from_the_settings_file_names_the_file(
 def test_a_web_port_in_use_is_one_line(tmp_path: Path, held_port: int) -> None:
     line = _said(_serve(tmp_path, "--port", "0", "--http-port", str(held_port)))
     assert f"cannot listen on 127.0.0.1:{held_port} (web)" in line and "in use" in line
-    assert line.endswith("; set by http_host's default and --http-port"), line
+    # an unset http_host is the game's host, not a default of its own
+    assert line.endswith("; set by the game's host (http_host unset) and --http-port"), line
     assert list(tmp_path.iterdir()) == []
 
 
