@@ -317,6 +317,7 @@ def finger_text(lines: Sequence[Line], lang: Lang = Lang.EN) -> list[str]:
             tuple(head.get_list("last")),
             bool(head.get_bool("house_bot")),
             bool(head.get_bool("never_rated")),
+            address=head.get_str("address"),
         ),
         lang,
     )

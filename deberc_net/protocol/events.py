@@ -242,6 +242,9 @@ class Finger:
     # told an admin only: the name's ban and running mute, as 'bans' and 'mutes' list them
     ban: Banned | None = None
     mute: MutedName | None = None
+    # told an admin only: the address of his connection, as its limits count it (an
+    # IPv6 one's /64), what 'ban ADDRESS' takes; None: not logged in, or not an admin's
+    address: str | None = None
 
 
 @attrs.frozen

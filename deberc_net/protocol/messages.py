@@ -493,6 +493,7 @@ class Msg(StrEnum):
     MUTE_LINE = "mute-line"
     FINGER_BANNED = "finger-banned"
     FINGER_MUTED = "finger-muted"
+    FINGER_ADDRESS = "finger-address"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
     IGNORE_DONE = "ignore-done"
     IGNORE_AGAIN = "ignore-again"
@@ -2226,6 +2227,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.FINGER_MUTED: (
         "  Muted by {admin}, {minutes} more min (till {until} UTC){why}.",
         "  Лишён слова: {admin}, ещё {minutes} мин (до {until} UTC){why}.",
+    ),
+    Msg.FINGER_ADDRESS: (
+        "  Connected from {address}.",
+        "  Подключён с адреса {address}.",
     ),
     Msg.IGNORE_DONE: (
         "You ignore {name}: his 'say', 'invite' and 'rematch' no longer reach you (he is"

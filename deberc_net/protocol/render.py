@@ -752,6 +752,8 @@ def _finger(e: ev.Finger, machine: bool) -> list[str]:
             fields.append(("house_bot", True))
         if e.never_rated:
             fields.append(("never_rated", True))
+        if e.address is not None:  # (an admin's)
+            fields.append(("address", e.address))
         out = [line("finger", fields), *(_rated_line(r) for r in e.ratings)]
         if e.ban is not None:  # (an admin's: the lines 'bans' and 'mutes' list)
             out += _bans(ev.Bans((e.ban,)))[1:]
@@ -790,6 +792,8 @@ def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
             why=why(m.reason),
         )
         out += _fit([said], "    ")
+    if e.address is not None:  # (told an admin only)
+        out.append(_say(lang, Msg.FINGER_ADDRESS, address=e.address))
     if not e.ratings:
         out.append(_say(lang, Msg.NOT_RATED))
     for r in e.ratings:

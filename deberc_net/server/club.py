@@ -233,8 +233,22 @@ class Club:
             shown = present.name
         here = online is not None or elsewhere
         unrated = house_bot and never_rated(name)  # not 'rated under this name'
+        address = None  # told an admin: the address 'ban ADDRESS' takes (§5.19)
+        if admin and online is not None:
+            address = online.address
+        elif admin and elsewhere and present is not None:
+            address = present.address
         finger = ev.Finger(
-            shown, registered, here, tuple(ratings), tuple(last), house_bot, unrated, ban, mute
+            shown,
+            registered,
+            here,
+            tuple(ratings),
+            tuple(last),
+            house_bot,
+            unrated,
+            ban,
+            mute,
+            address,
         )
         session.send(finger)
 

@@ -123,6 +123,9 @@ class Present:
     # here too): his name is his, for his token, till then (trio's clock)
     held_until: float = -math.inf
     login: LoginMark | None = None  # how it logged in there (None: told by an older worker)
+    # his connection's address, as its limits count it, told an admin's 'finger' (None:
+    # told by an older worker)
+    address: str | None = None
 
 
 @attrs.frozen
@@ -558,6 +561,7 @@ class Node:
                 "at": login.at,
                 "s": login.session,
                 "over": login.over,
+                "address": session.address,
             },
         )
 
@@ -1461,7 +1465,15 @@ class Node:
         )
         if rival is not None and _keeps(rival, there):
             return
-        self.present[key] = Present(name, worker, message["guest"], message["token"], login=there)
+        address = message.get("address")
+        self.present[key] = Present(
+            name,
+            worker,
+            message["guest"],
+            message["token"],
+            login=there,
+            address=address if isinstance(address, str) else None,
+        )
         if key in self.held_elsewhere:  # his seat told closed by a stall: that worker's now
             self._hand_held_seat(key, name, worker)
         if rival is not None and rival.fresh:  # a guest's claim there lost the race to
