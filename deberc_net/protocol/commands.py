@@ -193,17 +193,27 @@ COMMANDS: dict[str, CommandSpec] = {
         admins=True,
     ),
     "ban": CommandSpec(
-        "ban NAME [REASON]",
+        "ban NAME [REASON] | ban ADDRESS|NETWORK [MINUTES] [REASON]",
         "(admins) Keep a name from logging in (stored: a restart keeps it), telling the "
-        "reason; a player online under it is disconnected.",
+        "reason; a player online under it is disconnected. A word with '.', ':' or '/' "
+        "is an address (203.0.113.7, 2001:db8::1: its /64) or a network (203.0.113.0/24, "
+        "at most a /16; IPv6 a /32): its guests and new names may not log in for MINUTES "
+        "(default a day, at most a year), its registered players still may; 'finger "
+        "NAME' tells a player's.",
         "any",
         admins=True,
     ),
     "unban": CommandSpec(
-        "unban NAME", "(admins) Let a banned name log in again.", "any", admins=True
+        "unban NAME | unban ADDRESS|NETWORK",
+        "(admins) Let a banned name, or an address's guests, log in again.",
+        "any",
+        admins=True,
     ),
     "bans": CommandSpec(
-        "bans", "(admins) The banned names: by whom, since when, why.", "any", admins=True
+        "bans",
+        "(admins) The banned names and addresses: by whom, since (and till) when, why.",
+        "any",
+        admins=True,
     ),
     "mute": CommandSpec(
         "mute NAME [MINUTES] [REASON]",

@@ -600,8 +600,22 @@ class Banned:
 
 
 @attrs.frozen
+class AddressBanned:
+    """One banned address or network, as 'bans' lists it: by which admin, since and
+    till when (UTC), the minutes it has left (rounded up), why."""
+
+    address: str
+    admin: str
+    since: str
+    until: str
+    minutes: int
+    reason: str
+
+
+@attrs.frozen
 class Bans:
     bans: tuple[Banned, ...]
+    addresses: tuple[AddressBanned, ...] = ()  # (listed after the names)
 
 
 @attrs.frozen

@@ -494,6 +494,16 @@ class Msg(StrEnum):
     FINGER_BANNED = "finger-banned"
     FINGER_MUTED = "finger-muted"
     FINGER_ADDRESS = "finger-address"
+    ADDRESS_BAN_NOT_ADDRESS = "address-ban-not-address"
+    ADDRESS_BAN_HOST_BITS = "address-ban-host-bits"
+    ADDRESS_BAN_TOO_WIDE = "address-ban-too-wide"
+    ADDRESS_BAN_MINUTES = "address-ban-minutes"
+    ADDRESS_BAN_DONE = "address-ban-done"
+    ADDRESS_BAN_REFUSED = "address-ban-refused"
+    ADDRESS_UNBAN_DONE = "address-unban-done"
+    ADDRESS_NOT_BANNED = "address-not-banned"
+    ADDRESS_BANS_HEAD = "address-bans-head"
+    ADDRESS_BAN_LINE = "address-ban-line"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
     IGNORE_DONE = "ignore-done"
     IGNORE_AGAIN = "ignore-again"
@@ -2232,6 +2242,50 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "  Connected from {address}.",
         "  Подключён с адреса {address}.",
     ),
+    # 'ban ADDRESS|NETWORK' and 'unban ADDRESS|NETWORK' (server/banned_addresses.py)
+    Msg.ADDRESS_BAN_NOT_ADDRESS: (
+        "{usage}: {word} is neither an IPv4 or IPv6 address nor a network",
+        "{usage}: {word} — не адрес IPv4 или IPv6 и не сеть",
+    ),
+    Msg.ADDRESS_BAN_HOST_BITS: (
+        "{usage}: {word} has host bits set: the network is {network}",
+        "{usage}: в {word} за префиксом заданы разряды узла: сеть — {network}",
+    ),
+    Msg.ADDRESS_BAN_TOO_WIDE: (
+        "{usage}: {network} is too wide: a ban takes an IPv4 network of /16 or narrower,"
+        " an IPv6 one of /32 or narrower",
+        "{usage}: сеть {network} слишком широка: сеть IPv4 — не шире /16, IPv6 — не шире /32",
+    ),
+    Msg.ADDRESS_BAN_MINUTES: (
+        "{usage}: MINUTES from 1 to {most}",
+        "{usage}: МИНУТ от 1 до {most}",
+    ),
+    Msg.ADDRESS_BAN_DONE: (
+        "{address} is banned for {minutes} min: guests and new names may not log in from"
+        " it; registered players still may, and nobody logged in is disconnected.",
+        "С адреса {address} на {minutes} мин закрыт вход гостям и новым именам;"
+        " зарегистрированные игроки входят, как прежде, и никто не отключён.",
+    ),
+    # a guest's login or a new name's from a banned address (a member's is let in)
+    Msg.ADDRESS_BAN_REFUSED: (
+        "guests and new names may not log in from your address{why} (a registered player"
+        " logs in with his password)",
+        "с вашего адреса закрыт вход гостям и новым именам{why} (зарегистрированный игрок"
+        " входит со своим паролем)",
+    ),
+    Msg.ADDRESS_UNBAN_DONE: (
+        "Guests and new names may log in from {address} again.",
+        "С адреса {address} снова могут входить гости и новые имена.",
+    ),
+    Msg.ADDRESS_NOT_BANNED: (
+        "{address} is not banned ('bans' lists them)",
+        "адрес {address} не заблокирован (список — bans)",
+    ),
+    Msg.ADDRESS_BANS_HEAD: ("Banned addresses: {count}.", "Заблокировано адресов: {count}."),
+    Msg.ADDRESS_BAN_LINE: (
+        "  {address}: by {admin}, {minutes} more min (till {until} UTC){why}",
+        "  {address}: {admin}, ещё {minutes} мин (до {until} UTC){why}",
+    ),
     Msg.IGNORE_DONE: (
         "You ignore {name}: his 'say', 'invite' and 'rematch' no longer reach you (he is"
         " not told). 'unignore {name}' to hear him again.",
@@ -2483,6 +2537,8 @@ RU_PLACEHOLDERS: dict[str, str] = {
     "LEVEL": "УРОВЕНЬ",
     "REASON": "ПРИЧИНА",
     "MINUTES": "МИНУТ",
+    "ADDRESS": "АДРЕС",
+    "NETWORK": "СЕТЬ",
     "BOARD": "ДОСКА",
     "KEY": "КЛЮЧ",
 }
@@ -2638,9 +2694,13 @@ RU_COMMANDS: dict[str, str] = {
     "kick": "(для админов) Закрыть соединение игрока, сказав ему причину; его место "
     "ждёт его, как после любого обрыва, и он может войти снова.",
     "ban": "(для админов) Закрыть имени вход на сервер (хранится и после перезапуска), "
-    "с причиной, которую ему скажут; соединение под этим именем закрывается.",
-    "unban": "(для админов) Снова открыть имени вход.",
-    "bans": "(для админов) Заблокированные имена: кто, когда и за что.",
+    "с причиной, которую ему скажут; соединение под этим именем закрывается. Слово с «.», "
+    "«:» или «/» — адрес (203.0.113.7, 2001:db8::1: его /64) или сеть (203.0.113.0/24, "
+    "не шире /16; IPv6 — /32): гостям и новым именам с него закрыт вход на МИНУТ (по "
+    "умолчанию сутки, не больше года), зарегистрированным — нет; адрес игрока скажет "
+    "finger ИМЯ.",
+    "unban": "(для админов) Снова открыть вход имени или гостям с адреса.",
+    "bans": "(для админов) Заблокированные имена и адреса: кто, когда (и до каких пор) и за что.",
     "mute": "(для админов) Лишить игрока слова (say, invite) на МИНУТ (по умолчанию 60, "
     "не больше недели; хранится и после перезапуска).",
     "unmute": "(для админов) Вернуть игроку слово.",

@@ -562,21 +562,44 @@ def announced_lines(e: ev.Announced, lang: Lang = Lang.EN) -> list[str]:
 
 def bans_lines(e: ev.Bans, lang: Lang = Lang.EN) -> list[str]:
     if not e.bans:
-        return [_say(lang, Msg.BANS_NONE)]
-    out = [_say(lang, Msg.BANS_HEAD, count=len(e.bans))]
+        out = [_say(lang, Msg.BANS_NONE)]
+    else:
+        out = [_say(lang, Msg.BANS_HEAD, count=len(e.bans))]
     for b in e.bans:
         said = _say(
             lang, Msg.BAN_LINE, name=b.name, admin=b.admin, since=b.since, why=why(b.reason)
+        )
+        out += _fit([said], "    ")
+    if e.addresses:  # (none: no line, as before there were any)
+        out.append(_say(lang, Msg.ADDRESS_BANS_HEAD, count=len(e.addresses)))
+    for a in e.addresses:
+        said = _say(
+            lang,
+            Msg.ADDRESS_BAN_LINE,
+            address=a.address,
+            admin=a.admin,
+            minutes=a.minutes,
+            until=a.until,
+            why=why(a.reason),
         )
         out += _fit([said], "    ")
     return out
 
 
 def _bans(e: ev.Bans) -> list[str]:
-    out = [line("bans", [("count", len(e.bans))])]
+    out = [line("bans", [("count", len(e.bans)), ("addresses", len(e.addresses))])]
     for b in e.bans:
         told = [("name", b.name), ("by", b.admin), ("since", b.since)]
         out.append(line("ban", told, b.reason))
+    for a in e.addresses:
+        fields: list[tuple[str, str | int]] = [
+            ("address", a.address),
+            ("by", a.admin),
+            ("since", a.since),
+            ("until", a.until),
+            ("left", a.minutes),
+        ]
+        out.append(line("address-ban", fields, a.reason))
     return out
 
 

@@ -68,6 +68,7 @@ class Tag(enum.StrEnum):
     ANNOUNCE = "announce"
     BANS = "bans"
     BAN = "ban"
+    ADDRESS_BAN = "address-ban"
     MUTES = "mutes"
     MUTE = "mute"
 

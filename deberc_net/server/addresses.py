@@ -6,6 +6,7 @@ would be void against it."""
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterable
 
@@ -59,3 +60,22 @@ def plain_ip(text: str) -> Address | None:
 
 def listed(ip: Address, among: tuple[Network, ...]) -> bool:
     return any(ip in network for network in among)  # (another version's: never in)
+
+
+@functools.lru_cache(maxsize=4096)
+def _network(text: str) -> Network | None:
+    try:
+        return ipaddress.ip_network(text)
+    except ValueError:
+        return None
+
+
+def covers(banned: str, address: str) -> bool:
+    """Whether the network ``banned`` (an admin's ban, as listed: server/
+    banned_addresses.py) holds a connection's ``address`` (as its limits count it: an
+    IPv4 address, an IPv6 host's /64; the in-process link's name is no address, never
+    banned)."""
+    ban, client = _network(banned), _network(address)
+    if ban is None or client is None or ban.version != client.version:
+        return False
+    return client.subnet_of(ban)  # type: ignore[arg-type]

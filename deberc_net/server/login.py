@@ -166,7 +166,11 @@ class Login:
         self.arrivals.add(address, now)
         many = self.arrivals.count(address, now) > FEW_LOGINS
         async with self.arrival_turns.turn(int(many)):
-            arrival = await trio.to_thread.run_sync(self.lobby.store.arrival, name, ignored_most)
+            # (and, for a name with no account, a ban of the address: docs/protocol.md
+            # §5.19, read at each login as a name's ban is, so it holds on every worker)
+            arrival = await trio.to_thread.run_sync(
+                self.lobby.store.arrival, name, ignored_most, address
+            )
         banned = self.lobby.moderation.refusal_for(name, arrival.ban)
         if banned is not None:
             self.refused(session, name, banned)
@@ -190,6 +194,11 @@ class Login:
                 return
             # one player, one spelling: the account's, whatever case was typed now
             name, guest = arrival.spelling or name, False
+        elif arrival.address_ban is not None and name_key(name) not in self.lobby.accounts.admins:
+            # a guest, or a new name, from a banned address (a member was let in above)
+            refusal = self.lobby.moderation.address_refusal(arrival.address_ban)
+            self.refused(session, name, refusal, "address-banned")
+            return
         elif not accounts.new_name(name):  # not taken before, and no longer to be taken
             session.send(ev.error("bad-argument", phrase(accounts.new_name_refused(name))))
             return

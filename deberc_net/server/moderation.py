@@ -4,7 +4,10 @@ what, whom, why) and answered 'ok'; and 'drain' restarts the server once its run
 matches are over, as SIGUSR1 does (§11.4a: server/drain.py).
 
 A ban is the store's: it outlasts a restart, and every worker of serve --workers (and
-every server on one database) reads it at each login. A mute is checked at each 'say', so
+every server on one database) reads it at each login; a ban of an address or a network
+('ban 203.0.113.0/24', told from a name's by its shape: banned_addresses.py) too, read by
+each login of a name with no account (its guests and new names are refused, its members
+let in: login.py). A mute is checked at each 'say', so
 it is held in memory, told to the other workers over their bus (cluster/node.py), and
 written to the store, whence a server started anew takes those still running, and
 'mutes' lists them (the store's: every worker's, with their reasons). Every server looks
@@ -30,10 +33,17 @@ import trio
 
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import Command, number_word
-from deberc_net.protocol.messages import Msg, Phrase, phrase, why
+from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase, why
 
 from . import accounts
 from .accounts import name_key
+from .banned_addresses import (
+    ADDRESS_BAN_MINUTES,
+    ADDRESS_BAN_MOST_MINUTES,
+    about_an_address,
+    banned_network,
+)
+from .banned_addresses import listed as listed_network
 from .chat import refused_text
 from .drain import Asked
 from .house import PREFIX as HOUSE_PREFIX
@@ -41,11 +51,13 @@ from .session import Ending, Session, apart
 
 if TYPE_CHECKING:
     from .lobby import Lobby
-    from .store.base import Ban, StoredMute
+    from .store.base import AddressBan, Ban, StoredMute
 
 log = structlog.get_logger("deberc.admin")
 MUTE_MINUTES = 60  # a mute's length when the admin gives none
 MUTE_MOST_MINUTES = 7 * 24 * 60  # a week: a longer silence is a ban's business
+ADDRESS_BAN_USAGE = "ban ADDRESS|NETWORK [MINUTES] [REASON]"
+ADDRESS_UNBAN_USAGE = "unban ADDRESS|NETWORK"
 
 
 class Action(enum.StrEnum):
@@ -113,6 +125,9 @@ class Moderation:
 
     async def ban(self, session: Session, item: Command) -> None:
         admin = self._admin(session, item)
+        if admin is not None and about_an_address(item.rest):
+            await self._ban_address(session, admin, item)
+            return
         target = None if admin is None else self._target(session, item, "ban NAME [REASON]")
         if admin is None or target is None:
             return
@@ -134,6 +149,9 @@ class Moderation:
 
     async def unban(self, session: Session, item: Command) -> None:
         admin = self._admin(session, item)
+        if admin is not None and about_an_address(item.rest):
+            await self._unban_address(session, item)
+            return
         target = (
             None if admin is None else self._target(session, item, "unban NAME", admins_too=True)
         )
@@ -150,8 +168,67 @@ class Moderation:
     async def bans(self, session: Session, item: Command) -> None:
         if self._admin(session, item) is None:
             return
-        rows = await trio.to_thread.run_sync(self.lobby.store.bans)
-        session.send(ev.Bans(tuple(banned(b) for b in rows)))
+        store, now_s = self.lobby.store, time.time()
+
+        def read() -> tuple[list[Ban], list[AddressBan]]:
+            return store.bans(), store.address_bans(now_s)
+
+        names, addresses = await trio.to_thread.run_sync(read)
+        listed = tuple(banned_address(a, now_s) for a in addresses)
+        session.send(ev.Bans(tuple(banned(b) for b in names), listed))
+
+    async def _ban_address(self, session: Session, admin: str, item: Command) -> None:
+        """'ban ADDRESS|NETWORK [MINUTES] [REASON]': its guests and new names refused
+        (a registered player still logs in from it: a club behind one NAT), stored, so
+        that every worker and every server on the database refuses them at once (each
+        login reads it, as a name's ban: server/login.py)."""
+        word, _, rest = item.rest.strip().partition(" ")
+        network = banned_network(word, ADDRESS_BAN_USAGE)
+        if isinstance(network, Phrase):
+            session.send(ev.error("bad-argument", network))
+            return
+        reason = " ".join(rest.split())
+        minutes = ADDRESS_BAN_MINUTES
+        first, _, after = reason.partition(" ")
+        told_minutes = number_word(first)
+        if told_minutes is not None or _looks_like_minutes(first):  # MINUTES, the reason
+            minutes, reason = told_minutes or 0, after
+            if not 1 <= minutes <= ADDRESS_BAN_MOST_MINUTES:
+                usage = Usage(ADDRESS_BAN_USAGE)
+                told = phrase(Msg.ADDRESS_BAN_MINUTES, usage=usage, most=ADDRESS_BAN_MOST_MINUTES)
+                session.send(ev.error("bad-argument", told))
+                return
+        refused = refused_text(reason, ADDRESS_BAN_USAGE) if reason else None
+        if refused is not None:
+            session.send(refused)
+            return
+        shown = listed_network(network)
+        until_s = time.time() + minutes * 60
+        ban = functools.partial(self.lobby.store.ban_address, shown, admin, reason, until_s)
+        await self.lobby.writes.run(ban)
+        _logged(Action.BAN, session, shown, reason=reason, minutes=minutes)
+        said = phrase(Msg.ADDRESS_BAN_DONE, address=shown, minutes=minutes)
+        session.send(ev.ok("ban", said, (("address", shown), ("minutes", str(minutes)))))
+
+    async def _unban_address(self, session: Session, item: Command) -> None:
+        """'unban ADDRESS|NETWORK': the ban of that network (as 'bans' lists it, or an
+        address 'ban' took as it) lifted."""
+        words = item.rest.split()
+        if len(words) > 1:
+            session.send(ev.usage_error(ADDRESS_UNBAN_USAGE))
+            return
+        network = banned_network(words[0], ADDRESS_UNBAN_USAGE)
+        if isinstance(network, Phrase):
+            session.send(ev.error("bad-argument", network))
+            return
+        shown = listed_network(network)
+        lift = functools.partial(self.lobby.store.unban_address, shown, time.time())
+        if not await self.lobby.writes.run(lift):
+            session.send(ev.error("not-allowed", phrase(Msg.ADDRESS_NOT_BANNED, address=shown)))
+            return
+        _logged(Action.UNBAN, session, shown)
+        said = phrase(Msg.ADDRESS_UNBAN_DONE, address=shown)
+        session.send(ev.ok("unban", said, (("address", shown),)))
 
     async def mutes_listed(self, session: Session, item: Command) -> None:
         """The mutes still running, read from the store as 'bans' reads the bans: a mute
@@ -313,6 +390,12 @@ class Moderation:
         if ban is None or name_key(name) in self.lobby.accounts.admins:
             return None
         return ev.error("banned", phrase(Msg.BAN_REFUSED, name=name, why=why(ban.reason)))
+
+    @staticmethod
+    def address_refusal(ban: AddressBan) -> ev.Error:
+        """The refusal of a guest's login, or a new name's, from an address ``ban``
+        holds (a registered name's is let in: server/login.py)."""
+        return ev.error("banned", phrase(Msg.ADDRESS_BAN_REFUSED, why=why(ban.reason)))
 
     def mute_refusal(self, session: Session) -> ev.Error | None:
         """The refusal of a 'say' or an 'invite' of ``session`` while its name is muted;
@@ -512,6 +595,14 @@ def _logged(action: Action, admin: Session, target: str | None = None, **fields:
 def banned(ban: Ban) -> ev.Banned:
     """A stored ban as 'bans' lists it (and 'finger' tells an admin)."""
     return ev.Banned(ban.name, ban.admin, ban.since, ban.reason)
+
+
+def banned_address(ban: AddressBan, now_s: float) -> ev.AddressBanned:
+    """A stored ban of an address running at ``now_s`` as 'bans' lists it: its end in
+    UTC and the minutes left, rounded up."""
+    until = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ban.until_s))
+    left = math.ceil((ban.until_s - now_s) / 60)
+    return ev.AddressBanned(ban.network, ban.admin, ban.since, until, left, ban.reason)
 
 
 def muted_name(mute: StoredMute, now_s: float) -> ev.MutedName:

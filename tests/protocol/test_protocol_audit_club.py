@@ -927,7 +927,7 @@ async def test_bans_lists_the_oldest_first_a_ban_anew_from_now_in_either_style(
         [ok] = await lines_until_pong(boss, line)
         assert ok.startswith("ok cmd=ban "), ok
     head, *listed = await lines_until_pong(boss, "bans")
-    assert head == "bans count=2"
+    assert head == "bans count=2 addresses=0"
     # (the store keeps whole seconds, a tie in the order of the names): ann's second
     # ban replaced her first, its reason and its time, and is named as typed now
     bans = sorted((f["since"], f["name"], f["text"]) for _, f in map(fields, listed))

@@ -363,6 +363,7 @@ async def test_every_tag_3_2_lists_is_sent_with_its_fields_in_order(
     await told(boss, "mute bob 5 rude")
     await told(boss, "mutes")
     await told(boss, "ban eve cheat")
+    await told(boss, "ban 203.0.113.0/24 60 trolls")  # (an address-ban line too)
     await told(boss, "bans")
     await told(boss, "bogus")
     await told(bob, "ping")  # (told of his mute by now)

@@ -1,13 +1,21 @@
 """An admin against a troll with fresh guest names (docs/protocol.md §5.18, §5.19), over
 real TCP: 'finger NAME' tells an admin the address of the player's connection, as its
-limits count it (the client a listed proxy's PROXY header names)."""
+limits count it (the client a listed proxy's PROXY header names), and 'ban ADDRESS|
+NETWORK' refuses its guests and new names, not its members, till it runs out or
+'unban'; stored, so a restart keeps it."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
-from .client import LineClient, dial_from, log_in_machine, person_told
-from .conftest import Connector
+import structlog
+
+from deberc_net.server.store import open_store
+
+from .client import LineClient, dial_from, help_texts, log_in_machine, person_told
+from .conftest import Connector, make_config, running_server
 
 StartServer = Callable[..., Awaitable[int]]
 Register = Callable[[str, str], Awaitable[None]]
@@ -55,3 +63,230 @@ async def test_finger_tells_an_admin_the_address_a_players_limits_count_and_nobo
     await boss.read_until(lambda x: "human" in x)
     told = await person_told(boss, "finger bob")
     assert "  Connected from 203.0.113.7." in told, told
+
+
+async def _login_error(
+    port: int, connect: Connector, name: str, source: str, *secret: str
+) -> dict[str, str]:
+    """The refusal of ``name``'s login (``secret``: its password) from ``source``."""
+    client = await connect.raw(port, name, source)
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    await client.send(" ".join(("login", name, *secret)))
+    return await client.expect("error")
+
+
+async def _bans(boss: LineClient) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """'bans': its head and its address-ban lines."""
+    await boss.send("bans")
+    head = await boss.expect("bans")
+    lines = [await boss.expect("address-ban") for _ in range(int(head["addresses"]))]
+    return head, lines
+
+
+REFUSED = {
+    "code": "banned",
+    "text": "guests and new names may not log in from your address: a troll's guests (a"
+    " registered player logs in with his password)",
+}
+
+
+async def test_an_address_ban_refuses_guests_and_new_names_not_members_till_unban(
+    db_path: Path, connect: Connector, register: Register
+) -> None:
+    config = make_config(db_path, admins=["boss"])
+    await register("vera", "veras")  # a member of the club behind the banned address
+    async with running_server(config) as port:
+        boss = await _boss(port, connect, register)
+        troll = await connect.machine(port, "troll", source="127.0.0.2")
+        assert (await _finger(boss, "troll"))["address"] == "127.0.0.2"
+        with structlog.testing.capture_logs() as logs:
+            await boss.send("ban 127.0.0.2 30  a troll's   guests")
+            assert await boss.expect("ok", cmd="ban") == {
+                "cmd": "ban",
+                "address": "127.0.0.2",
+                "minutes": "30",
+                "text": "127.0.0.2 is banned for 30 min: guests and new names may not log in"
+                " from it; registered players still may, and nobody logged in is"
+                " disconnected.",
+            }
+            assert await _login_error(port, connect, "troll2", "127.0.0.2") == REFUSED
+            # a new name is refused as a guest is, before its password is hashed
+            registering = await _login_error(port, connect, "troll3", "127.0.0.2", "password1")
+            assert registering == REFUSED
+        [done] = [e for e in logs if e["event"] == "moderation"]
+        assert {k: done[k] for k in ("action", "admin", "target", "reason", "minutes")} == {
+            "action": "ban",
+            "admin": "boss",
+            "target": "127.0.0.2",
+            "reason": "a troll's guests",
+            "minutes": 30,
+        }
+        failed = [e for e in logs if e["event"] == "login_failed"]
+        assert failed and {e["reason"] for e in failed} == {"address-banned"}, failed
+        assert failed[0]["peer"].startswith("127.0.0.2:")
+        await connect.machine(port, "vera", "veras", source="127.0.0.2")  # a member: in
+        await connect.machine(port, "ann", source="127.0.0.3")  # another address: in
+        await troll.send("ping")  # logged in before: not disconnected
+        await troll.expect("ok", cmd="ping")
+        head, [listed] = await _bans(boss)
+        assert head == {"count": "0", "addresses": "1"}
+        assert list(listed) == ["address", "by", "since", "until", "left", "text"]
+        assert (listed["address"], listed["by"], listed["left"], listed["text"]) == (
+            "127.0.0.2",
+            "boss",
+            "30",
+            "a troll's guests",
+        )
+        until = time.strptime(listed["until"], "%Y-%m-%d_%H:%M:%S")  # UTC
+        assert abs(time.mktime(until) - time.mktime(time.gmtime()) - 30 * 60) < 60
+    async with running_server(config) as port:  # stored: a restart keeps it
+        assert await _login_error(port, connect, "troll4", "127.0.0.2") == REFUSED
+        boss = await connect.machine(port, "boss", "owners")
+        await boss.send("unban 127.0.0.2")
+        assert await boss.expect("ok", cmd="unban") == {
+            "cmd": "unban",
+            "address": "127.0.0.2",
+            "text": "Guests and new names may log in from 127.0.0.2 again.",
+        }
+        await connect.machine(port, "troll5", source="127.0.0.2")
+        assert await _error(boss, "unban 127.0.0.2") == {
+            "code": "not-allowed",
+            "text": "127.0.0.2 is not banned ('bans' lists them)",
+        }
+
+
+async def _error(client: LineClient, line: str) -> dict[str, str]:
+    await client.send(line)
+    return await client.expect("error")
+
+
+async def test_a_network_holds_its_addresses_and_an_ipv6_address_is_its_64(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    await boss.send("ban 203.0.113.0/24")
+    assert (await boss.expect("ok", cmd="ban"))["minutes"] == str(24 * 60)  # a day
+    await boss.send("ban 2001:db8::1 60 flooding")  # as the limits count it: its /64
+    assert (await boss.expect("ok", cmd="ban"))["address"] == "2001:db8::/64"
+    for source in ("203.0.113.99", "2001:db8::7"):
+        client = await _proxied_raw(connect, port, source)
+        await client.send("login newcomer")
+        assert (await client.expect("error"))["code"] == "banned", source
+    for source, name in (("203.0.114.1", "ann"), ("2001:db8:0:1::7", "bob")):  # outside
+        await _proxied(connect, port, source, name)
+    head, listed = await _bans(boss)
+    assert head == {"count": "0", "addresses": "2"}
+    assert {(b["address"], b["text"]) for b in listed} == {
+        ("203.0.113.0/24", ""),
+        ("2001:db8::/64", "flooding"),
+    }
+    await boss.send("unban 2001:db8::5")  # any address of the /64 names its ban
+    assert (await boss.expect("ok", cmd="unban"))["address"] == "2001:db8::/64"
+    await _proxied(connect, port, "2001:db8::7", "cid")
+
+
+async def _proxied_raw(connect: Connector, port: int, source: str) -> LineClient:
+    stream = await dial_from(PROXY, port)
+    version = 6 if ":" in source else 4
+    target = "::1" if version == 6 else "127.0.0.1"
+    await stream.send_all(f"PROXY TCP{version} {source} {target} 5555 7501\r\n".encode())
+    client = await LineClient.over(stream, source)
+    connect.clients.append(client)
+    await client.send("style machine")
+    await client.expect("ok", cmd="style")
+    return client
+
+
+async def test_a_bad_address_ban_is_refused_saying_why_and_changes_nothing(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    usage = "ban ADDRESS|NETWORK [MINUTES] [REASON]"
+    for line, text in (
+        (
+            "ban 10.0.0.0/8",
+            f"{usage}: 10.0.0.0/8 is too wide: a ban takes an IPv4 network"
+            " of /16 or narrower, an IPv6 one of /32 or narrower",
+        ),
+        (
+            "ban 2001:db8::/31",
+            f"{usage}: 2001:db8::/31 is too wide: a ban takes an IPv4"
+            " network of /16 or narrower, an IPv6 one of /32 or narrower",
+        ),
+        (
+            "ban 127.0.0.2/24",
+            f"{usage}: 127.0.0.2/24 has host bits set: the network is 127.0.0.0/24",
+        ),
+        (
+            "ban 127.0.0.x spam",
+            f"{usage}: 127.0.0.x is neither an IPv4 or IPv6 address nor a network",
+        ),
+        ("ban 127.0.0.2 0 spam", f"{usage}: MINUTES from 1 to 525600"),
+        ("ban 127.0.0.2 1e3 spam", f"{usage}: MINUTES from 1 to 525600"),
+        ("ban 127.0.0.2 525601", f"{usage}: MINUTES from 1 to 525600"),
+        (
+            "unban 127.0.0.x",
+            "unban ADDRESS|NETWORK: 127.0.0.x is neither an IPv4 or IPv6 address nor a network",
+        ),
+        ("unban 127.0.0.2 now", "unban ADDRESS|NETWORK"),
+        ("unban 127.0.0.2", "127.0.0.2 is not banned ('bans' lists them)"),
+    ):
+        assert (await _error(boss, line))["text"] == text, line
+    reason = await _error(boss, "ban 127.0.0.2 5 a\u202eb")  # as 'say' refuses a text
+    assert reason["text"].startswith(f"{usage}: no bidi controls"), reason
+    head, listed = await _bans(boss)
+    assert (head, listed) == ({"count": "0", "addresses": "0"}, [])
+    await connect.machine(port, "ann", source="127.0.0.2")  # nothing was banned
+    bob = await connect.machine(port, "bob")
+    assert (await _error(bob, "ban 127.0.0.2"))["code"] == "not-allowed"  # admins' own
+    # the argument's shape tells an address from a name, as 'help ban' says
+    told = " ".join(x.strip() for x in await help_texts(boss, "help ban"))
+    assert "ban ADDRESS|NETWORK [MINUTES] [REASON]" in told, told
+    assert "A word with '.', ':' or '/' is an address" in told, told
+
+
+async def test_an_address_ban_run_out_holds_no_more(
+    db_path: Path, start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # (its end is the store's, in seconds since the epoch, as a mute's: the virtual
+    # clock does not move it, so the ban is written as run out, the store's time seam)
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    store = open_store(db_path)
+    try:
+        store.ban_address("127.0.0.2", "boss", "spam", time.time() - 1)
+        store.ban_address("127.0.0.3", "boss", "spam", time.time() + 60)
+    finally:
+        store.close()
+    await connect.machine(port, "ann", source="127.0.0.2")
+    assert (await _login_error(port, connect, "bob", "127.0.0.3"))["code"] == "banned"
+    head, listed = await _bans(boss)
+    assert head["addresses"] == "1" and [b["address"] for b in listed] == ["127.0.0.3"]
+    assert (await _error(boss, "unban 127.0.0.2"))["code"] == "not-allowed"
+
+
+async def test_an_address_ban_in_words_and_in_russian(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    await boss.send("ban 127.0.0.2 5 spam")
+    await boss.expect("ok", cmd="ban")
+    await boss.send("style human")
+    await boss.read_until(lambda x: "human" in x)
+    told = await person_told(boss, "bans")
+    assert told[0] == "No name is banned.", told
+    assert told[1] == "Banned addresses: 1.", told
+    assert told[2].startswith("  127.0.0.2: by boss, 5 more min (till "), told
+    assert told[2].endswith(" UTC): spam"), told
+    russian = await connect.raw(port, "ru", "127.0.0.2")
+    await russian.send("login гость lang=ru")
+    refused = await russian.read_until(lambda x: x.startswith("Ошибка"))
+    refused += " " + (await russian.read_until(lambda _: True)).strip()  # (wrapped)
+    assert refused == (
+        "Ошибка (banned): с вашего адреса закрыт вход гостям и новым именам: spam"
+        " (зарегистрированный игрок входит со своим паролем)"
+    )

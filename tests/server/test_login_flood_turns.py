@@ -32,11 +32,13 @@ async def test_an_honest_login_goes_ahead_of_a_loop_of_logins(
     held: list[str] = []  # the flood's reads that reached their thread
     arrival = SQLiteStore.arrival
 
-    def held_arrival(store: SQLiteStore, name: str, ignored_most: int = 0) -> Arrival:
+    def held_arrival(
+        store: SQLiteStore, name: str, ignored_most: int = 0, address: str | None = None
+    ) -> Arrival:
         if name.startswith("flood"):
             held.append(name)
             let_go.acquire(timeout=30)
-        return arrival(store, name, ignored_most)
+        return arrival(store, name, ignored_most, address)
 
     monkeypatch.setattr(SQLiteStore, "arrival", held_arrival)
     flood = [await connect.raw(port, f"flood{i}", "127.0.0.2") for i in range(FLOOD)]

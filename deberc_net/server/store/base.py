@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import attrs
 
 from deberc_net.game.record_json import record_text, reseeded
+from deberc_net.server.addresses import covers
 
 DEAD_AFTER_S = 30.0  # a server silent this long is dead: its running matches are over
 
@@ -401,6 +402,20 @@ class Ban:
 
 
 @attrs.frozen
+class AddressBan:
+    """An address or a network whose guests and new names may not log in
+    (docs/protocol.md §5.19), as listed ('203.0.113.0/24': server/banned_addresses.py),
+    by which admin, since when ('YYYY-MM-DD HH:MM:SS', UTC), why ('' if no reason was
+    given) and till when (seconds since the epoch)."""
+
+    network: str
+    admin: str
+    since: str
+    reason: str
+    until_s: float
+
+
+@attrs.frozen
 class StoredMute:
     """A name whose 'say' and 'invite' are refused (docs/protocol.md §5.19) till
     ``until_s`` (seconds since the epoch), as it was muted, by which admin, and why;
@@ -428,6 +443,9 @@ class Arrival:
     # an unregistered name's look-alike: the spelling of a registered account whose
     # ``look_key`` is the name's (None: none, or the name is registered itself)
     looks_like: str | None = None
+    # an unregistered name's: the ban of an address or network that holds the login's
+    # address, if it was given (None: none, or the name is registered)
+    address_ban: AddressBan | None = None
 
     @property
     def registered(self) -> bool:
@@ -504,14 +522,37 @@ class Store(Protocol):
         """``name``'s ban, None if it is not banned."""
         ...
 
-    def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
+    def arrival(
+        self,
+        name: str,
+        ignored_most: int = 0,
+        address: str | None = None,
+        now_s: float | None = None,
+    ) -> Arrival:
         """``name``'s ban and its account's spelling, read together, and the first
         ``ignored_most`` names he ignores (the oldest: a list the store holds beyond
-        its bound, by two servers' changes at once, is read as the bound)."""
+        its bound, by two servers' changes at once, is read as the bound); a name with
+        no account, the ban of an address or network holding ``address`` that runs at
+        ``now_s`` (the time now if None)."""
         ...
 
     def bans(self) -> list[Ban]:
         """Every ban, the oldest first."""
+        ...
+
+    # bans of addresses (server/moderation.py)
+    def ban_address(self, network: str, admin: str, reason: str, until_s: float) -> None:
+        """Refuse guests and new names from ``network`` (as listed) till ``until_s``
+        (seconds since the epoch); one banned already is banned anew (and the bans run
+        out are forgotten)."""
+        ...
+
+    def unban_address(self, network: str, now_s: float) -> bool:
+        """Lift ``network``'s ban; False if it had none running at ``now_s``."""
+        ...
+
+    def address_bans(self, now_s: float) -> list[AddressBan]:
+        """The bans of addresses running at ``now_s``, the oldest first."""
         ...
 
     # mutes (server/moderation.py)
@@ -1108,6 +1149,31 @@ BANS = "SELECT name, admin, {since}, reason FROM bans ORDER BY since, key"
 
 def ban_row(row: tuple[Any, ...]) -> Ban:
     return Ban(str(row[0]), str(row[1]), str(row[2]), str(row[3]))
+
+
+# Bans of addresses (migration 25): the same SQL in both dialects, as the bans'. A row
+# whose end has passed means nothing and goes at the next ban
+ADDRESS_BAN = (
+    "INSERT INTO address_bans (network, admin, reason, until_s) VALUES ({p}, {p}, {p}, {p})"
+    " ON CONFLICT (network) DO UPDATE SET admin = excluded.admin,"
+    " reason = excluded.reason, until_s = excluded.until_s, since = {now}"
+)
+ADDRESS_BANS_RUN_OUT = "DELETE FROM address_bans WHERE until_s <= {p}"
+ADDRESS_UNBAN = "DELETE FROM address_bans WHERE network = {p} AND until_s > {p}"
+ADDRESS_BANS = (
+    "SELECT network, admin, {since}, reason, until_s FROM address_bans WHERE until_s > {p}"
+    " ORDER BY since, network"
+)
+
+
+def address_ban_row(row: tuple[Any, ...]) -> AddressBan:
+    return AddressBan(str(row[0]), str(row[1]), str(row[2]), str(row[3]), float(row[4]))
+
+
+def covering(bans: Iterable[AddressBan], address: str) -> AddressBan | None:
+    """The first of ``bans`` whose network holds ``address``, or None. (Matched here,
+    not by the query: an admin's list, a few rows, and SQLite has no network type.)"""
+    return next((b for b in bans if covers(b.network, address)), None)
 
 
 # Mutes: the same SQL in both dialects ({p}: the placeholder)

@@ -710,6 +710,32 @@ ALTER TABLE servers ADD COLUMN start_ticks INTEGER;
 ALTER TABLE servers ADD COLUMN boot TEXT, ADD COLUMN start_ticks BIGINT;
 """,
     ),
+    Migration(
+        25,
+        "addresses and networks banned by an admin, till when",
+        # one row a network as listed ('203.0.113.0/24', an IPv4 address bare: server/
+        # banned_addresses.py), whose guests and new names may not log in: the admin,
+        # his reason ('' if none), when, and its end in seconds since the epoch
+        # (docs/protocol.md §5.19); a row whose end has passed goes at the next ban
+        sqlite="""
+CREATE TABLE address_bans (
+    network TEXT PRIMARY KEY,
+    admin TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    since TEXT NOT NULL DEFAULT (datetime('now')),
+    until_s REAL NOT NULL
+);
+""",
+        postgres="""
+CREATE TABLE address_bans (
+    network TEXT PRIMARY KEY,
+    admin TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    since TIMESTAMPTZ NOT NULL DEFAULT now(),
+    until_s DOUBLE PRECISION NOT NULL
+);
+""",
+    ),
 )
 
 

@@ -24,6 +24,10 @@ import psycopg_pool
 from . import without_password
 from .base import (
     ADD_ACCOUNT,
+    ADDRESS_BAN,
+    ADDRESS_BANS,
+    ADDRESS_BANS_RUN_OUT,
+    ADDRESS_UNBAN,
     BAN,
     BAN_OF,
     BANS,
@@ -80,6 +84,7 @@ from .base import (
     UNBOARD_RUNNING,
     UNIGNORE,
     UNMUTE,
+    AddressBan,
     Arrival,
     Ban,
     PlayerRating,
@@ -87,10 +92,12 @@ from .base import (
     RatingResult,
     StoredMute,
     StoreError,
+    address_ban_row,
     ban_row,
     board_finishes,
     board_result,
     by_match,
+    covering,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -424,26 +431,57 @@ class PostgresStore:
             row = conn.execute(BAN_OF.format(p="%s", since=SINCE), (name_key(name),)).fetchone()
         return None if row is None else ban_row(tuple(row))
 
-    def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
+    def arrival(
+        self,
+        name: str,
+        ignored_most: int = 0,
+        address: str | None = None,
+        now_s: float | None = None,
+    ) -> Arrival:
         key = (name_key(name),)
         ignored: list[Any] = []
         alike: str | None = None
+        address_bans: list[Any] = []
         with self._pool.connection() as conn:
             ban = conn.execute(BAN_OF.format(p="%s", since=SINCE), key).fetchone()
             account = conn.execute("SELECT name FROM accounts WHERE key = %s", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
                 alike = _looks_like(conn, name)
+            if account is None and address is not None:  # (a member logs in from it)
+                query = ADDRESS_BANS.format(p="%s", since=SINCE)
+                when = time.time() if now_s is None else now_s
+                address_bans = conn.execute(query, (when,)).fetchall()
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="%s")
                 ignored = conn.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(tuple(ban))
         spelling = None if account is None else str(account[0])
-        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike)
+        rows = (address_ban_row(tuple(r)) for r in address_bans)
+        held = None if address is None else covering(rows, address)
+        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike, held)
 
     def bans(self) -> list[Ban]:
         with self._pool.connection() as conn:
             rows = conn.execute(BANS.format(since=SINCE)).fetchall()
         return [ban_row(tuple(r)) for r in rows]
+
+    # bans of addresses
+    def ban_address(self, network: str, admin: str, reason: str, until_s: float) -> None:
+        with self._pool.connection() as conn:
+            conn.execute(ADDRESS_BANS_RUN_OUT.format(p="%s"), (time.time(),))
+            row = (network, admin, reason, until_s)
+            conn.execute(ADDRESS_BAN.format(p="%s", now="now()"), row)
+
+    def unban_address(self, network: str, now_s: float) -> bool:
+        with self._pool.connection() as conn:
+            gone = conn.execute(ADDRESS_UNBAN.format(p="%s"), (network, now_s))
+            return gone.rowcount == 1
+
+    def address_bans(self, now_s: float) -> list[AddressBan]:
+        with self._pool.connection() as conn:
+            query = ADDRESS_BANS.format(p="%s", since=SINCE)
+            rows = conn.execute(query, (now_s,)).fetchall()
+        return [address_ban_row(tuple(r)) for r in rows]
 
     # mutes
     def mute(self, name: str, admin: str, reason: str, until_s: float) -> None:

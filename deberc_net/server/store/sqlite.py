@@ -25,6 +25,10 @@ import structlog
 
 from .base import (
     ADD_ACCOUNT,
+    ADDRESS_BAN,
+    ADDRESS_BANS,
+    ADDRESS_BANS_RUN_OUT,
+    ADDRESS_UNBAN,
     BAN,
     BAN_OF,
     BANS,
@@ -81,6 +85,7 @@ from .base import (
     UNBOARD_RUNNING,
     UNIGNORE,
     UNMUTE,
+    AddressBan,
     Arrival,
     Ban,
     PlayerRating,
@@ -88,10 +93,12 @@ from .base import (
     RatingResult,
     StoredMute,
     StoreError,
+    address_ban_row,
     ban_row,
     board_finishes,
     board_result,
     by_match,
+    covering,
     finished_match_row,
     game_row,
     highest_match_number,
@@ -643,26 +650,55 @@ class SQLiteStore:
             row = self._db.execute(BAN_OF.format(p="?", since=SINCE), (name_key(name),)).fetchone()
         return None if row is None else ban_row(row)
 
-    def arrival(self, name: str, ignored_most: int = 0) -> Arrival:
+    def arrival(
+        self,
+        name: str,
+        ignored_most: int = 0,
+        address: str | None = None,
+        now_s: float | None = None,
+    ) -> Arrival:
         key = (name_key(name),)
         ignored: list[Any] = []
         alike: str | None = None
+        address_bans: list[Any] = []
         with self._reading():
             ban = self._db.execute(BAN_OF.format(p="?", since=SINCE), key).fetchone()
             account = self._db.execute("SELECT name FROM accounts WHERE key = ?", key).fetchone()
             if account is None:  # a new name: a registered one it looks like
                 alike = self._looks_like(name)
+            if account is None and address is not None:  # (a member logs in from it)
+                query = ADDRESS_BANS.format(p="?", since=SINCE)
+                when = time.time() if now_s is None else now_s
+                address_bans = self._db.execute(query, (when,)).fetchall()
             if ignored_most > 0:
                 query = IGNORED_BY.format(p="?")
                 ignored = self._db.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(ban)
         spelling = None if account is None else str(account[0])
-        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike)
+        held = None if address is None else covering(map(address_ban_row, address_bans), address)
+        return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike, held)
 
     def bans(self) -> list[Ban]:
         with self._reading():
             rows = self._db.execute(BANS.format(since=SINCE)).fetchall()
         return [ban_row(r) for r in rows]
+
+    # bans of addresses
+    def ban_address(self, network: str, admin: str, reason: str, until_s: float) -> None:
+        with self._writing():
+            self._db.execute(ADDRESS_BANS_RUN_OUT.format(p="?"), (time.time(),))
+            row = (network, admin, reason, until_s)
+            self._db.execute(ADDRESS_BAN.format(p="?", now=NOW), row)
+
+    def unban_address(self, network: str, now_s: float) -> bool:
+        with self._writing():
+            gone = self._db.execute(ADDRESS_UNBAN.format(p="?"), (network, now_s))
+        return gone.rowcount == 1
+
+    def address_bans(self, now_s: float) -> list[AddressBan]:
+        with self._reading():
+            rows = self._db.execute(ADDRESS_BANS.format(p="?", since=SINCE), (now_s,)).fetchall()
+        return [address_ban_row(r) for r in rows]
 
     # mutes
     def mute(self, name: str, admin: str, reason: str, until_s: float) -> None:

@@ -1,0 +1,63 @@
+"""An admin's ban of an address or a network (docs/protocol.md §5.19): what 'ban' takes
+as one, and whether a connection's address is in it. It refuses guests and new names
+only (a club behind one NAT keeps its members), so it is told from a name's ban by the
+word's shape: a name has no '.', ':' or '/' (server/names.py), an address has one."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase
+from deberc_net.protocol.said_back import said_back
+
+from .addresses import IPV6_PREFIX, Network
+
+# the widest network one ban takes: wider, and a slip of the keys ('10.0.0.0/8')
+# refuses a whole provider's guests
+WIDEST_IPV4 = 16
+WIDEST_IPV6 = 32
+ADDRESS_BAN_MINUTES = 24 * 60  # its length when the admin gives none
+ADDRESS_BAN_MOST_MINUTES = 365 * 24 * 60  # a year: an address changes hands
+
+
+def about_an_address(rest: str) -> bool:
+    """Whether 'ban' or 'unban' followed by ``rest`` is about an address or a network:
+    its first word has a '.', a ':' or a '/', which no name has."""
+    words = rest.split(maxsplit=1)
+    return bool(words) and any(c in words[0] for c in ".:/")
+
+
+def banned_network(word: str, usage: str) -> Network | Phrase:
+    """``word`` as the network a ban holds, or why it is refused (after the command's
+    ``usage``). An IPv4 address is its own /32; an IPv6 one, or a network narrower than
+    a /64, is its /64, as its host's limits count it (server/addresses.py: one host has
+    a whole /64). A network with host bits set is refused, naming the one it may mean,
+    as the settings refuse it (config.py)."""
+    told = said_back(word)
+    try:
+        network: Network = ipaddress.ip_network(word)
+    except ValueError:
+        try:
+            meant = ipaddress.ip_network(word, strict=False)
+        except ValueError:
+            return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
+        return phrase(Msg.ADDRESS_BAN_HOST_BITS, usage=Usage(usage), word=told, network=str(meant))
+    if "%" in word:  # (a link-local's zone: no address a limit counts has one)
+        return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
+    if isinstance(network, ipaddress.IPv6Network):
+        mapped = network.network_address.ipv4_mapped
+        if mapped is not None and network.prefixlen == 128:  # as a dual-stack peer is taken
+            network = ipaddress.ip_network(mapped)
+        elif network.prefixlen > IPV6_PREFIX:
+            network = network.supernet(new_prefix=IPV6_PREFIX)
+    if network.prefixlen < (WIDEST_IPV4 if network.version == 4 else WIDEST_IPV6):
+        return phrase(Msg.ADDRESS_BAN_TOO_WIDE, usage=Usage(usage), network=str(network))
+    return network
+
+
+def listed(network: Network) -> str:
+    """A banned network as stored, listed and logged: an IPv4 address bare, any other
+    with its prefix ('203.0.113.0/24', '2001:db8::/64')."""
+    if network.version == 4 and network.prefixlen == 32:
+        return str(network.network_address)
+    return str(network)
