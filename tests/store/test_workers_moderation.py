@@ -1,7 +1,8 @@
 """An admin's moderation under ``serve --workers 2`` (docs/protocol.md §5.19, docs/
 scaling.md): an announcement, a mute, a kick and a ban made on one worker reach a
 player on the other, over the workers' bus; a ban, the store's, holds at a login on
-either worker; a mute, memory, is told again to a worker started anew, and 'mutes' on
+either worker, an address's as a name's, and 'finger' tells an admin the address of a
+player on the other worker; a mute, memory, is told again to a worker started anew, and 'mutes' on
 either worker lists it."""
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ async def test_an_admin_on_one_worker_reaches_players_on_the_other(
 ) -> None:
     store = open_store(postgres_url)
     set_password(store, "boss", "boss-secret-1")
+    set_password(store, "vera", "vera-secret-1")  # a member behind a banned address
     store.close()
     settings = tmp_path / "server.toml"
     settings.write_text(SETTINGS)
@@ -99,9 +101,36 @@ async def test_an_admin_on_one_worker_reaches_players_on_the_other(
                         "code": "banned",
                         "text": "bob is banned from this server: cheating",
                     }
+                await _an_address_ban_holds_at_the_other_worker_at_once(workers, boss, opened)
                 await _a_mute_outlives_a_workers_restart(workers, boss, opened)
             finally:
                 await close_all(opened)
+
+
+async def _an_address_ban_holds_at_the_other_worker_at_once(
+    workers: Workers, boss: LineClient, opened: list[LineClient]
+) -> None:
+    """An admin on worker 0 is told the address of a guest on worker 1 ('finger'), bans
+    it, and the next guest login from it on worker 1 is refused, with no wait: each
+    login reads the store (a member is let in); 'unban' there lets guests in again."""
+    troll = await workers.connect(1, "troll", source="127.0.0.2")
+    opened.append(troll)
+    await _online(boss, "troll")
+    await boss.send("finger troll")
+    assert (await boss.expect("finger"))["address"] == "127.0.0.2"  # told by his worker
+    await boss.send("ban 127.0.0.2 30 trolling")
+    await boss.expect("ok", cmd="ban", address="127.0.0.2")
+    again = await workers.reach(1, "troll-again", "127.0.0.2")
+    opened.append(again)
+    await again.send("style machine")
+    await again.send("login troll2")
+    refused = await again.expect("error")
+    assert refused["code"] == "banned", refused
+    assert refused["text"].startswith("guests and new names may not log in from your address")
+    opened.append(await workers.connect(1, "vera", "vera-secret-1", source="127.0.0.2"))
+    await boss.send("unban 127.0.0.2")
+    await boss.expect("ok", cmd="unban", address="127.0.0.2")
+    opened.append(await workers.connect(1, "troll3", source="127.0.0.2"))
 
 
 async def _a_mute_outlives_a_workers_restart(
