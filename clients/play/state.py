@@ -467,12 +467,20 @@ def _fold(state: TableState, line: Line) -> TableState:
         return _log(state, Said(f"{line.get_str('from')}{where}: {text}"))
     if tag == Tag.ANNOUNCE:  # an admin's (docs/protocol.md §5.19): marked as his
         return _log(state, state.say(T.ADMIN, name=line.get_str("from"), text=line.text or ""))
-    if tag == Tag.BANS:  # an admin's 'bans', then a line a ban
-        return _log(state, state.say(T.BANNED, count=line.get_str("count")))
+    if tag == Tag.BANS:  # an admin's 'bans', then a line a ban, then an address's each
+        count, addresses = line.get_str("count"), line.get_str("addresses")
+        if addresses is None or addresses == "0":  # (an older server's: no addresses=)
+            return _log(state, state.say(T.BANNED, count=count))
+        return _log(state, state.say(T.BANNED_ADDRESSES, count=count, addresses=addresses))
     if tag == Tag.BAN:
         why = f": {line.text}" if line.text else ""
         by = line.get_str("by")
         return _log(state, state.say(T.BANNED_BY, name=line.get_str("name"), by=by, why=why))
+    if tag == Tag.ADDRESS_BAN:
+        why = f": {line.text}" if line.text else ""
+        address, by, rest = line.get_str("address"), line.get_str("by"), line.get_str("left")
+        said = state.say(T.ADDRESS_BANNED_BY, address=address, by=by, left=rest, why=why)
+        return _log(state, said)
     if tag == Tag.MUTES:  # an admin's 'mutes', then a line a mute
         return _log(state, state.say(T.MUTED, count=line.get_str("count")))
     if tag == Tag.MUTE:

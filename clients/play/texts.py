@@ -101,6 +101,8 @@ class T(StrEnum):
     ADMIN = "admin"
     BANNED = "banned"
     BANNED_BY = "banned-by"
+    BANNED_ADDRESSES = "banned-addresses"
+    ADDRESS_BANNED_BY = "address-banned-by"
     MUTED = "muted"
     MUTED_BY = "muted-by"
     HERE = "here"
@@ -291,6 +293,14 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.ADMIN: ("*** {name} (admin): {text}", "*** {name} (администратор): {text}"),
     T.BANNED: ("banned names: {count}", "закрытых имён: {count}"),
     T.BANNED_BY: ("  {name} by {by}{why}", "  {name}: {by}{why}"),
+    T.BANNED_ADDRESSES: (
+        "banned names: {count}, addresses: {addresses}",
+        "закрытых имён: {count}, адресов: {addresses}",
+    ),
+    T.ADDRESS_BANNED_BY: (
+        "  {address} by {by}, {left} more min{why}",
+        "  {address}: {by}, ещё {left} мин{why}",
+    ),
     T.MUTED: ("muted names: {count}", "лишены слова: {count}"),
     T.MUTED_BY: (
         "  {name} by {by}, {left} more min{why}",

@@ -275,6 +275,26 @@ def test_an_admins_announcement_and_bans_go_to_the_log_marked_as_his() -> None:
     )
 
 
+def test_an_admins_address_bans_go_to_the_log_after_the_names() -> None:
+    state = fold_all(
+        [
+            "bans count=1 addresses=2",
+            "ban name=troll by=boss since=2026-12-01_20:00:00 text=spam",
+            "address-ban address=203.0.113.0/24 by=boss since=2026-12-01_20:00:00"
+            " until=2026-12-02_20:00:00 left=1440 text=fresh guest names",
+            "address-ban address=2001:db8::/64 by=chief since=2026-12-01_20:00:00"
+            " until=2026-12-01_21:00:00 left=60 text=",
+        ]
+    )
+    assert state.log[:4] == (
+        "banned names: 1, addresses: 2",
+        "  troll by boss: spam",
+        "  203.0.113.0/24 by boss, 1440 more min: fresh guest names",
+        "  2001:db8::/64 by chief, 60 more min",
+    )
+    assert fold_all(["bans count=0 addresses=0"]).log[:1] == ("banned names: 0",)
+
+
 def test_a_say_padded_to_wrap_sets_no_line_of_its_own_in_the_log() -> None:
     """A player's words, padded with blanks (or words) to wrap, once started a line of
     the pane as the admin's announcement or an error does ('*** boss (admin): …',
