@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import trio
 
-from deberc_net.server.addresses import limited_address
+from deberc_net.server.addresses import limited_address, span, within
 from deberc_net.server.local import LOCAL_ADDRESS
 from deberc_net.server.running import socket_peer
 
@@ -42,3 +42,17 @@ async def test_a_connection_over_ipv6_is_counted_by_its_network_and_logged_by_it
         client_port = client.socket.getsockname()[1]
     assert address == "::/64"
     assert peer == f"[::1]:{client_port}"  # ("::1:PORT" is an IPv6 address of its own)
+
+
+def test_a_banned_network_holds_the_addresses_limits_count_inside_it() -> None:
+    # an admin's 'ban ADDRESS|NETWORK' (docs/protocol.md §5.19) against a connection's
+    # address as its limits count it: an IPv4 address, an IPv6 host's /64
+    v4 = span(limited_address("203.0.113.7"))
+    v6 = span(limited_address("2001:db8:0:5::1"))
+    assert v4 is not None and v6 is not None
+    assert within(v4, "203.0.113.0/24") and within(v4, "203.0.113.7")
+    assert not within(v4, "203.0.114.0/24") and not within(v4, "203.0.113.8")
+    assert within(v6, "2001:db8::/48") and within(v6, "2001:db8:0:5::/64")
+    assert not within(v6, "2001:db8:0:6::/64") and not within(v6, "203.0.113.0/24")
+    assert not within(v4, "::/0") and not within(v4, "not a network")
+    assert span(LOCAL_ADDRESS) is None  # the in-process link's: no address, never banned

@@ -456,8 +456,7 @@ class PostgresStore:
                 ignored = conn.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(tuple(ban))
         spelling = None if account is None else str(account[0])
-        rows = (address_ban_row(tuple(r)) for r in address_bans)
-        held = None if address is None else covering(rows, address)
+        held = None if address is None else covering(address_bans, address)
         return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike, held)
 
     def bans(self) -> list[Ban]:

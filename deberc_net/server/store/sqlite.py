@@ -675,7 +675,7 @@ class SQLiteStore:
                 ignored = self._db.execute(query, (*key, ignored_most)).fetchall()
         ban_read = None if ban is None else ban_row(ban)
         spelling = None if account is None else str(account[0])
-        held = None if address is None else covering(map(address_ban_row, address_bans), address)
+        held = None if address is None else covering(address_bans, address)
         return Arrival(ban_read, spelling, tuple(str(r[0]) for r in ignored), alike, held)
 
     def bans(self) -> list[Ban]:
