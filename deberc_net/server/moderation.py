@@ -182,12 +182,12 @@ class Moderation:
         (a registered player still logs in from it: a club behind one NAT), stored, so
         that every worker and every server on the database refuses them at once (each
         login reads it, as a name's ban: server/login.py)."""
-        word, _, rest = item.rest.strip().partition(" ")
+        word, *rest = item.rest.split(maxsplit=1)  # (about_an_address: a word there)
         network = banned_network(word, ADDRESS_BAN_USAGE)
         if isinstance(network, Phrase):
             session.send(ev.error("bad-argument", network))
             return
-        reason = " ".join(rest.split())
+        reason = " ".join(rest[0].split()) if rest else ""
         minutes = ADDRESS_BAN_MINUTES
         first, _, after = reason.partition(" ")
         told_minutes = number_word(first)

@@ -101,7 +101,7 @@ async def test_an_address_ban_refuses_guests_and_new_names_not_members_till_unba
         troll = await connect.machine(port, "troll", source="127.0.0.2")
         assert (await _finger(boss, "troll"))["address"] == "127.0.0.2"
         with structlog.testing.capture_logs() as logs:
-            await boss.send("ban 127.0.0.2 30  a troll's   guests")
+            await boss.send("ban 127.0.0.2\t30  a troll's \t guests")
             assert await boss.expect("ok", cmd="ban") == {
                 "cmd": "ban",
                 "address": "127.0.0.2",
