@@ -455,15 +455,31 @@ class Node:
 
     async def _watch_the_living(self) -> None:
         dead_after = self.lobby.config.server_dead_ms / 1000
+        look = min(1.0, dead_after / 4)
         while True:
-            await trio.sleep(min(1.0, dead_after / 4))
+            slept = trio.current_time()
+            await trio.sleep(look)
             now = trio.current_time()
+            self._stalled_for(now - slept - look)
             if any(now - last > dead_after for last in self.heard.values()):
                 # what came meanwhile first: this worker itself may have stalled, the
                 # others' beats waiting unread (it forgot the living, their tables and
                 # players, and told its players their tables closed)
                 self.bus.take_in()
             self.forget_the_silent(now)
+
+    def _stalled_for(self, seconds: float) -> None:
+        """This worker did not run for ``seconds`` (its look at the living came that
+        late): none of it counts as the others' silence. Its whole host may have
+        stalled (a paused machine, the job stopped with Ctrl-Z and resumed), the
+        others with it: they sent nothing, and missed no beat of theirs. Both workers
+        took each other for dead at once as they ran again (a CI run's stall of some
+        seconds), their tables and players forgotten. A worker that lived on meanwhile
+        is heard from at once all the same (its beats wait unread: ``take_in``)."""
+        if seconds > 0:
+            now = trio.current_time()  # (one heard as it woke: silent from then)
+            for worker, last in self.heard.items():
+                self.heard[worker] = min(last + seconds, now)
 
     def tell_tables_now(self) -> None:
         """Tell the others this worker's tables at once (a drain begins: they hear it)."""
