@@ -2,24 +2,28 @@
 another client meanwhile sees (docs/security.md §8, "Many addresses").
 
     .venv/bin/python bench/web_many_addresses.py [--addresses 200] [--per-s 9.5]
-        [--path /favicon.ico] [--seconds 5] [--repeat 3] [--server-setting k=v ...]
+        [--path /favicon.ico] [--connections 1] [--page-every 0.25] [--seconds 5]
+        [--repeat 3] [--server-setting k=v ...]
 
 It starts one fresh server (a subprocess, fresh SQLite file, the web face on a free
 port, every web limit at its default unless ``--server-setting`` changes one), then
 ``--repeat`` pairs of windows of ``--seconds``: one quiet, one with the flood. The flood
 is a subprocess (its CPU is not this one's, which measures): ``--addresses`` loopback
-sources (127.0.0.2, 127.0.0.3, …), each with one keep-alive connection asking
-``--path`` ``--per-s`` times a second, steadily (the allowance's 10 a second, its burst
-never spent), the next request sent when its time comes and the answer before it is in.
+sources (127.0.0.2, 127.0.0.3, …), each with ``--connections`` keep-alive connections
+each asking ``--path`` ``--per-s`` times a second, steadily (one connection at 9.5: the
+allowance's 10 a second, its burst never spent), the next request sent when its time
+comes and the answer before it is in.
 
 In each window this process, the other client, asks the game port ``ping`` (a
 connection of its own, one every 20 ms) and the web face ``/`` from 127.0.0.1 (one
-every 250 ms, within its own allowance), and counts the server's CPU (/proc). Prints
-one JSON line: per side, min and median of the server's CPU share (seconds a second),
-the ping's and the page's round trip (median, p99, ms; ``none answered`` when no page
-came in the window), how many pages came, and the flood's answers a second by status
-(counted by the flood's process as it is asked, a little past the window's ends: a
-loaded machine's answer to that ask comes late).
+every ``--page-every`` seconds after the last came, 0.25: within its own allowance),
+and counts the server's CPU (/proc). Prints one JSON line: per side, min and median
+of the server's CPU share (seconds a second), the ping's and the page's round trip
+(median, p99, ms; ``none answered`` when no page came in the window), the p99 of its
+page's connect alone (a full accept queue: the kernel resends a dropped SYN after 1 s),
+how many pages came, and the flood's answers a second by status (counted by the
+flood's process as it is asked, a little past the window's ends: a loaded machine's
+answer to that ask comes late).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ PAGE_EVERY_S = 0.25
 FLOOD = r"""
 import json, random, sys, time, trio
 port, count, per_s, path = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+connections = int(sys.argv[5])
 REQUEST = f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
 counts = {}
 
@@ -105,7 +110,8 @@ async def report():
 async def main():
     async with trio.open_nursery() as nursery:
         for i in range(count):
-            nursery.start_soon(address, i)
+            for _ in range(connections):
+                nursery.start_soon(address, i)
         await report()
         nursery.cancel_scope.cancel()
 
@@ -169,11 +175,12 @@ async def pinging(port: int, into: list[float]) -> None:
             await trio.sleep(PING_EVERY_S)
 
 
-async def paging(http_port: int, into: list[float]) -> None:
+async def paging(http_port: int, every: float, into: list[float], connects: list[float]) -> None:
     request = b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     while True:
         sent = trio.current_time()
         stream = await trio.open_tcp_stream("127.0.0.1", http_port)
+        connects.append(trio.current_time() - sent)  # (the kernel's: a full accept queue)
         async with stream:
             await stream.send_all(request)
             answer = b""
@@ -181,14 +188,19 @@ async def paging(http_port: int, into: list[float]) -> None:
                 answer += data
         assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
         into.append(trio.current_time() - sent)
-        await trio.sleep(PAGE_EVERY_S)
+        await trio.sleep(every)
 
 
 async def window(
-    pid: int, port: int, http_port: int, seconds: float, flood: subprocess.Popen[str] | None
+    pid: int,
+    port: int,
+    http_port: int,
+    args: argparse.Namespace,
+    flood: subprocess.Popen[str] | None,
 ) -> dict[str, float]:
     pings: list[float] = []
     pages: list[float] = []
+    connects: list[float] = []
     before: dict[str, int] = {}
     if flood is not None:
         assert flood.stdin is not None and flood.stdout is not None
@@ -197,9 +209,9 @@ async def window(
         before = json.loads(flood.stdout.readline())
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pinging, port, pings)
-        nursery.start_soon(paging, http_port, pages)
+        nursery.start_soon(paging, http_port, args.page_every, pages, connects)
         cpu0, t0 = cpu_seconds(pid), time.monotonic()
-        await trio.sleep(seconds)
+        await trio.sleep(args.seconds)
         cpu, elapsed = cpu_seconds(pid) - cpu0, time.monotonic() - t0
         nursery.cancel_scope.cancel()
     result = {
@@ -208,6 +220,7 @@ async def window(
         "ping_p99_ms": 1000 * percentile(pings, 0.99),
         "page_p50_ms": 1000 * percentile(pages, 0.5),
         "page_p99_ms": 1000 * percentile(pages, 0.99),
+        "page_connect_p99_ms": 1000 * percentile(connects, 0.99),
         "pages_answered": len(pages),
         "load_average": os.getloadavg()[0],
     }
@@ -243,14 +256,14 @@ async def run(args: argparse.Namespace) -> None:
         try:
             quiet, flooded = [], []
             for _ in range(args.repeat):
-                quiet.append(await window(server.pid, port, http_port, args.seconds, None))
+                quiet.append(await window(server.pid, port, http_port, args, None))
                 flood = subprocess.Popen(
                     [sys.executable, "-c", FLOOD, str(http_port), str(args.addresses),
-                     str(args.per_s), args.path],
+                     str(args.per_s), args.path, str(args.connections)],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                 )  # fmt: skip
                 await trio.sleep(2)  # (its connections opened, its pace reached)
-                flooded.append(await window(server.pid, port, http_port, args.seconds, flood))
+                flooded.append(await window(server.pid, port, http_port, args, flood))
                 flood.kill()
                 flood.wait()
                 flood = None
@@ -266,6 +279,8 @@ async def run(args: argparse.Namespace) -> None:
                 "addresses": args.addresses,
                 "per_s": args.per_s,
                 "path": args.path,
+                "connections": args.connections,
+                "page_every": args.page_every,
                 "settings": args.server_setting,
                 "quiet": summary(quiet),
                 "flooded": summary(flooded),
@@ -279,6 +294,8 @@ def main() -> None:
     parser.add_argument("--addresses", type=int, default=200)
     parser.add_argument("--per-s", type=float, default=9.5)
     parser.add_argument("--path", default="/favicon.ico")
+    parser.add_argument("--connections", type=int, default=1, help="each address's")
+    parser.add_argument("--page-every", type=float, default=PAGE_EVERY_S)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--server-setting", action="append", default=[], metavar="K=V")

@@ -70,3 +70,35 @@ async def test_a_pace_of_0_is_no_pace(start_web: StartWeb) -> None:
                 nursery.start_soon(answered, web, f"127.0.0.{2 + i}", EACH, times)
     # at 1 at once and 0 a second the pace would never let the second in
     assert len(times) == ADDRESSES * EACH and max(times) - began < 10
+
+
+async def flooded(web: WebServer, source: str, until: trio.Event, into: list[float]) -> None:
+    """Requests from ``source``, one after another, until ``until`` is set."""
+    while not until.is_set():
+        await answered(web, source, 1, into)
+
+
+@pytest.mark.timeout(60)
+async def test_a_visitor_waits_for_the_addresses_not_for_every_request_of_a_flood(
+    start_web: StartWeb,
+) -> None:
+    # (failed before: first come, first served, he waited behind the flood's 32
+    # connections' requests, 32 turns, 1.6 s)
+    web: WebServer = await start_web(web_requests_per_s=PER_S, web_requests_burst=BURST)
+    flood: list[float] = []
+    visitor: list[float] = []
+    stop = trio.Event()
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            for i in range(4):  # 4 addresses, each 8 connections asking as fast as answered
+                for _ in range(8):
+                    nursery.start_soon(flooded, web, f"127.0.0.{2 + i}", stop, flood)
+            while len(flood) < BURST + 20:  # the burst spent, the flood waiting its turns
+                await trio.sleep(0.05)
+            asked = trio.current_time()
+            await answered(web, "127.0.0.99", 1, visitor)
+            served_meanwhile = len(flood)
+            stop.set()
+    waited = visitor[0] - asked
+    # at most the turn under way and the next: 2 turns, 0.1 s (a loaded host: 0.5 s)
+    assert waited < 0.5, (waited, served_meanwhile)

@@ -28,6 +28,7 @@ from ..addresses import limited_address
 from ..config import Config
 from ..limits import AddressBuckets
 from .app import VARY, is_api, lang_of
+from .fair_pace import FairQueue
 from .words import W, said
 
 # addresses' allowances held before the refilled ones are looked for and dropped
@@ -73,34 +74,71 @@ class RequestLimit:
 class Pace:
     """ASGI middleware behind the addresses' allowances: all addresses' requests
     together are let in at ``per_s`` a second, ``burst`` at once; one past them waits
-    its turn, in the order they came, and is not refused. Each address within its own
-    allowance, 200 of them asked 1,900 cheap requests a second and the server's loop
-    answered 400, its core full, a player's ``ping`` 0.4 -> 2.2 ms at the median and
-    69 ms p99 (bench/web_many_addresses.py). A client waits for an answer before it
-    asks again on its connection (HTTP/1.1), so the waits slow the askers, not the
-    tables; what waits is bounded by the connections' cap (``max_web_connections``,
-    one request under way each), and costs a sleeping task. (A rate of the turns given,
-    GCRA: ``turn`` is when the next request's turn comes, with no burst.) Its figures
-    and what it costs an honest visitor: docs/security.md §8. *Test:*
-    tests/web/test_request_pace.py."""
+    its turn and is not refused. Each address within its own allowance, 200 of them
+    asked 1,900 cheap requests a second and the server's loop answered 400, its core
+    full, a player's ``ping`` 0.4 -> 2.2 ms at the median and 69 ms p99
+    (bench/web_many_addresses.py). A client waits for an answer before it asks again on
+    its connection (HTTP/1.1), so the waits slow the askers, not the tables; what waits
+    is bounded by the connections' cap (``max_web_connections``, one request under way
+    each), and costs a sleeping task. The turns go to the waiting address with the
+    fewest of late (fair_pace.py), so a visitor is not served behind every request of
+    a flood. (A rate of the turns given, GCRA: ``turn`` is when the next request's turn
+    comes, with no burst; ``run`` gives them while any wait.) Its figures and what it
+    costs an honest visitor: docs/security.md §8. *Test:* tests/web/test_request_pace.py."""
 
     app: ASGIApp
     per_s: float
     burst: float
     turn: float = -math.inf
+    waiting: FairQueue = attrs.Factory(FairQueue)
+    _someone: trio.Event = attrs.field(init=False, factory=trio.Event)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             now = trio.current_time()
-            turn = max(self.turn, now)
-            self.turn = turn + 1 / self.per_s
-            if (wait_until := turn - (self.burst - 1) / self.per_s) > now:
-                await trio.sleep_until(wait_until)
+            client = scope.get("client")
+            address = limited_address(client[0]) if client else "?"
+            if not self.waiting and self._free_at() <= now:
+                # (not counted: only the turns shared out while some wait, so that a
+                # visitor's requests in a quiet spell do not put him behind a flood)
+                self._take(now)
+            else:
+                turn = self.waiting.wait(address)
+                self._someone.set()
+                try:
+                    await turn.wait()
+                except BaseException:
+                    # cancelled (its connection gone) before its turn; or just before
+                    # it, the turn given before this task ran again: spent, as a turn
+                    # whose request went at once is
+                    if not turn.is_set():
+                        self.waiting.withdraw(address, turn)
+                    raise
         await self.app(scope, receive, send)
+
+    async def run(self) -> None:
+        """Give the waiting requests their turns, at the pace, for good."""
+        while True:
+            if not self.waiting:
+                self._someone = trio.Event()
+                await self._someone.wait()
+                continue
+            now = trio.current_time()
+            if (free_at := self._free_at()) > now:
+                await trio.sleep_until(free_at)
+            elif self.waiting.give(now):
+                self._take(now)
+
+    def _free_at(self) -> float:
+        return self.turn - (self.burst - 1) / self.per_s
+
+    def _take(self, now: float) -> None:
+        self.turn = max(self.turn, now) + 1 / self.per_s
 
 
 def paced(app: ASGIApp, config: Config) -> ASGIApp:
-    """``app`` behind the pace of all addresses' requests ``config`` asks for."""
+    """``app`` behind the pace of all addresses' requests ``config`` asks for (a
+    ``Pace``, whose ``run`` its server runs beside it)."""
     if not config.web_requests_per_s or not config.web_requests_burst:
         return app
     return Pace(app, config.web_requests_per_s, config.web_requests_burst)

@@ -19,7 +19,7 @@ from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
 from .request_fields import QueryLimit
 from .request_head import bound_request_heads
-from .request_limit import RequestLimit, paced, request_buckets
+from .request_limit import Pace, RequestLimit, paced, request_buckets
 from .ws_limit import LiveConfig, bound_live_sockets
 from .ws_offer import decline_unreadable_offers
 
@@ -85,11 +85,14 @@ async def serve_http(
     # Each address's allowance of requests comes first: a refused one costs no page work
     # (and all addresses' together are paced, behind it: an address past its own is
     # refused at once, and spends no turn of the others')
-    app: Any = RequestLimit(paced(make_app(lobby), config), request_buckets(config))
+    pace = paced(make_app(lobby), config)
+    app: Any = RequestLimit(pace, request_buckets(config))
     app = QueryLimit(app)  # (before: a query of thousands of fields, parsed for its lang=)
     if config.trusted_proxies:  # and before it, behind a proxy, the client's address
         app = ForwardedFor(app, networks(config.trusted_proxies))
     async with trio.open_nursery() as nursery:
         settings.failures = connection_failures(nursery)
+        if isinstance(pace, Pace):  # (its turns given while requests wait)
+            nursery.start_soon(pace.run)
         binds: list[str] = await nursery.start(functools.partial(serve, app, settings))
         task_status.started(int(binds[0].rsplit(":", 1)[1]))
