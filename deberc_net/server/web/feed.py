@@ -87,8 +87,7 @@ def first_lines(page: Page, own: Session, table: Table) -> tuple[Seen, str]:
     else:
         text = without_records(text)
         seen = seen_now(table)
-    page.put(text)
-    page.put(note(seen))
+    page.put(text, note(seen))
     return seen, tail
 
 
@@ -124,7 +123,10 @@ class Page:
     """What waits to be sent to one page: lines, and notes of the hand sizes and the
     seat to act (after the lines they follow), bounded in characters (a page too slow
     to read them is dropped, like a slow connection: ``dropped`` is set, what waited
-    is let go, and its socket is cut off, live.py)."""
+    is let go, and its socket is cut off, live.py). The bound is on a page that has not
+    taken what came before: one that has taken it all (it reads) is given a window's
+    message whatever its size, so a table's burst (more than the bound told within one
+    window) drops only the pages behind, not every page."""
 
     limit: int
     queued: list[str] = attrs.Factory(list)  # lines; a note starts with "{"
@@ -133,17 +135,20 @@ class Page:
     dropped: trio.Event = attrs.Factory(trio.Event)  # past ``limit``: too slow a reader
     _ready: trio.Event = attrs.Factory(trio.Event)
 
-    def put(self, text: str) -> None:
-        if self.closed or not text:
+    def put(self, *texts: str) -> None:
+        """``texts`` (one message's: its lines, a note), queued together."""
+        texts = tuple(text for text in texts if text)
+        if self.closed or not texts:
             return
-        if self.queued_chars + len(text) > self.limit:
+        size = sum(len(text) for text in texts)
+        if self.queued and self.queued_chars + size > self.limit:
             self.queued.clear()
             self.queued_chars = 0
             self.dropped.set()
             self.close()
             return
-        self.queued.append(text)
-        self.queued_chars += len(text)
+        self.queued += texts
+        self.queued_chars += size
         self._ready.set()
 
     def take(self) -> str:
@@ -254,9 +259,7 @@ class Feed:
         self.seen = seen
         for page in self.pages:
             skipped = self.skip.get(page)
-            page.put(text if skipped is None else "\r\n".join(lines[skipped:]))
-            if told is not None:
-                page.put(told)
+            page.put(text if skipped is None else "\r\n".join(lines[skipped:]), told or "")
         self.skip.clear()
         if any(page.closed for page in self.pages):  # too slow: dropped
             self.pages = [page for page in self.pages if not page.closed]
