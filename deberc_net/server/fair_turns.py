@@ -40,10 +40,15 @@ class FairTurns:
             try:
                 await entry[2].wait()
             except BaseException:
-                # cancelled while waiting (a closed connection, a login timeout); trio
-                # never cancels a wait once the event is set, so it held no slot
-                self._waiting.remove(entry)
-                heapq.heapify(self._waiting)
+                # cancelled while waiting (a closed connection, a login timeout). A
+                # holder's release in the same round may have handed it the slot after
+                # the cancel woke it (the event set, its entry popped): pass that slot
+                # on, or it is lost for good (two lost, and no password is checked)
+                if entry[2].is_set():
+                    self._release()
+                else:
+                    self._waiting.remove(entry)
+                    heapq.heapify(self._waiting)
                 raise
         try:
             yield

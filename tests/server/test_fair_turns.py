@@ -70,6 +70,36 @@ async def test_a_waiter_that_stops_waiting_leaves_the_queue(
     assert served == ["holder", "next"]
 
 
+async def test_a_waiter_cancelled_as_its_turn_comes_passes_the_slot_on(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """A waiter's cancel (its connection closed) and the holder's release in one round:
+    the release handed it the slot after the cancel had woken it, and its way out
+    raised ValueError and kept the slot, lost for good (two lost, with the default
+    hash_workers, and no password was checked again). Failed before (a webfair
+    helper's find, s48)."""
+    turns = FairTurns(1)
+    waiter_scope = trio.CancelScope()
+    got = list[str]()
+
+    async def wait_for_a_turn() -> None:
+        with waiter_scope:
+            async with turns.turn(0):
+                got.append("waiter")
+
+    # the turn held by this task, so that its release is synchronous
+    async with trio.open_nursery() as nursery, turns.turn(0):
+        nursery.start_soon(wait_for_a_turn)
+        await trio.testing.wait_all_tasks_blocked()
+        waiter_scope.cancel()  # the waiter is woken, cancelled, and the release (with
+        # no checkpoint between) hands it the slot
+    assert got == [] and len(turns) == 0
+    with trio.fail_after(1):  # (the slot lost: waits for ever)
+        async with turns.turn(0):
+            got.append("next")
+    assert got == ["next"]
+
+
 class _HeldHash:
     """A hash that records the passwords it was given, in order, and waits while
     ``hold`` is clear (a thread busy with a slow hash)."""
