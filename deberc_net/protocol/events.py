@@ -343,6 +343,9 @@ class Ask:
     # for it ('state', observe, back): a request in play repeats none of it
     whole: bool = False
     words: Mapping[str, str] = NO_WORDS  # as in TableEvent
+    # people at three or four players are told whose turn it is after each card, as at
+    # a real table, and nothing else again (their hands, the question): human style only
+    turn_only: bool = False
 
 
 @attrs.frozen

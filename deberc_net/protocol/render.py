@@ -1600,6 +1600,8 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
     if machine:
         return [line(e.kind, [("seq", e.seq), ("table", e.table), *_view_fields(v, e.clock_ms)])]
     n = v.names
+    if e.turn_only:
+        return _waiting(v, e.words)
     out = []
     if e.whole:  # the events told the rest as it happened: only asked for is it repeated
         out.append(
@@ -1650,10 +1652,18 @@ def _ask(e: ev.Ask, machine: bool, order: HandOrder) -> list[str]:
         options = " | ".join(prompt_calls(offered(v), v.hand, order, say))
         clock = f" [{e.clock_ms // 1000} s]" if e.clock_ms is not None else ""
         out.append(f"Your call{clock}: {options}")
-    elif v.to_act is not None and v.seat != v.to_act:
-        out.append(f"Waiting for {n[v.to_act]}.")
-        if C.SEVENS in v.legal:  # no prompt offers it out of turn (a tryout, s46)
-            out.append(_say(Lang.EN, Msg.SEVENS_NOW, call=spoken_call(C.SEVENS, e.words)))
+    else:
+        out += _waiting(v, e.words)
+    return out
+
+
+def _waiting(v: SeatView, words: Mapping[str, str]) -> list[str]:
+    """Whom the table waits for, to a seat not to act or a watcher."""
+    if v.to_act is None or v.seat == v.to_act:
+        return []
+    out = [f"Waiting for {v.names[v.to_act]}."]
+    if C.SEVENS in v.legal:  # no prompt offers it out of turn (a tryout, s46)
+        out.append(_say(Lang.EN, Msg.SEVENS_NOW, call=spoken_call(C.SEVENS, words)))
     return out
 
 

@@ -18,7 +18,7 @@ from deberc_net.game import events as g
 from deberc_net.game.cards import SUIT_SYMBOLS, SUITS, Card
 from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.outcomes import MatchEndReason, Outcome
-from deberc_net.game.view import offered
+from deberc_net.game.view import SeatView, offered
 
 from . import events as ev
 from .lang import (
@@ -376,6 +376,8 @@ def _watching(e: ev.Watching, n: Names, sides: Sides) -> list[str]:
 def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
     v = e.view
     n = v.names
+    if e.turn_only:
+        return _waiting(v, e.words)
     out = []
     if e.whole:
         out.append(
@@ -427,10 +429,18 @@ def _ask(e: ev.Ask, order: HandOrder) -> list[str]:
         options = " | ".join(prompt_calls(offered(v), v.hand, order, say))
         clock = f" [{e.clock_ms // 1000} с]" if e.clock_ms is not None else ""
         out.append(f"Ваш ход{clock}: {options}")
-    elif v.to_act is not None and v.seat != v.to_act:
-        out.append(f"Ход игрока {n[v.to_act]}.")  # (not «Ждём Гена»: a name as written)
-        if C.SEVENS in v.legal:  # as in English
-            out.append(phrase(Msg.SEVENS_NOW, call=ru_call(C.SEVENS, e.words)).text(Lang.RU))
+    else:
+        out += _waiting(v, e.words)
+    return out
+
+
+def _waiting(v: SeatView, words: Mapping[str, str]) -> list[str]:
+    """Whom the table waits for, to a seat not to act or a watcher (as in English)."""
+    if v.to_act is None or v.seat == v.to_act:
+        return []
+    out = [f"Ход игрока {v.names[v.to_act]}."]  # (not «Ждём Гена»: a name as written)
+    if C.SEVENS in v.legal:  # as in English
+        out.append(phrase(Msg.SEVENS_NOW, call=ru_call(C.SEVENS, words)).text(Lang.RU))
     return out
 
 

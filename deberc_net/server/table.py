@@ -1363,6 +1363,23 @@ class Table:
             if session.connection.style == HUMAN and session not in self._seated:
                 send_state(self, session, None)
 
+    def _tell_turn(self, match: Match) -> None:
+        """A card laid at three or four players: the people not to act, seated or
+        watching, are told whose turn it is, as a real table shows it: they were told it
+        only as a deal started and once its game was ordered, and could not tell who was
+        next from a card's line (two players can: the other one). Not again where
+        ``_tell_waiting`` showed a trick's question. A program reads ``to_act`` in the
+        events' order (docs/protocol.md §6.3): told nothing new."""
+        seat = match.deal.to_act
+        if seat is None or (self._trick_seq == self.seq and match.deal.pending is not None):
+            return
+        for other, session in enumerate(self._seated):
+            if other != seat and session is not None and session.connection.style == HUMAN:
+                send_state(self, session, other, turn_only=True)
+        for session in self.observers:
+            if session.connection.style == HUMAN and session not in self._seated:
+                send_state(self, session, None, turn_only=True)
+
     async def _call(
         self, session: Session, text: str, seq: int | None, now: float | None = None
     ) -> None:
@@ -1688,6 +1705,9 @@ class Table:
         else:
             # (``now`` still: _tell waits only at a deal's end, which returned above)
             self._ask(now)
+            # (a card's call tells its card first, §6.2; len(seats): the players, cheaply)
+            if not waits and len(self.seats) > 2 and events and type(events[0]) is g.CardPlayed:
+                self._tell_turn(match)
 
     async def _tell(self, events: Sequence[g.MatchEvent]) -> None:
         """Tell everyone at the table what the engine says happened; a deal's record is

@@ -172,9 +172,17 @@ def swap_at(
     return {trick: (seat, parse_card(turned))}
 
 
-def send_state(table: Table, session: Session, seat: int | None, *, whole: bool = False) -> None:
+def send_state(
+    table: Table,
+    session: Session,
+    seat: int | None,
+    *,
+    whole: bool = False,
+    turn_only: bool = False,
+) -> None:
     """``session``'s view of the table: ``seat``'s (None: an observer's), its ask if
-    the seat is to act; at a table still waiting, what it waits for."""
+    the seat is to act; at a table still waiting, what it waits for. ``turn_only``:
+    only whose turn it is (a person, after a card at three or four players)."""
     match = table.match
     if match is None:
         session.send(ev.info(table.waits_for()))
@@ -196,7 +204,7 @@ def send_state(table: Table, session: Session, seat: int | None, *, whole: bool 
             session.send_lines([line])
         return
     told: list[ev.ServerEvent] = [
-        ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.words)
+        ev.Ask(table.seq, table.id, view(match, seat), clock, kind, whole, table.words, turn_only)
     ]
     away = players_away(table, seat) if whole and not session.machine else None
     if away is not None:  # (a watcher of several tables too: a read-back, s46)

@@ -544,6 +544,28 @@ def test_an_observer_of_four_players_sees_the_turned_card_go_once_the_game_is_or
     assert "Trump: ♦" in table_text(state)
 
 
+def test_four_players_show_whose_turn_it_is_after_each_card() -> None:
+    """At three and four players the screen's Turn: line names the next player after
+    every card and the trick's winner after a trick, from the events alone (an observer
+    and a seat not to act are sent no state between): the human style says it the same
+    way since s48 ('Waiting for …' after each card)."""
+    lines = [
+        "ok cmd=observe table=5 text=You observe table 5.",
+        "state seq=6 table=5 deal=1 phase=bidding seat=- dealer=2 to_act=3 hand= "
+        "turned=8d fresa=- trump=- player=- round=1 leader=3 trick= tricks=0,0 score=0,0 "
+        "hanging=0 target=501 pending=- shown= talk= clock=- legal= players=4",
+        "event seq=7 table=5 kind=call seat=3 call=igrayu auto=0",
+        "event seq=8 table=5 kind=order player=3 trump=d first=1 fresa=-",
+    ]
+    state = fold_all(lines)
+    for seq, (seat, card) in enumerate([(3, "Ad"), (0, "7d"), (1, "8s"), (2, "9d")], 9):
+        state = fold(state, f"event seq={seq} table=5 kind=play seat={seat} card={card} auto=0")
+        if seq < 12:
+            assert f"Turn:   {state.who((seat + 1) % 4)}" in table_text(state)
+    state = fold(state, "event seq=13 table=5 kind=trick winner=3 cards=Ad,7d,8s,9d")
+    assert state.to_act == 3 and f"Turn:   {state.who(3)}" in table_text(state)
+
+
 def test_the_seven_swap_shows_the_trump_seven_at_once() -> None:
     """After 'menyayu' the trump 7 lies face up where the turned card was: shown from
     the call's event, not only from the next state line (an observer may get none)."""
