@@ -465,6 +465,8 @@ class Login:
             self.lobby.spawner.start_soon(self.lobby.cut_off.tell, session, name)
         # a rematch on offer for him still (away as his match ended): to the name's owner,
         # as the notice above (a guest's name is anyone's once he has gone)
+        if guest:  # back with the token of a guest's rematch offer: his again
+            self.lobby.rematches.logged_in(session, presented)
         if table is None and (not guest or missed is not None):
             self.lobby.rematches.tell_back(session)
         if table is not None:

@@ -9,7 +9,9 @@ records. The offer is off when its time runs out, or a player disconnects or sit
 down elsewhere; under ``serve --workers``, when the worker that keeps it stops or is
 lost (cluster/node.py tells its players at the other workers). An offer called off is
 kept till its time is out, with why for each player, so that his 'rematch' is told
-the true reason.
+the true reason. A guest's part in it is his who held the name then: one who takes
+the name once it is free (the guest away as the match ended) is not offered it, may
+not take it, and calls nothing off (his token is not the guest's: missed.py).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import trio
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, Phrase, phrase
 
-from .accounts import name_key
+from .accounts import name_key, same_secret
 from .config import Config
 from .matchmaking import GameSettings, table_settings
 from .table_messages import Sit
@@ -138,6 +140,10 @@ class Offer:
     # under serve --workers, the stand-ins of other workers' web pages among
     # ``watchers`` whose workers were told it stands (Node.offer_to_pages): told its end
     pages_elsewhere: tuple[Session, ...] = ()
+    # by name key, each guest player's token as the match ended: only its holder speaks
+    # for the name here (None: a guest of another worker's whose token is not known
+    # here, any guest on the name; a registered name is not in it: its password's login)
+    tokens: dict[str, str | None] = attrs.Factory(dict)
 
     def waiting(self) -> tuple[str, ...]:
         keys = {name_key(n) for n in self.asked}
@@ -201,6 +207,8 @@ class Rematches:
             refusal,
             watchers=tuple(table.observers),
         )
+        if refusal is None:
+            offer.tokens = self._guest_tokens(names)
         for name in names:
             old = self.offers.get(name_key(name))
             if old is not None:
@@ -241,6 +249,53 @@ class Rematches:
             self._expirer = True
             self.lobby.spawner.start_soon(self._expire)
 
+    def _guest_tokens(self, names: Sequence[str]) -> dict[str, str | None]:
+        """The guests among ``names`` now, by name key, with their tokens (as missed
+        notices keep them; a guest of another worker's, as known there: None if not,
+        Table.keep_missed)."""
+        tokens: dict[str, str | None] = {}
+        node = self.lobby.node
+        for name in names:
+            key = name_key(name)
+            token = self.lobby.guest_tokens.get(key)
+            if token is not None:
+                tokens[key] = token
+            elif node is not None:
+                present = node.elsewhere(name)
+                if present is not None and present.guest:
+                    tokens[key] = present.token
+        return tokens
+
+    def _his(self, offer: Offer, session: Session) -> bool:
+        """Whether ``session`` speaks for its name in ``offer``: a registered name's
+        login, or the guest who held it then (his token, kept by ``logged_in`` when he
+        came back with it; a guest's free name taken since is another's)."""
+        name = session.name
+        if name is None:
+            return False
+        if offer.refusal is not None:  # none on offer: anyone on the name is told why
+            return True
+        key = name_key(name)
+        if key not in offer.tokens:
+            return not session.guest
+        token = offer.tokens[key]
+        if token is None or not session.guest:
+            return session.guest
+        return self._guest_tokens((name,)).get(key) == token
+
+    def logged_in(self, session: Session, presented: str | None) -> None:
+        """A guest logged in: back with the token his name's offer was made to, his new
+        token speaks for it from now (one who claims a free name is given a new one)."""
+        name = session.name
+        offer = self.offers.get(name_key(name)) if name is not None else None
+        if offer is None or name is None or not session.guest or presented is None:
+            return
+        held = offer.tokens.get(name_key(name))
+        if held is not None and same_secret(presented, held):
+            now = self._guest_tokens((name,)).get(name_key(name))
+            if now is not None:
+                offer.tokens[name_key(name)] = now
+
     async def _expire(self) -> None:
         """Call off each offer at its deadline, in turn; end when none is left."""
         try:
@@ -263,6 +318,8 @@ class Rematches:
             return
         key = name_key(name)
         offer = self.offers.get(key)
+        if offer is not None and not self._his(offer, session):
+            offer = None  # a guest's free name taken since: not his to take
         off = offer.off.get(key) if offer is not None else None  # off for him: why
         node = self.lobby.node
         if offer is not None and offer.refusal is not None:
@@ -344,7 +401,7 @@ class Rematches:
         offer = self.offers.get(name_key(name)) if name is not None else None
         if offer is None or name is None or not offer.open or offer.refusal is not None:
             return
-        if name_key(name) in offer.off:
+        if name_key(name) in offer.off or not self._his(offer, session):
             return
         left = int(offer.deadline - trio.current_time())  # rounded down, as told_s
         if left < 1:
@@ -379,6 +436,8 @@ class Rematches:
         if name is None:
             return
         offer = self.offers.get(name_key(name))
+        if offer is not None and not self._his(offer, session):
+            offer = None  # one who took a guest's free name: not his to call off
         off = Off(Ended.SEEK_KEPT if kept else Ended(why), name)
         if offer is not None and offer.refusal is not None:
             # nothing to call off here. A house bot quits once its match is over: the
@@ -417,10 +476,11 @@ class Rematches:
         return ev.Rematch(offer.table, tuple(offer.asked), offer.waiting())
 
     def _players(self, offer: Offer) -> list[Session]:
+        """The offer's players online, each his name's owner (_his)."""
         players = []
         for name in offer.names:
             player = self.lobby.session_named(name)
-            if player is not None and not player.closed:
+            if player is not None and not player.closed and self._his(offer, player):
                 players.append(player)
         return players
 

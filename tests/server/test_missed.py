@@ -372,3 +372,58 @@ async def test_one_who_took_a_guests_free_name_is_not_told_its_rematch_on_offer(
     await stranger.send("ping")
     await stranger.read_until(lambda line: line == "pong")
     assert [x for x in stranger.lines if "rematch" in x] == []
+
+
+@pytest.mark.parametrize("goes", ["leaves", "sits elsewhere"])
+async def test_one_who_took_a_guests_free_name_cannot_call_its_rematch_off(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+    goes: str,
+) -> None:
+    """The offer was made to the guest who was away, not to whoever takes his free name
+    next (s47's notes): the stranger's leaving, or his sitting at another table, called
+    it off as its owner's would. Now the owner, back with his token, takes it up."""
+    port, token = await _guest_forfeited(start_server, connect)
+    bob = connect.clients[1]
+    await bob.send("rematch")
+    await bob.read_until(lambda line: line.startswith("You ask for a rematch"))
+    stranger = await connect.machine(port, "ann")
+    if goes == "leaves":
+        await stranger.aclose()
+    else:
+        await stranger.send("new 2")
+        await stranger.expect("ok", cmd="sit")
+        await stranger.send("leave")
+        await stranger.expect("ok", cmd="leave")
+        await stranger.aclose()
+    await bob.send("ping")
+    assert await bob.read_until(lambda line: line == "pong" or "rematch" in line) == "pong"
+    owner = await connect.machine(port, "ann", token=token)
+    await owner.send("rematch")
+    assert (await owner.expect("ok", cmd="rematch"))["waiting"] == ""
+    await owner.expect("ok", cmd="sit")
+
+
+async def test_one_who_took_a_guests_free_name_may_not_take_its_rematch(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: MockClock,
+    jump_when_idle: None,
+) -> None:
+    """Nor is the stranger told the others' asks, nor may he agree for the owner (it
+    would seat him at the rematch in the owner's place)."""
+    port, _ = await _guest_forfeited(start_server, connect)
+    bob = connect.clients[1]
+    stranger = await connect.machine(port, "ann")
+    await bob.send("rematch")
+    await bob.read_until(lambda line: line.startswith("You ask for a rematch"))
+    await stranger.send("rematch")
+    assert await stranger.expect("error") == {
+        "code": "not-allowed",
+        "text": "no rematch is on offer for you: one is asked within 60 s of your match's end",
+    }
+    assert not [x for x in stranger.lines if x.startswith("rematch ")]
+    await bob.send("ping")
+    assert await bob.read_until(lambda line: line == "pong" or "rematch" in line) == "pong"
