@@ -191,9 +191,10 @@ def text(data: dict[str, Any]) -> str:
         f"{count(data['games'], 'game')} ({count(data['deals'], 'deal')}) in "
         f"{data['seconds']:.1f} s: {data['deals_per_second']:.1f} deals/s",
         "",
-        # each game's own (a bot's two- and three-player ratings apart: ladder table)
-        "Ratings (openskill, mu - 3 sigma; kept from run to run, by name, "
-        f"for {data['variant']} with {data['players']} players):",
+        # each game's own (a bot's two- and three-player ratings apart: ladder table),
+        # named as the server names a game (it said "for moscow with 2 players")
+        f"Ratings in {_game(data['variant'], data['players'])} "
+        "(openskill, mu - 3 sigma; kept from run to run, by name):",
     ]
     for row in data["ratings"]:
         lines.append(

@@ -190,9 +190,14 @@ def test_the_ratings_say_they_are_kept_by_name() -> None:
     one's rating; the report and the leaderboard say so (they did not)."""
     pair = PairStats("a", "b", 2)
     pair.add((1, ("a", "b")), 10, 0)
-    # each game's own, the ratings kept per game (a bot's 2- and 3-player ones apart)
-    said = "kept from run to run, by name, for moscow with 2 players"
-    assert said in report.text(_summary(pair))
+    # each game's own, the ratings kept per game (a bot's 2- and 3-player ones apart),
+    # the game named as everywhere else ('moscow for 2 players', game_for), not "for
+    # moscow with 2 players" (s47's notes)
+    said = (
+        "Ratings in moscow for 2 players (openskill, mu - 3 sigma; kept from run to run, by name):"
+    )
+    assert said in report.text(_summary(pair)).splitlines()
+    assert " with 2 players" not in report.text(_summary(pair))
     rows = [{"bot": "a", "rating": 1.0, "mu": 25.0, "sigma": 8.0, "games": 2}]
     assert report.leaderboard(rows).splitlines()[-1] == report.BY_NAME
 
