@@ -36,6 +36,7 @@ from .state import (
     resync_requests,
     seek_line,
     sent_on_behalf,
+    typed,
 )
 from .texts import T, say
 
@@ -397,6 +398,8 @@ class PlayApp(App[None]):
         if not self.link.send(line):
             self.state = noted(self.state, self.state.say(T.NOT_CONNECTED))
             self.redraw()
+            return
+        self.state = typed(self.state, line)  # (a seek waits for its answer)
 
     def leave_unconfirmed(self) -> bool:
         """'leave' while our match runs forfeits it: the machine style never asks, so

@@ -20,6 +20,7 @@ from deberc_net.game.deal import SWAP_Q
 from deberc_net.game.errors import IllegalCall
 from deberc_net.game.outcomes import MatchEndReason, Outcome
 from deberc_net.protocol import events as ev
+from deberc_net.protocol.commands import command_word
 from deberc_net.protocol.ends import CLAIMED_WORDS, short_words
 from deberc_net.protocol.lang import (
     RU_CLAIMED_WORDS,
@@ -143,6 +144,9 @@ class TableState:
     # the seek we wait with, as the server said it (None: none); sitting, leaving, a
     # login (a new connection: the server forgot it) and 'unseek' end it
     seeking: str | None = None
+    # a 'seek' the player sent (typed, or F7) and not answered yet (``typed``): the
+    # client seeks nothing for him meanwhile (``_seek_kept``)
+    seek_typed: bool = False
     # the server drains (its notice, docs/protocol.md §11.4a): no new game starts, so no
     # rematch is on offer; a new connection (a banner) is to a server that may not
     draining: bool = False
@@ -430,8 +434,13 @@ def _fold(state: TableState, line: Line) -> TableState:
             return state  # (its own 'state' lines show the watched table)
         return _event(state, line)
     if tag == Tag.OK:
+        if state.seek_typed and line.get_str("cmd") in ("seek", "sit"):
+            state = attrs.evolve(state, seek_typed=False)  # (answered: waiting, or seated)
         return _ok(state, line)
     if tag == Tag.ERROR:
+        # (answers come in order, docs/protocol.md §2.3: this one is the seek's, or a
+        # line's typed before it; either way the seek is no longer waited for here)
+        state = attrs.evolve(state, seek_typed=False)
         for asked in ("last", "sheet"):  # no trick taken yet, no match yet: nothing to mend
             if asked in state.quiet and line.get_str("code") in ("wrong-phase", "not-seated"):
                 return _unquiet(state, asked)
@@ -782,6 +791,7 @@ def _ok(state: TableState, line: Line) -> TableState:
             reply=(),
             reply_left=0,
             before=before,
+            seek_typed=False,  # (a dropped connection's line is never answered)
         )
         if again:
             state = _log(state, state.say(T.CONNECTED_AGAIN))
@@ -852,7 +862,18 @@ def _lobby(state: TableState) -> TableState:
         played=state.game_played(),
         banners=state.banners,
         lang=state.lang,
+        seek_typed=state.seek_typed,  # (a table closing does not answer it)
     )
+
+
+def typed(state: TableState, line: str) -> TableState:
+    """The state once the player's ``line`` has gone to the server: a 'seek' waits for
+    its answer (``ok cmd=seek`` or ``cmd=sit``, or a refusal), so that a place in line a
+    leaver gives back meanwhile is not sought too (``_seek_kept``)."""
+    words = line.split()
+    if words and command_word(words[0]) == "seek":
+        return attrs.evolve(state, seek_typed=True)
+    return state
 
 
 def _by_the_clock(state: TableState, line: Line) -> str:
@@ -1347,12 +1368,14 @@ def _seek_kept(state: TableState, line: Line) -> TableState:
     says so as it says it to him ('… you still wait for a moscow game for 2 players, first
     in line …'), from the line's fields (``leaver= apart_ms=``; it read them out of
     the English sentence, and a server that words it otherwise had no seek sent, s47).
-    Not when we wait for a game already (a seek typed meanwhile), nor for a line with
-    no game named (a server of before: said as it came); one that names no leaver is
-    sought again, its own sentence said."""
+    Not when we wait for a game already (a seek typed meanwhile), nor while a seek he
+    typed is on its way, unanswered (two went out, and the client's, sent last, took
+    the place of his, s47's notes: his is sought, and goes first in line if of that
+    game), nor for a line with no game named (a server of before: said as it came); one
+    that names no leaver is sought again, its own sentence said."""
     text = line.text or ""
     players, variant = line.get_int("players"), line.get_str("variant")
-    if state.seeking is not None or players is None or not variant:
+    if state.seeking is not None or state.seek_typed or players is None or not variant:
         return _log(state, state.server_text(text))
     options = line.get_list("options")
     game = " ".join((str(players), variant, *options))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from clients.play.app import PlayApp
+from clients.play.app import PlayApp, WireLine
 from clients.play.state import TableState, fold_all, sent_on_behalf
 from deberc_net.protocol.lang import Lang
 
@@ -72,6 +72,40 @@ def test_not_sought_again_when_another_seek_is_made_or_no_game_is_named() -> Non
         state = fold_all(lines)
         assert sent_on_behalf(state)[1] == (), lines
         assert "seek a tertz game for 2 players (to-301) again" in state.log[-1], state.log[-1]
+
+
+@pytest.mark.timeout(60)
+def test_a_seek_typed_before_the_place_kept_comes_is_the_one_sent() -> None:
+    """The player's own seek, sent before the leaver's place in line came and not yet
+    answered, is his choice: the client sent its own after it, and the server took the
+    later one (a seek of another game replaces the first; s47's notes). One seek goes
+    out: his."""
+    asyncio.run(asyncio.wait_for(_typed_first(), 50))
+
+
+async def _typed_first() -> None:
+    app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
+    sent: list[str] = []
+
+    def send(line: str) -> bool:
+        sent.append(line)
+        return True
+
+    app.link.send = send  # type: ignore[method-assign]  # (the wire, as the app uses it)
+    async with app.run_test(size=SIZE) as pilot:
+        for line in MATCH:
+            app.post_message(WireLine(line))
+        await until(pilot, lambda: app.state.result is not None, "the match's end")
+        await enter(pilot, "seek 3")
+        await until(pilot, lambda: "seek 3" in sent, "the typed seek")
+        app.post_message(WireLine(KEPT))
+        # (the link's own notices, nothing listening, come between: not the last line)
+        await until(pilot, lambda: any("first in line" in x for x in app.state.log), "the place")
+        assert [x for x in sent if x.startswith("seek")] == ["seek 3"]
+        # answered, a later place kept is his again (none is typed now)
+        app.post_message(WireLine("error code=bad-rules text=no such game"))
+        app.post_message(WireLine(KEPT))
+        await until(pilot, lambda: "seek 2 tertz to-301" in sent, "the seek again")
 
 
 @pytest.mark.timeout(60)
