@@ -43,3 +43,29 @@ async def test_a_slip_of_a_call_not_legal_now_names_it_and_why_not(
     await ann.send("qqqqq")
     told = await said_whole(ann, ("Error", "Ошибка"))
     assert "skin" not in told and "скинь" not in told, told
+
+
+async def test_a_slip_of_a_declaration_not_legal_now_names_it_and_why_not(
+    port: int, connect: Connector
+) -> None:
+    """'tertz' (a slip of 'terts', the run of three) typed in the bidding was told only
+    "not a table call" (a tryout, s48): the declarations are said by a word alone too."""
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith("You sit at table"))
+    await bob.send("sit 1")
+    await bob.expect("event", kind="start")
+    await ann.send("tertz")
+    told = await said_whole(ann, ("Error",))
+    assert told == (
+        "Error (unknown-command): not a table call: 'tertz'. Did you mean terts? Not now: "
+        "bidding is on: terts comes after the order."
+    ), told
+    await bob.send("pyatdesiat")
+    error = await bob.expect("error", code="unknown-command")
+    assert "hint" not in error, error
+    assert error["text"] == (
+        "not a table call: 'pyatdesiat'. Did you mean pyatdesyat? Not now: "
+        "bidding is on: pyatdesyat comes after the order."
+    ), error
