@@ -156,7 +156,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "seek": CommandSpec(
         "seek [PLAYERS] [VARIANT] [OPTION ...]",
         "Wait for the next game with these settings; you are seated when enough players "
-        "seek the same.",
+        "seek the same. A 'seek' of another game replaces the one before: you wait for "
+        "one game at a time ('unseek' stops waiting).",
         "lobby",
         opens=True,
         admin_usage=" | seek reserved",

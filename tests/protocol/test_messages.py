@@ -208,3 +208,16 @@ def test_a_text_of_sentences_ends_as_a_sentence_does() -> None:
                 said = said.replace(short, "")
             if _SENTENCE_BREAK.search(said):
                 assert said[-1] in ".?:}", (key, text)
+
+
+def test_help_seek_says_a_second_seek_replaces_the_first() -> None:
+    """A tryout (s48): 'seek 4 kharkov', then 'seek 2', was answered 'Waiting for a
+    moscow game for 2 players.' alone, and 'help seek' did not say the first wait was
+    over: one could think oneself waiting for both (docs/protocol.md §5.5)."""
+    english = " ".join(" ".join(x.split()) for x in help_text("seek"))
+    assert "A 'seek' of another game replaces the one before" in english, english
+    russian = " ".join(" ".join(x.split()) for x in help_text("seek", lang=Lang.RU))
+    assert "seek другой партии заменяет прежний" in russian, russian
+    # the lobby's list keeps the first sentence alone
+    listed = "\n".join(help_text(phase="lobby"))
+    assert "replaces" not in listed, listed
