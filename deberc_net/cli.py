@@ -1136,8 +1136,15 @@ def _admin_password(name: str) -> str | None:
 
 def _play(args: argparse.Namespace) -> int:
     host, _, port = args.address.rpartition(":")
-    if not (port.isascii() and port.isdecimal()) or not 0 < int(port) < 65536:
+    if not (port.isascii() and port.isdecimal()):
         print("deberc-net play: the address is HOST:PORT, e.g. 127.0.0.1:7501", file=sys.stderr)
+        return 2
+    if not 0 < int(port) < 65536:  # HOST:PORT it was: the number is what is wrong
+        print(
+            f"deberc-net play: port {port} is out of range: a port is 1 to 65535 (HOST:PORT,"
+            " e.g. 127.0.0.1:7501)",
+            file=sys.stderr,
+        )
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):  # it would draw for nobody
         print(

@@ -86,7 +86,7 @@ def test_play_in_a_dumb_terminal_exits_2_saying_it_cannot_draw() -> None:
     )
 
 
-@pytest.mark.parametrize("port", ["x", "0", "65536", "7501²", "٧٥٠١"])
+@pytest.mark.parametrize("port", ["x", "", "7501²", "٧٥٠١"])
 def test_an_address_with_no_port_number_is_refused_in_one_line(port: str) -> None:
     # '²' passed str.isdigit() and int() raised: a traceback, not the usage line
     done = subprocess.run(
@@ -573,3 +573,22 @@ def test_a_line_typed_while_trying_again_is_refused_not_sent_later(tmp_path: Pat
         link.stop()
     assert not first.errors, first.errors
     assert not any(line.startswith("tables ") for line in came), came
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "99999"])
+def test_a_port_number_out_of_range_is_said_to_be_one(port: str) -> None:
+    """A tryout (s48) typed a port of 99999 and was told only 'the address is HOST:PORT',
+    which he had typed: the line says the port is out of its range."""
+    done = subprocess.run(
+        [sys.executable, "-m", "deberc_net", "play", f"127.0.0.1:{port}", "--name", "x"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"deberc-net play: port {port} is out of range: a port is 1 to 65535 (HOST:PORT,"
+        " e.g. 127.0.0.1:7501)\n"
+    )
