@@ -10,28 +10,19 @@ from collections.abc import Mapping
 
 import attrs
 
+from deberc_net.protocol.commands import COMMANDS as SERVER_COMMANDS
 from deberc_net.protocol.commands import SECRET_COMMANDS, command_word
 from deberc_net.protocol.lang import CYRILLIC, NO_WORDS, Lang, TableWords, ru_call
 
-# the commands a person types in the lobby and at the table (docs/protocol.md §4–5)
-COMMANDS = (
-    "help",
-    "login",
-    "who",
-    "tables",
-    "new",
-    "sit",
-    "seek",
-    "unseek",
-    "leave",
-    "observe",
-    "unobserve",
-    "say",
-    "rules",
-    "state",
-    "games",
-    "calls",
-    "quit",
+# the commands a person types in the lobby and at the table (docs/protocol.md §4–5),
+# Tab's to complete: every one the server lists, so none is missed (17 of them were
+# listed here by hand, and 'his' or 'fing' completed nothing: a tryout, s48); not an
+# admin's, nor those the client sets itself ('style', 'clock': their answers are not
+# shown; 'lang': the screen's, '--lang'), nor those of the human style ('sort') or of no
+# use typed ('ping')
+_NOT_TYPED = frozenset({"style", "clock", "lang", "sort", "ping"})
+COMMANDS = tuple(
+    name for name, spec in SERVER_COMMANDS.items() if not spec.admins and name not in _NOT_TYPED
 )
 
 

@@ -266,7 +266,10 @@ def test_tab_offers_the_russian_words_and_the_latin_tokens() -> None:
     legal = ("pas", "igrayu", "ot-K", "As", "10s")
     assert candidates("", legal, Lang.RU)[:5] == ["пас", "играю", "от короля", "Т♠", "10♠"]
     assert candidates("и", legal, Lang.RU) == ["играю"]
-    assert candidates("pa", legal, Lang.RU) == ["pas"]  # Latin still completes
+    assert candidates("pa", legal, Lang.RU) == [
+        "pas",
+        "password",
+    ]  # Latin still completes, a call first
     assert candidates("т", legal, Lang.RU) == ["Т♠"]
     # English as it was: the tokens, then the commands
     assert candidates("", legal)[:5] == list(legal)

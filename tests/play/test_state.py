@@ -356,9 +356,18 @@ def test_every_drawn_line_fits_an_80_column_terminal() -> None:
 def test_completion_offers_the_legal_calls_then_the_commands() -> None:
     legal = ("menyayu", "Kc", "8c", "Ks")
     assert candidates("k", legal) == ["Kc", "Ks"]
-    assert candidates("s", legal) == ["say", "seek", "sit", "state"]
+    assert candidates("s", legal) == ["say", "seek", "sheet", "sit", "state"]
     assert candidates("m", legal) == ["menyayu"]
     assert candidates("say h", legal) == []  # past the first word: no command names
+    # every command a person types, not 17 of them: 'his' and 'fing' completed nothing
+    # (a tryout, s48); an admin's, and those the client itself sets, are not offered
+    assert candidates("his", ()) == ["history"]
+    assert candidates("fing", ()) == ["finger"]
+    assert candidates("lea", ()) == ["leave", "leave!"]
+    assert candidates("re", ()) == ["rematch"]  # not an admin's reserve, release
+    assert candidates("b", ()) == ["bot"]
+    assert candidates("st", ()) == ["state"]  # not 'style': the client keeps its own
+    assert candidates("ann", ()) == [] and candidates("dr", ()) == []
     # typed in Cyrillic: the calls as a Russian player says them (a tryout, s29)
     russian = ("pishet", "As", "Ah", "10s", "ot-K")
     assert candidates("Т", russian) == ["Т♠", "Т♥"]
@@ -2235,7 +2244,10 @@ def test_tab_completes_a_tertz_call_in_the_words_its_prompt_shows() -> None:
     words, legal = tertz.words, ("rost?", "bella", "menyayu", "ot-K", "7c")
     assert candidates("o", legal, Lang.EN, words)[:2] == ["ot chego?", "ot-K"]
     assert candidates("m", legal, Lang.EN, words) == ["mariage", "menyayu"]
-    assert candidates("b", legal, Lang.EN, words) == ["bella"]  # the token still
+    assert candidates("b", legal, Lang.EN, words) == [
+        "bella",
+        "bot",
+    ]  # the token still, then a command
     assert candidates("r", legal, Lang.EN, words)[0] == "rost?"
     assert candidates("o", legal, Lang.EN)[0] == "ot-K"  # no table words: the tokens
 
