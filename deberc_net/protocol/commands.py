@@ -275,7 +275,7 @@ COMMANDS: dict[str, CommandSpec] = {
         # longest of all: the think times are docs/protocol.md §5.15's); its first
         # sentence, all a table's 'help' lists, is short
         "A house bot plays one match at your waiting table. heuristic plays like a club "
-        "player, random any card, search at LEVEL 1-5 (default 3: stronger). 'rated': a "
+        "player, random any card, search better still (LEVEL 1-5, default 3). 'rated': a "
         "rated match (not random).",
         "table",
         waiting=True,

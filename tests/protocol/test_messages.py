@@ -221,3 +221,19 @@ def test_help_seek_says_a_second_seek_replaces_the_first() -> None:
     # the lobby's list keeps the first sentence alone
     listed = "\n".join(help_text(phase="lobby"))
     assert "replaces" not in listed, listed
+
+
+def test_help_bot_says_what_the_search_bot_is_stronger_than() -> None:
+    """A tryout (s48) read 'search at LEVEL 1-5 (default 3: stronger)' and could not
+    tell whether the search bot or a higher level is the stronger: it is stronger than
+    the heuristic bot, the club player (docs/protocol.md §5.15); three lines at 80
+    columns still."""
+    english = help_text("bot")
+    joined = " ".join(" ".join(x.split()) for x in english)
+    assert "like a club player, random any card, search better still (LEVEL 1-5, default 3)" in (
+        joined
+    ), joined
+    assert len(english) <= 3, english
+    russian = help_text("bot", lang=Lang.RU)
+    joined = " ".join(" ".join(x.split()) for x in russian)
+    assert "любой картой, поисковый сильней их (1-5, обычно 3)" in joined, joined

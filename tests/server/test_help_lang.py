@@ -101,14 +101,14 @@ async def test_help_bot_says_what_each_kind_is_in_both_languages(
     for said in (
         "A house bot plays one match at your waiting table.",
         "heuristic plays like a club player, random any card,",
-        "search at LEVEL 1-5 (default 3: stronger).",
+        "search better still (LEVEL 1-5, default 3).",
         "'rated': a rated match (not random).",
     ):
         assert said in en, en
     for said in (
         "Бот сервера сыграет партию за вашим ждущим столом.",
         "Эвристический играет как клубный игрок, случайный — любой картой,",
-        "поисковый (1-5, обычно 3: сильнее).",
+        "поисковый сильней их (1-5, обычно 3).",
         "rated: в рейтинг (не случайный).",
     ):
         assert said in ru, ru
