@@ -173,8 +173,9 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (6.4, ("tests/store/test_distributed_ladder.py::test_two_workers_one_killed_mid_board",)),
     (6.3, ("tests/play/test_app.py::test_a_whole_tertz_match_typed_through_the_terminal",)),
     # (grew by the own-match-after-watched part folded into it: 4.5 -> 6.3 s at one load;
-    # 13.5-14.6 s alone at load 6 since its pages wait for the rematch offer's end, 10 s)
-    (14.0, ("tests/store/test_workers.py::test_help_rematch_games_and_a_clean_stop_across",)),
+    # 13.5-14.6 s alone at load 6 while its pages waited for the rematch offer's end, 10 s;
+    # 6.4-12.7 s at load 18-20 since they go at the offer called off, tsfast6)
+    (5.0, ("tests/store/test_workers.py::test_help_rematch_games_and_a_clean_stop_across",)),
     (5.2, ("tests/store/test_serve_postgres.py::test_two_servers_on_one_database_number",)),
     (4.3, ("tests/play/test_app.py::test_a_dropped_connection_resumes_the_seat",)),
     (4.4, ("tests/store/test_postgres_template.py",)),  # two initdbs, one killed
@@ -232,7 +233,7 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (12.0, ("tests/store/test_workers_rematch_kept_seek.py",)),
     (7.0, ("tests/store/test_workers_stopping.py::test_a_rolling_restart_of_one_worker",)),
     (6.0, ("tests/store/test_workers_page.py::test_a_stop_tells_everyone_and_waits",)),
-    (6.0, ("tests/store/test_workers_cut_off_told_once.py",)),
+    (4.0, ("tests/store/test_workers_cut_off_told_once.py",)),  # (its 3-s waits timed: tsfast6)
     (6.0, ("tests/store/test_workers_start_up.py::test_a_plain_server_on_the_database",)),
     (6.0, ("tests/store/test_forked_parent_stdout_unread.py",)),
     (5.5, ("tests/store/test_workers_orphans.py",)),

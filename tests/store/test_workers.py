@@ -536,6 +536,12 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
                 seen += (message := await text_of(page))
                 sizes = follow_sizes(sizes, message)
         await bob.send("leave!")
+        # bob opens a table: the offer of the match he left is off (off=elsewhere), and
+        # the pages go at once, not at its end, 10 s on (a page kept to an offer's end:
+        # tests/store/test_workers_page_rematch.py's 'timeout' case)
+        await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+        await bob.send("new 2")
+        await bob.expect("ok", cmd="sit")
         for socket in (page, second):
             with pytest.raises(ConnectionClosed):  # the table closed, its offer ended: the page
                 while True:
