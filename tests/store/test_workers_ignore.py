@@ -52,6 +52,7 @@ async def test_a_player_ignores_one_at_a_table_another_worker_owns(
             opened += [ann, bob, carl, dave]
             await until_listed(ann, "who", "bob")
             await until_listed(ann, "who", "carl")
+            await until_listed(bob, "who", "ann")  # (his 'invite ann' finds her)
             await ann.send("ignore bob")
             await ann.expect("ok", cmd="ignore", name="bob")
 
@@ -115,6 +116,9 @@ async def test_an_invitation_kept_from_her_on_another_worker_is_told_at_unignore
             carl = await workers.connect(1, "carl2")
             opened += [ann, bob, carl]
             await until_listed(ann, "who", "bob2")
+            # bob's worker knows her too: his 'invite ann2' was refused unknown-player
+            # once under load (s48), her presence not yet there
+            await until_listed(bob, "who", "ann2")
             await ann.send("ignore bob2")
             await ann.expect("ok", cmd="ignore", name="bob2")
             await bob.send("new 2 private")
