@@ -263,11 +263,14 @@ def _local(host: str) -> str:
 
 
 async def _heartbeat(store: Store, config: Config) -> None:
-    """Tell the store this server lives; end the matches of servers that died."""
+    """Tell the store this server lives; end the matches of servers that died (not on
+    a beat that came late: Store.heartbeat)."""
+    every_s = config.heartbeat_ms / 1000
     while True:
-        await trio.sleep(config.heartbeat_ms / 1000)
+        await trio.sleep(every_s)
         try:
-            ended = await trio.to_thread.run_sync(store.heartbeat, config.server_dead_ms / 1000)
+            dead_after_s = config.server_dead_ms / 1000
+            ended = await trio.to_thread.run_sync(store.heartbeat, dead_after_s, every_s)
         except Exception:  # the database away for a moment: the server plays on
             log.exception("heartbeat_failed")
             continue

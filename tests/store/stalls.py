@@ -16,20 +16,21 @@ from deberc_net.server.store import Store, is_postgres, open_store
 from .records import deal
 
 
-def silence(db: str, server_id: int) -> None:
-    """The server's last heartbeat an hour ago, as if it had died then."""
+def silence(db: str, server_id: int, hours: float = 1.0) -> None:
+    """The server's last heartbeat ``hours`` ago, as if it had died (or stalled) then."""
     if is_postgres(db):
         import psycopg
 
         with psycopg.connect(db) as conn:
             conn.execute(
-                "UPDATE servers SET heartbeat = now() - interval '1 hour' WHERE id = %s",
-                (server_id,),
+                "UPDATE servers SET heartbeat = now() - interval '1 hour' * %s WHERE id = %s",
+                (hours, server_id),
             )
         return
     with sqlite3.connect(db) as con:
         con.execute(
-            "UPDATE servers SET heartbeat = heartbeat - 1 / 24.0 WHERE id = ?", (server_id,)
+            "UPDATE servers SET heartbeat = julianday('now') - ? / 24.0 WHERE id = ?",
+            (hours, server_id),
         )
     con.close()
 

@@ -198,7 +198,10 @@ def test_two_servers_thought_dead_that_beat_at_once_do_not_deadlock(postgres_url
         blocker.execute("SELECT FROM servers WHERE id = %s FOR UPDATE", (dead.server_id,))
         with ThreadPoolExecutor(2) as pool:
             try:
-                beats = [pool.submit(store.heartbeat, 30.0) for store in (one, other)]
+                # (each beats every two hours, as far as the store knows: on time, each
+                # judges the other's hour of silence whole; a late beat judges none:
+                # test_a_late_beat_ends_none_of_those_stalled_with_it)
+                beats = [pool.submit(store.heartbeat, 30.0, 7200.0) for store in (one, other)]
                 wait_until(lambda: waiting_for_locks(blocker) == 2, "both beats at the row")
             finally:
                 blocker.rollback()
@@ -208,4 +211,45 @@ def test_two_servers_thought_dead_that_beat_at_once_do_not_deadlock(postgres_url
     finally:
         blocker.close()
         for store in (dead, one, other):
+            store.close()
+
+
+def test_a_late_beat_ends_none_of_those_stalled_with_it(store_db: str) -> None:
+    """The whole machine paused for an hour, every server with it: the first to beat as
+    they run again finds the others silent past their time, though they missed no beat
+    it could have seen. Its own beat came an hour late: it judges them as its beat on
+    time would have, and ends none of their matches; one silent for longer than it was
+    stalled itself (dead before the pause) is ended at once, and one that stays silent
+    once it beats on time again is ended then (docs/scaling.md). Failed before: the
+    first beat ended the other's match (listed server-lost, its deals exported)."""
+    first = open_store(store_db, serving=True)
+    second = open_store(store_db, serving=True)
+    dead = open_store(store_db, serving=True)
+    stores = (first, second, dead)
+
+    def quiet(store: Store, hours: float = 1.0) -> None:
+        assert store.server_id is not None
+        silence(store_db, store.server_id, hours)
+
+    try:
+        for n, store in enumerate(stores, 1):
+            store.add_deal(deal(f"m{n}", 1))
+        quiet(dead, hours=3)  # (dead before the pause)
+        for store in (first, second):  # the pause
+            quiet(store)
+        assert first.heartbeat(30.0, 5.0) == 1  # the dead one's m3 only
+        assert second.heartbeat(30.0, 5.0) == 0
+        assert [r["match"] for r in exported(first)] == ["m3"]
+        assert [g["match"] for g in first.recent_games("ann")] == ["m3"]
+        assert first.heartbeat(30.0, 5.0) == 0  # on time now: the second lives
+        quiet(second)  # (it dies now)
+        assert first.heartbeat(30.0, 5.0) == 1  # on time: its silence is whole
+        assert sorted(r["match"] for r in exported(first)) == ["m2", "m3"]
+        # the second, thought dead, runs again: its silence was its own, so the beat
+        # that writes its row again ends none (the first silent meanwhile too)
+        quiet(first)
+        assert second.heartbeat(30.0, 5.0) == 0
+        assert second.heartbeat(30.0, 5.0) == 1  # on time: the first's m1
+    finally:
+        for store in stores:
             store.close()

@@ -726,10 +726,18 @@ class Store(Protocol):
         sequence cannot be set back safely while another server may draw from it)."""
         ...
 
-    def heartbeat(self, dead_after_s: float) -> int:
+    def heartbeat(self, dead_after_s: float, every_s: float = 0.0) -> int:
         """This server is alive (its heartbeat is now, by the database's clock); the
         servers silent for more than ``dead_after_s`` are dead, and their running
-        matches over (exportable, seedless). Returns how many matches it ended."""
+        matches over (exportable, seedless). Returns how many matches it ended.
+
+        ``every_s``: how often this server beats. A beat that comes later than that
+        after its last (by the same clock: this server did not run, or the database did
+        not answer it, meanwhile) judges the others as its beat on time would have,
+        counting their silence only up to ``every_s`` after its last beat (``late_by``):
+        a whole machine paused, every server stalled with this one, and the first to
+        beat as they ran again ended the others' matches, though they were alive. A
+        server found dead (its row gone) ends none at the beat that writes it again."""
         ...
 
     # people's ratings (server/ratings.py)
@@ -895,6 +903,18 @@ MATCH_INTO = (
 # Why a match that did not end is listed: its server died (silent past its time), or
 # stopped cleanly (SIGTERM) while it ran. Nobody won, lost or drew it.
 SERVER_LOST = "server-lost"
+
+
+def late_by(since_own_beat_s: float | None, every_s: float) -> float | None:
+    """How much later than ``every_s`` a server beats, its last beat
+    ``since_own_beat_s`` before (``Store.heartbeat``): what it adds to the silence
+    after which it takes another for dead. None: it has no row (thought dead itself,
+    its silence its own), and ends none."""
+    if since_own_beat_s is None:
+        return None
+    return max(0.0, since_own_beat_s - every_s)
+
+
 SHUTDOWN = "shutdown"
 STOPPED = frozenset({SERVER_LOST, SHUTDOWN})
 # A stopped match's ``matches`` row, written over its earlier one if that one says it

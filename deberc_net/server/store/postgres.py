@@ -103,6 +103,7 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
+    late_by,
     latin_look,
     look_alike,
     lost_match_row,
@@ -306,16 +307,20 @@ class PostgresStore:
         return contextlib.nullcontext()
 
     # several servers on one database
-    def heartbeat(self, dead_after_s: float) -> int:
+    def heartbeat(self, dead_after_s: float, every_s: float = 0.0) -> int:
         with self._pool.connection() as conn:
             _lock_servers(conn, dead_after_s, self.server_id)
+            since = conn.execute(SINCE_OWN_BEAT, (self.server_id,)).fetchone()
             beat = conn.execute(
                 "UPDATE servers SET heartbeat = now() WHERE id = %s", (self.server_id,)
             )
             if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
                 # (or a deal of its, add_deal, says so at once: its row is there then)
                 conn.execute(REVIVE_SERVER, self._row())
-            return _end_the_dead(conn, dead_after_s)
+            late = late_by(None if since is None else float(since[0]), every_s)
+            if late is None:
+                return 0
+            return _end_the_dead(conn, dead_after_s + late)
 
     def _row(self) -> tuple[int | None, str, int, bool]:
         """This server's row in ``servers`` (written again: REVIVE_SERVER)."""
@@ -803,6 +808,10 @@ RUNNING_DEAL = "WITH running_row AS ({running})" + _DEAL
 REVIVED_RUNNING_DEAL = (
     f"WITH server_row AS ({HOLD_OR_REVIVE_SERVER}), running_row AS ({{running}})" + _DEAL
 )
+
+
+# seconds since this server's last beat, by the database's clock (its row is locked)
+SINCE_OWN_BEAT = "SELECT EXTRACT(EPOCH FROM now() - heartbeat)::float8 FROM servers WHERE id = %s"
 
 
 def _lock_servers(

@@ -104,6 +104,7 @@ from .base import (
     highest_match_number,
     in_number_order,
     keeps_result,
+    late_by,
     latin_look,
     look_alike,
     lost_match_row,
@@ -517,14 +518,21 @@ class SQLiteStore:
                 self._list_players(row)
             self._players_follow(match_id)
 
-    def heartbeat(self, dead_after_s: float) -> int:
+    def heartbeat(self, dead_after_s: float, every_s: float = 0.0) -> int:
         with self._writing():
+            since = self._db.execute(
+                "SELECT (julianday('now') - heartbeat) * 86400.0 FROM servers WHERE id = ?",
+                (self.server_id,),
+            ).fetchone()
             beat = self._db.execute(
                 "UPDATE servers SET heartbeat = julianday('now') WHERE id = ?", (self.server_id,)
             )
             if beat.rowcount == 0 and self.server_id is not None:  # thought dead: alive again
                 self._db.execute(REVIVE_SERVER, self._row())
-            return self._end_the_dead(dead_after_s)
+            late = late_by(None if since is None else float(since[0]), every_s)
+            if late is None:
+                return 0
+            return self._end_the_dead(dead_after_s + late)
 
     def new_match_number(self) -> int:
         return self._new_numbers("match_numbers", 1)[0]
