@@ -65,6 +65,8 @@ Handler = Callable[[Session, Command], Awaitable[None]]
 NAMES_KEPT = 1000  # names' seat, lists and chat allowances kept (refilled offline ones go first)
 MATCH_NUMBER_BLOCK = 16  # match numbers drawn from the store at once
 TABLE_NUMBER_SAID = 12  # characters of an unknown table's number said back, at most
+# the lines that may open a table (server/table_numbers.py: a worker waits for its numbers)
+OPENS_TABLES = frozenset({"new", "seek", "reserve", "rematch"})
 
 
 class Online(dict[str, Session]):
@@ -330,6 +332,10 @@ class Lobby:
             session.requests_waiting += 1
             self.spawner.start_soon(handled_after_look, self, session, item, number)
             return
+        if item.name in OPENS_TABLES:  # a worker's numbers drawn in a thread, if few are left
+            await self.table_numbers.ready()
+            if session.connection.closed:  # gone while it waited: nothing to open
+                return
         await self.handlers[item.name](session, item)
 
     async def new_match_number(self) -> int:

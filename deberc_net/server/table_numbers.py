@@ -11,9 +11,14 @@ import structlog
 import trio
 
 from .spawner import Spawner
+from .store import StoreError
 
 log = structlog.get_logger("deberc.tables")
 AHEAD = 32  # drawn from the store at a time; more are drawn when half are used
+# under serve --workers, a line that may open a table waits (``ready``) while no more
+# than these are left, a draw on its way: they are for the tables that open without a
+# line of their own (a seek met by another's, a rematch, a seek from another worker)
+KEPT = AHEAD // 4
 
 
 @attrs.define
@@ -26,11 +31,32 @@ class TableNumbers:
     _ahead: list[int] = attrs.Factory(list)
     _highest: int = 0
     _drawing: bool = False
+    _landed: trio.Event = attrs.Factory(trio.Event)  # set as the draw on its way ends
+    _failed: bool = False  # the last draw in the background failed
 
     def fill(self) -> None:
         """Draw the first block now (blocking: at start-up, before the server listens;
-        a worker draws so again whenever a burst has used every number drawn)."""
+        a worker draws so in place only if the tables that open without a line of
+        their own used every number, ``KEPT`` of them, before a draw came back)."""
         self._take(self.draw(AHEAD))
+
+    async def ready(self) -> None:
+        """Under serve --workers, before a line that may open a table (``new``, ``seek``,
+        ``reserve``, ``rematch``): wait, the loop running on, while no more than
+        ``KEPT`` numbers are left, for a draw in a thread. A worker numbers no table on
+        its own, and it drew in place, a store call in the server's loop, when a burst
+        had used every number (every connection waited for it). Raises ``StoreError``
+        if none is left and the draw failed (its database away): the line is refused
+        as a failed one, without a wait in the loop."""
+        while self.shared and len(self._ahead) <= KEPT:
+            if not self._drawing:
+                self._draw_soon()
+            landed = self._landed
+            await landed.wait()
+            if self._failed:
+                if not self._ahead:
+                    raise StoreError("no table number could be drawn: the database is away")
+                return  # (one of those kept: the next line draws again)
 
     @property
     def highest(self) -> int:
@@ -61,9 +87,12 @@ class TableNumbers:
                 self._take([self._highest + 1])
         number = self._ahead.pop(0)
         if len(self._ahead) < AHEAD // 2 and not self._drawing:
-            self._drawing = True
-            self.spawner.start_soon(self._draw_more)
+            self._draw_soon()
         return number
+
+    def _draw_soon(self) -> None:
+        self._drawing = True
+        self.spawner.start_soon(self._draw_more)
 
     def unused(self) -> tuple[int, int] | None:
         """The numbers drawn and never handed out, as (lowest, highest): the top of the
@@ -90,9 +119,13 @@ class TableNumbers:
         self._highest = max([self._highest, *drawn])
 
     async def _draw_more(self) -> None:
+        self._failed = True
         try:
             self._take(await trio.to_thread.run_sync(self.draw, AHEAD))
+            self._failed = False
         except Exception:  # the database away for a moment: drawn at the next table
             log.exception("table_numbers_failed")
         finally:
             self._drawing = False
+            self._landed.set()
+            self._landed = trio.Event()

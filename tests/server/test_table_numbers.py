@@ -12,11 +12,12 @@ import trio.testing
 from structlog.testing import capture_logs
 
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK, Lobby
-from deberc_net.server.store import open_store
-from deberc_net.server.table_numbers import AHEAD, TableNumbers
+from deberc_net.server.running import Server
+from deberc_net.server.store import StoreError, open_store
+from deberc_net.server.table_numbers import AHEAD, KEPT, TableNumbers
 from deberc_net.testing import rule_book
 
-from .client import LineClient, fields, is_event, seat_pair
+from .client import LineClient, fields, is_event, log_in_machine, seat_pair
 from .conftest import Connector, make_config, running_server
 
 
@@ -92,6 +93,9 @@ async def test_match_numbers_with_one_handed_out_among_them_are_not_given_back(
         assert store.new_match_numbers(1) == [2 * MATCH_NUMBER_BLOCK + 1]
     finally:
         store.close()
+
+
+RELEASE_S = 20  # the held draw's fail-safe (the test's loop, blocked, cannot release it)
 
 
 class _Spawner:
@@ -183,3 +187,95 @@ def test_a_burst_that_outruns_a_draw_on_its_way_is_no_warning() -> None:
     with capture_logs() as logs:
         away.next()  # the first draw in place fails: no draw on its way
     assert ("table_numbers_ahead_used", "warning") in [(x["event"], x["log_level"]) for x in logs]
+
+
+async def test_a_workers_new_table_waits_for_its_number_and_the_loop_runs_on(
+    db_path: Path,
+) -> None:
+    """A worker (its numbers shared: it numbers no table on its own) with none left: a
+    'new' waits for the draw in a thread while everyone else is answered. The draw is
+    held until the test has read bob's pong. Failed before: the draw ran in place, in
+    the server's loop, and the pong came only after it (once the draw gave up its wait:
+    RELEASE_S, a fail-safe, never reached when it passes)."""
+    held = threading.Event()
+    returned: list[str] = []  # what the test saw, and when the held draw returned
+    calls: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        calls.append(count)
+        if len(calls) == 1:  # the first draw (at start) gives none: a burst used them
+            return []
+        if len(calls) == 2:  # the draw for ann's table: held
+            held.wait(RELEASE_S)
+            returned.append("draw")
+        return list(range(7 * len(calls), 7 * len(calls) + 3))
+
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            lobby = Lobby(config, store, nursery, rule_book())
+            lobby.table_numbers = TableNumbers(draw, nursery, shared=True)
+            lobby.table_numbers.fill()  # as a worker's node does before it listens
+            server = Server(config, lobby, nursery)
+
+            async def dial(label: str) -> LineClient:
+                client_end, server_end = trio.testing.memory_stream_pair()
+                nursery.start_soon(server.handle, server_end, "10.0.0.1", f"10.0.0.1:{label}")
+                return await log_in_machine(await LineClient.over(client_end, label), label)
+
+            ann, bob = await dial("ann"), await dial("bob")
+            await ann.send("new 2")
+            with trio.fail_after(2 * RELEASE_S):
+                while len(calls) < 2:  # the draw for ann's table has begun (and is held)
+                    await trio.sleep(0.01)
+            await bob.send("ping")
+            await bob.expect("ok", cmd="ping")
+            returned.append("pong")
+            held.set()
+            sat = await ann.expect("ok", cmd="sit")
+            assert returned == ["pong", "draw"] and sat["table"] == "14"
+            lobby.writes.close()
+            nursery.cancel_scope.cancel()
+    finally:
+        held.set()
+        store.close()
+
+
+async def test_a_line_that_may_open_a_table_waits_only_while_few_numbers_are_left() -> None:
+    """More than KEPT left: no wait, no draw; KEPT or fewer: a draw (the one on its way,
+    or one of its own), waited for; the database away with none left: refused at once
+    (a StoreError), not drawn in place. A lone server never waits."""
+    asked: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        asked.append(count)
+        if len(asked) == 3:
+            raise OSError("the database is away")
+        return list(range(len(asked) * 100, len(asked) * 100 + KEPT + 1))
+
+    async with trio.open_nursery() as nursery:
+        numbers = TableNumbers(draw, nursery, shared=True)
+        numbers.fill()  # KEPT + 1: 100 up
+        await numbers.ready()
+        assert asked == [AHEAD]  # (no draw: more than KEPT left)
+        assert numbers.next() == 100  # KEPT left, a draw on its way (half are used)
+        await numbers.ready()  # waited for
+        assert len(asked) == 2 and not numbers.drawing
+        used = [numbers.next() for _ in range(2 * KEPT + 1)]  # (the third draw on its way)
+        assert used == [*range(101, 101 + KEPT), *range(200, 200 + KEPT + 1)]
+        try:
+            await numbers.ready()  # none left, and that draw fails
+        except StoreError as exc:
+            assert "database is away" in str(exc)
+        else:
+            raise AssertionError("a line went on to draw in place")
+        assert len(asked) == 3
+        own = TableNumbers(lambda count: [1, 2][:count], nursery, shared=True)
+        own.fill()  # (two: KEPT or fewer)
+        own.draw = lambda count: list(range(3, 3 + count))
+        await own.ready()  # no draw on its way: its own, waited for
+        assert [own.next() for _ in range(3)] == [1, 2, 3]
+    lone = TableNumbers(draw, _Spawner(), shared=False)
+    await lone.ready()  # a lone server numbers on its own: it never waits
+    assert len(asked) == 3
