@@ -535,6 +535,7 @@ class Msg(StrEnum):
     LINES_WAITING = "lines-waiting"
     TOO_MANY_TABLES = "too-many-tables"
     NO_GAMES_HERE = "no-games-here"
+    NO_TABLE_NUMBER = "no-table-number"
     ADDRESS_TABLES = "address-tables"
     ADDRESS_TABLE = "address-table"
     HOUSE_BOTS_AT_TABLE = "house-bots-at-table"
@@ -2378,6 +2379,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.LINES_WAITING: (
         "your earlier lines at tables are still being handled: wait for their answers",
         "ваши прежние строки к столам ещё обрабатываются: ждите ответов",
+    ),
+    Msg.NO_TABLE_NUMBER: (
+        "no table can open now: the server cannot reach its database; try again shortly",
+        "стол сейчас не открыть: сервер не достучался до своей базы данных; попробуйте чуть позже",
     ),
     Msg.TOO_MANY_TABLES: (
         "too many tables are open; sit at one or try again later",

@@ -51,7 +51,7 @@ from .rematch import Rematches, offer_s
 from .seating import Seating
 from .session import LastMatch, Session, stopped_watching
 from .spawner import Spawner
-from .store import Store
+from .store import Store, StoreError
 from .store_writer import StoreWriter
 from .table import Table
 from .table_messages import Away, Stop, TableCall, Unobserve
@@ -333,7 +333,11 @@ class Lobby:
             self.spawner.start_soon(handled_after_look, self, session, item, number)
             return
         if item.name in OPENS_TABLES:  # a worker's numbers drawn in a thread, if few are left
-            await self.table_numbers.ready()
+            try:
+                await self.table_numbers.ready()
+            except StoreError:  # (logged by the draw) the database away: not a bug of ours
+                session.send(ev.error("busy", phrase(Msg.NO_TABLE_NUMBER)))
+                return
             if session.connection.closed:  # gone while it waited: nothing to open
                 return
         await self.handlers[item.name](session, item)

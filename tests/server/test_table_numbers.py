@@ -279,3 +279,37 @@ async def test_a_line_that_may_open_a_table_waits_only_while_few_numbers_are_lef
     lone = TableNumbers(draw, _Spawner(), shared=False)
     await lone.ready()  # a lone server numbers on its own: it never waits
     assert len(asked) == 3
+
+
+async def test_a_workers_new_table_with_its_database_away_is_refused_busy(
+    db_path: Path,
+) -> None:
+    """None left and the draw failing: ann's 'new' is refused 'busy', saying the
+    database is away, and her connection serves on. It was refused 'internal' (a bug,
+    report it) and logged as a command's error: the stall2 helper's note (s48)."""
+
+    def draw(count: int) -> list[int]:
+        raise OSError("the database is away")
+
+    config = make_config(db_path)
+    store = open_store(config.db, serving=True)
+    try:
+        async with trio.open_nursery() as nursery:
+            lobby = Lobby(config, store, nursery, rule_book())
+            lobby.table_numbers = TableNumbers(draw, nursery, shared=True)
+            server = Server(config, lobby, nursery)
+            client_end, server_end = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:ann")
+            ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
+            with capture_logs() as logs:
+                await ann.send("new 2")
+                refused = await ann.expect("error", code="busy")
+            assert "cannot reach its database" in refused["text"], refused
+            assert "command_error" not in [x["event"] for x in logs]
+            await ann.send("ping")
+            await ann.expect("ok", cmd="ping")
+            assert lobby.tables == {}
+            lobby.writes.close()
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
