@@ -23,7 +23,7 @@ from deberc_net.server.config import Config
 from deberc_net.testing import rule_book
 from tests.server.client import LineClient, machine_client, play_machine
 
-START_TIMEOUT = 10.0
+STOP_TIMEOUT = 10.0
 
 
 class ServerThread:
@@ -46,21 +46,26 @@ class ServerThread:
 
     def __enter__(self) -> ServerThread:
         self._thread.start()
-        self.port = self._ports.get(timeout=START_TIMEOUT)
+        # the port, or the thread's end (``_run`` puts 0 then): however long the start
+        # takes on a loaded machine (10 s were too few: queue.Empty, 8 runs at once on 2
+        # cores); the test's own time limit bounds it
+        self.port = self._ports.get()
+        assert self.port, f"the server did not start: {self.errors}"
         return self
 
     def __exit__(self, *_: object) -> None:
         if self._nursery is not None and self._token is not None:
             with contextlib.suppress(trio.RunFinishedError):
                 trio.from_thread.run_sync(self._nursery.cancel_scope.cancel, trio_token=self._token)
-        self._thread.join(START_TIMEOUT)
+        self._thread.join(STOP_TIMEOUT)
 
     def _run(self) -> None:
         try:
             trio.run(self._main)
         except BaseException as exc:  # told to the test, which fails on it
             self.errors.append(exc)
-            self._ports.put(0)
+        finally:
+            self._ports.put(0)  # (after a port, never read): __enter__ waits for one
 
     async def _main(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
