@@ -24,7 +24,7 @@ from clients.play.state import LOG_KEEP, fold
 from deberc_net.cli import main
 from deberc_net.protocol.wire import EventKind, parse_line
 
-from .pilot import SIZE, WAIT_S, answered, complete_and_send, enter, until
+from .pilot import WAIT_S, answered, complete_and_send, enter, running, until
 from .server import ServerThread
 
 # the pilot's shorter wait for idleness after each key (conftest.py)
@@ -101,13 +101,13 @@ async def _restart(server: ServerThread) -> None:
     """``play --name`` logs in by itself; closed mid-match, ``play --name --token`` takes
     the seat back."""
     first = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with first.run_test(size=SIZE) as pilot:
+    async with running(first) as pilot:
         await until(pilot, lambda: first.state.token is not None, "login")
         await type_line(pilot, "seek 2 moscow short", by_key=False)  # typed in the others
         await until(pilot, lambda: bool(first.state.hand), "a hand")
         token, table = first.state.token, first.state.table
     second = PlayApp("127.0.0.1", server.port, name="tuiplayer", token=token)
-    async with second.run_test(size=SIZE) as pilot:
+    async with running(second) as pilot:
         await until(pilot, lambda: "tuiplayer is back" in second.state.log, "back")
         await until(pilot, lambda: bool(second.state.hand), "the seat's view")
         assert (second.state.table, second.state.token) == (table, token)
@@ -153,7 +153,7 @@ async def _whole_match(
     at that request and resume; ``by_key``: the lobby's lines typed key by key (else put
     in whole: the calls are still typed, with completion)."""
     app = PlayApp("127.0.0.1", server.port)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
         await type_line(pilot, "login tuiplayer", by_key=by_key)
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
@@ -257,7 +257,7 @@ async def _tertz_match(server: ServerThread) -> None:
     """A Tertz table: no bidding, the turned card is trump, the talon's count is drawn,
     the opponent's tricks while open, and the deck is broken with F8."""
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
         await type_line(pilot, "seek 2 tertz to-301", by_key=False)  # typed in the others
         await until(pilot, lambda: app.state.table is not None, "seat")
@@ -338,7 +338,7 @@ async def _a_key_and_tab_in_one_burst() -> None:
     the line as it was before the 'i' (which gave 'menyayui'). The keys are posted to
     the app at once, as the terminal's driver does with one read of both."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         box = app.query_one("#input", Input)
         app.state = fold(app.state, ASK.format(seq=3, phase="bidding", legal="pas,igrayu"))
         app.post_message(events.Key("i", "i"))
@@ -363,7 +363,7 @@ async def _the_arrows_and_the_app_keys_with_the_line_focused() -> None:
     """Up and Down walk the history (docs/play.md, keys) now that they are the input
     line's own keys; F10, the app's, still acts while the line has text."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         box = app.query_one("#input", Input)
         for line in ("pas", "seek 2"):
             await type_line(pilot, line)
@@ -426,7 +426,7 @@ async def _learns_again(server: ServerThread) -> None:
     the names, the finished deal's row and the last trick (the events missed are not
     replayed: it asks), and the log pane keeps its newest line in view after 'rules'."""
     first = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with first.run_test(size=SIZE) as pilot:
+    async with running(first) as pilot:
         await until(pilot, lambda: first.state.token is not None, "login")
         await type_line(pilot, "seek 2 moscow to-1001", by_key=False)
         await _play_until(pilot, first, lambda: _a_trick_into_the_next_deal(first))
@@ -434,7 +434,7 @@ async def _learns_again(server: ServerThread) -> None:
         players = first.state.players
     assert set(players) == {"rival", "tuiplayer"}
     second = PlayApp("127.0.0.1", server.port, name="tuiplayer", token=token)
-    async with second.run_test(size=SIZE) as pilot:
+    async with running(second) as pilot:
         await until(pilot, lambda: "tuiplayer is back" in second.state.log, "back")
         await until(pilot, lambda: second.state.players == players, "the names")
         await until(pilot, lambda: second.state.deals == deals, "the finished deals")
@@ -484,7 +484,7 @@ async def _no_bidding_keys_at_a_tertz_table() -> None:
     break) is Tertz's alone: shown nowhere else (it was, at a Moscow table 100 wide),
     and there only while the break is ours (it showed from the deal's start, s47)."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         app.post_message(WireLine(ASK.format(seq=2, phase="bidding", legal="pas,igrayu")))
         await until(pilot, lambda: app.state.seq == 2, "the Deberts table")
         await pilot.pause()
@@ -559,7 +559,7 @@ async def _the_screen_after_the_draws_while_the_opponent_thinks(server: ServerTh
     """Whenever the rival is to lead after the draws (so only it was asked), our screen
     already shows the talon it was told, nine cards in our hand, and its turn."""
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.name == "tuiplayer", "login")
         await type_line(pilot, "new 2 tertz to-301", by_key=False)
         await until(pilot, lambda: app.state.table is not None, "seat")
@@ -622,7 +622,7 @@ async def _calls_read_whole(server: ServerThread) -> None:
     PgUp pages back through it to its first line, PgDn back to the newest, and a line
     sent shows the newest again."""
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.token is not None, "login")
         await type_line(pilot, "seek 2 tertz", by_key=False)
         await until(pilot, lambda: app.state.talon is not None, "the Tertz table")
@@ -658,7 +658,7 @@ async def _what_is_read_stays_in_place_with_the_log_full() -> None:
     also once the log holds its LOG_KEEP entries and each new one drops the oldest; a
     line sent, by a key too, shows the newest again."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         # logged in: F5 is no key before a login (the server would refuse 'tables')
         app.post_message(WireLine("ok cmd=login name=eve guest=1 token=T text=Hello."))
         for i in range(LOG_KEEP + 10):
@@ -695,7 +695,7 @@ async def _the_panes_are_as_wide_as_the_drawing_counts() -> None:
     border and padding: four players' rows ('Deal  kost+hous sash+volo') wrapped, the
     second pair's column under the first."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         assert app.query_one("#score").content_size.width == SCORE_COLUMNS
         assert app.query_one("#table").content_size.width == TABLE_COLUMNS
@@ -725,7 +725,7 @@ LABELS = ("Table 3", "Dealer:", "Turned:", "Talk:", "Trick:", "Last:", "Turn:")
 
 async def _narrow_table_pane(columns: int) -> None:
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=(columns, 24)) as pilot:
+    async with running(app, (columns, 24)) as pilot:
         for line in NARROW:
             app.post_message(WireLine(line))
         await until(pilot, lambda: app.state.asking, "the ask")
@@ -768,7 +768,7 @@ async def _gave_up_then_ctrl_r(db: Path) -> None:
     def hello() -> int:  # logins answered so far (a later one is said in one line)
         return sum(x.startswith(("Hello, roman", "Connected again.")) for x in app.state.log)
 
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.token is not None, "login")
         # down a little while: the link, pausing longer each time, gets in by itself
         first.__exit__()
@@ -814,7 +814,7 @@ async def _seat_lost_in_a_restart(db: Path) -> None:
     first = ServerThread(db).__enter__()
     port = first.port
     app = PlayApp("127.0.0.1", port, name="roman")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.token is not None, "login")
         await type_line(pilot, "new 2", by_key=False)
         await until(pilot, lambda: app.state.table is not None, "a seat")
@@ -849,7 +849,7 @@ async def _observes_mid_match(server: ServerThread) -> None:
     deal's row and the last trick at once (tryout 18, finding 5: 'Last: -' and no rows
     until 'last' and 'sheet' were typed; the client asked for them only after a drop)."""
     player = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with player.run_test(size=SIZE) as pilot:
+    async with running(player) as pilot:
         await until(pilot, lambda: player.state.token is not None, "login")
         await type_line(pilot, "seek 2 moscow to-1001", by_key=False)
         await _play_until(
@@ -858,7 +858,7 @@ async def _observes_mid_match(server: ServerThread) -> None:
         deals, table = player.state.deals, player.state.table
     # the player gone, the seat held: the match waits on its clock, mid-deal
     watcher = PlayApp("127.0.0.1", server.port, name="watcher")
-    async with watcher.run_test(size=SIZE) as pilot:
+    async with running(watcher) as pilot:
         await until(pilot, lambda: watcher.state.token is not None, "login")
         await type_line(pilot, f"observe {table}", by_key=False)
         await until(pilot, lambda: watcher.state.deals[: len(deals)] == deals, "the deals")
@@ -885,7 +885,7 @@ def test_leave_in_a_running_match_asks_first_and_the_result_names_the_players(
 async def _leave_twice(server: ServerThread) -> None:
     """'leave' asks (the machine style would forfeit at once), a second one leaves."""
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.token is not None, "login")
         await type_line(pilot, "seek 2 moscow short", by_key=False)
         await until(pilot, lambda: bool(app.state.hand), "a hand")
@@ -906,7 +906,7 @@ async def _lines_in_one_burst_or_pasted() -> None:
     paste) went out as 'bellaJc' twice; pasted with it, the second line was lost (a
     tryout, s29). Each line is its own, as typed."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         box = app.query_one("#input", Input)
         for key in ("b", "e", "l", "l", "a", "enter", "J", "c", "enter"):
             app.post_message(events.Key(key, key if len(key) == 1 else None))
@@ -934,7 +934,7 @@ async def _leave_then_no(server: ServerThread) -> None:
     there (docs/protocol.md §5.6). Here it went to the server as the call 'no'
     (ne-prokhodit), refused: '! ne prokhodit answers a question …' (a pty tryout)."""
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.token is not None, "login")
         await type_line(pilot, "seek 2 moscow short", by_key=False)
         await until(pilot, lambda: bool(app.state.hand), "a hand")
@@ -962,7 +962,7 @@ async def _a_house_bot_comes(server: ServerThread) -> None:
     """'bot random' was said twice in the log: the reply 'house-random-1 comes to table
     1.' and its seat 'house-random-1 sits at seat 1' (a club evening); its seat alone."""
     app = PlayApp("127.0.0.1", server.port, name="tuiplayer")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.token is not None, "login")
         await type_line(pilot, "new 2 private", by_key=False)
         await until(pilot, lambda: app.state.seat is not None, "the seat")
@@ -983,7 +983,7 @@ async def _the_line_keys_in_one_burst() -> None:
     running as bindings after the keys read with them; now each acts where it was typed
     (docs/play.md, keys)."""
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         box = app.query_one("#input", Input)
         bursts = [
             ("ig", "ctrl+u", "terts", "enter"),

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from clients.play.app import PlayApp, RussianPlayApp, WireLine
 from clients.play.texts import T, say
 
-from .pilot import SIZE, WAIT_S, footer_row, until
+from .pilot import SIZE, WAIT_S, footer_row, running, until
 
 TERTZ_ASK = (
     "ask seq=3 table=1 deal=1 phase=play seat=0 dealer=1 to_act=0 "
@@ -70,7 +70,7 @@ SEATED = LOBBY - {"f7"}  # 'seek' from a seat is refused: 'leave' first
 
 async def _whole_keys(app_class: type[PlayApp], size: tuple[int, int] = SIZE) -> None:
     app = app_class("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=size) as pilot:
+    async with running(app, size) as pilot:
         await pilot.pause()
         assert app.size == size
         await assert_whole(pilot, app, UNNAMED)
@@ -122,7 +122,7 @@ WATCHED = [
 
 async def _a_watchers_keys() -> None:
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         for line in WATCHED:
             app.post_message(WireLine(line))
         await until(pilot, lambda: app.state.table == 3, "the watched table")
@@ -156,7 +156,7 @@ MATCH_END = "event seq=11 table=1 kind=match-end winner=0 name=bob reason=target
 
 async def _keys_where_they_work() -> None:
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         # F4-F7 were shown before a login, refused there ('log in first')
         await pilot.pause()
         await assert_whole(pilot, app, UNNAMED)

@@ -215,7 +215,7 @@ from clients.play.state import TableState, fold_all
 from deberc_net.protocol.lang import Lang
 from deberc_net.server.config import Config
 
-from .pilot import SIZE, footer_row, until
+from .pilot import footer_row, running, until
 from .server import ServerThread
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -283,7 +283,7 @@ async def _the_screen() -> None:
     state = fold_all(SCREEN_LINES)
     assert [status_text(state, "127.0.0.1:7501")] == shown["status"]
     app = PlayApp("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         for line in SCREEN_LINES:
             app.post_message(WireLine(line))
         await until(pilot, lambda: app.state.asking, "the ask")
@@ -324,7 +324,7 @@ async def _footers(app_class: type[PlayApp]) -> list[str]:
     """The keys drawn at 80×24: before a login, in the lobby, asked to bid, asked to play."""
     drawn = []
     app = app_class("127.0.0.1", 9)  # nothing listens there: the link just retries
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await pilot.pause()
         drawn.append(footer_row(app).rstrip())
         app.post_message(WireLine(LOGIN))

@@ -25,7 +25,7 @@ from deberc_net.protocol.messages import Msg, phrase
 from deberc_net.protocol.read_back import russian
 from deberc_net.protocol.wire import EventKind, parse_line
 
-from .pilot import SIZE, answered, complete_and_send, enter, until
+from .pilot import answered, complete_and_send, enter, running, until
 from .server import ServerThread
 
 # the pilot's shorter wait for idleness after each key (conftest.py)
@@ -334,7 +334,7 @@ def test_a_whole_match_typed_through_the_client_in_russian(tmp_path: Path) -> No
 
 async def _whole_match(server: ServerThread) -> None:
     app = RussianPlayApp("127.0.0.1", server.port)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: any("deberc-net" in line for line in app.state.log), "banner")
         assert app.pane("status").text.endswith("вход не выполнен")
         await enter(pilot, "login tuiplayer")
@@ -392,7 +392,7 @@ def test_help_calls_and_rules_come_in_russian_from_a_real_server(tmp_path: Path)
 
 async def _explained(server: ServerThread) -> None:
     app = RussianPlayApp("127.0.0.1", server.port, name="lena")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.name == "lena", "login")
         await pilot.press("f1")
         await until(pilot, lambda: "Команды здесь:" in app.state.log, "help in Russian")
@@ -421,7 +421,7 @@ def test_the_russian_clients_rules_are_russian_line_by_line(tmp_path: Path) -> N
 
 async def _rules_read(server: ServerThread) -> None:
     app = RussianPlayApp("127.0.0.1", server.port, name="lena")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.name == "lena", "login")
         await enter(pilot, "rules")
         await until(pilot, lambda: any("to-9-stakes" in x for x in app.state.log), "the list")
@@ -452,7 +452,7 @@ def test_the_command_palette_is_english_only_and_not_in_the_footer() -> None:
 async def _footers() -> None:
     for app_class, palette in ((RussianPlayApp, False), (PlayApp, True)):
         app = app_class("127.0.0.1", 1)  # (no server: the panes and keys only)
-        async with app.run_test(size=SIZE) as pilot:
+        async with running(app) as pilot:
             await pilot.pause()
             # FooterKey's own field: textual exports no type for it (textual.widgets._footer)
             words = [str(key.description) for key in app.query("FooterKey")]  # type: ignore[attr-defined]
@@ -520,7 +520,7 @@ def test_only_the_other_language_is_answered_by_the_client() -> None:
 
 async def _lang_typed(server: ServerThread) -> None:
     app = PlayApp("127.0.0.1", server.port, name="lena")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.name == "lena", "login")
         assert "По-русски: deberc-net play --lang ru." in app.state.log[1], app.state.log
         told = say(T.LANG_AT_START, Lang.RU)

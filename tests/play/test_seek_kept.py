@@ -16,7 +16,7 @@ from clients.play.app import PlayApp, WireLine
 from clients.play.state import TableState, fold_all, sent_on_behalf
 from deberc_net.protocol.lang import Lang
 
-from .pilot import SIZE, enter, until
+from .pilot import enter, running, until
 from .server import ServerThread, read_until
 
 # the pilot's shorter wait for idleness after each key (conftest.py)
@@ -92,7 +92,7 @@ async def _typed_first() -> None:
         return True
 
     app.link.send = send  # type: ignore[method-assign]  # (the wire, as the app uses it)
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         for line in MATCH:
             app.post_message(WireLine(line))
         await until(pilot, lambda: app.state.result is not None, "the match's end")
@@ -119,7 +119,7 @@ def test_the_client_waits_on_and_is_seated_with_the_next_seeker(tmp_path: Path) 
 
 async def _kept(server: ServerThread) -> None:
     app = PlayApp("127.0.0.1", server.port, name="roman")
-    async with app.run_test(size=SIZE) as pilot:
+    async with running(app) as pilot:
         await until(pilot, lambda: app.state.name == "roman", "login")
         await enter(pilot, "seek 2")
         await until(pilot, lambda: app.state.seeking is not None, "the seek")
