@@ -283,8 +283,8 @@ COMMANDS: dict[str, CommandSpec] = {
     "rematch": CommandSpec(
         "rematch",
         "After a match: play again with the same players and rules, seats rotated. "
-        "Everyone must ask in the time the match's end says (the server's setting, "
-        "60 s as a rule); the others are told who asked.",
+        "Everyone must ask within {rematch} s of the match's end (on this server); the "
+        "others are told who asked.",
         "lobby",
         opens=True,
     ),
@@ -523,6 +523,7 @@ def help_text(
     admin: bool = False,
     playing: bool = False,
     clocks_ms: tuple[int, int] = (60_000, 10_000),
+    rematch_s: int = 60,
     house_bots: bool = False,
     games: NewGames = NewGames.OPEN,
 ) -> list[str]:
@@ -530,7 +531,8 @@ def help_text(
     (``phase``: "login", "lobby" or "table"; an ``admin`` sees the admins' commands, a
     table ``playing`` hides those for a waiting table), with the table calls he may make
     now; in ``lang`` (a command without Russian words yet is explained in English).
-    ``clocks_ms``: the server's clocks a call, a person's and a bot's, as 'clock' says.
+    ``clocks_ms``: the server's clocks a call, a person's and a bot's, as 'clock' says;
+    ``rematch_s``: its time to agree to a rematch, as a match's end says it.
     ``house_bots``: the server seats its own bots ('bot'), said in the lobby; unless
     ``games`` says no new game starts (a drain), and the lobby's last line says so
     instead, or that none ever does here (a server closed to games), whose lobby lists
@@ -545,6 +547,8 @@ def help_text(
         if name == "clock":  # the server's own (human_clock_ms, bot_clock_ms), not 60 and 10
             human, bot = (seconds_said(ms, lang) for ms in clocks_ms)
             said = said.format(human=human, bot=bot)
+        if name == "rematch":  # the server's rematch_ms, not '60 s as a rule' (s48)
+            said = said.format(rematch=rematch_s)
         return said
 
     def usage(name: str) -> str:

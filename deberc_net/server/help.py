@@ -74,6 +74,7 @@ from deberc_net.protocol.vocabulary import (
 )
 
 from .allowance import may_list
+from .rematch import told_s
 from .session import Session
 from .table import Table
 
@@ -99,6 +100,7 @@ def _help_text(
     admin: bool,
     playing: bool,
     clocks_ms: tuple[int, int],
+    rematch_s: int,
     house_bots: bool = False,
     games: NewGames = NewGames.OPEN,
 ) -> tuple[str, ...]:
@@ -111,6 +113,7 @@ def _help_text(
             admin=admin,
             playing=playing,
             clocks_ms=clocks_ms,
+            rematch_s=rematch_s,
             house_bots=house_bots,
             games=games,
         )
@@ -779,6 +782,7 @@ class Help:
         args = [unmixed(word, aliases) for word in args]
         c = self.lobby.config
         clocks = (c.human_clock_ms, c.bot_clock_ms)
+        rematch = told_s(self.lobby)  # (whole seconds, as the match's end says it)
         if args and command_word(args[0]) not in COMMANDS:  # 'help рост?': a table call, maybe
             topic = " ".join(args)
             table = session.table
@@ -799,13 +803,13 @@ class Help:
                 near = _call_meant(" ".join(args), aliases or {}, lang)
             if near is not None:  # (a tryout, s28: bare 'пароль' was hinted, this not)
                 return (phrase(Msg.HELP_MEANT, topic=said_back(args[0]), command=near).text(lang),)
-            return _help_text(args[0], "lobby", (), lang, admin, False, clocks)
+            return _help_text(args[0], "lobby", (), lang, admin, False, clocks, rematch)
         if session.name is None:
-            return _help_text(None, "login", (), lang, False, False, clocks)
+            return _help_text(None, "login", (), lang, False, False, clocks, rematch)
         table = session.table
         if table is None:
             bots, games = self.lobby.house.enabled, self.lobby.new_games()
-            return _help_text(None, "lobby", (), lang, admin, False, clocks, bots, games)
+            return _help_text(None, "lobby", (), lang, admin, False, clocks, rematch, bots, games)
         calls: list[str] = []
         match, seat = table.match, session.seat
         if match is not None and seat is not None:  # a read of the table's state
@@ -818,7 +822,7 @@ class Help:
                 seen = view(match, seat)  # (a konets out of reach is not offered)
                 calls = prompt_calls(offered(seen), seen.hand, session.connection.hand_order, say)
         playing = table.state != ev.TableState.WAITING
-        return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks)
+        return _help_text(None, "table", tuple(calls), lang, admin, playing, clocks, rematch)
 
     def _call_help(self, table: Table | None, topic: str, lang: Lang) -> tuple[str, ...]:
         """'help TOPIC' for a topic that is no command (``read_call_help``), kept by

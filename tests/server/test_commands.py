@@ -53,7 +53,7 @@ async def test_help(port: int, connect: Connector) -> None:
             (line.startswith("  ") and line[2] != " ") or line[:column].isspace()
         ), line
     for name, spec in COMMANDS.items():
-        summary = spec.summary.format(human=60, bot=10) if name == "clock" else spec.summary
+        summary = spec.summary.format(human=60, bot=10, rematch=60)  # (the defaults)
         said = await _block(client, f"help {name}", "help")
         assert all(len(x) <= 80 for x in said) and all(x.startswith("  ") for x in said[1:])
         assert " ".join(x.strip() for x in said) == f"{spec.usage}: {summary}", said

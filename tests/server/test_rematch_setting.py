@@ -16,7 +16,7 @@ import trio.testing
 from deberc_net.cli import main
 from deberc_net.server.config import Config
 
-from .client import LineClient, play_machine
+from .client import LineClient, fields, play_machine
 from .conftest import Connector
 
 
@@ -110,3 +110,30 @@ async def test_a_programs_match_end_names_the_time(
     assert len(ends) == 2
     for end in ends:  # (whole seconds, as people are told it, rounded down: 5.5 s is 5)
         assert end.endswith(" rematch_s=5"), end
+
+
+async def _help(client: LineClient, topic: str) -> str:
+    """'help TOPIC''s lines, joined as one text."""
+    await client.send(f"help {topic}")
+    await client.send("ping")  # a marker: the block has ended when its answer comes
+    lines: list[str] = []
+    while (got := fields(await client.read_until(lambda _: True)))[0] != "ok":
+        assert got[0] == "help", got
+        lines.append(got[1]["text"])
+    return " ".join(" ".join(x.split()) for x in lines)
+
+
+async def test_help_rematch_says_this_servers_time(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """'help rematch' said '60 s as a rule' whatever rematch_ms the server has, where
+    'help clock' says the server's clocks (a tryout, s48): it says this server's time,
+    in whole seconds as the match's end tells it (5.5 s: 5 s)."""
+    port = await start_server(rematch_ms=5500)
+    ann = await connect.machine(port, "ann")
+    english = await _help(ann, "rematch")
+    assert "Everyone must ask within 5 s of the match's end (on this server);" in english, english
+    assert "60" not in english, english
+    russian = await _help(ann, "rematch lang=ru")
+    assert "в течение 5 с после конца партии (на этом сервере);" in russian, russian
+    assert "60" not in russian, russian
