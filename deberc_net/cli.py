@@ -140,6 +140,13 @@ def _open_store(command: str, opener: Callable[[str], StoreT], db: str) -> Store
         return None
 
 
+def said_each(command: str, problems: str) -> None:
+    """A refusal on stderr, each of its lines (a settings file's problems, said at once)
+    with the command's name, as a refusal of one line is."""
+    for line in problems.splitlines():
+        print(f"{command}: {line}", file=sys.stderr)
+
+
 def serve_config(args: argparse.Namespace) -> Config:
     """The server's Config from 'serve''s arguments (the file, then the flags over it)."""
     from deberc_net.server.config import WEB_OFF, Config, setting_problem, shown
@@ -290,7 +297,7 @@ def _serve_now(args: argparse.Namespace) -> int:
     try:  # refused settings are said before the logs' and the server's imports
         config = serve_config(args)
     except (OSError, ValueError, TypeError) as exc:
-        print(f"deberc-net serve: {exc}", file=sys.stderr)
+        said_each("deberc-net serve", str(exc))
         return 2
     _structlog_without_rich()  # before anything imports it
     from deberc_net.server.logs import configure_logging
@@ -1658,7 +1665,7 @@ def _main(argv: Sequence[str] | None) -> int:
             command = " ".join(
                 filter(None, (args.command, getattr(args, f"{args.command}_command", None)))
             )
-            print(f"deberc-net {command}: {problem}", file=sys.stderr)
+            said_each(f"deberc-net {command}", problem)
             return 2
     try:
         status = int(args.func(args))

@@ -411,36 +411,45 @@ class Config:
         tables = sorted(
             name for name, value in data.items() if name != "server" and type(value) is dict
         )
+        # every problem of the file, each its own line, said at once: one at a time, an
+        # operator fixed the first and restarted to be told the next (a tryout, s48)
+        problems: list[str] = []
         if tables:
-            raise ValueError(
+            problems.append(
                 f"unknown table in {path}: {', '.join(f'[{name}]' for name in tables)}"
                 f" (the settings are in [server]; {SETTINGS_PAGE})"
             )
         outside = sorted(name for name in data if name != "server" and section is not data)
         if outside:  # a setting above the [server] line would be ignored
-            raise ValueError(f"settings outside [server] in {path}: {', '.join(outside)}")
-        unknown = sorted(set(section) - known)
+            problems.append(f"settings outside [server] in {path}: {', '.join(outside)}")
+        unknown = sorted(set(section) - known - set(tables))  # (a table: said as one)
         if unknown:
             named = ", ".join(_with_guess(name, known) for name in unknown)
-            raise ValueError(
-                f"unknown settings in {path}: {named} (every setting: {SETTINGS_PAGE})"
-            )
+            problems.append(f"unknown settings in {path}: {named} (every setting: {SETTINGS_PAGE})")
         if section.get("http_port") == WEB_OFF:  # as left out: no web face
             del section["http_port"]
+        wrong: set[str] = set()
         for name, value in section.items():
-            problem = setting_problem(name, value)
+            problem = setting_problem(name, value) if name in known else None
             if problem is not None:
-                raise ValueError(f"{path}: setting {name} {problem}, not {shown(value)}")
+                problems.append(f"{path}: setting {name} {problem}, not {shown(value)}")
+                wrong.add(name)
+        timing = {"heartbeat_ms", "server_dead_ms"}
+        if not timing & wrong:  # every other server dead at once
+            default = cls()
+            heartbeat: int = section.get("heartbeat_ms", default.heartbeat_ms)
+            dead: int = section.get("server_dead_ms", default.server_dead_ms)
+            if dead <= heartbeat:
+                problems.append(
+                    f"{path}: setting server_dead_ms expects more than heartbeat_ms"
+                    f" ({heartbeat}), not {dead!r}"
+                )
+        if problems:  # (a line each: cli says each with its command's name)
+            raise ValueError("\n".join(problems))
         if "db" in section:  # (the command line's --db stays the current directory's)
             section["db"] = beside(path, section["db"])
         merged = {**section, **{k: v for k, v in overrides.items() if v is not None}}
-        config = cls(**merged)
-        if config.server_dead_ms <= config.heartbeat_ms:  # every other server dead at once
-            raise ValueError(
-                f"{path}: setting server_dead_ms expects more than heartbeat_ms"
-                f" ({config.heartbeat_ms}), not {config.server_dead_ms!r}"
-            )
-        return config
+        return cls(**merged)
 
 
 def beside(settings_file: str | Path, db: str) -> str:

@@ -165,6 +165,39 @@ def test_serve_exits_2_on_a_bad_settings_file_before_opening_anything(
     assert not db.exists()
 
 
+def test_every_problem_of_a_settings_file_is_said_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two bad values were told one by one (the first alone, then the next once it was
+    fixed), and an unknown setting hid a bad value after it (a tryout, s48): each
+    problem of the file is its own line, in one go, then status 2 as before."""
+    path = tmp_path / "server.toml"
+    path.write_text(
+        "[server]\nhuman_clock_ms = 100\nprot = 7501\nmax_line = 10\nsay_per_s = 2\n"
+        "server_dead_ms = 5000\n",
+        encoding="utf-8",
+    )
+    db = tmp_path / "serve.sqlite3"
+    assert main(["serve", "--config", str(path), "--db", str(db)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        f"deberc-net serve: unknown settings in {path}: prot (port?) (every setting: "
+        "docs/settings.md)",
+        f"deberc-net serve: {path}: setting human_clock_ms expects a whole number, 5000 to "
+        "86400000 (milliseconds a call, a day at most), not 100",
+        f"deberc-net serve: {path}: setting max_line expects a whole number, "
+        f"{RANGES['max_line'].least} to 65536 (bytes: a login must fit), not 10",
+        f"deberc-net serve: {path}: setting server_dead_ms expects more than heartbeat_ms "
+        "(5000), not 5000",
+    ], lines
+    assert not db.exists()
+    # a store command reading the file says them alike, a line each
+    assert main(["admin", "boss", "--config", str(path)]) == 2
+    said = capsys.readouterr().err.splitlines()
+    assert [x.split(": ", 1)[1] for x in said] == [x.split(": ", 1)[1] for x in lines], said
+    assert all(x.startswith("deberc-net admin: ") for x in said), said
+
+
 def test_serve_exits_2_when_the_server_table_is_not_a_table(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
