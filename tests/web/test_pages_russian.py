@@ -67,8 +67,9 @@ async def test_a_players_page_in_russian(start_web: StartWeb) -> None:
         cells = re.findall(r"<td>(.*?)</td>", row)
         assert cells[4] == said[result]
         assert cells[5] in {end_words_in(r, None, Lang.RU) for r in RU_MATCH_REASONS}
-    # what is left in Latin letters: the names, the variant, the match ids, 'bot ВИД rated'
-    left = latin_words(page) - {"ann", "bob", "moscow", "bot", "rated"}
+    # what is left in Latin letters: the names, the variant and its options (as the
+    # replay heads a match), the match ids, 'bot ВИД rated'
+    left = latin_words(page) - {"ann", "bob", "moscow", "short", "bot", "rated"}
     assert {w for w in left if not re.fullmatch(r"m[0-9]+", w)} == set()
 
     # the English page as it was: every word English, the plot's labels too

@@ -240,6 +240,8 @@ class PlayedMatch:
     winners: list[str] = attrs.Factory(list)  # as /api/games/ID gives them
     forfeit: int | None = None  # the seat that forfeited it, if known (ends.forfeit_seat)
     claimed: bool = False  # its 'claim' was a seat's true konets (ends.said_konets)
+    # its rules' options, as /games/ID heads it ('kharkov · to-301'): appended last
+    options: list[str] = attrs.Factory(list)
 
     @property
     def why(self) -> str:
@@ -347,6 +349,7 @@ def player_page(
                 winners=winners,
                 forfeit=forfeit_seat(row["reason"], players, winners, row.get("forfeit")),
                 claimed=said_konets(row["reason"], row["options"]),
+                options=list(row["options"]),
             )
         )
     results = ("won", "lost", "drawn", "stopped", "aborted")
