@@ -432,6 +432,7 @@ class Msg(StrEnum):
     RATED_BOT_HERE = "rated-bot-here"
     # a waiting table's match, rated or not as its seats change (server/rated_news.py)
     UNRATED_BY_GUEST = "unrated-by-guest"
+    UNRATED_BY_YOU = "unrated-by-you"  # the same, to the guest it names
     UNRATED_BY_BOT = "unrated-by-bot"
     RATED_AGAIN = "rated-again"
     # a table's rules refused ('new', 'seek': bad-rules), read back by protocol.refusals
@@ -1988,6 +1989,10 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.UNRATED_BY_GUEST: (
         "Table {table}'s match will not be rated: {name} is a guest.",
         "Партия за столом {table} не пойдёт в рейтинг: {name} — гость.",
+    ),
+    Msg.UNRATED_BY_YOU: (
+        "Table {table}'s match will not be rated: you are a guest.",
+        "Партия за столом {table} не пойдёт в рейтинг: вы гость.",
     ),
     Msg.UNRATED_BY_BOT: (
         "Table {table}'s match will not be rated: {name} plays unrated.",

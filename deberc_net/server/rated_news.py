@@ -54,18 +54,22 @@ class RatedNews:
         if all(s in self.guests for s in people):  # nobody registered: nobody expects it
             self.rates = None
             return None
-        guest = next((seats[s] for s in people if s in self.guests), None)
+        guest = next((s for s in people if s in self.guests), None)
         unrated = next((b.name for b in bots if not b.rated), None)
         why: Phrase | None = None
         if guest is not None:
-            why = phrase(Msg.UNRATED_BY_GUEST, table=table, name=guest)
+            why = phrase(Msg.UNRATED_BY_GUEST, table=table, name=str(seats[guest]))
         elif unrated is not None:
             why = phrase(Msg.UNRATED_BY_BOT, table=table, name=unrated)
         rates, before = why is None, self.rates
         self.rates = rates
         if before is not None and before != rates:
             said = why if why is not None else phrase(Msg.RATED_AGAIN, table=table)
-            return News(_info(table, rates, said))
+            if guest is None:
+                return News(_info(table, rates, said))
+            # the guest it names reads of himself: 'stas is a guest' told stas (s48)
+            yours = phrase(Msg.UNRATED_BY_YOU, table=table)
+            return News(_info(table, rates, said), guest=(guest, _info(table, rates, yours)))
         if why is not None and came in people and came not in self.guests:
             # a registered newcomer where it is so already (the first one too, at a
             # guest's table): those there knew, he did not
@@ -77,6 +81,8 @@ class RatedNews:
 class News:
     info: ev.Info
     seat: int | None = None  # only this seat's person is told; None: every person seated
+    # the guest the line names, and his own line in its place ('you are a guest')
+    guest: tuple[int, ev.Info] | None = None
 
 
 def _info(table: int, rates: bool, said: Phrase) -> ev.Info:

@@ -1018,6 +1018,12 @@ class Table:
                 session.send(news.info)
             return
         people = [s for s in self._seated_sessions() if house.get(s.name or "") is None]
+        if news.guest is not None:  # the guest named is told of himself: 'you are a guest'
+            seat, own = news.guest
+            key = name_key(self.seats[seat] or "")  # (by name: another worker's stand-in)
+            for session in [s for s in people if name_key(s.name or "") == key]:
+                people.remove(session)
+                session.send(own)
         self._broadcast(people, news.info)
 
     def _refuse_sit(self, session: Session, error: ev.Error | None) -> None:

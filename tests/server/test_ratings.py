@@ -537,8 +537,10 @@ async def test_the_players_are_told_when_a_guest_or_an_unrated_bot_unrates_the_m
         "rated": "0",
         "text": f"Table {table}'s match will not be rated: gus is a guest.",
     }
-    for told in (ann, gus):
-        assert await told.expect("info", table=table) == unrated
+    assert await ann.expect("info", table=table) == unrated
+    # the guest is told of himself, the same fields (a tryout, s48: 'gus is a guest')
+    yours = f"Table {table}'s match will not be rated: you are a guest."
+    assert await gus.expect("info", table=table) == {**unrated, "text": yours}
     await vera.read_until(
         lambda x: x == f"Партия за столом {table} не пойдёт в рейтинг: gus — гость."
     )
@@ -563,6 +565,34 @@ async def test_the_players_are_told_when_a_guest_or_an_unrated_bot_unrates_the_m
     await gus.send("ping")
     await gus.expect("ok", cmd="ping")
     assert len(_rated_news(gus)) == 1  # (ann's table's)
+
+
+async def test_a_guest_who_unrates_the_match_is_told_you_are_a_guest(
+    port: int, connect: Connector, register: Register
+) -> None:
+    """stas, a guest, sat at a registered player's table and read "Table 43's match
+    will not be rated: stas is a guest." about himself (a tryout, s48): he is told
+    "you are a guest", in English and Russian, the others at the table still "stas is
+    a guest"."""
+    await register("ann", "pw-ann-1")
+    ann = await connect.machine(port, "ann", "pw-ann-1")
+    await ann.send("new 3")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    stas = await connect.human(port, "stas")  # a guest, a person
+    await stas.send(f"sit {table}")
+    line = f"Table {table}'s match will not be rated: you are a guest."
+    assert await stas.read_until(lambda x: "rated" in x) == line
+    told = await ann.expect("info", table=table)
+    assert told["text"] == f"Table {table}'s match will not be rated: stas is a guest."
+    await stas.send("leave")
+    assert (await ann.expect("info", table=table))["rated"] == "1"
+    ivan = await connect.raw(port, "ivan")  # a guest in Russian
+    await ivan.send("login ivan lang=ru")
+    await ivan.send(f"sit {table}")
+    said = f"Партия за столом {table} не пойдёт в рейтинг: вы гость."
+    assert await ivan.read_until(lambda x: "рейтинг" in x) == said
+    told = await ann.expect("info", table=table)
+    assert told["text"] == f"Table {table}'s match will not be rated: ivan is a guest."
 
 
 async def test_a_registered_player_sitting_where_the_match_is_unrated_is_told_so(

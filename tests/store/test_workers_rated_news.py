@@ -1,8 +1,8 @@
 """Whether a waiting table's match will be rated, told under ``serve --workers 2``
 (docs/protocol.md §5.18, docs/scaling.md): the table's owner renders the line for
 players of the other worker, in their language, and tells a guest from there as a
-guest (his stand-in's), a registered player from there who sits down where the match
-will not be rated too."""
+guest (his stand-in's; the guest himself 'you are a guest'), a registered player from
+there who sits down where the match will not be rated too."""
 
 from __future__ import annotations
 
@@ -33,9 +33,10 @@ async def test_a_guest_of_another_worker_unrates_the_match_and_its_players_are_t
                 await until_listed(gus, "tables", f"id={table} ")
                 await gus.send(f"sit {table}")
                 unrated = f"Table {table}'s match will not be rated: gus is a guest."
-                for told in (ann, gus):
+                yours = f"Table {table}'s match will not be rated: you are a guest."
+                for told, text in ((ann, unrated), (gus, yours)):  # (gus: of himself)
                     said = await told.expect("info", table=table, timeout=10)
-                    assert (said["rated"], said["text"]) == ("0", unrated)
+                    assert (said["rated"], said["text"]) == ("0", text)
                 await bob.send("style human")  # (a machine's text= is English)
                 await bob.send("lang ru")
                 await bob.read_until(lambda x: x == "Язык: русский.", 10)
