@@ -186,11 +186,6 @@ class Link:
         elif self._wake is not None:
             self._wake.set()
 
-    @property
-    def unshown(self) -> int:
-        """Lines ``deliver`` gave and the screen has not handled yet (``shown_one``)."""
-        return self._unshown
-
     def shown_one(self) -> None:
         """The screen has handled one line ``deliver`` gave it (the app's thread)."""
         with self._unshown_lock:

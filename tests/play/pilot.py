@@ -37,8 +37,12 @@ async def links_lines_handled(pilot: Pilot[None], app: PlayApp) -> None:
     if not app.is_running:
         return
     await asyncio.to_thread(app.link.stop)
-    # (below 0: a test's own WireLines, posted, not delivered, are handled as shown too)
-    await until(pilot, lambda: app.link.unshown <= 0, "the link's last lines handled")
+    # every line the link gave is in the app's queue now: a callback posted after them is
+    # handled after them (a count of lines the link gave went below 0 where a test
+    # posts WireLines of its own, and could hide a line of the link's still waiting)
+    handled = asyncio.Event()
+    if app.call_later(handled.set):  # (False: the app already closing, takes none)
+        await until(pilot, handled.is_set, "the link's last lines handled")
 
 
 async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None:
