@@ -66,8 +66,11 @@ async def test_a_ladder_on_a_server_that_drains_stops_said_its_boards_released(
         " are over: no new game starts until then): the ladder stopped there, "
     )
     assert err.startswith(f"deberc-net ladder: {said}"), err
+    # (the last game's end comes on its bots' connections, the stop on the admin's: read
+    # first, the stop counts that game as cut, once in a CI run, s48; docs/bots.md)
+    assert re.search(r" played, (1 cut by its stop|the last played out); every board it", err)
     assert err.endswith(
-        " played, the last played out; every board it started is released there, its games"
+        "; every board it started is released there, its games"
         " listed. The run is stored as failed: run it again once that server is back\n"
     ), err
     assert withheld(db_path) == [], err  # nothing kept for a release that never comes
