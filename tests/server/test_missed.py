@@ -237,16 +237,25 @@ async def _forfeited_away(
     and bob (human style, told the rematch is on offer)."""
     port = await start_server(away_limit_ms=30_000)
     await register("ann", "pw")
-    ann = await connect.machine(port, "ann", "pw")
+    table, bob, reminder = await _lost_by_absence(
+        port, await connect.machine(port, "ann", "pw"), connect
+    )
+    assert reminder == "'rematch' within 60 s plays again with the same players."
+    return port, table, bob
+
+
+async def _lost_by_absence(
+    port: int, ann: LineClient, connect: Connector
+) -> tuple[int, LineClient, str]:
+    """ann's table, human bob seated at it, and ann gone till her away limit lost her
+    the match: the table, bob, and bob's line telling him the rematch is on offer."""
     bob = await connect.human(port, "bob")
     await ann.send("new 2")
     table = int((await ann.expect("ok", cmd="sit"))["table"])
     await bob.send(f"sit {table}")
     await ann.expect("event", kind="start")
     await ann.aclose()
-    reminder = await bob.read_until(lambda line: "rematch" in line, timeout=100)
-    assert reminder == "'rematch' within 60 s plays again with the same players."
-    return port, table, bob
+    return table, bob, await bob.read_until(lambda line: "rematch" in line, timeout=100)
 
 
 @pytest.mark.parametrize(
@@ -334,13 +343,7 @@ async def _guest_forfeited(start_server: StartServer, connect: Connector) -> tup
     port = await start_server(away_limit_ms=30_000)
     ann = await connect.machine(port, "ann")
     assert ann.token is not None
-    bob = await connect.human(port, "bob")
-    await ann.send("new 2")
-    table = int((await ann.expect("ok", cmd="sit"))["table"])
-    await bob.send(f"sit {table}")
-    await ann.expect("event", kind="start")
-    await ann.aclose()
-    await bob.read_until(lambda line: "rematch" in line, timeout=100)
+    await _lost_by_absence(port, ann, connect)
     return port, ann.token
 
 
