@@ -4,7 +4,9 @@ another table (docs/protocol.md §5.2). They are drawn ahead from the store."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import trio
@@ -210,20 +212,9 @@ async def test_a_workers_new_table_waits_for_its_number_and_the_loop_runs_on(
             returned.append("draw")
         return list(range(7 * len(calls), 7 * len(calls) + 3))
 
-    config = make_config(db_path)
-    store = open_store(config.db, serving=True)
     try:
-        async with trio.open_nursery() as nursery:
-            lobby = Lobby(config, store, nursery, rule_book())
-            lobby.table_numbers = TableNumbers(draw, nursery, shared=True)
+        async with _a_worker(db_path, draw) as (lobby, dial):
             lobby.table_numbers.fill()  # as a worker's node does before it listens
-            server = Server(config, lobby, nursery)
-
-            async def dial(label: str) -> LineClient:
-                client_end, server_end = trio.testing.memory_stream_pair()
-                nursery.start_soon(server.handle, server_end, "10.0.0.1", f"10.0.0.1:{label}")
-                return await log_in_machine(await LineClient.over(client_end, label), label)
-
             ann, bob = await dial("ann"), await dial("bob")
             await ann.send("new 2")
             with trio.fail_after(2 * RELEASE_S):
@@ -235,11 +226,8 @@ async def test_a_workers_new_table_waits_for_its_number_and_the_loop_runs_on(
             held.set()
             sat = await ann.expect("ok", cmd="sit")
             assert returned == ["pong", "draw"] and sat["table"] == "14"
-            lobby.writes.close()
-            nursery.cancel_scope.cancel()
     finally:
         held.set()
-        store.close()
 
 
 async def test_a_line_that_may_open_a_table_waits_only_while_few_numbers_are_left() -> None:
@@ -291,6 +279,24 @@ async def test_a_workers_new_table_with_its_database_away_is_refused_busy(
     def draw(count: int) -> list[int]:
         raise OSError("the database is away")
 
+    async with _a_worker(db_path, draw) as (lobby, dial):
+        ann = await dial("ann")
+        with capture_logs() as logs:
+            await ann.send("new 2")
+            refused = await ann.expect("error", code="busy")
+        assert "cannot reach its database" in refused["text"], refused
+        assert "command_error" not in [x["event"] for x in logs]
+        await ann.send("ping")
+        await ann.expect("ok", cmd="ping")
+        assert lobby.tables == {}
+
+
+@contextlib.asynccontextmanager
+async def _a_worker(
+    db_path: Path, draw: Callable[[int], list[int]]
+) -> AsyncIterator[tuple[Lobby, Callable[[str], Awaitable[LineClient]]]]:
+    """A server in this process numbering its tables as a worker does (``draw``: the
+    store's draw), and a way to log a machine-style player in to it over memory."""
     config = make_config(db_path)
     store = open_store(config.db, serving=True)
     try:
@@ -298,17 +304,13 @@ async def test_a_workers_new_table_with_its_database_away_is_refused_busy(
             lobby = Lobby(config, store, nursery, rule_book())
             lobby.table_numbers = TableNumbers(draw, nursery, shared=True)
             server = Server(config, lobby, nursery)
-            client_end, server_end = trio.testing.memory_stream_pair()
-            nursery.start_soon(server.handle, server_end, "10.0.0.1", "10.0.0.1:ann")
-            ann = await log_in_machine(await LineClient.over(client_end, "ann"), "ann")
-            with capture_logs() as logs:
-                await ann.send("new 2")
-                refused = await ann.expect("error", code="busy")
-            assert "cannot reach its database" in refused["text"], refused
-            assert "command_error" not in [x["event"] for x in logs]
-            await ann.send("ping")
-            await ann.expect("ok", cmd="ping")
-            assert lobby.tables == {}
+
+            async def dial(label: str) -> LineClient:
+                client_end, server_end = trio.testing.memory_stream_pair()
+                nursery.start_soon(server.handle, server_end, "10.0.0.1", f"10.0.0.1:{label}")
+                return await log_in_machine(await LineClient.over(client_end, label), label)
+
+            yield lobby, dial
             lobby.writes.close()
             nursery.cancel_scope.cancel()
     finally:
