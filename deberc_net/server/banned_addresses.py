@@ -16,6 +16,7 @@ from .addresses import IPV6_PREFIX, Network
 # refuses a whole provider's guests
 WIDEST_IPV4 = 16
 WIDEST_IPV6 = 32
+MAPPED_PREFIX = 96  # ::ffff:0:0/96 holds the IPv4 addresses in IPv6's form
 ADDRESS_BAN_MINUTES = 24 * 60  # its length when the admin gives none
 ADDRESS_BAN_MOST_MINUTES = 365 * 24 * 60  # a year: an address changes hands
 
@@ -41,17 +42,27 @@ def banned_network(word: str, usage: str) -> Network | Phrase:
             meant = ipaddress.ip_network(word, strict=False)
         except ValueError:
             return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
-        return phrase(Msg.ADDRESS_BAN_HOST_BITS, usage=Usage(usage), word=told, network=str(meant))
+        shown = str(as_ipv4(meant))
+        return phrase(Msg.ADDRESS_BAN_HOST_BITS, usage=Usage(usage), word=told, network=shown)
     if "%" in word:  # (a link-local's zone: no address a limit counts has one)
         return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
-    if isinstance(network, ipaddress.IPv6Network):
-        mapped = network.network_address.ipv4_mapped
-        if mapped is not None and network.prefixlen == 128:  # as a dual-stack peer is taken
-            network = ipaddress.ip_network(mapped)
-        elif network.prefixlen > IPV6_PREFIX:
-            network = network.supernet(new_prefix=IPV6_PREFIX)
+    network = as_ipv4(network)  # as a dual-stack peer is taken
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen > IPV6_PREFIX:
+        network = network.supernet(new_prefix=IPV6_PREFIX)
     if network.prefixlen < (WIDEST_IPV4 if network.version == 4 else WIDEST_IPV6):
         return phrase(Msg.ADDRESS_BAN_TOO_WIDE, usage=Usage(usage), network=str(network))
+    return network
+
+
+def as_ipv4(network: Network) -> Network:
+    """An IPv4 network in IPv6's form ('::ffff:203.0.113.0/120', inside ::ffff:0:0/96)
+    as the IPv4 one ('203.0.113.0/24'), as a connection's IPv4-mapped address is the
+    IPv4 one (server/addresses.py); any other as it is. Narrower than a /64, it was
+    banned as '::/64', the IPv6 loopback's, holding no IPv4 client."""
+    if isinstance(network, ipaddress.IPv6Network) and network.prefixlen >= MAPPED_PREFIX:
+        mapped = network.network_address.ipv4_mapped
+        if mapped is not None:
+            return ipaddress.IPv4Network((mapped, network.prefixlen - MAPPED_PREFIX))
     return network
 
 

@@ -187,6 +187,28 @@ async def test_a_network_holds_its_addresses_and_an_ipv6_address_is_its_64(
     await _proxied(connect, port, "2001:db8::7", "cid")
 
 
+async def test_an_ipv4_network_in_ipv6s_form_is_the_ipv4_one(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: '::ffff:203.0.113.0/120' (a dual-stack view of 203.0.113.0/24) was
+    # narrower than a /64, so banned as '::/64', the IPv6 loopback's, holding no IPv4
+    # client, as an IPv4-mapped address alone ('::ffff:203.0.113.7') was taken as its own
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    await boss.send("ban ::ffff:203.0.113.0/120 60 flooding")
+    assert (await boss.expect("ok", cmd="ban"))["address"] == "203.0.113.0/24"
+    client = await _proxied_raw(connect, port, "203.0.113.99")
+    await client.send("login newcomer")
+    assert (await client.expect("error"))["code"] == "banned"
+    told = await _error(boss, "ban ::ffff:203.0.113.1/120")
+    assert told["text"].endswith("has host bits set: the network is 203.0.113.0/24"), told
+    head, listed = await _bans(boss)
+    assert head["addresses"] == "1" and [b["address"] for b in listed] == ["203.0.113.0/24"]
+    await boss.send("unban ::ffff:203.0.113.0/120")
+    assert (await boss.expect("ok", cmd="unban"))["address"] == "203.0.113.0/24"
+    await _proxied(connect, port, "203.0.113.99", "ann")
+
+
 async def _proxied_raw(connect: Connector, port: int, source: str) -> LineClient:
     stream = await dial_from(PROXY, port)
     version = 6 if ":" in source else 4
