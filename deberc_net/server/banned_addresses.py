@@ -6,6 +6,7 @@ word's shape: a name has no '.', ':' or '/' (server/names.py), an address has on
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase
 from deberc_net.protocol.said_back import said_back
@@ -16,6 +17,7 @@ from .addresses import IPV6_PREFIX, Network
 # refuses a whole provider's guests
 WIDEST_IPV4 = 16
 WIDEST_IPV6 = 32
+ZONE = re.compile(r"%[^/%]+")  # an IPv6 address's zone, up to a prefix's '/'
 MAPPED_PREFIX = 96  # ::ffff:0:0/96 holds the IPv4 addresses in IPv6's form
 ADDRESS_BAN_MINUTES = 24 * 60  # its length when the admin gives none
 ADDRESS_BAN_MOST_MINUTES = 365 * 24 * 60  # a year: an address changes hands
@@ -32,20 +34,22 @@ def banned_network(word: str, usage: str) -> Network | Phrase:
     """``word`` as the network a ban holds, or why it is refused (after the command's
     ``usage``). An IPv4 address is its own /32; an IPv6 one, or a network narrower than
     a /64, is its /64, as its host's limits count it (server/addresses.py: one host has
-    a whole /64). A network with host bits set is refused, naming the one it may mean,
-    as the settings refuse it (config.py)."""
+    a whole /64); an IPv4 one in IPv6's form is the IPv4 one, and a link-local's zone
+    is dropped, as the limits take a peer's. A network with host bits set is refused,
+    naming the one it may mean, as the settings refuse it (config.py)."""
     told = said_back(word)
+    # a link-local's zone ('fe80::1%eth0', as the log's peer writes it) dropped, as the
+    # limits drop it: they count such a client as 'fe80::/64', whatever its interface
+    bare = ZONE.sub("", word, count=1) if ":" in word else word  # (an IPv4 address has none)
     try:
-        network: Network = ipaddress.ip_network(word)
+        network: Network = ipaddress.ip_network(bare)
     except ValueError:
         try:
-            meant = ipaddress.ip_network(word, strict=False)
+            meant = ipaddress.ip_network(bare, strict=False)
         except ValueError:
             return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
         shown = str(as_ipv4(meant))
         return phrase(Msg.ADDRESS_BAN_HOST_BITS, usage=Usage(usage), word=told, network=shown)
-    if "%" in word:  # (a link-local's zone: no address a limit counts has one)
-        return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
     network = as_ipv4(network)  # as a dual-stack peer is taken
     if isinstance(network, ipaddress.IPv6Network) and network.prefixlen > IPV6_PREFIX:
         network = network.supernet(new_prefix=IPV6_PREFIX)

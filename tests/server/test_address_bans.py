@@ -209,6 +209,25 @@ async def test_an_ipv4_network_in_ipv6s_form_is_the_ipv4_one(
     await _proxied(connect, port, "203.0.113.99", "ann")
 
 
+async def test_a_link_local_address_with_its_zone_is_banned_as_its_limits_count_it(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'fe80::1%eth0', as the log's peer writes a link-local client, was
+    # refused as 'neither an IPv4 or IPv6 address nor a network', though it is one, and
+    # its limits (and finger) count it as 'fe80::/64', the zone dropped
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    await _proxied(connect, port, "fe80::7%eth1", "ann")
+    assert (await _finger(boss, "ann"))["address"] == "fe80::/64"
+    await boss.send("ban fe80::1%eth0 60 flooding")
+    assert (await boss.expect("ok", cmd="ban"))["address"] == "fe80::/64"
+    client = await _proxied_raw(connect, port, "fe80::9%eth0")
+    await client.send("login newcomer")
+    assert (await client.expect("error"))["code"] == "banned"
+    await boss.send("unban fe80::%eth0/64")
+    assert (await boss.expect("ok", cmd="unban"))["address"] == "fe80::/64"
+
+
 async def _proxied_raw(connect: Connector, port: int, source: str) -> LineClient:
     stream = await dial_from(PROXY, port)
     version = 6 if ":" in source else 4
