@@ -426,7 +426,7 @@ async def test_the_page_works_out_the_hand_sizes_the_table_holds(
                 await player.send("sit 1")
                 await player.expect("ok", cmd="sit")
             checked: set[tuple[int, ...]] = set()
-            for seq in range(count + 3, 120, 5):
+            for seq in range(count + 3, 120, 3):
                 await play_until(seq)
                 if over:
                     break
