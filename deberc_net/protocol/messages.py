@@ -309,6 +309,8 @@ class Msg(StrEnum):
     NOT_RATED = "not-rated"
     FINGER_RATED = "finger-rated"
     HOUSE_FINGER_TITLE = "house-finger-title"
+    HOUSE_LAST_GAMES = "house-last-games"
+    HOUSE_NO_RATED_GAME = "house-no-rated-game"
     HOUSE_FINGER_NEVER_RATED = "house-finger-never-rated"
     # an engine refusal with its detail (a name, a suit, a card)
     NOT_YOUR_TURN = "not-your-turn"
@@ -1543,6 +1545,13 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.NOT_HERE: ("not here", "не на сервере"),
     Msg.LAST_GAMES: (" Last games: {games}.", " Последние партии: {games}."),
     Msg.NO_FINISHED_GAME: (" No finished game.", " Законченных партий нет."),
+    # a house bot's list is of its rated matches only (its copies' unrated ones are
+    # theirs): 'No finished game.' was said of a bot whose copies had finished some
+    Msg.HOUSE_LAST_GAMES: (
+        " Last rated matches: {games}.",
+        " Последние партии в рейтинге: {games}.",
+    ),
+    Msg.HOUSE_NO_RATED_GAME: (" No rated match yet.", " Партий в рейтинге пока нет."),
     Msg.HOUSE_FINGER_TITLE: (
         "{name}: a house bot, rated under this name however many copies play ({name}-N).{last}",
         "{name}: бот сервера; рейтинг один на все его копии ({name}-N).{last}",

@@ -789,11 +789,12 @@ def _finger(e: ev.Finger, machine: bool) -> list[str]:
 def finger_lines(e: ev.Finger, lang: Lang = Lang.EN) -> list[str]:
     who = _say(lang, Msg.REGISTERED if e.registered else Msg.A_GUEST)
     where = _say(lang, Msg.ONLINE if e.online else Msg.NOT_HERE)
-    last = (
-        _say(lang, Msg.LAST_GAMES, games=" ".join(e.last))
-        if e.last
-        else _say(lang, Msg.NO_FINISHED_GAME)
+    listed, none = (
+        (Msg.HOUSE_LAST_GAMES, Msg.HOUSE_NO_RATED_GAME)
+        if e.house_bot
+        else (Msg.LAST_GAMES, Msg.NO_FINISHED_GAME)
     )
+    last = _say(lang, listed, games=" ".join(e.last)) if e.last else _say(lang, none)
     if e.never_rated:  # its copies' matches are no rated ones to list
         return [_say(lang, Msg.HOUSE_FINGER_NEVER_RATED, name=e.name)]
     if e.house_bot:

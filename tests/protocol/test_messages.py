@@ -144,10 +144,27 @@ def test_finger_of_a_house_bot_says_what_it_is_in_both_languages() -> None:
     english = " ".join(x.strip() for x in render(told, "human")[:2])  # wrapped at 80
     assert english == (
         "house-search3: a house bot, rated under this name however many copies play "
-        "(house-search3-N). Last games: m7."
+        "(house-search3-N). Last rated matches: m7."
     )
     assert "гость" not in render_ru(told)[0] and "бот сервера" in render_ru(told)[0]
     assert render(told, "machine")[0].endswith("last=m7 house_bot=1")
+
+
+def test_finger_of_a_house_bot_says_its_games_are_its_rated_ones() -> None:
+    """'finger house-heuristic-6' said 'No finished game.' of a bot whose copies had
+    finished matches (m6 on /players/house-heuristic-6), unrated: a house bot's list is
+    of its rated matches (docs/protocol.md §5.18), and its line says so (a tryout, s49)."""
+    for last, english, russian in (
+        ((), "No rated match yet.", "Партий в рейтинге пока нет."),
+        (("m7",), "Last rated matches: m7.", "Последние партии в рейтинге: m7."),
+    ):
+        told = ev.Finger("house-heuristic", False, False, (), last, house_bot=True)
+        assert f"(house-heuristic-N). {english}" in " ".join(
+            x.strip() for x in render(told, "human")
+        )
+        assert f"(house-heuristic-N). {russian}" in " ".join(x.strip() for x in render_ru(told))
+    player = ev.Finger("ann", True, True, (), ())  # a person's line is as before
+    assert render(player, "human")[0] == "ann: registered, online. No finished game."
 
 
 def test_the_rematch_refusals_are_listed_in_the_protocol_in_both_languages() -> None:
