@@ -142,7 +142,9 @@ COMMANDS: dict[str, CommandSpec] = {
         "any",
     ),
     "observe": CommandSpec(
-        "observe TABLE", "Watch a table: you see what every player sees.", "any"
+        "observe TABLE",
+        "Watch a table: its cards played, calls and score, not the players' hands.",
+        "any",
     ),
     "unobserve": CommandSpec(
         "unobserve [TABLE]", "Stop watching a table (all, without TABLE).", "any"

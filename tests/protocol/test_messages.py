@@ -240,6 +240,19 @@ def test_help_seek_says_a_second_seek_replaces_the_first() -> None:
     assert "replaces" not in listed, listed
 
 
+def test_help_observe_says_a_watcher_sees_no_hand() -> None:
+    """A tryout (s49): 'observe TABLE: Watch a table: you see what every player sees.'
+    («видно то же, что видят игроки») could be read as every player's hand, as some
+    card servers show their kibitzers; a watcher sees the cards played, the calls and
+    the score, never a hand (docs/protocol.md §13), and the lobby's list says so."""
+    english = " ".join(" ".join(x.split()) for x in help_text("observe"))
+    assert "not the players' hands" in english, english
+    russian = " ".join(" ".join(x.split()) for x in help_text("observe", lang=Lang.RU))
+    assert "руки игроков не видны" in russian, russian
+    listed = " ".join(" ".join(x.split()) for x in help_text(phase="lobby"))
+    assert "not the players' hands" in listed, listed
+
+
 def test_help_bot_says_what_the_search_bot_is_stronger_than() -> None:
     """A tryout (s48) read 'search at LEVEL 1-5 (default 3: stronger)' and could not
     tell whether the search bot or a higher level is the stronger: it is stronger than
