@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from deberc_net.game import calls as C
@@ -629,6 +631,30 @@ def test_pokazyvayu_shows_what_was_declared_not_a_combination_held_undeclared() 
     say(deal, 0, "pokazhi")
     say(deal, 1, "pokazyvayu")
     assert deal.shown[1] == cards("10d Jd Qd")
+
+
+def test_pokazyvayu_shows_every_declared_combination_of_the_best_ones_class() -> None:
+    """A tryout (s49): a bot declared 9-10-J of trumps, then Q-K-A of hearts at the next
+    trick; asked pokazhi, it showed both (`shows: 9♠ 10♠ J♠ Q♥ K♥ A♥`), where docs/rules.md
+    §12.5 said only that pokazhi asks to see the best declaration. The engine shows the
+    declared class, as Deberts shows the declared category (docs/protocol.md §9.3); the
+    rules say so now."""
+    talon = "9s Js 9c Qh Ah 10d Jd Qd Kd Ad 10c Kc Ac"  # lomayu-1: bob Js, ann 9c
+    ann, bob = "Qs Ks As 7c 8c 10h 8h 9d 7d", "7s 8s 10s Jc Qc 7h 9h Jh 8d"
+    deal = deal_of(ann, bob, "Kh", talon)
+    say(deal, 0, "terts")  # Q-K-A of spades
+    play(deal, "7d 8d")
+    say(deal, 0, "lomayu-1")  # ann draws the 9c: 7-8-9 of clubs
+    play(deal, "7h")
+    say(deal, 0, "terts")  # the second terts, at the next trick: not the best
+    play(deal, "8h")
+    play(deal, "9d")  # ann lost it and leads; bob, on turn, asks to see
+    say(deal, 1, "pokazhi")
+    say(deal, 0, "pokazyvayu")
+    assert deal.shown[0] == cards("Qs Ks As 7c 8c 9c")
+    doc = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    tertz = " ".join(doc.split("### 12.5", 1)[1].split("### 12.6", 1)[0].split())
+    assert "every combination of its class that he declared and that stands" in tertz
 
 
 def test_what_lies_face_up_is_listed_as_runs_read_whatever_was_played_or_shown_first() -> None:
