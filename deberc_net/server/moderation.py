@@ -32,7 +32,7 @@ import structlog
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import Command, number_word
+from deberc_net.protocol.commands import COMMANDS, Command, number_word
 from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase, why
 
 from . import accounts
@@ -58,6 +58,10 @@ MUTE_MINUTES = 60  # a mute's length when the admin gives none
 MUTE_MOST_MINUTES = 7 * 24 * 60  # a week: a longer silence is a ban's business
 ADDRESS_BAN_USAGE = "ban ADDRESS|NETWORK [MINUTES] [REASON]"
 ADDRESS_UNBAN_USAGE = "unban ADDRESS|NETWORK"
+# a bare 'ban' or 'unban' is told both forms, as 'help' gives them: the name's alone hid
+# the address's
+BAN_USAGE = COMMANDS["ban"].usage
+UNBAN_USAGE = COMMANDS["unban"].usage
 
 
 class Action(enum.StrEnum):
@@ -125,6 +129,9 @@ class Moderation:
 
     async def ban(self, session: Session, item: Command) -> None:
         admin = self._admin(session, item)
+        if admin is not None and not item.rest.split():
+            session.send(ev.usage_error(BAN_USAGE))
+            return
         if admin is not None and about_an_address(item.rest):
             await self._ban_address(session, admin, item)
             return
@@ -149,6 +156,9 @@ class Moderation:
 
     async def unban(self, session: Session, item: Command) -> None:
         admin = self._admin(session, item)
+        if admin is not None and not item.rest.split():
+            session.send(ev.usage_error(UNBAN_USAGE))
+            return
         if admin is not None and about_an_address(item.rest):
             await self._unban_address(session, item)
             return

@@ -77,7 +77,9 @@ async def test_the_moderation_commands_are_the_admins_own(
         assert "is an admin: admins are not kicked, banned or muted" in refused["text"]
     for line, usage in (
         ("kick", "kick NAME [REASON]"),
-        ("ban", "ban NAME [REASON]"),
+        # both forms, as 'help ban' gives them (the name's alone, before)
+        ("ban", "ban NAME [REASON] | ban ADDRESS|NETWORK [MINUTES] [REASON]"),
+        ("unban", "unban NAME | unban ADDRESS|NETWORK"),
         ("mute", "mute NAME [MINUTES] [REASON]"),
         ("announce", "announce TEXT"),
     ):
