@@ -498,6 +498,7 @@ class Msg(StrEnum):
     FINGER_MUTED = "finger-muted"
     FINGER_ADDRESS = "finger-address"
     ADDRESS_BAN_NOT_ADDRESS = "address-ban-not-address"
+    ADDRESS_BAN_NAME_MEANT = "address-ban-name-meant"
     ADDRESS_BAN_HOST_BITS = "address-ban-host-bits"
     ADDRESS_BAN_TOO_WIDE = "address-ban-too-wide"
     ADDRESS_BAN_MINUTES = "address-ban-minutes"
@@ -2261,6 +2262,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ADDRESS_BAN_NOT_ADDRESS: (
         "{usage}: {word} is neither an IPv4 or IPv6 address nor a network",
         "{usage}: {word} — не адрес IPv4 или IPv6 и не сеть",
+    ),
+    # a name with punctuation typed onto it ('ban ann: spam'): nothing done
+    Msg.ADDRESS_BAN_NAME_MEANT: (
+        "{usage}: {word} is neither an IPv4 or IPv6 address nor a network: did you mean '{meant}'?",
+        "{usage}: {word} — не адрес IPv4 или IPv6 и не сеть: может быть, «{meant}»?",
     ),
     Msg.ADDRESS_BAN_HOST_BITS: (
         "{usage}: {word} has host bits set: the network is {network}",

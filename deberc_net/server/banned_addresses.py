@@ -12,6 +12,7 @@ from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase
 from deberc_net.protocol.said_back import said_back
 
 from .addresses import IPV6_PREFIX, Network
+from .names import valid_name
 
 # the widest network one ban takes: wider, and a slip of the keys ('10.0.0.0/8')
 # refuses a whole provider's guests
@@ -19,6 +20,10 @@ WIDEST_IPV4 = 16
 WIDEST_IPV6 = 32
 ZONE = re.compile(r"%[^/%]+")  # an IPv6 address's zone, up to a prefix's '/'
 MAPPED_PREFIX = 96  # ::ffff:0:0/96 holds the IPv4 addresses in IPv6's form
+# an address's shape, mistyped or not: hex digits, '.', ':' and '/' (its zone dropped),
+# with a digit or two ':' (an IPv6 address has them). A word without it is no address
+ADDRESS_SHAPE = re.compile(r"[0-9A-Fa-f.:/]+")
+STUCK = ".:/,;!?"  # punctuation typed onto a name: 'ban ann: spam', 'unban ann.'
 ADDRESS_BAN_MINUTES = 24 * 60  # its length when the admin gives none
 ADDRESS_BAN_MOST_MINUTES = 365 * 24 * 60  # a year: an address changes hands
 
@@ -47,7 +52,14 @@ def banned_network(word: str, usage: str) -> Network | Phrase:
         try:
             meant = ipaddress.ip_network(bare, strict=False)
         except ValueError:
-            return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
+            name = meant_name(word)
+            if name is None:
+                return phrase(Msg.ADDRESS_BAN_NOT_ADDRESS, usage=Usage(usage), word=told)
+            command = usage.split(maxsplit=1)[0]
+            suggested = f"{command} {name}"
+            return phrase(
+                Msg.ADDRESS_BAN_NAME_MEANT, usage=Usage(usage), word=told, meant=suggested
+            )
         shown = str(as_ipv4(meant))
         return phrase(Msg.ADDRESS_BAN_HOST_BITS, usage=Usage(usage), word=told, network=shown)
     network = as_ipv4(network)  # as a dual-stack peer is taken
@@ -56,6 +68,17 @@ def banned_network(word: str, usage: str) -> Network | Phrase:
     if network.prefixlen < (WIDEST_IPV4 if network.version == 4 else WIDEST_IPV6):
         return phrase(Msg.ADDRESS_BAN_TOO_WIDE, usage=Usage(usage), network=str(network))
     return network
+
+
+def meant_name(word: str) -> str | None:
+    """The name ``word`` may mean, refused as no address: a name with punctuation stuck
+    to its ends ('ann:' of 'ban ann: spam'), when it has no address's shape; None if
+    it is none (a mistyped address, '127.0.0.x', is refused as one)."""
+    bare = ZONE.sub("", word, count=1)
+    if ADDRESS_SHAPE.fullmatch(bare) and (re.search("[0-9]", bare) or bare.count(":") > 1):
+        return None
+    name = word.strip(STUCK)
+    return name if name != word and valid_name(name) else None
 
 
 def as_ipv4(network: Network) -> Network:

@@ -331,3 +331,36 @@ async def test_an_address_ban_in_words_and_in_russian(
         "Ошибка (banned): с вашего адреса закрыт вход гостям и новым именам: spam"
         " (зарегистрированный игрок входит со своим паролем)"
     )
+
+
+async def test_a_name_typed_with_punctuation_is_refused_suggesting_the_name(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'ban ann: spam' was refused as 'ann: is neither … address', no
+    # word of the name the admin meant (its ':' made it an address's ban)
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann", source="127.0.0.2")
+    usage, unusage = "ban ADDRESS|NETWORK [MINUTES] [REASON]", "unban ADDRESS|NETWORK"
+    nowhere = "is neither an IPv4 or IPv6 address nor a network"
+    for line, text in (
+        ("ban ann: spam", f"{usage}: ann: {nowhere}: did you mean 'ban ann'?"),
+        ("ban bad. spam", f"{usage}: bad. {nowhere}: did you mean 'ban bad'?"),
+        ("unban ann.", f"{unusage}: ann. {nowhere}: did you mean 'unban ann'?"),
+        # an address's shape (a digit, or two ':'), mistyped: no name suggested
+        ("ban 127.0.0.x spam", f"{usage}: 127.0.0.x {nowhere}"),
+        ("ban 12: spam", f"{usage}: 12: {nowhere}"),
+        ("ban bad::cafe:g", f"{usage}: bad::cafe:g {nowhere}"),
+        ("ban a.nn spam", f"{usage}: a.nn {nowhere}"),  # (no name has a '.' inside)
+    ):
+        assert (await _error(boss, line))["text"] == text, line
+    head, listed = await _bans(boss)
+    assert (head, listed) == ({"count": "0", "addresses": "0"}, [])  # nothing changed
+    await ann.send("ping")
+    await ann.expect("ok", cmd="ping")
+    await boss.send("style human")
+    await boss.read_until(lambda x: "human" in x)
+    await boss.send("lang ru")
+    await boss.read_until(lambda x: x.startswith("Язык"))
+    told = " ".join(x.strip() for x in await person_told(boss, "ban ann: spam"))
+    assert told.endswith(": может быть, «ban ann»?"), told
