@@ -487,6 +487,8 @@ class Msg(StrEnum):
     MUTE_REFUSED = "mute-refused"
     MUTED_AT_LOGIN = "muted-at-login"
     MUTE_MINUTES = "mute-minutes"
+    MINUTES_PLAIN = "minutes-plain"
+    NAME_BAN_NO_MINUTES = "name-ban-no-minutes"
     UNMUTED = "unmuted"
     UNMUTED_ELSEWHERE = "unmuted-elsewhere"
     UNMUTE_DONE = "unmute-done"
@@ -2226,6 +2228,19 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.MUTE_MINUTES: (
         "mute NAME [MINUTES] [REASON]: MINUTES from 1 to {most}",
         "mute ИМЯ [МИНУТ] [ПРИЧИНА]: МИНУТ от 1 до {most}",
+    ),
+    # a length with a unit where MINUTES goes ('5m', '2h'): of an address's ban, a mute
+    Msg.MINUTES_PLAIN: (
+        "{usage}: {word} is no number: MINUTES is a plain number of minutes (an hour is 60,"
+        " a day 1440)",
+        "{usage}: {word} — не число: МИНУТ — просто число минут (час — 60, сутки — 1440)",
+    ),
+    # of a name's ban, which has no length
+    Msg.NAME_BAN_NO_MINUTES: (
+        "{usage}: {word} looks like a length, but a name's ban has none: it holds till"
+        " 'unban {name}' (an address's ban takes MINUTES, a plain number of minutes)",
+        "{usage}: {word} похоже на срок, но бан имени бессрочен: он действует до"
+        " «unban {name}» (бан адреса принимает МИНУТ — просто число минут)",
     ),
     Msg.UNMUTED: (
         "{admin} (an admin) lets you talk again.",

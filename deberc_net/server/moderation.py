@@ -139,6 +139,10 @@ class Moderation:
         if admin is None or target is None:
             return
         name, reason = target
+        length = _length_refused(reason, "ban NAME [REASON]", name=name)
+        if length is not None:  # ('ban ann 5m': a ban for good, its reason '5m')
+            session.send(length)
+            return
         name, known = await self._called(name)
         store = self.lobby.store
         # in the store before he is cut off: a login from then on, on any worker, is refused
@@ -199,6 +203,10 @@ class Moderation:
             return
         reason = " ".join(rest[0].split()) if rest else ""
         minutes = ADDRESS_BAN_MINUTES
+        length = _length_refused(reason, ADDRESS_BAN_USAGE)
+        if length is not None:  # ('ban 1.2.3.4 5m': a day's ban, its reason '5m')
+            session.send(length)
+            return
         first, _, after = reason.partition(" ")
         told_minutes = number_word(first)
         if told_minutes is not None or _looks_like_minutes(first):  # MINUTES, the reason
@@ -256,6 +264,10 @@ class Moderation:
         if admin is None or target is None:
             return
         name, reason = target
+        length = _length_refused(reason, usage)
+        if length is not None:  # ('mute ann 5m': an hour's mute, its reason '5m')
+            session.send(length)
+            return
         minutes = MUTE_MINUTES
         first, _, rest = reason.partition(" ")
         told_minutes = number_word(first)
@@ -593,6 +605,30 @@ _MINUTES_LIKE = re.compile(r"[-+]?\d[\d.,eE]*")
 
 def _looks_like_minutes(word: str) -> bool:
     return _MINUTES_LIKE.fullmatch(word) is not None
+
+
+# a length with a unit ('5m', '2h', '1d', '30min', '1h30m', '10мин', '2ч'): where MINUTES
+# goes it was taken for the reason, of a ban or a mute of the default length
+_UNITS = (
+    "s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?"
+    "|с|сек|м|мин|минут[аы]?|ч|час|часа|часов|д|дн|день|дня|дней|сут|сутки|суток|нед|недел[ьия]"
+)
+_LENGTH = re.compile(rf"(?:\d+(?:[.,]\d+)?(?:{_UNITS}))+", re.IGNORECASE)
+
+
+def _length_refused(reason: str, usage: str, name: str | None = None) -> ev.Error | None:
+    """The refusal of a length with a unit as the first word of ``reason``, the words
+    after NAME or ADDRESS (``usage``: the command's form), where MINUTES, a plain number,
+    goes; a name's ban (``name``) takes none: it holds till 'unban'. None if it is no
+    such length."""
+    word = reason.split(maxsplit=1)[0] if reason else ""
+    if _LENGTH.fullmatch(word) is None:
+        return None
+    if name is not None:
+        told = phrase(Msg.NAME_BAN_NO_MINUTES, usage=Usage(usage), word=word, name=name)
+    else:
+        told = phrase(Msg.MINUTES_PLAIN, usage=Usage(usage), word=word)
+    return ev.error("bad-argument", told)
 
 
 def _logged(action: Action, admin: Session, target: str | None = None, **fields: Any) -> None:

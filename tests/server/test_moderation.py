@@ -353,6 +353,48 @@ async def test_a_muted_player_may_not_say_or_invite_till_the_time_is_up_or_unmut
     assert await _error(boss, "unmute ann") == {"code": "not-allowed", "text": "ann is not muted"}
 
 
+async def test_a_length_with_a_unit_where_minutes_go_is_refused_saying_they_are_a_number(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'ban 1.2.3.4 5m' banned for a day, its reason '5m'; 'mute ann 2h'
+    # muted for an hour, 'ban ann 1d' for good (a name's ban has no length)
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    ann = await connect.machine(port, "ann", source="127.0.0.2")
+    plain = "is no number: MINUTES is a plain number of minutes (an hour is 60, a day 1440)"
+    for line, text in (
+        ("ban 127.0.0.2 5m spam", f"ban ADDRESS|NETWORK [MINUTES] [REASON]: 5m {plain}"),
+        ("ban 127.0.0.2 1h30m", f"ban ADDRESS|NETWORK [MINUTES] [REASON]: 1h30m {plain}"),
+        ("mute ann 2h spam", f"mute NAME [MINUTES] [REASON]: 2h {plain}"),
+        ("mute ann 30min", f"mute NAME [MINUTES] [REASON]: 30min {plain}"),
+        ("mute ann 10мин флуд", f"mute NAME [MINUTES] [REASON]: 10мин {plain}"),
+        (
+            "ban ann 1d spam",
+            "ban NAME [REASON]: 1d looks like a length, but a name's ban has none: it holds"
+            " till 'unban ann' (an address's ban takes MINUTES, a plain number of minutes)",
+        ),
+    ):
+        assert await _error(boss, line) == {"code": "bad-argument", "text": text}, line
+    await boss.send("bans")  # nothing changed
+    assert await boss.expect("bans") == {"count": "0", "addresses": "0"}
+    await boss.send("mutes")
+    assert await boss.expect("mutes") == {"count": "0"}
+    await ann.send("say hello")  # not muted, not disconnected
+    assert (await ann.read_until(lambda x: x.startswith(("say ", "error "))))[:4] == "say "
+    # a reason that starts with a number and letters, but no length, is a reason
+    await boss.send("mute ann 2nd warning")
+    assert (await boss.expect("ok", cmd="mute"))["minutes"] == "60"
+    await boss.send("style human")
+    await boss.read_until(lambda x: "human" in x)
+    await boss.send("lang ru")
+    await boss.read_until(lambda x: x.startswith("Язык"))
+    told = " ".join(x.strip() for x in await person_told(boss, "ban 127.0.0.2 5m"))
+    assert told.endswith(
+        "ban АДРЕС|СЕТЬ [МИНУТ] [ПРИЧИНА]: 5m — не число: МИНУТ — просто число минут"
+        " (час — 60, сутки — 1440)"
+    ), told
+
+
 async def test_a_mute_outlasts_a_restart_and_unmute_ends_it_in_the_store_too(
     db_path: Path, connect: Connector, register: Register
 ) -> None:
