@@ -93,6 +93,14 @@ def as_ipv4(network: Network) -> Network:
     return network
 
 
+def listing_order(listed: str) -> tuple[int, int, int]:
+    """A banned network as listed, as 'bans' orders those banned in one second: by its
+    address's value, IPv4 before IPv6, then its prefix (by its text '10.1.0.10' came
+    before '10.1.0.2')."""
+    network = ipaddress.ip_network(listed)
+    return network.version, int(network.network_address), network.prefixlen
+
+
 def listed(network: Network) -> str:
     """A banned network as stored, listed and logged: an IPv4 address bare, any other
     with its prefix ('203.0.113.0/24', '2001:db8::/64')."""

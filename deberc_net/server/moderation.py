@@ -42,6 +42,7 @@ from .banned_addresses import (
     ADDRESS_BAN_MOST_MINUTES,
     about_an_address,
     banned_network,
+    listing_order,
 )
 from .banned_addresses import listed as listed_network
 from .chat import refused_text
@@ -188,6 +189,9 @@ class Moderation:
             return store.bans(), store.address_bans(now_s)
 
         names, addresses = await trio.to_thread.run_sync(read)
+        # the oldest first (as shown, to the second: one order on both stores), those of
+        # one second by address
+        addresses.sort(key=lambda a: (a.since, listing_order(a.network)))
         listed = tuple(banned_address(a, now_s) for a in addresses)
         session.send(ev.Bans(tuple(banned(b) for b in names), listed))
 

@@ -6,6 +6,7 @@ NETWORK' refuses its guests and new names, not its members, till it runs out or
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -307,6 +308,39 @@ async def test_an_address_ban_run_out_holds_no_more(
     head, listed = await _bans(boss)
     assert head["addresses"] == "1" and [b["address"] for b in listed] == ["127.0.0.3"]
     assert (await _error(boss, "unban 127.0.0.2"))["code"] == "not-allowed"
+
+
+async def test_bans_lists_those_of_one_second_by_their_addresss_value(
+    db_path: Path, start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: by their text, 10.1.0.10 before 10.1.0.2, 2001:… before 9.…
+    port = await start_server(admins=["boss"])
+    boss = await _boss(port, connect, register)
+    made = ("10.1.0.10", "2001:db8::/48", "10.1.0.2", "10.1.0.0/24", "9.0.0.1", "10.1.0.0/16")
+    for network in (*made, "2001:db8:1::/48"):
+        await boss.send(f"ban {network} 60")
+        await boss.expect("ok", cmd="ban")
+    # made in one second (the store keeps a ban's to the second), the last one earlier:
+    # the oldest still comes first
+    db = sqlite3.connect(db_path, timeout=10)
+    try:
+        with db:
+            db.execute("UPDATE address_bans SET since = '2026-12-07 10:00:00'")
+            one = ("2026-12-07 09:59:59", "2001:db8:1::/48")
+            db.execute("UPDATE address_bans SET since = ? WHERE network = ?", one)
+    finally:
+        db.close()
+    head, listed = await _bans(boss)
+    assert head["addresses"] == "7"
+    assert [b["address"] for b in listed] == [
+        "2001:db8:1::/48",  # the oldest
+        "9.0.0.1",
+        "10.1.0.0/16",  # the same address: the wider first
+        "10.1.0.0/24",
+        "10.1.0.2",
+        "10.1.0.10",
+        "2001:db8::/48",  # IPv6 after IPv4
+    ]
 
 
 async def test_an_address_ban_in_words_and_in_russian(
