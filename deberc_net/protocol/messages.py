@@ -508,6 +508,8 @@ class Msg(StrEnum):
     ADDRESS_BAN_REFUSED = "address-ban-refused"
     ADDRESS_UNBAN_DONE = "address-unban-done"
     ADDRESS_NOT_BANNED = "address-not-banned"
+    ADDRESS_HELD_BY = "address-held-by"
+    ADDRESS_HELD_BY_MANY = "address-held-by-many"
     ADDRESS_BANS_HEAD = "address-bans-head"
     ADDRESS_BAN_LINE = "address-ban-line"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
@@ -2316,6 +2318,15 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ADDRESS_NOT_BANNED: (
         "{address} is not banned ('bans' lists them)",
         "адрес {address} не заблокирован (список — bans)",
+    ),
+    # 'unban' of an address not banned itself that a wider ban holds
+    Msg.ADDRESS_HELD_BY: (
+        "{address} is not banned itself; {network} holds it: 'unban {network}'",
+        "адрес {address} сам не заблокирован; его держит бан {network}: «unban {network}»",
+    ),
+    Msg.ADDRESS_HELD_BY_MANY: (
+        "{address} is not banned itself; {networks} hold it: 'unban' each",
+        "адрес {address} сам не заблокирован; его держат баны {networks}: «unban» каждого",
     ),
     Msg.ADDRESS_BANS_HEAD: ("Banned addresses: {count}.", "Заблокировано адресов: {count}."),
     Msg.ADDRESS_BAN_LINE: (

@@ -93,6 +93,18 @@ def as_ipv4(network: Network) -> Network:
     return network
 
 
+def holders(network: Network, banned: list[str]) -> list[str]:
+    """The wider networks of ``banned`` (as listed) that hold ``network``, the narrowest
+    first: what keeps its guests out when it is not banned itself."""
+    held = [
+        wider
+        for wider in map(ipaddress.ip_network, banned)
+        # ('in' is False across IPv4 and IPv6)
+        if wider.prefixlen < network.prefixlen and network.network_address in wider
+    ]
+    return [listed(n) for n in sorted(held, key=lambda n: -n.prefixlen)]
+
+
 def listing_order(listed: str) -> tuple[int, int, int]:
     """A banned network as listed, as 'bans' orders those banned in one second: by its
     address's value, IPv4 before IPv6, then its prefix (by its text '10.1.0.10' came

@@ -42,6 +42,7 @@ from .banned_addresses import (
     ADDRESS_BAN_MOST_MINUTES,
     about_an_address,
     banned_network,
+    holders,
     listing_order,
 )
 from .banned_addresses import listed as listed_network
@@ -246,7 +247,17 @@ class Moderation:
         shown = listed_network(network)
         lift = functools.partial(self.lobby.store.unban_address, shown, time.time())
         if not await self.lobby.writes.run(lift):
-            session.send(ev.error("not-allowed", phrase(Msg.ADDRESS_NOT_BANNED, address=shown)))
+            # a wider ban may hold it: 'not banned' sent the admin away with his
+            # guests still shut out
+            running = await trio.to_thread.run_sync(self.lobby.store.address_bans, time.time())
+            wider = holders(network, [b.network for b in running])
+            if not wider:
+                said = phrase(Msg.ADDRESS_NOT_BANNED, address=shown)
+            elif len(wider) == 1:
+                said = phrase(Msg.ADDRESS_HELD_BY, address=shown, network=wider[0])
+            else:
+                said = phrase(Msg.ADDRESS_HELD_BY_MANY, address=shown, networks=tuple(wider))
+            session.send(ev.error("not-allowed", said))
             return
         _logged(Action.UNBAN, session, shown)
         said = phrase(Msg.ADDRESS_UNBAN_DONE, address=shown)

@@ -343,6 +343,40 @@ async def test_bans_lists_those_of_one_second_by_their_addresss_value(
     ]
 
 
+async def test_unban_of_an_address_a_wider_ban_holds_names_that_ban(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'unban 10.1.2.3' said '10.1.2.3 is not banned', its guests still
+    # shut out by 10.1.0.0/16
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    for network in ("10.1.0.0/16", "2001:db8::/48"):
+        await boss.send(f"ban {network} 60")
+        await boss.expect("ok", cmd="ban")
+    for line, text in (
+        (
+            "unban 10.1.2.3",
+            "10.1.2.3 is not banned itself; 10.1.0.0/16 holds it: 'unban 10.1.0.0/16'",
+        ),
+        (
+            "unban 2001:db8::7",  # (its /64)
+            "2001:db8::/64 is not banned itself; 2001:db8::/48 holds it: 'unban 2001:db8::/48'",
+        ),
+        ("unban 10.2.0.1", "10.2.0.1 is not banned ('bans' lists them)"),  # none holds it
+    ):
+        assert await _error(boss, line) == {"code": "not-allowed", "text": text}, line
+    await boss.send("ban 10.1.2.0/24 60")
+    await boss.expect("ok", cmd="ban")
+    assert (await _error(boss, "unban 10.1.2.3"))["text"] == (
+        "10.1.2.3 is not banned itself; 10.1.2.0/24, 10.1.0.0/16 hold it: 'unban' each"
+    )
+    head, listed = await _bans(boss)  # nothing lifted
+    assert head["addresses"] == "3", listed
+    client = await _proxied_raw(connect, port, "10.1.2.3")
+    await client.send("login newcomer")
+    assert (await client.expect("error"))["code"] == "banned"
+
+
 async def test_an_address_ban_in_words_and_in_russian(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
