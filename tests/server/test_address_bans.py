@@ -15,7 +15,14 @@ import structlog
 
 from deberc_net.server.store import open_store
 
-from .client import LineClient, dial_from, help_texts, log_in_machine, person_told
+from .client import (
+    LineClient,
+    dial_from,
+    help_texts,
+    log_in_machine,
+    person_told,
+    seat_pair,
+)
 from .conftest import Connector, make_config, running_server
 
 StartServer = Callable[..., Awaitable[int]]
@@ -375,6 +382,36 @@ async def test_unban_of_an_address_a_wider_ban_holds_names_that_ban(
     client = await _proxied_raw(connect, port, "10.1.2.3")
     await client.send("login newcomer")
     assert (await client.expect("error"))["code"] == "banned"
+
+
+async def test_a_guest_dropped_after_his_address_was_banned_has_no_seat_back_from_it(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # as docs/security.md §7a says: a guest's token login is a guest's login, and a ban
+    # is not dodged by a reconnect; from another address he takes his seat back
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    ann = await _proxied(connect, port, "203.0.113.7", "ann")
+    bob = await connect.machine(port, "bob")
+    await seat_pair(ann, bob)
+    await ann.read_until(lambda x: x.startswith(("ask ", "state ")))
+    await boss.send("ban 203.0.113.7 60 trolling")
+    await boss.expect("ok", cmd="ban")
+    await ann.send("ping")  # not disconnected by the ban
+    await ann.expect("ok", cmd="ping")
+    await ann.aclose()  # his connection drops
+    assert (await bob.expect("event", kind="away"))["name"] == "ann"
+    again = await _proxied_raw(connect, port, "203.0.113.7")
+    await again.send(f"login ann token={ann.token}")
+    assert await again.expect("error") == {
+        "code": "banned",
+        "text": "guests and new names may not log in from your address: trolling (a"
+        " registered player logs in with his password)",
+    }
+    elsewhere = await _proxied_raw(connect, port, "203.0.113.8")
+    await elsewhere.send(f"login ann token={ann.token}")
+    assert (await elsewhere.expect("ok", cmd="login"))["name"] == "ann"
+    assert (await bob.expect("event", kind="back"))["name"] == "ann"
 
 
 async def test_an_address_ban_in_words_and_in_russian(
