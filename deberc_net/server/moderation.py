@@ -629,15 +629,26 @@ _UNITS = (
     "|с|сек|м|мин|минут[аы]?|ч|час|часа|часов|д|дн|день|дня|дней|сут|сутки|суток|нед|недел[ьия]"
 )
 _LENGTH = re.compile(rf"(?:\d+(?:[.,]\d+)?(?:{_UNITS}))+", re.IGNORECASE)
+_UNIT = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
 
 
 def _length_refused(reason: str, usage: str, name: str | None = None) -> ev.Error | None:
     """The refusal of a length with a unit as the first word of ``reason``, the words
     after NAME or ADDRESS (``usage``: the command's form), where MINUTES, a plain number,
-    goes; a name's ban (``name``) takes none: it holds till 'unban'. None if it is no
-    such length."""
-    word = reason.split(maxsplit=1)[0] if reason else ""
-    if _LENGTH.fullmatch(word) is None:
+    goes, or of a number and a unit as two words; a name's ban (``name``) takes no
+    length, a plain number neither: it holds till 'unban'. None if it is no such
+    length."""
+    words = reason.split(maxsplit=2)
+    word = words[0] if words else ""
+    if name is not None and (_looks_like_minutes(word) or number_word(word) is not None):
+        pass  # ('ban ann 30 spam': a name's ban has no MINUTES either)
+    elif (
+        len(words) > 1
+        and _UNIT.fullmatch(words[1]) is not None
+        and (_looks_like_minutes(word) or number_word(word) is not None)
+    ):
+        word = f"{word} {words[1]}"  # ('mute ann 2 h': two minutes, its reason 'h')
+    elif _LENGTH.fullmatch(word) is None:
         return None
     if name is not None:
         told = phrase(Msg.NAME_BAN_NO_MINUTES, usage=Usage(usage), word=word, name=name)

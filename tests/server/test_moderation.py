@@ -357,7 +357,8 @@ async def test_a_length_with_a_unit_where_minutes_go_is_refused_saying_they_are_
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
     # failed before: 'ban 1.2.3.4 5m' banned for a day, its reason '5m'; 'mute ann 2h'
-    # muted for an hour, 'ban ann 1d' for good (a name's ban has no length)
+    # muted for an hour, 'ban ann 1d' for good (a name's ban has no length); 'mute ann
+    # 2 h' muted for two minutes, 'ban ann 30 spam' for good
     port = await start_server(admins=["boss"])
     boss = await _boss(port, connect, register)
     ann = await connect.machine(port, "ann", source="127.0.0.2")
@@ -368,6 +369,13 @@ async def test_a_length_with_a_unit_where_minutes_go_is_refused_saying_they_are_
         ("mute ann 2h spam", f"mute NAME [MINUTES] [REASON]: 2h {plain}"),
         ("mute ann 30min", f"mute NAME [MINUTES] [REASON]: 30min {plain}"),
         ("mute ann 10мин флуд", f"mute NAME [MINUTES] [REASON]: 10мин {plain}"),
+        ("mute ann 2 h spam", f"mute NAME [MINUTES] [REASON]: 2 h {plain}"),
+        ("ban 127.0.0.2 1 d", f"ban ADDRESS|NETWORK [MINUTES] [REASON]: 1 d {plain}"),
+        (
+            "ban ann 30 spam",
+            "ban NAME [REASON]: 30 looks like a length, but a name's ban has none: it holds"
+            " till 'unban ann' (an address's ban takes MINUTES, a plain number of minutes)",
+        ),
         (
             "ban ann 1d spam",
             "ban NAME [REASON]: 1d looks like a length, but a name's ban has none: it holds"
