@@ -192,6 +192,9 @@ class Matchmaking:
     # None: no such task. One task, moved to an earlier end as one comes: a task for
     # each end met, each look meeting the later ends again, grew with their square
     looking: trio.CancelScope | None = None
+    # the games whose seekers met with no table number at hand (a worker's: its draw on
+    # its way, table_numbers.py): placed again as it lands (``_meet_once_drawn``)
+    awaiting_numbers: set[GameSettings] = attrs.Factory(set)
 
     def is_seeking(self, session: Session) -> bool:
         node = self.lobby.node  # serve --workers: its seek may wait on another worker
@@ -354,7 +357,14 @@ class Matchmaking:
             if table.coming and table.state is TableState.WAITING
         )
 
-    def place(self, session: Session, settings: GameSettings, *, answers: bool = False) -> None:
+    def place(
+        self,
+        session: Session,
+        settings: GameSettings,
+        *,
+        answers: bool = False,
+        draw_failed: bool = False,
+    ) -> None:
         """Seat a seeker (already in the queue, or back from a refused seat): at a
         waiting table of this game if there is one, else with enough other seekers at a
         new table, else it waits. ``answers``: placed by his own 'seek' line, his seat
@@ -365,7 +375,13 @@ class Matchmaking:
         Not while the server stops: a seek that comes from another worker is refused, as
         a 'seek' then is; a seeker of this server's own (his promised seat refused, a
         look at the queue) waits no more, told nothing more than the stop's own line
-        (docs/protocol.md §11.4)."""
+        (docs/protocol.md §11.4).
+
+        A group met with no table number at hand (a worker whose tables opened without
+        a line of their own used those kept: table_numbers.py) waits in the queue for
+        the draw on its way, the loop running on, and is placed again as it lands;
+        ``draw_failed``: placed so after a draw that failed (the database away), a group
+        is refused 'busy', its seeks forgotten, not drawn for in the loop."""
         lobby = self.lobby
         if not lobby.accepting and not session.remote:  # (told as the stop began)
             self.forget(session)
@@ -385,6 +401,14 @@ class Matchmaking:
         same = [s for s in self.seekers if s.seeking == settings]
         if len(same) >= settings.players and len(lobby.tables) < lobby.config.max_tables:
             group = self._group(session, same, settings.players)
+            if group is not None and not lobby.table_numbers.at_hand():
+                if draw_failed:
+                    for s in group:
+                        self.forget(s)
+                        s.send(ev.error("busy", phrase(Msg.NO_TABLE_NUMBER)))
+                else:
+                    self._meet_once_drawn(settings)
+                return
             if group is not None:
                 for s in group:
                     self.forget(s)
@@ -446,6 +470,22 @@ class Matchmaking:
         finally:
             if self.looking is wait:
                 self.looking = None
+
+    def _meet_once_drawn(self, settings: GameSettings) -> None:
+        """Seekers of ``settings``'s game met with no table number at hand: placed
+        again once the draw on its way lands (one task for every game waiting so)."""
+        if not self.awaiting_numbers:
+            self.lobby.spawner.start_soon(self._placed_once_drawn)
+        self.awaiting_numbers.add(settings)
+
+    async def _placed_once_drawn(self) -> None:
+        drawn = await self.lobby.table_numbers.landed()
+        games, self.awaiting_numbers = self.awaiting_numbers, set()
+        for seeker in list(self.seekers):
+            wanted = seeker.seeking
+            if seeker in self.seekers and wanted in games:
+                assert isinstance(wanted, GameSettings)
+                self.place(seeker, wanted, draw_failed=not drawn)
 
     def _kept_games(self) -> set[GameSettings]:
         """The games whose seekers a memory of leavers (kept_apart.py) may keep apart: a

@@ -137,6 +137,9 @@ class Offer:
     watchers: tuple[Session, ...] = ()
     ended: trio.Event = attrs.Factory(trio.Event)  # taken up or off: set by _close
     taken: int | None = None  # the rematch's table, once it starts
+    # every player asked with no table number at hand (a worker's: table_numbers.py):
+    # it starts as the draw on its way lands (``Rematches._start_once_drawn``)
+    starting: bool = False
     # under serve --workers, the stand-ins of other workers' web pages among
     # ``watchers`` whose workers were told it stands (Node.offer_to_pages): told its end
     pages_elsewhere: tuple[Session, ...] = ()
@@ -506,7 +509,20 @@ class Rematches:
             if self.offers.get(name_key(name)) is offer:
                 del self.offers[name_key(name)]
 
-    def _start(self, offer: Offer) -> None:
+    def _start(self, offer: Offer, *, draw_failed: bool = False) -> None:
+        # a worker's with no table number at hand (the last ask another worker's
+        # player's, no line here that waited for one: table_numbers.py): it starts once
+        # the draw on its way lands, the loop running on; if that draw failed (its
+        # database away), its players are told so and it stays on offer, a 'rematch'
+        # again trying again (before, the table drew in place, in the loop)
+        if not self.lobby.table_numbers.at_hand():
+            if draw_failed:
+                for player in self._players(offer):
+                    player.send(ev.error("busy", phrase(Msg.NO_TABLE_NUMBER)))
+            elif not offer.starting:
+                offer.starting = True
+                self.lobby.spawner.start_soon(self._start_once_drawn, offer)
+            return
         # (another worker's pages are told its end after the line where it starts)
         self._close(offer, told=False)
         players = self._players(offer)
@@ -529,6 +545,12 @@ class Rematches:
             # has seated him, so his 'ok cmd=sit' comes before its reply (one read as it
             # completed was refused 'already-seated' first: docs/protocol.md §5.16)
             table.post(Sit(session, None), request=True, capped=False)
+
+    async def _start_once_drawn(self, offer: Offer) -> None:
+        drawn = await self.lobby.table_numbers.landed()
+        offer.starting = False
+        if offer.open and not offer.waiting():  # (not called off meanwhile)
+            self._start(offer, draw_failed=not drawn)
 
     def followed(self, table: Table, watcher: Session) -> Offer | Followed | None:
         """The offer of ``table``'s match, just over, that ``watcher`` (one who watched

@@ -36,9 +36,25 @@ class TableNumbers:
 
     def fill(self) -> None:
         """Draw the first block now (blocking: at start-up, before the server listens;
-        a worker draws so in place only if the tables that open without a line of
-        their own used every number, ``KEPT`` of them, before a draw came back)."""
+        never once a worker listens: ``at_hand``)."""
         self._take(self.draw(AHEAD))
+
+    def at_hand(self) -> bool:
+        """Whether ``next`` gives a number now, without a call to the store: always on a
+        lone server (it numbers on its own while its database is away), on a worker
+        while one drawn is left. A table that opens without a line of its own (a seek
+        met by another's, one from another worker, a rematch another worker's player
+        agreed to) finds none once those ``KEPT`` are used before a draw came back: it
+        waits for the draw (``landed``), where it drew in place, in the loop, before."""
+        return not self.shared or bool(self._ahead)
+
+    async def landed(self) -> bool:
+        """Wait for the draw on its way (one started if none is), the loop running on:
+        whether it gave numbers (False: it failed, its database away)."""
+        if not self._drawing:
+            self._draw_soon()
+        await self._landed.wait()  # (the event of this draw: the next has its own)
+        return not self._failed
 
     async def ready(self) -> None:
         """Under serve --workers, before a line that may open a table (``new``, ``seek``,
@@ -70,8 +86,9 @@ class TableNumbers:
 
     def next(self) -> int:
         if not self._ahead:  # a burst used them all (or the database is away)
-            if self.shared:  # (a worker opens no table on a number of its own)
-                self.fill()
+            if self.shared:  # (a worker opens no table on a number of its own, nor
+                # draws in its loop: its openers ask ``at_hand`` first, or ``ready``)
+                raise StoreError("no table number at hand: a draw is on its way")
             # (never filled: a lobby the server did not start, a test's, draws in place)
             elif self._highest or not self._first_draw():
                 # never a wait on the store here, in the server's loop (a database

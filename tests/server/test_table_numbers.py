@@ -8,13 +8,20 @@ import contextlib
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import trio
 import trio.testing
 from structlog.testing import capture_logs
 
+from deberc_net.server.cluster import WorkerPlace
+from deberc_net.server.cluster.node import Node
+from deberc_net.server.cluster.payloads import settings_for_bus, who_for_bus
 from deberc_net.server.lobby import MATCH_NUMBER_BLOCK, Lobby
+from deberc_net.server.matchmaking import GameSettings
+from deberc_net.server.rematch import Offer
 from deberc_net.server.running import Server
+from deberc_net.server.session import Outbox, Session
 from deberc_net.server.store import StoreError, open_store
 from deberc_net.server.table_numbers import AHEAD, KEPT, TableNumbers
 from deberc_net.testing import rule_book
@@ -141,13 +148,22 @@ async def test_a_lone_server_whose_database_is_away_goes_on_from_its_own_highest
 
 
 def test_workers_never_number_a_table_the_store_did_not_give_them() -> None:
-    numbers = TableNumbers(_store_away, _Spawner(), shared=True)
+    # nor draw one in place, in the loop: with none at hand an opener waits (below)
+    drawn: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        drawn.append(count)
+        return []
+
+    numbers = TableNumbers(draw, _Spawner(), shared=True)
+    assert not numbers.at_hand()
     try:
         numbers.next()
-    except OSError as exc:
-        assert "away" in str(exc)
+    except StoreError as exc:
+        assert "no table number at hand" in str(exc)
     else:
         raise AssertionError("a worker numbered a table on its own")
+    assert drawn == []
 
 
 async def test_more_are_drawn_in_the_background_when_half_are_used() -> None:
@@ -315,3 +331,185 @@ async def _a_worker(
             nursery.cancel_scope.cancel()
     finally:
         store.close()
+
+
+def _seek_from_another_worker(name: str, sid: int) -> dict[str, Any]:
+    """The bus's 'seek' of a player of worker 1 for a moscow game of 2."""
+    seeker = Session(sid, Outbox(1 << 16), trio.CancelScope())
+    seeker.name = name
+    settings = settings_for_bus(GameSettings(2, "moscow", ()))
+    return {"k": "seek", "w": 1, "s": sid, "who": who_for_bus(seeker), "settings": settings}
+
+
+async def test_a_seek_met_from_another_worker_with_no_number_left_waits_for_the_draw(
+    db_path: Path,
+) -> None:
+    """ann waits with 'seek 2' at a worker; tables that opened there without a line of
+    their own used every number left, their draw held by the store; dora's seek from
+    another worker meets ann's. The two wait for the draw, bob's 'ping' answered
+    meanwhile, and sit at a table numbered from it once it is released. Failed before:
+    the table drew in place, in the loop (the pong came only after the held draw gave
+    up its wait: RELEASE_S, a fail-safe, never reached when it passes)."""
+    held = threading.Event()
+    returned: list[str] = []  # what the test saw, and when each held draw returned
+    calls: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        calls.append(count)
+        if len(calls) > 1:  # every draw after the first (at start): held
+            held.wait(RELEASE_S)
+            returned.append("draw")
+        return list(range(100 * len(calls), 100 * len(calls) + count))
+
+    try:
+        async with _a_worker(db_path, draw) as (lobby, dial):
+            lobby.node = Node(lobby, WorkerPlace(0, 2), 111)
+            lobby.table_numbers.fill()
+            ann, bob = await dial("ann"), await dial("bob")
+            await ann.send("seek 2")
+            await ann.expect("ok", cmd="seek")
+            for _ in range(AHEAD):  # those tables (a draw on its way from the 16th)
+                lobby.table_numbers.next()
+            assert lobby.table_numbers.drawing
+            async with trio.open_nursery() as hearing:
+                hearing.start_soon(_heard, lobby, _seek_from_another_worker("dora", 9))
+                await bob.send("ping")
+                await bob.expect("ok", cmd="ping")
+                returned.append("pong")
+            assert returned == ["pong"]  # (before: the draw in place, in the loop, first)
+            assert [s.name for s in lobby.matchmaking.seekers] == ["ann", "dora"]
+            held.set()
+            sat = await ann.expect("ok", cmd="sit")
+            assert returned == ["pong", "draw"] and sat["table"] == "200", (returned, sat)
+            assert lobby.tables[200].seats == ["ann", "dora"]
+    finally:
+        held.set()
+
+
+async def test_seekers_met_with_no_number_left_and_the_draw_failing_are_refused_busy(
+    db_path: Path,
+) -> None:
+    """As above, the draw failing (its database away): ann and dora are told 'busy'
+    (the database away), their seeks forgotten, no table opened and none drawn in
+    place; the next draw, for bob's 'new', serves again."""
+    calls: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        calls.append(count)
+        if len(calls) == 2:  # the first at start; then away; then back
+            raise OSError("the database is away")
+        return list(range(100 * len(calls), 100 * len(calls) + count))
+
+    async with _a_worker(db_path, draw) as (lobby, dial):
+        lobby.node = node = Node(lobby, WorkerPlace(0, 2), 111)
+        lobby.table_numbers.fill()
+        ann, bob = await dial("ann"), await dial("bob")
+        await ann.send("seek 2")
+        await ann.expect("ok", cmd="seek")
+        for _ in range(AHEAD):
+            lobby.table_numbers.next()
+        with capture_logs():
+            node.hear(_seek_from_another_worker("dora", 9))
+            refused = await ann.expect("error", code="busy")
+        assert "cannot reach its database" in refused["text"], refused
+        assert lobby.matchmaking.seekers == [] and lobby.tables == {}
+        told = str(node.bus.waiting())  # (dora's lines, for her worker)
+        assert told.count("cannot reach its database") == 1, told
+        await bob.send("new 2")
+        sat = await bob.expect("ok", cmd="sit")
+        assert sat["table"] == "300" and len(calls) == 3
+
+
+async def test_a_rematch_agreed_from_another_worker_with_no_number_left_waits_for_the_draw(
+    db_path: Path,
+) -> None:
+    """ann (here) asked for a rematch of her match with dora (at another worker); the
+    numbers left used, their draw held by the store, dora's 'rematch' comes over the
+    bus: the rematch starts once the draw is released, bob answered meanwhile. Failed
+    before as the seek above did: its table drew in place, in the loop."""
+    held = threading.Event()
+    returned: list[str] = []
+    calls: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        calls.append(count)
+        if len(calls) > 1:
+            held.wait(RELEASE_S)
+            returned.append("draw")
+        return list(range(100 * len(calls), 100 * len(calls) + count))
+
+    try:
+        async with _a_worker(db_path, draw) as (lobby, dial):
+            lobby.node = Node(lobby, WorkerPlace(0, 2), 111)
+            lobby.table_numbers.fill()
+            ann, bob = await dial("ann"), await dial("bob")
+            offer = _asked_by_ann(lobby)
+            for _ in range(AHEAD):  # tables opened without a line here meanwhile
+                lobby.table_numbers.next()
+            asked = _seek_from_another_worker("dora", 9) | {"k": "rematch"}  # (its speaker)
+            async with trio.open_nursery() as hearing:
+                hearing.start_soon(_heard, lobby, asked)
+                await bob.send("ping")
+                await bob.expect("ok", cmd="ping")
+                returned.append("pong")
+            assert returned == ["pong"] and offer.open
+            held.set()
+            sat = await ann.expect("ok", cmd="sit")
+            assert sat["table"] == "200" and not offer.open, sat
+            assert lobby.tables[200].reserved == ("dora", "ann")
+    finally:
+        held.set()
+
+
+async def test_a_rematch_agreed_from_another_worker_with_the_draw_failing_stays_on_offer(
+    db_path: Path,
+) -> None:
+    """As above, the draw failing (its database away): ann and dora are told 'busy',
+    the offer stands, and ann's 'rematch' again (a line: it draws again) starts it."""
+    calls: list[int] = []
+
+    def draw(count: int) -> list[int]:
+        calls.append(count)
+        if len(calls) == 2:
+            raise OSError("the database is away")
+        return list(range(100 * len(calls), 100 * len(calls) + count))
+
+    async with _a_worker(db_path, draw) as (lobby, dial):
+        lobby.node = node = Node(lobby, WorkerPlace(0, 2), 111)
+        lobby.table_numbers.fill()
+        ann = await dial("ann")
+        offer = _asked_by_ann(lobby)
+        for _ in range(AHEAD):
+            lobby.table_numbers.next()
+        with capture_logs():
+            node.hear(_seek_from_another_worker("dora", 9) | {"k": "rematch"})
+            refused = await ann.expect("error", code="busy")
+        assert "cannot reach its database" in refused["text"], refused
+        assert str(node.bus.waiting()).count("cannot reach its database") == 1  # dora's
+        assert offer.open and lobby.tables == {}
+        await ann.send("rematch")
+        sat = await ann.expect("ok", cmd="sit")
+        assert sat["table"] == "300" and not offer.open, sat
+
+
+def _asked_by_ann(lobby: Lobby) -> Offer:
+    """The rematch offer of ann's match with dora (a player of another worker) at table
+    5, kept here: ann has asked."""
+    offer = Offer(
+        5,
+        ("ann", "dora"),
+        GameSettings(2, "moscow", ()),
+        private=False,
+        rated=False,
+        deadline=trio.current_time() + 60,
+        asked=["ann"],
+        tokens={"ann": None, "dora": None},  # (guests, whichever token)
+    )
+    lobby.rematches.offers.update(ann=offer, dora=offer)
+    return offer
+
+
+async def _heard(lobby: Lobby, message: dict[str, Any]) -> None:
+    """``message`` heard from the bus, as the node's bus task hears one."""
+    assert lobby.node is not None
+    lobby.node.hear(message)
