@@ -79,6 +79,14 @@ class Clocks:
         if self.away_since.pop(seat, None) is not None:
             self._work_out_due()
 
+    def stalled(self, seconds: float) -> None:
+        """The server did not run for ``seconds`` (stopped, its machine paused): none
+        of it counts against a seat, the one asked nor one away (docs/scaling.md)."""
+        self.asked_at += seconds
+        for seat in self.away_since:
+            self.away_since[seat] += seconds
+        self._work_out_due()
+
     def stop(self) -> None:
         """The match is over: nothing is due any more."""
         self.stopped = True

@@ -1982,6 +1982,8 @@ class Table:
         await self._forfeit(seat, Outcome.AWAY)
 
     async def _on_clock(self) -> None:
+        if self.lobby.node is not None:  # woken by a worker's own stall: not counted
+            self.lobby.node.own_stall()
         match = self.match
         now = trio.current_time()
         clocks = self.clocks

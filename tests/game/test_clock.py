@@ -75,6 +75,17 @@ def test_the_earliest_of_the_request_and_an_away_limit() -> None:
     assert c.deadline() == 10.0 and c.away_too_long(100.0) == []
 
 
+def test_a_stall_of_the_server_counts_against_no_seat() -> None:
+    c = clocks(away_limit_ms=5_000)
+    c.ask(0, now=0.0)
+    c.away(1, now=1.0)
+    c.stalled(30.0)  # the server did not run from about 1 s to 31 s
+    assert c.deadline() == 36.0  # seat 1's away limit, moved by it
+    assert c.away_too_long(35.9) == [] and c.out_of_time(35.9) is None
+    assert c.left_ms(0, now=31.0) == 9_000  # seat 0 had used 1 s of its 10
+    assert c.out_of_time(40.0) == 0
+
+
 def test_a_waiting_table_holds_away_seats_lowest_first() -> None:
     c = clocks(players=3, away_limit_ms=1_000)
     c.away(2, now=0.0)

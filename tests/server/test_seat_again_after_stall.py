@@ -300,3 +300,32 @@ async def test_a_seat_handed_over_by_another_worker_is_taken_when_its_table_is_t
         assert [(m["m"], m["s"]) for m in here.posted() if m["s"] == dora.id][-1:] == [
             ("back", dora.id)
         ]
+
+
+async def test_this_workers_own_stall_counts_against_no_line_waiting_nor_seat_held(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """This worker stopped (SIGSTOP, its machine paused) past server_dead_ms, then past
+    the away limit: its look at the living, late by that, moves what counts time. A
+    line of cal's waiting for the owner's answer is still waited for (it was let go as
+    unanswered, the owner never waited for again), and the seat held for him once the
+    owner went silent is still held (it was given up). The real stall of both workers:
+    tests/store/test_workers_own_stall.py."""
+    async with seated_across(tmp_path) as here:
+        node = here.node
+        await here.send("state")  # a table line: its answer comes from the owner
+        waiting = set(node.awaited)
+        assert waiting
+        node.looked, node.look_s = trio.current_time(), 1.0  # as its look runs
+        autojump_clock.jump(here.after_s("server_dead_ms"))  # stopped: nothing ran
+        node.own_stall()  # (a table's clock, or the look, as it runs again)
+        node.forget_the_silent(trio.current_time())
+        assert set(node.awaited) == waiting and OWNER in node.heard
+        here.owner_silent()  # now it is: cal told his table closed, his seat held
+        node.looked = trio.current_time()
+        autojump_clock.jump(here.after_s("away_limit_ms"))
+        node.own_stall()
+        node.forget_the_silent(trio.current_time())
+        assert node.seat_held_elsewhere("cal")
+        here.node.hear(here.told())  # and the owner, living, seats him again
+        assert KEPT in here.cal.outbox.take().decode()

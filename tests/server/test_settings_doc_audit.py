@@ -1355,6 +1355,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "worker_lost": "lost how",
         "worker_left": "left",
         "answer_late": "owner session",
+        "worker_stalled": "seconds",
         "connect": "conn peer",
         "proxy_header_not_listed": "peer reason",
         "refused": "peer reason",

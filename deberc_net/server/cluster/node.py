@@ -82,6 +82,9 @@ if TYPE_CHECKING:
     from ..lobby import Lobby
 
 log = structlog.get_logger("deberc.node")
+# a look at the living this late or later is a stall of this worker's own (a loop's
+# usual lateness is milliseconds): its players' clocks and holds do not count it
+OWN_STALL_S = 0.25
 
 
 @attrs.frozen
@@ -278,6 +281,10 @@ class Node:
     unheard: set[int] = attrs.Factory(set)
     all_heard: trio.Event = attrs.Factory(trio.Event)
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
+    # when the look at the living last began (trio's clock; None: not watching), and
+    # how long it sleeps: a look later than that is this worker's own stall
+    looked: float | None = None
+    look_s: float = 1.0
 
     def __attrs_post_init__(self) -> None:
         # (a worker started alone, as a test does: nobody starts it again, and no other
@@ -455,18 +462,32 @@ class Node:
 
     async def _watch_the_living(self) -> None:
         dead_after = self.lobby.config.server_dead_ms / 1000
-        look = min(1.0, dead_after / 4)
+        self.look_s = look = min(1.0, dead_after / 4)
         while True:
-            slept = trio.current_time()
+            self.looked = trio.current_time()
             await trio.sleep(look)
+            self.own_stall()
             now = trio.current_time()
-            self._stalled_for(now - slept - look)
             if any(now - last > dead_after for last in self.heard.values()):
                 # what came meanwhile first: this worker itself may have stalled, the
                 # others' beats waiting unread (it forgot the living, their tables and
                 # players, and told its players their tables closed)
                 self.bus.take_in()
             self.forget_the_silent(now)
+
+    def own_stall(self) -> None:
+        """If this worker has just stalled (its look at the living is late: the process
+        stopped, its machine paused, its loop held), what counts time moves by the
+        stall, once: ``_stalled_for``. Asked as the look wakes, and by a table before
+        it acts on its clock, whichever runs first as the worker runs again (a table
+        woken first forfeited a seat away through the stall before the look came)."""
+        if self.looked is None:  # (not watching: a node a test made)
+            return
+        now = trio.current_time()
+        late = now - self.looked - self.look_s
+        if late > 0:
+            self.looked = now - self.look_s  # (counted once)
+            self._stalled_for(late)
 
     def _stalled_for(self, seconds: float) -> None:
         """This worker did not run for ``seconds`` (its look at the living came that
@@ -475,11 +496,32 @@ class Node:
         others with it: they sent nothing, and missed no beat of theirs. Both workers
         took each other for dead at once as they ran again (a CI run's stall of some
         seconds), their tables and players forgotten. A worker that lived on meanwhile
-        is heard from at once all the same (its beats wait unread: ``take_in``)."""
-        if seconds > 0:
-            now = trio.current_time()  # (one heard as it woke: silent from then)
-            for worker, last in self.heard.items():
-                self.heard[worker] = min(last + seconds, now)
+        is heard from at once all the same (its beats wait unread: ``take_in``).
+
+        Nor does it count against its players (from ``OWN_STALL_S``, past a loop's
+        usual lateness): their tables' clocks (the away limit of a seat whose player
+        dropped, a turn's time), a seat held for one told his table closed, a guest's
+        name held for his seat, a line waiting for another worker's answer
+        (``_release_late``) all move by it. Before, a seat away through the stall was
+        forfeited as the worker ran again, its player's login with his token, sent
+        during the stall, read a moment after; and a line waiting on another worker
+        was let go as unanswered, that worker not waited for again."""
+        if seconds <= 0:
+            return
+        now = trio.current_time()  # (one heard as it woke: silent from then)
+        for worker, last in self.heard.items():
+            self.heard[worker] = min(last + seconds, now)
+        if seconds < OWN_STALL_S:
+            return
+        log.info("worker_stalled", seconds=round(seconds, 3))
+        for table in list(self.lobby.tables.values()):
+            table.clocks.stalled(seconds)
+        for request, waiting in self.awaited.items():
+            self.awaited[request] = attrs.evolve(waiting, since=min(waiting.since + seconds, now))
+        for key, held in self.held_elsewhere.items():
+            self.held_elsewhere[key] = attrs.evolve(held, since=min(held.since + seconds, now))
+        for present in self.present.values():
+            present.held_until += seconds  # (-inf: none held)
 
     def tell_tables_now(self) -> None:
         """Tell the others this worker's tables at once (a drain begins: they hear it)."""
