@@ -56,6 +56,23 @@ async def test_a_request_withdrawn_passes_its_turn_to_the_next() -> None:
     assert queue.give(0.0) and again.is_set()
 
 
+async def test_a_request_whose_client_went_is_skipped_at_its_turn_uncounted() -> None:
+    queue = FairQueue()
+    went = [False]
+    gone = queue.wait("ann", lambda: went[0])
+    kept = queue.wait("ann")
+    bob = queue.wait("bob")
+    went[0] = True  # (its connection closed while it waited)
+    # ann's first request skipped, her next given the turn, counted once
+    assert queue.give(0.0) and gone.is_set() and gone.skipped
+    assert kept.is_set() and not kept.skipped and not bob.is_set()
+    assert queue.count("ann", 0.0) == 1
+    assert queue.give(0.0) and bob.is_set() and not queue
+    # one whose client went, alone: no turn given, none counted
+    alone = queue.wait("cid", lambda: True)
+    assert not queue.give(0.0) and alone.skipped and queue.count("cid", 0.0) == 0
+
+
 async def test_a_spray_of_addresses_holds_only_the_counts_not_yet_decayed() -> None:
     queue = FairQueue()
     per_s = 150.0

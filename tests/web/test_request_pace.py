@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
 
 from tests.server.client import dial_from
 
@@ -102,3 +103,31 @@ async def test_a_visitor_waits_for_the_addresses_not_for_every_request_of_a_floo
     waited = visitor[0] - asked
     # at most the turn under way and the next: 2 turns, 0.1 s (a loaded host: 0.5 s)
     assert waited < 0.5, (waited, served_meanwhile)
+
+
+GONE = 20  # requests whose clients close as soon as they have sent them
+
+
+@pytest.mark.timeout(60)
+async def test_a_request_whose_client_went_while_it_waited_takes_no_turn(
+    start_web: StartWeb,
+) -> None:
+    # (failed before: each gone request took its turn, the visitor behind them waited
+    # for all 20, 4 s)
+    per_s = 5.0  # a turn each 0.2 s
+    web: WebServer = await start_web(web_requests_per_s=per_s, web_requests_burst=1)
+    spent: list[float] = []
+    visitor: list[float] = []
+    with trio.fail_after(30):
+        await answered(web, "127.0.0.2", 1, spent)  # the burst: the next request waits
+        for i in range(GONE):  # addresses new to the pace, each before the visitor
+            stream = await dial_from(f"127.0.0.{10 + i}", web.http_port)
+            await stream.send_all(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n")
+            await stream.aclose()
+        # the server (this process's) has read them all, and their closes: waiting
+        await trio.testing.wait_all_tasks_blocked(0.05)
+        asked = trio.current_time()
+        await answered(web, "127.0.0.99", 1, visitor)
+    waited = visitor[0] - asked
+    # at the next turn (a loaded host: a few); behind the gone ones, GONE turns
+    assert waited < 6 / per_s, waited

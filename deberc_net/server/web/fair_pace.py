@@ -20,6 +20,11 @@ nothing waiting is dropped once more than ``KEPT`` are held (looked through agai
 twice as many are: amortized), so at most about twice rate × HALF_LIFE_S / ln 2 /
 FORGOTTEN are held (8,700 at 150 a second) beside the addresses waiting, however many
 addresses ask.
+
+A request whose client has gone by its turn (``Turn.gone``: its connection closed) is
+skipped as it comes up: the turn goes to the next, at once, and is not counted against
+its address. A flood that connected, sent a request and closed, again and again, had
+each of those requests take a turn the visitors behind it waited for.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import deque
+from collections.abc import Callable
 
 import attrs
 import trio
@@ -39,6 +45,31 @@ KEPT = 1000
 RESCALE_AFTER = 500
 
 
+def never_gone() -> bool:
+    """(A request whose client is not watched.)"""
+    return False
+
+
+@attrs.define(eq=False)
+class Turn:
+    """A waiting request's place: set at its turn, or when it came up and its client
+    had gone (``skipped``: no turn spent on it)."""
+
+    gone: Callable[[], bool] = never_gone  # whether its client has gone: asked at its turn
+    skipped: bool = False
+    _given: trio.Event = attrs.field(init=False, factory=trio.Event)
+
+    def is_set(self) -> bool:
+        return self._given.is_set()
+
+    async def wait(self) -> None:
+        await self._given.wait()
+
+    def set(self, *, skipped: bool = False) -> None:
+        self.skipped = skipped
+        self._given.set()
+
+
 @attrs.define
 class FairQueue:
     half_life: float = HALF_LIFE_S
@@ -48,7 +79,7 @@ class FairQueue:
     _epoch: float | None = attrs.field(init=False, default=None)
     # each address with a request waiting (an empty one: all withdrawn, its place in
     # ``_ready`` not yet reached), its requests first come first
-    _queues: dict[str, deque[trio.Event]] = attrs.field(init=False, factory=dict)
+    _queues: dict[str, deque[Turn]] = attrs.field(init=False, factory=dict)
     # the addresses in ``_queues`` by their count when queued, then arrival: an
     # address's count changes only at its turn, when it leaves the heap
     _ready: list[tuple[float, int, str]] = attrs.field(init=False, factory=list)
@@ -71,9 +102,10 @@ class FairQueue:
         """``address``'s turns of late, each halved every half-life since it was given."""
         return self._counts.get(address, 0.0) / self._weight(now)
 
-    def wait(self, address: str) -> trio.Event:
-        """A request from ``address`` waits: the event set at its turn."""
-        event = trio.Event()
+    def wait(self, address: str, gone: Callable[[], bool] = never_gone) -> Turn:
+        """A request from ``address`` waits: its place, set at its turn; ``gone``: whether
+        its client has gone, asked when it comes up."""
+        event = Turn(gone)
         queue = self._queues.get(address)
         if queue is None:
             queue = self._queues[address] = deque()
@@ -83,7 +115,7 @@ class FairQueue:
         self._waiting += 1
         return event
 
-    def withdraw(self, address: str, event: trio.Event) -> None:
+    def withdraw(self, address: str, event: Turn) -> None:
         """A request that waited and was not given its turn is gone (its connection
         closed): its place goes to the next."""
         self._queues[address].remove(event)
@@ -91,11 +123,15 @@ class FairQueue:
 
     def give(self, now: float) -> bool:
         """The next turn to the waiting address with the fewest turns of late, its
-        first request; False: none waits."""
+        first request whose client has not gone (those before it skipped, uncounted);
+        False: none waits."""
         while self._ready:
             _, _, address = heapq.heappop(self._ready)
             queue = self._queues[address]
-            if not queue:  # (all withdrawn)
+            while queue and queue[0].gone():
+                queue.popleft().set(skipped=True)
+                self._waiting -= 1
+            if not queue:  # (all withdrawn, or gone)
                 del self._queues[address]
                 continue
             queue.popleft().set()

@@ -14,7 +14,10 @@ again costs an observe and a state each time.
 
 from __future__ import annotations
 
+import functools
 import math
+import select
+from collections.abc import Callable
 
 import attrs
 import trio
@@ -28,7 +31,8 @@ from ..addresses import limited_address
 from ..config import Config
 from ..limits import AddressBuckets
 from .app import VARY, is_api, lang_of
-from .fair_pace import FairQueue
+from .fair_pace import FairQueue, never_gone
+from .live import connection_stream
 from .words import W, said
 
 # addresses' allowances held before the refilled ones are looked for and dropped
@@ -82,9 +86,11 @@ class Pace:
     is bounded by the connections' cap (``max_web_connections``, one request under way
     each), and costs a sleeping task. The turns go to the waiting address with the
     fewest of late (fair_pace.py), so a visitor is not served behind every request of
-    a flood. (A rate of the turns given, GCRA: ``turn`` is when the next request's turn
-    comes, with no burst; ``run`` gives them while any wait.) Its figures and what it
-    costs an honest visitor: docs/security.md §8. *Test:* tests/web/test_request_pace.py."""
+    a flood; a request whose client has gone when it comes up (its connection closed:
+    ``client_gone``) is skipped, no page made, the turn the next one's. (A rate of
+    the turns given, GCRA: ``turn`` is when the next request's turn comes, with no
+    burst; ``run`` gives them while any wait.) Its figures and what it costs an honest
+    visitor: docs/security.md §8. *Test:* tests/web/test_request_pace.py."""
 
     app: ASGIApp
     per_s: float
@@ -103,7 +109,7 @@ class Pace:
                 # visitor's requests in a quiet spell do not put him behind a flood)
                 self._take(now)
             else:
-                turn = self.waiting.wait(address)
+                turn = self.waiting.wait(address, gone_check(connection_stream.get()))
                 self._someone.set()
                 try:
                     await turn.wait()
@@ -114,6 +120,8 @@ class Pace:
                     if not turn.is_set():
                         self.waiting.withdraw(address, turn)
                     raise
+                if turn.skipped:  # (its client gone: no page made for it)
+                    return
         await self.app(scope, receive, send)
 
     async def run(self) -> None:
@@ -134,6 +142,32 @@ class Pace:
 
     def _take(self, now: float) -> None:
         self.turn = max(self.turn, now) + 1 / self.per_s
+
+
+# a client's close of its side (Linux): a reset, POLLHUP and POLLERR, is told unasked
+_CLOSED = getattr(select, "POLLRDHUP", 0)
+
+
+def client_gone(sock: trio.socket.SocketType) -> bool:
+    """Whether the client has closed its side of ``sock`` or reset it, or the server
+    closed it: asked of the kernel at once, not waited for, whatever is still unread
+    before the close (requests pipelined behind the one waiting). A client's close and
+    its half-close look alike here (its FIN), so one that half-closes after its
+    request and still reads is taken as gone too when its request waited, as nginx
+    takes it (EPOLLRDHUP: "client prematurely closed connection"); hypercorn answers it
+    when it did not wait. (Where the system has no POLLRDHUP, only a reset is seen.)"""
+    fd = sock.fileno()
+    if fd < 0:
+        return True
+    poller = select.poll()
+    poller.register(fd, _CLOSED)
+    return bool(poller.poll(0))
+
+
+def gone_check(stream: trio.SocketStream | None) -> Callable[[], bool]:
+    """Whether the client of the connection ``stream`` has gone, for its request's
+    turn (None: a connection hypercorn does not serve, never gone)."""
+    return never_gone if stream is None else functools.partial(client_gone, stream.socket)
 
 
 def paced(app: ASGIApp, config: Config) -> ASGIApp:
