@@ -13,7 +13,7 @@ import trio
 from _pytest.capture import CaptureFixture
 from trio_websocket import ConnectionRejected, open_websocket_url
 
-from deberc_net.server.web.feed import COALESCE_S
+from deberc_net.server.web.feed import COALESCE_S, Page
 from deberc_net.server.web.live import TOO_SLOW
 from tests.server.client import LineClient, fields
 from tests.server.conftest import Connector
@@ -187,3 +187,32 @@ async def test_a_page_that_reads_stays_through_a_burst_past_the_bound(
             while "text=after" not in (message := await text_of(page)):
                 assert "say " not in message, message
     assert heard == burst + 1
+
+
+def test_a_pages_bound_counts_the_bytes_it_is_sent_not_the_characters() -> None:
+    """``outbox_bytes`` bounds what waits for a page in bytes on the wire (UTF-8), as
+    it does a connection of the game port's."""
+    # (failed before: counted in characters, 600 of Cyrillic, 1,200 bytes, passed)
+    name = "Трофим"  # 6 characters, 12 bytes
+    page = Page(1000)
+    page.put(f"say 1 {name}\r\n")  # (the first is always queued: it has taken all)
+    for _ in range(100):
+        page.put(name)  # 100 of 6 characters, 1,200 bytes
+        if page.dropped.is_set():
+            break
+    assert page.dropped.is_set() and page.closed
+    kept = Page(1000)  # and what is taken is let go of by its bytes
+    kept.put(name, name)
+    assert kept.queued_bytes == 24
+    kept.take()
+    assert kept.queued_bytes == 0
+    # one of ASCII alone, as many bytes as characters: within the same bound
+    ascii_page = Page(1000)
+    ascii_page.put("say 1 x\r\n")
+    for _ in range(100):
+        ascii_page.put("Trofim")
+    assert not ascii_page.dropped.is_set()
+    assert ascii_page.queued_bytes == 9 + 600
+    while ascii_page.queued:
+        ascii_page.take()
+    assert ascii_page.queued_bytes == 0

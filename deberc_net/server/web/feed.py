@@ -71,6 +71,14 @@ def without_records(text: str) -> str:
     return "".join(f"{line}\r\n" for line in text.split("\r\n")[:-1] if not line.startswith(RECORD))
 
 
+def wire_size(text: str) -> int:
+    """The bytes ``text`` is sent as (UTF-8, before the socket's compression): its
+    characters' count where all are ASCII (CPython knows that at no cost), else its
+    encoding's length. Counted in characters, a page's bound let a table of Cyrillic
+    names or suits queue some twice ``outbox_bytes`` (up to three times)."""
+    return len(text) if text.isascii() else len(text.encode())
+
+
 def first_lines(page: Page, own: Session, table: Table) -> tuple[Seen, str]:
     """What ``own`` (the page's own session) was told, to ``page``: less its records,
     then the hand sizes and the seat to act, before the feed's lines; those, and the
@@ -121,16 +129,18 @@ class PageSession(Session):
 @attrs.define(eq=False)
 class Page:
     """What waits to be sent to one page: lines, and notes of the hand sizes and the
-    seat to act (after the lines they follow), bounded in characters (a page too slow
-    to read them is dropped, like a slow connection: ``dropped`` is set, what waited
-    is let go, and its socket is cut off, live.py). The bound is on a page that has not
+    seat to act (after the lines they follow), bounded in the bytes they are on the
+    wire, UTF-8 (``wire_size``; a page too slow to read them is dropped, like a slow
+    connection: ``dropped`` is set, what waited is let go, and its socket is cut off,
+    live.py). The bound is on a page that has not
     taken what came before: one that has taken it all (it reads) is given a window's
     message whatever its size, so a table's burst (more than the bound told within one
     window) drops only the pages behind, not every page."""
 
     limit: int
     queued: list[str] = attrs.Factory(list)  # lines; a note starts with "{"
-    queued_chars: int = 0
+    sizes: list[int] = attrs.Factory(list)  # each one's ``wire_size``: counted once
+    queued_bytes: int = 0  # their UTF-8: a line of Cyrillic is some twice its characters
     closed: bool = False
     dropped: trio.Event = attrs.Factory(trio.Event)  # past ``limit``: too slow a reader
     _ready: trio.Event = attrs.Factory(trio.Event)
@@ -140,15 +150,18 @@ class Page:
         texts = tuple(text for text in texts if text)
         if self.closed or not texts:
             return
-        size = sum(len(text) for text in texts)
-        if self.queued and self.queued_chars + size > self.limit:
+        sizes = [wire_size(text) for text in texts]
+        size = sum(sizes)
+        if self.queued and self.queued_bytes + size > self.limit:
             self.queued.clear()
-            self.queued_chars = 0
+            self.sizes.clear()
+            self.queued_bytes = 0
             self.dropped.set()
             self.close()
             return
         self.queued += texts
-        self.queued_chars += size
+        self.sizes += sizes
+        self.queued_bytes += size
         self._ready.set()
 
     def take(self) -> str:
@@ -159,7 +172,8 @@ class Page:
         end = next((i + 1 for i, t in enumerate(queued) if t.startswith("{")), len(queued))
         text = queued[0] if end == 1 else "".join(queued[:end])
         del queued[:end]
-        self.queued_chars -= len(text)
+        self.queued_bytes -= sum(self.sizes[:end])
+        del self.sizes[:end]
         return text
 
     async def wait(self) -> bool:
