@@ -3,16 +3,28 @@ another client meanwhile sees (docs/security.md §8, "Many addresses").
 
     .venv/bin/python bench/web_many_addresses.py [--addresses 200] [--per-s 9.5]
         [--path /favicon.ico] [--connections 1] [--page-every 0.25] [--seconds 5]
-        [--repeat 3] [--server-setting k=v ...]
+        [--repeat 3] [--settle 1] [--server-setting k=v ...]
 
 It starts one fresh server (a subprocess, fresh SQLite file, the web face on a free
-port, every web limit at its default unless ``--server-setting`` changes one), then
+port, every web limit at its default unless ``--server-setting`` changes one), run as
+``deberc-net serve`` runs it (``handle_signals``: its start-up heap frozen out of the
+collector, its young collections rarer, its woken tasks served in arrival order,
+server/running.py; as bench/server.py does). Before, it ran without them: a full
+collection walked the start-up heap, 68 to 102 ms of CPU each, 2 to 4 of them in 30 s
+of a flood, each stopping the loop up to 0.79 s at load 16 to 18 (docs/security.md §8).
+Then
 ``--repeat`` pairs of windows of ``--seconds``: one quiet, one with the flood. The flood
 is a subprocess (its CPU is not this one's, which measures): ``--addresses`` loopback
 sources (127.0.0.2, 127.0.0.3, …), each with ``--connections`` keep-alive connections
 each asking ``--path`` ``--per-s`` times a second, steadily (one connection at 9.5: the
 allowance's 10 a second, its burst never spent), the next request sent when its time
-comes and the answer before it is in.
+comes and the answer before it is in. A flood's window begins once each of its
+connections has had an answer (at most READY_MOST_S), then ``--settle`` seconds: it
+began 2 s after the flood's start, and on a loaded machine the server was still
+accepting and answering the flood's first requests (200 connections at once: 1.6 to
+3.5 s before each had an answer, at load 8 to 16), so the window timed the flood's
+start, the other client's first page waiting behind them in the kernel's accept queue
+(docs/security.md §8).
 
 In each window this process, the other client, asks the game port ``ping`` (a
 connection of its own, one every 20 ms) and the web face ``/`` from 127.0.0.1 (one
@@ -23,7 +35,9 @@ of the server's CPU share (seconds a second), the ping's and the page's round tr
 page's connect alone (a full accept queue: the kernel resends a dropped SYN after 1 s),
 how many pages came, and the flood's answers a second by status (counted by the
 flood's process as it is asked, a little past the window's ends: a loaded machine's
-answer to that ask comes late).
+answer to that ask comes late); of a flood's window, how many of its connections were
+open and answered at its start (``flood_open_at_start``) and how long they took to be
+(``flood_opening_s``).
 """
 
 from __future__ import annotations
@@ -44,6 +58,7 @@ import trio
 ROOT = Path(__file__).resolve().parent.parent
 PING_EVERY_S = 0.02
 PAGE_EVERY_S = 0.25
+READY_MOST_S = 30.0  # the longest wait for the flood's connections to be answered
 
 FLOOD = r"""
 import json, random, sys, time, trio
@@ -51,6 +66,7 @@ port, count, per_s, path = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]
 connections = int(sys.argv[5])
 REQUEST = f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
 counts = {}
+opened = [0]  # connections open that have had an answer
 
 async def answer(stream, buffered):
     while b"\r\n\r\n" not in buffered:
@@ -88,16 +104,22 @@ async def address(i):
             continue
         stream = trio.SocketStream(sock)
         buffered = b""
+        answered = False
         try:
             while True:
                 await trio.sleep_until(next_at)
                 next_at = max(next_at + 1 / per_s, trio.current_time())
                 await stream.send_all(REQUEST)
                 buffered, closing = await answer(stream, buffered)
+                if not answered:
+                    answered = True
+                    opened[0] += 1
                 if closing:
                     break
         except (EOFError, trio.BrokenResourceError, OSError):
             counts["dropped"] = counts.get("dropped", 0) + 1
+        if answered:
+            opened[0] -= 1
         await stream.aclose()
 
 async def report():
@@ -105,7 +127,7 @@ async def report():
         line = await trio.to_thread.run_sync(sys.stdin.readline)
         if not line:
             return
-        print(json.dumps(counts), flush=True)
+        print(json.dumps({**counts, "open": opened[0]}), flush=True)
 
 async def main():
     async with trio.open_nursery() as nursery:
@@ -144,7 +166,7 @@ def start_server(db: str, settings: list[str]) -> tuple[subprocess.Popen[str], i
         "    async with trio.open_nursery() as n:\n"
         f"        port = await n.start(lambda task_status: serve(Config(port=0, db={db!r}, "
         f"http_port=0{extra}), rules=rule_book(), http_bound=bound.append, "
-        "task_status=task_status))\n"
+        "task_status=task_status, handle_signals=True))\n"
         "        print(port, bound[0], flush=True)\n"
         "trio.run(main)\n"
     )
@@ -203,10 +225,7 @@ async def window(
     connects: list[float] = []
     before: dict[str, int] = {}
     if flood is not None:
-        assert flood.stdin is not None and flood.stdout is not None
-        flood.stdin.write("\n")
-        flood.stdin.flush()
-        before = json.loads(flood.stdout.readline())
+        before = flood_counts(flood)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pinging, port, pings)
         nursery.start_soon(paging, http_port, args.page_every, pages, connects)
@@ -215,6 +234,7 @@ async def window(
         cpu, elapsed = cpu_seconds(pid) - cpu0, time.monotonic() - t0
         nursery.cancel_scope.cancel()
     result = {
+        **({} if flood is None else {"flood_open_at_start": before["open"]}),
         "server_cpu_share": cpu / elapsed,
         "ping_p50_ms": 1000 * percentile(pings, 0.5),
         "ping_p99_ms": 1000 * percentile(pings, 0.99),
@@ -225,11 +245,8 @@ async def window(
         "load_average": os.getloadavg()[0],
     }
     if flood is not None:
-        assert flood.stdin is not None and flood.stdout is not None
-        flood.stdin.write("\n")
-        flood.stdin.flush()
-        after = json.loads(flood.stdout.readline())
-        for status in after:
+        after = flood_counts(flood)
+        for status in after.keys() - {"open"}:
             result[f"flood_{status}_per_s"] = (after[status] - before.get(status, 0)) / elapsed
     return result
 
@@ -249,6 +266,25 @@ def summary(runs: list[dict[str, float]]) -> dict[str, dict[str, float]]:
     }
 
 
+def flood_counts(flood: subprocess.Popen[str]) -> dict[str, int]:
+    assert flood.stdin is not None and flood.stdout is not None
+    flood.stdin.write("\n")
+    flood.stdin.flush()
+    counts: dict[str, int] = json.loads(flood.stdout.readline())
+    return counts
+
+
+async def flood_opened(flood: subprocess.Popen[str], connections: int) -> float:
+    """Wait until each of the flood's ``connections`` has had an answer (at most
+    READY_MOST_S): how long it took."""
+    began = trio.current_time()
+    while trio.current_time() - began < READY_MOST_S:
+        if flood_counts(flood)["open"] >= connections:
+            break
+        await trio.sleep(0.1)
+    return trio.current_time() - began
+
+
 async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server, port, http_port = start_server(str(Path(tmp) / "b.sqlite3"), args.server_setting)
@@ -262,8 +298,13 @@ async def run(args: argparse.Namespace) -> None:
                      str(args.per_s), args.path, str(args.connections)],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                 )  # fmt: skip
-                await trio.sleep(2)  # (its connections opened, its pace reached)
+                # its connections all opened and answered once (a loaded machine's
+                # server takes seconds over 200 at once: a window begun 2 s after the
+                # flood's start timed that, not the flood), then its pace reached
+                opening = await flood_opened(flood, args.addresses * args.connections)
+                await trio.sleep(args.settle)
                 flooded.append(await window(server.pid, port, http_port, args, flood))
+                flooded[-1]["flood_opening_s"] = opening
                 flood.kill()
                 flood.wait()
                 flood = None
@@ -298,6 +339,9 @@ def main() -> None:
     parser.add_argument("--page-every", type=float, default=PAGE_EVERY_S)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--settle", type=float, default=1.0, help="s after the flood's connections opened"
+    )
     parser.add_argument("--server-setting", action="append", default=[], metavar="K=V")
     trio.run(run, parser.parse_args())
 
