@@ -2068,7 +2068,10 @@ class Table:
             said = phrase(Msg.MATCH_STOPPED, table=self.id, reason=reason, match=match.match_id)
         else:
             said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
-        self._broadcast(self._audience(), ev.table_closed(self.id, said))
+        audience = self._audience()
+        if not self.end_told:  # an admin told only the ends learns the table's end so
+            audience += [s for s in self.told_ends if s not in audience]
+        self._broadcast(audience, ev.table_closed(self.id, said))
         self._close(why)
         self._seated_to_lobby()
 

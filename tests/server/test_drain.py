@@ -391,3 +391,52 @@ async def test_a_drain_calls_off_a_rematch_asked_for(
         off = await client.expect("rematch", off="drain")
         assert off["text"] == f"The rematch of table {table} is off: {RESTARTS}."
     await close_all([ann, bob])
+
+
+async def test_an_admin_told_only_the_ends_hears_a_drain_close_its_reserved_table(
+    nursery: trio.Nursery, tmp_path: Path, jump_when_idle: None
+) -> None:
+    """A ladder's board reserved with ``watch=ends`` and still waiting for a bot as the
+    drain begins closes as any waiting table: its admin is told so (``info closed=T``,
+    docs/protocol.md §5.5a), as its seats are. He was told nothing: a ladder counted
+    that game as still running till the server's stop, then as cut by it (a CI run)."""
+    port, link = await _served(nursery, tmp_path / "d.sqlite3")
+    link.trust("boss", "s3cret")
+    boss = await log_in_machine(await LineClient.over(await link.connect()), "boss", "s3cret")
+    pa = await machine_client(port, "pa")
+    await pa.send("seek reserved")
+    await pa.expect("ok", cmd="seek")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=k1 watch=ends")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    await pa.expect("ok", cmd="sit", table=table)  # pb never comes: the table waits
+    assert link.server.lobby.drain.begin()
+    said = f"Table {table} closes: {RESTARTS} (its game had not started)."
+    closes = f"info closed={table} text={said}"
+    for client in (pa, boss):
+        await client.read_until(lambda line: line == closes)
+    assert not any(is_event(line, "match-end") for line in boss.lines)  # none to come
+    await close_all([boss, pa])
+
+
+async def test_an_admin_told_only_the_ends_hears_a_stop_cut_its_boards_match(
+    nursery: trio.Nursery, tmp_path: Path, jump_when_idle: None
+) -> None:
+    """A stop cuts a ``watch=ends`` board's match: no ``match-end`` comes, and its admin
+    is told the table's close as its players are (``info closed=T … Match M stops
+    here``, docs/protocol.md §11.4), after the stop's own line."""
+    port, link = await _served(nursery, tmp_path / "d.sqlite3")
+    link.trust("boss", "s3cret")
+    boss = await log_in_machine(await LineClient.over(await link.connect()), "boss", "s3cret")
+    players = [await machine_client(port, name) for name in ("pa", "pb")]
+    for player in players:
+        await player.send("seek reserved")
+        await player.expect("ok", cmd="seek")
+    await boss.send("reserve 2 seats=pa,pb seed=s deals=1 board=k1 watch=ends")
+    table = (await boss.expect("ok", cmd="reserve"))["table"]
+    match = (await boss.expect("event", kind="start", table=table))["match"]
+    link.server.lobby.shutdown("SIGTERM received")
+    await boss.expect("info", server="stopping")
+    closed = await boss.expect("info", closed=table)
+    assert closed["text"].startswith(f"Table {table} closes: SIGTERM received. Match {match}")
+    assert not any(is_event(line, "match-end") for line in boss.lines)
+    await close_all([boss, *players])
