@@ -63,6 +63,13 @@ RELEASE_AT_STOP_S = 3.0
 RELEASE_PAUSE_S = 0.25
 RELEASE_PAUSE_MAX_S = 5.0
 RELEASE_RETRY_S = WAIT_LIMIT_S
+# a --server's stop (``info server=stopping``) is read on the admin's connection as its
+# lines are: a game's end may still follow it (its table was writing the result as the
+# stop began), and a table the stop cut says so (``info closed=T``). The ladder waits
+# this long at most for each running game's end or close (a stopping server closes the
+# connection after its grace, ``shutdown_grace_ms``, 2 s by default); a game still
+# unaccounted for then is counted cut (docs/bots.md, "A server that drains or stops")
+STOP_ENDS_S = 5.0
 
 
 @attrs.define
@@ -165,6 +172,9 @@ class Ladder:
         self.server_drains = False
         self.games_cut = 0
         self.games_played = 0
+        # a stop read: by then (trio's clock) every game still running has ended, its
+        # table closed, or it is counted cut (STOP_ENDS_S)
+        self._ends_due = math.inf
         # that server closed the ladder's connection before every board was released
         self.server_gone = False
 
@@ -271,12 +281,17 @@ class Ladder:
         ):
             if self.running or self.awaiting:
                 try:
-                    line = await admin.next()
+                    with trio.move_on_at(self._ends_due) as waited:  # (inf: till a line)
+                        line = await admin.next()
                 except ScheduleError:
                     if self.server_going is None:
                         raise
-                    self.server_gone = True  # (stopped: what it kept stays withheld)
+                    self._cut_the_rest()  # (stopped: what it kept stays withheld)
+                    self.server_gone = bool(self.started - self.released)
                     break
+                if waited.cancelled_caught:  # a stop's games unaccounted for in time
+                    self._cut_the_rest()
+                    continue
                 await self._handle(admin, line)
             await self._fill(admin)
             if not self.running and not self.awaiting and not self.queue and not self.more:
@@ -414,6 +429,8 @@ class Ladder:
         elif line.tag is Tag.INFO and line.get_str("server") in GOING:
             stops = line.get_str("server") == "stopping"
             await self._server_going(admin, line.text or "", stops=stops)
+        elif line.tag is Tag.INFO and line.get_str("closed") is not None:
+            self._closed(line.require_int("closed"))
         elif line.tag is Tag.EVENT and line.kind is EventKind.START:
             table = line.require_int("table")
             if table in self.running:
@@ -446,11 +463,36 @@ class Ladder:
         self.queue.clear()
         if not stops:
             return
-        for running in self.running.values():  # cut: no end of theirs is coming
-            self._free_instances(running)
-            self.games_cut += 1
-        self.running.clear()
+        # the games running may have ended already, their ends still to be read: each
+        # waited for (``_play``), bounded, before it is counted cut
+        self._ends_due = min(self._ends_due, trio.current_time() + STOP_ENDS_S)
         await self._release_the_rest(admin)
+
+    def _closed(self, table: int) -> None:
+        """A table of the ladder's on a ``--server`` that drains or stops closed with no
+        match end (``info closed=T``, docs/protocol.md §11.4): a stop cut its match, or a
+        drain closed it still waiting for its bots (that seating never played: its
+        board is released with the others)."""
+        if self.server_going is None:  # (no other close is told to a ladder's admin)
+            return
+        running = self.running.pop(table, None)
+        if running is not None:
+            self._count_cut(running)
+
+    def _cut_the_rest(self) -> None:
+        """A stopping ``--server``'s games whose end nor close came (within STOP_ENDS_S,
+        or before it closed the connection): cut."""
+        for running in self.running.values():
+            self._count_cut(running)
+        self.running.clear()
+        self._ends_due = math.inf  # (the releases' answers are waited for as before)
+
+    def _count_cut(self, running: Running) -> None:
+        """A game that ended with no end of its own: cut, if its match had started (a
+        table that never started it played nothing)."""
+        self._free_instances(running)
+        if running.match_id is not None:
+            self.games_cut += 1
 
     def _server_went(self) -> ServerGoing:
         """The line a run stopped by its ``--server``'s drain or stop ends with."""
