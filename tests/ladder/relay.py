@@ -10,8 +10,9 @@ to hold back. It knows the admin's connection by its ``login ladder-admin``.
   for bots that do not come, and a drain begun then closes it before its match starts.
 - On the admin's connection, a game's ``match-end`` the server sends after its
   ``info server=draining`` is held until its ``info server=stopping`` has gone on, and
-  then follows it (``ends_held`` counts them): what the ladder reads when the server's
-  lines reach it late, the stop's before the end of a game the drain played out."""
+  then follows it (``ends_held`` counts them): the order a stop gives that begins as
+  a table writes its game's result (SIGTERM, ``drain_limit_ms``), the stop's line
+  before that game's end."""
 
 from __future__ import annotations
 

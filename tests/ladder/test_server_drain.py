@@ -5,8 +5,8 @@ with a line that says so, every board it started released on that server (nothin
 kept withheld for a release that would never come), and its run stored as failed, not
 left as one being played. In the drains that play a game out, the ladder and its bots
 reach the server through a relay (relay.py) that drains it at a set point of the run
-and holds back what a loaded host may deliver late: their outcome is the same at every
-run."""
+and gives the ladder the server's lines in the order a test needs: their outcome is the
+same at every run."""
 
 from __future__ import annotations
 
@@ -96,10 +96,11 @@ async def test_a_ladder_on_a_server_that_drains_stops_said_its_boards_released(
     connect: Connector,
 ) -> None:
     """Drained as its second game is played: the ladder's admin reads the server's stop
-    before that game's end (the relay holds the end back till the stop has gone on, as a
-    loaded host may deliver them). That game was played out: it counts so. Failed
-    before: the stop counted it cut (``2 games of 4000 played, 1 cut by its stop``), as
-    a CI run once did (s48)."""
+    before that game's end (the relay holds the end back till the stop has gone on: the
+    order a stop gives that begins as a table writes its result, SIGTERM's or
+    ``drain_limit_ms``'s; a drain's own stop comes after every end). That game was
+    played out: it counts so. Failed before: the stop counted it cut (``1 game of 4000
+    played, 1 cut by its stop``)."""
     port = await start_server(admins=["ladder-admin", "boss"], shutdown_grace_ms=GRACE_MS)
     relay = Relay(port)
     done, err = await _drained_under_a_ladder(port, tmp_path, db_path, register, connect, relay)
