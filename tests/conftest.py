@@ -231,6 +231,9 @@ LONG_TESTS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (10.0, ("tests/store/test_workers_rematch_why.py",)),
     (20.0, ("tests/store/test_workers_rematch_lost.py",)),
     (12.0, ("tests/store/test_workers_rematch_kept_seek.py",)),
+    # its five ends of the default offer (the short offer's test starts its own): 11 s
+    # alone at load 6, the module's start included
+    (11.0, ("tests/store/test_workers_page_rematch.py::test_a_page_follows_another_workers_m",)),
     (7.0, ("tests/store/test_workers_stopping.py::test_a_rolling_restart_of_one_worker",)),
     (6.0, ("tests/store/test_workers_page.py::test_a_stop_tells_everyone_and_waits",)),
     (4.0, ("tests/store/test_workers_cut_off_told_once.py",)),  # (its 3-s waits timed: tsfast6)

@@ -84,16 +84,20 @@ def new_store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def module_workers(
-    postgres_server: PostgresServer, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    postgres_server: PostgresServer,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[SharedWorkers]:
-    """One ``serve --workers 2`` (workers.py's SETTINGS) on a database of its own for a
-    module's tests that neither stop nor hold its workers (see ``shared_workers``): a
-    cluster's start is some seconds of a loaded machine, one a test before."""
+    """One ``serve --workers 2`` (workers.py's SETTINGS, or the module's own
+    ``CLUSTER_SETTINGS``) on a database of its own for a module's tests that neither
+    hold its workers nor leave them stopped (see ``shared_workers``): a cluster's start
+    is some seconds of a loaded machine, one a test before."""
     from .workers import SETTINGS, settings_file, shared_workers  # (not in xdist's controller)
 
+    settings = getattr(request.module, "CLUSTER_SETTINGS", SETTINGS)
     url = postgres_server.new_database(migrated=True)
     try:
-        with shared_workers(url, settings_file(tmp_path_factory.mktemp("workers"), SETTINGS)) as w:
+        with shared_workers(url, settings_file(tmp_path_factory.mktemp("workers"), settings)) as w:
             yield w
     finally:
         postgres_server.drop_database(url)

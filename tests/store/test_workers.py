@@ -538,7 +538,7 @@ async def _after_a_match_across(workers: Workers, opened: list[LineClient]) -> N
         await bob.send("leave!")
         # bob opens a table: the offer of the match he left is off (off=elsewhere), and
         # the pages go at once, not at its end, 10 s on (a page kept to an offer's end:
-        # tests/store/test_workers_page_rematch.py's 'timeout' case)
+        # tests/store/test_workers_page_rematch.py's offer run out)
         await bob.read_until(lambda x: is_event(x, "match-end"), 10)
         await bob.send("new 2")
         await bob.expect("ok", cmd="sit")

@@ -58,6 +58,7 @@ def quick_death(settings: str) -> str:
 
 @attrs.define
 class Cluster:
+    url: str  # its database
     port: int
     pids: dict[int, int]  # worker index: pid (the latest, after a restart)
     events: list[dict[str, Any]]  # every log line of the parent and its workers
@@ -75,6 +76,20 @@ class Cluster:
             self.port = int(entry["port"])
             return True
         return False
+
+    def server(self, worker: int) -> int:
+        """The bus id of worker ``worker`` (the latest, after a restart): its channel's."""
+        return next(
+            int(e["server"])
+            for e in reversed(self.events)
+            if e.get("event") == "worker_listening" and e.get("worker") == worker
+        )
+
+    def http_port(self) -> int:
+        """The web face's port (worker 0's: it alone serves it)."""
+        return next(
+            int(e["port"]) for e in reversed(self.events) if e.get("event") == "http_listening"
+        )
 
     def holder(self, client: LineClient) -> int | None:
         """The index of the worker that serves ``client``'s connection."""
@@ -136,10 +151,18 @@ class SharedWorkers(Cluster):
         """Wait until each worker a test killed or stopped (its pid no longer as
         ``found``) has a replacement serving, and each loss has been heard
         (``worker_lost``, or ``worker_left`` for a stop, in the log after ``since``): as
-        the test found the cluster."""
+        the test found the cluster. A worker that logged its ``shutdown`` after ``since``
+        is one stopped, if still stopping."""
         with trio.fail_after(30):
             while True:
-                gone = [w for w, pid in found.items() if self.pids[w] != pid or not _alive(pid)]
+                stopping = {
+                    e.get("worker") for e in self.events[since:] if e.get("event") == "shutdown"
+                }
+                gone = [
+                    w
+                    for w, pid in found.items()
+                    if self.pids[w] != pid or not _alive(pid) or w in stopping
+                ]
                 back = all(self.pids[w] != found[w] and _alive(self.pids[w]) for w in gone)
                 lost = sum(
                     e.get("event") in ("worker_lost", "worker_left") for e in self.events[since:]
@@ -254,7 +277,7 @@ async def served_workers(
             )
         )
         assert process.stderr is not None
-        workers = Workers(port=0, pids={}, events=[], process=process)
+        workers = Workers(url=url, port=0, pids={}, events=[], process=process)
         listening = trio.Event()
 
         async def read_log(stream: trio.abc.ReceiveStream) -> None:
@@ -286,17 +309,20 @@ async def served_workers(
 
 @contextmanager
 def shared_workers(url: str, settings: Path) -> Iterator[SharedWorkers]:
-    """``serve --workers 2`` on a free port, the web face off, as ``served_workers``
-    starts it, but for several tests, each in a trio run of its own: started and
-    stopped (SIGTERM) outside them, its log read by a thread."""
+    """``serve --workers 2`` on a free port (the web face off unless ``settings`` give
+    it an ``http_port``), as ``served_workers`` starts it, but for several tests, each
+    in a trio run of its own: started and stopped (SIGTERM) outside them, its log read
+    by a thread."""
     command = [
         sys.executable, "-m", "deberc_net", "serve", "--workers", "2",
-        "--db", url, "--port", "0", "--config", str(settings), "--http-port", "off",
+        "--db", url, "--port", "0", "--config", str(settings),
     ]  # fmt: skip
+    if "http_port" not in settings.read_text():
+        command += ["--http-port", "off"]
     process = subprocess.Popen(as_from_a_terminal(command), stderr=subprocess.PIPE)
     assert process.stderr is not None
     stderr = process.stderr
-    workers = SharedWorkers(port=0, pids={}, events=[], process=process)
+    workers = SharedWorkers(url=url, port=0, pids={}, events=[], process=process)
     listening = threading.Event()
 
     def read_log() -> None:
@@ -360,9 +386,12 @@ async def worker_and_bus(
 
 
 @asynccontextmanager
-async def played_bus(postgres_url: str, sender: int) -> AsyncIterator[Bus]:
-    """The bus of another worker the test plays (it hears nothing), running."""
-    bus = Bus(postgres_url, sender, lambda _: None)
+async def played_bus(
+    postgres_url: str, sender: int, heard: list[dict[str, Any]] | None = None
+) -> AsyncIterator[Bus]:
+    """The bus of another worker the test plays, running: every message on the lobby
+    and on channel ``sender`` appended to ``heard`` (none: it hears nothing)."""
+    bus = Bus(postgres_url, sender, (lambda _: None) if heard is None else heard.append)
     bus.open()
     try:
         async with trio.open_nursery() as nursery:
