@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from textual.message_pump import MessagePump
+
+from .pilot import Pumps, settled
 
 # Textual's pilot waits after each key till the process looks idle: its CPU time under
 # a twentieth of the wall time over a window of 20 ms, at least one window, two where
@@ -20,3 +23,25 @@ def quicker_idle_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     at its own wait, slower, not fail: raising=False.)"""
     monkeypatch.setattr("textual._wait.SLEEP_GRANULARITY", IDLE_WINDOW_S, raising=False)
     monkeypatch.setattr("textual._wait.SLEEP_IDLE", IDLE_WINDOW_S / 20, raising=False)
+
+
+@pytest.fixture
+def settled_keys(monkeypatch: pytest.MonkeyPatch, quicker_idle_wait: None) -> None:
+    """After each key the pilot sends, wait until the app has handled it and what it
+    set off (pilot.py's ``settled``), not for the process to look idle: Textual's
+    ``App._press_keys`` waits so twice a key, by the name its module imported. The
+    pilot's own ``pause()`` keeps the shorter idle wait. (Textual's module, not its
+    API: raising=False, as above.)"""
+    from textual._context import active_app
+
+    dispatch = getattr(MessagePump, "_dispatch_message", None)
+    if dispatch is None:  # (renamed: the shorter idle wait after each key, as above)
+        return
+    pumps = Pumps()
+    monkeypatch.setattr(MessagePump, "post_message", pumps.posting(MessagePump.post_message))
+    monkeypatch.setattr(MessagePump, "_dispatch_message", pumps.handling(dispatch))
+
+    async def settle(*_: float) -> None:
+        await settled(active_app.get(), pumps)
+
+    monkeypatch.setattr("textual.app.wait_for_idle", settle, raising=False)

@@ -1,15 +1,19 @@
 """Driving the terminal client's app in tests (textual's Pilot): waiting for a state,
-typing a call with its first letter and Tab, as a person completes it."""
+typing a call with its first letter and Tab, as a person completes it, and waiting
+after a key till the app has handled it (``settled``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
+import attrs
 from rich.text import Text
-from textual.app import App
+from textual.app import App, ScreenStackError
+from textual.message_pump import MessagePump
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -53,6 +57,68 @@ async def until(pilot: Pilot[None], cond: Callable[[], bool], what: str) -> None
             assert isinstance(app, PlayApp)
             raise AssertionError(f"no {what} in {WAIT_S} s; log: {app.state.log[-6:]}")
         await pilot.pause(0.02)
+
+
+@attrs.define
+class Pumps:
+    """What an app's message pumps (the app, its screens, its widgets) are doing:
+    messages posted to them (``MessagePump.post_message``) and handlers running
+    (``_dispatch_message``), counted by the wrappers ``posting`` and ``handling`` put in
+    their class (tests/play/conftest.py)."""
+
+    posts: int = 0
+    handling_now: int = 0
+
+    def posting(self, post: Callable[[MessagePump, Any], bool]) -> Callable[..., bool]:
+        def post_message(pump: MessagePump, message: Any) -> bool:
+            posted = post(pump, message)
+            self.posts += posted  # (a racing post of the link's thread still moves it)
+            return posted
+
+        return post_message
+
+    def handling(
+        self, dispatch: Callable[[MessagePump, Any], Awaitable[Any]]
+    ) -> Callable[..., Awaitable[Any]]:
+        async def dispatch_message(pump: MessagePump, message: Any) -> Any:
+            self.handling_now += 1
+            try:
+                return await dispatch(pump, message)
+            finally:
+                self.handling_now -= 1
+
+        return dispatch_message
+
+
+STILL_TURNS = 3  # the loop's turns with nothing posted, queued or handled: settled
+BUSY_TURNS = 20  # turns of asyncio.sleep(0) before waiting a millisecond a turn
+
+
+async def settled(app: App[Any], pumps: Pumps) -> None:
+    """Wait until ``app`` has handled every message posted to it and its widgets, and
+    what handling them posted, on and on: STILL_TURNS turns of the event loop in a row
+    with nothing posted, queued or being handled (a key the driver sends is posted two
+    turns on; what is queued at a pump that no longer runs, an app that quit, is not).
+    Instead of Textual's wait after each key for the process to look idle over a window
+    of wall time (its CPU under a twentieth): two such windows a key were most of a
+    typed match's time, and a loaded host's stalls of the process looked idle too.
+    Timers and the link's lines (from its thread) are not waited for: the tests wait
+    for what they bring (``until``)."""
+    deadline = time.monotonic() + WAIT_S
+    still, turns, seen = 0, 0, -1
+    while still < STILL_TURNS:
+        await asyncio.sleep(0 if turns < BUSY_TURNS else 0.001)
+        turns += 1
+        try:
+            here = [app, *app.screen.walk_children(with_self=True)]
+        except ScreenStackError:  # (no screen: the app has closed)
+            return
+        queued = any(pump.message_queue_size and pump.is_running for pump in here)
+        if queued or pumps.handling_now or pumps.posts != seen:
+            still, seen = 0, pumps.posts
+        else:
+            still += 1
+        assert time.monotonic() < deadline, f"the app did not settle in {WAIT_S} s"
 
 
 async def enter(pilot: Pilot[None], text: str) -> None:

@@ -27,8 +27,8 @@ from deberc_net.protocol.wire import EventKind, parse_line
 from .pilot import WAIT_S, answered, complete_and_send, enter, running, until
 from .server import ServerThread
 
-# the pilot's shorter wait for idleness after each key (conftest.py)
-pytestmark = pytest.mark.usefixtures("quicker_idle_wait")
+# after each key, a wait till the app has handled it, not for idleness (conftest.py)
+pytestmark = pytest.mark.usefixtures("settled_keys")
 
 CARD = r"(?:10|[789JQKA])[♠♥♦♣]"
 LAST_TRICK = re.compile(
@@ -39,7 +39,7 @@ LAST_TRICK = re.compile(
 async def type_line(pilot: Pilot[None], text: str, *, by_key: bool = True) -> None:
     """Type ``text`` key by key, then Enter, as a person would; not ``by_key``: the line
     put in the input box whole (as a paste), then Enter, where the test is about what
-    the line does, not the typing (each key waits for the app to go idle: some 0.1 s)."""
+    the line does, not the typing (each key waits till the app has handled it)."""
     if by_key:
         keys = ["space" if ch == " " else ch for ch in text]
         await pilot.press(*keys, "enter")

@@ -28,8 +28,8 @@ from deberc_net.protocol.wire import EventKind, parse_line
 from .pilot import answered, complete_and_send, enter, running, until
 from .server import ServerThread
 
-# the pilot's shorter wait for idleness after each key (conftest.py)
-pytestmark = pytest.mark.usefixtures("quicker_idle_wait")
+# after each key, a wait till the app has handled it, not for idleness (conftest.py)
+pytestmark = pytest.mark.usefixtures("settled_keys")
 
 # a two-player deal as the server sends it (docs/protocol.md §15.2), seat 0's view
 START = [

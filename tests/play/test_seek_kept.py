@@ -19,8 +19,8 @@ from deberc_net.protocol.lang import Lang
 from .pilot import enter, running, until
 from .server import ServerThread, read_until
 
-# the pilot's shorter wait for idleness after each key (conftest.py)
-pytestmark = pytest.mark.usefixtures("quicker_idle_wait")
+# after each key, a wait till the app has handled it, not for idleness (conftest.py)
+pytestmark = pytest.mark.usefixtures("settled_keys")
 
 SAT = "ok cmd=sit table=3 seat=0 text=You sit at table 3, seat 0."
 ENDED = (
