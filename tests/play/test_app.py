@@ -753,10 +753,15 @@ def test_a_narrow_terminals_table_pane_folds_its_lines_and_grows(columns: int) -
 
 
 @pytest.mark.timeout(120)
-def test_ctrl_r_after_the_client_gave_up_connects_and_logs_in_again(tmp_path: Path) -> None:
+def test_ctrl_r_after_the_client_gave_up_connects_and_logs_in_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A server stopped and started again on its port (tryout 18, finding 1): the link
     tries again by itself while it is down, gives up after its time (here shortened),
     and then Ctrl+R connects and logs in again (it did nothing: 'not connected')."""
+    # its pauses between tries from 0.02 s, not 0.5, doubling as ever (3 s of the test's
+    # 3.4 were the three tries' pauses and a second of trying before it gave up, now 0.3)
+    monkeypatch.setattr("clients.play.link.FIRST_PAUSE_S", 0.02)
     asyncio.run(asyncio.wait_for(_gave_up_then_ctrl_r(tmp_path / "db.sqlite3"), 100))
 
 
@@ -775,7 +780,7 @@ async def _gave_up_then_ctrl_r(db: Path) -> None:
         await until(pilot, lambda: any("(attempt 3)" in x for x in app.state.log), "a third try")
         with ServerThread(db, port=port) as back:
             await until(pilot, lambda: hello() == 2, "the login by itself")
-            app.link.retry_for_s = 1.0  # gives up soon (the default is 120 s: the seat hold)
+            app.link.retry_for_s = 0.3  # gives up soon (the default is 120 s: the seat hold)
         assert not back.errors, back.errors
         await until(
             pilot,
