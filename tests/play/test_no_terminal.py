@@ -212,10 +212,15 @@ def test_a_connection_lost_is_said_lost_at_each_try_until_one_is_made(tmp_path: 
 
 
 @pytest.mark.timeout(60)
-def test_a_server_that_refuses_each_connection_is_not_tried_forever(tmp_path: Path) -> None:
+def test_a_server_that_refuses_each_connection_is_not_tried_forever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A real server full for our address (`error code=busy`, then closed): each
-    connection was made, so the 2 minutes (here 1.5 s) started again at each, and the
+    connection was made, so the 2 minutes (here 0.15 s) started again at each, and the
     link tried every 10 s for ever; a refusal is no connection that was up."""
+    # the link's times a tenth of their own (pauses from 0.05 s, not 0.5), as the tries
+    # counted below have them
+    monkeypatch.setattr("clients.play.link.FIRST_PAUSE_S", 0.05)
     shown = Shown(lambda line: "the server cannot be reached" in line)
     said, gave_up, deliver = shown.lines, shown.seen, shown.deliver
 
@@ -226,7 +231,7 @@ def test_a_server_that_refuses_each_connection_is_not_tried_forever(tmp_path: Pa
             while b"Hello, holder" not in reader.readline():
                 pass
             link = Link("127.0.0.1", server.port, deliver, name="x")
-            link.retry_for_s = 1.5
+            link.retry_for_s = 0.15
             link.start()
             try:
                 assert gave_up.wait(20), said
@@ -235,7 +240,7 @@ def test_a_server_that_refuses_each_connection_is_not_tried_forever(tmp_path: Pa
         assert not server.errors, server.errors
     assert any("code=busy" in line for line in said), said
     tries = [line for line in said if "trying again" in line]
-    assert 1 <= len(tries) <= 4, said  # 0.5 s, 1 s: given up after the third or fourth
+    assert 1 <= len(tries) <= 4, said  # 0.05 s, 0.1 s: given up after the third or fourth
 
 
 @pytest.mark.timeout(60)
@@ -377,12 +382,13 @@ class _Relay:
 
 @pytest.mark.timeout(60)
 def test_a_password_change_unanswered_before_a_drop_is_not_taken_for_a_wrong_old(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A 'password OLD NEW' the server did but whose 'ok' a drop lost: the resume's
     login with OLD is refused bad-password, and that is the login's (not the change's
     wrong OLD): the link forgets OLD, never sends it again by itself (each wrong one
     counts: docs/play.md)."""
+    monkeypatch.setattr("clients.play.link.FIRST_PAUSE_S", 0.02)  # (its tries: not 0.5 s)
     lines: queue.Queue[str] = queue.Queue()
 
     def next_error() -> str:
