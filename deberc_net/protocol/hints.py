@@ -16,8 +16,10 @@ from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
 from deberc_net.game.cards import ACE, TEN, card_str, make, suit_of
 
-from .commands import SPOKEN_COMMANDS
+from . import events as ev
+from .commands import COMMANDS, SPOKEN_COMMANDS
 from .lang import ru_call, spoken_call
+from .messages import Phrase
 from .vocabulary import normalize, words_for
 
 # Latin and Cyrillic letters that look the same (each folded to the Latin one): a
@@ -167,6 +169,15 @@ def command_hint(typed: str, names: Iterable[str]) -> str | None:
     limit = _allowed(folded)
     return _only_nearest(
         (d, name) for name in names if (d := _distance(folded, name, limit)) <= limit
+    )
+
+
+def not_a_command(said: Phrase, typed: str) -> ev.Error:
+    """The refusal of a line that is no command where no table reads it as a call
+    (``said``: why, where one stands): the command it is nearest named to people and in
+    command_hint= (docs/protocol.md §8), as the lobby and a table not started say it."""
+    return ev.Error(
+        "unknown-command", said.text(), said=said, command=command_hint(typed, COMMANDS)
     )
 
 

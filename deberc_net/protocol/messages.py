@@ -57,6 +57,11 @@ class Msg(StrEnum):
     LOG_IN_FIRST = "log-in-first"
     NOT_A_COMMAND_OVER = "not-a-command-over"
     NOT_A_COMMAND_WATCHING = "not-a-command-watching"
+    NOT_A_COMMAND_NOT_STARTED = "not-a-command-not-started"
+    WAITING_ONE_MORE = "waiting-one-more"
+    WAITING_MORE = "waiting-more"
+    WAITING_BOT_SEATS = "waiting-bot-seats"
+    WAITING_AWAY = "waiting-away"
     NOT_SEATED_OVER = "not-seated-over"
     NOT_SEATED_WATCHED_OVER = "not-seated-watched-over"
     CALLS_NO_CALL = "calls-no-call"
@@ -733,6 +738,19 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " calls. Type 'help'.",
         "«{word}» — не команда, а за столом {table} вы зритель: ходят игроки. Наберите help.",
     ),
+    # a line that is neither a command nor a call, at one's own table not started: the
+    # table said "the game has not started" to 'bott' (a tryout, s49), where the lobby
+    # hints 'bot'; what the table waits for said with it
+    Msg.NOT_A_COMMAND_NOT_STARTED: (
+        "{word!r} is not a command, and the game at table {table} has not started:"
+        " {waits}. Type 'help'.",
+        "«{word}» — не команда, а партия за столом {table} ещё не началась: {waits}."
+        " Наберите help.",
+    ),
+    Msg.WAITING_ONE_MORE: ("waiting for 1 more player", "стол ждёт ещё одного игрока"),
+    Msg.WAITING_MORE: ("waiting for {count} more players", "стол ждёт ещё игроков: {count}"),
+    Msg.WAITING_BOT_SEATS: ("{waits}: 'bot' seats one", "{waits}: bot посадит бота"),
+    Msg.WAITING_AWAY: ("waiting for {names} to come back", "стол ждёт возвращения: {names}"),
     # 'state' just after one's match ended ('last', 'sheet', 'history' show it)
     Msg.NOT_SEATED_OVER: (
         "you sit at no table and observe none: your match at table {table} is over"

@@ -24,7 +24,7 @@ from deberc_net.protocol.commands import (
     number_word,
 )
 from deberc_net.protocol.events import TableState
-from deberc_net.protocol.hints import command_hint
+from deberc_net.protocol.hints import not_a_command
 from deberc_net.protocol.messages import Msg, Phrase, count_phrase, phrase
 from deberc_net.protocol.said_back import said_back
 
@@ -401,8 +401,7 @@ class Lobby:
                 )
             else:
                 said = phrase(Msg.NOT_A_COMMAND, word=said_back(word))
-            near = command_hint(item.text, COMMANDS)
-            session.send(ev.Error("unknown-command", said.text(), said=said, command=near))
+            session.send(not_a_command(said, item.text))
             return
         self.post_for(session, table, TableCall(session, item.text, item.seq))
 

@@ -40,7 +40,7 @@ from deberc_net.protocol.commands import COMMANDS, SECRET_COMMANDS, stale_answer
 from deberc_net.protocol.connection import Tell
 from deberc_net.protocol.event_lines import EVENT_LINES
 from deberc_net.protocol.framing import encode_lines
-from deberc_net.protocol.hints import command_hint, hint, ten_meant
+from deberc_net.protocol.hints import command_hint, hint, not_a_command, ten_meant
 from deberc_net.protocol.lang import Lang, TableWords, ru_call, spoken_call, table_words
 from deberc_net.protocol.messages import (
     LEAVE_CONFIRM_S,
@@ -48,6 +48,7 @@ from deberc_net.protocol.messages import (
     LEAVE_YES,
     Msg,
     Phrase,
+    count_phrase,
     phrase,
 )
 from deberc_net.protocol.refusals import refusal_phrase, unread_phrase
@@ -1231,12 +1232,15 @@ class Table:
         if not awaited:
             seats = tuple(s or phrase(Msg.FREE_SEAT) for s in self.seats)
             return phrase(Msg.WAITS_FOR_PLAYERS, table=self.id, seats=seats)
+        return phrase(Msg.WAITS_FOR_AWAY, table=self.id, names=self._away_held(awaited))
+
+    def _away_held(self, awaited: Sequence[int]) -> tuple[Phrase, ...]:
+        """The players of seats ``awaited``, each with how long his seat is still held."""
         now = trio.current_time()
-        names = tuple(
+        return tuple(
             phrase(Msg.AWAY_HELD, name=self.seats[seat] or "?", seconds=self._held_s(seat, now))
             for seat in awaited
         )
-        return phrase(Msg.WAITS_FOR_AWAY, table=self.id, names=names)
 
     def _held_s(self, seat: int, now: float) -> int:
         """How long ``seat`` is still held; all of the away limit for a seat whose Away is
@@ -1404,9 +1408,11 @@ class Table:
         if seat in self.leave_asked and (left := self._yes_to_leaving(seat, text)) is not None:
             session.send(ev.info(phrase(Msg.LEAVE_HOW, table=self.id, seconds=left)))
             return
-        if match is None or match.result is not None:  # (Match.over, read inline)
-            said = phrase(Msg.NOT_STARTED if match is None else Msg.GAME_IS_OVER)
-            session.send(ev.error("wrong-phase", said))
+        if match is None:
+            self._refuse_not_started(session, text)
+            return
+        if match.result is not None:  # (Match.over, read inline)
+            session.send(ev.error("wrong-phase", phrase(Msg.GAME_IS_OVER)))
             return
         # (``stale_answer``'s first test written out: most calls answer the open request)
         if seq is not None and not self.asked_seq <= seq <= self.seq:
@@ -1466,6 +1472,62 @@ class Table:
             ten = ten_meant(call, text, legal) if cyrillic_ace else None
             self._refuse_illegal(session, exc, ten)
             return
+
+    def _refuse_not_started(self, session: Session, text: str) -> None:
+        """A line at this table before its match: a call (or one near a call) is of the
+        wrong phase; a line that is neither command nor call is told so, as the lobby
+        tells it, with the command it is nearest and what the table waits for: a
+        newcomer's 'bott heuristic' was told only that the game had not started, when
+        'bot' was what he wanted (a tryout, s49; docs/protocol.md §8)."""
+        if self._reads_as_call(session, text):
+            session.send(ev.error("wrong-phase", phrase(Msg.NOT_STARTED)))
+            return
+        word = text.split()[0] if text.split() else text
+        said = phrase(
+            Msg.NOT_A_COMMAND_NOT_STARTED,
+            word=said_back(word),
+            table=self.id,
+            waits=self._waiting(),
+        )
+        session.send(not_a_command(said, text))
+
+    def _reads_as_call(self, session: Session, text: str) -> bool:
+        """Whether ``text`` is a call of this table's (any, legal or not: none is
+        legal yet), a call's word with a wrong argument ('igrayu zz'), or a slip of one
+        a running table would hint ('paas')."""
+        aliases = self.rules.call_aliases
+        connection = session.connection
+        cyrillic_ace = connection.style == HUMAN and connection.lang == Lang.RU
+        try:
+            parse_call(text, (), aliases, cyrillic_ace)  # (one an option makes, too)
+        except (AmbiguousRank, AmbiguousCall, PlayAlone, RankAlone, FirstPersonWrites):
+            return True  # (a card or a call, which of them not told by the line alone)
+        except CallSyntaxError as exc:
+            if numbered_call_range(text, aliases) is not None:
+                return True  # ('lomayu 40': the call's word, a number it does not have)
+            said = unread_phrase(str(exc), said_back(text.strip()))
+            words = [Call(name) for name in (*WORD_CALLS, *aliases.values())]
+            return (
+                said.key != Msg.NOT_A_CALL
+                or hint(text, words, aliases) is not None
+                or self.lobby.help.option_call(text)
+            )
+        except Exception:  # the reading is pure: a flaw in it is a call's refusal, as ever
+            return True
+        return True
+
+    def _waiting(self) -> Phrase:
+        """What this table, not started, waits for, said after "has not started": its
+        players away, or how many more, and that 'bot' seats one where house bots play
+        (not at a ladder's board, which waits for its own players)."""
+        awaited = self._awaited() if all(self.seats) and self.reserved is None else []
+        if awaited:
+            return phrase(Msg.WAITING_AWAY, names=self._away_held(awaited))
+        free = sum(name is None for name in self.seats)
+        waiting = count_phrase(free, Msg.WAITING_ONE_MORE, Msg.WAITING_MORE)
+        if self.reserved is None and self.lobby.house.enabled:
+            return phrase(Msg.WAITING_BOT_SEATS, waits=waiting)
+        return waiting
 
     def _refuse_rank_alone(self, session: Session, exc: RankAlone) -> None:
         """A rank without its suit: the cards of it that may be played named, as each

@@ -106,8 +106,10 @@ first; empty in a state unless an out-of-turn call; empty for observers
 §8 not seated: `unknown-command`, `'WORD' is not a command, and you sit at no table.`
     → protocol/test_protocol_audit.py test_a_mistyped_commands_name_is_said_to_people_only;
       server/test_said_back.py
-§8 seated at a table not started: `wrong-phase` `the game has not started`, whatever the line
-    → here: test_a_line_at_a_table_not_started_is_refused_whatever_it_is
+§8 seated at a table not started: a call (or near one) `wrong-phase` `the game has not
+  started`, a line neither command nor call `unknown-command`, `command_hint=`, what it waits for
+    → here: test_a_line_at_a_table_not_started_is_refused_as_a_call_or_as_no_command,
+      test_no_command_at_a_table_not_started_in_russian_and_without_house_bots
 §8 after match-end: `unknown-command` naming the match's table while its rematch is offered
 (and in Russian)
     → server/test_rematch.py test_a_table_call_after_the_match_says_the_match_is_over
@@ -1045,19 +1047,59 @@ async def test_a_whole_match_is_told_as_6_says(
 
 
 @pytest.mark.timeout(30)
-async def test_a_line_at_a_table_not_started_is_refused_whatever_it_is(
-    port: int, connect: Connector
+async def test_a_line_at_a_table_not_started_is_refused_as_a_call_or_as_no_command(
+    start: Start, connect: Connector
 ) -> None:
-    # §8: "Seated at a table that has not started: error code=wrong-phase text=the game
-    # has not started (whatever the line)"
+    # §8: seated at a table not started, a table call or a line near one is
+    # "error code=wrong-phase text=the game has not started"; a line that is neither a
+    # command nor a call is the lobby's unknown-command with its command_hint=, saying
+    # what the table waits for ('bott heuristic' was told only wrong-phase: tryout s49)
+    port = await start(house_bots=True)
     ann = await connect.machine(port, "ann")
     await ann.send("new 2")
-    await ann.expect("ok", cmd="sit")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
     await ann.expect("event", kind="seated")
-    for line in ("pas", "10h seq=1", "igrayu zz", "no call at all", "pаs"):
+    for line in ("pas", "10h seq=1", "igrayu zz", "pаs", "paas", "K", "ot zz", "пас", "konets"):
         assert await lines_until_pong(ann, line) == [
             "error code=wrong-phase text=the game has not started"
         ], line
+    waits = f"the game at table {table} has not started: waiting for 1 more player"
+    for line, word, near in (
+        ("bott heuristic", "bott", " command_hint=bot"),
+        ("histroy", "histroy", " command_hint=history"),
+        ("бот эвристический", "бот", " command_hint=bot"),
+        ("xyz", "xyz", ""),
+    ):
+        assert await lines_until_pong(ann, line) == [
+            f"error code=unknown-command{near} text='{word}' is not a command, and {waits}:"
+            " 'bot' seats one. Type 'help'."
+        ], line
+    bob = await connect.machine(port, "bob")  # a table of three: how many more
+    await bob.send("new 3")
+    three = (await bob.expect("ok", cmd="sit"))["table"]
+    await bob.expect("event", kind="seated")
+    assert await lines_until_pong(bob, "xyz") == [
+        "error code=unknown-command text='xyz' is not a command, and the game at table"
+        f" {three} has not started: waiting for 2 more players: 'bot' seats one. Type 'help'."
+    ]
+
+
+@pytest.mark.timeout(30)
+async def test_no_command_at_a_table_not_started_in_russian_and_without_house_bots(
+    port: int, connect: Connector
+) -> None:
+    # §8: the Russian, «Может быть, bot?» as the lobby says it; no 'bot' where the
+    # server runs no house bots
+    ann = await connect.human(port, "ann")
+    await ann.send("lang ru")
+    await ann.send("new 2")
+    await ann.read_until(lambda line: line.startswith("Вы за столом"))
+    said = await lines_until_pong(ann, "бот эвристический")  # (wrapped at 80 columns)
+    assert " ".join(line.strip() for line in said) == (
+        "Ошибка (unknown-command): «бот» — не команда, а партия за столом 1 ещё не началась:"
+        " стол ждёт ещё одного игрока. Наберите help. Может быть, bot?"
+    )
+    assert await lines_until_pong(ann, "пас") == ["Ошибка (wrong-phase): партия ещё не началась"]
 
 
 @pytest.mark.timeout(30)
