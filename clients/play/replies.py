@@ -161,6 +161,7 @@ def history_text(
                     line.get_int("hanging") or 0,  # what it left hanging (§5.17)
                     _ints(line, "hanging_after"),
                     line.get_int("stake"),  # the stake a dave raised it to
+                    line.get_int("broken_auto") == 1,  # Tertz: the clock made the break
                 )
             )
         else:

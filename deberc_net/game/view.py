@@ -61,6 +61,9 @@ class SeatView:
     hanging_after: tuple[int, ...] = ()
     # Settings.stake_in_play (dave): what the deal is played for now, else None
     stake: int | None = None
+    # the places in ``talk`` of the calls the clock made (auto=1): a person's 'state'
+    # marks them as the table said them; not a machine field
+    talk_auto: tuple[int, ...] = ()
 
 
 def view(match: Match, seat: int | None) -> SeatView:
@@ -94,6 +97,9 @@ def view(match: Match, seat: int | None) -> SeatView:
         last_trick_winner=last.winner if last else None,
         tricks_taken=tuple(deal.tally.tricks_taken),
         talk=tuple((e.seat, e.call.token()) for e in deal.log if e.call.name != PLAY),
+        talk_auto=tuple(
+            i for i, e in enumerate(e for e in deal.log if e.call.name != PLAY) if e.auto
+        ),
         shown={s: tuple(cards) for s, cards in deal.shown.items()},
         pending=(pending.kind, pending.asker, pending.answerer) if pending else None,
         totals=tuple(match.totals),

@@ -552,6 +552,9 @@ class HistoryDeal:
     # the stake it was played for (a finished deal) or is played for now, where a
     # dave raised it (the table said 'The deal is now played for 2.'); None: not raised
     stake: int | None = None
+    # a game with a talon: its break made by the clock (the loser let the prompt run
+    # out), as the table said it, 'lomayu 1 (by the clock)' (a tryout, s49)
+    broken_auto: bool = False
 
 
 @attrs.frozen

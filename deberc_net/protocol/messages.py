@@ -285,6 +285,7 @@ class Msg(StrEnum):
     HISTORY_SWAP = "history-swap"
     HISTORY_DRAWS = "history-draws"
     HISTORY_UNFINISHED = "history-unfinished"
+    BY_THE_CLOCK = "by-the-clock"
     HISTORY_BY_CLOCK = "history-by-clock"
     HISTORY_HANGS = "history-hangs"
     STAKE_NOW = "stake-now"
@@ -1518,6 +1519,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "    {laid}: не взята, на этом раздача кончилась",
     ),
     # the cards of a trick the clock played (auto=1), as the table said: "(by the clock)"
+    # a call the clock made, after it, as the table said it live ('bob: lomayu 1 (by the
+    # clock)'): a 'state''s talk and a 'history''s break (a tryout, s49)
+    Msg.BY_THE_CLOCK: (" (by the clock)", " (по часам)"),
     Msg.HISTORY_BY_CLOCK: ("      by the clock: {laid}", "      по часам: {laid}"),
     # after a finished deal's written points: what hangs for the next deal (as its end
     # and the sheet say it), hanging-separate's later sums too

@@ -1676,10 +1676,12 @@ def said_so_far(v: SeatView, lang: Lang, words: Mapping[str, str] = NO_WORDS) ->
     n = v.names
     out = []
     if v.talk:
-        if lang == Lang.RU:
-            talk = ", ".join(f"{n[seat]} {ru_call(token, words)}" for seat, token in v.talk)
-        else:
-            talk = ", ".join(f"{n[seat]} {spoken_call(token, words)}" for seat, token in v.talk)
+        said = ru_call if lang == Lang.RU else spoken_call
+        clock = _say(lang, Msg.BY_THE_CLOCK)  # as the table said it ('bob: lomayu 1 (by …)')
+        talk = ", ".join(
+            f"{n[seat]} {said(token, words)}{clock if i in v.talk_auto else ''}"
+            for i, (seat, token) in enumerate(v.talk)
+        )
         out.append(_say(lang, Msg.STATE_TALK, talk=talk))
     if v.shown:
         shown = "; ".join(f"{n[seat]} {pretty_cards(cs)}" for seat, cs in sorted(v.shown.items()))
@@ -1972,6 +1974,8 @@ def _history(e: ev.History, machine: bool) -> list[str]:
                         *_hanging_after(d.hanging_after),
                         # the stake a dave raised it to (a short game's: in play, now)
                         *([("stake", d.stake)] if d.stake is not None else []),
+                        # Tertz: the clock made its break (auto=1 on the break's call)
+                        *([("broken_auto", 1)] if d.broken_auto else []),
                     ],
                 )
             )
@@ -2072,7 +2076,8 @@ def history_lines(e: ev.History, lang: Lang = Lang.EN) -> list[str]:
                 loser = n[(t.winner + 1) % len(n)]
                 broke = f"{BREAK_CALL}-{d.broken}"
                 said = phrase(Msg.CALL_WORD, call=spoken_call(broke), ru=ru_call(broke, e.words))
-                out.append(_say(lang, Msg.HISTORY_BREAK, seat=loser, call=said))
+                clock = _say(lang, Msg.BY_THE_CLOCK) if d.broken_auto else ""
+                out.append(_say(lang, Msg.HISTORY_BREAK, seat=loser, call=said) + clock)
             if t.draws:
                 drawn = ", ".join(f"{n[s]} {pretty_card(c)}" for s, c in t.draws)
                 out.append(_say(lang, Msg.HISTORY_DRAWS, draws=drawn))
