@@ -116,6 +116,9 @@ class TableState:
     # the cards shown face up this deal (pokazyvayu), (seat, card): the views' and each
     # show's since, so they stay in view once the log has scrolled them away
     shown: tuple[tuple[int, str], ...] = ()
+    # the cards of ``shown`` played since they were shown: no longer face up in a hand,
+    # not said to be by a later show's 'face up now' (a tryout, s49)
+    shown_played: tuple[str, ...] = ()
     trick: tuple[tuple[int, str], ...] = ()  # (seat, card) as laid, leader first
     last_trick: tuple[tuple[int, str], ...] = ()
     tricks: tuple[int, ...] = ()
@@ -1149,6 +1152,7 @@ def _event(state: TableState, line: Line) -> TableState:
                 tricks=(),
                 their_tricks=None,
                 shown=(),
+                shown_played=(),
                 talk=(),
                 score=tuple(line.get_ints("score")),
                 phase="play" if talon_game else "bidding",
@@ -1186,10 +1190,12 @@ def _event(state: TableState, line: Line) -> TableState:
         seat = line.require_int("seat")
         card = line.require("card")
         hand = tuple(c for c in state.hand if c != card) if seat == state.seat else state.hand
+        played = (*state.shown_played, card) if (seat, card) in state.shown else state.shown_played
         state = attrs.evolve(
             state,
             trick=(*state.trick, (seat, card)),
             hand=hand,
+            shown_played=played,
             to_act=(seat + 1) % max(state.seats, 1),
         )
         if line.get_str("auto") == "1":  # a card the clock played: said, as its calls are
@@ -1238,11 +1244,12 @@ def _event(state: TableState, line: Line) -> TableState:
         added = [c for c in line.get_list("cards") if c not in before]
         state = attrs.evolve(state, shown=(*state.shown, *((seat, c) for c in added)))
         said = state.cards(line.get_list("cards"))
-        if not before:
-            return _log(state, state.say(T.SHOWS, name=state.who(seat), cards=said))
         # a show that adds to one before (Tertz): what lies face up now, as the server's
-        # human style says it
-        now = state.cards(in_hand_order([*before, *added]))
+        # human style says it: the cards shown still in the hand, none played since
+        face_up = [c for c in [*before, *added] if c not in state.shown_played]
+        if len(face_up) <= len(line.get_list("cards")):
+            return _log(state, state.say(T.SHOWS, name=state.who(seat), cards=said))
+        now = state.cards(in_hand_order(face_up))
         return _log(state, state.say(T.SHOWS_NOW, name=state.who(seat), cards=said, now=now))
     if kind == EventKind.PENALTY:
         offender, punished = line.get_int("seat"), line.get_str("call")

@@ -2249,7 +2249,11 @@ class Table:
         names = tuple(seats) if all(seats) else tuple([s or "-" for s in seats])
         face_up = round_two = shown_now = stake = None
         if type(event) is g.Shown and self.match is not None:
-            now = self.match.deal.shown.get(event.seat, ())
+            # face up now: the cards shown still in the hand, not those played since
+            # (docs/rules.md §12.5: a tryout, s49, read played ones as face up)
+            deal = self.match.deal
+            hand = deal.hands[event.seat]
+            now = [c for c in deal.shown.get(event.seat, ()) if c in hand]
             shown_now = tuple(now) if len(now) > len(event.cards) else None
         elif type(event) is g.CallMade and self.match is not None:
             deal = self.match.deal

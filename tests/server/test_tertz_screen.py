@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
+from clients.play.state import fold_all
+
 from .client import LineClient, fields
 from .conftest import Connector
 
@@ -80,7 +82,59 @@ async def test_a_show_under_a_run_shown_before_lists_the_cards_face_up_in_hand_o
             line = await eve.read_until(lambda x: FACE_UP.match(x) is not None, TIMEOUT)
             nursery.cancel_scope.cancel()
     face_up = FACE_UP.match(line)
-    assert face_up is not None and face_up.group(1) == "9♥ 10♥ J♥ Q♥ K♥", line
+    # Q♥ was played before the show: no longer face up (a tryout, s49), though 'state'
+    # lists every card shown this deal, as the view's shown= does (docs/protocol.md §6.3)
+    assert face_up is not None and face_up.group(1) == "9♥ 10♥ J♥ K♥", line
     await eve.send("state")
     shown = await eve.read_until(lambda x: x.startswith("Shown: "), TIMEOUT)
     assert shown.endswith(" 9♥ 10♥ J♥ Q♥ K♥"), shown
+
+
+# this seed's first deal, each seat preferring SHOWING: boris shows a terts
+# (10♥ J♥ Q♥), plays one of it, then shows four of a kind at a later trick
+SHOWN_PLAYED_SEED = "shown-played-4"
+FOUR = re.compile(r"^boris shows: (\S+ \S+ \S+ \S+) \(face up now: (.+)\)$")
+
+
+async def test_face_up_now_lists_the_cards_shown_still_in_the_hand_not_those_played(
+    start_server: Callable[..., Awaitable[int]], connect: Connector
+) -> None:
+    """A seat's later show says what lies face up now: the cards it showed before and
+    still holds, not one it has played since (docs/rules.md §12.5; a tryout, s49, read
+    a played card there); the terminal client, folding the machine lines, says so too."""
+    port = await start_server(match_seed=SHOWN_PLAYED_SEED)
+    anna = await connect.machine(port, "anna")
+    boris = await connect.machine(port, "boris")
+    eve = await connect.human(port, "eve")
+    await anna.send("new 2 tertz")
+    table = (await anna.expect("ok", cmd="sit"))["table"]
+    await eve.send(f"observe {table}")
+    await eve.read_until(lambda x: x.startswith("eve "), TIMEOUT)
+    await boris.send(f"sit {table}")
+    await boris.expect("ok", cmd="sit")
+
+    async def play(client: LineClient) -> None:
+        while True:
+            ask = fields(await client.read_until(lambda x: x.startswith("ask "), TIMEOUT))[1]
+            legal = ask["legal"].split(",")
+            call = next((c for c in SHOWING if c in legal), legal[0])
+            await client.send(f"{call} seq={ask['seq']}")
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play, anna)
+            nursery.start_soon(play, boris)
+            line = await eve.read_until(lambda x: FOUR.match(x) is not None, TIMEOUT)
+            nursery.cancel_scope.cancel()
+    seen = eve.lines[: eve.pos]
+    shown = next(x for x in seen if x.startswith("boris shows: ")).split(": ")[1].split()
+    played = [c for c in shown if f"boris plays {c}" in seen]
+    assert played, seen  # (the seed's point: a card shown, then played)
+    four = FOUR.match(line)
+    assert four is not None
+    still = [c for c in shown if c not in played]
+    assert sorted(four.group(2).split()) == sorted([*four.group(1).split(), *still]), line
+    # the terminal client, from the lines a machine-style seat read, says the same
+    state = fold_all([x for x in anna.lines[: anna.pos] if not x.startswith("record ")])
+    said = next(x for x in reversed(state.log) if x.startswith("boris shows "))
+    assert said == f"boris shows {four.group(1)} (face up now: {four.group(2)})", said
