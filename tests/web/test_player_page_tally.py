@@ -59,8 +59,16 @@ async def test_forfeits_before_the_first_call_are_no_wins_and_a_guests_page_says
         page = body.decode()
         assert status == 200 and "Won <strong>0</strong>" in page
         assert "forfeited before the first call <strong>2</strong>" in page
+        # why it ended: who left, not his defeat beside "forfeited before the first
+        # call" (a tryout, s49: «брошена до первого хода» beside «…: поражение»)
+        assert page.count("<td>gstayer left the table</td>") == 2, page
+        assert "left the table: forfeit" not in page
         status, body = await web.get(f"/players/{GOSHA}", headers={"Accept-Language": "ru"})
-        assert status == 200 and "брошено до первого хода <strong>2</strong>" in body.decode()
+        russian = body.decode()
+        assert status == 200 and "брошено до первого хода <strong>2</strong>" in russian
+        assert russian.count("<td>брошена до первого хода</td>") == 2, russian
+        assert russian.count("<td>gstayer покидает стол</td>") == 2, russian
+        assert "поражение" not in russian
 
         guest = json.loads((await web.get("/api/players/gstayer"))[1])
         assert guest["guest"] is True and len(guest["games"]) == 2

@@ -28,7 +28,7 @@ from ..table_views import clock_in_deal
 from .ends import forfeit_seat, page_end_words
 from .plot import Series, line_chart
 from .replay import shown_text, stored_winners
-from .words import W, said
+from .words import W, said, without_defeat
 
 if TYPE_CHECKING:
     from ..lobby import Lobby
@@ -252,7 +252,9 @@ class PlayedMatch:
     def why_in(self, lang: Lang) -> str:
         """``why`` in ``lang``: in Russian as the replay and the table's end line say it."""
         who = None if self.forfeit is None else self.players[self.forfeit]
-        return page_end_words(told_reason(self.reason, self.claimed), self.winners, who, lang)
+        said = page_end_words(told_reason(self.reason, self.claimed), self.winners, who, lang)
+        # forfeited before the first call: who ended it, not that it was his defeat
+        return without_defeat(said, lang) if self.result == "aborted" else said
 
 
 @attrs.frozen

@@ -801,6 +801,17 @@ def said(key: W, lang: Lang, **values: Any) -> str:
     return template(key, lang).format(**values)
 
 
+# the last words of a forfeit's end words (END_WORDS, RU_FORFEITS): a defeat, which a
+# match forfeited before the first call is not (neither won nor lost, docs/web.md)
+_FORFEIT_TAIL = {Lang.EN: ": forfeit", Lang.RU: ": поражение"}
+
+
+def without_defeat(words: str, lang: Lang) -> str:
+    """End words (``end_words_in``'s) without their forfeit's 'defeat': «anna покидает
+    стол», not «… : поражение», beside «брошена до первого хода» (a tryout, s49)."""
+    return words.removesuffix(_FORFEIT_TAIL.get(lang, _FORFEIT_TAIL[Lang.EN]))
+
+
 def end_words_in(reason: str, who: str | None, lang: Lang) -> str:
     """Why a match ended (``reason``) in ``lang``: a forfeit naming ``who`` lost it
     when known, in Russian as the table's end line says it (render_ru)."""
