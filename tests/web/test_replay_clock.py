@@ -99,3 +99,58 @@ async def test_the_replay_marks_the_calls_the_clock_made(
         # in a trick taken, as the table said it: 'ann plays 7♠ (by the clock)'
         assert f"{players[played['seat']]} {shown} {clock}" in tricks, tricks
         assert tricks.count(clock) == 1, tricks
+
+
+async def _until_broken_by_the_clock(client: LineClient) -> None:
+    """Answer each ask with its first card (or the first call), never a break (the
+    clock makes it); once the break is made, ann leaves (the match ends: a forfeit)."""
+    while True:
+        line = await client.read_until(lambda _: True, 10)
+        tag, f = fields(line)
+        assert tag != "error", f"{client.label}: {line}"
+        if is_event(line, "match-end"):
+            return
+        if is_event(line, "call") and f["call"].startswith("lomayu-"):
+            if client.label == "ann":
+                await client.send("leave!")
+        elif tag == "ask":
+            legal = f["legal"].split(",")
+            if any(c.startswith("lomayu-") for c in legal):
+                continue  # the clock answers this one
+            await client.send(
+                f"{next((c for c in legal if CARD.fullmatch(c)), legal[0])} seq={f['seq']}"
+            )
+
+
+@pytest.mark.timeout(60)
+async def test_the_replay_marks_a_tertz_break_the_clock_made(
+    start_web: Callable[..., Any], connect: Connector
+) -> None:
+    # the talk's entry was marked, the trick's 'bob breaks the deck: lomayu 1' not
+    # (a tryout, s49): it read as the player's own break
+    web = await start_web(bot_clock_ms=300)
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send("new 2 tertz")
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_until_broken_by_the_clock, ann)
+            nursery.start_soon(_until_broken_by_the_clock, bob)
+        status, body = await web.get("/api/games/m1")
+        assert status == 200
+        english = (await web.get("/games/m1"))[1].decode()
+        russian = (await web.get("/games/m1", {"Accept-Language": "ru"}))[1].decode()
+    record = json.loads(body)["deals"][0]
+    broke = next(c for c in record["calls"] if c["call"].startswith("lomayu-"))
+    assert broke.get("auto") is True, record["calls"]
+    name, n = ("ann", "bob")[broke["seat"]], record["talon_broken"]
+    breaks = re.compile(r'<span class="break">(.*?)</span></span>', re.S)
+    for page, said in (
+        (english, f"{name} breaks the deck: lomayu {n} (by the clock)"),
+        (russian, f"{name}: ломаю {n} (по часам)"),
+    ):
+        found = breaks.search(page)
+        assert found and _text(found[1]).endswith(said), page

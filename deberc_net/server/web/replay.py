@@ -39,6 +39,7 @@ from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
 from deberc_net.protocol.messages import RU_ERRORS, Msg, phrase
 from deberc_net.protocol.render import (
+    BREAK_CALL,
     deal_winner,
     deal_word,
     hung_said,
@@ -92,6 +93,9 @@ class ReplayedDeal:
     talk_tricks: list[int] = attrs.Factory(list)
     # whether the clock made each entry of the talk for its seat (auto=1)
     talk_by_clock: list[bool] = attrs.Factory(list)
+    # whether the clock made the break (its loser let the prompt run out): marked as
+    # the talk's entry is, and as 'history' marks it
+    talon_broken_by_clock: bool = False
     # what each seat's declarations counted, as `history` says it ('Scored for
     # combinations: vic terts 20, hundred kings 100.'; '' if none), English and Russian
     scored: str = ""
@@ -247,6 +251,7 @@ class ReplayFold:
         self.talk_ru: list[tuple[int, str]] = []  # the same, said in Russian
         self.talk_tricks: list[int] = []  # the trick each was said in (ReplayedDeal)
         self.talk_by_clock: list[bool] = []  # whether the clock said each (auto=1)
+        self.break_by_clock = False  # whether the clock made the Tertz break
         self.tricks: list[Trick] = []
         self._words = words  # the table's own Russian words for calls (lang.table_words)
         self._plays: list[tuple[int, str]] = []  # the trick in play
@@ -282,6 +287,8 @@ class ReplayFold:
             elif isinstance(event, CallMade):
                 if event.call.name == MENYAYU:  # during the trick not yet taken
                     self._swap = (event.seat, len(self.tricks))
+                elif event.auto and event.call.token().startswith(f"{BREAK_CALL}-"):
+                    self.break_by_clock = True
                 self._say(
                     event.seat,
                     _call_text(event.call, self._words),
@@ -353,6 +360,7 @@ class ReplayFold:
             outcome=outcome,
             talon=talon,
             talon_broken=extra.get("talon_broken"),
+            talon_broken_by_clock=self.break_by_clock,
             written=written,
             totals=[before + w for before, w in zip(started.score, written, strict=True)],
             record=record,
