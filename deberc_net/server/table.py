@@ -520,11 +520,24 @@ class Table:
         try:
             self._tell_failed()
         except Exception:  # (the end's own rendering, say: totals a rule spoiled)
-            # nothing may escape into the server's nursery: the table closes untold
+            # nothing may escape into the server's nursery: the table closes with no
+            # match-end, and says so as any such close does (a ladder's admin, told
+            # its ends alone, waited for ever)
             log.exception("table_end_failed", table=self.id)
+            self._closed_untold()
         self._close(Closure.FAILED)
         self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
         self._coming_told_closed()
+
+    def _closed_untold(self) -> None:
+        """A failed table whose match-end could not be told: everyone owed it (its
+        seats and watchers, an admin told its ends alone) told the close instead,
+        ``info closed=T`` (docs/protocol.md §11.4), as a stop's close is told."""
+        if self.end_told:
+            return
+        audience = self._audience()
+        audience += [s for s in self.told_ends if s not in audience]
+        self._broadcast(audience, ev.table_closed(self.id, phrase(Msg.TABLE_FAILED, table=self.id)))
 
     def _coming_told_closed(self) -> None:
         """Those on their way to a seat here (seekers matched to it, a 'new' opener),

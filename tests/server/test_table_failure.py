@@ -21,11 +21,12 @@ from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
 from deberc_net.protocol import render_ru
 from deberc_net.protocol.lang import RU_MATCH_REASONS
 from deberc_net.server.app import serve
+from deberc_net.server.running import LocalLink
 from deberc_net.server.store.sqlite import SQLiteStore
 from deberc_net.testing import rule_book
 from tests.store.failing import disk_full
 
-from .client import LineClient, fields, seat_pair
+from .client import LineClient, fields, is_event, log_in_machine, seat_pair
 from .conftest import Connector, make_config
 
 BOOM = "boom"
@@ -348,6 +349,42 @@ async def test_a_failed_table_whose_end_fails_too_still_closes_and_the_server_pl
     # spoiled: the rule named is the one whose hook raised, not always the one to blame
     [logged] = [entry for entry in logs if entry["event"] == "table_error"]
     assert logged["rule"] == "moscow"
+
+
+async def test_a_failed_table_whose_end_fails_too_tells_its_close_to_all_owed_its_end(
+    db_path: Path, connect: Connector
+) -> None:
+    """A ladder's board (``reserve … watch=ends``) fails and its end cannot be told: its
+    players and its admin, told its ends alone, are told the close instead, ``info
+    closed=T`` (docs/protocol.md §11.4), as at a stop. Failed before: nobody was told, and
+    a ladder's admin waited for that game's end for ever."""
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            links: list[LocalLink] = []
+            config = make_config(db_path, admins=["boss"])
+            rules = rule_book(_SpoilsTotals())
+            serving = functools.partial(serve, config, rules=rules, local_bound=links.append)
+            port = await nursery.start(serving)
+            links[0].trust("boss", "s3cret")
+            boss = await log_in_machine(
+                await LineClient.over(await links[0].connect()), "boss", "s3cret"
+            )
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            for player in (ann, bob):
+                await player.send("seek reserved")
+                await player.expect("ok", cmd="seek")
+            reserve = "reserve 2 moscow spoil-test seats=ann,bob seed=s deals=1 board=k1"
+            await boss.send(f"{reserve} watch=ends")
+            table = (await boss.expect("ok", cmd="reserve"))["table"]
+            await boss.expect("event", kind="start", table=table)
+            spoiling, ask = await _asked(ann, bob)
+            await spoiling.send(f"{SPOIL} seq={ask['seq']}")
+            for client in (ann, bob, boss):
+                closed = await client.expect("info", closed=table)
+                assert closed["text"] == f"table {table} failed and closes; sorry"
+            assert not any(is_event(line, "match-end") for line in boss.lines)
+            nursery.cancel_scope.cancel()
 
 
 FINISH = "finish"
