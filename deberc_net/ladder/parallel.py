@@ -262,7 +262,8 @@ def _part_main(
         trio.run(_play_part, ladder, control)
         ladder.sent.send()  # a board's games played before a stop (the SPRT's)
         # its crashes, and its in-process copies' faults
-        _write_line(up, {"crashes": dict(ladder.summary.crashes), **ladder.summary.faults()})
+        cut = {"cut": ladder.summary.cut}  # (games its server cut, playing on)
+        _write_line(up, {"crashes": dict(ladder.summary.crashes), **ladder.summary.faults(), **cut})
     except BaseException as exc:  # a part reports whatever stopped it
         reason = _schedule_error(exc)
         if reason is not None:  # the ladder's error (a bot that cannot run): said as is
@@ -409,6 +410,7 @@ class PartsCounter:
             )
         elif "crashes" in item:
             self.summary.crashes.update(item["crashes"])
+            self.summary.cut.extend(item.get("cut", []))
             self.summary.add_faults(
                 item.get("fallbacks", {}),
                 item.get("bot_errors", {}),
@@ -527,7 +529,7 @@ def run_parallel(
     if counter.error is not None:
         raise (BotsCannotPlay if counter.bots_failed else ScheduleError)(counter.error)
     counter.results.count_the_rest()  # (none wait unless the SPRT stopped the parts)
-    if summary.sprt_verdict is None and summary.games < len(games):
+    if summary.sprt_verdict is None and summary.games + len(summary.cut) < len(games):
         raise ScheduleError("a ladder process ended before its games were played")
     summary.seconds = time.perf_counter() - started
     return summary

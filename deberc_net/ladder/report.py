@@ -233,6 +233,17 @@ def text(data: dict[str, Any]) -> str:
             "seated at a ladder's next game only by another 'seek reserved', sent after "
             'each match-end (docs/bots.md, "Ladders")'
         )
+    if data.get("cut"):  # (a run stored before s49 has no such field)
+        lines += [
+            "",
+            f"Cut: {count(len(data['cut']), 'game')} whose table closed with no end, the"
+            ' server playing on (not played again: docs/bots.md, "Cut games"):',
+        ]
+        for cut in data["cut"]:
+            lines.append(
+                f"  board {cut['board']} ({', '.join(cut['seating'])}) at table"
+                f" {cut['table']}: {cut['said']}"
+            )
     if data.get("fallbacks") or data.get("bot_errors") or data.get("first_faults"):
         lines += ["", "Bot faults:"]
         for bot in data["bots"]:

@@ -76,6 +76,10 @@ class Summary:
     first_clock_calls: dict[str, str] = attrs.Factory(dict)
     # why they could not be counted (the count is best-effort: the run is stored anyway)
     clock_calls_missing: str | None = None
+    # the games whose table closed with no match-end while the server played on (a
+    # failed table whose end could not be told): each its board, seating, table and
+    # the server's words; counted cut, never played again (docs/bots.md, "Cut games")
+    cut: list[dict[str, Any]] = attrs.Factory(list)
 
     def as_dict(self) -> dict[str, Any]:
         o = self.options
@@ -117,6 +121,7 @@ class Summary:
                 "verdict": self.sprt_verdict,
                 "pairs_after_verdict": self.sprt_pairs_after,
             },
+            "cut": list(self.cut),
         }
 
     def clock_calls_told(self) -> dict[str, Any]:
@@ -196,7 +201,7 @@ class Results:
         self.summary = summary
         self.on_counted = on_counted
         self.on_verdict = on_verdict
-        self._waiting: dict[int, GameResult] = {}
+        self._waiting: dict[int, GameResult | None] = {}  # (None: a game cut, no result)
         self._next = 0
         # the SPRT's games by board: a board, all its seatings (both duplicate sets at
         # three players), is one of its observations, since they share its deck
@@ -208,12 +213,15 @@ class Results:
     def add(self, index: int, game: Game, end: MatchEnd, match_id: str | None) -> None:
         self.add_result(index, GameResult.of(game, end, match_id))
 
-    def add_result(self, index: int, result: GameResult) -> None:
+    def add_result(self, index: int, result: GameResult | None) -> None:
         """A game's result, by its index in the schedule (a distributed ladder's come
-        from the store)."""
+        from the store); None for a game cut (``Summary.cut``): those after it are not
+        kept waiting for it."""
         self._waiting[index] = result
         while self._next in self._waiting:
-            self._count(self._waiting.pop(self._next))
+            counted = self._waiting.pop(self._next)
+            if counted is not None:
+                self._count(counted)
             self._next += 1
             if self.on_counted is not None:
                 self.on_counted(self.summary.games)

@@ -430,7 +430,7 @@ class Ladder:
             stops = line.get_str("server") == "stopping"
             await self._server_going(admin, line.text or "", stops=stops)
         elif line.tag is Tag.INFO and line.get_str("closed") is not None:
-            self._closed(line.require_int("closed"))
+            await self._closed(admin, line.require_int("closed"), line.text or "")
         elif line.tag is Tag.EVENT and line.kind is EventKind.START:
             table = line.require_int("table")
             if table in self.running:
@@ -468,16 +468,28 @@ class Ladder:
         self._ends_due = min(self._ends_due, trio.current_time() + STOP_ENDS_S)
         await self._release_the_rest(admin)
 
-    def _closed(self, table: int) -> None:
-        """A table of the ladder's on a ``--server`` that drains or stops closed with no
-        match end (``info closed=T``, docs/protocol.md §11.4): a stop cut its match, or a
-        drain closed it still waiting for its bots (that seating never played: its
-        board is released with the others)."""
-        if self.server_going is None:  # (no other close is told to a ladder's admin)
-            return
+    async def _closed(self, admin: AdminClient, table: int, said: str) -> None:
+        """A table of the ladder's closed with no match end (``info closed=T``,
+        docs/protocol.md §11.4). On a ``--server`` that drains or stops: a stop cut its
+        match, or a drain closed it still waiting for its bots (that seating never
+        played: its board is released with the others). On a server that plays on (a
+        failed table whose end could not be told, or any close to come): that game is
+        counted cut at once, its bots free, and not played again (its bots have seen
+        part of its deck, and its table's fault may come back); its board is released
+        once its other seatings are played, as a forfeited seating's is."""
         running = self.running.pop(table, None)
-        if running is not None:
+        if running is None:
+            return
+        if self.server_going is not None:
             self._count_cut(running)
+            return
+        self._free_instances(running)
+        self.results.add_result(running.index, None)  # (those after it counted on)
+        game = running.game
+        self.summary.cut.append(
+            {"board": game.board, "seating": list(game.seating), "table": table, "said": said}
+        )
+        await self._board_done(admin, game.board)
 
     def _cut_the_rest(self) -> None:
         """A stopping ``--server``'s games whose end nor close came (within STOP_ENDS_S,

@@ -155,7 +155,7 @@ def summary_keys() -> list[str]:
 
 def test_the_json_summary_has_the_fields_the_page_lists(tmp_path: Path) -> None:
     data = summary(ladder(tmp_path, "--bot", RAND, "--bot", RAND2, "--deals", "2", "--json"))
-    assert len(summary_keys()) == 26 and sorted(data) == sorted(summary_keys())
+    assert len(summary_keys()) == 27 and sorted(data) == sorted(summary_keys())
     (pair,) = data["pairs"]
     for key in ("deals", "forfeits", "void_draws", "points_los", "points_per_deal"):
         assert key in pair, (key, pair)

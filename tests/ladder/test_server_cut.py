@@ -1,0 +1,112 @@
+"""A ``ladder run --server`` whose table closes with no match-end while the server plays
+on (docs/bots.md, "Cut games"): that game is counted cut at once, not played again, the
+run goes on and its report names it. The server's own close of that kind: a table that
+fails and cannot tell its end either (a rule's points no line can show), which tells its
+admin ``info closed=T`` (docs/protocol.md §11.4). Failed before: the ladder read that
+line only after a stop, and waited for that game's end for ever."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+import trio
+
+from deberc_net.game.calls import Call
+from deberc_net.ladder.ratings import Ratings
+from deberc_net.ladder.report import text
+from deberc_net.ladder.runner import Ladder, LadderOptions
+from deberc_net.ladder.supervisor import BotSpec
+from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
+from deberc_net.server.app import serve
+from deberc_net.testing import rule_book
+from tests.server.conftest import make_config
+
+from .helpers import RAND, RAND2, withheld
+
+SPOIL = "spoil"
+
+
+class _Unreadable:
+    """Points a broken rule writes: they add to a total, but no line can tell them."""
+
+    def __radd__(self, other: object) -> _Unreadable:
+        return self
+
+    def __str__(self) -> str:
+        raise RuntimeError("these points cannot be told")
+
+
+class _SpoilsOnce:
+    """An option whose call 'spoil', legal until it is made once on the server, ends the
+    deal writing unreadable points: the table fails, and its match's end cannot be told
+    either (``table_end_failed``). The random bots make it sooner or later."""
+
+    def __init__(self) -> None:
+        self.spoiled = False
+
+    @hookimpl
+    def deberc_rule_info(self) -> RuleInfo:
+        return RuleInfo(name="spoil-test", kind="option", summary="totals that cannot be told")
+
+    @hookimpl
+    def deberc_extra_calls(self, deal: PluginDeal, seat: int) -> list[Call]:
+        return [] if self.spoiled else [Call(SPOIL)]
+
+    @hookimpl
+    def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
+        if call.name != SPOIL:
+            return None
+        self.spoiled = True
+        deal.end_deal("spoiled", [0, 0], [_Unreadable(), 0])  # type: ignore[list-item]
+        return True
+
+
+@pytest.mark.timeout(90)
+async def test_a_game_whose_table_closes_with_no_end_is_counted_cut_and_the_run_goes_on(
+    tmp_path: Path, db_path: Path, register: Callable[[str, str], Awaitable[None]]
+) -> None:
+    """One board, two seatings played one at a time over TCP: the first spoiled (its
+    table closes, ``info closed=T``) is cut at once, its bots seated at the other, which
+    is played; the run ends with one game, the cut one named, the board released."""
+    await register("ladder-admin", "pw-1")
+    spoils = _SpoilsOnce()
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path, admins=["ladder-admin"])
+            serving = functools.partial(serve, config, rules=rule_book(spoils))
+            port = await nursery.start(serving)
+            options = LadderOptions(
+                bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)],
+                deals=1,
+                seed="cut1",
+                options=["spoil-test"],
+                server=("127.0.0.1", port),
+                admin_password="pw-1",
+                concurrency=1,  # one table at a time: the one spoiled is the first
+                db=str(tmp_path / "results.sqlite3"),
+                progress=False,
+            )
+            ladder = Ladder(options, Ratings.carried_on(["rand", "rand2"], []))
+            summary = await ladder.run()
+            nursery.cancel_scope.cancel()
+    assert spoils.spoiled
+    assert summary.games == 1, summary.as_dict()
+    [cut] = summary.as_dict()["cut"]
+    table = cut["table"]
+    assert cut["said"] == f"table {table} failed and closes; sorry"
+    [played] = summary.results
+    assert sorted([cut["seating"], list(played.game.seating)]) == [
+        ["rand", "rand2"],
+        ["rand2", "rand"],
+    ]
+    assert played.game.board == cut["board"]
+    said = text(summary.as_dict())
+    assert (
+        "Cut: 1 game whose table closed with no end, the server playing on (not played"
+        f' again: docs/bots.md, "Cut games"):\n  board {cut["board"]} ('
+        f"{', '.join(cut['seating'])}) at table {table}: {cut['said']}"
+    ) in said, said
+    assert withheld(db_path) == []  # the board released once its other seating was played
