@@ -17,7 +17,7 @@ import trio
 from deberc_net.game.calls import Call
 from deberc_net.ladder.ratings import Ratings
 from deberc_net.ladder.report import text
-from deberc_net.ladder.runner import Ladder, LadderOptions
+from deberc_net.ladder.runner import Ladder, LadderOptions, run
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
 from deberc_net.server.app import serve
@@ -110,3 +110,28 @@ async def test_a_game_whose_table_closes_with_no_end_is_counted_cut_and_the_run_
         f"{', '.join(cut['seating'])}) at table {table}: {cut['said']}"
     ) in said, said
     assert withheld(db_path) == []  # the board released once its other seating was played
+
+
+@pytest.mark.timeout(60)
+def test_on_its_own_server_too_a_game_whose_table_closes_with_no_end_is_cut(
+    tmp_path: Path,
+) -> None:
+    """The ladder's own server (its bots and admin over the in-process link): the same
+    close is counted cut, the run goes on to its end."""
+    spoils = _SpoilsOnce()
+    options = LadderOptions(
+        bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)],
+        deals=2,
+        seed="cut2",
+        options=["spoil-test"],
+        concurrency=1,
+        db=str(tmp_path / "ladder.sqlite3"),
+        rules=rule_book(spoils),
+        progress=False,
+    )
+    summary = run(options)
+    assert spoils.spoiled
+    [cut] = summary.cut
+    assert cut["said"] == f"table {cut['table']} failed and closes; sorry"
+    assert summary.games == 3  # of four: the others played, in schedule order
+    assert withheld(tmp_path / "ladder.sqlite3") == []
