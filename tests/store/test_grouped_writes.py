@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -218,3 +219,44 @@ async def test_a_group_a_full_disk_rolled_back_is_done_again_with_nothing_twice(
     told = [e["event"] for e in logs if e["log_level"] != "debug"]
     assert "store_group_failed" in told
     assert told.count("store_write_failed") == 1
+
+
+def test_a_later_deal_that_fails_in_a_group_undoes_only_itself(store: SQLiteStore) -> None:
+    """A match's later deal is written in a group without a savepoint of its own (one
+    statement: docs/performance.md, forty-ninth session): one refused halfway (its row
+    written, then a trigger aborts the statement) leaves no row, and the group's other
+    writes, before and after it, are stored."""
+    store.connection.execute(
+        "CREATE TEMP TRIGGER refuse_3 AFTER INSERT ON main.deals WHEN NEW.deal_no = 3"
+        " BEGIN SELECT RAISE(ABORT, 'deal 3 refused'); END"
+    )
+    with store.group():
+        store.add_deal(deal("m1", 1))
+        store.add_deal(deal("m1", 2))
+        with pytest.raises(sqlite3.IntegrityError, match="deal 3 refused"):
+            store.add_deal(deal("m1", 3))
+        store.add_deal(deal("m1", 4))
+        store.add_deal(deal("m2", 1))
+        finish(store, "m2", ["ann", "Бо"])
+    finish(store, "m1", ["ann", "Бо"], "ann")
+    assert [json.loads(r)["deal_no"] for r in store.match_records("m1")] == [1, 2, 4]
+    assert [json.loads(r)["deal_no"] for r in store.match_records("m2")] == [1]
+
+
+def test_a_later_deal_too_big_for_the_disk_in_a_group_undoes_only_itself(
+    store: SQLiteStore, other: sqlite3.Connection
+) -> None:
+    """A later deal too big for the disk (one statement, no savepoint): SQLite undoes
+    that statement, not the group's transaction (as with the savepoint before), so
+    nothing of it is stored and the group's other writes are."""
+    store.add_deal(deal("m2", 1))  # m2 running: its next deal is a later one
+    too_big = a_full_disk(store)
+    too_big["deal_no"] = 2
+    with store.group():
+        store.add_deal(deal("m1", 1))
+        with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+            store.add_deal(too_big)
+        assert store.connection.in_transaction
+        store.add_deal(deal("m1", 2))
+    seen = other.execute("SELECT match_id, deal_no FROM deals ORDER BY id").fetchall()
+    assert seen == [("m2", 1), ("m1", 1), ("m1", 2)]

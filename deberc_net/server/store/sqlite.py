@@ -1,9 +1,10 @@
 """The SQLite store: the embedded default, one file, nothing to install.
 
 Plain ``sqlite3`` calls, one at a time (a lock), each write its own transaction, or a
-savepoint of the transaction of a ``group`` of writes (the store writer's: fewer
-transactions, so fewer waits for another process's write lock). The file is created
-readable by its owner only (SQLite gives its -wal and -shm files the same mode).
+savepoint (a match's later deal: its one statement) of the transaction of a ``group`` of
+writes (the store writer's: fewer transactions, so fewer waits for another process's
+write lock). The file is created readable by its owner only (SQLite gives its -wal and
+-shm files the same mode).
 """
 
 from __future__ import annotations
@@ -397,13 +398,30 @@ class SQLiteStore:
                 raise
             self._db.execute("RELEASE write")
 
+    def _alone(self, statement: str, parameters: tuple[Any, ...]) -> sqlite3.Cursor:
+        """One statement written in this thread's ``group`` without ``_writing``'s
+        savepoint (two statements and a context manager: ~25,000 instructions of a
+        deal's write's ~92,000; docs/performance.md, forty-ninth session): SQLite undoes
+        a failing statement alone, as rolling back to the savepoint would, or, for a
+        full disk or an I/O error, perhaps the group's whole transaction, which is then
+        the group's failure, as in ``_writing``."""
+        if not self._db.in_transaction:
+            raise _rolled_back(self._group_lost)
+        try:
+            return self._db.execute(statement, parameters)
+        except BaseException as exc:
+            if not self._db.in_transaction and self._group_lost is None:
+                self._group_lost = exc
+            raise
+
     @contextlib.contextmanager
     def group(self) -> Iterator[None]:
-        """The writes this thread makes inside it in ONE transaction, committed at its end
-        (each write a savepoint: one that fails undoes only itself); if the group raises
-        (its begin or commit failed, say), nothing of it is written. Other threads' calls
-        wait for it. For the store writer (server/store_writer.py), which groups the jobs
-        queued: one wait for another process's write lock, and one commit, for them all."""
+        """The writes this thread makes inside it in ONE transaction, committed at its
+        end (each write a savepoint, a later deal one statement: one that fails undoes
+        only itself); if the group raises (its begin or commit failed, say), nothing of
+        it is written. Other threads' calls wait for it. For the store writer
+        (server/store_writer.py), which groups the jobs queued: one wait for another
+        process's write lock, and one commit, for them all."""
         with self._lock:
             self._begin()
             self._group_thread, self._group_lost = threading.get_ident(), None
@@ -756,11 +774,17 @@ class SQLiteStore:
     ) -> None:
         match_id = record["match"]
         deal = (match_id, record["deal_no"], withheld(record) if text is None else text)
+        # one statement a deal as a rule: the deal, if its match is withheld (another
+        # process's ending of this server is a transaction before or after this one,
+        # deleting the server's row and its matches' running rows at once); in the store
+        # writer's group (the thread's own: no other sets it so) without a savepoint
+        tried = deal[1] == 1
+        if not tried and self._group_thread == threading.get_ident():
+            if self._alone(DEAL_IF_RUNNING, (*deal, match_id)).rowcount:
+                return
+            tried = True
         with self._writing():
-            # one statement a deal as a rule: the deal, if its match is withheld (another
-            # process's ending of this server is a transaction before or after this one,
-            # deleting the server's row and its matches' running rows at once)
-            if deal[1] != 1 and self._db.execute(DEAL_IF_RUNNING, (*deal, match_id)).rowcount:
+            if not tried and self._db.execute(DEAL_IF_RUNNING, (*deal, match_id)).rowcount:
                 return
             # its first deal, or its server thought dead (its matches ended by another
             # server) and on: the match withheld again, the server alive again, with it
