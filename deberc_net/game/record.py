@@ -92,20 +92,23 @@ class RecordFold:
         steps, calls, names = _STEPS, self._calls, _CARD_NAMES
         for event in events:
             if type(event) is CardPlayed:  # half of a deal's events: kept cheap here
-                ms = event.ms  # the caller's (Deal.apply); the seat is the deal's to_act
+                # (unpacked: one step, not four attribute reads)
+                seat, card, auto, ms = event  # ms: the caller's (Deal.apply)
                 if type(ms) is not int:
                     self._plain = plain(ms, "a played card's ms (Deal.apply)") and self._plain
-                entry = {
-                    "seat": event.seat,
-                    "call": PLAY,
-                    "card": names[event.card],
-                    "ms": ms,
-                }
-                if event.auto:
+                entry = {"seat": seat, "call": PLAY, "card": names[card], "ms": ms}
+                if auto:
                     entry["auto"] = True
                 calls.append(entry)
                 if self._leader is None:  # the trick's first card
-                    self._leader = event.seat
+                    self._leader = seat
+                continue
+            if type(event) is TrickTaken:  # a quarter of them: here, not by a method's call
+                winner, cards = event
+                self._tricks.append(
+                    {"leader": self._leader, "cards": [names[c] for c in cards], "winner": winner}
+                )
+                self._leader = None
                 continue
             step = steps.get(type(event))
             if step is not None:
@@ -145,11 +148,6 @@ class RecordFold:
 
     def _order(self, event: Ordered) -> None:
         self._ordered = event
-
-    def _trick(self, event: TrickTaken) -> None:
-        cards = [_CARD_NAMES[c] for c in event.cards]
-        self._tricks.append({"leader": self._leader, "cards": cards, "winner": event.winner})
-        self._leader = None
 
     def _ended(self, event: DealEnded | DealAbandoned) -> None:
         self.ended(event.totals, event.unveiled, event.match_over)
@@ -335,7 +333,6 @@ _STEPS: dict[type, Callable[[RecordFold, Any], None]] = {
     CallMade: RecordFold._call,
     Penalized: RecordFold._penalty,
     Ordered: RecordFold._order,
-    TrickTaken: RecordFold._trick,
     DealEnded: RecordFold._ended,
     DealAbandoned: RecordFold._ended,
 }
