@@ -78,7 +78,7 @@ from .ratings import new_ratings
 from .rematch import told_s
 from .seat_log import SeatLeft, came_back, seat_left, seat_taken, went_away
 from .session import Batch, Session, batched, flush_batch, send_to_each
-from .store.base import RatingResult, first_error, store_failure, told, withheld
+from .store.base import RatingResult, deal_text, first_error, store_failure, told
 from .table_messages import (
     Away,
     Back,
@@ -1803,8 +1803,10 @@ class Table:
                 case g.DealEnded() | g.DealAbandoned():
                     self.sheet.feed(event)
                     end = next((e for e in events[at:] if isinstance(e, g.MatchEnded)), None)
-                    # encoded once: the store's row and (told) the record line
-                    text = withheld(event.record)
+                    # encoded once: the store's row and (told) the record line; the
+                    # seedless copy made once, for both
+                    seedless = reseeded(event.record, None)
+                    text = deal_text(seedless)
                     store_deal = functools.partial(
                         self.lobby.store.add_deal, event.record, text=text
                     )
@@ -1836,7 +1838,7 @@ class Table:
                         )
                         self._event(event)
                         if not event.seed_told:  # it would tell the decks still to come
-                            record = reseeded(record, None)
+                            record = seedless
                     self._send_record(record, text)
                 case g.DealStarted():
                     self._deal_started(event)
