@@ -466,7 +466,7 @@ class Store(Protocol):
         backend gains by it (SQLite: one wait for the file's write lock, one commit),
         each write still all or nothing (a savepoint, or one statement): a write that
         fails undoes only itself. If the group raises (its begin or commit failed, or a
-        write's error rolled its whole transaction back, as a full disk does), none of
+        write's error rolled its whole transaction back, as a full disk may), none of
         its writes is stored; where there is no group (PostgreSQL), each write is stored
         as it is made and the group never raises of its own. The store writer's
         (server/store_writer.py); other threads' calls wait for it."""
