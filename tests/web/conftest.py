@@ -55,7 +55,7 @@ window.addEventListener("error", (e) => window.pageErrors.push(
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[webdriver.Chrome]:
+def chromium() -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in QUIET_FLAGS:
@@ -86,6 +86,15 @@ def browser() -> Iterator[webdriver.Chrome]:
             driver.quit()
         finally:
             watchdog.fire()  # its group is gone (or, if quit failed, killed): the profile removed
+
+
+@pytest.fixture
+def browser(chromium: webdriver.Chrome) -> webdriver.Chrome:
+    """The session's Chromium, its cookies cleared: a test's language choice (the lang
+    cookie, ``?lang=ru``) made every later test's pages on that worker Russian when the
+    test did not clear it itself (test_browser_player_title.py did not)."""
+    chromium.execute_cdp_cmd("Network.clearBrowserCookies", {})  # every site's, any page
+    return chromium
 
 
 def page_errors(driver: webdriver.Chrome) -> list[str]:
