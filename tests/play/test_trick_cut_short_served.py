@@ -40,10 +40,12 @@ async def test_a_deal_cut_short_mid_trick_leaves_no_cards_on_the_trick_line(
                 assert found is not None  # (the match ends by the forfeit below)
                 ask, who = found
                 legal, hand = ask["legal"].split(","), ask["hand"].split(",")
-                if ask["phase"] != "play" or not ask["trick"]:
+                # a card on the table, the seat to answer it with a card: not the leader
+                # answering a show asked of his trick's card ('pokazhi'; legal
+                # pokazyvayu,skin, where a card is answer-required, no penalty)
+                if ask["phase"] != "play" or not ask["trick"] or not set(legal) <= set(hand):
                     await who.send("igrayu" if "igrayu" in legal else legal[0])
                     continue
-                # a card on the table, the seat to answer it
                 if penalized:  # the next deal: the seat leaves, the match forfeited
                     await who.send("leave!")
                     other = bob if who is ann else ann
