@@ -129,7 +129,9 @@ async def test_a_reference_bot_says_the_drain_waits_for_the_restart_and_seeks_ag
             other = await connect.machine(port, "other")
             await other.send("seek 2")
             seated = await other.expect("ok", cmd="sit", timeout=20)
-            assert "r1" in seated["seats"].split(","), seated
+            if "r1" not in seated["seats"].split(","):  # the bot's seek, said as sent, came
+                # second (a loaded machine): it joins other's table
+                await other.expect("event", kind="seated", name="r1", timeout=20)
         finally:
             bot.kill()
             await bot.wait()
