@@ -23,20 +23,9 @@ from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 from tests.server.conftest import make_config
+from tests.server.unreadable import SPOIL, Unreadable
 
 from .helpers import RAND, RAND2, withheld
-
-SPOIL = "spoil"
-
-
-class _Unreadable:
-    """Points a broken rule writes: they add to a total, but no line can tell them."""
-
-    def __radd__(self, other: object) -> _Unreadable:
-        return self
-
-    def __str__(self) -> str:
-        raise RuntimeError("these points cannot be told")
 
 
 class _SpoilsOnce:
@@ -60,7 +49,7 @@ class _SpoilsOnce:
         if call.name != SPOIL:
             return None
         self.spoiled = True
-        deal.end_deal("spoiled", [0, 0], [_Unreadable(), 0])  # type: ignore[list-item]
+        deal.end_deal("spoiled", [0, 0], [Unreadable(), 0])  # type: ignore[list-item]
         return True
 
 

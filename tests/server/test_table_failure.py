@@ -28,6 +28,7 @@ from tests.store.failing import disk_full
 
 from .client import LineClient, fields, is_event, log_in_machine, seat_pair
 from .conftest import Connector, make_config
+from .unreadable import SPOIL, Unreadable
 
 BOOM = "boom"
 
@@ -283,19 +284,6 @@ async def test_a_match_that_fails_as_it_starts_ends_for_its_seekers(
             nursery.cancel_scope.cancel()
 
 
-SPOIL = "spoil"
-
-
-class _Unreadable:
-    """Points a broken rule writes: they add to a total, but no line can tell them."""
-
-    def __radd__(self, other: object) -> _Unreadable:
-        return self
-
-    def __str__(self) -> str:
-        raise RuntimeError("these points cannot be told")
-
-
 class _SpoilsTotals:
     """An option whose call 'spoil' ends the deal writing unreadable points: the deal's
     end fails to render, and so would the failed match's end, from the same totals."""
@@ -312,7 +300,7 @@ class _SpoilsTotals:
     def deberc_apply_extra_call(self, deal: PluginDeal, seat: int, call: Call) -> bool | None:
         if call.name != SPOIL:
             return None
-        deal.end_deal("spoiled", [0, 0], [_Unreadable(), 0])  # type: ignore[list-item]
+        deal.end_deal("spoiled", [0, 0], [Unreadable(), 0])  # type: ignore[list-item]
         return True
 
 

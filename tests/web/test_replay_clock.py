@@ -60,17 +60,25 @@ async def _play(client: LineClient, silent: dict[str, bool]) -> None:
             await client.send(f"{_choice(f['legal'].split(','))} seq={f['seq']}")
 
 
+async def _seated(
+    start_web: Callable[..., Any], connect: Connector, new: str
+) -> tuple[Any, LineClient, LineClient]:
+    """A web server whose clock answers in 0.3 s, ann and bob seated at her ``new``."""
+    web = await start_web(bot_clock_ms=300)
+    ann = await connect.machine(web.port, "ann")
+    bob = await connect.machine(web.port, "bob")
+    await ann.send(new)
+    table = (await ann.expect("ok", cmd="sit"))["table"]
+    await bob.send(f"sit {table}")
+    await bob.expect("ok", cmd="sit")
+    return web, ann, bob
+
+
 @pytest.mark.timeout(60)
 async def test_the_replay_marks_the_calls_the_clock_made(
     start_web: Callable[..., Any], connect: Connector
 ) -> None:
-    web = await start_web(bot_clock_ms=300)
-    ann = await connect.machine(web.port, "ann")
-    bob = await connect.machine(web.port, "bob")
-    await ann.send("new 2")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await bob.send(f"sit {table}")
-    await bob.expect("ok", cmd="sit")
+    web, ann, bob = await _seated(start_web, connect, "new 2")
     silent = {"bidding": False, "play": False}
     with trio.fail_after(40):
         async with trio.open_nursery() as nursery:
@@ -128,13 +136,7 @@ async def test_the_replay_marks_a_tertz_break_the_clock_made(
 ) -> None:
     # the talk's entry was marked, the trick's 'bob breaks the deck: lomayu 1' not
     # (a tryout, s49): it read as the player's own break
-    web = await start_web(bot_clock_ms=300)
-    ann = await connect.machine(web.port, "ann")
-    bob = await connect.machine(web.port, "bob")
-    await ann.send("new 2 tertz")
-    table = (await ann.expect("ok", cmd="sit"))["table"]
-    await bob.send(f"sit {table}")
-    await bob.expect("ok", cmd="sit")
+    web, ann, bob = await _seated(start_web, connect, "new 2 tertz")
     with trio.fail_after(40):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_until_broken_by_the_clock, ann)
