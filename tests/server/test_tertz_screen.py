@@ -51,6 +51,15 @@ SHOWING = ("pokazyvayu", "pokazhi", "terts", "dva-tertsa", "pyatdesyat", "sto", 
 FACE_UP = re.compile(r"^\w+ shows: 9♥ \(face up now: (.+)\)$")
 
 
+async def _showing(client: LineClient) -> None:
+    """Answer every ask, with a show (SHOWING) whenever one is legal."""
+    while True:
+        ask = fields(await client.read_until(lambda x: x.startswith("ask "), TIMEOUT))[1]
+        legal = ask["legal"].split(",")
+        call = next((c for c in SHOWING if c in legal), legal[0])
+        await client.send(f"{call} seq={ask['seq']}")
+
+
 async def test_a_show_under_a_run_shown_before_lists_the_cards_face_up_in_hand_order(
     start_server: Callable[..., Awaitable[int]], connect: Connector
 ) -> None:
@@ -68,17 +77,10 @@ async def test_a_show_under_a_run_shown_before_lists_the_cards_face_up_in_hand_o
     await boris.expect("ok", cmd="sit")
     await eve.send(f"observe {table}")
 
-    async def play(client: LineClient) -> None:
-        while True:
-            ask = fields(await client.read_until(lambda x: x.startswith("ask "), TIMEOUT))[1]
-            legal = ask["legal"].split(",")
-            call = next((c for c in SHOWING if c in legal), legal[0])
-            await client.send(f"{call} seq={ask['seq']}")
-
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(play, anna)
-            nursery.start_soon(play, boris)
+            nursery.start_soon(_showing, anna)
+            nursery.start_soon(_showing, boris)
             line = await eve.read_until(lambda x: FACE_UP.match(x) is not None, TIMEOUT)
             nursery.cancel_scope.cancel()
     face_up = FACE_UP.match(line)
@@ -113,17 +115,10 @@ async def test_face_up_now_lists_the_cards_shown_still_in_the_hand_not_those_pla
     await boris.send(f"sit {table}")
     await boris.expect("ok", cmd="sit")
 
-    async def play(client: LineClient) -> None:
-        while True:
-            ask = fields(await client.read_until(lambda x: x.startswith("ask "), TIMEOUT))[1]
-            legal = ask["legal"].split(",")
-            call = next((c for c in SHOWING if c in legal), legal[0])
-            await client.send(f"{call} seq={ask['seq']}")
-
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(play, anna)
-            nursery.start_soon(play, boris)
+            nursery.start_soon(_showing, anna)
+            nursery.start_soon(_showing, boris)
             line = await eve.read_until(lambda x: FOUR.match(x) is not None, TIMEOUT)
             nursery.cancel_scope.cancel()
     seen = eve.lines[: eve.pos]
