@@ -363,7 +363,8 @@ async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Conf
         return
     if not drain.over():  # the limit: those still playing are cut, as by SIGTERM
         lifecycle_log.info("drain_limit", matches=drain.playing(), elsewhere=drain.elsewhere())
-        await _stop(server, nursery, config, phrase(Msg.DRAIN_LIMIT), reason="drain-limit")
+        said = phrase(Msg.DRAIN_LIMIT)
+        await _stop(server, nursery, config, said, at_drain_limit=True, reason="drain-limit")
         return
     lifecycle_log.info("drained")
     # a worker of several says its own: another worker's match may still be running
@@ -372,11 +373,17 @@ async def _stop_when_drained(server: Server, nursery: trio.Nursery, config: Conf
 
 
 async def _stop(
-    server: Server, nursery: trio.Nursery, config: Config, told: str | Phrase, **logged: str
+    server: Server,
+    nursery: trio.Nursery,
+    config: Config,
+    told: str | Phrase,
+    at_drain_limit: bool = False,
+    **logged: str,
 ) -> None:
     """Stop the server (docs/protocol.md §11.4): everyone told why (``told``), the tables
     closed, a grace to flush, the connections closed, the nursery cancelled. Once: a
-    second call (a SIGTERM as a drain's stop runs) does nothing."""
+    second call (a SIGTERM as a drain's stop runs) does nothing. ``at_drain_limit``: the
+    stop is a drain's at drain_limit_ms (cluster/node.py tell_seats_kept)."""
     if server.stopping:
         return
     server.stopping = True
@@ -404,7 +411,7 @@ async def _stop(
             while _anyone_to_tell(lobby):
                 await trio.sleep(SHUTDOWN_POLL_S)
     if lobby.node is not None:  # seats at other servers' tables that play on
-        lobby.node.tell_seats_kept()
+        lobby.node.tell_seats_kept(told, at_drain_limit)
     if leaving := [*lobby.online.values(), *server.not_logged_in()]:
         for session in leaving:
             session.close(Ending.SHUTDOWN)

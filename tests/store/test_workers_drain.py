@@ -397,6 +397,55 @@ async def test_a_seat_at_a_match_just_started_elsewhere_is_one_its_worker_waits_
 
 
 @pytest.mark.timeout(110)  # its fail_after(60), then its clean-up
+async def test_a_drain_limit_that_ends_bobs_worker_first_keeps_no_seat_of_his(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The order a loaded machine made once (s49): bob's worker reaches its drain_limit_ms
+    while worker 0, whose table he sits at, is held up (SIGSTOP as the parent's SIGUSR1
+    comes), so its word of the table's closing comes after bob's worker has closed him.
+    Worker 0 stops at its own limit a moment later: the whole server stops, his seat is
+    not kept anywhere, and he is told his table closes (by his worker, as it stops), not
+    that his seat is kept (docs/protocol.md §11.4). Before, he was told it was kept, and
+    not that it closed: the assertion test_a_seat_at_a_match_just_started_elsewhere_is_\
+    one_its_worker_waits_for failed on, once, in a loaded run of the suite."""
+    settings = tmp_path / "server.toml"
+    settings.write_text(SETTINGS + "drain_limit_ms = 1500\n")
+    opened: list[LineClient] = []
+    with trio.fail_after(60):
+        async with served_workers(postgres_url, settings) as workers:
+            held: int | None = None
+            try:
+                ann = await workers.connect(0, "ann")  # ann's table is worker 0's
+                bob = await workers.connect(1, "bob")
+                opened += [ann, bob]
+                await ann.send("new 2")
+                table = (await ann.expect("ok", cmd="sit"))["table"]
+                await _sit_once_heard(bob, table)
+                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await until_listed(bob, "tables", "state=playing")  # (worker 1 heard it start)
+                held = workers.pids[0]
+                os.kill(held, signal.SIGSTOP)
+                workers.process.send_signal(signal.SIGUSR1)
+                await bob.wait_closed(20)  # worker 1's limit (1.5 s: worker 0 is not dead)
+                os.kill(held, signal.SIGCONT)
+                held = None
+                await ann.wait_closed(20)  # worker 0's limit, as it drains then
+                with trio.fail_after(30):
+                    await workers.process.wait()
+            finally:
+                if held is not None:
+                    os.kill(held, signal.SIGCONT)
+                await close_all(opened)
+    why = "the wait for the running matches is over"
+    stopped = f"info server=stopping text=The server is shutting down: {why}."
+    assert stopped in bob.lines, bob.lines[-8:]
+    assert not any("kept on another server" in line for line in bob.lines), bob.lines[-8:]
+    assert f"info closed={table} text=Table {table} closes: {why}." in bob.lines, bob.lines[-8:]
+    assert f"info closed={table} text=Table {table} closes: {why}." in "\n".join(ann.lines)
+    assert workers.process.returncode == 0
+
+
+@pytest.mark.timeout(110)  # its fail_after(60), then its clean-up
 async def test_a_worker_drained_while_another_plays_says_its_own_matches_are_over(
     postgres_url: str, tmp_path: Path
 ) -> None:

@@ -1,7 +1,8 @@
 """``serve --workers 2`` stopped whole (the parent's SIGTERM): a player of worker 0 seated
 at worker 1's table is not told his seat is kept on another server, however late worker
-1's word of that table's closing comes over the bus: it closes with the server (docs/
-protocol.md §11.4). (A rolling restart's player is told: test_workers_stopping.py.)"""
+1's word of that table's closing comes over the bus: it closes with the server, and his
+own worker tells him so (docs/protocol.md §11.4). (A rolling restart's player is told:
+test_workers_stopping.py.)"""
 
 from __future__ import annotations
 
@@ -55,6 +56,9 @@ async def test_a_whole_servers_stop_tells_nobody_his_seat_at_its_other_worker_is
                 told = "info server=stopping text=The server is shutting down: SIGTERM received."
                 assert told in bobs, bobs
                 assert not [x for x in bobs if KEPT in x], bobs
+                # his table closes with the server, and he is told so by his own worker
+                closes = f"info closed={table} text=Table {table} closes: SIGTERM received."
+                assert closes in bobs, bobs
             finally:
                 if held is not None:
                     os.kill(held, signal.SIGCONT)  # (it stops as the parent said)

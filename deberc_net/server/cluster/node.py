@@ -1177,14 +1177,21 @@ class Node:
             now, hold = trio.current_time(), offer_s(self.lobby)
             stopped_watching(session, message.get("ended"), now, message["table"], hold)
 
-    def tell_seats_kept(self) -> None:
+    def tell_seats_kept(self, reason: str | Phrase, at_drain_limit: bool = False) -> None:
         """This worker stops (SIGTERM, its grace over): its players seated at another
         worker's table that still plays are told their seat is kept there (docs/
         protocol.md §11.4). Not at a table of a worker stopping with this one (the same
         ``serve --workers``, whose parent said so): it closes, and tells them so, though
         its word may not have come over the bus yet (it came after this worker's grace,
-        on a loaded machine, and the seat was said to be kept)."""
-        with_this_one = self.place.parent_stops.is_set()
+        on a loaded machine, and the seat was said to be kept); so they are told here,
+        with this stop's ``reason``, the whole server's. A drain's limit
+        (``at_drain_limit``) while the parent drains is such a stop too: every worker
+        drains and stops at its own limit, a moment apart (s49: worker 0's came after
+        this one's grace, and bob was told his seat was kept, not that it closed)."""
+        place = self.place
+        with_this_one = place.parent_stops.is_set() or (
+            at_drain_limit and place.parent_drains.is_set()
+        )
         for session in list(self.forwarded.values()):
             table = session.table
             if (
@@ -1192,8 +1199,13 @@ class Node:
                 and session.seat is not None
                 and table.state is not TableState.CLOSED
                 and table.owner not in self.lost
-                and not (with_this_one and self.same_parent(table.owner))
             ):
+                if with_this_one and self.same_parent(table.owner):
+                    # (its cut-off notice is still his at a later login: not told here)
+                    with apart(session, "closed"):
+                        said = phrase(Msg.TABLE_CLOSES, table=table.id, reason=reason)
+                        session.send(ev.table_closed(table.id, said))
+                    continue
                 with apart(session, "kept"):
                     said = phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)
                     session.send(ev.seat_kept(table.id, said))
