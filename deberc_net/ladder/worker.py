@@ -156,6 +156,20 @@ class WorkerLadder(Ladder):
             return
         await super()._board_done(admin, board)
 
+    async def _closed(self, admin: AdminClient, table: int, said: str) -> None:
+        """A table closed with no match end while its server plays on: a run on one
+        machine counts that game cut and goes on (docs/bots.md, "Cut games"), but a
+        distributed run counts each board from every seating's stored result, so a
+        worker stops as on a failed table (status 2), its boards played again by whoever
+        claims them once their leases run out. It stored the board without that seating
+        before, and the run's count then failed on the missing one."""
+        running = self.running.get(table)
+        if running is None or self.server_going is not None:
+            await super()._closed(admin, table, said)
+            return
+        del self.running[table]
+        self._table_failed(table, running)
+
     async def _store_then_release(self, admin: AdminClient, board: int) -> None:
         """A board played: its games stored and the board done, then its release asked.
         A worker that dies in between leaves it done with its records withheld, which

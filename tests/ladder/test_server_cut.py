@@ -15,15 +15,21 @@ import pytest
 import trio
 
 from deberc_net.game.calls import Call
+from deberc_net.ladder.distributed import games_of, options_from, spec_of
+from deberc_net.ladder.queue import BoardQueue
 from deberc_net.ladder.ratings import Ratings
 from deberc_net.ladder.report import text
 from deberc_net.ladder.runner import Ladder, LadderOptions, run
+from deberc_net.ladder.schedule import ScheduleError
+from deberc_net.ladder.store import open_ladder_store
 from deberc_net.ladder.supervisor import BotSpec
+from deberc_net.ladder.worker import WorkerLadder
 from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
 from deberc_net.server.app import serve
 from deberc_net.testing import rule_book
 from tests.server.conftest import make_config
 from tests.server.unreadable import SPOIL, Unreadable
+from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
 from .helpers import RAND, RAND2, withheld
 
@@ -124,3 +130,48 @@ def test_on_its_own_server_too_a_game_whose_table_closes_with_no_end_is_cut(
     assert cut["said"] == f"table {cut['table']} failed and closes; sorry"
     assert summary.games == 3  # of four: the others played, in schedule order
     assert withheld(tmp_path / "ladder.sqlite3") == []
+
+
+@pytest.mark.timeout(90)
+async def test_a_distributed_worker_stops_on_such_a_close_and_stores_no_board_without_it(
+    postgres_url: str,  # noqa: F811 (the fixture)
+) -> None:
+    """A distributed run counts each board from every seating's stored result: its
+    worker stops on such a close as on a failed table (status 2; the board played again
+    once its lease runs out), storing nothing. Failed before: the worker counted the
+    game cut and stored the board with one seating of two, and the run's count then
+    failed on the missing one (distributed.py, count_and_finish: a KeyError)."""
+    spoils = _SpoilsOnce()
+    options = LadderOptions(
+        bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)],
+        deals=1,
+        seed="cut3",
+        options=["spoil-test"],
+        concurrency=1,
+        progress=False,
+    )
+    spec = spec_of(options, "cut3")
+    boards = {g.board: {"seed": g.seed} for g in games_of(spec)}
+
+    def queued() -> tuple[BoardQueue, int]:
+        store = open_ladder_store(postgres_url)
+        try:
+            run = store.start_run({"distributed": spec})
+        finally:
+            store.close()
+        queue = BoardQueue(postgres_url)
+        queue.enqueue(run, sorted(boards.items()))
+        return queue, run
+
+    queue, run_id = await trio.to_thread.run_sync(queued)
+    try:
+        mine = await trio.to_thread.run_sync(queue.claim, "me", 3600.0, run_id)
+        assert mine is not None
+        ruled = options_from(spec, postgres_url, rule_book(spoils))
+        worker = WorkerLadder(ruled, queue, "me", mine, 3600.0, 60.0)
+        with trio.fail_after(60), pytest.raises(ScheduleError, match="failed on the server"):
+            await worker.play()
+        assert spoils.spoiled
+        assert await trio.to_thread.run_sync(queue.progress, run_id) == (0, 1)
+    finally:
+        await trio.to_thread.run_sync(queue.close)
