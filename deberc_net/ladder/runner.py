@@ -538,8 +538,9 @@ class Ladder:
         self.failure = self.failure or ScheduleError(
             f"table {table} failed on the server (board {game.board}, seats "
             f"{', '.join(game.seating)}): a bug in the server or a rule plugin; its "
-            "traceback is in the server's log (table_error). The ladder stopped and "
-            "released its boards"
+            "traceback is in the server's log (table_error), or its store failing as "
+            "the table began (match_number_failed: a full disk, the database away). The "
+            "ladder stopped and released its boards"
         )
         self.queue.clear()  # no game more, even before the cancel reaches a checkpoint
         self.interrupt()
