@@ -123,12 +123,14 @@ class WebServer:
         path: str,
         headers: dict[str, str] | None = None,
         limiter: trio.CapacityLimiter | None = None,
-        timeout: float = 5,
+        timeout: float = 15,
     ) -> tuple[int, bytes]:
         """An HTTP GET in a worker thread (the stdlib client): status and body;
         ``headers`` replace the client's (a ``Host`` of the caller's choosing);
         ``limiter``: the client's threads' own, not those the server's share;
-        ``timeout``: the client's limit on each wait for the server (seconds)."""
+        ``timeout``: the client's limit on each wait for the server (seconds; 15, not
+        5: a whole-machine stall of some seconds in a fresh clone's run, ci49c, timed
+        out a page the server then served, its test's own limit still far off)."""
 
         def fetch() -> tuple[int, bytes]:
             request = urllib.request.Request(self.url(path), headers=headers or {})
