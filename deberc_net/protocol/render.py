@@ -1695,6 +1695,11 @@ _NUMBERED = re.compile(r"^(.+)-(\d+)$")
 BREAK_CALL = "lomayu"  # Tertz's break of the deck, lomayu-N (history: HistoryDeal.broken)
 
 
+def breaks_deck(call: str) -> bool:
+    """Whether ``call`` (a name or token) is a Tertz break of the deck, lomayu-N."""
+    return call.startswith(f"{BREAK_CALL}-")
+
+
 def _numbered_runs(tokens: list[str]) -> list[tuple[str, int | None]]:
     """A call offered for a run of three or more numbers, as one option: each token
     with the last number of the run it starts (None: a call alone). Tertz's

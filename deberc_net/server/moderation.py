@@ -639,16 +639,15 @@ def _length_refused(reason: str, usage: str, name: str | None = None) -> ev.Erro
     length, a plain number neither: it holds till 'unban'. None if it is no such
     length."""
     words = reason.split(maxsplit=2)
-    word = words[0] if words else ""
-    if name is not None and (_looks_like_minutes(word) or number_word(word) is not None):
-        pass  # ('ban ann 30 spam': a name's ban has no MINUTES either)
-    elif (
-        len(words) > 1
-        and _UNIT.fullmatch(words[1]) is not None
-        and (_looks_like_minutes(word) or number_word(word) is not None)
-    ):
-        word = f"{word} {words[1]}"  # ('mute ann 2 h': two minutes, its reason 'h')
-    elif _LENGTH.fullmatch(word) is None:
+    first = words[0] if words else ""
+    a_number = _looks_like_minutes(first) or number_word(first) is not None
+    if name is not None and a_number:  # ('ban ann 30 spam': a name's ban has none)
+        word = first
+    elif a_number and len(words) > 1 and _UNIT.fullmatch(words[1]):
+        word = f"{first} {words[1]}"  # ('mute ann 2 h': two minutes, its reason 'h')
+    elif _LENGTH.fullmatch(first):
+        word = first
+    else:
         return None
     if name is not None:
         told = phrase(Msg.NAME_BAN_NO_MINUTES, usage=Usage(usage), word=word, name=name)

@@ -15,7 +15,7 @@ from deberc_net.game.record import draws_per_trick, swap_trick
 from deberc_net.game.view import view
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.messages import Msg, Phrase, phrase
-from deberc_net.protocol.render import BREAK_CALL, pair_rost_owner, tagged_lines
+from deberc_net.protocol.render import breaks_deck, pair_rost_owner, tagged_lines
 
 from .ask_line import ask_line
 
@@ -114,7 +114,7 @@ def history_deal(
         record.get("hanging", 0),
         after,
         ev.stake_raised(record),
-        any(c.get("auto") and _breaks(c["call"]) for c in record.get("calls") or ()),
+        any(c.get("auto") and breaks_deck(c["call"]) for c in record.get("calls") or ()),
     )
 
 
@@ -148,13 +148,8 @@ def history_in_play(deal: Deal) -> ev.HistoryDeal:
         "talon_broken" in extra,
         extra.get("talon_broken"),
         stake=stake if stake > 1 else None,
-        broken_auto=any(c.auto and _breaks(c.call.name) for c in deal.log),
+        broken_auto=any(c.auto and breaks_deck(c.call.name) for c in deal.log),
     )
-
-
-def _breaks(call: str) -> bool:
-    """Whether ``call`` (a name or token) is a Tertz break of the deck, lomayu-N."""
-    return call.startswith(f"{BREAK_CALL}-")
 
 
 def clock_in_deal(deal: Deal) -> list[tuple[int, ...]]:

@@ -39,7 +39,7 @@ from deberc_net.protocol.ends import said_konets, told_reason
 from deberc_net.protocol.lang import NO_WORDS, Lang, ru_call, ru_card, spoken_call, table_words
 from deberc_net.protocol.messages import RU_ERRORS, Msg, phrase
 from deberc_net.protocol.render import (
-    BREAK_CALL,
+    breaks_deck,
     deal_winner,
     deal_word,
     hung_said,
@@ -287,7 +287,7 @@ class ReplayFold:
             elif isinstance(event, CallMade):
                 if event.call.name == MENYAYU:  # during the trick not yet taken
                     self._swap = (event.seat, len(self.tricks))
-                elif event.auto and event.call.token().startswith(f"{BREAK_CALL}-"):
+                elif event.auto and breaks_deck(event.call.token()):
                     self.break_by_clock = True
                 self._say(
                     event.seat,
