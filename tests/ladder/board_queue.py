@@ -1,6 +1,7 @@
 """Runs in the distributed ladder's queue on a real PostgreSQL, for the tests of what
-the queue does (tests/ladder/test_queue_retries.py, test_queue_stops.py): a query, a
-new run of some boards, a board's results, and a run whose one board a worker played."""
+the queue does (tests/ladder/test_queue_retries.py, test_queue_stops.py) and of its
+workers: a query, a new run of some boards, a run of a spec queued whole, a board's
+results, and a run whose one board a worker played."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from deberc_net.ladder.queue import BoardQueue
 from deberc_net.ladder.results import GameResult
 from deberc_net.ladder.runner import LadderOptions
 from deberc_net.ladder.schedule import Game, schedule
+from deberc_net.ladder.store import open_ladder_store
 from deberc_net.ladder.supervisor import BotSpec
 from tests.store.distributed import query as query  # the queue tests' one import
 
@@ -22,6 +24,19 @@ def new_run(url: str, boards: int) -> tuple[BoardQueue, int]:
     queue = BoardQueue(url, "ladder worker", limit_s=30.0)
     ((run,),) = query(url, "INSERT INTO ladder_runs (settings) VALUES ('{}') RETURNING id")
     queue.enqueue(run, [(b, {"seed": f"s/{b}", "seatings": []}) for b in range(1, boards + 1)])
+    return queue, run
+
+
+def queued_run(url: str, spec: dict[str, Any]) -> tuple[BoardQueue, int]:
+    """A distributed run of ``spec`` (distributed.py ``spec_of``), every board queued."""
+    boards = {g.board: {"seed": g.seed} for g in games_of(spec)}
+    store = open_ladder_store(url)
+    try:
+        run = store.start_run({"distributed": spec})
+    finally:
+        store.close()
+    queue = BoardQueue(url)
+    queue.enqueue(run, sorted(boards.items()))
     return queue, run
 
 

@@ -14,16 +14,15 @@ import trio.testing
 from trio.testing import MockClock
 
 from deberc_net.ladder.admin import WHOLE_LINE_S, AdminClient
-from deberc_net.ladder.distributed import games_of, options_from, spec_of
-from deberc_net.ladder.queue import BoardQueue
+from deberc_net.ladder.distributed import options_from, spec_of
 from deberc_net.ladder.runner import LadderOptions
 from deberc_net.ladder.schedule import ScheduleError
-from deberc_net.ladder.store import open_ladder_store
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.ladder.worker import WorkerLadder
 from deberc_net.testing import rule_book
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
+from .board_queue import queued_run
 from .helpers import RAND, RAND2
 
 IDLE_S = 900.0  # the server's default idle limit (docs/protocol.md §2.1)
@@ -43,19 +42,7 @@ async def test_a_worker_waiting_longer_than_the_idle_limit_for_a_board_still_pla
         bots=[BotSpec.parse(RAND), BotSpec.parse(RAND2)], deals=2, seed="idle", concurrency=1
     )
     spec = spec_of(options, "idle")
-    boards = {g.board: {"seed": g.seed} for g in games_of(spec)}
-
-    def queued() -> tuple[BoardQueue, int]:
-        store = open_ladder_store(postgres_url)
-        try:
-            run = store.start_run({"distributed": spec})
-        finally:
-            store.close()
-        queue = BoardQueue(postgres_url)
-        queue.enqueue(run, sorted(boards.items()))
-        return queue, run
-
-    queue, run = await trio.to_thread.run_sync(queued)
+    queue, run = await trio.to_thread.run_sync(queued_run, postgres_url, spec)
     try:
         held = await trio.to_thread.run_sync(queue.claim, "another", 3600.0, run)
         mine = await trio.to_thread.run_sync(queue.claim, "me", 3600.0, run)

@@ -15,13 +15,11 @@ import pytest
 import trio
 
 from deberc_net.game.calls import Call
-from deberc_net.ladder.distributed import games_of, options_from, spec_of
-from deberc_net.ladder.queue import BoardQueue
+from deberc_net.ladder.distributed import options_from, spec_of
 from deberc_net.ladder.ratings import Ratings
 from deberc_net.ladder.report import text
 from deberc_net.ladder.runner import Ladder, LadderOptions, run
 from deberc_net.ladder.schedule import ScheduleError
-from deberc_net.ladder.store import open_ladder_store
 from deberc_net.ladder.supervisor import BotSpec
 from deberc_net.ladder.worker import WorkerLadder
 from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
@@ -31,6 +29,7 @@ from tests.server.conftest import make_config
 from tests.server.unreadable import SPOIL, Unreadable
 from tests.store.conftest import postgres_server, postgres_url  # noqa: F401 (fixtures)
 
+from .board_queue import queued_run
 from .helpers import RAND, RAND2, withheld
 
 
@@ -151,19 +150,7 @@ async def test_a_distributed_worker_stops_on_such_a_close_and_stores_no_board_wi
         progress=False,
     )
     spec = spec_of(options, "cut3")
-    boards = {g.board: {"seed": g.seed} for g in games_of(spec)}
-
-    def queued() -> tuple[BoardQueue, int]:
-        store = open_ladder_store(postgres_url)
-        try:
-            run = store.start_run({"distributed": spec})
-        finally:
-            store.close()
-        queue = BoardQueue(postgres_url)
-        queue.enqueue(run, sorted(boards.items()))
-        return queue, run
-
-    queue, run_id = await trio.to_thread.run_sync(queued)
+    queue, run_id = await trio.to_thread.run_sync(queued_run, postgres_url, spec)
     try:
         mine = await trio.to_thread.run_sync(queue.claim, "me", 3600.0, run_id)
         assert mine is not None
