@@ -533,11 +533,17 @@ class Table:
         """A failed table whose match-end could not be told: everyone owed it (its
         seats and watchers, an admin told its ends alone) told the close instead,
         ``info closed=T`` (docs/protocol.md §11.4), as a stop's close is told."""
-        if self.end_told:
-            return
+        if not self.end_told:
+            said = phrase(Msg.TABLE_FAILED, table=self.id)
+            self._broadcast(self._owed_the_close(), ev.table_closed(self.id, said))
+
+    def _owed_the_close(self) -> list[Session]:
+        """Those told this table's close: its seats and watchers, and, its match's end
+        not told, an admin told its ends alone (a ladder's: it waited for ever)."""
         audience = self._audience()
-        audience += [s for s in self.told_ends if s not in audience]
-        self._broadcast(audience, ev.table_closed(self.id, phrase(Msg.TABLE_FAILED, table=self.id)))
+        if not self.end_told:
+            audience += [s for s in self.told_ends if s not in audience]
+        return audience
 
     def _coming_told_closed(self) -> None:
         """Those on their way to a seat here (seekers matched to it, a 'new' opener),
@@ -2145,10 +2151,7 @@ class Table:
             said = phrase(Msg.MATCH_STOPPED, table=self.id, reason=reason, match=match.match_id)
         else:
             said = phrase(Msg.TABLE_CLOSES, table=self.id, reason=reason)
-        audience = self._audience()
-        if not self.end_told:  # an admin told only the ends learns the table's end so
-            audience += [s for s in self.told_ends if s not in audience]
-        self._broadcast(audience, ev.table_closed(self.id, said))
+        self._broadcast(self._owed_the_close(), ev.table_closed(self.id, said))
         self._close(why)
         self._seated_to_lobby()
 
