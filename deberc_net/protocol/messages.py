@@ -516,6 +516,8 @@ class Msg(StrEnum):
     ADDRESS_NOT_BANNED = "address-not-banned"
     ADDRESS_HELD_BY = "address-held-by"
     ADDRESS_HELD_BY_MANY = "address-held-by-many"
+    ADDRESS_UNBAN_STILL_HELD = "address-unban-still-held"
+    ADDRESS_UNBAN_STILL_HELD_MANY = "address-unban-still-held-many"
     ADDRESS_BANS_HEAD = "address-bans-head"
     ADDRESS_BAN_LINE = "address-ban-line"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
@@ -2349,6 +2351,20 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ADDRESS_HELD_BY_MANY: (
         "{address} is not banned itself; {networks} hold it: 'unban' each",
         "адрес {address} сам не заблокирован; его держат баны {networks}: «unban» каждого",
+    ),
+    # 'unban' of an address banned itself that a wider ban holds too: its own ban
+    # lifted, its guests still shut out ('may log in again' said otherwise)
+    Msg.ADDRESS_UNBAN_STILL_HELD: (
+        "{address}'s own ban is lifted, but {network} still holds it: guests and new"
+        " names may not log in from it till 'unban {network}'.",
+        "Бан адреса {address} снят, но его ещё держит бан {network}: гости и новые имена"
+        " не могут входить с него до «unban {network}».",
+    ),
+    Msg.ADDRESS_UNBAN_STILL_HELD_MANY: (
+        "{address}'s own ban is lifted, but {networks} still hold it: guests and new"
+        " names may not log in from it till 'unban' each.",
+        "Бан адреса {address} снят, но его ещё держат баны {networks}: гости и новые"
+        " имена не могут входить с него до «unban» каждого.",
     ),
     Msg.ADDRESS_BANS_HEAD: ("Banned addresses: {count}.", "Заблокировано адресов: {count}."),
     Msg.ADDRESS_BAN_LINE: (

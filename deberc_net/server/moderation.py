@@ -246,11 +246,12 @@ class Moderation:
             return
         shown = listed_network(network)
         lift = functools.partial(self.lobby.store.unban_address, shown, time.time())
-        if not await self.lobby.writes.run(lift):
-            # a wider ban may hold it: 'not banned' sent the admin away with his
-            # guests still shut out
-            running = await trio.to_thread.run_sync(self.lobby.store.address_bans, time.time())
-            wider = holders(network, [b.network for b in running])
+        lifted = await self.lobby.writes.run(lift)
+        # a wider ban may hold it: 'not banned' (or, its own lifted, 'may log in again')
+        # sent the admin away with his guests still shut out
+        running = await trio.to_thread.run_sync(self.lobby.store.address_bans, time.time())
+        wider = holders(network, [b.network for b in running])
+        if not lifted:
             if not wider:
                 said = phrase(Msg.ADDRESS_NOT_BANNED, address=shown)
             elif len(wider) == 1:
@@ -260,7 +261,12 @@ class Moderation:
             session.send(ev.error("not-allowed", said))
             return
         _logged(Action.UNBAN, session, shown)
-        said = phrase(Msg.ADDRESS_UNBAN_DONE, address=shown)
+        if not wider:
+            said = phrase(Msg.ADDRESS_UNBAN_DONE, address=shown)
+        elif len(wider) == 1:
+            said = phrase(Msg.ADDRESS_UNBAN_STILL_HELD, address=shown, network=wider[0])
+        else:
+            said = phrase(Msg.ADDRESS_UNBAN_STILL_HELD_MANY, address=shown, networks=tuple(wider))
         session.send(ev.ok("unban", said, (("address", shown),)))
 
     async def mutes_listed(self, session: Session, item: Command) -> None:

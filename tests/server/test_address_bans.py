@@ -384,6 +384,41 @@ async def test_unban_of_an_address_a_wider_ban_holds_names_that_ban(
     assert (await client.expect("error"))["code"] == "banned"
 
 
+async def test_unban_of_an_address_a_wider_ban_holds_too_says_that_ban_still_holds_it(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'unban 10.1.2.3', banned itself and held by 10.1.0.0/16, said
+    # 'Guests and new names may log in from 10.1.2.3 again.', its guests still shut out
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    for network in ("10.1.0.0/16", "10.1.2.3", "10.1.2.0/24", "10.1.2.4"):
+        await boss.send(f"ban {network} 60")
+        await boss.expect("ok", cmd="ban")
+    await boss.send("unban 10.1.2.3")
+    assert await boss.expect("ok", cmd="unban") == {
+        "cmd": "unban",
+        "address": "10.1.2.3",
+        "text": "10.1.2.3's own ban is lifted, but 10.1.2.0/24, 10.1.0.0/16 still hold it:"
+        " guests and new names may not log in from it till 'unban' each.",
+    }
+    await boss.send("unban 10.1.2.0/24")
+    assert (await boss.expect("ok", cmd="unban"))["text"] == (
+        "10.1.2.0/24's own ban is lifted, but 10.1.0.0/16 still holds it: guests and new"
+        " names may not log in from it till 'unban 10.1.0.0/16'."
+    )
+    client = await _proxied_raw(connect, port, "10.1.2.3")  # (as the reply says)
+    await client.send("login newcomer")
+    assert (await client.expect("error"))["code"] == "banned"
+    await boss.send("unban 10.1.0.0/16")  # the widest: none holds it
+    assert (await boss.expect("ok", cmd="unban"))["text"] == (
+        "Guests and new names may log in from 10.1.0.0/16 again."
+    )
+    await boss.send("unban 10.1.2.4")  # nothing holds it now
+    assert (await boss.expect("ok", cmd="unban"))["text"] == (
+        "Guests and new names may log in from 10.1.2.4 again."
+    )
+
+
 async def test_a_guest_dropped_after_his_address_was_banned_has_no_seat_back_from_it(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
