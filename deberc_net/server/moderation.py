@@ -636,6 +636,9 @@ _UNITS = (
 )
 _LENGTH = re.compile(rf"(?:\d+(?:[.,]\d+)?(?:{_UNITS}))+", re.IGNORECASE)
 _UNIT = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
+# a unit's word that is a preposition too: Russian 'с', 'with' ('mute ann 10 с матом': ten
+# minutes, the reason 'с матом'), a unit only as the line's last word ('mute ann 10 с')
+_PREPOSITIONS = frozenset({"с"})
 
 
 def _length_refused(reason: str, usage: str, name: str | None = None) -> ev.Error | None:
@@ -649,7 +652,12 @@ def _length_refused(reason: str, usage: str, name: str | None = None) -> ev.Erro
     a_number = _looks_like_minutes(first) or number_word(first) is not None
     if name is not None and a_number:  # ('ban ann 30 spam': a name's ban has none)
         word = first
-    elif a_number and len(words) > 1 and _UNIT.fullmatch(words[1]):
+    elif (
+        a_number
+        and len(words) > 1
+        and _UNIT.fullmatch(words[1])
+        and (len(words) == 2 or words[1].casefold() not in _PREPOSITIONS)
+    ):
         word = f"{first} {words[1]}"  # ('mute ann 2 h': two minutes, its reason 'h')
     elif _LENGTH.fullmatch(first):
         word = first

@@ -392,6 +392,16 @@ async def test_a_length_with_a_unit_where_minutes_go_is_refused_saying_they_are_
     # a reason that starts with a number and letters, but no length, is a reason
     await boss.send("mute ann 2nd warning")
     assert (await boss.expect("ok", cmd="mute"))["minutes"] == "60"
+    # Russian 'с' ('with') after MINUTES begins the reason: ten minutes, 'с матом' (it
+    # was refused as '10 с', seconds); as the last word it is the unit, refused
+    await boss.send("mute ann 10 с матом")
+    assert (await boss.expect("ok", cmd="mute"))["minutes"] == "10"
+    assert await _error(boss, "mute ann 10 с") == {
+        "code": "bad-argument",
+        "text": f"mute NAME [MINUTES] [REASON]: 10 с {plain}",
+    }
+    await boss.send("ban 127.0.0.9 60 С ботами")
+    assert (await boss.expect("ok", cmd="ban"))["minutes"] == "60"
     await boss.send("style human")
     await boss.read_until(lambda x: "human" in x)
     await boss.send("lang ru")
