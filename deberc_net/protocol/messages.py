@@ -751,8 +751,9 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " Наберите help.",
     ),
     Msg.WAITING_ONE_MORE: ("waiting for 1 more player", "стол ждёт ещё одного игрока"),
-    Msg.WAITING_MORE: ("waiting for {count} more players", "стол ждёт ещё игроков: {count}"),
-    Msg.WAITING_BOT_SEATS: ("{waits}: 'bot' seats one", "{waits}: bot посадит бота"),
+    Msg.WAITING_MORE: ("waiting for {count} more players", "стол ждёт ещё {count} игроков"),
+    # ('; ', not ': ' after a line's 'has not started: ', two colons in a row)
+    Msg.WAITING_BOT_SEATS: ("{waits}; 'bot' seats one", "{waits}; bot посадит бота"),
     Msg.WAITING_AWAY: ("waiting for {names} to come back", "стол ждёт возвращения: {names}"),
     # 'state' just after one's match ended ('last', 'sheet', 'history' show it)
     Msg.NOT_SEATED_OVER: (

@@ -1071,7 +1071,7 @@ async def test_a_line_at_a_table_not_started_is_refused_as_a_call_or_as_no_comma
         ("xyz", "xyz", ""),
     ):
         assert await lines_until_pong(ann, line) == [
-            f"error code=unknown-command{near} text='{word}' is not a command, and {waits}:"
+            f"error code=unknown-command{near} text='{word}' is not a command, and {waits};"
             " 'bot' seats one. Type 'help'."
         ], line
     bob = await connect.machine(port, "bob")  # a table of three: how many more
@@ -1080,7 +1080,7 @@ async def test_a_line_at_a_table_not_started_is_refused_as_a_call_or_as_no_comma
     await bob.expect("event", kind="seated")
     assert await lines_until_pong(bob, "xyz") == [
         "error code=unknown-command text='xyz' is not a command, and the game at table"
-        f" {three} has not started: waiting for 2 more players: 'bot' seats one. Type 'help'."
+        f" {three} has not started: waiting for 2 more players; 'bot' seats one. Type 'help'."
     ]
 
 
@@ -1100,6 +1100,15 @@ async def test_no_command_at_a_table_not_started_in_russian_and_without_house_bo
         " стол ждёт ещё одного игрока. Наберите help. Может быть, bot?"
     )
     assert await lines_until_pong(ann, "пас") == ["Ошибка (wrong-phase): партия ещё не началась"]
+    await ann.send("leave")
+    await ann.send("new 4")  # how many more, the number before its noun
+    seated = await ann.read_until(lambda line: line.startswith("Вы за столом"))
+    four = seated.split()[3].strip(",")
+    said = await lines_until_pong(ann, "xyz")
+    assert " ".join(line.strip() for line in said) == (
+        f"Ошибка (unknown-command): «xyz» — не команда, а партия за столом {four} ещё не"
+        " началась: стол ждёт ещё 3 игроков. Наберите help."
+    )
 
 
 @pytest.mark.timeout(30)
