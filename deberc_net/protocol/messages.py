@@ -518,6 +518,8 @@ class Msg(StrEnum):
     ADDRESS_HELD_BY_MANY = "address-held-by-many"
     ADDRESS_UNBAN_STILL_HELD = "address-unban-still-held"
     ADDRESS_UNBAN_STILL_HELD_MANY = "address-unban-still-held-many"
+    ADDRESS_HOLDS = "address-holds"
+    ADDRESS_HOLDS_MANY = "address-holds-many"
     ADDRESS_BANS_HEAD = "address-bans-head"
     ADDRESS_BAN_LINE = "address-ban-line"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
@@ -2366,6 +2368,17 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         " names may not log in from it till 'unban' each.",
         "Бан адреса {address} снят, но его ещё держат баны {networks}: гости и новые"
         " имена не могут входить с него до «unban» каждого.",
+    ),
+    # 'unban' of a network not banned itself with narrower bans inside it
+    Msg.ADDRESS_HOLDS: (
+        "{address} is not banned itself, but {network} inside it is: 'unban {network}'",
+        "сеть {address} сама не заблокирована, но внутри неё заблокирован {network}:"
+        " «unban {network}»",
+    ),
+    Msg.ADDRESS_HOLDS_MANY: (
+        "{address} is not banned itself, but {networks} inside it are: 'unban' each",
+        "сеть {address} сама не заблокирована, но внутри неё заблокированы {networks}:"
+        " «unban» каждого",
     ),
     Msg.ADDRESS_BANS_HEAD: ("Banned addresses: {count}.", "Заблокировано адресов: {count}."),
     Msg.ADDRESS_BAN_LINE: (

@@ -105,6 +105,18 @@ def holders(network: Network, banned: list[str]) -> list[str]:
     return [listed(n) for n in sorted(held, key=lambda n: -n.prefixlen)]
 
 
+def inside(network: Network, banned: list[str]) -> list[str]:
+    """The narrower networks of ``banned`` (as listed) that lie inside ``network``, as
+    'bans' orders them: what an unban of ``network``, not banned itself, leaves banned
+    (each ban is its own, with its own reason and end: a wider unban lifts none)."""
+    held = [
+        narrower
+        for narrower in map(ipaddress.ip_network, banned)
+        if narrower.prefixlen > network.prefixlen and narrower.network_address in network
+    ]
+    return [listed(n) for n in sorted(held, key=lambda n: (int(n.network_address), n.prefixlen))]
+
+
 def listing_order(listed: str) -> tuple[int, int, int]:
     """A banned network as listed, as 'bans' orders those banned in one second: by its
     address's value, IPv4 before IPv6, then its prefix (by its text '10.1.0.10' came

@@ -43,6 +43,7 @@ from .banned_addresses import (
     about_an_address,
     banned_network,
     holders,
+    inside,
     listing_order,
 )
 from .banned_addresses import listed as listed_network
@@ -250,9 +251,17 @@ class Moderation:
         # a wider ban may hold it: 'not banned' (or, its own lifted, 'may log in again')
         # sent the admin away with his guests still shut out
         running = await trio.to_thread.run_sync(self.lobby.store.address_bans, time.time())
-        wider = holders(network, [b.network for b in running])
+        banned = [b.network for b in running]
+        wider = holders(network, banned)
         if not lifted:
-            if not wider:
+            # or narrower ones inside it: 'not banned' hid them, and an unban of a
+            # network lifts no other ban (each has its own reason and end)
+            narrower = [] if wider else inside(network, banned)
+            if len(narrower) == 1:
+                said = phrase(Msg.ADDRESS_HOLDS, address=shown, network=narrower[0])
+            elif narrower:
+                said = phrase(Msg.ADDRESS_HOLDS_MANY, address=shown, networks=tuple(narrower))
+            elif not wider:
                 said = phrase(Msg.ADDRESS_NOT_BANNED, address=shown)
             elif len(wider) == 1:
                 said = phrase(Msg.ADDRESS_HELD_BY, address=shown, network=wider[0])

@@ -419,6 +419,43 @@ async def test_unban_of_an_address_a_wider_ban_holds_too_says_that_ban_still_hol
     )
 
 
+async def test_unban_of_a_network_with_narrower_bans_inside_names_them_and_lifts_none(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'unban 10.1.0.0/16' said '10.1.0.0/16 is not banned', 10.1.2.0/24
+    # and 10.1.2.3 still banned inside it. Each ban is its own (its reason, its end): a
+    # wider unban lifts none of them, it names them
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    for line in ("ban 10.1.2.3 60 troll", "ban 2001:db8:1:2::/64 60"):
+        await boss.send(line)
+        await boss.expect("ok", cmd="ban")
+    for line, text in (
+        (
+            "unban 10.1.0.0/16",
+            "10.1.0.0/16 is not banned itself, but 10.1.2.3 inside it is: 'unban 10.1.2.3'",
+        ),
+        (
+            "unban 2001:db8::/32",
+            "2001:db8::/32 is not banned itself, but 2001:db8:1:2::/64 inside it is:"
+            " 'unban 2001:db8:1:2::/64'",
+        ),
+        ("unban 10.2.0.0/16", "10.2.0.0/16 is not banned ('bans' lists them)"),
+    ):
+        assert await _error(boss, line) == {"code": "not-allowed", "text": text}, line
+    await boss.send("ban 10.1.2.0/24 60")
+    await boss.expect("ok", cmd="ban")
+    assert (await _error(boss, "unban 10.1.0.0/16"))["text"] == (
+        "10.1.0.0/16 is not banned itself, but 10.1.2.0/24, 10.1.2.3 inside it are: 'unban' each"
+    )
+    # a wider ban holding it is named first: lifting it is what lets its guests in
+    assert (await _error(boss, "unban 10.1.2.0/25"))["text"] == (
+        "10.1.2.0/25 is not banned itself; 10.1.2.0/24 holds it: 'unban 10.1.2.0/24'"
+    )
+    head, listed = await _bans(boss)  # nothing lifted
+    assert head["addresses"] == "3", listed
+
+
 async def test_a_guest_dropped_after_his_address_was_banned_has_no_seat_back_from_it(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
