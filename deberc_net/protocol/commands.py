@@ -221,7 +221,7 @@ COMMANDS: dict[str, CommandSpec] = {
     "mute": CommandSpec(
         "mute NAME [MINUTES] [REASON]",
         "(admins) Refuse a player's 'say' and 'invite' for MINUTES (default 60, at most a "
-        "week, 10080; stored: a restart keeps it).",
+        "week, 10080; or with a unit: 5m, 2h, 1d; stored: a restart keeps it).",
         "any",
         admins=True,
     ),

@@ -493,7 +493,7 @@ class Msg(StrEnum):
     MUTE_REFUSED = "mute-refused"
     MUTED_AT_LOGIN = "muted-at-login"
     MUTE_MINUTES = "mute-minutes"
-    MINUTES_PLAIN = "minutes-plain"
+    MINUTES_WHOLE = "minutes-whole"
     NAME_BAN_NO_MINUTES = "name-ban-no-minutes"
     UNMUTED = "unmuted"
     UNMUTED_ELSEWHERE = "unmuted-elsewhere"
@@ -2258,18 +2258,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "mute NAME [MINUTES] [REASON]: MINUTES from 1 to {most}",
         "mute ИМЯ [МИНУТ] [ПРИЧИНА]: МИНУТ от 1 до {most}",
     ),
-    # a length with a unit where MINUTES goes ('5m', '2h'): of an address's ban, a mute
-    Msg.MINUTES_PLAIN: (
-        "{usage}: {word} is no number: MINUTES is a plain number of minutes (an hour is 60,"
-        " a day 1440)",
-        "{usage}: {word} — не число: МИНУТ — просто число минут (час — 60, сутки — 1440)",
+    # a length with a unit where MINUTES goes that is no whole number of minutes ('90s')
+    Msg.MINUTES_WHOLE: (
+        "{usage}: {word} is no whole number of minutes: MINUTES is a number of minutes"
+        " (5, 5m, 2h, 1d)",
+        "{usage}: {word} — не целое число минут: МИНУТ — число минут (5, 5мин, 2ч, 1д)",
     ),
     # of a name's ban, which has no length
     Msg.NAME_BAN_NO_MINUTES: (
         "{usage}: {word} looks like a length, but a name's ban has none: it holds till"
-        " 'unban {name}' (an address's ban takes MINUTES, a plain number of minutes)",
+        " 'unban {name}' (an address's ban takes MINUTES)",
         "{usage}: {word} похоже на срок, но бан имени бессрочен: он действует до"
-        " «unban {name}» (бан адреса принимает МИНУТ — просто число минут)",
+        " «unban {name}» (бан адреса принимает МИНУТ)",
     ),
     Msg.UNMUTED: (
         "{admin} (an admin) lets you talk again.",
@@ -2807,7 +2807,7 @@ RU_COMMANDS: dict[str, str] = {
     "unban": "(для админов) Снова открыть вход имени или гостям с адреса.",
     "bans": "(для админов) Заблокированные имена и адреса: кто, когда (и до каких пор) и за что.",
     "mute": "(для админов) Лишить игрока слова (say, invite) на МИНУТ (по умолчанию 60, "
-    "не больше недели; хранится и после перезапуска).",
+    "не больше недели; или с единицей: 5мин, 2ч, 1д; хранится и после перезапуска).",
     "unmute": "(для админов) Вернуть игроку слово.",
     "mutes": "(для админов) Кто лишён слова: кем, на сколько ещё и за что.",
     "drain": "(для админов) Остановить сервер, когда закончатся идущие партии, как по"

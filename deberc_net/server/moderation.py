@@ -22,7 +22,6 @@ from __future__ import annotations
 import enum
 import functools
 import math
-import re
 import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
@@ -32,7 +31,7 @@ import structlog
 import trio
 
 from deberc_net.protocol import events as ev
-from deberc_net.protocol.commands import COMMANDS, Command, number_word
+from deberc_net.protocol.commands import COMMANDS, Command
 from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase, why
 
 from . import accounts
@@ -50,6 +49,7 @@ from .banned_addresses import listed as listed_network
 from .chat import refused_text
 from .drain import Asked
 from .house import PREFIX as HOUSE_PREFIX
+from .lengths import Told, length_told, looks_like_a_length
 from .session import Ending, Session, apart
 
 if TYPE_CHECKING:
@@ -142,9 +142,11 @@ class Moderation:
         if admin is None or target is None:
             return
         name, reason = target
-        length = _length_refused(reason, "ban NAME [REASON]", name=name)
+        length = looks_like_a_length(reason)
         if length is not None:  # ('ban ann 5m': a ban for good, its reason '5m')
-            session.send(length)
+            usage = Usage("ban NAME [REASON]")
+            told = phrase(Msg.NAME_BAN_NO_MINUTES, usage=usage, word=length, name=name)
+            session.send(ev.error("bad-argument", told))
             return
         name, known = await self._called(name)
         store = self.lobby.store
@@ -209,14 +211,13 @@ class Moderation:
             return
         reason = " ".join(rest[0].split()) if rest else ""
         minutes = ADDRESS_BAN_MINUTES
-        length = _length_refused(reason, ADDRESS_BAN_USAGE)
-        if length is not None:  # ('ban 1.2.3.4 5m': a day's ban, its reason '5m')
-            session.send(length)
-            return
-        first, _, after = reason.partition(" ")
-        told_minutes = number_word(first)
-        if told_minutes is not None or _looks_like_minutes(first):  # MINUTES, the reason
-            minutes, reason = told_minutes or 0, after
+        told_length = length_told(reason)
+        if told_length is not None:  # MINUTES ('5m' too: it was taken for the reason)
+            told_minutes, reason = _whole_minutes(told_length, ADDRESS_BAN_USAGE), told_length.rest
+            if isinstance(told_minutes, ev.Error):
+                session.send(told_minutes)
+                return
+            minutes = told_minutes
             if not 1 <= minutes <= ADDRESS_BAN_MOST_MINUTES:
                 usage = Usage(ADDRESS_BAN_USAGE)
                 told = phrase(Msg.ADDRESS_BAN_MINUTES, usage=usage, most=ADDRESS_BAN_MOST_MINUTES)
@@ -294,15 +295,14 @@ class Moderation:
         if admin is None or target is None:
             return
         name, reason = target
-        length = _length_refused(reason, usage)
-        if length is not None:  # ('mute ann 5m': an hour's mute, its reason '5m')
-            session.send(length)
-            return
         minutes = MUTE_MINUTES
-        first, _, rest = reason.partition(" ")
-        told_minutes = number_word(first)
-        if told_minutes is not None or _looks_like_minutes(first):  # MINUTES, the reason
-            minutes, reason = told_minutes or 0, rest
+        told_length = length_told(reason)
+        if told_length is not None:  # MINUTES ('5 min' too: it was taken for the reason)
+            told_minutes, reason = _whole_minutes(told_length, usage), told_length.rest
+            if isinstance(told_minutes, ev.Error):
+                session.send(told_minutes)
+                return
+            minutes = told_minutes
             if not 1 <= minutes <= MUTE_MOST_MINUTES:
                 told = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
                 session.send(ev.error("bad-argument", told))
@@ -628,55 +628,13 @@ class Moderation:
         return held if held is not None and held.until > trio.current_time() else None
 
 
-# a word meant as MINUTES though no whole number in ASCII digits ('-1', '1e3', '2.5',
-# '١٢'): refused as MINUTES, not taken as the reason of a mute of the default hour
-_MINUTES_LIKE = re.compile(r"[-+]?\d[\d.,eE]*")
-
-
-def _looks_like_minutes(word: str) -> bool:
-    return _MINUTES_LIKE.fullmatch(word) is not None
-
-
-# a length with a unit ('5m', '2h', '1d', '30min', '1h30m', '10мин', '2ч'): where MINUTES
-# goes it was taken for the reason, of a ban or a mute of the default length
-_UNITS = (
-    "s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?"
-    "|с|сек|м|мин|минут[аы]?|ч|час|часа|часов|д|дн|день|дня|дней|сут|сутки|суток|нед|недел[ьия]"
-)
-_LENGTH = re.compile(rf"(?:\d+(?:[.,]\d+)?(?:{_UNITS}))+", re.IGNORECASE)
-_UNIT = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
-# a unit's word that is a preposition too: Russian 'с', 'with' ('mute ann 10 с матом': ten
-# minutes, the reason 'с матом'), a unit only as the line's last word ('mute ann 10 с')
-_PREPOSITIONS = frozenset({"с"})
-
-
-def _length_refused(reason: str, usage: str, name: str | None = None) -> ev.Error | None:
-    """The refusal of a length with a unit as the first word of ``reason``, the words
-    after NAME or ADDRESS (``usage``: the command's form), where MINUTES, a plain number,
-    goes, or of a number and a unit as two words; a name's ban (``name``) takes no
-    length, a plain number neither: it holds till 'unban'. None if it is no such
-    length."""
-    words = reason.split(maxsplit=2)
-    first = words[0] if words else ""
-    a_number = _looks_like_minutes(first) or number_word(first) is not None
-    if name is not None and a_number:  # ('ban ann 30 spam': a name's ban has none)
-        word = first
-    elif (
-        a_number
-        and len(words) > 1
-        and _UNIT.fullmatch(words[1])
-        and (len(words) == 2 or words[1].casefold() not in _PREPOSITIONS)
-    ):
-        word = f"{first} {words[1]}"  # ('mute ann 2 h': two minutes, its reason 'h')
-    elif _LENGTH.fullmatch(first):
-        word = first
-    else:
-        return None
-    if name is not None:
-        told = phrase(Msg.NAME_BAN_NO_MINUTES, usage=Usage(usage), word=word, name=name)
-    else:
-        told = phrase(Msg.MINUTES_PLAIN, usage=Usage(usage), word=word)
-    return ev.error("bad-argument", told)
+def _whole_minutes(told: Told, usage: str) -> int | ev.Error:
+    """The minutes a length told where MINUTES goes is, or the refusal of one that is
+    no whole number of them ('90s')."""
+    if told.minutes is not None:
+        return told.minutes
+    said = phrase(Msg.MINUTES_WHOLE, usage=Usage(usage), word=told.word)
+    return ev.error("bad-argument", said)
 
 
 def _logged(action: Action, admin: Session, target: str | None = None, **fields: Any) -> None:
