@@ -457,9 +457,10 @@ Table calls (Latin, Cyrillic or English; case does not matter):
 {_TALK_ANSWERS}
   bella (белла)                        declare trump K+Q before playing one of
                                        them
-  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
-                                       В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к):
-                                       10h, Js, Д♠, Кп
+  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A, or
+                                       В Д К Т (Cyrillic: Т is the ace; a
+                                       Latin T is the ten) + s h d c
+                                       (♠ ♥ ♦ ♣, п ч б к): 10h, Js, Д♠, Кп
   chetyre semerki (sevens)             show four sevens: redeal
 Ukrainian too: граю, пасую, пише, від туза, туз пік (docs/protocol.md §8.2).
 A call mistyped by a letter or two is answered "Did you mean ...?".
@@ -483,8 +484,10 @@ Tertz table calls (no bidding; Latin, Cyrillic or English):
                                        same class
 {_TALK_ANSWERS.replace("answer rost?", "answer ot chego?")}
   mariage (bella, марьяж)              declare trump K+Q, on your turn, once
-  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A (T=10,
-                                       В Д К Т) + s h d c (♠ ♥ ♦ ♣, п ч б к)
+  CARD or hod CARD                     play a card: 7 8 9 10 J Q K A, or
+                                       В Д К Т (Cyrillic: Т is the ace; a
+                                       Latin T is the ten) + s h d c
+                                       (♠ ♥ ♦ ♣, п ч б к)
 """
 VARIANT_CALLS_HELP = {"tertz": TERTZ_CALLS_HELP}  # a game of its own; others: CALLS_HELP
 # the engine's own calls that an option makes (docs/protocol.md §8.2), by that option:

@@ -416,12 +416,14 @@ def _look_alike(word: str, cyrillic_ace: bool) -> bool:
 def _play(text: str, legal: Sequence[Call], cyrillic_ace: bool) -> Call:
     """A card played: a T/Т that may be the ten or the ace is the one the legal calls
     allow; when both are legal it is asked about (AmbiguousRank); when neither is, it
-    is read as typed and the table says why that card cannot be played."""
+    is read as typed and the table says why that card cannot be played. A Cyrillic Т
+    is never the ten unasked: it is the ace (туз) to whoever writes Russian, who would
+    play a ten he did not mean, so with only the ten legal it is asked about too."""
     typed, rank, suit = _card_words(text)
     if _look_alike(typed, cyrillic_ace):
         allowed = {c.card for c in legal if c.name == C.PLAY}
         ten, ace = make(_TEN, suit), make(_ACE, suit)
-        if ten in allowed and ace in allowed:
+        if ten in allowed and (ace in allowed or typed == _CYRILLIC_TE):
             raise AmbiguousRank(typed.upper(), suit)
         if ten in allowed or ace in allowed:
             return C.play(ten if ten in allowed else ace)
@@ -590,7 +592,7 @@ def _ot(rest: list[str], text: str, legal: Sequence[Call], cyrillic_ace: bool) -
     rank = _RANK_GENITIVE.get(word, _RANK_WORDS.get(word))
     if _look_alike(word, cyrillic_ace):  # "ot T": the ten or the ace, as with a card
         ranks = {c.rank for c in legal if c.name == C.OT} & {_TEN, _ACE}
-        if len(ranks) == 2:
+        if len(ranks) == 2 or (ranks == {_TEN} and word == _CYRILLIC_TE):
             raise AmbiguousRank(word.upper(), None)
         rank = ranks.pop() if ranks else rank
     if rank is None:

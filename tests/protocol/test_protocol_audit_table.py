@@ -145,7 +145,8 @@ nothing or two are near; nothing played
       test_words_and_look_alike_letters_that_mean_one_card, test_every_rank_said_in_english,
       test_nothing_but_of_is_no_call; protocol/test_vocabulary_uk.py
 §8.1 the look-alike `T`/`Т`: one legal is played, both asked (`ambiguous-rank`), neither
-read as its alphabet says; `ot T`; the Russian style's `Т` always the ace
+read as its alphabet says; a Cyrillic `Т` never the ten unasked; `ot T`; the Russian
+style's `Т` always the ace
     → protocol/test_vocabulary.py test_a_look_alike_t_* ,
       test_the_russian_ace_as_the_russian_style_shows_it_is_no_question;
       server/test_human_columns.py test_a_look_alike_t_is_asked_about_at_a_real_table;

@@ -115,8 +115,21 @@ def test_a_look_alike_t_is_asked_about_when_both_cards_are_legal(typed: str) -> 
 
 @pytest.mark.parametrize("typed", ["T♠", "Т♠"])
 def test_a_look_alike_t_plays_the_one_card_the_hand_allows(typed: str) -> None:
-    assert parse_call(typed, [TEN_S, TEN_H]).token() == "10s"
+    if typed.isascii():  # (a Cyrillic Т is never the ten unasked: below)
+        assert parse_call(typed, [TEN_S, TEN_H]).token() == "10s"
     assert parse_call(typed, [ACE_S, TEN_H]).token() == "As"
+
+
+@pytest.mark.parametrize("typed", ["Т♠", "Тп", "Т пик", "ход Т ♠", "тs"])
+def test_a_cyrillic_t_is_never_read_as_the_ten_unasked(typed: str) -> None:
+    # failed before: with only the ten legal, 'Т♠' played it: a Cyrillic Т is туз (the
+    # ace) to whoever writes Russian, and he played a ten he did not mean, told nothing
+    with pytest.raises(AmbiguousRank) as asked:
+        parse_call(typed, [TEN_S, TEN_H])
+    assert (asked.value.typed, asked.value.suit) == ("Т", 0)
+    with pytest.raises(AmbiguousRank):
+        parse_call("от Т", [Call("ot", rank=3)])
+    assert parse_call("T♠", [TEN_S, TEN_H]).token() == "10s"  # a Latin T is the ten
 
 
 def test_a_look_alike_t_is_read_as_typed_when_neither_card_is_legal() -> None:
@@ -178,7 +191,7 @@ def test_a_look_alike_t_in_an_answer_to_rost() -> None:
     with pytest.raises(AmbiguousRank) as asked:
         parse_call("от Т", both)
     assert asked.value.suit is None
-    assert parse_call("от Т", [Call("ot", rank=3)]).token() == "ot-10"
+    assert parse_call("ot T", [Call("ot", rank=3)]).token() == "ot-10"
     assert parse_call("ot T", [Call("ot", rank=7, trump=True)]).token() == "ot-A-kozyrnogo"
     assert parse_call("от туза", both).token() == "ot-A"
 
