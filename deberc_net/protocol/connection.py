@@ -27,6 +27,10 @@ from .render import HUMAN, HandOrder, render
 from .render_ru import render_ru
 
 MAX_ANSWER_CREDIT = 4  # requests to act a client may answer without counting as a flood
+# before login the limit is login_timeout_s of silence (a person reading 'help', or
+# typing his name a key at a time, is not cut off), and this many times it after the
+# connection opened, whatever it sends: a trickle of bytes holds no socket for good
+LOGIN_MOST = 8
 # bytes the framing drops (telnet commands and negotiation, NULs) that count as one line
 # toward the flood limit (docs/protocol.md §2.2): they make no line, and would otherwise
 # be free however many came; a telnet's negotiation is a few dozen bytes
@@ -179,11 +183,12 @@ class Connection:
     _taken: int = attrs.field(init=False, default=0)
     _last_input: float = attrs.field(init=False)
     _partial_since: float | None = attrs.field(init=False, default=None)
+    _heard_at: float = attrs.field(init=False)  # its last bytes before login
 
     def __attrs_post_init__(self) -> None:
         self._decoder = LineDecoder(max_line=self.limits.max_line)
         self._flood = Bucket(self.limits.flood_lines_per_s, self.limits.flood_burst)
-        self._last_input = self.connected_at
+        self._last_input = self._heard_at = self.connected_at
         self.closed = self.state is State.CLOSED
 
     # ------------------------------------------------------------- states
@@ -221,6 +226,8 @@ class Connection:
     # ------------------------------------------------------------- input
     def receive_data(self, data: bytes | bytearray, now: float) -> None:
         """Bytes from the client (b"" is not an end: the caller closes)."""
+        if self.state is _AWAITING_LOGIN:
+            self._heard_at = now
         if self._taken:
             del self._pending[: self._taken]
             self._taken = 0
@@ -260,6 +267,8 @@ class Connection:
                     self._last_input = now
                     self.answer_credit -= 1
                     return command
+                if self.state is _AWAITING_LOGIN:  # (heard, as receive_data hears it)
+                    self._heard_at = now
                 if self._taken:
                     del self._pending[: self._taken]
                     self._taken = 0
@@ -313,7 +322,9 @@ class Connection:
     def deadline(self) -> tuple[float, TimeoutCode]:
         """When silence ends this connection, and why."""
         if self.state is _AWAITING_LOGIN:
-            at, code = self.connected_at + self.limits.login_timeout_s, _LOGIN_TIMEOUT
+            login_s = self.limits.login_timeout_s
+            at = min(self._heard_at + login_s, self.connected_at + LOGIN_MOST * login_s)
+            code = _LOGIN_TIMEOUT
         else:
             at, code = self._last_input + self.limits.idle_timeout_s, _IDLE_TIMEOUT
         if self._partial_since is not None:

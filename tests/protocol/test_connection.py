@@ -221,12 +221,32 @@ def test_silence_deadlines_follow_the_state_and_the_last_line() -> None:
     connection.logged_in()
     inputs(connection, b"ping\n", now=110.0)
     assert connection.deadline() == (1010.0, TimeoutCode.IDLE)
+
     inputs(connection, b"\n", now=500.0)  # an empty line is no sign of life
     assert connection.deadline() == (1010.0, TimeoutCode.IDLE)
     inputs(connection, b"half a li", now=600.0)
     assert connection.deadline() == (630.0, TimeoutCode.LINE)
     inputs(connection, b"ne\n", now=601.0)
     assert connection.deadline() == (1501.0, TimeoutCode.IDLE)
+
+
+def test_the_login_limit_counts_from_the_last_bytes_heard_up_to_eight_times_it() -> None:
+    # failed before: a person typing his name a key at a time (telnet's character
+    # mode), or reading 'help' first, was cut off 15 s after he connected
+    limits = Limits(login_timeout_s=15, idle_timeout_s=900, partial_line_s=30)
+    connection = Connection(100.0, limits)
+    inputs(connection, b"help\n", now=110.0)
+    assert connection.deadline() == (125.0, TimeoutCode.LOGIN)
+    inputs(connection, b"log", now=124.0)  # half a line, a key at a time
+    inputs(connection, b"in mi", now=138.0)
+    assert connection.deadline() == (153.0, TimeoutCode.LOGIN)
+    assert connection.timed_out(152.9) is None
+    assert inputs(connection, b"sha\r\n", now=152.0) == [Command("login", ("misha",), "misha")]
+    # a trickle holds it 8 x 15 s after it opened at most: then the login's limit
+    for now in range(160, 220, 10):
+        inputs(connection, b"\n", now=float(now))
+    assert connection.deadline() == (220.0, TimeoutCode.LOGIN)
+    assert connection.timed_out(220.0) is not None
 
 
 def test_events_become_bytes_in_the_chosen_style_and_nothing_once_closed() -> None:

@@ -534,10 +534,38 @@ async def test_a_connection_that_does_not_log_in_is_closed_even_if_it_trickles(
                 await lurker.send("")
 
         nursery.start_soon(trickle)
-        await lurker.expect("error", code="login-timeout", timeout=60)
+        await lurker.expect("error", code="login-timeout", timeout=600)
         await lurker.wait_closed(timeout=60)
         nursery.cancel_scope.cancel()
-    assert 15 <= trio.current_time() - began < 20
+    # each newline is heard (15 s of silence closes it), but 8 x 15 s is the most
+    assert 120 <= trio.current_time() - began < 125
+
+
+async def test_a_login_typed_slowly_a_key_at_a_time_is_not_cut_off(
+    start_server: StartServer,
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
+) -> None:
+    # failed before: telnet in character mode sends each key as it is typed; a person
+    # who read the banner, typed 'help', then his name slowly was cut off 15 s after
+    # he connected, half his line typed
+    port = await start_server(login_timeout_ms=15_000)
+    person = await connect.raw(port, "misha")
+    began = trio.current_time()
+    await trio.sleep(10)
+    await person.send("help")
+    await person.read_until(lambda x: "login" in x)
+    for part in (b"log", b"in mi", b"sha\r\n"):
+        await trio.sleep(12)
+        await person.send_raw(part)
+    await person.read_until(lambda x: x.startswith("Hello, misha"), timeout=30)
+    assert trio.current_time() - began > 40
+    silent = await connect.raw(port, "silent")  # silence still closes it at 15 s
+    began = trio.current_time()
+    await silent.read_until(lambda x: "login-timeout" in x, timeout=60)
+    await silent.wait_closed(timeout=60)
+    assert 15 <= trio.current_time() - began < 16
 
 
 async def test_an_idle_connection_is_closed_and_ping_keeps_one_open(

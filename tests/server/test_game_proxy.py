@@ -247,8 +247,7 @@ async def test_the_login_time_counts_from_the_connection_not_from_its_header(
     await stream.send_all(header("203.0.113.7")[20:])
     client = await LineClient.over(stream, "slow")
     connect.clients.append(client)
-    await client.send("style machine")
-    assert (await client.expect("error", timeout=60))["code"] == "login-timeout"
+    await client.read_until(lambda x: "login-timeout" in x, timeout=60)
     assert 10 <= trio.current_time() - start < 11
 
 
