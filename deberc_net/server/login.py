@@ -86,6 +86,10 @@ def _log_login_failed(**fields: Any) -> None:
     log.warning("login_failed", **fields)
 
 
+def _log_password_asked(**fields: Any) -> None:
+    log.info("password_asked", **fields)
+
+
 @attrs.define(eq=False)
 class Login:
     lobby: Lobby
@@ -100,6 +104,12 @@ class Login:
     # summarized (refused)
     failures: Summaries = attrs.Factory(
         lambda self: Summaries(_log_login_failed, self.lobby.spawner), takes_self=True
+    )
+    # a registered name's logins without a password, its password asked for: no failed
+    # login (nothing was tried; a person types his name first, a ladder checks that its
+    # admin is registered there), but they may come in floods too
+    asked: Summaries = attrs.Factory(
+        lambda self: Summaries(_log_password_asked, self.lobby.spawner), takes_self=True
     )
     # the sessions logging in now, by the name key they ask for, from their ban check
     # to their welcome: a ban made meanwhile closes them too (moderation.py), as the
@@ -181,9 +191,10 @@ class Login:
             guest = False  # this process vouches for it (a ladder's admin): nothing hashed
         # a name this process vouches for takes no other login (it has no account)
         elif (vouched := self.lobby.accounts.vouches_for(name)) or arrival.registered:
-            if password is None:
-                error = ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name))
-                self.refused(session, name, error, "no-password")
+            if password is None:  # its password asked for: no failed login
+                session.send(ev.error("bad-password", phrase(Msg.NEED_PASSWORD, name=name)))
+                fields = {"name": name, "peer": session.peer, "conn": session.id}
+                self.asked.note("no-password", session.address, **fields)
                 return
             if vouched:
                 self.refused(session, name, ev.error("bad-password", phrase(Msg.WRONG_PASSWORD)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import pytest
+import structlog
 import trio
 
 from deberc_net.ladder.admin import ADMIN, AdminClient
@@ -47,8 +48,14 @@ async def test_a_registered_admin_logs_in_after_the_probe(
 ) -> None:
     port = await start_server(admins=[ADMIN])
     await register(ADMIN, "adminspw1")
-    with trio.fail_after(10):
+    with trio.fail_after(10), structlog.testing.capture_logs() as logs:
         admin = await AdminClient.connect("127.0.0.1", port, "adminspw1")
         await admin.send("reserve 2 moscow seats=a1,b1 deals=1 watch=ends")
         assert (await admin.next()).get_str("cmd") == "reserve"
         await admin.aclose()
+    # the probe (its login without the password) is its password asked for, no failed
+    # login: the server's log said 'login_failed reason=no-password' each run before
+    events = [(line["event"], line["log_level"]) for line in logs if "login" in line["event"]]
+    assert ("login_failed", "warning") not in events, events
+    assert [line["name"] for line in logs if line["event"] == "password_asked"] == [ADMIN]
+    assert [line["name"] for line in logs if line["event"] == "login"] == [ADMIN]

@@ -1364,6 +1364,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "login": "name guest conn peer",
         "password_changed": "name conn peer",
         "login_failed": "name conn peer reason command",
+        "password_asked": "name conn peer reason",
         "disconnect": "reason peer",
         "timeout": "code",
         "outbox_full": "limit",
@@ -1444,6 +1445,8 @@ PASSED_ON: dict[str, frozenset[str]] = {
     "drain": frozenset({"signal", "admin"}),
     # → server/test_password_change.py (command=password)
     "login_failed": frozenset({"command"}),
+    # → server/test_logs_ops.py test_free_refusals_are_logged_once_then_counted
+    "password_asked": frozenset({"name", "conn", "peer", "reason"}),
     # → server/test_security_doc_audit.py (reason, minutes, text), test_moderation.py
     "moderation": frozenset({"reason", "minutes", "text"}),
     # → store/test_upgrade.py
