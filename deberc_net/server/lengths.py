@@ -32,7 +32,9 @@ _UNIT_SECONDS = {
 }
 # the longest first: 'сут' is a day, not 'с' (a second) and 'ут'
 _UNITS = "|".join(sorted(_UNIT_SECONDS, key=len, reverse=True))
-_NUMBER = r"[0-9]+(?:[.,][0-9]+)?"  # ASCII digits, as every number a command takes
+# ASCII digits, as every number a command takes (a line's 1024 bytes keep them far
+# below the 4300 digits int() and Fraction() refuse)
+_NUMBER = r"[0-9]+(?:[.,][0-9]+)?"
 _PIECE = re.compile(rf"({_NUMBER})({_UNITS})", re.IGNORECASE)
 _LENGTH = re.compile(rf"(?:{_NUMBER}(?:{_UNITS}))+", re.IGNORECASE)
 _UNIT = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)

@@ -401,6 +401,7 @@ async def test_a_length_with_a_unit_where_minutes_go_is_read_as_its_minutes(
         ),
         ("mute ann 2w", f"{usage}: MINUTES from 1 to 10080"),  # a week at most
         ("mute ann 0m", f"{usage}: MINUTES from 1 to 10080"),
+        ("mute ann 99999999999h", f"{usage}: MINUTES from 1 to 10080"),
         (
             "ban ann 30 spam",  # a name's ban has no length
             "ban NAME [REASON]: 30 looks like a length, but a name's ban has none: it holds"
