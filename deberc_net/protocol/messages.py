@@ -507,6 +507,7 @@ class Msg(StrEnum):
     FINGER_ADDRESS = "finger-address"
     ADDRESS_BAN_NOT_ADDRESS = "address-ban-not-address"
     ADDRESS_BAN_NAME_MEANT = "address-ban-name-meant"
+    NAME_STUCK_MEANT = "name-stuck-meant"
     ADDRESS_BAN_HOST_BITS = "address-ban-host-bits"
     ADDRESS_BAN_TOO_WIDE = "address-ban-too-wide"
     ADDRESS_BAN_MINUTES = "address-ban-minutes"
@@ -2311,6 +2312,12 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.ADDRESS_BAN_NAME_MEANT: (
         "{usage}: {word} is neither an IPv4 or IPv6 address nor a network: did you mean '{meant}'?",
         "{usage}: {word} — не адрес IPv4 или IPv6 и не сеть: может быть, «{meant}»?",
+    ),
+    # a name with punctuation typed onto it that no address's sign marks ('ban ann, spam',
+    # 'mute ann! 10'): nothing done, the name meant suggested as for 'ban ann: spam'
+    Msg.NAME_STUCK_MEANT: (
+        "{word} is no name (a name is 2-20 letters, digits, '_' or '-'): did you mean '{meant}'?",
+        "{word} — не имя (имя — от 2 до 20 букв, цифр, знаков «_» или «-»): может быть, «{meant}»?",
     ),
     Msg.ADDRESS_BAN_HOST_BITS: (
         "{usage}: {word} has host bits set: the network is {network}",

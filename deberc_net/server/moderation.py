@@ -33,6 +33,7 @@ import trio
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import COMMANDS, Command
 from deberc_net.protocol.messages import Msg, Phrase, Usage, phrase, why
+from deberc_net.protocol.said_back import said_back
 
 from . import accounts
 from .accounts import name_key
@@ -44,6 +45,7 @@ from .banned_addresses import (
     holders,
     inside,
     listing_order,
+    meant_name,
 )
 from .banned_addresses import listed as listed_network
 from .chat import refused_text
@@ -566,7 +568,17 @@ class Moderation:
             return None
         name = unicodedata.normalize("NFC", words[0])
         if not accounts.valid_name(name):
-            session.send(ev.error("bad-argument", phrase(Msg.LOGIN_NAME)))
+            # a comma or '!' typed onto the name ('ban ann, spam'): the name suggested,
+            # as 'ban ann: spam' has it (an address's signs send that one elsewhere)
+            meant = meant_name(name)
+            said = (
+                phrase(Msg.LOGIN_NAME)
+                if meant is None
+                else phrase(
+                    Msg.NAME_STUCK_MEANT, word=said_back(name), meant=f"{item.name} {meant}"
+                )
+            )
+            session.send(ev.error("bad-argument", said))
             return None
         if not admins_too and name_key(name) in self.lobby.accounts.admins:
             session.send(ev.error("not-allowed", phrase(Msg.NOT_ON_ADMINS, name=name)))

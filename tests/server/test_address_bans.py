@@ -520,6 +520,7 @@ async def test_a_name_typed_with_punctuation_is_refused_suggesting_the_name(
     ann = await connect.machine(port, "ann", source="127.0.0.2")
     usage, unusage = "ban ADDRESS|NETWORK [MINUTES] [REASON]", "unban ADDRESS|NETWORK"
     nowhere = "is neither an IPv4 or IPv6 address nor a network"
+    not_a_name = "is no name (a name is 2-20 letters, digits, '_' or '-')"
     for line, text in (
         ("ban ann: spam", f"{usage}: ann: {nowhere}: did you mean 'ban ann'?"),
         ("ban bad. spam", f"{usage}: bad. {nowhere}: did you mean 'ban bad'?"),
@@ -529,8 +530,17 @@ async def test_a_name_typed_with_punctuation_is_refused_suggesting_the_name(
         ("ban 12: spam", f"{usage}: 12: {nowhere}"),
         ("ban bad::cafe:g", f"{usage}: bad::cafe:g {nowhere}"),
         ("ban a.nn spam", f"{usage}: a.nn {nowhere}"),  # (no name has a '.' inside)
+        # a comma or '!' (no address's sign: a name's command reads it): the name too
+        # (a read-back, s50: the bare name rule before)
+        ("ban ann, spam", f"ann, {not_a_name}: did you mean 'ban ann'?"),
+        ("ban ann! spam", f"ann! {not_a_name}: did you mean 'ban ann'?"),
+        ("unban ann,", f"ann, {not_a_name}: did you mean 'unban ann'?"),
+        ("mute ann, 10", f"ann, {not_a_name}: did you mean 'mute ann'?"),
+        ("ban a,nn spam", "a name is 2-20 letters, digits, '_' or '-'"),  # none stuck on
     ):
         assert (await _error(boss, line))["text"] == text, line
+    await boss.send("mutes")
+    assert await boss.expect("mutes") == {"count": "0"}
     head, listed = await _bans(boss)
     assert (head, listed) == ({"count": "0", "addresses": "0"}, [])  # nothing changed
     await ann.send("ping")
