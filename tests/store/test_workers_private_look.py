@@ -177,6 +177,19 @@ async def test_the_webs_look_at_a_ladders_board_is_a_missing_numbers(
     assert took == [missing, missing], took
 
 
+async def _refused_after_the_look(
+    workers: SharedWorkers, worker: int, name: str, line: str, opened: list[LineClient]
+) -> str:
+    """``name``, a stranger at ``worker``, sends ``line`` naming a table: its refusal,
+    which comes after the look, not at once (before: at once for the hidden table)."""
+    asker = await workers.connect(worker, name)
+    opened.append(asker)
+    await asker.send(line)
+    assert await asker.drain(0.1) == [], line
+    await asker.expect("error", code="unknown-table")
+    return asker.lines[asker.pos - 1]
+
+
 @pytest.mark.timeout(100)
 async def test_on_a_cluster_a_stranger_is_answered_after_the_look_byte_for_byte(
     shared_workers: SharedWorkers,
@@ -190,18 +203,29 @@ async def test_on_a_cluster_a_stranger_is_answered_after_the_look_byte_for_byte(
             await lea.send("new 2 private")
             table = int((await lea.expect("ok", cmd="sit"))["table"])
             drawn = table + 1  # (drawn by lea's worker, in its block: no table has it)
-            for worker, name in ((0, "eve"), (1, "evan")):  # the table's worker, the other
+            asked = [
+                (worker, command, number)
+                for worker in (0, 1)  # the table's worker, the other
+                for command in ("sit", "observe", "rules")
+                for number in (table, drawn)
+            ]
+            for worker, name in ((0, "eve"), (1, "evan")):
                 eve = await workers.connect(worker, name)
                 opened.append(eve)
                 await until_listed(eve, "who", "leah")
-                for command in ("sit", "observe", "rules"):
-                    said = []
-                    for number in (table, drawn):
-                        await eve.send(f"{command} {number}")
-                        # looked for, as a number no table has (before: at once)
-                        assert await eve.drain(0.1) == [], (command, number)
-                        await eve.expect("error", code="unknown-table")
-                        said.append(eve.lines[eve.pos - 1].replace(str(number), "T"))
-                    assert said[0] == said[1], said
+            # each line of a stranger of its own, all at once: a look is LOOK_S of real
+            # time, and one stranger's twelve one after another were most of the test
+            said: dict[tuple[int, str, int], str] = {}
+
+            async def ask(n: int, worker: int, command: str, number: int) -> None:
+                line = f"{command} {number}"
+                refused = await _refused_after_the_look(workers, worker, f"eve{n}", line, opened)
+                said[worker, command, number] = refused.replace(str(number), "T")
+
+            async with trio.open_nursery() as nursery:
+                for n, (worker, command, number) in enumerate(asked):
+                    nursery.start_soon(ask, n, worker, command, number)
+            for worker, command, _ in asked:
+                assert said[worker, command, table] == said[worker, command, drawn], said
         finally:
             await close_all(opened)
