@@ -13,7 +13,9 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-# a stand-in worker: 'ready' after DELAY seconds; SIGUSR1 (its drain, nothing to play)
+# a stand-in worker: 'ready' after DELAY seconds and, if AFTER is a pid, once that
+# process has ended and been reaped (by the parent: it logs the end as it reaps it, so
+# before it hears this one's 'ready'); SIGUSR1 (its drain, nothing to play)
 # ends it at once with status 0, as it ends a worker with no match running. It reads
 # its standard input, which ends with its parent (a parent killed, the test's time out,
 # leaves none running), a read at a time as a worker does: the parent writes its drain
@@ -26,12 +28,15 @@ _WORKER = """
 import os, select, signal, sys, time
 signal.signal(signal.SIGUSR1, lambda *_: sys.exit(0))
 time.sleep({delay})
+while {after} and os.path.exists("/proc/{after}"):  # (that worker ended and reaped)
+    time.sleep(0.01)
 print("ready", flush=True)
 while not select.select([0], [], [], 0.1)[0] or os.read(0, 4096):
     pass
 """
 
-# the parent of serve --workers, its workers the stand-ins above (readied after DELAYS);
+# the parent of serve --workers, its workers the stand-ins above (readied after DELAYS,
+# and worker I once worker AFTER[I] has ended);
 # SIGNAL_AT: how it gets its SIGUSR1 ('ready:N' as it hears worker N is ready, 'check':
 # as it checks its settings, before its own signal handlers are set)
 _PARENT = """
@@ -41,13 +46,17 @@ from deberc_net.server.cluster import launch
 
 WORKER = {worker!r}
 DELAYS = {delays!r}
+AFTER = {after!r}
 SIGNAL_AT = {signal_at!r}
+PIDS = {{}}
 
 def start(settings, index, count, parent="", rules=None, parents_own=(), spawned=None):
-    code = WORKER.format(delay=DELAYS[index])
+    after = PIDS[AFTER[index]] if index in AFTER else 0
+    code = WORKER.format(delay=DELAYS[index], after=after)
     process = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stdin=subprocess.PIPE
     )
+    PIDS[index] = process.pid
     return launch.Worker(index, process)
 
 def check(config, count, **given):
@@ -70,9 +79,13 @@ sys.exit(cli.main(["serve", "--workers", str(len(DELAYS)), "--port", "0", "--htt
 """
 
 
-def _parent(delays: list[float], signal_at: str) -> tuple[int, list[dict[str, Any]]]:
+def _parent(
+    delays: list[float], signal_at: str, after: dict[int, int] | None = None
+) -> tuple[int, list[dict[str, Any]]]:
     """Run the stand-in parent to its end: its exit status and its log's lines."""
-    code = textwrap.dedent(_PARENT).format(worker=_WORKER, delays=delays, signal_at=signal_at)
+    code = textwrap.dedent(_PARENT).format(
+        worker=_WORKER, delays=delays, after=after or {}, signal_at=signal_at
+    )
     done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -87,8 +100,9 @@ def _parent(delays: list[float], signal_at: str) -> tuple[int, list[dict[str, An
 
 def test_a_worker_drained_while_another_still_starts_did_not_fail_to_start() -> None:
     # worker 0 serves at once and gets the drain; with nothing to play it stops at once,
-    # while worker 1 still starts: that stop is its drain's end, not a failed start
-    status, lines = _parent([0, 2], "ready:0")
+    # while worker 1 still starts (ready once worker 0 has ended: not after a fixed 2 s,
+    # a wait that was most of the test): that stop is its drain's end, not a failed start
+    status, lines = _parent([0, 0], "ready:0", after={1: 0})
     events = [line["event"] for line in lines]
     assert "worker_failed_to_start" not in events, lines
     assert status == 0
