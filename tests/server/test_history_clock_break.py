@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 import trio
+import trio.testing
 
 from clients.play.replies import history_text
 from deberc_net.protocol.lang import Lang
@@ -63,8 +64,12 @@ async def _answer(client: LineClient, command: str) -> list[str]:
 
 @pytest.mark.timeout(60)
 async def test_history_and_state_mark_a_break_the_clock_made(
-    start_server: Callable[..., Awaitable[int]], connect: Connector
+    start_server: Callable[..., Awaitable[int]],
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
+    # on virtual time: the clock's 2 s for the break was most of the test, waited for real
     port = await start_server(bot_clock_ms=2000)
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")

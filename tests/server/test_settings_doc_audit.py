@@ -1039,8 +1039,13 @@ async def test_empty_table_0_closes_a_deserted_waiting_table_at_once(
 
 @pytest.mark.timeout(30)
 async def test_the_fields_of_a_password_change_a_flood_and_a_timeout(
-    start_server: StartServer, connect: Connector, register: Register
+    start_server: StartServer,
+    connect: Connector,
+    register: Register,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
+    # (virtual time: the login timeout's second passes at once)
     port = await start_server(flood_burst=3.0, flood_lines_per_s=0.1, login_timeout_ms=1000)
     await register("anna", "right-one")
     with structlog.testing.capture_logs() as logs:
