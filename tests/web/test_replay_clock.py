@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
 
 from deberc_net.game.cards import parse_card
 from deberc_net.protocol.lang import ru_card
@@ -63,7 +64,8 @@ async def _play(client: LineClient, silent: dict[str, bool]) -> None:
 async def _seated(
     start_web: Callable[..., Any], connect: Connector, new: str
 ) -> tuple[Any, LineClient, LineClient]:
-    """A web server whose clock answers in 0.3 s, ann and bob seated at her ``new``."""
+    """A web server whose clock answers in 0.3 s (of the tests' virtual time), ann and
+    bob seated at her ``new``."""
     web = await start_web(bot_clock_ms=300)
     ann = await connect.machine(web.port, "ann")
     bob = await connect.machine(web.port, "bob")
@@ -76,7 +78,10 @@ async def _seated(
 
 @pytest.mark.timeout(60)
 async def test_the_replay_marks_the_calls_the_clock_made(
-    start_web: Callable[..., Any], connect: Connector
+    start_web: Callable[..., Any],
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     web, ann, bob = await _seated(start_web, connect, "new 2")
     silent = {"bidding": False, "play": False}
@@ -132,7 +137,10 @@ async def _until_broken_by_the_clock(client: LineClient) -> None:
 
 @pytest.mark.timeout(60)
 async def test_the_replay_marks_a_tertz_break_the_clock_made(
-    start_web: Callable[..., Any], connect: Connector
+    start_web: Callable[..., Any],
+    connect: Connector,
+    virtual_clock: trio.testing.MockClock,
+    jump_when_idle: None,
 ) -> None:
     # the talk's entry was marked, the trick's 'bob breaks the deck: lomayu 1' not
     # (a tryout, s49): it read as the player's own break
