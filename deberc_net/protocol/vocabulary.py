@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from deberc_net.game import calls as C
 from deberc_net.game.calls import Call
@@ -413,17 +413,30 @@ def _look_alike(word: str, cyrillic_ace: bool) -> bool:
     return word in _LOOK_ALIKE and not (cyrillic_ace and word == _CYRILLIC_TE)
 
 
+def _other_alone(typed: str, legal_ranks: Set[int | None], cyrillic_ace: bool) -> bool:
+    """Whether the one of the ten and the ace legal is not the rank ``typed`` (a T or Т)
+    means in its own alphabet: a Cyrillic Т is туз, the ace, to whoever writes Russian;
+    a Latin T the ten (``Th`` = ``10h``), except in the Russian human style, whose aces
+    are written Т and whose players type a Latin T for one. Played, it would be a card
+    the player did not name: a slip of his reading of his hand, not to be undone."""
+    if len(legal_ranks) != 1:
+        return False
+    own = _ACE if typed == _CYRILLIC_TE else None if cyrillic_ace else _TEN
+    return own is not None and own not in legal_ranks
+
+
 def _play(text: str, legal: Sequence[Call], cyrillic_ace: bool) -> Call:
     """A card played: a T/Т that may be the ten or the ace is the one the legal calls
     allow; when both are legal it is asked about (AmbiguousRank); when neither is, it
-    is read as typed and the table says why that card cannot be played. A Cyrillic Т
-    is never the ten unasked: it is the ace (туз) to whoever writes Russian, who would
-    play a ten he did not mean, so with only the ten legal it is asked about too."""
+    is read as typed and the table says why that card cannot be played. A letter is
+    never its other alphabet's rank unasked (``_other_alone``): with only that one
+    legal it is asked about too."""
     typed, rank, suit = _card_words(text)
     if _look_alike(typed, cyrillic_ace):
         allowed = {c.card for c in legal if c.name == C.PLAY}
         ten, ace = make(_TEN, suit), make(_ACE, suit)
-        if ten in allowed and (ace in allowed or typed == _CYRILLIC_TE):
+        legal_ranks = {r for r, card in ((_TEN, ten), (_ACE, ace)) if card in allowed}
+        if len(legal_ranks) == 2 or _other_alone(typed, legal_ranks, cyrillic_ace):
             raise AmbiguousRank(typed.upper(), suit)
         if ten in allowed or ace in allowed:
             return C.play(ten if ten in allowed else ace)
@@ -592,7 +605,7 @@ def _ot(rest: list[str], text: str, legal: Sequence[Call], cyrillic_ace: bool) -
     rank = _RANK_GENITIVE.get(word, _RANK_WORDS.get(word))
     if _look_alike(word, cyrillic_ace):  # "ot T": the ten or the ace, as with a card
         ranks = {c.rank for c in legal if c.name == C.OT} & {_TEN, _ACE}
-        if len(ranks) == 2 or (ranks == {_TEN} and word == _CYRILLIC_TE):
+        if len(ranks) == 2 or _other_alone(word, ranks, cyrillic_ace):
             raise AmbiguousRank(word.upper(), None)
         rank = ranks.pop() if ranks else rank
     if rank is None:

@@ -144,10 +144,12 @@ nothing or two are near; nothing played
       protocol/test_vocabulary.py test_spellings,
       test_words_and_look_alike_letters_that_mean_one_card, test_every_rank_said_in_english,
       test_nothing_but_of_is_no_call; protocol/test_vocabulary_uk.py
-§8.1 the look-alike `T`/`Т`: one legal is played, both asked (`ambiguous-rank`), neither
-read as its alphabet says; a Cyrillic `Т` never the ten unasked; `ot T`; the Russian
-style's `Т` always the ace
+§8.1 the look-alike `T`/`Т`: the one legal it means is played, both asked
+(`ambiguous-rank`), neither read as its alphabet says; a Cyrillic `Т` never the ten
+unasked, a Latin `T` never the ace; `ot T`; the Russian style's `Т` always the ace
     → protocol/test_vocabulary.py test_a_look_alike_t_* ,
+      test_a_cyrillic_t_is_never_read_as_the_ten_unasked,
+      test_a_latin_t_is_never_read_as_the_ace_unasked,
       test_the_russian_ace_as_the_russian_style_shows_it_is_no_question;
       server/test_human_columns.py test_a_look_alike_t_is_asked_about_at_a_real_table;
       protocol/test_hints.py

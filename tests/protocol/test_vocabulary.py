@@ -113,11 +113,23 @@ def test_a_look_alike_t_is_asked_about_when_both_cards_are_legal(typed: str) -> 
     assert asked.value.typed.lower() in ("t", "т")
 
 
-@pytest.mark.parametrize("typed", ["T♠", "Т♠"])
-def test_a_look_alike_t_plays_the_one_card_the_hand_allows(typed: str) -> None:
-    if typed.isascii():  # (a Cyrillic Т is never the ten unasked: below)
-        assert parse_call(typed, [TEN_S, TEN_H]).token() == "10s"
-    assert parse_call(typed, [ACE_S, TEN_H]).token() == "As"
+def test_a_look_alike_t_plays_the_one_card_the_hand_allows_that_it_means() -> None:
+    assert parse_call("T♠", [TEN_S, TEN_H]).token() == "10s"  # a Latin T: the ten
+    assert parse_call("Т♠", [ACE_S, TEN_H]).token() == "As"  # a Cyrillic Т: туз
+
+
+@pytest.mark.parametrize("typed", ["T♠", "Ts", "T s", "hod T♠"])
+def test_a_latin_t_is_never_read_as_the_ace_unasked(typed: str) -> None:
+    # failed before: with only the ace legal, 'T♠' (a ten, as 'Th' = '10h') played the
+    # ace: a player who misread his hand had a card played he did not name
+    with pytest.raises(AmbiguousRank) as asked:
+        parse_call(typed, [ACE_S, TEN_H])
+    assert (asked.value.typed, asked.value.suit) == ("T", 0)
+    with pytest.raises(AmbiguousRank):
+        parse_call("ot T", [Call("ot", rank=7)])
+    # the Russian human style, which writes its aces Т: a Latin T typed for one is read
+    # by the hand, as before
+    assert parse_call(typed, [ACE_S, TEN_H], cyrillic_ace=True).token() == "As"
 
 
 @pytest.mark.parametrize("typed", ["Т♠", "Тп", "Т пик", "ход Т ♠", "тs"])
@@ -192,7 +204,9 @@ def test_a_look_alike_t_in_an_answer_to_rost() -> None:
         parse_call("от Т", both)
     assert asked.value.suit is None
     assert parse_call("ot T", [Call("ot", rank=3)]).token() == "ot-10"
-    assert parse_call("ot T", [Call("ot", rank=7, trump=True)]).token() == "ot-A-kozyrnogo"
+    assert parse_call("от Т", [Call("ot", rank=7, trump=True)]).token() == "ot-A-kozyrnogo"
+    with pytest.raises(AmbiguousRank):  # a Latin T is the ten: not the ace unasked
+        parse_call("ot T", [Call("ot", rank=7, trump=True)])
     assert parse_call("от туза", both).token() == "ot-A"
 
 
