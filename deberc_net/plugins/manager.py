@@ -1072,16 +1072,9 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
         )
     words: dict[str, str] = {}
     for call, said in aliases.items():
-        if (
-            not isinstance(call, str)
-            or isinstance(said, str)
-            or not all(isinstance(w, str) and w.strip() for w in said)
-        ):
-            raise PluginError(
-                dist,
-                rule,
-                f"deberc_call_aliases: {call!r}: {said!r} is not a call name with a list of words",
-            )
+        problem = _aliases_problem(call, said)
+        if problem is not None:
+            raise PluginError(dist, rule, f"deberc_call_aliases: {problem}")
         if not _TOKEN.fullmatch(call):
             raise PluginError(
                 dist,
@@ -1102,6 +1095,25 @@ def _spoken(dist: str, rule: str, aliases: object) -> dict[str, str]:
             words[spoken] = call
         _refuse_command_word(dist, rule, spoken_call(call), call)
     return words
+
+
+def _aliases_problem(call: object, said: object) -> str | None:
+    """What is wrong with one entry of deberc_call_aliases, each case in its own words:
+    a bare word ({'kontra': 'контра'}) was told "'контра' is not a call name with a list
+    of words", and a value of None or a number stopped serve with a traceback (a
+    tryout, s50)."""
+    if not isinstance(call, str):
+        return f"the call name {call!r} is {_a(type(call).__name__)}, not a str"
+    if isinstance(said, str):
+        return f"{call!r} is given the bare word {said!r}, not a list of words: [{said!r}]"
+    if not isinstance(said, Sequence):  # (a set's order, which words come first, varies)
+        return f"{call!r} is given {said!r} ({_a(type(said).__name__)}), not a list of words"
+    for word in said:
+        if not isinstance(word, str):
+            return f"{call!r} is given the word {word!r}, {_a(type(word).__name__)}, not a str"
+        if not word.strip():
+            return f"{call!r} is given an empty word ({word!r})"
+    return None
 
 
 # a call's name as the machine style writes it in lists (legal=a,b) and pairs (0:pas)

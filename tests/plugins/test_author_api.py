@@ -392,6 +392,35 @@ def test_a_call_name_the_machine_style_cannot_write_is_refused_at_loading(call: 
     assert f"deberc_call_aliases: the call name {call!r} is no token" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("aliases", "said"),
+    [
+        (
+            {"kontra": "контра"},
+            "'kontra' is given the bare word 'контра', not a list of words: ['контра']",
+        ),
+        ({"kontra": None}, "'kontra' is given None (a NoneType), not a list of words"),
+        ({"kontra": 5}, "'kontra' is given 5 (an int), not a list of words"),
+        ({"kontra": {"контра"}}, "'kontra' is given {'контра'} (a set), not a list of words"),
+        ({"kontra": ["контра", 1]}, "'kontra' is given the word 1, an int, not a str"),
+        ({"kontra": ["контра", " "]}, "'kontra' is given an empty word (' ')"),
+        ({1: ["контра"]}, "the call name 1 is an int, not a str"),
+    ],
+    ids=["bare-word", "none", "int", "set", "int-word", "empty-word", "int-name"],
+)
+def test_a_calls_words_that_are_no_list_of_words_are_refused_saying_what_they_are(
+    aliases: dict[Any, Any], said: str
+) -> None:
+    """A tryout's plugin (s50) gave its call one bare word: it was told "'kontra':
+    'контра' is not a call name with a list of words", which reads as if 'контра' were
+    to be a call's name; None or a number for the words stopped serve with a
+    traceback (TypeError: 'int' object is not iterable), not status 2 and a line."""
+    with pytest.raises(PluginError) as info:
+        RuleBook.load(extra=[Speaker("kontra", aliases)])
+    assert info.value.rule == "kontra"
+    assert str(info.value).endswith(f"deberc_call_aliases: {said}")
+
+
 def test_a_calls_own_name_that_is_a_command_is_refused_too() -> None:
     with pytest.raises(PluginError, match="'leave' is the server's command 'leave'"):
         RuleBook.load(extra=[Speaker("house-leave", {"leave": ("уйду",)})])
