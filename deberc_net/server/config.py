@@ -419,7 +419,9 @@ class Config:
                 f"unknown table in {path}: {', '.join(f'[{name}]' for name in tables)}"
                 f" (the settings are in [server]; {SETTINGS_PAGE})"
             )
-        outside = sorted(name for name in data if name != "server" and section is not data)
+        outside = sorted(  # (a table beside [server] is said as one above, not here too)
+            name for name in data if name != "server" and name not in tables and section is not data
+        )
         if outside:  # a setting above the [server] line would be ignored
             problems.append(f"settings outside [server] in {path}: {', '.join(outside)}")
         unknown = sorted(set(section) - known - set(tables))  # (a table: said as one)

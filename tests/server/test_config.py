@@ -293,6 +293,33 @@ def test_an_unknown_table_or_setting_is_said_for_what_it_is(
     assert said.format(path=path) in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "outside"),
+    [
+        ("[server]\nport = 0\n[limits]\nmax_line = 5", None),
+        ("log_level = 'debug'\n[server]\nport = 0\n[srv]\nmax_line = 5", "log_level"),
+    ],
+    ids=["table-alone", "table-and-setting"],
+)
+def test_a_table_beside_server_is_said_as_a_table_only_not_as_a_setting_outside_too(
+    tmp_path: Path, text: str, outside: str | None
+) -> None:
+    """A tryout's file (s50) with a misspelt [srv] beside [server] was told both
+    'unknown table in club.toml: [srv]' and 'settings outside [server] in club.toml:
+    …, srv', the table's name listed among the settings above the [server] line."""
+    path = tmp_path / "server.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        Config.from_toml(path)
+    lines = str(info.value).splitlines()
+    assert [line for line in lines if line.startswith("unknown table")] == [
+        f"unknown table in {path}: [{'limits' if outside is None else 'srv'}] (the settings"
+        " are in [server]; docs/settings.md)"
+    ]
+    said = [line for line in lines if line.startswith("settings outside")]
+    assert said == ([] if outside is None else [f"settings outside [server] in {path}: {outside}"])
+
+
 def test_settings_without_a_server_table_are_still_read(tmp_path: Path) -> None:
     path = tmp_path / "server.toml"
     path.write_text("max_line = 300\n", encoding="utf-8")
