@@ -208,6 +208,22 @@ def test_a_backup_into_a_folder_says_to_name_the_copys_file(
     assert list(folder.iterdir()) == []
 
 
+def test_a_backup_into_the_databases_own_folder_names_a_copy_that_is_not_the_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A tryout (s50) typed 'backup /dev/shm/club/' beside its club.sqlite3 and was told
+    to give OUT 'such as /dev/shm/club/club.sqlite3': the database itself."""
+    db = tmp_path / "club.sqlite3"
+    _a_store_with_a_match(db)
+    out = f"{tmp_path}/"
+    assert main(["backup", "--db", str(db), out]) == 2
+    assert capsys.readouterr().err == (
+        f"deberc-net backup: {out} is a folder: OUT is the copy's file, such as"
+        f" {tmp_path / 'club-backup.sqlite3'}\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.sqlite3"]
+
+
 def test_a_backup_by_the_new_code_keeps_the_old_schema_of_file_and_copy(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

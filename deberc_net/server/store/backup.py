@@ -85,6 +85,9 @@ def _refused(db: str, out: str, replace: bool) -> None:
         raise StoreError(f"{out} is the database itself: give the copy another name")
     if os.path.isdir(out):  # 'backup /var/backups/': not a file to write over
         such = os.path.join(out, os.path.basename(db))
+        if os.path.exists(such) and os.path.samefile(db, such):  # its own folder (s50)
+            stem, suffix = os.path.splitext(os.path.basename(db))
+            such = os.path.join(out, f"{stem}-backup{suffix}")
         raise StoreError(f"{out} is a folder: OUT is the copy's file, such as {such}")
     # its -wal, which a running server writes to: a copy named so would replace the
     # server's last writes (with --replace) or be taken for a log the next open resets
