@@ -5,6 +5,7 @@ the session's own (see postgres_server.py)."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -117,3 +118,21 @@ async def shared_workers(module_workers: SharedWorkers) -> AsyncIterator[SharedW
         print(entry, file=sys.stderr)
     await module_workers.until_whole(found, start)
     await module_workers.until_nobody_listed()
+
+
+@pytest.fixture
+def read_only_mount(tmp_path: Path) -> Iterator[Path]:
+    """A folder of its own file system (a 1 MiB tmpfs), for the test to fill and then
+    mount read-only (``remount``), as a systemd unit's ProtectSystem=strict mounts
+    every path not in its ReadWritePaths=. Root's alone (mount(2)): skipped otherwise."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"no tmpfs mount here: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)

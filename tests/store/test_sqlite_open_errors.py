@@ -10,7 +10,6 @@ import sqlite3
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -183,24 +182,6 @@ def test_a_full_disk_as_the_store_opens_is_said_as_such_with_no_traceback(
         " before stays whole)"
     )
     assert [e for e in logs if e["log_level"] == "error"] == []
-
-
-@pytest.fixture
-def read_only_mount(tmp_path: Path) -> Iterator[Path]:
-    """A folder of its own file system (a 1 MiB tmpfs), for the test to fill and then
-    mount read-only (``remount``), as a systemd unit's ProtectSystem=strict mounts
-    every path not in its ReadWritePaths=. Root's alone (mount(2)): skipped otherwise."""
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"no tmpfs mount here: {mounted.stderr.decode().strip()}")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", str(folder)], check=True)
 
 
 def test_a_database_on_a_read_only_file_system_is_said_so_not_as_its_owners(

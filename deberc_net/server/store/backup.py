@@ -19,7 +19,7 @@ import urllib.parse
 import attrs
 
 from . import describe, is_postgres
-from .base import StoreError
+from .base import StoreError, read_only_mount
 
 # the rows a backup counts, where the database has the table (a ladder's own file has
 # no ratings of people, 0.1.0's no ladder)
@@ -163,7 +163,7 @@ def _copy(db: str, part: str) -> Copied:
     try:
         source = sqlite3.connect(source_uri, uri=True, timeout=5.0)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open the database {db}: {exc}") from None
+        raise StoreError(f"cannot open the database {db}: {_why(db, exc)}") from None
     try:
         copy = sqlite3.connect(part)
         try:
@@ -172,9 +172,23 @@ def _copy(db: str, part: str) -> Copied:
         finally:
             copy.close()
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"cannot copy {db}: {exc}") from None
+        raise StoreError(f"cannot copy {db}: {_why(db, exc)}") from None
     finally:
         source.close()
+
+
+def _why(db: str, exc: sqlite3.Error) -> str:
+    """SQLite's reason, or the mount that is behind it: on a file system mounted
+    read-only it said only 'unable to open database file' (a tryout, s50)."""
+    folder = os.path.dirname(os.path.abspath(db))
+    if not read_only_mount(folder):
+        return str(exc)
+    return (
+        f"its folder {folder} is on a file system mounted read-only here, and SQLite"
+        " writes the database's -shm beside it even to read it: back it up where that"
+        " folder may be written (beside its server), or from a copy on a writable file"
+        " system"
+    )
 
 
 def _what_it_holds(copy: sqlite3.Connection) -> Copied:

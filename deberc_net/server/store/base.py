@@ -14,6 +14,7 @@ import contextlib
 import enum
 import functools
 import json
+import os
 import sys
 import time
 import unicodedata
@@ -30,6 +31,15 @@ DEAD_AFTER_S = 30.0  # a server silent this long is dead: its running matches ar
 
 class StoreError(Exception):
     """The store cannot be opened (unreachable server, a schema newer than this code)."""
+
+
+def read_only_mount(folder: str) -> bool:
+    """Whether ``folder``'s file system is mounted read-only (as far as it can be seen):
+    os.access says 'not writable' there for every user, root too, whatever the mode."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def store_failure(exc: BaseException) -> bool:

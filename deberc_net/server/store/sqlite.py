@@ -118,6 +118,7 @@ from .base import (
     public_match,
     rating_point,
     rating_rows,
+    read_only_mount,
     released,
     withheld,
 )
@@ -225,7 +226,7 @@ def not_allowed(path: str) -> str | None:
     # that folder (the link's was looked at, and its user left unsaid)
     path = os.path.realpath(path) if os.path.islink(path) else path
     folder = os.path.dirname(path) or "."
-    if _read_only(folder):  # no user may write there: no owner or mode is the cause
+    if read_only_mount(folder):  # no user may write there: no owner or mode is the cause
         return (
             f"its folder {folder} is on a file system mounted read-only here (a systemd"
             " unit's ProtectSystem=strict or ReadOnlyPaths= mounts it so for the server,"
@@ -246,15 +247,6 @@ def not_allowed(path: str) -> str | None:
             " or give a path in a folder of its own"
         )
     return None
-
-
-def _read_only(folder: str) -> bool:
-    """Whether ``folder``'s file system is mounted read-only (as far as it can be seen):
-    os.access says 'not writable' there for every user, root too, whatever the mode."""
-    try:
-        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
 
 
 def _closed(folder: str) -> bool:
