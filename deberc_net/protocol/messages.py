@@ -182,6 +182,7 @@ class Msg(StrEnum):
     STATE_SHOWN = "state-shown"
     STATE_TRICKS = "state-tricks"
     SEVENS_NOW = "sevens-now"
+    OWN_CALLS_NOW = "own-calls-now"
     VOID_ALL_PASSED = "void-all-passed"
     VOID_SEVENS = "void-sevens"
     SHEET_ROW = "sheet-row"
@@ -1198,6 +1199,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     Msg.SEVENS_NOW: (
         "You may say {call} now, out of turn: the deal is dealt again.",
         "Можно сказать «{call}» сейчас, не в свой ход: раздачу сдадут заново.",
+    ),
+    # a rule plugin's calls a seat may make while another is to act (docs/plugins.md)
+    Msg.OWN_CALLS_NOW: (
+        "You may say {calls} now, out of turn.",
+        "Можно сказать {calls} сейчас, не в свой ход.",
     ),
     Msg.VOID_ALL_PASSED: (" (all passed)", " (все спасовали)"),
     Msg.VOID_SEVENS: (" (four sevens)", " (четыре семёрки)"),

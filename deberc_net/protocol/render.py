@@ -1665,7 +1665,24 @@ def _waiting(v: SeatView, words: Mapping[str, str]) -> list[str]:
     out = [f"Waiting for {v.names[v.to_act]}."]
     if C.SEVENS in v.legal:  # no prompt offers it out of turn (a tryout, s46)
         out.append(_say(Lang.EN, Msg.SEVENS_NOW, call=spoken_call(C.SEVENS, words)))
+    if own := rule_calls_out_of_turn(v):
+        calls = " or ".join(spoken_call(token, words) for token in own)
+        out.append(_say(Lang.EN, Msg.OWN_CALLS_NOW, calls=calls))
     return out
+
+
+def rule_calls_out_of_turn(v: SeatView) -> list[str]:
+    """The calls of a rule plugin's own (no engine's call) the seat may make now while
+    another is to act (docs/plugins.md, ``deberc_extra_calls``), which no prompt
+    offers: a tryout's defender (s50), whose kontra was legal while the leader thought,
+    was shown only whom the table waited for."""
+    own = []
+    for token in v.legal:
+        try:
+            C.parse_token(token)
+        except ValueError:
+            own.append(token)
+    return own
 
 
 def said_so_far(v: SeatView, lang: Lang, words: Mapping[str, str] = NO_WORDS) -> list[str]:

@@ -68,6 +68,7 @@ from .render import (
     rematch_lines,
     rost_owner,
     round_two_line,
+    rule_calls_out_of_turn,
     said_lines,
     said_so_far,
     scored_lines,
@@ -441,6 +442,9 @@ def _waiting(v: SeatView, words: Mapping[str, str]) -> list[str]:
     out = [f"Ход игрока {v.names[v.to_act]}."]  # (not «Ждём Гена»: a name as written)
     if C.SEVENS in v.legal:  # as in English
         out.append(phrase(Msg.SEVENS_NOW, call=ru_call(C.SEVENS, words)).text(Lang.RU))
+    if own := rule_calls_out_of_turn(v):
+        calls = " или ".join(f"«{ru_call(token, words)}»" for token in own)
+        out.append(phrase(Msg.OWN_CALLS_NOW, calls=calls).text(Lang.RU))
     return out
 
 

@@ -2,8 +2,8 @@
 black-box tryout over nc, s46): a rost? the declarer's partner answers for the pair
 (docs/rules.md §8) shown to every seat and watcher in the human style, not only to
 the answerer; four sevens held while another is to act, which may be shown now, out of
-turn (docs/rules.md §2), told to their holder. Scripted deals (the server's
-``match_seed``, docs/settings.md)."""
+turn (docs/rules.md §2), told to their holder, and so is a rule plugin's call legal out
+of turn (s50). Scripted deals (the server's ``match_seed``, docs/settings.md)."""
 
 from __future__ import annotations
 
@@ -337,3 +337,63 @@ async def test_a_seeker_waiting_when_a_table_he_is_kept_from_opens_is_told_why_o
     await bob.send("ping")
     await bob.read_until(lambda x: x == "pong")
     assert len([x for x in bob.lines[mark:] if "passed over" in x]) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "asked", "waiting", "hint", "word"),
+    [
+        (
+            "en",
+            "Your call",
+            "Waiting for {name}.",
+            "You may say perezdacha now, out of turn.",
+            "perezdacha",
+        ),
+        (
+            "ru",
+            "Ваш ход",
+            "Ход игрока {name}.",
+            "Можно сказать «пересдача» сейчас, не в свой ход.",
+            "пересдача",
+        ),
+    ],
+    ids=["en", "ru"],
+)
+async def test_a_rule_plugins_call_legal_out_of_turn_is_offered_to_its_holder(
+    start_server: StartServer,
+    connect: Connector,
+    lang: str,
+    asked: str,
+    waiting: str,
+    hint: str,
+    word: str,
+) -> None:
+    """examples/perezdacha: the dealer who ordered may call the redeal while the leader
+    is to act (docs/plugins.md, deberc_extra_calls). A tryout's plugin call so legal
+    (s50: kontra, a defender's before the first card) was told to its holder nowhere:
+    his state showed only whom the table waited for, while a program's legal= listed
+    it. He is told, in his language, and the leader is not; what he is told works."""
+    port = await start_server(match_seed="s50-perezdacha")
+    people = [await connect.human(port, name) for name in ("pa", "pb")]
+    for person in people:
+        if lang == "ru":
+            await person.send("lang ru")
+            await person.read_until(lambda x: x.startswith("Язык"))
+    await people[0].send("new 2 perezdacha")
+    sat = await people[0].read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
+    table = re.findall(r"\d+", sat)[0]
+    await people[1].send(f"sit {table}")
+    first_line = await people[0].read_until(
+        lambda x: x.startswith(asked) or x.startswith(waiting.format(name="pb"))
+    )
+    first, dealer = people if first_line.startswith(asked) else people[::-1]
+    await first.send("pas")
+    await dealer.read_until(lambda x: x.startswith(asked))
+    await dealer.send("igrayu")
+    await dealer.read_until(lambda x: x == waiting.format(name=first.label))
+    assert await dealer.read_until(lambda _: True) == hint
+    await first.read_until(lambda x: x.startswith(asked))
+    assert not [x for x in first.lines if "out of turn" in x or "не в свой ход" in x]
+    await dealer.send(word)
+    told = await first.read_until(lambda x: x.startswith(f"{dealer.label}:"))
+    assert told == f"{dealer.label}: {word}"
