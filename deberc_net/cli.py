@@ -1379,7 +1379,17 @@ def build_parser(play_lang: str = "en") -> argparse.ArgumentParser:
 
     _play_parser(sub, play_lang)
 
-    sv = sub.add_parser("serve", help="run the server")
+    sv = sub.add_parser(
+        "serve",
+        help="run the server",
+        # an operator's --help said nothing of the signals, and SIGHUP, which many a
+        # daemon takes for "read your settings again", stops this one (a tryout, s50)
+        epilog="Signals: SIGTERM, SIGINT and SIGHUP stop the server, cutting its running "
+        "matches (nobody wins; SIGHUP reads no settings again: a log rotation must not "
+        "send it); SIGUSR1, as an admin's 'drain', stops it once its running matches are "
+        "over, for a supervisor to start it again. The settings file is read once, as the "
+        "server starts (docs/settings.md; docs/protocol.md §11.4, §11.4a).",
+    )
     sv.add_argument(
         "--host",
         help="address to listen on (default 127.0.0.1; the web face's too, unless --http-host)",

@@ -64,3 +64,19 @@ def test_selfplay_names_the_variants_and_the_default(capsys: pytest.CaptureFixtu
         main(["selfplay", "--help"])
     told = " ".join(capsys.readouterr().out.split())
     assert "moscow" in told and "kharkov" in told and "tertz" in told
+
+
+def test_serve_help_says_what_each_signal_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """A tryout's operator (s50) found the signals in docs/protocol.md §11.4 alone: `serve
+    --help` said nothing of them, and SIGHUP, a daemon's "reload" elsewhere (a log
+    rotation's `postrotate`), stops this server and cuts its matches."""
+    with pytest.raises(SystemExit) as done:
+        main(["serve", "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "Signals: SIGTERM, SIGINT and SIGHUP stop the server, cutting its running matches"
+        " (nobody wins; SIGHUP reads no settings again: a log rotation must not send it);"
+        " SIGUSR1, as an admin's 'drain', stops it once its running matches are over"
+    ) in text
+    assert "The settings file is read once, as the server starts" in text
