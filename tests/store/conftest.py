@@ -121,10 +121,10 @@ async def shared_workers(module_workers: SharedWorkers) -> AsyncIterator[SharedW
 
 
 @pytest.fixture
-def read_only_mount(tmp_path: Path) -> Iterator[Path]:
-    """A folder of its own file system (a 1 MiB tmpfs), for the test to fill and then
-    mount read-only (``remount``), as a systemd unit's ProtectSystem=strict mounts
-    every path not in its ReadWritePaths=. Root's alone (mount(2)): skipped otherwise."""
+def small_mount(tmp_path: Path) -> Iterator[Path]:
+    """A folder of its own file system (a 1 MiB tmpfs), for the test to fill, or to
+    mount read-only (``remount``) as a systemd unit's ProtectSystem=strict mounts every
+    path not in its ReadWritePaths=. Root's alone (mount(2)): skipped otherwise."""
     folder = tmp_path / "ro"
     folder.mkdir()
     mounted = subprocess.run(

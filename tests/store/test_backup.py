@@ -226,18 +226,18 @@ def test_a_backup_into_the_databases_own_folder_names_a_copy_that_is_not_the_dat
 
 
 def test_a_database_on_a_read_only_file_system_is_said_so_by_backup(
-    read_only_mount: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    small_mount: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A tryout (s50) backed up a database on a file system mounted read-only (a
     snapshot, a unit's ReadOnlyPaths=) and was told only SQLite's `cannot copy …: unable
     to open database file`: SQLite must make the -shm beside the file even to read it."""
-    db = read_only_mount / "club.sqlite3"
+    db = small_mount / "club.sqlite3"
     _a_store_with_a_match(db)
-    subprocess.run(["mount", "-o", "remount,ro", str(read_only_mount)], check=True)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_mount)], check=True)
     out = tmp_path / "copy.sqlite3"
     assert main(["backup", "--db", str(db), str(out)]) == 2
     assert capsys.readouterr().err == (
-        f"deberc-net backup: cannot copy {db}: its folder {read_only_mount} is on a file"
+        f"deberc-net backup: cannot copy {db}: its folder {small_mount} is on a file"
         " system mounted read-only here, and SQLite writes the database's -shm beside it"
         " even to read it: back it up where that folder may be written (beside its"
         " server), or from a copy on a writable file system\n"

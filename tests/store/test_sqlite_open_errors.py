@@ -4,6 +4,7 @@ log), never a bare "cannot open the database"."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import sqlite3
@@ -184,22 +185,44 @@ def test_a_full_disk_as_the_store_opens_is_said_as_such_with_no_traceback(
     assert [e for e in logs if e["log_level"] == "error"] == []
 
 
+def test_a_full_disk_before_the_store_opens_is_said_as_such_not_as_an_io_error(
+    small_mount: Path,
+) -> None:
+    """A tryout's operator (s50) started a server on a database whose disk had filled
+    while it was stopped: `cannot open the database …: disk I/O error` (SQLite's, for
+    the -shm it could not make), which reads as a failing disk; a new database there
+    was told SQLite's `database or disk is full` with no remedy. Both say the disk."""
+    db, new = small_mount / "club.sqlite3", small_mount / "new.sqlite3"
+    SQLiteStore(db).close()
+    with open(small_mount / "filler", "wb") as filler, contextlib.suppress(OSError):
+        while True:  # till the file system refuses (ENOSPC)
+            filler.write(b"\0" * 65536)
+            filler.flush()
+    for path in (db, new):
+        with pytest.raises(StoreError) as refused:
+            SQLiteStore(path, serving=True)
+        assert str(refused.value) == (
+            f"cannot open the database {path}: its disk is full (or its quota): make room,"
+            " then start again"
+        )
+
+
 def test_a_database_on_a_read_only_file_system_is_said_so_not_as_its_owners(
-    read_only_mount: Path,
+    small_mount: Path,
 ) -> None:
     """A server whose database is on a file system mounted read-only (a systemd unit's
     ProtectSystem=strict without ReadWritePaths= for its folder) was told `this server
     runs as root, who may not read and write … (root's, mode 0600): chown it to root`
     (tried on a tmpfs remounted read-only): the file its own, the mode right, the
     remedy none. It says the mount."""
-    db = read_only_mount / "club.sqlite3"
+    db = small_mount / "club.sqlite3"
     SQLiteStore(db).close()
-    subprocess.run(["mount", "-o", "remount,ro", str(read_only_mount)], check=True)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_mount)], check=True)
     with pytest.raises(StoreError) as refused:
         SQLiteStore(db, serving=True)
     said = str(refused.value)
     assert said == (
-        f"cannot open the database {db}: its folder {read_only_mount} is on a file system"
+        f"cannot open the database {db}: its folder {small_mount} is on a file system"
         " mounted read-only here (a systemd unit's ProtectSystem=strict or ReadOnlyPaths="
         " mounts it so for the server, unless its ReadWritePaths= names the folder): let"
         " the server write there, or give a path on a writable file system"

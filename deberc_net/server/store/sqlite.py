@@ -208,6 +208,11 @@ def cannot_open(path: str, exc: OSError | sqlite3.Error) -> StoreError:
         )
     elif isinstance(exc, sqlite3.DatabaseError) and "not a database" in str(exc):
         why = f"{path} is not an SQLite database (left as it is): give another file"
+    elif _full(folder, exc):
+        why = (
+            f"cannot open the database {path}: its disk is full (or its quota): make room,"
+            " then start again"
+        )
     elif (denied := not_allowed(path)) is not None:
         why = f"cannot open the database {path}: {denied}"
     else:
@@ -247,6 +252,26 @@ def not_allowed(path: str) -> str | None:
             " or give a path in a folder of its own"
         )
     return None
+
+
+# less free than this and SQLite's 'disk I/O error' at an open is the disk full: its
+# -shm alone takes 32 KiB, the -wal a page and more
+FULL_BELOW = 1 << 20
+
+
+def _full(folder: str, exc: OSError | sqlite3.Error) -> bool:
+    """Whether an open failed for a full disk: SQLite says so as it writes a page, but
+    'disk I/O error' when it cannot make the -shm a database in WAL mode needs even to
+    read it, which a tryout's operator (s50) was told with a full disk at the start."""
+    if "disk is full" in str(exc):
+        return True
+    if "disk I/O error" not in str(exc):
+        return False
+    try:
+        room = os.statvfs(folder)
+    except OSError:
+        return False
+    return room.f_bavail * room.f_frsize < FULL_BELOW
 
 
 def _closed(folder: str) -> bool:
