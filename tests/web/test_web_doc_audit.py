@@ -38,6 +38,8 @@ own (the live socket's, `wss://` behind https)
     → web/test_favicon.py (16 by 16, decoded by Chromium);
     → here: test_every_page_names_a_viewport_and_its_icon_and_a_json_answer_neither,
       test_the_icon_is_149_bytes_of_16_by_16_at_both_paths
+§ opening: `/favicon.ico` from memory, the static file's `etag` and `last-modified`
+    → web/test_favicon.py test_the_icon_is_answered_from_memory_with_no_trip_to_a_thread
 § opening: a link focused by Tab brought into view (focus.js on every page but a
 table's); a box with no link a stop of Tab, named
     → web/test_browser_scroll_boxes.py; here: test_focus_js_is_on_every_page_but_a_tables

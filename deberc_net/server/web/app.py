@@ -136,6 +136,13 @@ def script_json(words: dict[str, Any] | None) -> str:
     return "" if words is None else json.dumps(words, ensure_ascii=False)
 
 
+def kept_file(path: Path) -> tuple[bytes, dict[str, str]]:
+    """A static file's bytes and the validators its ``/static/`` answer carries (its
+    ``etag`` and ``last-modified``, as Starlette makes them from its ``stat``)."""
+    told = FileResponse(path, stat_result=path.stat()).headers
+    return path.read_bytes(), {name: told[name] for name in ("etag", "last-modified")}
+
+
 def make_app(lobby: Lobby) -> Starlette:
     templates = Jinja2Templates(directory=HERE / "templates")
     templates.env.filters["in_hand_order"] = in_hand_order
@@ -152,6 +159,9 @@ def make_app(lobby: Lobby) -> Starlette:
     viewers = Viewers(lobby.config.max_web_viewers, lobby.config.web_viewers_per_address)
     kept_plots = ladders.KeptPlots(ladders.KEPT_PLOTS_BYTES)  # finished runs' (ladders.py)
     kept_replays = KeptReplays(KEPT_REPLAYS_BYTES)  # finished matches' (replays.py)
+    # /favicon.ico from memory: as a file, each answer took four trips to a thread
+    # (stat, open, read, close) and a task listening for the client's close
+    icon, icon_headers = kept_file(HERE / "static" / "favicon.ico")
     store_reads = trio.CapacityLimiter(WEB_STORE_READS)
 
     async def store_read(read: Callable[[], T]) -> T:
@@ -498,7 +508,7 @@ def make_app(lobby: Lobby) -> Starlette:
 
     async def favicon(request: Request) -> Response:
         # where a browser asks for it by itself (a JSON page names none): 149 bytes
-        return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
+        return Response(icon, media_type="image/x-icon", headers=icon_headers)
 
     async def live(websocket: WebSocket) -> None:
         number = path_number(websocket.path_params["n"])
