@@ -37,6 +37,11 @@ class Bucket:
         self.tokens -= 1
         return True
 
+    def give_back(self, now: float) -> None:
+        """A token taken for what then never happened (never past the burst)."""
+        self.tokens = min(self.burst, self._tokens_at(now) + 1)
+        self.stamp = now
+
     def ready(self, now: float) -> bool:
         """Whether ``take`` would succeed at ``now`` (nothing spent: a check before an
         act that is paid for later, once it has happened)."""

@@ -13,30 +13,12 @@ import trio.testing
 
 from tests.server.client import dial_from
 
+from .asking import answered
 from .conftest import WebServer
 
 StartWeb = Callable[..., Any]
 PER_S, BURST = 20.0, 5.0
 ADDRESSES, EACH = 6, 5  # 30 requests at once, each address within its allowance
-
-
-async def answered(web: WebServer, source: str, times: int, into: list[float]) -> None:
-    """``times`` requests, one after another on one keep-alive connection from
-    ``source``; when each answer came."""
-    stream = await dial_from(source, web.http_port)
-    async with stream:
-        buffered = b""
-        for _ in range(times):
-            await stream.send_all(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n")
-            while b"\r\n\r\n" not in buffered:
-                buffered += await stream.receive_some(65536)
-            head, _, buffered = buffered.partition(b"\r\n\r\n")
-            assert head.startswith(b"HTTP/1.1 200 "), head
-            length = int(head.lower().partition(b"content-length:")[2].split(b"\r\n")[0])
-            while len(buffered) < length:
-                buffered += await stream.receive_some(65536)
-            buffered = buffered[length:]
-            into.append(trio.current_time())
 
 
 @pytest.mark.timeout(60)

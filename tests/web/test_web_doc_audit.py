@@ -220,7 +220,8 @@ Caddy, haproxy), not run here; the TOML's keys are Config's (server/test_proxy_s
 § Known limits: statements of what is not done (the clock not shown on the table page,
 no LLR plot, a kept plot blind to hand edits); the 50 viewers' figure is the bench's,
 below; the waits for a plot in the making → web/test_ladder_pages.py
-test_requests_waiting_for_a_plot_being_made_hold_no_thread
+test_requests_waiting_for_a_plot_being_made_hold_no_thread; a waiting request whose
+client reset or closed whole, or half-closed → web/test_pace_gone_clients.py
 
 § Does watching slow the game?: measurements of bench/web_viewers.py on given machines
 and days, not promises a test can pin; the bench itself is run by hand (80 s)

@@ -21,10 +21,13 @@ twice as many are: amortized), so at most about twice rate × HALF_LIFE_S / ln 2
 FORGOTTEN are held (8,700 at 150 a second) beside the addresses waiting, however many
 addresses ask.
 
-A request whose client has gone by its turn (``Turn.gone``: its connection closed) is
+A request whose client has gone by its turn (``Turn.gone``: its connection reset) is
 skipped as it comes up: the turn goes to the next, at once, and is not counted against
 its address. A flood that connected, sent a request and closed, again and again, had
-each of those requests take a turn the visitors behind it waited for.
+each of those requests take a turn the visitors behind it waited for. (One seen gone
+while it waits is withdrawn then, request_limit.Pace; one whose turn was given as its
+client went gives it back, ``unserved``: its address's heap entry keeps the count it
+had, so it may come up a little later than its due once.)
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ class Turn:
 
     gone: Callable[[], bool] = never_gone  # whether its client has gone: asked at its turn
     skipped: bool = False
+    # what its turn added to its address's count, and that count's epoch (given back)
+    counted: tuple[float, float | None] = (0.0, None)
     _given: trio.Event = attrs.field(init=False, factory=trio.Event)
 
     def is_set(self) -> bool:
@@ -134,9 +139,10 @@ class FairQueue:
             if not queue:  # (all withdrawn, or gone)
                 del self._queues[address]
                 continue
-            queue.popleft().set()
+            turn = queue.popleft()
+            turn.set()
             self._waiting -= 1
-            self.served(address, now)
+            turn.counted = (self.served(address, now), self._epoch)
             if queue:
                 entry = (self._counts[address], next(self._arrivals), address)
                 heapq.heappush(self._ready, entry)
@@ -145,8 +151,8 @@ class FairQueue:
             return True
         return False
 
-    def served(self, address: str, now: float) -> None:
-        """``address`` had a turn."""
+    def served(self, address: str, now: float) -> float:
+        """``address`` had a turn: what it added to its count."""
         weight = self._weight(now)
         self._counts[address] = self._counts.get(address, 0.0) + weight
         if len(self._counts) > self._look_at:  # (a spray of addresses: forget the old)
@@ -157,6 +163,14 @@ class FairQueue:
             ]:
                 del self._counts[gone]
             self._look_at = max(self.kept, 2 * len(self._counts))
+        return weight
+
+    def unserved(self, address: str, turn: Turn) -> None:
+        """``turn``, given to ``address``, went unused (its client gone): not counted."""
+        weight, epoch = turn.counted
+        if address in self._counts and epoch == self._epoch:  # (not rescaled meanwhile)
+            self._counts[address] = max(0.0, self._counts[address] - weight)
+        turn.counted = (0.0, None)
 
     def _weight(self, now: float) -> float:
         if self._epoch is None:

@@ -31,7 +31,8 @@ from ..addresses import limited_address
 from ..config import Config
 from ..limits import AddressBuckets
 from .app import VARY, is_api, lang_of
-from .fair_pace import FairQueue, never_gone
+from .fair_pace import FairQueue, Turn, never_gone
+from .gone_clients import GoneClients, Reply
 from .live import connection_stream
 from .words import W, said
 
@@ -40,6 +41,9 @@ from .words import W, said
 KEPT = 1000
 # a request holds no connection its allowance should outlive: a full bucket is dropped
 _NO_CONNECTIONS: frozenset[str] = frozenset()
+# set in a request's scope by the pace when its client went before its turn: no page
+# was made, and its address's request is given back
+UNSERVED = "deberc_net.unserved"
 
 
 def request_buckets(config: Config) -> AddressBuckets | None:
@@ -71,6 +75,10 @@ class RequestLimit:
                 lang = Lang.EN if is_api(path) else lang_of(HTTPConnection(scope))
                 await refusal(path, bucket.wait(now), lang)(scope, receive, send)
                 return
+            await self.app(scope, receive, send)
+            if scope.get(UNSERVED):
+                bucket.give_back(trio.current_time())
+            return
         await self.app(scope, receive, send)
 
 
@@ -86,8 +94,11 @@ class Pace:
     is bounded by the connections' cap (``max_web_connections``, one request under way
     each), and costs a sleeping task. The turns go to the waiting address with the
     fewest of late (fair_pace.py), so a visitor is not served behind every request of
-    a flood; a request whose client has gone when it comes up (its connection closed:
-    ``client_gone``) is skipped, no page made, the turn the next one's. (A rate of
+    a flood. A waiting request whose client goes (a reset, or a whole close: told by
+    gone_clients.py as the kernel learns it, and by ``client_gone`` at its turn) leaves
+    the queue then, no page made: its connection's place comes back as its task ends,
+    and its address's request too (``UNSERVED``: RequestLimit gives it back); a turn
+    given as its client went is the next one's (``_give_back``). (A rate of
     the turns given, GCRA: ``turn`` is when the next request's turn comes, with no
     burst; ``run`` gives them while any wait.) Its figures and what it costs an honest
     visitor: docs/security.md §8. *Test:* tests/web/test_request_pace.py."""
@@ -97,7 +108,9 @@ class Pace:
     burst: float
     turn: float = -math.inf
     waiting: FairQueue = attrs.Factory(FairQueue)
+    gone: GoneClients = attrs.Factory(GoneClients)  # (the waiting ones' clients)
     _someone: trio.Event = attrs.field(init=False, factory=trio.Event)
+    _returned: trio.Event = attrs.field(init=False, factory=trio.Event)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
@@ -108,34 +121,65 @@ class Pace:
                 # (not counted: only the turns shared out while some wait, so that a
                 # visitor's requests in a quiet spell do not put him behind a flood)
                 self._take(now)
-            else:
-                turn = self.waiting.wait(address, gone_check(connection_stream.get()))
-                self._someone.set()
-                try:
-                    await turn.wait()
-                except BaseException:
-                    # cancelled (its connection gone) before its turn; or just before
-                    # it, the turn given before this task ran again: spent, as a turn
-                    # whose request went at once is
-                    if not turn.is_set():
-                        self.waiting.withdraw(address, turn)
-                    raise
-                if turn.skipped:  # (its client gone: no page made for it)
-                    return
+            elif not await self._waited(scope, address):
+                scope[UNSERVED] = True  # (its client gone: no page made for it)
+                return
         await self.app(scope, receive, send)
 
+    async def _waited(self, scope: Scope, address: str) -> bool:
+        """Wait for the request's turn; False: its client went first (or as it came)."""
+        stream = connection_stream.get()
+        turn = self.waiting.wait(address, gone_check(stream))
+
+        def left() -> None:  # (told by the watch while it waits)
+            if not turn.is_set():
+                self.waiting.withdraw(address, turn)
+                turn.set(skipped=True)
+
+        watched = None if stream is None else self.gone.watch(stream.socket, _on_fin(scope), left)
+        self._someone.set()
+        try:
+            await turn.wait()
+        except BaseException:
+            # cancelled before its turn; or just before it, the turn given before
+            # this task ran again: the next one's, not spent
+            if not turn.is_set():
+                self.waiting.withdraw(address, turn)
+            elif not turn.skipped:
+                self._give_back(address, turn)
+            raise
+        finally:
+            self.gone.unwatch(watched)
+        if turn.skipped:
+            return False
+        if turn.gone():  # (reset between its turn and its task's run: the next one's)
+            self._give_back(address, turn)
+            return False
+        return True
+
     async def run(self) -> None:
-        """Give the waiting requests their turns, at the pace, for good."""
-        while True:
-            if not self.waiting:
-                self._someone = trio.Event()
-                await self._someone.wait()
-                continue
-            now = trio.current_time()
-            if (free_at := self._free_at()) > now:
-                await trio.sleep_until(free_at)
-            elif self.waiting.give(now):
-                self._take(now)
+        """Give the waiting requests their turns, at the pace, for good (and watch
+        their clients meanwhile)."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self.gone.run)
+            while True:
+                if not self.waiting:
+                    self._someone = trio.Event()
+                    await self._someone.wait()
+                    continue
+                now = trio.current_time()
+                if (free_at := self._free_at()) > now:
+                    self._returned = trio.Event()  # (a turn given back: sooner)
+                    with trio.move_on_at(free_at):
+                        await self._returned.wait()
+                elif self.waiting.give(now):
+                    self._take(now)
+
+    def _give_back(self, address: str, turn: Turn) -> None:
+        """A turn given to a request whose client went before it ran: the next one's."""
+        self.turn -= 1 / self.per_s
+        self.waiting.unserved(address, turn)
+        self._returned.set()
 
     def _free_at(self) -> float:
         return self.turn - (self.burst - 1) / self.per_s
@@ -144,23 +188,23 @@ class Pace:
         self.turn = max(self.turn, now) + 1 / self.per_s
 
 
-# a client's close of its side (Linux): a reset, POLLHUP and POLLERR, is told unasked
-_CLOSED = getattr(select, "POLLRDHUP", 0)
+def _on_fin(scope: Scope) -> Reply:
+    """What a FIN from the client of a waiting request is taken as (gone_clients.py)."""
+    if scope["type"] == "websocket":
+        return Reply.GONE
+    return Reply.PROBED if scope.get("http_version") == "1.1" else Reply.ANSWERED
 
 
 def client_gone(sock: trio.socket.SocketType) -> bool:
-    """Whether the client has closed its side of ``sock`` or reset it, or the server
-    closed it: asked of the kernel at once, not waited for, whatever is still unread
-    before the close (requests pipelined behind the one waiting). A client's close and
-    its half-close look alike here (its FIN), so one that half-closes after its
-    request and still reads is taken as gone too when its request waited, as nginx
-    takes it (EPOLLRDHUP: "client prematurely closed connection"); hypercorn answers it
-    when it did not wait. (Where the system has no POLLRDHUP, only a reset is seen.)"""
+    """Whether the client has reset ``sock`` (a whole close answered by a reset, too:
+    gone_clients.py), or the server closed it: asked of the kernel at once (POLLHUP
+    and POLLERR are told unasked), not waited for. A FIN alone is not: a client that
+    half-closes after its request still reads, and is answered."""
     fd = sock.fileno()
     if fd < 0:
         return True
     poller = select.poll()
-    poller.register(fd, _CLOSED)
+    poller.register(fd, 0)
     return bool(poller.poll(0))
 
 
