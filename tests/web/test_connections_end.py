@@ -75,3 +75,24 @@ async def test_a_client_that_closes_its_side_mid_request_costs_no_traceback(
         status, _ = await web.get(path)  # served on
     assert status == 200
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("path", ["/static/style.css", "/static/table.js", "/"])
+async def test_a_client_that_half_closes_after_its_request_gets_its_answer_whole(
+    start_web: StartWeb, path: str
+) -> None:
+    # (failed before for the static files: the head, then the close, no body)
+    web: WebServer = await start_web()
+    with trio.fail_after(20):
+        stream = await trio.open_tcp_stream("127.0.0.1", web.http_port)
+        async with stream:
+            await stream.send_all(asked(path, close=False))
+            await stream.send_eof()  # (as `nc -N` does: it still reads)
+            answer = b""
+            while data := await stream.receive_some(65536):
+                answer += data
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 "), head
+    length = int(head.lower().partition(b"content-length:")[2].split(b"\r\n")[0])
+    assert len(body) == length, (len(body), length)

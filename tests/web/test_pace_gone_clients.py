@@ -108,7 +108,8 @@ async def answer_till_closed(stream: trio.SocketStream) -> bytes:
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(
-    ("path", "version"), [("/favicon.ico", "1.1"), ("/", "1.1"), ("/favicon.ico", "1.0")]
+    ("path", "version"),
+    [("/favicon.ico", "1.1"), ("/", "1.1"), ("/favicon.ico", "1.0"), ("/static/style.css", "1.1")],
 )
 async def test_a_half_closed_client_that_waited_is_answered(
     start_web: StartWeb, path: str, version: str
@@ -125,5 +126,8 @@ async def test_a_half_closed_client_that_waited_is_answered(
         assert answer.startswith(PROBE), answer[:100]
         answer = answer[len(PROBE) :]
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:100]
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = int(head.lower().partition(b"content-length:")[2].split(b"\r\n")[0])
+    assert len(body) == length, (len(body), length)  # (the whole answer)
     if path == "/favicon.ico":
         assert answer.endswith((HERE / "static" / "favicon.ico").read_bytes())

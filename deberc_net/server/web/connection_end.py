@@ -27,17 +27,30 @@ yet, or its answer read) left the server its socket and its address its place
 (connection_limit.py) for the 5 s, told 429 meanwhile though it held nothing (connect
 and close in a loop from many addresses: the server's ``max_web_connections`` held by
 clients holding none). Once the client is gone, the timer is stopped, and one started
-after (an answer's end, the client reset meanwhile) closes at once. *Tests:*
-tests/web/test_connections_end.py, tests/web/test_connection_limit.py."""
+after (an answer's end, the client reset meanwhile) closes at once.
+
+And a client that shut down only its writing side, its request sent whole, gets its
+answer whole (``AnsweredWhole``). hypercorn tells the app ``http.disconnect`` at any
+FIN, and ``FileResponse`` cancels its sending on it: such a client (``nc -N``) asking
+``/static/style.css`` got the answer's head and no body. The app is now told only
+when the kernel says the client is gone (a reset: gone_clients.client_gone); a socket
+closed whole resets at the answer's first bytes, and its write fails as any broken
+write does. *Tests:* tests/web/test_connections_end.py,
+tests/web/test_connection_limit.py, tests/web/test_pace_gone_clients.py."""
 
 from __future__ import annotations
 
 import weakref
 
+import attrs
 import trio
 from hypercorn.events import Closed, Event
 from hypercorn.protocol.h11 import H11Protocol
 from hypercorn.trio.tcp_server import TCPServer
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .gone_clients import client_gone
+from .live import connection_stream
 
 _maybe_recycle = H11Protocol._maybe_recycle  # hypercorn's own
 _protocol_send = TCPServer.protocol_send
@@ -79,3 +92,29 @@ def end_connections_whole() -> None:
     TCPServer.protocol_send = _send_unless_closing  # type: ignore[method-assign,assignment]
     TCPServer._read_data = _read_till_gone  # type: ignore[method-assign,assignment]
     TCPServer._idle_timeout = _idle_unless_gone  # type: ignore[method-assign,assignment]
+
+
+@attrs.define
+class AnsweredWhole:
+    """ASGI middleware: a request whose client shut down only its writing side, its
+    request whole, is not told ``http.disconnect`` while its socket is not reset."""
+
+    app: ASGIApp
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        stream = connection_stream.get()
+        if scope["type"] != "http" or stream is None:
+            await self.app(scope, receive, send)
+            return
+        whole = False  # (its body all read: a half-close can only be a reader's now)
+
+        async def told() -> Message:
+            nonlocal whole
+            message = await receive()
+            if message["type"] == "http.request" and not message.get("more_body", False):
+                whole = True
+            elif message["type"] == "http.disconnect" and whole and not client_gone(stream.socket):
+                await trio.sleep_forever()  # (its answer's end cancels who listens)
+            return message
+
+        await self.app(scope, told, send)

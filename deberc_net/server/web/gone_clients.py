@@ -125,3 +125,16 @@ def _probe(fd: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def client_gone(sock: trio.socket.SocketType) -> bool:
+    """Whether the client has reset ``sock`` (a whole close answered by a reset, too:
+    above), or the server closed it: asked of the kernel at once (POLLHUP
+    and POLLERR are told unasked), not waited for. A FIN alone is not: a client that
+    half-closes after its request still reads, and is answered."""
+    fd = sock.fileno()
+    if fd < 0:
+        return True
+    poller = select.poll()
+    poller.register(fd, 0)
+    return bool(poller.poll(0))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import math
-import select
 from collections.abc import Callable
 
 import attrs
@@ -32,7 +31,7 @@ from ..config import Config
 from ..limits import AddressBuckets
 from .app import VARY, is_api, lang_of
 from .fair_pace import FairQueue, Turn, never_gone
-from .gone_clients import GoneClients, Reply
+from .gone_clients import GoneClients, Reply, client_gone
 from .live import connection_stream
 from .words import W, said
 
@@ -193,19 +192,6 @@ def _on_fin(scope: Scope) -> Reply:
     if scope["type"] == "websocket":
         return Reply.GONE
     return Reply.PROBED if scope.get("http_version") == "1.1" else Reply.ANSWERED
-
-
-def client_gone(sock: trio.socket.SocketType) -> bool:
-    """Whether the client has reset ``sock`` (a whole close answered by a reset, too:
-    gone_clients.py), or the server closed it: asked of the kernel at once (POLLHUP
-    and POLLERR are told unasked), not waited for. A FIN alone is not: a client that
-    half-closes after its request still reads, and is answered."""
-    fd = sock.fileno()
-    if fd < 0:
-        return True
-    poller = select.poll()
-    poller.register(fd, 0)
-    return bool(poller.poll(0))
 
 
 def gone_check(stream: trio.SocketStream | None) -> Callable[[], bool]:

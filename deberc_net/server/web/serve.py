@@ -13,7 +13,7 @@ from ..addresses import networks
 from ..config import Config
 from ..lobby import Lobby
 from .app import make_app
-from .connection_end import end_connections_whole
+from .connection_end import AnsweredWhole, end_connections_whole
 from .connection_limit import OpenConnections, bound_connections, connection_failures
 from .forwarded import ForwardedFor
 from .http1_only import speak_http1_only
@@ -85,7 +85,7 @@ async def serve_http(
     # Each address's allowance of requests comes first: a refused one costs no page work
     # (and all addresses' together are paced, behind it: an address past its own is
     # refused at once, and spends no turn of the others')
-    pace = paced(make_app(lobby), config)
+    pace = paced(AnsweredWhole(make_app(lobby)), config)
     app: Any = RequestLimit(pace, request_buckets(config))
     app = QueryLimit(app)  # (before: a query of thousands of fields, parsed for its lang=)
     if config.trusted_proxies:  # and before it, behind a proxy, the client's address
