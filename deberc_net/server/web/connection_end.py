@@ -97,7 +97,10 @@ def end_connections_whole() -> None:
 @attrs.define
 class AnsweredWhole:
     """ASGI middleware: a request whose client shut down only its writing side, its
-    request whole, is not told ``http.disconnect`` while its socket is not reset."""
+    request whole, is not told ``http.disconnect`` while its socket is not reset. (Who
+    listens for it beside the answer, as FileResponse does, is cancelled by the
+    answer's end; no answer here waits for the disconnect alone, which would then
+    wait for good.)"""
 
     app: ASGIApp
 

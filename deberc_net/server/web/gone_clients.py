@@ -48,7 +48,7 @@ class Reply(enum.Enum):
 class Watched:
     fd: int
     on_fin: Reply
-    gone: Callable[[], None]  # its request leaves the queue (not called once its turn came)
+    gone: Callable[[], None]  # its request leaves the queue (if its turn has not come)
 
 
 @attrs.define
