@@ -99,11 +99,13 @@ async def test_a_run_in_progress_leaves_no_cell_nor_table_empty(
         status_ru, body_ru = await web.get("/ladders/2", RU)
     running = _cells(listing, "runs")[0]
     assert running[0] == "2" and all(running), running
+    # a run stopped by Ctrl-C looks the same and gets no report: the cell said only that
+    # its report would come (read-back s50, ladder tryout)
     assert running[2:] == [
-        "not finished: its bots, game and counts are shown when its report is stored"
+        "not finished: its bots, game and counts come with its report; a run stopped gets none"
     ]
     assert _cells(russian, "runs")[0][2:] == [
-        "не окончен: его боты, игра и итоги будут видны, когда сохранится его отчёт"
+        "не окончен: его боты, игра и итоги придут с отчётом; у остановленного его не будет"
     ]
     page = body.decode()
     assert status == 200 and "none of its games is stored yet" in page
@@ -140,4 +142,4 @@ async def test_a_run_in_progress_reads_whole_in_a_browser_at_a_phones_width_and_
     with trio.fail_after(60):
         for rows in await trio.to_thread.run_sync(look):
             assert all(all(cell.strip() for cell in row) for row in rows), rows
-            assert rows[0][2].startswith("not finished: its bots, game and counts"), rows
+            assert rows[0][2].endswith("a run stopped gets none"), rows

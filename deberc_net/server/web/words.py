@@ -511,8 +511,8 @@ WORDS: dict[W, tuple[str, str]] = {
     W.BOTS: ("Bots", "Боты"),
     W.BOARDS: ("Boards", "Досок"),
     W.RUN_TOLD_AT_END: (
-        "its bots, game and counts are shown when its report is stored",
-        "его боты, игра и итоги будут видны, когда сохранится его отчёт",
+        "its bots, game and counts come with its report; a run stopped gets none",
+        "его боты, игра и итоги придут с отчётом; у остановленного его не будет",
     ),
     W.NO_DECISION: (FIGURE_WORDS["no-decision"], "нет решения"),
     W.NEVER_COUNTED: ("never counted", "не засчитан"),
