@@ -157,6 +157,25 @@ async def test_an_unfinished_run_with_games_stored_says_they_are_below(
     assert b"its games so far are below." in body and b'id="unfinished"' not in body
 
 
+async def test_a_stopped_runs_page_says_its_games_are_below_only_when_some_are(
+    start_web: Callable[..., Any], db_path: Path
+) -> None:
+    """A distributed run cancelled after some boards keeps their games, listed below;
+    one stopped with none (a single-machine run stores its games at its end) says so."""
+    _run(db_path, finished=False, count=4)
+    _run(db_path, finished=False, count=0)
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE ladder_runs SET stopped = 'cancelled', stop_reason = 'by me'")
+    db.close()
+    web: WebServer = await start_web()
+    body = (await web.get("/ladders/1"))[1]
+    assert len(_rows(body)) == 4
+    assert b"the games stored for it before it stopped are below." in body
+    body = (await web.get("/ladders/2"))[1]
+    assert b'id="ladder-games"' not in body and b"are below" not in body
+    assert b"This run cancelled. It is never counted, and none of its games was stored." in body
+
+
 async def test_a_finished_runs_plot_is_of_all_its_games_on_every_page_and_kept(
     start_web: Callable[..., Any], db_path: Path
 ) -> None:

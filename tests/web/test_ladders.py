@@ -300,6 +300,14 @@ async def test_a_failed_or_cancelled_run_says_so_not_that_it_has_not_finished(
     status, body = await web.get("/ladders/2")
     assert status == 200
     assert "This run cancelled. It is never counted" in body.decode()
+    # none of its games stored (a run on one machine stores them at its end): it said
+    # "the games stored for it before it stopped are below" over nothing (s50 tryout)
+    for path, lang in (("/ladders/1", ""), ("/ladders/1?lang=ru", "ru")):
+        page = (await web.get(path))[1].decode()
+        assert "are below" not in page and "ниже" not in page
+        assert 'id="ladder-games"' not in page
+        said = "ни одна его партия не сохранена" if lang else "none of its games was stored"
+        assert said in page
 
 
 async def test_a_run_number_no_database_can_hold_is_no_run_not_a_failure(

@@ -202,6 +202,7 @@ class W(StrEnum):
     LADDER_RUN_N = "ladder-run-n"
     STARTED = "started"
     RUN_STOPPED = "run-stopped"
+    RUN_STOPPED_NONE = "run-stopped-none"
     RUN_UNFINISHED = "run-unfinished"
     RUN_UNFINISHED_NONE = "run-unfinished-none"
     N_BOARDS = "n-boards"
@@ -525,6 +526,11 @@ WORDS: dict[W, tuple[str, str]] = {
         "This run {stopped}. It is never counted: the games stored for it before it stopped"
         " are below.",
         "Этот турнир {stopped}. Он не засчитывается: ниже — его партии, сохранённые до остановки.",
+    ),
+    # a run on one machine stores its games at its end: one stopped has none to be below
+    W.RUN_STOPPED_NONE: (
+        "This run {stopped}. It is never counted, and none of its games was stored.",
+        "Этот турнир {stopped}. Он не засчитывается, и ни одна его партия не сохранена.",
     ),
     W.RUN_UNFINISHED: (
         "This run has not finished (or stopped before its report): its games so far are below.",
