@@ -128,7 +128,9 @@ class PairStats:
         var = math.fsum((sum(v) - mu * len(v)) ** 2 for v in self.board_scores.values()) / n**2
         stdev = math.sqrt(var)
         low, high = mu - Z95 * stdev, mu + Z95 * stdev
-        if low <= 0 or high >= 1:
+        # no spread at all (every board scored the mean: each one deal won and one lost,
+        # as the cards decide, or all drawn) is no certainty: a few such boards said ± 0.0
+        if low <= 0 or high >= 1 or stdev == 0:
             return elo_from_score(mu), math.inf
         return elo_from_score(mu), (elo_from_score(high) - elo_from_score(low)) / 2
 

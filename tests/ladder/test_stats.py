@@ -73,6 +73,25 @@ def test_a_margin_waits_until_the_scores_interval_leaves_0_and_1() -> None:
     assert math.isfinite(pair(2, 2, 0).elo()[1])
 
 
+def test_boards_that_all_scored_the_mean_give_no_margin_not_a_zero_one() -> None:
+    """Four boards each won once and lost once (the cards deciding each, a common
+    duplicate result) have no spread over boards: the report said `Elo 0.0 ± 0.0`,
+    a certainty 8 deals never give (ladder tryout s50)."""
+    p = PairStats("a", "b", 2)
+    for board in range(4):
+        p.add((board, ("a", "b")), 100, 62)
+        p.add((board, ("a", "b")), 62, 100)
+    elo, margin = p.elo()
+    assert elo == pytest.approx(0.0) and math.isinf(margin)
+    assert p.as_dict()["elo_margin"] is None
+    assert report.elo_told(dict(p.as_dict())) == "0.0 (margin: too few deals)"
+    assert math.isinf(pair(0, 7, 0).elo()[1])  # all drawn, each a board of its own
+    # one board off the mean is a spread: a margin again
+    p.add((4, ("a", "b")), 100, 62)
+    p.add((4, ("a", "b")), 100, 62)
+    assert math.isfinite(p.elo()[1])
+
+
 def test_elo_and_score_are_inverse() -> None:
     for elo in (-300.0, -50.0, 0.0, 35.5, 147.19, 400.0):
         assert elo_from_score(score_from_elo(elo)) == pytest.approx(elo, abs=1e-6)
