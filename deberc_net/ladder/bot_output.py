@@ -96,7 +96,10 @@ class BotOutput:
 
     @property
     def last_words(self) -> str:
-        return self.tail.decode("utf-8", "replace").strip()
+        """Its last bytes on one line, its lines joined by ' / ': they end the ladder's
+        one-line error and a failed run's line of 'ladder table'."""
+        lines = self.tail.decode("utf-8", "replace").splitlines()
+        return " / ".join(line.strip() for line in lines if line.strip())
 
     def _say(self, line: bytes) -> None:
         text = line.decode("utf-8", "replace").rstrip("\r")

@@ -83,6 +83,18 @@ async def test_lines_are_passed_whole_however_they_arrive(
     assert output.last_words.endswith("x" * 10 + "last")
 
 
+async def test_last_words_of_several_lines_are_one_line() -> None:
+    """`sleep 100 {name}` said two lines as it failed: the ladder's error and `ladder
+    table`'s line of the failed run each ran over two (ladder tryout s50)."""
+    send, receive = trio.testing.memory_stream_pair()
+    output = BotOutput("b-1", ErrorLines())
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(output.relay, receive)
+        await send.send_all(b"sleep: invalid time interval\r\n\nTry 'sleep --help'.\n")
+        await send.aclose()
+    assert output.last_words == "sleep: invalid time interval / Try 'sleep --help'."
+
+
 async def test_a_slow_reader_of_the_ladders_stderr_never_holds_the_event_loop() -> None:
     """The ladder's standard error is a pipe nobody reads (a paused pager, a slow
     logger), full after 64 KB; a bot says 300 KB meanwhile. The event loop (the
