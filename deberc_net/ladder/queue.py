@@ -262,6 +262,17 @@ class BoardQueue:
         settings = json.loads(row[0]) if row[0] else {}
         return settings, bool(row[1]), RunStop.from_row(row[2], row[3])
 
+    def run_age_s(self, run: int) -> float:
+        """The seconds since the run was queued, by the database's clock (its waiter's
+        time is counted from then)."""
+        row = self.db.run(
+            lambda db: db.execute(
+                "SELECT EXTRACT(EPOCH FROM now() - started) FROM ladder_runs WHERE id = %s",
+                (run,),
+            ).fetchone()
+        )
+        return 0.0 if row is None else max(0.0, float(row[0]))
+
     def withheld(self, keys: Sequence[str]) -> list[str]:
         """Those of these board keys whose results are kept for a release."""
         rows = self.db.run(

@@ -210,6 +210,7 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
         )
         try:
             _wait_for("the boards to be queued", lambda: _queued(postgres_url) == 2, deadline)
+            queued = time.monotonic()
         finally:
             run.kill()
             run.wait()
@@ -240,10 +241,14 @@ def test_an_idle_worker_waits_out_an_outage_and_a_run_whose_waiter_died_is_finis
     table = run_cli(["ladder", "table", "--db", postgres_url])
     assert f"run {run_id} (distributed): every board played, not counted" in table.stdout
     assert f"board {key}: 1 result withheld until its release" in table.stdout
+    counted = time.monotonic()
     finished = run_cli(["ladder", "finish", str(run_id), "--db", postgres_url, "--json"])
     assert finished.returncode == 0, finished.stderr
     summary = json.loads(finished.stdout)
     assert summary["games"] == 4 and summary["seed"] == "later"
+    # its time from its queuing, as its waiter's (failed before: the count's own, ~0 s,
+    # and a rate of thousands of deals a second)
+    assert summary["seconds"] >= counted - queued, summary
     # released by the run's count
     assert _query(postgres_url, "SELECT count(*) FROM running WHERE board IS NOT NULL") == [(0,)]
     rows = json.loads(run_cli(["ladder", "table", "--db", postgres_url, "--json"]).stdout)
