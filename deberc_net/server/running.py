@@ -50,6 +50,8 @@ from .limits import AddressBuckets, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import LifecycleLog
+from .poller import AVAILABLE as POLLER_AVAILABLE
+from .poller import KEEP, Poller
 from .ports import close_all, listen_on
 from .proxy_header import ERROR_CODE, TEXT, BadHeader, Client, Problem, read_header
 from .run_order import restore, serve_in_arrival_order
@@ -471,6 +473,8 @@ class Server:
         # a scope never entered, for a session's aborts to cancel while its reader does
         # a table's work (Server._received)
         self._quiet_scope = trio.CancelScope()
+        # the socket connections' reads, waited for by one task (server/poller.py)
+        self._poller = Poller(self.handled_here, nursery.start_soon) if POLLER_AVAILABLE else None
         # trio.current_time's answer in one call, not three (a read takes the time)
         self._now = trio.lowlevel.current_clock().current_time
         self.sessions: dict[Session, None] = {}  # every open connection, oldest first
@@ -782,9 +786,59 @@ class Server:
     async def _read(self, stream: trio.abc.Stream, session: Session) -> None:
         """Feed the connection what the stream gives; hand the lobby what comes out.
         A socket is read by its descriptor (trio's stream adds four frames to every
-        idle connection and to every read)."""
-        connection = session.connection
+        idle connection and to every read), its reader parked in the poller (most of
+        its calls handled there: ``handled_here``)."""
         fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
+        poller = self._poller if fd >= 0 else None
+        try:
+            await self._reading(stream, session, fd, poller)
+        finally:
+            if poller is not None:
+                poller.forget(fd)  # (before the socket closes: its number is reused)
+
+    async def handled_here(self, session: Session, fd: int) -> object:
+        """The poller's turn at ``session``'s readable socket, its reader parked: a
+        table call read whole, to a table that may take it, handled in the poller's
+        task as the reader would (``_received``'s first case). ``KEEP``: done, the reader
+        stays parked; None: the reader reads the socket itself; a float: what was read
+        is in the connection (read then), for the reader."""
+        connection = session.connection
+        table = session.table
+        if (
+            table is None
+            or table.remote
+            or session.requests_waiting
+            or connection.closed
+            or connection.has_input
+        ):
+            return None
+        now = self._now()
+        if not table.may_handle_here(now):
+            return None
+        try:
+            data = os.read(fd, READ_SIZE)
+        except BlockingIOError:  # woken, and nothing there after all
+            return KEEP
+        except OSError:  # the reader reads it again, and ends the connection
+            return None
+        if not data:
+            return None
+        item = connection.receive_call(data, now)
+        if item is None:
+            return now
+        # an abort of this connection meanwhile cancels a scope nobody is in (as in
+        # _received): the closed connection wakes the reader after
+        reading, session.cancel_scope = session.cancel_scope, self._quiet_scope
+        try:
+            await table.call_here(session, item.text, item.seq, now)
+        finally:
+            session.cancel_scope = reading
+        return KEEP
+
+    async def _reading(
+        self, stream: trio.abc.Stream, session: Session, fd: int, poller: Poller | None
+    ) -> None:
+        connection = session.connection
         while not connection.closed:
             # one scope for many reads, its deadline moved as the connection's moves
             # (a scope a read costs time); a new one only after it fired too early.
@@ -809,8 +863,19 @@ class Server:
                     if due < set_to or due > set_to + DEADLINE_SLACK_S:
                         waited.deadline = set_to = due
                     data: bytes | bytearray
-                    if fd >= 0:
+                    if poller is not None:
+                        got = await poller.wait(fd, session)
+                        if got is not None:  # handled by the poller, or read into the connection
+                            if type(got) is float:
+                                now = got
+                                if set_to < now + DEADLINE_SLACK_S:
+                                    waited.deadline = set_to = math.inf
+                                if not await self._received(session, b"", now):
+                                    return
+                            continue
+                    elif fd >= 0:
                         await trio.lowlevel.wait_readable(fd)
+                    if fd >= 0:
                         try:
                             data = os.read(fd, READ_SIZE)
                         except BlockingIOError:  # woken, and nothing there after all
