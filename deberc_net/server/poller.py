@@ -39,6 +39,10 @@ Handle = Callable[["Session", int], Coroutine[Any, Any, object]]
 
 
 class Poller:
+    """A server's socket readers' waiting place (one a server: ``Server._poller``). Its
+    epoll is made, and its task started, at the first wait; the epoll is closed with
+    the object (the server's end)."""
+
     def __init__(self, handle: Handle, start: Callable[[Callable[[], Any]], None]) -> None:
         self._handle = handle
         self._start = start  # starts a task (the server's nursery's start_soon)
