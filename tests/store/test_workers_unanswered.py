@@ -4,6 +4,7 @@ the other played by the test on the real bus, sending what a worker sends (or no
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -13,6 +14,7 @@ import trio
 
 from deberc_net.server.cluster.bus import LOBBY, Bus
 from tests.server.client import LineClient, fields, log_in_machine
+from tests.stall_meter import stall_meter
 
 from .workers import OTHER, heard_one, told_table, until_listed, worker_and_bus
 
@@ -29,6 +31,16 @@ def _tell_table(owner: Bus) -> None:
 def _text(sid: int, text: str, answering: dict[str, Any]) -> dict[str, Any]:
     """The owner's text to session ``sid``, the answer of request ``answering``."""
     return {"k": "text", "s": sid, "text": text, "asks": 0, "done": [answering["r"]]}
+
+
+async def _pong_within(bob: LineClient, limit_s: float) -> None:
+    """bob's pong comes within ``limit_s`` of this process's running (the worker is in
+    it): a stall of the machine's meanwhile is not a wait of the worker's."""
+    with stall_meter() as meter:
+        start = time.monotonic()
+        await bob.expect("ok", cmd="ping")
+        ran = meter.ran_s(start, time.monotonic())
+    assert ran < limit_s, f"the pong came {ran:.2f} s on"
 
 
 async def _answered_before_the_pong(
@@ -81,7 +93,7 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
         start = trio.current_time()
         await bob.send_raw(f"sit {TABLE}\nping\n".encode())
         await heard_one(heard, k="post", m="sit", table=TABLE)
-        await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
+        await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 30)
         # it waited for the answer first, as long as the owner could still give it
         assert trio.current_time() - start >= DEAD_MS / 1000
         # that owner is not waited for again (a worker of an older version never
@@ -89,8 +101,7 @@ async def test_a_line_waits_no_longer_than_server_dead_ms_for_a_living_owners_an
         asked = await heard_one(heard, k="post", m="sit", table=TABLE)
         to, sid = f"w{asked['w']}", asked["s"]
         await bob.send_raw(f"observe {TABLE}\nping\n".encode())
-        with trio.fail_after(DEAD_MS / 1000 / 2):
-            await bob.expect("ok", cmd="ping")
+        await _pong_within(bob, DEAD_MS / 1000 / 2)
         observe = await heard_one(heard, k="post", m="observe", table=TABLE)
         # ... until it says an answer is done: then it is, as it should be
         owner.publish(to, _text(sid, REFUSED, asked))
@@ -123,7 +134,7 @@ async def test_a_worker_back_from_the_dead_is_asked_what_it_holds_when_it_says_h
             await until_listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: dead
             told = len(heard)
             owner.publish(LOBBY, {"k": "hello"})
-            with trio.fail_after(10):
+            with trio.fail_after(30):
                 while not [
                     m for m in heard[told:] if m.get("k") == "hello" and m.get("w") != OTHER
                 ]:
@@ -148,7 +159,7 @@ async def test_a_late_done_from_a_worker_taken_for_dead_does_not_release_a_newer
         await bob.send_raw(f"sit {TABLE}\nping\n".encode())
         sit = await heard_one(heard, k="post", m="sit", table=TABLE)
         to, sid = f"w{sit['w']}", sit["s"]
-        await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 10)
+        await bob.read_until(lambda x: fields(x)[0] == "ok" and "cmd=ping" in x, 30)
         await until_listed(bob, "tables", f"id={TABLE} ", present=False)  # silent: forgotten
         nursery.start_soon(_beat, owner)  # back
         await until_listed(bob, "tables", f"id={TABLE} ")
@@ -186,6 +197,5 @@ async def test_an_owner_that_counts_its_answers_done_still_lets_the_next_line_go
             owner.publish(f"w{sit['w']}", counted)
             line = await bob.read_until(lambda x: "cmd=ping" in x or "table-full" in x)
             assert fields(line)[0] == "error", line  # (its answer first)
-            with trio.fail_after(dead_ms / 1000 / 2):  # not held till the wait ran out
-                await bob.expect("ok", cmd="ping")
+            await _pong_within(bob, dead_ms / 1000 / 2)  # not held till the wait ran out
         await bob.aclose()
