@@ -364,13 +364,13 @@ def said(text: str) -> bool:
 def test_the_timings_the_section_states_are_the_codes_and_the_tests() -> None:
     """ "A worker's death": `--workers` above 1 takes `heartbeat_ms = 1000` and
     `server_dead_ms = 5000` unless the settings file gives either (which
-    server/test_config.py pins), and "the tests give 500 and 3000, and 300 and 1500
+    server/test_config.py pins), and "the tests give 500 and 10000, and 300 and 1500
     where one waits for a death": the settings the worker tests serve, and those
     quick_death makes of them (tests/store/workers.py)."""
     assert said("takes `heartbeat_ms = 1000` and `server_dead_ms = 5000` unless")
     assert (WORKERS_HEARTBEAT_MS, WORKERS_DEAD_MS) == (1000, 5000)
-    assert said("the tests give 500 and 3000, and 300 and 1500 where one waits for a death")
-    assert "heartbeat_ms = 500\n" in SETTINGS and "server_dead_ms = 3000\n" in SETTINGS
+    assert said("the tests give 500 and 10000, and 300 and 1500 where one waits for a death")
+    assert "heartbeat_ms = 500\n" in SETTINGS and "server_dead_ms = 10000\n" in SETTINGS
     quick = quick_death(SETTINGS)
     assert "heartbeat_ms = 300\n" in quick and "server_dead_ms = 1500\n" in quick
 
@@ -485,8 +485,8 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                 await first.send("seek 2 kharkov")
                 await first.expect("ok", cmd="seek")
                 await second.send("seek 2 kharkov")
-                met = (await second.expect("ok", cmd="sit", timeout=10))["table"]
-                assert (await first.expect("ok", cmd="sit", timeout=10))["table"] == met
+                met = (await second.expect("ok", cmd="sit", timeout=30))["table"]
+                assert (await first.expect("ok", cmd="sit", timeout=30))["table"] == met
                 assert _block(met) == blocks[smaller] != blocks[1 - smaller], (met, blocks)
                 # and a seeker's wait (seek_patience_ms) ends at a waiting `new` table
                 # of his game on another worker, sat at directly
@@ -495,7 +495,7 @@ async def test_one_cluster_for_the_lobby_copy_seeks_logs_processes_and_nohup(
                 await until_listed(fay, "tables", f"id={waiting} ")
                 await fay.send("seek 2")
                 await fay.expect("ok", cmd="seek")
-                assert (await fay.expect("ok", cmd="sit", timeout=10))["table"] == waiting
+                assert (await fay.expect("ok", cmd="sit", timeout=30))["table"] == waiting
                 # "Processes": a worker is forked from the parent: the parent's command
                 # line, the parent's child, no exec (its settings not in its environment)
                 its_argv = Path(f"/proc/{workers.process.pid}/cmdline").read_bytes()
@@ -738,8 +738,8 @@ async def test_the_table_cap_counts_every_workers_tables(postgres_url: str) -> N
                 other.publish(LOBBY, {"k": "tables", "open": [], "gone": [table]})
                 await until_listed(cal, "tables", f"id={table} ", present=False)
                 await cal.send("seek 2")
-                met = (await bob.expect("ok", cmd="sit", timeout=10))["table"]
-                assert (await cal.expect("ok", cmd="sit", timeout=10))["table"] == met
+                met = (await bob.expect("ok", cmd="sit", timeout=30))["table"]
+                assert (await cal.expect("ok", cmd="sit", timeout=30))["table"] == met
             finally:
                 await close_all(opened)
 

@@ -41,7 +41,7 @@ AS = "elsewhere/4242/0"  # OTHER's name in hello, and its replacement's
 # again meanwhile: a fraction of a second), and a minute of silence before a worker is
 # taken for dead: only the replacement's hello makes the other forget it
 LATE_REPLACEMENT = SETTINGS.replace("worker_restart_ms = 50", "worker_restart_ms = 2000").replace(
-    "server_dead_ms = 3000", "server_dead_ms = 60000"
+    "server_dead_ms = 10000", "server_dead_ms = 60000"
 )
 
 
@@ -142,7 +142,7 @@ async def test_a_player_back_before_his_killed_worker_is_replaced_plays_on(
                         await trio.sleep(0.05)
                 back = await workers.connect(1, "ann", token=ann.token)
                 opened.append(back)
-                await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x, 10)
+                await bob.read_until(lambda x: is_event(x, "back") and "name=ann" in x, 30)
                 assert not _lost(workers), "worker 0 forgotten before ann was back"
                 with trio.fail_after(30):  # its replacement says hello: worker 0 forgotten
                     while workers.pids[0] == killed or not _lost(workers):

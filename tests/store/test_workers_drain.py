@@ -25,7 +25,7 @@ from .workers import Workers, quick_death, served_workers, until_listed
 
 SETTINGS = (
     "[server]\nlag_ms = 0\nshutdown_grace_ms = 200\nheartbeat_ms = 500\n"
-    "server_dead_ms = 3000\nworker_restart_ms = 50\n"
+    "server_dead_ms = 10000\nworker_restart_ms = 50\n"  # (no death by silence tested)
 )
 TOLD = (
     "info server=draining text=The server restarts once the running matches are over: no new"
@@ -35,7 +35,7 @@ TOLD = (
 
 async def _sit_once_heard(client: LineClient, table: str) -> None:
     """``client`` (at worker 1) sits at worker 0's ``table`` once worker 1 has heard of it."""
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while True:
             await client.send(f"sit {table}")
             said = await client.read_until(lambda x: x.startswith(("ok ", "error ")))
@@ -47,9 +47,9 @@ async def _sit_once_heard(client: LineClient, table: str) -> None:
 @pytest.mark.timeout(150)  # its fail_after(110), then its clean-up
 async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_path: Path) -> None:
     settings = tmp_path / "server.toml"
-    # no worker's death is tested here: a process stalled past 3 s in a loaded run (ci49c:
-    # worker 1 stalled 2.3 s, then 2.7 s) was taken for dead and bob's match stopped
-    settings.write_text(SETTINGS.replace("server_dead_ms = 3000", "server_dead_ms = 10000"))
+    # (SETTINGS' 10 s: at 3 s, worker 1 stalled in a loaded run, ci49c: 2.3 s, then
+    # 2.7 s, was taken for dead and bob's match stopped)
+    settings.write_text(SETTINGS)
     opened: list[LineClient] = []
     with trio.fail_after(110):
         async with served_workers(postgres_url, settings) as workers:
@@ -61,16 +61,16 @@ async def test_sigusr1_to_the_parent_drains_every_worker(postgres_url: str, tmp_
                 await ann.send("new 2 short")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await _sit_once_heard(bob, table)
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
                 await carl.send("new 2")
                 waiting = (await carl.expect("ok", cmd="sit"))["table"]
                 await until_listed(carl, "tables", "state=playing")  # (worker 1 heard it start)
                 workers.process.send_signal(signal.SIGUSR1)
                 await carl.read_until(
-                    lambda x: x.startswith(f"info closed={waiting} text=Table {waiting} closes"), 10
+                    lambda x: x.startswith(f"info closed={waiting} text=Table {waiting} closes"), 30
                 )
                 await carl.send("new 2")
-                assert (await carl.expect("error", timeout=10))["code"] == "shutting-down"
+                assert (await carl.expect("error", timeout=30))["code"] == "shutting-down"
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(play_machine, ann, random.Random(3), None, 60)
                     nursery.start_soon(play_machine, bob, random.Random(4), None, 60)
@@ -123,13 +123,13 @@ async def test_an_admins_drain_on_one_worker_drains_every_worker(
                 await ann.send("new 2 short")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await _sit_once_heard(bob, table)
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
                 await carl.send("new 2")
                 waiting = (await carl.expect("ok", cmd="sit"))["table"]
                 await until_listed(boss, "tables", f"id={waiting} ")  # (worker 1 heard both)
                 await until_listed(boss, "tables", "state=playing")
                 await boss.send("drain")
-                assert await boss.expect("ok", cmd="drain", timeout=10) == {
+                assert await boss.expect("ok", cmd="drain", timeout=30) == {
                     "cmd": "drain",
                     "matches": "1",  # worker 0's, where his worker has none
                     "already": "0",
@@ -138,13 +138,13 @@ async def test_an_admins_drain_on_one_worker_drains_every_worker(
                 }
                 # worker 0, not his, closes its waiting table: the whole server drains
                 await carl.read_until(
-                    lambda x: x.startswith(f"info closed={waiting} text=Table {waiting} closes"), 10
+                    lambda x: x.startswith(f"info closed={waiting} text=Table {waiting} closes"), 30
                 )
                 await carl.send("new 2")
-                assert (await carl.expect("error", timeout=10))["code"] == "shutting-down"
-                await boss.read_until(lambda x: x == TOLD, 10)  # his own worker drains too
+                assert (await carl.expect("error", timeout=30))["code"] == "shutting-down"
+                await boss.read_until(lambda x: x == TOLD, 30)  # his own worker drains too
                 await boss.send("drain")  # a second: nothing changes
-                again = await boss.expect("ok", cmd="drain", timeout=10)
+                again = await boss.expect("ok", cmd="drain", timeout=30)
                 assert again["already"] == "1", again
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(play_machine, ann, random.Random(3), None, 60)
@@ -195,13 +195,13 @@ async def test_an_admins_drain_finds_the_parents_drain_begun_a_worker_dead(
                 boss = await workers.connect(1, "boss", "boss-secret-1")
                 opened.append(boss)
                 os.kill(workers.pids[0], signal.SIGKILL)
-                with trio.fail_after(10):
+                with trio.fail_after(30):
                     while not any(e.get("event") == "worker_died" for e in workers.events):
                         await trio.sleep(0.05)
                 workers.process.send_signal(signal.SIGUSR1)
-                await boss.read_until(lambda x: x == TOLD, 10)  # his worker drains
+                await boss.read_until(lambda x: x == TOLD, 30)  # his worker drains
                 await boss.send("drain")
-                answer = await boss.expect("ok", cmd="drain", timeout=10)
+                answer = await boss.expect("ok", cmd="drain", timeout=30)
                 assert answer == {
                     "cmd": "drain",
                     "matches": "1",
@@ -239,7 +239,7 @@ async def test_a_worker_killed_during_a_drain_is_logged_dead_not_drained(
                 ann, _ = await _playing_at_worker_1(workers, opened, "new 2")
                 killed = workers.pids[1]
                 workers.process.send_signal(signal.SIGUSR1)
-                await ann.read_until(lambda x: x == TOLD, 10)
+                await ann.read_until(lambda x: x == TOLD, 30)
                 os.kill(killed, signal.SIGKILL)
                 with trio.fail_after(30):
                     await workers.process.wait()
@@ -274,7 +274,7 @@ async def _playing_at_worker_1(
     await ann.send(new)
     table = (await ann.expect("ok", cmd="sit"))["table"]
     await bob.send(f"sit {table}")
-    await ann.read_until(lambda x: is_event(x, "start"), 10)
+    await ann.read_until(lambda x: is_event(x, "start"), 30)
     return ann, bob
 
 
@@ -284,7 +284,7 @@ async def _health(http_port: int) -> tuple[int, str] | None:
     def fetch() -> tuple[int, str] | None:
         try:
             with urllib.request.urlopen(
-                f"http://127.0.0.1:{http_port}/api/health", timeout=5
+                f"http://127.0.0.1:{http_port}/api/health", timeout=30
             ) as reply:
                 return reply.status, reply.read().decode()
         except urllib.error.HTTPError as error:
@@ -310,7 +310,7 @@ async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
                 web = next(e["port"] for e in workers.events if e.get("event") == "http_listening")
                 assert isinstance(web, int)
                 workers.process.send_signal(signal.SIGUSR1)
-                await ann.read_until(lambda x: x == TOLD, 10)
+                await ann.read_until(lambda x: x == TOLD, 30)
                 for _ in range(8):  # three beats (0.5 s) and more of worker 1's match
                     await trio.sleep(0.2)
                     answer = await _health(web)
@@ -321,7 +321,7 @@ async def test_the_web_face_says_draining_till_the_last_worker_has_drained(
                     # worker 1's match, not worker 0's own tables only (it said 0)
                     assert said["playing"] == 1, answer
                 await bob.send("leave!")  # worker 1's match ends (played out: ~10 s more)
-                await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+                await ann.read_until(lambda x: is_event(x, "match-end"), 30)
                 with trio.fail_after(30):
                     await workers.process.wait()
                 assert await _health(web) is None  # all stopped at the end
@@ -343,11 +343,11 @@ async def test_worker_0_drained_alone_stops_though_the_others_play_on(
             try:
                 ann, _ = await _playing_at_worker_1(workers, opened, "new 2")
                 os.kill(workers.pids[0], signal.SIGUSR1)
-                with trio.fail_after(5):  # a beat is 0.5 s here
+                with trio.fail_after(30):  # a beat is 0.5 s here
                     while not any(e.get("event") == "drained" for e in workers.events):
                         await trio.sleep(0.05)
                 assert TOLD not in ann.lines  # worker 1 takes new games still
-                with trio.fail_after(10):  # its drain was asked for: a stop, not a death
+                with trio.fail_after(30):  # its drain was asked for: a stop, not a death
                     while not any(e.get("event") == "worker_stopped" for e in workers.events):
                         await trio.sleep(0.05)
                 assert not any(e.get("event") == "worker_died" for e in workers.events)
@@ -375,7 +375,7 @@ async def test_a_seat_at_a_match_just_started_elsewhere_is_one_its_worker_waits_
                 await ann.send("new 2")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await _sit_once_heard(bob, table)
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
                 workers.process.send_signal(signal.SIGUSR1)  # at once
                 for client in (ann, bob):
                     await client.wait_closed(20)
@@ -423,7 +423,7 @@ async def test_a_drain_limit_that_ends_bobs_worker_first_keeps_no_seat_of_his(
                 await ann.send("new 2")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await _sit_once_heard(bob, table)
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
                 await until_listed(bob, "tables", "state=playing")  # (worker 1 heard it start)
                 held = workers.pids[0]
                 os.kill(held, signal.SIGSTOP)
@@ -467,7 +467,7 @@ async def test_a_worker_drained_while_another_plays_says_its_own_matches_are_ove
                 await ann.send("new 2")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await bob.send(f"sit {table}")
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
                 workers.process.send_signal(signal.SIGUSR1)
                 await carl.wait_closed(20)
                 await ann.send("ping")  # their worker plays on

@@ -17,10 +17,15 @@ from tests.server.client import LineClient, close_all, fields, is_event, random_
 
 from .workers import SETTINGS, Workers, served_workers, settings_file, until_listed
 
-# SETTINGS' 3 s, not quick_death's 1.5: what this checks is that neither worker takes
-# the other for dead too soon, and with half the margin it failed once (-n 2, load 20+)
-ORDER_SETTINGS = SETTINGS + "http_port = 0\n"
-DEAD_S = 3  # SETTINGS' server_dead_ms
+# 3 s, not quick_death's 1.5: what this checks is that neither worker takes the other
+# for dead too soon, and with half the margin it failed once (-n 2, load 20+); not
+# SETTINGS' 10 s, which the stall would have to outlast
+DEAD_S = 3  # ORDER_SETTINGS' server_dead_ms
+ORDER_SETTINGS = (
+    SETTINGS.replace("server_dead_ms = 10000\n", f"server_dead_ms = {DEAD_S * 1000}\n")
+    + "http_port = 0\n"
+)
+assert f"server_dead_ms = {DEAD_S * 1000}\n" in ORDER_SETTINGS
 
 
 async def _logged(workers: Workers, event: str, **want: object) -> None:
@@ -53,7 +58,7 @@ async def _before_pong(client: LineClient, lines: str, reply: Callable[[str], bo
     pong (it came after: the table's answer over the bus, the pong at once)."""
     start = client.pos
     await client.send_raw(f"{lines}\nping\n".encode())
-    await client.read_until(_pong, 10)
+    await client.read_until(_pong, 30)
     before = client.lines[start : client.pos - 1]
     assert any(reply(line) for line in before), (lines, before)
 
@@ -109,7 +114,7 @@ async def _replies_in_order(workers: Workers, opened: list[LineClient]) -> None:
         await bob.read_until(lambda x: is_event(x, "match-end"))
         await ann.send("rematch")
         await ann.expect("ok", cmd="rematch")
-        await bob.expect("rematch", waiting="bob", timeout=10)
+        await bob.expect("rematch", waiting="bob", timeout=30)
         # bob's completes it: his ok cmd=rematch and then the new table's ok cmd=sit
         # come before the pong (the sit came after it: his 'rematch' was answered over
         # the bus once the new table had opened, before it had seated him)
@@ -117,7 +122,7 @@ async def _replies_in_order(workers: Workers, opened: list[LineClient]) -> None:
         await _before_pong(bob, "rematch", lambda x: x.startswith("ok cmd=sit "))
         replies = [fields(x)[1].get("cmd") for x in bob.lines[start:] if x.startswith("ok ")]
         assert replies == ["rematch", "sit", "ping"], bob.lines[start:]
-        await ann.expect("ok", cmd="sit", timeout=10)
+        await ann.expect("ok", cmd="sit", timeout=30)
 
 
 async def _a_stall_forgets_nothing(workers: Workers, opened: list[LineClient]) -> None:

@@ -16,7 +16,7 @@ from tests.server.client import fields
 from .workers import served_workers
 
 SETTINGS = (
-    "[server]\nlag_ms = 0\nshutdown_grace_ms = 300\nheartbeat_ms = 500\nserver_dead_ms = 3000\n"
+    "[server]\nlag_ms = 0\nshutdown_grace_ms = 300\nheartbeat_ms = 500\nserver_dead_ms = 10000\n"
     "http_port = 0\n"
 )
 GONE_WITHIN_S = 20  # a worker's grace and its store's close, on a busy 2-core machine

@@ -54,20 +54,20 @@ async def test_a_seek_kept_at_another_worker_offers_the_table_s_players_no_remat
                 await ann.send(f"login ann{n}")
                 await ann.take(lambda x: x.startswith(f"Hello, ann{n}"))
             await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
-            await bob.read_until(lambda x: is_event(x, "start"), 10)
+            await bob.read_until(lambda x: is_event(x, "start"), 30)
             await bob.send("leave!")  # in the first deal: her seek is given back
-            await ann.read_until(lambda x: f"bob{n} left before the first deal ended: " in x, 10)
+            await ann.read_until(lambda x: f"bob{n} left before the first deal ended: " in x, 30)
             if ann_is == "a program":  # its seek kept for its own next 'seek'
-                await carl.take(lambda x: x == OFFERED, 10)
+                await carl.take(lambda x: x == OFFERED, 30)
                 return
             # her seek kept calls the offer off: her 'rematch', asked at the table's
             # worker after that (docs/protocol.md §5.16), is told so
             off = f"Error (not-allowed): the rematch of table {table} is off: "
             await ann.send("rematch")
-            said = await ann.take(lambda x: x.startswith("Error "), 10)
+            said = await ann.take(lambda x: x.startswith("Error "), 30)
             assert said.startswith(off + "you were put back in"), said  # (wrapped)
             await carl.send("rematch")
-            said = await carl.take(lambda x: x.startswith("Error "), 10)
+            said = await carl.take(lambda x: x.startswith("Error "), 30)
             assert said.startswith(off + f"ann{n} was put back in"), said
             assert OFFERED not in carl.lines, carl.lines
             assert OFFERED not in ann.lines, ann.lines
@@ -95,9 +95,9 @@ async def test_a_person_of_another_worker_is_told_a_rematch_is_on_offer(
             await ann.send("style human")  # a person, who sits (she sought nothing)
             await ann.take(lambda x: "Style human" in x)
             await ann.send(f"sit {table}")
-            await bob.read_until(lambda x: is_event(x, "start"), 10)
+            await bob.read_until(lambda x: is_event(x, "start"), 30)
             await bob.send("leave!")
-            await ann.take(lambda x: x == OFFERED, 10)
+            await ann.take(lambda x: x == OFFERED, 30)
         finally:
             await close_all(opened)
 
@@ -113,7 +113,7 @@ async def test_no_rematch_is_taken_before_the_kept_seekers_worker_tells_the_offe
     decided by worker 0, which knows a person's seek is kept (docs/scaling.md)."""
     opened: list[LineClient] = []
     # (worker 1 is held for a few round trips of worker 0's: never taken for dead)
-    held = SETTINGS.replace("server_dead_ms = 3000", "server_dead_ms = 30000")
+    held = SETTINGS.replace("server_dead_ms = 10000", "server_dead_ms = 30000")
     assert held != SETTINGS
     with trio.fail_after(60):
         async with served_workers(postgres_url, settings_file(tmp_path, held)) as workers:
@@ -131,25 +131,25 @@ async def test_no_rematch_is_taken_before_the_kept_seekers_worker_tells_the_offe
                 await ann.send("login ann")
                 await ann.take(lambda x: x.startswith("Hello, ann"))
                 await ann.send("seek 3")  # she sits at bob's table (docs/scaling.md)
-                await carl.read_until(lambda x: is_event(x, "start"), 10)
+                await carl.read_until(lambda x: is_event(x, "start"), 30)
                 os.kill(workers.pids[1], signal.SIGSTOP)
                 stopped = True
                 await bob.send("leave!")  # in the first deal: her seek is given back
-                await carl.read_until(lambda x: is_event(x, "match-end"), 10)
+                await carl.read_until(lambda x: is_event(x, "match-end"), 30)
                 await carl.send("rematch")  # worker 1 has told worker 0 nothing yet
                 off = f"the rematch of table {table} is off: "
-                assert await carl.expect("error", timeout=10) == {
+                assert await carl.expect("error", timeout=30) == {
                     "code": "not-allowed",
                     "text": off + "ann was put back in line for the same game",
                 }
                 os.kill(workers.pids[1], signal.SIGCONT)
                 stopped = False
-                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
+                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 30)
                 await ann.send("rematch")  # asked at worker 0, which tells her own step
-                said = await ann.take(lambda x: x.startswith("Error "), 10)
+                said = await ann.take(lambda x: x.startswith("Error "), 30)
                 assert said.startswith(f"Error (not-allowed): {off}you were put back in"), said
                 await carl.send("ping")
-                await carl.expect("ok", cmd="ping", timeout=10)
+                await carl.expect("ok", cmd="ping", timeout=30)
                 assert not [x for x in carl.lines if x.startswith("rematch ")], carl.lines
             finally:
                 if stopped:
@@ -181,24 +181,24 @@ async def test_an_offer_off_as_it_was_made_is_told_off_to_nobody_as_its_worker_i
                 opened.append(joiner)
                 await until_listed(joiner, "tables", f"id={table} ")
                 await joiner.send(f"sit {table}")
-                await joiner.expect("ok", cmd="sit", timeout=10)
+                await joiner.expect("ok", cmd="sit", timeout=30)
                 ann = await workers.reach(1, "ann")  # a person, who seeks
                 opened.append(ann)
                 await ann.send("login ann")
                 await ann.take(lambda x: x.startswith("Hello, ann"))
                 await ann.send("seek 3")  # she sits at the opener's table (scaling.md)
-                await joiner.read_until(lambda x: is_event(x, "start"), 10)
+                await joiner.read_until(lambda x: is_event(x, "start"), 30)
                 leaving, staying = (opener, joiner) if leaver == "opener" else (joiner, opener)
                 await leaving.send("leave!")  # in the first deal: her seek is given back
-                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 10)
-                await staying.read_until(lambda x: is_event(x, "match-end"), 10)
+                await ann.read_until(lambda x: "bob left before the first deal ended: " in x, 30)
+                await staying.read_until(lambda x: is_event(x, "match-end"), 30)
                 await staying.send("rematch")  # off as it was made, for her seek kept
-                said = await staying.expect("error", timeout=10)
+                said = await staying.expect("error", timeout=30)
                 assert said["text"].endswith("ann was put back in line for the same game"), said
                 os.kill(workers.pids[0], signal.SIGKILL)
                 await until_listed(joiner, "who", opener_name, present=False)
                 await joiner.send("ping")
-                await joiner.expect("ok", cmd="ping", timeout=10)
+                await joiner.expect("ok", cmd="ping", timeout=30)
                 assert not [x for x in joiner.lines if x.startswith("rematch ")], joiner.lines
             finally:
                 await close_all(opened)
