@@ -125,15 +125,15 @@ def test_a_killed_run_leaves_no_postgres_nor_chromium_running(
     )
     try:
         started = _wait_for(lambda: held.exists() or run.poll() is not None, 60)
-        if started and not held.exists() and run.wait(timeout=10) == 0:
+        if started and not held.exists() and run.wait(timeout=30) == 0:
             # a skip of the suite's own (no PostgreSQL outside CI): this test's too
-            pytest.skip(_skipped(run.communicate(timeout=10)[0].decode()))
-        assert started and held.exists(), run.communicate(timeout=10)[0].decode()
+            pytest.skip(_skipped(run.communicate(timeout=30)[0].decode()))
+        assert started and held.exists(), run.communicate(timeout=30)[0].decode()
         where = json.loads(held.read_text())
         assert _alive(where["postgres"]) and _group_alive(where["chromedriver"])
     finally:
         run.send_signal(signal.SIGKILL)
-        run.communicate(timeout=10)
+        run.communicate(timeout=30)
     assert _wait_for(lambda: not _alive(where["postgres"]), 30), "postgres left running"
     assert _wait_for(lambda: not _group_alive(where["chromedriver"]), 30), "chromium left"
     assert _wait_for(lambda: not Path(where["postgres_dir"]).exists(), 10)

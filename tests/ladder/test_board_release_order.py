@@ -134,7 +134,7 @@ def test_a_worker_killed_between_storing_and_releasing_a_board_leaves_it_fair(
         processes.append(doomed)
         held = _held_backend(postgres_url, "held_at", "the worker held at the step", deadline)
         doomed.kill()
-        doomed.wait(timeout=10)
+        doomed.wait(timeout=30)
         _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)  # (its step rolled back)
         ((done,),) = _query(postgres_url, "SELECT done FROM ladder_boards")
         ((withheld,),) = _query(
@@ -258,7 +258,7 @@ def test_the_runs_release_of_a_withheld_board_waits_out_a_lost_connection(
         processes.append(doomed)
         held = _held_backend(postgres_url, "held_at", "the worker held at its release", deadline)
         doomed.kill()
-        doomed.wait(timeout=10)
+        doomed.wait(timeout=30)
         _query(postgres_url, "SELECT pg_terminate_backend(%s)", held)
         run.send_signal(signal.SIGCONT)
         held = _held_backend(postgres_url, "run_held_at", "the run held at its release", deadline)

@@ -130,7 +130,7 @@ async def test_the_boards_of_a_ladder_killed_outright_are_released_by_an_admin(
         await admin.send(f"release {key}")
         await admin.expect("ok", cmd="release", board=key)
     assert withheld(db_path) == []
-    with trio.fail_after(10):  # a seating cut off: listed as its dead server's (server-lost)
+    with trio.fail_after(30):  # a seating cut off: listed as its dead server's (server-lost)
         while unlisted(db_path):
             await trio.sleep(0.05)
 

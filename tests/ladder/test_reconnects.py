@@ -153,7 +153,7 @@ async def test_the_parts_of_a_processes_ladder_add_their_bots_reconnects() -> No
         read, write = os.pipe()
         os.write(write, (json.dumps({"crashes": {}, **copy.faults()}) + "\n").encode())
         os.close(write)
-        with trio.fail_after(5):
+        with trio.fail_after(30):
             await counter.read(part, Child(0, read, -1))
     assert counter.error is None
     data = counter.summary.as_dict()

@@ -225,7 +225,7 @@ def test_a_server_that_refuses_each_connection_is_not_tried_forever(
     said, gave_up, deliver = shown.lines, shown.seen, shown.deliver
 
     with ServerThread(tmp_path / "db.sqlite3", max_connections_per_address=1) as server:
-        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as held:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as held:
             held.sendall(b"login holder\n")  # the address's one connection, logged in
             reader = held.makefile("rb")
             while b"Hello, holder" not in reader.readline():
@@ -281,7 +281,7 @@ def test_a_wrong_password_is_not_sent_again_after_a_drop(tmp_path: Path) -> None
         return _next_error(lines)
 
     with ServerThread(tmp_path / "db.sqlite3") as server:
-        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as owner:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as owner:
             owner.sendall(b"login reg secret1\n")  # a free name with a password: registered
             reader = owner.makefile("rb")
             while b"Hello, reg" not in reader.readline():

@@ -505,7 +505,7 @@ def test_a_goodbye_the_client_did_not_ask_for_is_not_followed_by_tries(
         link.start()
         try:
             assert in_.wait(20), said.lines
-            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as other:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=30) as other:
                 other.sendall(b"login dup secret1\n")  # the name, from elsewhere
                 reader = other.makefile("rb")
                 while b"Hello, dup" not in reader.readline():

@@ -252,7 +252,7 @@ async def test_the_banner_is_two_lines_each_in_80_columns_as_4_1_shows(port: int
     assert documented[0].startswith(f"deberc-net {__version__} (protocol 1) — ")
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     raw = b""
-    with trio.fail_after(5):
+    with trio.fail_after(20):
         while raw.count(b"\r\n") < 2:
             got = await stream.receive_some(4096)
             assert got, raw

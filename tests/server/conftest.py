@@ -51,7 +51,7 @@ def make_config(db: str | Path, **overrides: Any) -> Config:
     return Config(**settings)
 
 
-async def told_until(session: Session, text: str, limit_s: float = 10) -> str:
+async def told_until(session: Session, text: str, limit_s: float = 30) -> str:
     """What an in-process ``session`` was told, up to and with ``text``."""
     told = ""
     with trio.fail_after(limit_s):

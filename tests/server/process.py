@@ -57,7 +57,7 @@ def start_server_process(
     raise AssertionError("the server did not report its port")
 
 
-def read_until(sock: socket.socket, needle: bytes, seconds: float = 10) -> bytes:
+def read_until(sock: socket.socket, needle: bytes, seconds: float = 30) -> bytes:
     """Read until ``needle`` arrives or the server closes (a hard time limit)."""
     sock.settimeout(seconds)
     data = b""

@@ -27,7 +27,7 @@ async def test_bad_rules_are_said_before_a_slow_down(
     await ann.expect("ok", cmd="sit")
     await ann.send("leave")  # her one seat given up at a waiting table
     await ann.expect("ok", cmd="leave")
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         for line in ("new 2 bogus-option", "new two", "new 2 kharkov moscow", "seek 2 bogus"):
             await ann.send(line)
             assert (await ann.expect("error"))["code"] == "bad-rules", line

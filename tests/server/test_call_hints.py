@@ -81,7 +81,7 @@ async def test_a_mistyped_command_is_named_to_people_at_a_table_or_not(
     bob = await connect.human(port, "bob")
     await ann.send("seek 2")
     await bob.send("seek 2")
-    await ann.read_until(lambda x: x.startswith("event ") and "kind=start" in x, 10)
+    await ann.read_until(lambda x: x.startswith("event ") and "kind=start" in x, 30)
     await bob.send("sheat")
     said = await _refusal(bob)
     assert "not a table call" in said and said.endswith("Did you mean 'sheet'?"), said

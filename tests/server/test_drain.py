@@ -43,7 +43,7 @@ async def _health(said: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
 
     def fetch() -> tuple[int, bytes]:
         try:
-            with urllib.request.urlopen(url, timeout=5) as reply:
+            with urllib.request.urlopen(url, timeout=30) as reply:
                 return reply.status, reply.read()
         except urllib.error.HTTPError as error:
             return error.code, error.read()
@@ -192,7 +192,7 @@ def test_a_drain_stops_at_its_limit_cutting_what_still_plays(tmp_path: Path) -> 
             proc.send_signal(signal.SIGUSR1)
             await ann.read_until(lambda line: line == TOLD)
             why = "the wait for the running matches is over"
-            with trio.fail_after(10):  # nobody plays: the limit ends it
+            with trio.fail_after(30):  # nobody plays: the limit ends it
                 await ann.read_until(
                     lambda line: (
                         line == f"info server=stopping text=The server is shutting down: {why}."

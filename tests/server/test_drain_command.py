@@ -168,7 +168,7 @@ async def test_a_drain_with_nothing_playing_stops_and_one_during_the_stop_is_ref
             "text": "the server is shutting down already: there is nothing to drain",
         }
         await boss.send("quit")
-        with trio.fail_after(10):
+        with trio.fail_after(30):
             await stopped.wait()
     events = [line["event"] for line in logs]
     assert events.count("drain") == 1 and events.count("shutdown") == 1

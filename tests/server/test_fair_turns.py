@@ -131,7 +131,7 @@ async def test_a_login_from_an_address_that_checks_little_goes_ahead_of_the_loop
         for name in [*LOOPS, "honest"]:
             set_password(store, name, f"pw-{name}")
         owners = Accounts(store, config)
-        with trio.fail_after(10):
+        with trio.fail_after(30):
             for _ in range(3):  # every loop address has checked 3 times lately
                 for name, address in LOOPS.items():
                     assert await owners.check_or_register(name, f"pw-{name}", address) is None

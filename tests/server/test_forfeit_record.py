@@ -70,7 +70,7 @@ async def _play_then_leave(players: list[LineClient], cards: int) -> list[str]:
                 call = "igrayu" if "igrayu" in legal else legal[0]
                 await client.send(f"{call} seq={f['seq']}")
 
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             for client in players:
                 nursery.start_soon(answer, client)

@@ -119,7 +119,7 @@ async def test_a_forfeit_sends_and_stores_the_deal_it_ended(
             await client.read_until(lambda x: x.startswith("event ") and "kind=match-end" in x)
         )[1]
 
-    with trio.fail_after(5):
+    with trio.fail_after(30):
         end = await quiet(ann)  # neither answers: the first to act times out twice
     assert end["reason"] == "timeouts" and end.get("forfeit") not in (None, "-")
     record = next(x for x in ann.lines if x.startswith("record "))

@@ -42,7 +42,7 @@ async def test_a_boards_history_tells_no_draws_before_its_release(
     # an admin watching the board is sent its records: its history tells the draws
     await boss.send(f"observe {table}")
     await boss.expect("ok", cmd="observe")
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         watched = [fields(x) for x in await block(boss, "history") if x.startswith("history")]
     seen1 = [f for tag, f in watched if tag == "history-trick" and f["deal"] == "1"]
     assert len(seen1) == len(tricks1) and all("draws" in f for f in seen1)

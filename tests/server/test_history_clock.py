@@ -28,7 +28,7 @@ async def _until_clock_trick(client: LineClient, clock: dict[str, str]) -> None:
     """Order and play the first legal card, but let the clock answer the first ask of
     the play; return once the trick the clock played in is taken."""
     while True:
-        line = await client.read_until(lambda _: True, 10)
+        line = await client.read_until(lambda _: True, 30)
         tag, f = fields(line)
         assert tag != "error", f"{client.label}: {line}"
         if is_event(line, "play") and f.get("auto") == "1":

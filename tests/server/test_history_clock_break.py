@@ -29,7 +29,7 @@ async def _until_clock_break(client: LineClient, broke: dict[str, str]) -> None:
     """Answer every ask with its first card (or the first call), but never a break:
     return once the clock has made it (its call event, auto=1)."""
     while True:
-        line = await client.read_until(lambda _: True, 10)
+        line = await client.read_until(lambda _: True, 30)
         tag, f = fields(line)
         assert tag != "error", f"{client.label}: {line}"
         if is_event(line, "call") and f["call"].startswith("lomayu-"):

@@ -74,7 +74,7 @@ async def test_a_house_bot_sits_plays_the_match_and_leaves(
         refused = await ann.expect("error")
         assert refused["code"] == "not-allowed" and "house bot plays one match" in refused["text"]
         await ann.send("who")  # the bot quits once its match is over
-        with trio.fail_after(10):
+        with trio.fail_after(30):
             while name in (await ann.expect("who"))["names"].split(","):
                 await trio.sleep(0.1)
                 await ann.send("who")
@@ -111,7 +111,7 @@ async def test_a_house_bot_the_server_dismisses_is_logged_so_not_as_lost(
         await ann.read_until(lambda x: is_event(x, "seated"), BOT_START_S)
         await ann.send("leave")  # only the bot is left: the table closes, the bot goes
         await ann.expect("ok", cmd="leave")
-        with trio.fail_after(10):
+        with trio.fail_after(30):
             while not _bot_disconnects(logs, name):
                 await trio.sleep(0.05)
     assert _bot_disconnects(logs, name) == ["dismissed"]
@@ -668,7 +668,7 @@ async def test_house_bots_run_nicer_than_the_server(
         await ann.expect("ok", cmd="sit")
         await ann.send("bot random")
         await ann.expect("ok", cmd="bot")
-        with trio.fail_after(10):
+        with trio.fail_after(30):
             while not told.exists() or not told.read_text():
                 await trio.sleep(0.05)
         assert int(told.read_text()) == expected
@@ -703,7 +703,7 @@ async def test_a_house_bot_gets_no_secret_of_the_servers_environment(
     await ann.expect("ok", cmd="sit")
     await ann.send("bot random")
     await ann.expect("ok", cmd="bot")
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while not told.exists() or not told.read_text():
             await trio.sleep(0.05)
     env = json.loads(told.read_text())

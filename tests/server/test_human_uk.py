@@ -45,9 +45,9 @@ async def play_in_ukrainian(client: LineClient, sent: list[str], ask_to_leave: b
             if ask_to_leave:
                 ask_to_leave = False
                 await client.send("leave")
-                await client.read_until(lambda x: x.startswith("Если уйти, партия"), 10)
+                await client.read_until(lambda x: x.startswith("Если уйти, партия"), 30)
                 await client.send("ні")
-                stay = await client.read_until(lambda x: x.startswith("Вы остаётесь"), 10)
+                stay = await client.read_until(lambda x: x.startswith("Вы остаётесь"), 30)
                 assert re.fullmatch(r"Вы остаётесь за столом \d+\.", stay), stay
             said = ukrainian_choice(prompt.group(1))
             sent.append(said)

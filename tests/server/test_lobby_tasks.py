@@ -56,7 +56,7 @@ async def _run_until_started(tables: list[Table], sessions: list[Session]) -> li
     async with trio.open_nursery() as nursery:
         for table in tables:
             nursery.start_soon(table.run)
-        with trio.fail_after(10):
+        with trio.fail_after(30):
             while not all("kind=start" in t for t in told):
                 await trio.sleep(0.01)
                 for i, session in enumerate(sessions):
@@ -82,7 +82,7 @@ async def test_a_new_table_task_goes_to_the_spawner_and_runs_only_when_started(
         async with trio.open_nursery() as nursery:  # the test is the server here
             nursery.start_soon(table.run)
             told = ""
-            with trio.fail_after(10):  # the table reads the store in a thread as it starts
+            with trio.fail_after(30):  # the table reads the store in a thread as it starts
                 while "kind=seated" not in told:
                     await trio.sleep(0.01)
                     told += session.outbox.take().decode()
@@ -170,7 +170,7 @@ async def test_a_seat_left_at_a_waiting_table_goes_to_a_seeker_waiting_for_its_g
             await _say(lobby, p1, "sit 1")
             await told_until(p1, "ok cmd=sit table=1 seat=1")
             await _say(lobby, p0, "bot random")
-            with trio.fail_after(10):  # the bot is on its way: seat 2 is kept for it
+            with trio.fail_after(30):  # the bot is on its way: seat 2 is kept for it
                 while lobby.house.pending(table) != 1:
                     await trio.sleep(0.01)
             assert "ok cmd=seek" in await _say(lobby, p2, "seek 3")
@@ -214,7 +214,7 @@ async def test_a_seeker_placed_again_during_a_clean_stop_waits_no_more_told_once
         table = lobby.tables[1]
         async with trio.open_nursery() as nursery:
             nursery.start_soon(table.run)
-            with trio.fail_after(10):
+            with trio.fail_after(30):
                 while p1 in table.coming or 1 in lobby.tables:  # his Sit, then the Stop
                     await trio.sleep(0.01)
             nursery.cancel_scope.cancel()

@@ -96,7 +96,7 @@ def test_a_servers_log_is_json_on_stderr_with_the_players_address(tmp_path: Path
     # a 0.1 s grace after SIGTERM: the default 2 s is waited in full, nobody online or not
     proc, port = start_server_process(tmp_path / "logs.sqlite3", "shutdown_grace_ms = 100")
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             read_until(sock, b"\n")
             sock.sendall(b"login misha\nquit\n")
             read_until(sock, b"bye")

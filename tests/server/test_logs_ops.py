@@ -61,7 +61,7 @@ def test_a_lone_server_logs_its_lifecycle_under_log_level_warning(tmp_path: Path
         tmp_path / "quiet.sqlite3", 'log_level = "warning"\nshutdown_grace_ms = 100'
     )
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             read_until(sock, b"\n")
             sock.sendall(b"login misha\nquit\n")
             read_until(sock, b"bye")
@@ -293,7 +293,7 @@ def test_a_table_a_drain_or_a_stop_closes_says_so_in_the_log(
 ) -> None:
     proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             read_until(sock, b"\n")
             sock.sendall(b"login misha\nstyle machine\nnew 2\n")
             read_until(sock, b"cmd=sit")

@@ -103,8 +103,8 @@ def test_a_server_whose_log_reader_went_away_plays_on_and_stops_cleanly(tmp_path
         assert proc.stderr is not None
         proc.stderr.close()  # the log's reader is gone: each line written meets EPIPE
         with (
-            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
-            socket.create_connection(("127.0.0.1", port), timeout=10) as bob,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as ann,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as bob,
         ):
             ann.sendall(b"style machine\nlogin ann\nnew 2\n")  # connect, login, a table: logged
             table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0]

@@ -40,7 +40,7 @@ async def test_a_plugins_call_is_heard_in_its_words(port: int, connect: Connecto
     async def run(client: LineClient) -> None:
         records[client.label] = await answer_until_redeal(client, "пересдача")
 
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(run, ann)
             nursery.start_soon(run, bob)
@@ -63,7 +63,7 @@ async def test_its_outcome_is_said_in_its_russian_words(port: int, connect: Conn
     await kibitzer.send(f"observe {table}")
     await kibitzer.read_until(lambda line: line.startswith("Вы смотрите"))
 
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(answer_until_redeal, ann, "perezdacha")
             nursery.start_soon(answer_until_redeal, bob, "perezdacha")
@@ -83,7 +83,7 @@ async def test_its_words_are_no_call_at_other_tables(port: int, connect: Connect
         errors.append(await client.expect("error"))
         done.cancel()  # the other seat is never asked: nobody has acted
 
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(say_it_when_asked, ann, nursery.cancel_scope)
             nursery.start_soon(say_it_when_asked, bob, nursery.cancel_scope)

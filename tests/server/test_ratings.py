@@ -186,7 +186,7 @@ async def test_a_match_left_before_every_player_made_a_call_is_not_rated(
     await first.send(ask["legal"].split(",")[0])  # one of them calls, the other never
     await bob.send("leave!")
     for client in (ann, bob):
-        await client.read_until(lambda x: is_event(x, "match-end"), 10)
+        await client.read_until(lambda x: is_event(x, "match-end"), 30)
     await ann.send("top")
     assert (await ann.expect("top"))["total"] == "0"
     await ann.send("finger bob")
@@ -198,9 +198,9 @@ async def test_a_match_left_before_every_player_made_a_call_is_not_rated(
         assert found is not None
         ask, who = found
         await who.send(_going_on(ask))
-        await who.read_until(lambda x: is_event(x, "call") or is_event(x, "play"), 10)
+        await who.read_until(lambda x: is_event(x, "call") or is_event(x, "play"), 30)
     await bob.send("leave!")
-    end = fields(await ann.read_until(lambda x: is_event(x, "match-end"), 10))[1]
+    end = fields(await ann.read_until(lambda x: is_event(x, "match-end"), 30))[1]
     assert (end["name"], end["reason"]) == ("ann", "left")
     await ann.send("top")
     assert (await ann.expect("top"))["total"] == "2"
@@ -438,7 +438,7 @@ async def test_a_three_player_forfeit_ranks_the_leaver_below_who_stayed(
         assert totals[middle] > totals[bottom]
         await clients[names.index(leaver)].send("leave!")
         watcher = clients[names.index(stayer)]
-        end = fields(await watcher.read_until(lambda x: is_event(x, "match-end"), 10))[1]
+        end = fields(await watcher.read_until(lambda x: is_event(x, "match-end"), 30))[1]
         assert (end["name"], end["reason"], end["forfeit"]) == (winner, "left", str(middle))
         await watcher.send("top kharkov 3")
         assert (await watcher.expect("top"))["total"] == "3"

@@ -450,7 +450,7 @@ async def test_a_rematch_seats_each_player_before_his_next_line_is_answered(
         await bob.expect("rematch")
         # bob's 'rematch' completes it, and his next line comes with it; ann asks again
         # as it does (before it: answered again; after it: she sits, and is told so first)
-        with trio.fail_after(10):
+        with trio.fail_after(30):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(bob.send_raw, b"rematch\r\nrematch\r\n")
                 nursery.start_soon(ann.send, "rematch")

@@ -30,7 +30,7 @@ async def test_table_and_kibitzer_talk_read_as_the_guide_says(
     table = re.findall(r"столом (\d+)", sat)[0]
     assert await person_told(eve, f"observe {table}")
     assert await person_told(boris, f"sit {table}")
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         said = await person_told(anna, "say привет")
         assert f"[стол {table}] anna: привет" in said
         watched = await person_told(eve, "say кто ведёт?")

@@ -552,7 +552,7 @@ def test_a_server_out_of_descriptors_waits_and_accepts_again(tmp_path: Path) -> 
     try:
         events = (json.loads(line) for line in server.stderr)
         port = next(int(e["port"]) for e in events if e["event"] == "listening")
-        sockets = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(50)]
+        sockets = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(50)]
         # the connections it took (each logs `connect` and is greeted as it is taken),
         # up to its second failure to accept: it tries again every 0.1 s, and each one
         # taken before has had its turn by then (not a fixed wait for the greetings)
@@ -577,7 +577,7 @@ def test_a_server_out_of_descriptors_waits_and_accepts_again(tmp_path: Path) -> 
         for sock in sockets:
             sock.close()
         server.terminate()
-        server.communicate(timeout=10)
+        server.communicate(timeout=30)
 
 
 def test_the_web_refusals_the_page_quotes_are_the_servers() -> None:
@@ -695,9 +695,9 @@ def test_a_server_logging_warnings_keeps_what_an_operator_acts_on_and_no_chat(
     server, port = start_server_process(db, settings)
     try:
         with (
-            socket.create_connection(("127.0.0.1", port), timeout=10) as boss,
-            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
-            socket.create_connection(("127.0.0.1", port), timeout=10) as carl,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as boss,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as ann,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as carl,
         ):
             boss.sendall(b"style machine\nlogin boss boss-secret-1\n")
             read_until(boss, b"cmd=login")
@@ -707,7 +707,7 @@ def test_a_server_logging_warnings_keeps_what_an_operator_acts_on_and_no_chat(
             read_until(carl, b"bad-password")
             carl.sendall(b"login carl\n")
             read_until(carl, b"cmd=login")
-            with socket.create_connection(("127.0.0.1", port), timeout=10) as late:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as late:
                 assert b"error code=busy" in read_until(late, b"full")
             boss.sendall(b"mute ann 5 spamming\nannounce be kind\n")
             read_until(boss, b"be kind")
@@ -752,13 +752,13 @@ def test_the_game_proxy_example_runs_as_written(tmp_path: Path) -> None:
     server, port = start_server_process(tmp_path / "club.sqlite3", settings)
     header = f"PROXY TCP4 203.0.113.7 127.0.0.1 5555 {port}\r\n".encode()
     try:
-        with socket.create_connection(("127.0.0.1", port), 10, ("127.0.0.2", 0)) as player:
+        with socket.create_connection(("127.0.0.1", port), 30, ("127.0.0.2", 0)) as player:
             player.sendall(header + b"style machine\nlogin ann\n")
             assert b"ok cmd=login" in read_until(player, b"cmd=login")
-        with socket.create_connection(("127.0.0.1", port), 10, ("127.0.0.2", 0)) as bare:
+        with socket.create_connection(("127.0.0.1", port), 30, ("127.0.0.2", 0)) as bare:
             bare.sendall(b"login bob\n")
             assert b"error code=bad-proxy-header" in read_until(bare, b"bad-proxy-header")
-        with socket.create_connection(("127.0.0.1", port), 10, ("127.0.0.1", 0)) as direct:
+        with socket.create_connection(("127.0.0.1", port), 30, ("127.0.0.1", 0)) as direct:
             direct.sendall(b"style machine\n" + header)
             assert b"error code=not-logged-in" in read_until(direct, b"not-logged-in")
     finally:
@@ -807,7 +807,7 @@ def test_the_words_a_password_may_not_begin_with_are_those_login_reads() -> None
 
 def _login_from(port: int, source: str, line: bytes) -> bytes:
     """The answer to one `login` line from ``source``: `ok cmd=login` or its error."""
-    with socket.create_connection(("127.0.0.1", port), 10, (source, 0)) as client:
+    with socket.create_connection(("127.0.0.1", port), 30, (source, 0)) as client:
         client.sendall(b"style machine\n" + line + b"\n")
         told = b""
         while (found := re.search(rb"\n(ok cmd=login|error code=[\w-]+)", told)) is None:

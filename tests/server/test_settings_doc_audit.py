@@ -640,7 +640,7 @@ def test_a_servers_log_is_json_on_stderr_utc_stamped_and_stdout_is_empty(
         tmp_path / "log.sqlite3", "shutdown_grace_ms = 100", said=said
     )
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             read_until(sock, b"\n")
             sock.sendall(b"login misha\nquit\n")
             read_until(sock, b"bye")
@@ -907,7 +907,7 @@ async def test_max_timeouts_0_is_as_1(start_server: StartServer, connect: Connec
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     await seat_pair(ann, bob)
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         end = fields(await ann.read_until(_is_match_end))[1]
         await bob.read_until(_is_match_end)
     assert end["reason"] == "timeouts" and end.get("forfeit") not in (None, "-")
@@ -931,7 +931,7 @@ async def test_max_match_deals_0_is_as_1(start_server: StartServer, connect: Con
                 return
             await client.send(f"pas seq={fields(line)[1]['seq']}")
 
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(pass_every_time, ann)
             nursery.start_soon(pass_every_time, bob)
@@ -1631,9 +1631,9 @@ def test_a_files_port_0_and_http_port_0_are_free_ports_told_in_the_log(tmp_path:
         assert set(told) == {"listening", "http_listening"} and 0 not in told.values(), told
         assert lines["http_listening"]["host"] == "127.0.0.1"
         assert "web" not in lines["listening"]  # (no `web` `off`: a web face)
-        with socket.create_connection(("127.0.0.1", told["listening"]), timeout=10) as game:
+        with socket.create_connection(("127.0.0.1", told["listening"]), timeout=30) as game:
             assert read_until(game, b"\n").startswith(b"deberc-net ")
-        with socket.create_connection(("127.0.0.1", told["http_listening"]), timeout=10) as web:
+        with socket.create_connection(("127.0.0.1", told["http_listening"]), timeout=30) as web:
             web.sendall(b"GET / HTTP/1.0\r\nHost: x\r\n\r\n")
             assert read_until(web, b"\r\n").startswith(b"HTTP/1.")
     finally:

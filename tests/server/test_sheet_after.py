@@ -93,10 +93,10 @@ async def test_a_match_left_before_any_call_still_has_its_history_and_sheet(
     await anna.send("invite boris")
     await anna.expect("ok", cmd="invite")
     await boris.send(f"sit {table}")
-    await anna.read_until(lambda x: is_event(x, "start"), 10)
+    await anna.read_until(lambda x: is_event(x, "start"), 30)
     await anna.send("leave!")
-    end = fields(await anna.read_until(lambda x: is_event(x, "match-end"), 10))[1]
-    await boris.read_until(lambda x: x.startswith("Game over"), 10)
+    end = fields(await anna.read_until(lambda x: is_event(x, "match-end"), 30))[1]
+    await boris.read_until(lambda x: x.startswith("Game over"), 30)
     await boris.send("history")
     title = await boris.read_until(lambda x: x.startswith(("History", "Error")))
     assert title == f"History of table {table} ({end['match']}): anna v boris"
@@ -121,7 +121,7 @@ async def test_a_match_its_clock_ended_before_any_call_still_has_its_history_and
     ann = await connect.machine(port, "ann")
     bob = await connect.machine(port, "bob")
     table, _, _ = await seat_pair(ann, bob)
-    with trio.fail_after(5):
+    with trio.fail_after(30):
         end = fields(await bob.read_until(lambda x: is_event(x, "match-end")))[1]
     assert end["reason"] == "timeouts" and not any(x.startswith("record ") for x in bob.lines)
     await bob.send("history")

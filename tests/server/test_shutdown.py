@@ -60,8 +60,8 @@ def test_signal_stops_cleanly_and_tells_everyone(tmp_path: Path, signum: int) ->
     # the grace before connections close is test_attacks' (calls answered meanwhile)
     with (
         _serving(tmp_path / "s.sqlite3", 100) as (proc, port),
-        socket.create_connection(("127.0.0.1", port), timeout=10) as client,
-        socket.create_connection(("127.0.0.1", port), timeout=10) as newcomer,
+        socket.create_connection(("127.0.0.1", port), timeout=30) as client,
+        socket.create_connection(("127.0.0.1", port), timeout=30) as newcomer,
     ):
         client.sendall(b"style machine\nlogin waiter\n")
         read_until(client, b"cmd=login")
@@ -88,7 +88,7 @@ def test_a_server_started_under_nohup_plays_on_through_a_hangup(tmp_path: Path) 
     """SIGHUP ignored (``nohup``) stays ignored: the server was asked to outlive its
     terminal, and SIGTERM still stops it."""
     with _serving(tmp_path / "s.sqlite3", 0, nohup=True) as (proc, port):
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
             client.sendall(b"style machine\nlogin stayer\n")
             read_until(client, b"cmd=login")
             proc.send_signal(signal.SIGHUP)
@@ -108,7 +108,7 @@ def test_a_second_signal_during_the_stop_changes_nothing(tmp_path: Path, signum:
     the stop ended, killed it before its last writes (status -1, no 'stopped')."""
     with (
         _serving(tmp_path / "s.sqlite3", 1000) as (proc, port),
-        socket.create_connection(("127.0.0.1", port), timeout=10) as client,
+        socket.create_connection(("127.0.0.1", port), timeout=30) as client,
     ):
         client.sendall(b"style machine\nlogin waiter\n")
         read_until(client, b"cmd=login")
@@ -155,7 +155,7 @@ def test_a_closed_terminal_stops_the_server_cleanly(tmp_path: Path) -> None:
             if select.select([master], [], [], 0.5)[0]:
                 said += os.read(master, 65536)
         assert b"listening" in said, said
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
             client.sendall(b"style machine\nlogin ann\n")
             read_until(client, b"cmd=login")
             os.close(master)  # the terminal is gone
@@ -226,8 +226,8 @@ def test_a_stop_names_the_matches_it_ends_and_tells_their_players_in_their_langu
     proc, port = start_server_process(tmp_path / "s.sqlite3", "shutdown_grace_ms = 100")
     try:
         with (
-            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
-            socket.create_connection(("127.0.0.1", port), timeout=10) as гена,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as ann,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as гена,
         ):
             ann.sendall(b"style machine\nlogin ann\nnew 2\n")
             table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0].decode()
@@ -298,7 +298,7 @@ def test_a_server_with_nobody_online_stops_at_once_whatever_its_grace(tmp_path: 
     # failed before: the grace (a minute here, 2 s by default) was waited in full, with
     # nobody to flush anything to
     with _serving(tmp_path / "s.sqlite3", 60000) as (proc, port):
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
             client.sendall(b"style machine\nlogin passer\nquit\n")
             read_until(client, b"\xff")  # logged in, and gone
         proc.send_signal(signal.SIGTERM)
@@ -311,7 +311,7 @@ def test_the_grace_is_waited_while_a_player_is_online_and_ends_when_he_goes(
     tmp_path: Path,
 ) -> None:
     with _serving(tmp_path / "s.sqlite3", 500) as (proc, port):
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
             client.sendall(b"style machine\nlogin stayer\n")
             read_until(client, b"cmd=login")
             signalled = time.monotonic()
@@ -322,7 +322,7 @@ def test_the_grace_is_waited_while_a_player_is_online_and_ends_when_he_goes(
         assert proc.wait(timeout=20) == 0
     # a player who goes once told: nobody is left, the stop does not wait out the minute
     with _serving(tmp_path / "s.sqlite3", 60000) as (proc, port):
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
             client.sendall(b"style machine\nlogin leaver\n")
             read_until(client, b"cmd=login")
             proc.send_signal(signal.SIGTERM)
@@ -335,12 +335,12 @@ def test_a_connection_during_the_grace_is_told_why_in_one_line(tmp_path: Path) -
     # connection in the grace was taken by the kernel and got nothing, not even the
     # banner, for the whole grace (here a minute: the test's 10 s ran out)
     with _serving(tmp_path / "s.sqlite3", 60000) as (proc, port):
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
             client.sendall(b"style machine\nlogin stayer\n")
             read_until(client, b"cmd=login")
             proc.send_signal(signal.SIGTERM)
             assert b"shutting down" in read_until(client, b"shutting down")
-            with socket.create_connection(("127.0.0.1", port), timeout=10) as late:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as late:
                 said = read_until(late, b"\xff", 10)  # to the server's close
             # (docs/protocol.md §1: while the server shuts down, the newcomer's one line)
             assert said == b"error code=busy text=the server is shutting down\r\n", said

@@ -100,7 +100,7 @@ async def test_pishu_is_told_what_it_may_mean_not_that_it_is_no_call(
     table = (await ann.expect("ok", cmd="sit"))["table"]
     with trio.fail_after(20):
         await vera.send(f"sit {table}")
-        await vera.read_until(lambda line: line.startswith("Ваши карты"), 10)
+        await vera.read_until(lambda line: line.startswith("Ваши карты"), 30)
         await vera.send("пишу")
         said = await vera.read_until(lambda line: line.startswith("Ошибка"))
         while not said.endswith("."):  # the human style folds it at 80 columns

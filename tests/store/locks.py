@@ -11,7 +11,7 @@ from typing import Any
 
 import psycopg
 
-WAIT_S = 10.0  # the most a test waits for a backend to reach a lock
+WAIT_S = 30.0  # the most a test waits for a backend to reach a lock
 
 
 def started(job: Callable[[], object]) -> tuple[threading.Thread, list[BaseException]]:

@@ -24,8 +24,8 @@ def _a_match_ended_by_a_forfeit(port: int) -> str:
     """ann opens a table, bob sits, ann leaves: the match's id, ended (stored before its
     end is told, docs/protocol.md §5.2)."""
     with (
-        socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
-        socket.create_connection(("127.0.0.1", port), timeout=10) as bob,
+        socket.create_connection(("127.0.0.1", port), timeout=30) as ann,
+        socket.create_connection(("127.0.0.1", port), timeout=30) as bob,
     ):
         ann.sendall(b"style machine\nlogin ann\nnew 2\n")
         table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0]
@@ -72,7 +72,7 @@ def test_a_backup_taken_while_a_server_runs_holds_its_match_and_serves_it_again(
     # restoring is pointing --db at the copy: a server on it lists the match
     proc, port = start_server_process(out, "shutdown_grace_ms = 100")
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as carl:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as carl:
             carl.sendall(b"style machine\nlogin carl\ngames ann\n")
             listed = read_until(carl, f"match={match} ".encode())
         assert f"match={match} ".encode() in listed and b"reason=left" in listed
@@ -154,7 +154,7 @@ def test_a_restore_over_a_killed_servers_database_leaves_nothing_of_its_log(
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("live.sqlite3-")]
     proc, port = start_server_process(db, "shutdown_grace_ms = 100")
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as carl:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as carl:
             carl.sendall(b"style machine\nlogin carl\ngames ann\n")
             listed = read_until(carl, f"match={before} ".encode())
             while b"\n" not in listed.split(f"match={before} ".encode())[1]:  # the line whole

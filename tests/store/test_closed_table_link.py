@@ -75,7 +75,7 @@ def _link(match: str) -> str:
 async def _linked(web: WebServer, table: str, match: str) -> str:
     """``/table/T``'s page once it links ``match`` (its result is stored a moment after
     the match's end): 404, it is no open table."""
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while True:
             status, body = await web.get(f"/table/{table}")
             if _link(match) in body.decode():

@@ -45,7 +45,7 @@ async def test_a_plugins_thread_makes_every_worker_a_fresh_interpreter_said_once
             for index in (0, 1):  # each serves, with the plugin's rules
                 client = await workers.connect(index, f"threaded{index}")
                 await client.send("new 2 threaded")
-                await client.expect("ok", cmd="sit", timeout=10)
+                await client.expect("ok", cmd="sit", timeout=30)
                 await client.aclose()
             await restarted(workers, 1, signal.SIGKILL)  # a dead one too
     said = [e for e in workers.events if e.get("event") == "workers_not_forked"]

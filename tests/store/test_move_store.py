@@ -625,7 +625,7 @@ class _CommitCutter:
         for sock in self.sockets:
             _shut(sock)
         for thread in self.threads:
-            thread.join(timeout=10)
+            thread.join(timeout=30)
         for sock in self.sockets:
             sock.close()
 
@@ -635,7 +635,7 @@ class _CommitCutter:
                 client, _ = self.listener.accept()
             except OSError:  # the listener closed
                 return
-            server = socket.create_connection(self.upstream, timeout=10)
+            server = socket.create_connection(self.upstream, timeout=30)
             server.settimeout(None)  # (the move may be quiet a while between queries)
             self.sockets += [client, server]
             for pump in (self._to_server, self._to_client):

@@ -568,7 +568,7 @@ async def test_a_line_not_answered_within_server_dead_ms_is_logged_answer_late(
             await until_listed(bob, "tables", f"id={table} ")
             await bob.send_raw(f"sit {table}\nping\n".encode())
             asked = await heard_one(heard, k="post", m="sit", table=table)
-            await bob.expect("ok", cmd="ping", timeout=10)
+            await bob.expect("ok", cmd="ping", timeout=30)
             await bob.aclose()
             nursery.cancel_scope.cancel()
     late = [e for e in logs if e["event"] == "answer_late"]

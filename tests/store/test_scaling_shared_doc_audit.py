@@ -240,7 +240,7 @@ async def test_plain_servers_on_one_database_share_the_store_not_the_lobby(store
                     # two servers, two rows; each running match under its own server's id
                     servers = {int(r[0]) for r in _rows(store_db, "SELECT id FROM servers")}
                     running = dict(_rows(store_db, "SELECT match_id, server FROM running"))
-                    with trio.fail_after(10):  # (B's row written by its store writer, queued)
+                    with trio.fail_after(30):  # (B's row written by its store writer, queued)
                         while set(running) != {on_a, on_b}:
                             await trio.sleep(0.05)
                             running = dict(_rows(store_db, "SELECT match_id, server FROM running"))

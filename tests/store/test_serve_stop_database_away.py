@@ -39,8 +39,8 @@ def test_a_server_stopped_with_its_database_away_ends_at_once_saying_so(
             if entry.get("event") == "listening":
                 port = int(entry["port"])
         with (
-            socket.create_connection(("127.0.0.1", port), timeout=10) as ann,
-            socket.create_connection(("127.0.0.1", port), timeout=10) as bob,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as ann,
+            socket.create_connection(("127.0.0.1", port), timeout=30) as bob,
         ):
             ann.sendall(b"style machine\nlogin ann\nnew 2\n")
             read_until(ann, b"cmd=sit")

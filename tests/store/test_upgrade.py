@@ -128,7 +128,7 @@ def test_a_server_on_a_0_1_0_database_says_it_migrated_it_and_numbers_tables_on(
     lines: list[dict[str, Any]] = []
     proc, port = start_server_process(db, "shutdown_grace_ms = 100", said=lines)
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as ann:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as ann:
             ann.sendall(b"style machine\nlogin ann\nnew 2\n")
             table = read_until(ann, b"cmd=sit").split(b"table=")[1].split()[0]
         proc.send_signal(signal.SIGTERM)

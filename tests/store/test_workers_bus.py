@@ -51,7 +51,7 @@ def _descriptors_held(count: int) -> Iterator[None]:
 
 
 async def _until(heard: list[dict[str, Any]], kind: str, take_in: Bus | None = None) -> None:
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while not any(m["k"] == kind for m in heard):
             if take_in is not None:
                 take_in.take_in()
@@ -137,7 +137,7 @@ async def test_merged_non_ascii_texts_stay_under_postgresqls_payload_limit(
                     done = {"k": "text", "s": 7, "text": "", "asks": 0, "done": [request]}
                     sender.publish(channel(2), done, merge=True)
                 nursery.start_soon(sender.run)
-                with trio.fail_after(10):
+                with trio.fail_after(30):
                     while sum(len(m.get("done", ())) for m in heard) < MERGED_DONE:
                         await trio.sleep(0.01)
                 nursery.cancel_scope.cancel()

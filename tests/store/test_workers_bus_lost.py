@@ -58,7 +58,7 @@ async def test_a_worker_whose_bus_is_lost_then_sigterm_tells_each_connection_onc
                     while len(_bus_lost(workers.events)) < 2:
                         await trio.sleep(0.05)
                 late = LineClient(await trio.open_tcp_stream("127.0.0.1", workers.port))
-                await late.wait_closed(10)
+                await late.wait_closed(30)
                 assert late.lines == [BUSY], late.lines
                 await late.aclose()
                 # during the lost bus's grace (1.5 s): the SIGTERM path runs too

@@ -72,7 +72,7 @@ async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
                     back = await workers.connect(worker, "bob", "pw-bob-1")  # login alone
                     opened.append(back)
                     if worker == 0:  # told nothing yet
-                        notice = await back.expect("info", cut_off=match, timeout=10)
+                        notice = await back.expect("info", cut_off=match, timeout=30)
                         assert notice["reason"] == "server-lost", notice
                     else:
                         assert await cut_off_notice(back, window) is None

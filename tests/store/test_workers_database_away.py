@@ -46,7 +46,7 @@ async def test_workers_whose_database_goes_away_tell_their_players_and_come_back
             bob = await workers.connect(1, "bob")
             await ann.send("new 2 moscow")
             table = fields(await ann.read_until(lambda x: fields(x)[0] == "ok"))[1]["table"]
-            with trio.fail_after(10):  # a match across the two workers (once bob's
+            with trio.fail_after(30):  # a match across the two workers (once bob's
                 while True:  # worker has heard of the table)
                     await bob.send(f"sit {table}")
                     sat = await bob.read_until(lambda x: fields(x)[0] in ("ok", "error"))
@@ -78,7 +78,7 @@ async def test_workers_whose_database_goes_away_tell_their_players_and_come_back
                 while _count(workers, "worker_listening") < 4:
                     await trio.sleep(0.1)
             # the deaths summed up once a worker serves in the dead ones' place
-            with trio.fail_after(5):
+            with trio.fail_after(30):
                 while not (ended := _all(workers, "worker_deaths_ended")):
                     await trio.sleep(0.05)
             # (a worker that died once is summed up by none: its warning said it all)

@@ -27,7 +27,7 @@ def _event(seq: int) -> str:
 
 
 async def _lines(page: WebSocketConnection) -> list[str]:
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         message = await page.get_message()
     assert isinstance(message, str)
     return lines_of(message)
@@ -35,7 +35,7 @@ async def _lines(page: WebSocketConnection) -> list[str]:
 
 async def _observed(heard: list[dict[str, Any]], count: int) -> dict[str, Any]:
     """The ``count``-th page's 'observe', forwarded to the owner."""
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while True:
             posts = [m for m in heard if m.get("k") == "post" and m.get("m") == "observe"]
             if len(posts) >= count:

@@ -36,8 +36,8 @@ async def test_a_table_over_between_two_looks_is_not_listed_by_the_other_worker(
                     start = await bob.read_until(lambda x: is_event(x, "start"), 20)
                     table = fields(start)[1]["table"]
                     await bob.send("leave!")  # a forfeit: the match, and its table, over
-                    await bob.read_until(lambda x: is_event(x, "match-end"), 10)
-                    await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+                    await bob.read_until(lambda x: is_event(x, "match-end"), 30)
+                    await ann.read_until(lambda x: is_event(x, "match-end"), 30)
                     for client in (ann, bob):  # neither worker lists it once it is gone
                         await until_listed(client, "tables", f"id={table} ", present=False)
                     for client in (ann, bob):

@@ -23,7 +23,7 @@ async def _said_before(ann: LineClient, mark: str) -> str:
     await ann.send(f"say {mark}")
     said: list[str] = []
     while True:
-        line = await ann.read_until(lambda x: x.startswith("say "), 10)
+        line = await ann.read_until(lambda x: x.startswith("say "), 30)
         if line.endswith(f" text={mark}"):
             return "|".join(said)
         said.append(line)
@@ -34,7 +34,7 @@ async def _told_over_the_bus(dave: LineClient, carl: LineClient, mark: str) -> N
     dave's (ann's worker) heard by carl (bob's), on the one ordered bus. Not one of
     ann's messages, which carry her list themselves."""
     await dave.send(f"say {mark}")
-    await carl.expect("say", text=mark, timeout=10)
+    await carl.expect("say", text=mark, timeout=30)
 
 
 @pytest.mark.timeout(130)
@@ -60,7 +60,7 @@ async def test_a_player_ignores_one_at_a_table_another_worker_owns(
             await bob.send("say lobby hello")
             await bob.expect("say", text="lobby hello")
             await carl.send("say carl here")
-            await ann.expect("say", text="carl here", timeout=10)
+            await ann.expect("say", text="carl here", timeout=30)
             assert not [x for x in ann.lines if x.startswith("say from=bob ")]
 
             # his table (worker 1's): her list came with her 'sit'
@@ -71,11 +71,11 @@ async def test_a_player_ignores_one_at_a_table_another_worker_owns(
             # what bob's worker published before now has reached ann's: carl's say
             # (bob's own lines are few: 'say' and 'invite' share an allowance)
             await carl.send("say after the invitation")
-            await ann.expect("say", text="after the invitation", timeout=10)
+            await ann.expect("say", text="after the invitation", timeout=30)
             await until_listed(ann, "tables", f"id={table} ")  # she was let in
             assert not [x for x in ann.lines if x.startswith("invite ")]
             await ann.send(f"sit {table}")
-            await ann.read_until(lambda x: is_event(x, "start"), 10)
+            await ann.read_until(lambda x: is_event(x, "start"), 30)
             await bob.send("say at the table")
             await bob.expect("say", text="at the table")
             assert await _said_before(ann, "mark-1") == ""
@@ -95,7 +95,7 @@ async def test_a_player_ignores_one_at_a_table_another_worker_owns(
             await bob.expect("say", text="and now")
             assert await _said_before(ann, "mark-3") == ""
             await ann.send("say can you hear me")  # he hears her: his list is empty
-            await bob.expect("say", text="can you hear me", timeout=10)
+            await bob.expect("say", text="can you hear me", timeout=30)
         finally:
             await close_all(opened)
 
@@ -126,12 +126,12 @@ async def test_an_invitation_kept_from_her_on_another_worker_is_told_at_unignore
             await bob.send("invite ann2")
             await bob.expect("ok", cmd="invite", name="ann2")
             await carl.send("say after the invitation")  # (bob's worker's, in order)
-            await ann.expect("say", text="after the invitation", timeout=10)
+            await ann.expect("say", text="after the invitation", timeout=30)
             await until_listed(ann, "tables", f"id={table} ")
             assert not [x for x in ann.lines if x.startswith("invite ")]
             await ann.send("unignore bob2")
             await ann.expect("ok", cmd="unignore", name="bob2")
-            told = await ann.expect("invite", timeout=10)
+            told = await ann.expect("invite", timeout=30)
             assert (told["from"], told["table"]) == ("bob2", table)
         finally:
             await close_all(opened)

@@ -25,7 +25,7 @@ async def _heard_by_the_other(askers: list[LineClient], worker: int, name: str) 
     hands a worker's messages over in order, so the other has then heard all ``worker``
     told before it (a wrong password, a login), however slow the bus is under load."""
     asker = askers[1 - worker]
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while name not in (await _who(asker)):
             # (the bus takes milliseconds: a poll every 0.1 s waited most of its 0.1 s
             # each of the 18 times, a tenth of the test's time)

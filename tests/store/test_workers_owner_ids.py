@@ -35,7 +35,7 @@ def _post(table: int, request: int, kind: str, **more: Any) -> dict[str, Any]:
 
 async def _answer(heard: list[dict[str, Any]], text: str) -> dict[str, Any]:
     """The first text to zed holding ``text`` (waiting for it)."""
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while True:
             for message in heard:
                 if message["k"] == "text" and text in message["text"]:

@@ -36,7 +36,7 @@ async def _held(client: LineClient) -> tuple[int, int, int | None] | None:
         ended = ended or is_event(line, "match-end")
         return fields(line)[0] in ("ask", "state", "error")
 
-    line = await client.read_until(answer, 10)
+    line = await client.read_until(answer, 30)
     if ended or line.startswith("error "):
         return None
     now = fields(line)[1]
@@ -100,7 +100,7 @@ async def _follow(workers: Workers, new: str, name: str, opened: list[LineClient
             real = [held[seat] for seat in range(count)]
             acting = {a[2] for a in answers if a is not None}
             assert len(acting) == 1, answers  # every seat's state says the same
-            with trio.fail_after(5):  # the page catches up with the still table
+            with trio.fail_after(30):  # the page catches up with the still table
                 while (sizes, {to_act}) != (real, acting):
                     message = await _message(page)
                     seen += lines_of(message)
@@ -177,7 +177,7 @@ async def test_a_stop_tells_everyone_and_waits_for_a_page_watching_another_worke
                 await until_listed(zed, "tables", f"id={table} ")  # worker 0 knows it now
                 await zed.send("quit")  # nobody logged in on worker 0
                 with contextlib.suppress(Closed):
-                    await zed.read_until(lambda _: False, 10)
+                    await zed.read_until(lambda _: False, 30)
                 newcomers = [await workers.reach(worker, f"new{worker}") for worker in (0, 1)]
                 opened += newcomers
                 for newcomer in newcomers:

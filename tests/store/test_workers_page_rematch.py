@@ -81,12 +81,12 @@ async def _followed(workers: Cluster, end: str, offer_s: float, n: str) -> None:
             table = (await ann.expect("ok", cmd="sit"))["table"]
             await until_listed(carl, "tables", f"id={table} ")  # worker 0 knows it
             await carl.send(f"observe {table}")
-            await carl.expect("ok", cmd="observe", timeout=10)
+            await carl.expect("ok", cmd="observe", timeout=30)
             url = f"ws://127.0.0.1:{workers.http_port()}/live/table/{table}"
             async with open_websocket_url(url) as page:
                 assert lines_of(await text_of(page))[0].startswith("ok cmd=observe")
                 await bob.send(f"sit {table}")
-                await bob.expect("ok", cmd="sit", timeout=10)
+                await bob.expect("ok", cmd="sit", timeout=30)
                 async with trio.open_nursery() as nursery:
                     for seat, player in enumerate((ann, bob)):
                         nursery.start_soon(play_machine, player, random.Random(seat), None, 30)
@@ -126,9 +126,9 @@ async def _taken(
     then its socket closes."""
     for player in (ann, bob):
         await player.send("rematch")
-    new = (await ann.expect("ok", cmd="sit", timeout=10))["table"]
+    new = (await ann.expect("ok", cmd="sit", timeout=30))["table"]
     assert new != table
-    told = await carl.read_until(lambda x: x.startswith("info rematch="), 10)
+    told = await carl.read_until(lambda x: x.startswith("info rematch="), 30)
     assert told == (
         f"info rematch={new} table={table} text=The rematch of table"
         f" {table} starts at table {new}: 'observe {new}' to watch it."
@@ -140,9 +140,9 @@ async def _called_off(end: str, ann: LineClient, bob: LineClient, workers: Clust
     """The offer ends untaken, as ``end`` says (its time runs out by itself): when."""
     if end == "left":
         await ann.send("rematch")
-        await ann.expect("ok", cmd="rematch", timeout=10)
+        await ann.expect("ok", cmd="rematch", timeout=30)
         await bob.aclose()
-        await ann.expect("rematch", off="left", timeout=10)
+        await ann.expect("rematch", off="left", timeout=30)
     elif end == "killed":
         os.kill(workers.pids[1], signal.SIGKILL)
     elif end == "stopped":  # a rolling restart: its offers off, then its 'bye'

@@ -54,7 +54,7 @@ async def test_a_plugins_prints_do_not_stop_a_worker_and_reach_the_parents_stdou
                 for turn in range(2):  # (each worker prints once: its rules are cached)
                     client = await workers.connect(index, f"loud{index}{turn}")
                     await client.send("new 2 loud")
-                    await client.expect("ok", cmd="sit", timeout=10)
+                    await client.expect("ok", cmd="sit", timeout=30)
                     await client.aclose()
     out = capfd.readouterr().out
     assert out.count("loud:" + "x" * 100_000 + "\n") == 2, len(out)

@@ -35,17 +35,17 @@ async def test_a_guest_of_another_worker_unrates_the_match_and_its_players_are_t
                 unrated = f"Table {table}'s match will not be rated: gus is a guest."
                 yours = f"Table {table}'s match will not be rated: you are a guest."
                 for told, text in ((ann, unrated), (gus, yours)):  # (gus: of himself)
-                    said = await told.expect("info", table=table, timeout=10)
+                    said = await told.expect("info", table=table, timeout=30)
                     assert (said["rated"], said["text"]) == ("0", text)
                 await bob.send("style human")  # (a machine's text= is English)
                 await bob.send("lang ru")
-                await bob.read_until(lambda x: x == "Язык: русский.", 10)
+                await bob.read_until(lambda x: x == "Язык: русский.", 30)
                 await bob.send(f"sit {table}")  # the last seat: the match starts
                 await bob.read_until(
                     lambda x: x == f"Партия за столом {table} не пойдёт в рейтинг: gus — гость.",
-                    10,
+                    30,
                 )
-                await ann.expect("event", kind="start", timeout=10)
+                await ann.expect("event", kind="start", timeout=30)
                 assert len([x for x in ann.lines if x.startswith("info ")]) == 1
             finally:
                 await close_all(opened)

@@ -34,9 +34,9 @@ async def _ann_asks_a_rematch_of_worker_1(
     table = await playing_across(bob, ann)
     await bob.send("leave!")
     for client in (ann, bob):
-        await client.read_until(lambda x: is_event(x, "match-end"), 10)
+        await client.read_until(lambda x: is_event(x, "match-end"), 30)
     await ann.send("rematch")
-    asked = await ann.expect("ok", cmd="rematch", timeout=10)
+    asked = await ann.expect("ok", cmd="rematch", timeout=30)
     assert (asked["table"], asked["waiting"]) == (table, f"bob{n}"), asked
     return ann, table
 
@@ -82,7 +82,7 @@ async def test_a_rematch_nobody_asked_kept_by_a_killed_worker_names_its_players_
             opened += [ann, bob]
             table = await playing_across(bob, ann)
             await bob.send("leave!")
-            await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+            await ann.read_until(lambda x: is_event(x, "match-end"), 30)
             os.kill(workers.pids[1], signal.SIGKILL)
             off = await _rematch_off(ann)
             assert (off["table"], off["off"], off["asked"], off["waiting"]) == (
@@ -111,11 +111,11 @@ async def test_the_leaver_of_a_match_kept_by_a_killed_worker_is_told_its_players
             opened += [ann, bob]
             table = await playing_across(bob, ann)
             await ann.send("leave!")
-            await ann.expect("ok", cmd="leave", timeout=10)
-            await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+            await ann.expect("ok", cmd="leave", timeout=30)
+            await bob.read_until(lambda x: is_event(x, "match-end"), 30)
             await bob.send("rematch")
-            await bob.expect("ok", cmd="rematch", timeout=10)
-            await ann.read_until(lambda x: x.startswith("rematch ") and "off=-" in x, 10)
+            await bob.expect("ok", cmd="rematch", timeout=30)
+            await ann.read_until(lambda x: x.startswith("rematch ") and "off=-" in x, 30)
             os.kill(workers.pids[1], signal.SIGKILL)
             off = await _rematch_off(ann)
             assert (off["table"], off["off"], off["asked"], off["waiting"]) == (
@@ -147,12 +147,12 @@ async def test_a_rematch_kept_by_a_stopping_worker_is_told_off_with_why(
             assert off["text"] == f"The rematch of table {table} is off: its server stopped."
             # told once: not again as the stopped worker's 'bye' is heard
             await ann.send("ping")
-            await ann.expect("ok", cmd="ping", timeout=10)
+            await ann.expect("ok", cmd="ping", timeout=30)
             with trio.fail_after(30):  # its replacement serves: the 'bye' was heard
                 while not [e for e in workers.events[before:] if e.get("event") == listening]:
                     await trio.sleep(0.1)
             await ann.send("ping")
-            await ann.expect("ok", cmd="ping", timeout=10)
+            await ann.expect("ok", cmd="ping", timeout=30)
             offs = [x for x in ann.lines if x.startswith("rematch ") and "off=-" not in x]
             assert len(offs) == 1, offs
         finally:
@@ -164,7 +164,7 @@ async def _no_offer_told_off(ann: LineClient, bob: str) -> None:
     she was told of no rematch, there being none to lose."""
     await until_listed(ann, "who", bob, present=False)
     await ann.send("ping")
-    await ann.expect("ok", cmd="ping", timeout=10)
+    await ann.expect("ok", cmd="ping", timeout=30)
     assert not [x for x in ann.lines if x.startswith("rematch ")], ann.lines
 
 
@@ -181,7 +181,7 @@ async def test_a_house_bots_match_kept_by_a_killed_worker_tells_no_rematch_off(
         try:
             ann, bob = await across_with_a_house_bot(workers, opened, bob_at=1, suffix="5")
             await bob.send("leave!")
-            await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+            await ann.read_until(lambda x: is_event(x, "match-end"), 30)
             os.kill(workers.pids[1], signal.SIGKILL)
             await _no_offer_told_off(ann, "bob5")
         finally:
@@ -200,12 +200,12 @@ async def test_the_leaver_of_a_house_bots_match_kept_by_a_killed_worker_is_told_
         try:
             ann, bob = await across_with_a_house_bot(workers, opened, bob_at=1, suffix="6")
             await ann.send("leave!")
-            await ann.expect("ok", cmd="leave", timeout=10)
-            await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+            await ann.expect("ok", cmd="leave", timeout=30)
+            await bob.read_until(lambda x: is_event(x, "match-end"), 30)
             # her 'rematch' is refused (by worker 1, or by her own once it heard
             # no offer stands): either answer comes after that word to her worker
             await ann.send("rematch")
-            await ann.read_until(lambda x: x.startswith("error "), 10)
+            await ann.read_until(lambda x: x.startswith("error "), 30)
             os.kill(workers.pids[1], signal.SIGKILL)
             await _no_offer_told_off(ann, "bob6")
         finally:
@@ -232,22 +232,22 @@ async def test_one_who_asked_at_another_worker_is_told_where_it_stands(
             await until_listed(dan, "tables", f"id={table} ")
             for player in (dan, eve):
                 await player.send(f"sit {table}")
-                await player.expect("ok", cmd="sit", timeout=10)
+                await player.expect("ok", cmd="sit", timeout=30)
             async with trio.open_nursery() as nursery:
                 for i, player in enumerate((carl, dan, eve)):
                     nursery.start_soon(play_machine, player, random.Random(i), None, 30)
             for person in (carl, dan):
                 await person.send("style human")
-                await person.read_until(lambda x: x.startswith("Style"), 10)
+                await person.read_until(lambda x: x.startswith("Style"), 30)
             # (asked of worker 0, which renders his lines there: in the style it tells)
             await dan.send("rematch")
-            await dan.read_until(lambda x: x.startswith("You ask for a rematch"), 10)
+            await dan.read_until(lambda x: x.startswith("You ask for a rematch"), 30)
             await eve.send("rematch")
-            await eve.expect("ok", cmd="rematch", timeout=10)
+            await eve.expect("ok", cmd="rematch", timeout=30)
             standing = f"Rematch of table {table} asked by dan7, eve7, waiting for carl7"
-            told = await dan.read_until(lambda x: x.startswith("Rematch of table"), 10)
+            told = await dan.read_until(lambda x: x.startswith("Rematch of table"), 30)
             assert told == f"{standing}.", told
-            told = await carl.read_until(lambda x: x.startswith(standing), 10)  # (his 2nd)
+            told = await carl.read_until(lambda x: x.startswith(standing), 30)  # (his 2nd)
             assert told.startswith(f"{standing}: 'rematch' to agree"), told
         finally:
             await close_all(opened)

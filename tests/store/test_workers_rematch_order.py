@@ -23,7 +23,7 @@ async def _replies_until(client: LineClient, last: Callable[[str], bool]) -> lis
     the first line ``last`` knows; all of them left unread (the match's lines among
     them)."""
     mark = client.pos
-    await client.read_until(last, 10)
+    await client.read_until(last, 30)
     said = []
     for line in client.lines[mark : client.pos]:
         tag, f = fields(line)
@@ -36,10 +36,10 @@ async def _replies_until(client: LineClient, last: Callable[[str], bool]) -> lis
 async def _forfeit(ann: LineClient, bob: LineClient) -> None:
     """The rematch's match has started: ann leaves it (a forfeit), a rematch is on offer."""
     for client in (ann, bob):
-        await client.read_until(lambda x: is_event(x, "start"), 10)
+        await client.read_until(lambda x: is_event(x, "start"), 30)
     await ann.send("leave!")
     for client in (ann, bob):
-        await client.read_until(lambda x: is_event(x, "match-end"), 10)
+        await client.read_until(lambda x: is_event(x, "match-end"), 30)
 
 
 async def _rematches(workers: Workers, opened: list[LineClient]) -> None:
@@ -49,7 +49,7 @@ async def _rematches(workers: Workers, opened: list[LineClient]) -> None:
     await playing_across(ann, bob)
     await ann.send("leave!")
     for client in (ann, bob):
-        await client.read_until(lambda x: is_event(x, "match-end"), 10)
+        await client.read_until(lambda x: is_event(x, "match-end"), 30)
     for round_ in range(4):
         if round_ % 2 == 0:
             # bob's 'rematch', over the bus, completes it; his next line comes with it.
@@ -58,17 +58,17 @@ async def _rematches(workers: Workers, opened: list[LineClient]) -> None:
             # had seated him
             await ann.send("rematch")
             await ann.expect("ok", cmd="rematch", waiting="bob")
-            await bob.expect("rematch", waiting="bob", timeout=10)
+            await bob.expect("rematch", waiting="bob", timeout=30)
             await bob.send_raw(b"rematch\r\nrematch\r\n")
             said = await _replies_until(bob, _seated_error)
             assert said == ["ok rematch", "ok sit", "error already-seated"], (round_, said)
         else:
             # ann's completes it; bob's next line comes as he is told it has
             await bob.send("rematch")
-            await bob.expect("ok", cmd="rematch", waiting="ann", timeout=10)
+            await bob.expect("ok", cmd="rematch", waiting="ann", timeout=30)
             await ann.expect("rematch", waiting="ann")
             await ann.send("rematch")
-            await bob.expect("rematch", asked="bob,ann", waiting="", timeout=10)
+            await bob.expect("rematch", asked="bob,ann", waiting="", timeout=30)
             await bob.send("rematch")
             said = await _replies_until(bob, _seated_error)
             assert said == ["ok sit", "error already-seated"], (round_, said)

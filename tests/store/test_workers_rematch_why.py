@@ -31,25 +31,25 @@ async def test_a_rematch_called_off_says_why_across_workers(
             table = await playing_across(ann, bob)  # worker 0's table
             await ann.send("leave!")
             for client in (ann, bob):
-                await client.read_until(lambda x: is_event(x, "match-end"), 10)
+                await client.read_until(lambda x: is_event(x, "match-end"), 30)
             await ann.send("rematch")
             await ann.expect("ok", cmd="rematch", waiting="bob")
-            await bob.expect("rematch", waiting="bob", timeout=10)  # his worker knows
+            await bob.expect("rematch", waiting="bob", timeout=30)  # his worker knows
             await bob.send("seek 3")  # bob goes to another game, at worker 1
-            await bob.expect("ok", cmd="seek", timeout=10)
-            await ann.expect("rematch", off="elsewhere", by="bob", timeout=10)
+            await bob.expect("ok", cmd="seek", timeout=30)
+            await ann.expect("rematch", off="elsewhere", by="bob", timeout=30)
             await ann.send("rematch")
             assert await ann.expect("error") == {
                 "code": "not-allowed",
                 "text": f"the rematch of table {table} is off: bob went to another game",
             }
             await bob.send("rematch")  # asked at worker 0, which tells him why
-            assert await bob.expect("error", timeout=10) == {
+            assert await bob.expect("error", timeout=30) == {
                 "code": "not-allowed",
                 "text": f"the rematch of table {table} is off: you went to another game",
             }
             await bob.send("pas")  # worker 1: told which match of his is over
-            assert await bob.expect("error", timeout=10) == {
+            assert await bob.expect("error", timeout=30) == {
                 "code": "unknown-command",
                 "text": f"your match at table {table} is over: 'pas' is not a command,"
                 " and you sit at no table. Type 'help'.",
@@ -72,19 +72,19 @@ async def test_a_house_bots_match_at_another_worker_says_why_no_rematch(
         try:
             ann, bob = await across_with_a_house_bot(workers, opened, bob_at=0, suffix="2")
             await bob.send("leave!")
-            await ann.read_until(lambda x: is_event(x, "match-end"), 10)
+            await ann.read_until(lambda x: is_event(x, "match-end"), 30)
             house_bot = {
                 "code": "not-allowed",
                 "text": "a house bot plays one match only: open a table and ask 'bot' again",
             }
             await ann.send("rematch")
-            assert await ann.expect("error", timeout=10) == house_bot
+            assert await ann.expect("error", timeout=30) == house_bot
             await ann.send("new 2")  # another game, at her worker
             await ann.expect("ok", cmd="sit")
             await ann.send("leave")
             await ann.expect("ok", cmd="leave")
             await ann.send("rematch")
-            assert await ann.expect("error", timeout=10) == house_bot
+            assert await ann.expect("error", timeout=30) == house_bot
         finally:
             await close_all(opened)
 
@@ -108,20 +108,20 @@ async def test_going_elsewhere_calls_off_another_workers_offer_after_a_house_bot
             await ann.send("new 2")
             await ann.expect("ok", cmd="sit")
             await ann.send("bot random")
-            await ann.expect("ok", cmd="bot", timeout=10)
+            await ann.expect("ok", cmd="bot", timeout=30)
             await ann.read_until(lambda x: is_event(x, "start"), 30)
             await ann.send("leave!")
-            await ann.expect("ok", cmd="leave", timeout=10)
+            await ann.expect("ok", cmd="leave", timeout=30)
             table = await playing_across(bob, ann)
             await ann.send("leave!")
-            await ann.expect("ok", cmd="leave", timeout=10)
-            await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+            await ann.expect("ok", cmd="leave", timeout=30)
+            await bob.read_until(lambda x: is_event(x, "match-end"), 30)
             await bob.send("rematch")
-            asked = await bob.expect("ok", cmd="rematch", timeout=10)
+            asked = await bob.expect("ok", cmd="rematch", timeout=30)
             assert (asked["table"], asked["waiting"]) == (table, "ann3"), asked
             await ann.send("new 2")
-            await ann.expect("ok", cmd="sit", timeout=10)
-            off = await bob.read_until(lambda x: x.startswith("rematch "), 10)
+            await ann.expect("ok", cmd="sit", timeout=30)
+            off = await bob.read_until(lambda x: x.startswith("rematch "), 30)
             assert f"rematch table={table} asked=bob3 waiting=ann3 off=elsewhere by=ann3 " in off
         finally:
             await close_all(opened)

@@ -35,7 +35,7 @@ async def test_a_match_left_at_another_workers_table_spends_the_leavers_seat(
                 await until_listed(bob, "tables", "state=playing")
                 await bob.send("leave!")
                 await bob.expect("ok", cmd="leave")
-                await bob.read_until(lambda x: is_event(x, "match-end"), 10)
+                await bob.read_until(lambda x: is_event(x, "match-end"), 30)
                 await bob.send("seek 2")
                 refused = await bob.expect("error")
                 assert refused["code"] == "slow-down", refused

@@ -27,8 +27,8 @@ async def _griefs(workers: Workers, worker: int, name: str, game: str, source: s
     grief = await workers.connect(worker, name, source=source)
     try:
         await grief.send(f"seek {game}")
-        await grief.expect("ok", cmd="sit", timeout=10)
-        await grief.read_until(lambda x: is_event(x, "start"), 10)
+        await grief.expect("ok", cmd="sit", timeout=30)
+        await grief.read_until(lambda x: is_event(x, "start"), 30)
         await grief.send("leave!")
         await grief.expect("ok", cmd="leave")
         await grief.send("quit")
@@ -64,8 +64,8 @@ async def _a_griefer_at_the_other_worker(
     other = 1 - victim_at
     for n in range(2):
         await _griefs(workers, other, f"{label}grief{n}", game, "127.0.0.2")
-        await victim.read_until(lambda x: is_event(x, "match-end"), 10)
-        kept = fields(await victim.read_until(lambda x: x.startswith("info "), 10))[1]
+        await victim.read_until(lambda x: is_event(x, "match-end"), 30)
+        kept = fields(await victim.read_until(lambda x: x.startswith("info "), 30))[1]
         assert kept["text"].startswith(f"{label}grief{n} left before the first deal ended: "), kept
         await victim.send(f"seek {game}")  # a program seeks itself, first in line (§5.5)
         await victim.expect("ok", cmd="seek")
@@ -73,8 +73,8 @@ async def _a_griefer_at_the_other_worker(
     honest = await workers.connect(other, f"{label}honest", source="127.0.0.9")
     opened.append(honest)
     await honest.send(f"seek {game}")
-    table = (await honest.expect("ok", cmd="sit", timeout=10))["table"]
-    assert (await victim.expect("ok", cmd="sit", timeout=10))["table"] == table
+    table = (await honest.expect("ok", cmd="sit", timeout=30))["table"]
+    assert (await victim.expect("ok", cmd="sit", timeout=30))["table"] == table
 
 
 @pytest.mark.timeout(120)  # its fail_after(80), then its clean-up

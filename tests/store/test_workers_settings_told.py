@@ -20,7 +20,7 @@ async def _sit(client: LineClient, table: str) -> None:
     """``client`` (on worker 1) sits at worker 0's ``table`` once its copy is listed."""
     await until_listed(client, "tables", f"id={table} ")
     await client.send(f"sit {table}")
-    await client.expect("ok", cmd="sit", timeout=10)
+    await client.expect("ok", cmd="sit", timeout=30)
 
 
 @pytest.mark.timeout(100)  # its fail_after(60), then its clean-up
@@ -46,19 +46,19 @@ async def test_a_style_or_language_change_reaches_the_table_of_another_worker_at
                 await bob.read_until(lambda x: x == "Style human.")
                 await carl.send("say hello there")
                 # failed before: 'say from=carl table=… text=hello there', as machine
-                told = await bob.read_until(lambda x: x != "", 10)
+                told = await bob.read_until(lambda x: x != "", 30)
                 assert told == f"[table {table}] carl says: hello there", bob.lines[-5:]
 
                 await bob.send("lang ru")
                 await bob.read_until(lambda x: x == "Язык: русский.")
                 await carl.send("say once more")
-                told = await bob.read_until(lambda x: x != "", 10)
+                told = await bob.read_until(lambda x: x != "", 30)
                 assert told == f"[стол {table}] carl: once more", bob.lines[-5:]
 
                 await bob.send("style machine")
                 await bob.expect("ok", cmd="style")
                 await carl.send("say last")
-                told = await bob.read_until(lambda x: x != "", 10)
+                told = await bob.read_until(lambda x: x != "", 30)
                 assert told == f"say from=carl table={table} text=last", bob.lines[-5:]
             finally:
                 await close_all(opened)

@@ -57,11 +57,11 @@ async def test_a_player_told_his_table_closed_by_a_stall_takes_his_seat_back(
                     f"Table {table} plays on after all: its server answers again, and your"
                     " seat is still yours."
                 ), back
-                state = await cal.read_until(lambda x: x.startswith(("state ", "ask ")), 10)
+                state = await cal.read_until(lambda x: x.startswith(("state ", "ask ")), 30)
                 assert fields(state)[1]["table"] == table
                 await cal.send("pas")  # his first line: a table call, the table's now
                 answer = await cal.read_until(
-                    lambda x: x.startswith("error ") or is_event(x, "call"), 10
+                    lambda x: x.startswith("error ") or is_event(x, "call"), 30
                 )
                 assert "you sit at no table" not in answer, answer
             finally:

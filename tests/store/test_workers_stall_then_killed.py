@@ -42,7 +42,7 @@ async def _human_ru(workers: Workers, worker: int, login: str) -> LineClient:
     the words after 'login'), its greeting read."""
     client = await workers.reach(worker, login.split()[0])
     await client.send(f"login {login} lang=ru")
-    await client.read_until(lambda x: x.startswith("Здравствуйте"), 10)
+    await client.read_until(lambda x: x.startswith("Здравствуйте"), 30)
     return client
 
 
@@ -67,7 +67,7 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                 vera = await _human_ru(workers, 0, "vera")  # watches it, in Russian
                 opened.append(vera)
                 await vera.send(f"observe {table}")
-                await vera.read_until(lambda x: "dora" in x, 10)
+                await vera.read_until(lambda x: "dora" in x, 30)
                 match = fields(next(x for x in cal.lines if is_event(x, "start")))[1]["match"]
                 await until_stored(deal_stored, postgres_url, match)  # its deal on disk
                 # and cal's worker told of its match (what it tells him was lost, kept as
@@ -84,7 +84,7 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                     "closed": table,
                     "text": f"Table {table} closes: its server was lost.",
                 }, closed
-                said = await vera.read_until(lambda x: "закрывается" in x, 10)
+                said = await vera.read_until(lambda x: "закрывается" in x, 30)
                 assert said.endswith(f"Стол {table} закрывается: {LOST_RU}."), said
                 with trio.fail_after(30):  # its replacement started, and heard at worker 0
                     while workers.pids.get(1) == stalled_pid:
@@ -100,7 +100,7 @@ async def test_a_stalled_then_killed_workers_player_is_told_its_loss_once(
                 asked = trio.current_time()
                 back = await _human_ru(workers, 0, "dora pw-dora-1")
                 opened.append(back)
-                notice = await back.read_until(lambda x: "прервана" in x, 10)
+                notice = await back.read_until(lambda x: "прервана" in x, 30)
                 assert f"Ваша последняя партия {match} за столом {table} прервана: {LOST_RU} (" in (
                     notice
                 ), notice

@@ -70,8 +70,8 @@ async def test_a_restarted_worker_listens_once_the_other_told_its_tables(
                 carls = (await carl.expect("ok", cmd="sit"))["table"]
                 await until_listed(ann, "tables", f"id={carls} ")
                 await ann.send(f"sit {carls}")
-                await ann.expect("ok", cmd="sit", timeout=10)
-                await ann.read_until(lambda x: is_event(x, "start"), 10)
+                await ann.expect("ok", cmd="sit", timeout=30)
+                await ann.read_until(lambda x: is_event(x, "start"), 30)
                 token = ann.token
                 assert token is not None
                 first_pid = workers.pids[0]
@@ -94,7 +94,7 @@ async def test_a_restarted_worker_listens_once_the_other_told_its_tables(
                 await back.send("style machine")
                 await back.expect("ok", cmd="style")
                 await back.send(f"login ann token={token}")
-                answer = await back.read_until(lambda x: fields(x)[0] in ("ok", "error"), 10)
+                answer = await back.read_until(lambda x: fields(x)[0] in ("ok", "error"), 30)
                 assert f"You are back at your seat at table {carls}." in answer, answer
                 assert not [e for e in workers.events if e.get("event") == "peers_unheard"]
             finally:

@@ -26,7 +26,7 @@ LONE = "x\ud800y"  # what UTF-8 cannot encode
 
 
 async def _until(heard: list[dict[str, Any]], kind: str) -> None:
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while not any(m["k"] == kind for m in heard):
             await trio.sleep(0.01)
 
@@ -82,7 +82,7 @@ async def test_a_lone_surrogate_heard_from_the_database_is_refused_whole(
                 with psycopg.connect(postgres_url, autocommit=True) as db:
                     db.execute("SELECT pg_notify(%s, %s)", (LOBBY, crafted))
                 other.publish(LOBBY, {"k": "say", "name": "ann", "text": "plain"})
-                told = await bob.expect("say", text="plain", timeout=10)
+                told = await bob.expect("say", text="plain", timeout=30)
             assert told["from"] == "ann"
             assert not [x for x in bob.lines if x.startswith("say ") and "plain" not in x]
             # (the test's bus, which plays the other worker, refused it too)
@@ -124,9 +124,9 @@ async def test_the_nastiest_lines_cross_two_workers_and_both_live(
                     await speaker.send_raw(b"say " + raw + b" end\r\n")
                     await speaker.expect("error", code="bad-encoding")
                 await speaker.send_raw(b"say a\x00b\r\n")  # a NUL: dropped (telnet's CR NUL)
-                await hearer.expect("say", text="ab", timeout=10)
+                await hearer.expect("say", text="ab", timeout=30)
                 await speaker.send(f"say {escapes}")
-                said = await hearer.expect("say", timeout=10)
+                said = await hearer.expect("say", timeout=30)
                 assert said["text"] == escapes, said
 
             # a table of worker 0's, its second player on worker 1: the table's lines
@@ -135,19 +135,19 @@ async def test_the_nastiest_lines_cross_two_workers_and_both_live(
             table = (await nan.expect("ok", cmd="sit"))["table"]
             await until_listed(sue, "tables", f"id={table} ")
             await sue.send(f"sit {table}")
-            await sue.read_until(lambda x: is_event(x, "start"), 10)
+            await sue.read_until(lambda x: is_event(x, "start"), 30)
             for speaker, hearer in ((sue, nan), (nan, sue)):
                 for raw in refused:
                     await speaker.send_raw(b"say " + raw + b"\r\n")
                     await speaker.expect("error", code="bad-encoding")
                 await speaker.send(f"say {escapes} at the table")
                 line = await hearer.read_until(
-                    lambda x: x.startswith("say ") and "at the table" in x, 10
+                    lambda x: x.startswith("say ") and "at the table" in x, 30
                 )
                 assert fields(line)[1]["text"] == f"{escapes} at the table", line
             for client in (nan, sue):  # both workers answer
                 await client.send("who")
-                await client.read_until(lambda x: x.startswith("who "), 10)
+                await client.read_until(lambda x: x.startswith("who "), 30)
         finally:
             await close_all(opened)
     assert dict(workers.pids) == pids

@@ -29,7 +29,7 @@ async def _opens(client: LineClient) -> int:
 
 async def _sits(client: LineClient, table: int) -> None:
     """``sit table``, once the client's worker has heard of that table."""
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         while True:
             await client.send(f"sit {table}")
             sat = await client.read_until(lambda x: fields(x)[0] in ("ok", "error"))

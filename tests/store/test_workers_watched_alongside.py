@@ -77,7 +77,7 @@ async def test_a_table_of_another_worker_watched_alongside_ones_own_names_itself
                     await person.read_until(lambda x: x == f"You observe table {table}.")
                     starts.append(person.pos)
                 await bob.send(f"sit {table}")
-                await bob.expect("ok", cmd="sit", timeout=10)
+                await bob.expect("ok", cmd="sit", timeout=30)
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(
                         play_machine, ann, random.Random(1), second_deal_first_trick()

@@ -36,10 +36,10 @@ async def test_a_watcher_at_another_worker_is_told_who_is_away(
                 await ann.send("new 2")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await bob.send(f"sit {table}")
-                await bob.expect("ok", cmd="sit", timeout=10)
-                await ann.expect("event", kind="start", timeout=10)
+                await bob.expect("ok", cmd="sit", timeout=30)
+                await ann.expect("event", kind="start", timeout=30)
                 await bob.aclose()
-                await ann.expect("event", kind="away", name="bob", timeout=10)
+                await ann.expect("event", kind="away", name="bob", timeout=30)
                 eve = await workers.reach(1, "eve")  # watching that table only
                 cat = await workers.reach(1, "cat")  # seated at a table of worker 1 too
                 opened += [eve, cat]
@@ -53,7 +53,7 @@ async def test_a_watcher_at_another_worker_is_told_who_is_away(
                 await until_listed(spy, "tables", f"id={table} ")
                 for person, tag in ((eve, ""), (cat, rf"\[table {table}\] ")):
                     await person.send(f"observe {table}")
-                    said = await person.read_until(lambda x: "Disconnected" in x, 10)
+                    said = await person.read_until(lambda x: "Disconnected" in x, 30)
                     assert re.fullmatch(tag + AWAY, said), said
             finally:
                 await close_all(opened)

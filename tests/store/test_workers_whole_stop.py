@@ -46,8 +46,8 @@ async def test_a_whole_servers_stop_tells_nobody_his_seat_at_its_other_worker_is
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await until_listed(bob, "tables", f"id={table} ")
                 await bob.send(f"sit {table}")
-                await bob.expect("ok", cmd="sit", timeout=10)
-                await bob.read_until(lambda x: is_event(x, "start"), 10)
+                await bob.expect("ok", cmd="sit", timeout=30)
+                await bob.read_until(lambda x: is_event(x, "start"), 30)
                 held = workers.pids[1]
                 os.kill(held, signal.SIGSTOP)
                 workers.process.send_signal(signal.SIGTERM)

@@ -20,13 +20,13 @@ async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
     return await trio.to_thread.run_sync(fn, *args)
 
 
-def wait_for(driver: webdriver.Chrome, css: str, timeout: float = 10) -> Any:
+def wait_for(driver: webdriver.Chrome, css: str, timeout: float = 30) -> Any:
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, css)
     )
 
 
-def script_result(driver: webdriver.Chrome, script: str, want: Any, timeout: float = 5) -> Any:
+def script_result(driver: webdriver.Chrome, script: str, want: Any, timeout: float = 30) -> Any:
     """What ``script`` returns once it returns ``want``, or its last answer after
     ``timeout`` seconds: for an assert that says how the page differs."""
     last: list[Any] = []

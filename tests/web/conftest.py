@@ -73,7 +73,7 @@ def chromium() -> Iterator[webdriver.Chrome]:
     # env: the kill program, which takes a process group; the shell's builtin may not
     watchdog = Watchdog.arm(["env", "kill", "-s", "KILL", "--", group], ["rm", "-rf", profile])
     try:
-        driver.set_page_load_timeout(10)
+        driver.set_page_load_timeout(30)
         # the window size counts the (invisible) browser frame: fix the page's own
         driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",
@@ -167,7 +167,7 @@ class WebServer:
             connection = http.client.HTTPConnection(
                 "127.0.0.1",
                 self.http_port,
-                timeout=5,
+                timeout=30,
                 source_address=None if source is None else (source, 0),
             )
             try:

@@ -35,7 +35,7 @@ from .conftest import WebServer, screenshot
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[789JQKA])[shdc](?![0-9A-Za-z])")
 WATCH_PLAYS = 8  # cards seen on the live page, each before the next call
-CARD_LIMIT_S = 10  # a hang's limit for a card to show (the page's "at once": the feed's)
+CARD_LIMIT_S = 30  # a hang's limit for a card to show (the page's "at once": the feed's)
 HOLD_CALLS = 16  # then calls held while the page's hand sizes are checked
 FEED_WINDOW_S = 0.05  # the live feed's window meanwhile (the server's: 0.25 s)
 SEEN = "return window.debercLines"
@@ -110,7 +110,7 @@ def cards_shown(driver: webdriver.Chrome, timed: list[tuple[str, float]]) -> Non
 
 def shown_sizes_become(driver: webdriver.Chrome, real: list[int]) -> list[int]:
     """The page's hand sizes (its backs, seat by seat), once they are ``real``."""
-    shown: list[int] = WebDriverWait(driver, 2, poll_frequency=0.02).until(
+    shown: list[int] = WebDriverWait(driver, 30, poll_frequency=0.02).until(
         lambda d: (got := d.execute_script(SHOWN_SIZES)) == real and got
     )
     return shown
@@ -165,7 +165,7 @@ async def test_live_pages_follow_a_match_and_replay_it(
             await in_thread(wait_for, browser, '#tables a[href="/table/1"]')
             # the link may come a push before the seats' names: wait for them, up to 10 s
             await in_thread(
-                WebDriverWait(browser, 10, poll_frequency=0.05).until,
+                WebDriverWait(browser, 30, poll_frequency=0.05).until,
                 lambda d: "ann" in d.find_element(By.CSS_SELECTOR, "#tables tbody").text,
             )
             await in_thread(screenshot, browser, "tables")
@@ -265,7 +265,7 @@ async def test_a_four_player_tables_page_hides_the_turned_card_once_the_game_is_
     )
     # the page has its live state (the observer's first line): the order comes after it
     await in_thread(
-        WebDriverWait(browser, 10, poll_frequency=0.05).until,
+        WebDriverWait(browser, 30, poll_frequency=0.05).until,
         lambda d: any(x.startswith("state ") for x in d.execute_script(SEEN)),
     )
     player = by_seat[to_act]  # the seat asked to bid orders the game in the turned suit

@@ -33,7 +33,7 @@ def _away_notes(driver: webdriver.Chrome, count: int) -> list[str]:
 
 def _live(driver: webdriver.Chrome) -> None:
     """Wait until the page's live socket has told it something (it is open)."""
-    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+    WebDriverWait(driver, 30, poll_frequency=0.05).until(
         lambda d: d.execute_script("return window.debercLines.length") > 0
     )
 

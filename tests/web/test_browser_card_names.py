@@ -60,7 +60,7 @@ STATE_IN = 'return (window.debercLines || []).some((line) => line.startsWith("st
 
 
 def _drawn(driver: webdriver.Chrome) -> None:
-    WebDriverWait(driver, 10, poll_frequency=0.05).until(lambda d: d.execute_script(STATE_IN))
+    WebDriverWait(driver, 30, poll_frequency=0.05).until(lambda d: d.execute_script(STATE_IN))
 
 
 def _read(driver: webdriver.Chrome, css: str) -> tuple[str, str, str]:

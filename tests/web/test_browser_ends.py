@@ -64,7 +64,7 @@ async def test_the_live_page_and_the_replay_show_shown_cards_and_name_the_winner
     with trio.fail_after(90):
         await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}"))
         await trio.to_thread.run_sync(
-            WebDriverWait(browser, 10, poll_frequency=0.05).until,
+            WebDriverWait(browser, 30, poll_frequency=0.05).until,
             lambda d: d.execute_script("return window.debercLines.length") > 0,
         )
         await bob.send(f"sit {table}")

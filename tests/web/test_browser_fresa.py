@@ -37,7 +37,7 @@ async def test_the_tables_page_shows_the_fresa_once_the_game_is_ordered(
     assert fresa == ""  # none before the order: the last cards are not dealt
     player = by_seat[int(view["to_act"])]
     ask = view if line.startswith("ask ") and player is ann else await player.expect("ask")
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         await player.send(f"igrayu seq={ask['seq']}")
         card = (await ann.expect("event", kind="order"))["fresa"]
     assert card != "-"

@@ -67,7 +67,7 @@ async def test_the_live_page_says_a_true_konets(
     with trio.fail_after(90):
         await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}"))
         await trio.to_thread.run_sync(
-            WebDriverWait(browser, 10, poll_frequency=0.05).until,
+            WebDriverWait(browser, 30, poll_frequency=0.05).until,
             lambda d: d.execute_script("return window.debercLines.length") > 0,
         )
         await bob.send(f"sit {table}")
@@ -110,7 +110,7 @@ async def test_a_page_that_did_not_hear_the_konets_still_says_it(
             assert ('data-konets="1"' in body.decode()) == (table == tables[0])
             await trio.to_thread.run_sync(browser.get, web.url(f"/table/{table}"))
             await trio.to_thread.run_sync(
-                WebDriverWait(browser, 10, poll_frequency=0.05).until,
+                WebDriverWait(browser, 30, poll_frequency=0.05).until,
                 lambda d: d.execute_script("return window.debercLines.length") > 0,
             )
             # the match-end event alone: no call heard before it

@@ -151,7 +151,7 @@ def check_pages(
     # the list redrawn by its script (every second): names whole still. Its rows are
     # new elements then (waited for, not a fixed 1.3 s, which a loaded host could outrun)
     assert driver.execute_script(MARK_SERVED_ROW)
-    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+    WebDriverWait(driver, 30, poll_frequency=0.05).until(
         lambda d: d.execute_script(SERVED_ROW_REPLACED)
     )
     assert len(driver.find_elements(By.CSS_SELECTOR, "#tables .who")) == 4
@@ -159,7 +159,7 @@ def check_pages(
 
     driver.get(web.url(f"/table/{table}"))
     wait_for(driver, 'body[data-live="open"] #seat-0 .laid .card')
-    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+    WebDriverWait(driver, 30, poll_frequency=0.05).until(
         lambda d: any(x.startswith("state ") for x in d.execute_script("return debercLines"))
     )
     # redrawn live, no name is broken at its hyphens (house-/heuristic-42): one cut

@@ -108,7 +108,7 @@ def live(driver: webdriver.Chrome, lang: str, sizes: list[int]) -> None:
         return last[0] == sorted(sizes)
 
     with suppress(TimeoutException):
-        WebDriverWait(driver, 5, poll_frequency=0.05).until(told)
+        WebDriverWait(driver, 30, poll_frequency=0.05).until(told)
     assert last[0] == sorted(sizes), lang
     who = driver.execute_script(TRUMP_WHO)
     assert who and who[0] in NAMES and not who[1], (lang, who)

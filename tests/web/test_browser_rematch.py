@@ -23,7 +23,7 @@ LIVE = "return document.body.dataset.live"
 
 
 def until(driver: webdriver.Chrome, check: Callable[[webdriver.Chrome], Any]) -> Any:
-    return WebDriverWait(driver, 10, poll_frequency=0.05).until(check)
+    return WebDriverWait(driver, 30, poll_frequency=0.05).until(check)
 
 
 async def test_the_page_links_the_rematch_once_its_players_agree(

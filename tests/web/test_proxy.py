@@ -131,7 +131,7 @@ async def test_the_live_sockets_per_address_limit_counts_the_forwarded_address(
     def sent_for(client: str) -> list[tuple[bytes, bytes]]:
         return [(b"X-Forwarded-For", client.encode())]
 
-    with trio.fail_after(10):
+    with trio.fail_after(30):
         async with (
             open_websocket_url(url, extra_headers=sent_for("203.0.113.5")) as first,
             open_websocket_url(url, extra_headers=sent_for("203.0.113.5")) as second,

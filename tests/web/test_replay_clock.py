@@ -44,7 +44,7 @@ async def _play(client: LineClient, silent: dict[str, bool]) -> None:
     once that trick is taken (the match ends: a forfeit)."""
     seat, leaving = "", False
     while True:
-        line = await client.read_until(lambda _: True, 10)
+        line = await client.read_until(lambda _: True, 30)
         tag, f = fields(line)
         assert tag != "error", f"{client.label}: {line}"
         if is_event(line, "match-end"):
@@ -118,7 +118,7 @@ async def _until_broken_by_the_clock(client: LineClient) -> None:
     """Answer each ask with its first card (or the first call), never a break (the
     clock makes it); once the break is made, ann leaves (the match ends: a forfeit)."""
     while True:
-        line = await client.read_until(lambda _: True, 10)
+        line = await client.read_until(lambda _: True, 30)
         tag, f = fields(line)
         assert tag != "error", f"{client.label}: {line}"
         if is_event(line, "match-end"):
