@@ -138,9 +138,15 @@ class Link:
         """Given up trying (or told goodbye by the server): Ctrl+R tries again."""
         return self._waiting
 
-    def start(self) -> None:
+    def start(self, clock: trio.abc.Clock | None = None) -> None:
+        """Run the link in a thread of its own (``clock``: its trio run's, for a test
+        on virtual time)."""
         self._thread = threading.Thread(
-            target=trio.run, args=(self._main,), daemon=True, name="deberc-play-link"
+            target=trio.run,
+            args=(self._main,),
+            kwargs={"clock": clock},
+            daemon=True,
+            name="deberc-play-link",
         )
         self._thread.start()
         self._started.wait(5)
