@@ -22,7 +22,7 @@ from contextlib import contextmanager
 import attrs
 
 TICK_S = 0.005  # the thread's sleep
-LATE_S = 0.05  # a sleep this much late is a stall (a busy machine's scheduling is less)
+LATE_S = 0.05  # a wake this late: the process was stopped, or waited for a core (not run)
 
 
 @attrs.define

@@ -136,5 +136,5 @@ def test_a_killed_run_leaves_no_postgres_nor_chromium_running(
         run.communicate(timeout=30)
     assert _wait_for(lambda: not _alive(where["postgres"]), 30), "postgres left running"
     assert _wait_for(lambda: not _group_alive(where["chromedriver"]), 30), "chromium left"
-    assert _wait_for(lambda: not Path(where["postgres_dir"]).exists(), 10)
-    assert _wait_for(lambda: not Path(where["profile"]).exists(), 10)
+    assert _wait_for(lambda: not Path(where["postgres_dir"]).exists(), 30)
+    assert _wait_for(lambda: not Path(where["profile"]).exists(), 30)

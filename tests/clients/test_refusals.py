@@ -374,7 +374,7 @@ async def _scripted_server(
         limit = trio.current_time() + login_limit_s
         await stream.send_all(b"deberc-net 0.1 (protocol 1)\r\n")
         buffer, logged_in = b"", False
-        with trio.move_on_after(10), contextlib.suppress(trio.BrokenResourceError):
+        with trio.move_on_after(30), contextlib.suppress(trio.BrokenResourceError):
             while True:
                 data = None
                 with trio.move_on_at(math.inf if logged_in else limit):
@@ -450,7 +450,7 @@ async def _one_shot_server(nursery: trio.Nursery, said: bytes) -> int:
     async def handle(stream: trio.SocketStream) -> None:
         await stream.send_all(said)
         heard = b""
-        with trio.move_on_after(5):
+        with trio.move_on_after(30):
             while b"seek 2\n" not in heard:
                 data = await stream.receive_some()
                 if not data:

@@ -148,7 +148,7 @@ def test_a_claim_skips_a_board_another_holds_and_a_lost_lease_stores_nothing(
             got: list[Claim | None] = []
             claiming = threading.Thread(target=lambda: got.append(other.claim("w2", 60.0)))
             claiming.start()
-            claiming.join(5.0)
+            claiming.join(30.0)  # (one that passes over the row ends at once)
             waited = claiming.is_alive()
         claiming.join(10.0)  # (the row let go: a claim that waited ends now)
         assert not waited, "the claim waited for a board another transaction held"

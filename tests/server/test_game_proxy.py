@@ -42,7 +42,7 @@ async def proxied(connect: Connector, port: int, sent: bytes, label: str) -> Lin
     return client
 
 
-async def refused(port: int, sent: bytes, timeout: float = 5.0, source: str = PROXY) -> list[str]:
+async def refused(port: int, sent: bytes, timeout: float = 30.0, source: str = PROXY) -> list[str]:
     """Every line a connection from ``source`` (the proxy) that sent ``sent`` was told
     before the server closed it."""
     client = LineClient(await _dial(port, source), "refused")
@@ -337,6 +337,6 @@ async def test_a_full_server_refuses_a_proxied_connection_before_its_header(
     for name in ("ann", "bob"):
         await connect.machine(port, name)  # logged in: nobody to make room
     with structlog.testing.capture_logs() as logs:
-        assert await refused(port, b"", timeout=5) == ["error code=busy text=the server is full"]
+        assert await refused(port, b"") == ["error code=busy text=the server is full"]
     [refusal] = [e for e in logs if e["event"] == "refused"]
     assert refusal["reason"] == "full" and refusal["peer"].startswith(f"{PROXY}:")

@@ -61,7 +61,7 @@ def test_a_drain_and_a_stop_in_one_write_of_the_pipe_are_both_heard() -> None:
         write = -1
         watch = threading.Thread(target=hear_the_parent, args=(read, place), daemon=True)
         watch.start()
-        watch.join(5)
+        watch.join(30)
         assert not watch.is_alive()  # returned at the pipe's end
     finally:
         os.close(read)
