@@ -522,6 +522,10 @@ class Msg(StrEnum):
     ADDRESS_UNBAN_STILL_HELD_MANY = "address-unban-still-held-many"
     ADDRESS_HOLDS = "address-holds"
     ADDRESS_HOLDS_MANY = "address-holds-many"
+    ADDRESS_BAN_HELD_TOO = "address-ban-held-too"
+    ADDRESS_BAN_HELD_TOO_MANY = "address-ban-held-too-many"
+    ADDRESS_BAN_INSIDE_TOO = "address-ban-inside-too"
+    ADDRESS_BAN_INSIDE_TOO_MANY = "address-ban-inside-too-many"
     ADDRESS_BANS_HEAD = "address-bans-head"
     ADDRESS_BAN_LINE = "address-ban-line"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
@@ -2340,9 +2344,33 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
     ),
     Msg.ADDRESS_BAN_DONE: (
         "{address} is banned for {minutes} min: guests and new names may not log in from"
-        " it; registered players still may, and nobody logged in is disconnected.",
+        " it; registered players still may, and nobody logged in is disconnected.{held}"
+        "{inside}",
         "С адреса {address} на {minutes} мин закрыт вход гостям и новым именам;"
-        " зарегистрированные игроки входят, как прежде, и никто не отключён.",
+        " зарегистрированные игроки входят, как прежде, и никто не отключён.{held}{inside}",
+    ),
+    # after 'ban ADDRESS|NETWORK''s reply: a wider ban running holds it already (this
+    # one is still made: its own reason and end, holding it after that one if longer)
+    Msg.ADDRESS_BAN_HELD_TOO: (
+        " {network}, banned already, holds it too: this ban is its own, with its reason"
+        " and end, and holds it if that one ends first.",
+        " Его уже держит бан {network}: этот бан — отдельный, со своей причиной и сроком,"
+        " и держит его, если тот кончится раньше.",
+    ),
+    Msg.ADDRESS_BAN_HELD_TOO_MANY: (
+        " {networks}, banned already, hold it too: this ban is its own, with its reason"
+        " and end, and holds it if those end first.",
+        " Его уже держат баны {networks}: этот бан — отдельный, со своей причиной и"
+        " сроком, и держит его, если те кончатся раньше.",
+    ),
+    # ... and narrower bans lie inside it (each its own: an unban of this one keeps them)
+    Msg.ADDRESS_BAN_INSIDE_TOO: (
+        " {network} inside it is banned on its own: 'unban {address}' leaves it banned.",
+        " Внутри {address} отдельно заблокирован {network}: «unban {address}» его не снимет.",
+    ),
+    Msg.ADDRESS_BAN_INSIDE_TOO_MANY: (
+        " {networks} inside it are banned on their own: 'unban {address}' leaves them banned.",
+        " Внутри {address} отдельно заблокированы {networks}: «unban {address}» их не снимет.",
     ),
     # a guest's login or a new name's from a banned address (a member's is let in)
     Msg.ADDRESS_BAN_REFUSED: (

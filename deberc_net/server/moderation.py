@@ -234,7 +234,28 @@ class Moderation:
         ban = functools.partial(self.lobby.store.ban_address, shown, admin, reason, until_s)
         await self.lobby.writes.run(ban)
         _logged(Action.BAN, session, shown, reason=reason, minutes=minutes)
-        said = phrase(Msg.ADDRESS_BAN_DONE, address=shown, minutes=minutes)
+        # other bans running over it, as 'unban' names them: one wider holds it already
+        # (this one is made all the same: its own reason and end, which may be longer),
+        # and narrower ones inside it stay when this one is lifted
+        running = await trio.to_thread.run_sync(self.lobby.store.address_bans, time.time())
+        banned = [b.network for b in running]
+        said = phrase(
+            Msg.ADDRESS_BAN_DONE,
+            address=shown,
+            minutes=minutes,
+            held=_named(
+                holders(network, banned),
+                Msg.ADDRESS_BAN_HELD_TOO,
+                Msg.ADDRESS_BAN_HELD_TOO_MANY,
+                shown,
+            ),
+            inside=_named(
+                inside(network, banned),
+                Msg.ADDRESS_BAN_INSIDE_TOO,
+                Msg.ADDRESS_BAN_INSIDE_TOO_MANY,
+                shown,
+            ),
+        )
         session.send(ev.ok("ban", said, (("address", shown), ("minutes", str(minutes)))))
 
     async def _unban_address(self, session: Session, item: Command) -> None:
@@ -676,6 +697,16 @@ def muted_name(mute: StoredMute, now_s: float) -> ev.MutedName:
     return ev.MutedName(
         mute.name, mute.admin, until, math.ceil((mute.until_s - now_s) / 60), mute.reason
     )
+
+
+def _named(networks: list[str], one: Msg, many: Msg, address: str) -> Phrase:
+    """The sentence naming other bans' ``networks`` in the reply about ``address``'s
+    (``one`` for one, ``many`` for several); nothing for none."""
+    if not networks:
+        return phrase(Msg.NOTHING)
+    if len(networks) == 1:
+        return phrase(one, address=address, network=networks[0])
+    return phrase(many, address=address, networks=tuple(networks))
 
 
 def _nobodys(name: str, known: bool, undo: str) -> Phrase:

@@ -456,6 +456,64 @@ async def test_unban_of_a_network_with_narrower_bans_inside_names_them_and_lifts
     assert head["addresses"] == "3", listed
 
 
+async def test_a_ban_inside_a_wider_one_or_over_narrower_ones_names_them_and_is_made(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'ban 10.1.2.3' while 10.1.0.0/16 ran said only that 10.1.2.3 is
+    # banned for its minutes, the wider ban already holding it untold; 'ban 10.1.0.0/16'
+    # over narrower bans did not say they stay when it is lifted. The ban is made all
+    # the same: its own reason and end, holding the address if the wider one ends first
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    done = (
+        "is banned for 600 min: guests and new names may not log in from it; registered"
+        " players still may, and nobody logged in is disconnected."
+    )
+    for line, text in (
+        ("ban 10.1.0.0/16 60 flood", f"10.1.0.0/16 {done.replace('600', '60')}"),
+        (
+            "ban 10.1.2.3 600 troll",
+            f"10.1.2.3 {done} 10.1.0.0/16, banned already, holds it too: this ban is its"
+            " own, with its reason and end, and holds it if that one ends first.",
+        ),
+        (
+            "ban 10.1.2.0/24 600",
+            f"10.1.2.0/24 {done} 10.1.0.0/16, banned already, holds it too: this ban is"
+            " its own, with its reason and end, and holds it if that one ends first."
+            " 10.1.2.3 inside it is banned on its own: 'unban 10.1.2.0/24' leaves it banned.",
+        ),
+        (
+            "ban 10.1.2.3/32 600",  # banned anew: itself is no other ban
+            f"10.1.2.3 {done} 10.1.2.0/24, 10.1.0.0/16, banned already, hold it too: this"
+            " ban is its own, with its reason and end, and holds it if those end first.",
+        ),
+        (
+            "ban 10.1.0.0/16 600",  # banned anew, over the two inside it
+            f"10.1.0.0/16 {done} 10.1.2.0/24, 10.1.2.3 inside it are banned on their own:"
+            " 'unban 10.1.0.0/16' leaves them banned.",
+        ),
+        ("ban 10.2.0.0/16 600", f"10.2.0.0/16 {done}"),  # nothing over or in it
+    ):
+        await boss.send(line)
+        assert (await boss.expect("ok", cmd="ban"))["text"] == text, line
+    _head, listed = await _bans(boss)  # each made, for its own minutes
+    assert sorted((b["address"], b["left"]) for b in listed) == [
+        ("10.1.0.0/16", "600"),
+        ("10.1.2.0/24", "600"),
+        ("10.1.2.3", "600"),
+        ("10.2.0.0/16", "600"),
+    ]
+    await boss.send("style human")
+    await boss.read_until(lambda x: "human" in x)
+    await boss.send("lang ru")
+    await boss.read_until(lambda x: "русск" in x.lower())
+    told = " ".join(x.strip() for x in await person_told(boss, "ban 10.1.2.4 600"))
+    assert told.endswith(
+        " Его уже держат баны 10.1.2.0/24, 10.1.0.0/16: этот бан — отдельный, со своей"
+        " причиной и сроком, и держит его, если те кончатся раньше."
+    ), told
+
+
 async def test_a_guest_dropped_after_his_address_was_banned_has_no_seat_back_from_it(
     start_server: StartServer, connect: Connector, register: Register
 ) -> None:
