@@ -526,6 +526,8 @@ class Msg(StrEnum):
     ADDRESS_BAN_HELD_TOO_MANY = "address-ban-held-too-many"
     ADDRESS_BAN_INSIDE_TOO = "address-ban-inside-too"
     ADDRESS_BAN_INSIDE_TOO_MANY = "address-ban-inside-too-many"
+    ADDRESS_UNBAN_INSIDE = "address-unban-inside"
+    ADDRESS_UNBAN_INSIDE_MANY = "address-unban-inside-many"
     ADDRESS_BANS_HEAD = "address-bans-head"
     ADDRESS_BAN_LINE = "address-ban-line"
     # a player's own ignore list (server/ignoring.py, docs/protocol.md §5.21)
@@ -2420,6 +2422,19 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "{address} is not banned itself, but {networks} inside it are: 'unban' each",
         "сеть {address} сама не заблокирована, но внутри неё заблокированы {networks}:"
         " «unban» каждого",
+    ),
+    # 'unban' of a network banned itself, lifted, with narrower bans still inside it
+    Msg.ADDRESS_UNBAN_INSIDE: (
+        "{address}'s ban is lifted, but {network} inside it is still banned: guests and"
+        " new names may not log in from it till 'unban {network}'.",
+        "Бан сети {address} снят, но внутри неё ещё заблокирован {network}: гости и"
+        " новые имена не могут входить с него до «unban {network}».",
+    ),
+    Msg.ADDRESS_UNBAN_INSIDE_MANY: (
+        "{address}'s ban is lifted, but {networks} inside it are still banned: guests"
+        " and new names may not log in from them till 'unban' each.",
+        "Бан сети {address} снят, но внутри неё ещё заблокированы {networks}: гости и"
+        " новые имена не могут входить с них до «unban» каждого.",
     ),
     Msg.ADDRESS_BANS_HEAD: ("Banned addresses: {count}.", "Заблокировано адресов: {count}."),
     Msg.ADDRESS_BAN_LINE: (

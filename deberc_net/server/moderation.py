@@ -294,7 +294,14 @@ class Moderation:
             session.send(ev.error("not-allowed", said))
             return
         _logged(Action.UNBAN, session, shown)
-        if not wider:
+        # narrower bans inside it stay (each its own): 'may log in again' was untrue
+        # of them (a wider one holding it is named instead: it holds them too)
+        narrower = [] if wider else inside(network, banned)
+        if len(narrower) == 1:
+            said = phrase(Msg.ADDRESS_UNBAN_INSIDE, address=shown, network=narrower[0])
+        elif narrower:
+            said = phrase(Msg.ADDRESS_UNBAN_INSIDE_MANY, address=shown, networks=tuple(narrower))
+        elif not wider:
             said = phrase(Msg.ADDRESS_UNBAN_DONE, address=shown)
         elif len(wider) == 1:
             said = phrase(Msg.ADDRESS_UNBAN_STILL_HELD, address=shown, network=wider[0])

@@ -409,9 +409,10 @@ async def test_unban_of_an_address_a_wider_ban_holds_too_says_that_ban_still_hol
     client = await _proxied_raw(connect, port, "10.1.2.3")  # (as the reply says)
     await client.send("login newcomer")
     assert (await client.expect("error"))["code"] == "banned"
-    await boss.send("unban 10.1.0.0/16")  # the widest: none holds it
+    await boss.send("unban 10.1.0.0/16")  # the widest: none holds it, one lies inside
     assert (await boss.expect("ok", cmd="unban"))["text"] == (
-        "Guests and new names may log in from 10.1.0.0/16 again."
+        "10.1.0.0/16's ban is lifted, but 10.1.2.4 inside it is still banned: guests and"
+        " new names may not log in from it till 'unban 10.1.2.4'."
     )
     await boss.send("unban 10.1.2.4")  # nothing holds it now
     assert (await boss.expect("ok", cmd="unban"))["text"] == (
@@ -454,6 +455,42 @@ async def test_unban_of_a_network_with_narrower_bans_inside_names_them_and_lifts
     )
     head, listed = await _bans(boss)  # nothing lifted
     assert head["addresses"] == "3", listed
+
+
+async def test_unban_of_a_network_with_narrower_bans_still_inside_names_them(
+    start_server: StartServer, connect: Connector, register: Register
+) -> None:
+    # failed before: 'unban 10.1.0.0/16' lifted its ban and said 'Guests and new names
+    # may log in from 10.1.0.0/16 again.', untrue of 10.1.2.0/25 still banned inside it
+    port = await start_server(admins=["boss"], game_proxies=[PROXY])
+    boss = await _boss(port, connect, register)
+    for network in ("10.1.0.0/16", "10.1.2.0/25", "10.2.0.0/16", "10.2.3.0/24", "10.2.3.4"):
+        await boss.send(f"ban {network} 60")
+        await boss.expect("ok", cmd="ban")
+    await boss.send("unban 10.1.0.0/16")
+    assert await boss.expect("ok", cmd="unban") == {
+        "cmd": "unban",
+        "address": "10.1.0.0/16",
+        "text": "10.1.0.0/16's ban is lifted, but 10.1.2.0/25 inside it is still banned:"
+        " guests and new names may not log in from it till 'unban 10.1.2.0/25'.",
+    }
+    await boss.send("unban 10.2.0.0/16")
+    assert (await boss.expect("ok", cmd="unban"))["text"] == (
+        "10.2.0.0/16's ban is lifted, but 10.2.3.0/24, 10.2.3.4 inside it are still banned:"
+        " guests and new names may not log in from them till 'unban' each."
+    )
+    client = await _proxied_raw(connect, port, "10.1.2.7")  # (as the reply says)
+    await client.send("login newcomer")
+    assert (await client.expect("error"))["code"] == "banned"
+    await boss.send("unban 10.2.3.0/24")  # a wider one lifted: the narrower named
+    assert (await boss.expect("ok", cmd="unban"))["text"] == (
+        "10.2.3.0/24's ban is lifted, but 10.2.3.4 inside it is still banned: guests and"
+        " new names may not log in from it till 'unban 10.2.3.4'."
+    )
+    await boss.send("unban 10.1.2.0/25")  # nothing left inside it
+    assert (await boss.expect("ok", cmd="unban"))["text"] == (
+        "Guests and new names may log in from 10.1.2.0/25 again."
+    )
 
 
 async def test_a_ban_inside_a_wider_one_or_over_narrower_ones_names_them_and_is_made(
