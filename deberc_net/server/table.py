@@ -170,6 +170,9 @@ class Table:
     # its match's end went out to someone: a failure after that tells no second end
     # (that end stands: it is the stored one)
     end_told: bool = attrs.field(init=False, default=False)
+    # those its match's end failed for, being written in their words, after it went to
+    # others (a bug of a style's or a language's): owed the close instead (_closed_untold)
+    end_missed: list[Session] = attrs.field(init=False, factory=list)
     match: Match | None = attrs.field(init=False, default=None)
     sheet: ScoreSheet = attrs.field(init=False, factory=ScoreSheet)  # folded in _tell
     seq: int = attrs.field(init=False, default=0)
@@ -525,6 +528,9 @@ class Table:
             # its ends alone, waited for ever)
             log.exception("table_end_failed", table=self.id)
             self._closed_untold()
+        else:
+            if self.end_told:  # its end (this one, or the one whose telling failed) went
+                self._closed_untold()  # out, but may have failed for some: told the close
         self._close(Closure.FAILED)
         self._seated_to_lobby()  # free to seek or sit elsewhere, no 'leave' first
         self._coming_told_closed()
@@ -532,10 +538,14 @@ class Table:
     def _closed_untold(self) -> None:
         """A failed table whose match-end could not be told: everyone owed it (its
         seats and watchers, an admin told its ends alone) told the close instead,
-        ``info closed=T`` (docs/protocol.md §11.4), as a stop's close is told."""
-        if not self.end_told:
+        ``info closed=T`` (docs/protocol.md §11.4), as a stop's close is told; told to
+        some (the machines), those it failed for (a person, in his words) and those
+        after him. Counted as told, it left them with the apology alone."""
+        owed = self.end_missed if self.end_told else self._owed_the_close()
+        self.end_missed = []
+        if owed:
             said = phrase(Msg.TABLE_FAILED, table=self.id)
-            self._broadcast(self._owed_the_close(), ev.table_closed(self.id, said))
+            self._broadcast(owed, ev.table_closed(self.id, said))
 
     def _owed_the_close(self) -> list[Session]:
         """Those told this table's close: its seats and watchers, and, its match's end
@@ -2244,9 +2254,14 @@ class Table:
             return
         table_event = self._table_event(event)
         if kind is g.MatchEnded:  # (once a match) to one listener at a time: a failure
-            # partway (a voice that cannot tell it) knows whether it went out to anyone
-            for session in audience:
-                self._broadcast((session,), table_event)
+            # partway (a voice that cannot tell it) knows whether it went out to anyone,
+            # and whom it missed: they are told the close (_closed_untold)
+            for i, session in enumerate(audience):
+                try:
+                    self._broadcast((session,), table_event)
+                except Exception:
+                    self.end_missed = audience[i:]
+                    raise
                 self.end_told = True
             return
         self._broadcast(audience, table_event)

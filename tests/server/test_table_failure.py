@@ -16,6 +16,7 @@ import trio
 
 from deberc_net.game.calls import Call
 from deberc_net.game.deal import Deal
+from deberc_net.game.outcomes import MatchEndReason
 from deberc_net.game.rules import Settings
 from deberc_net.plugins import PluginDeal, RuleInfo, hookimpl
 from deberc_net.protocol import render_ru
@@ -437,6 +438,15 @@ async def test_a_table_failing_as_its_end_is_told_tells_no_second_end(
                 await client.expect("ok", cmd="ping")
                 ends = [line for line in client.lines if "kind=match-end" in line]
                 assert len(ends) == 1, ends
+            # the person it failed for is told the close after the apology (he was
+            # told neither end: before, the apology alone)
+            await zed.send("ping")
+            await zed.read_until(lambda line: line == "pong")
+            failed = f"table {table} failed and closes; sorry"
+            assert [line for line in zed.lines if failed in line] == [
+                f"Error (internal): {failed}",
+                failed,
+            ], zed.lines
             nursery.cancel_scope.cancel()
     assert [entry["event"] for entry in logs].count("table_error") == 1
 
@@ -513,6 +523,55 @@ async def test_a_table_failing_partway_through_telling_people_its_end_tells_no_s
                 assert len(ends) == 1, ends
             nursery.cancel_scope.cancel()
     assert [entry["event"] for entry in logs].count("table_error") == 1
+
+
+class _RussianWordsFailingInternal(dict[str, str]):
+    """The Russian words for a match's end, failing for ``internal``: a failed table's
+    end then fails as it is told to a Russian person, told to the machines already."""
+
+    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+        if key == MatchEndReason.INTERNAL:
+            raise RuntimeError("a failed table's end cannot be told in Russian")
+        return super().get(key, default)
+
+
+async def test_a_person_a_failed_tables_end_fails_for_is_told_its_close(
+    db_path: Path, connect: Connector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed table's end (``reason=internal``) goes to its machines, then fails as it
+    is written for a Russian person watching (``table_end_failed``): he is told the
+    close, ``info closed=T``'s line (docs/protocol.md §11.4), after the apology. Failed
+    before: the end counted as told (the machines had it), so he got the apology alone,
+    and no word that the table was gone."""
+    monkeypatch.setattr(
+        render_ru, "RU_MATCH_REASONS", _RussianWordsFailingInternal(RU_MATCH_REASONS)
+    )
+    with trio.fail_after(20), structlog.testing.capture_logs() as logs:
+        async with trio.open_nursery() as nursery:
+            config = make_config(db_path)
+            port = await nursery.start(functools.partial(serve, config, rules=rule_book(_Boom())))
+            ann = await connect.machine(port, "ann")
+            bob = await connect.machine(port, "bob")
+            table, _, _ = await seat_pair(ann, bob, "2 boom-test")
+            ivan = await connect.human(port, "ivan")
+            await ivan.send("lang ru")
+            await ivan.send(f"observe {table}")
+            await ivan.read_until(lambda line: "смотрит" in line)
+            booming, ask = await _asked(ann, bob)
+            await booming.send(f"{BOOM} seq={ask['seq']}")
+            for client in (ann, bob):  # the machines told the end
+                await client.expect("error", code="internal")
+                end = await client.expect("event", kind="match-end")
+                assert end["reason"] == "internal"
+            start = len(ivan.lines)
+            await ivan.send("ping")
+            await ivan.read_until(lambda line: line == "pong")
+            failed = f"сбой стола {table}: стол закрывается, извините"
+            # the apology, then the close (in the machine style, ``info closed=T``)
+            assert ivan.lines[start:] == [f"Ошибка (internal): {failed}", failed, "pong"]
+            nursery.cancel_scope.cancel()
+    events = [entry["event"] for entry in logs]
+    assert events.count("table_error") == events.count("table_end_failed") == 1
 
 
 class _FailsToSetUp:
