@@ -530,17 +530,32 @@ class Ladder:
             " The run is stored as failed: run it again once that server is back"
         )
 
-    def _table_failed(self, table: int, running: Running) -> None:
+    def _table_failed(self, table: int, running: Running, closed: str | None = None) -> None:
         """A game's table failed on the server (a bug, most often a rule plugin's hook
         raising): the results would be wrong from here on, so the ladder stops as when
-        interrupted (every board started released), with status 2 and this reason."""
+        interrupted (every board started released), with status 2 and this reason.
+        ``closed``: what the server said closing it with no end (``info closed=T``, a
+        distributed worker's stop, WorkerLadder._closed): the logs its failure leaves
+        are then others (its end could not be told: table_end_failed, after its
+        table_error), and a store failing as the table began ends it, never closes it."""
         game = running.game
+        where = f"board {game.board}, seats {', '.join(game.seating)}"
+        if closed is None:
+            why = (
+                f"table {table} failed on the server ({where}): a bug in the server or a "
+                "rule plugin; its traceback is in the server's log (table_error), or its "
+                "store failing as the table began (match_number_failed: a full disk, the "
+                "database away)"
+            )
+        else:
+            why = (
+                f"table {table} closed on the server with no end ({where}), saying "
+                f"'{closed}': a bug in the server or a rule plugin, its end untellable "
+                "too; its tracebacks are in the server's log (table_error, then "
+                "table_end_failed)"
+            )
         self.failure = self.failure or ScheduleError(
-            f"table {table} failed on the server (board {game.board}, seats "
-            f"{', '.join(game.seating)}): a bug in the server or a rule plugin; its "
-            "traceback is in the server's log (table_error), or its store failing as "
-            "the table began (match_number_failed: a full disk, the database away). The "
-            "ladder stopped and released its boards"
+            f"{why}. The ladder stopped and released its boards"
         )
         self.queue.clear()  # no game more, even before the cancel reaches a checkpoint
         self.interrupt()

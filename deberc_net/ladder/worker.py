@@ -168,7 +168,7 @@ class WorkerLadder(Ladder):
             await super()._closed(admin, table, said)
             return
         del self.running[table]
-        self._table_failed(table, running)
+        self._table_failed(table, running, closed=said)
 
     async def _store_then_release(self, admin: AdminClient, board: int) -> None:
         """A board played: its games stored and the board done, then its release asked.
