@@ -405,6 +405,8 @@ class Matchmaking:
                 if draw_failed:
                     for s in group:
                         self.forget(s)
+                        if lobby.node is not None:  # (one from another worker: it forgets too)
+                            lobby.node.seek_ended(s)
                         s.send(ev.error("busy", phrase(Msg.NO_TABLE_NUMBER)))
                 else:
                     self._meet_once_drawn(settings)

@@ -564,10 +564,13 @@ class Table:
         ever, a person for a game never to come."""
         coming, self.coming = self.coming, []  # (their sits are refused untold)
         said = phrase(Msg.TABLE_FAILED, table=self.id)
+        node = self.lobby.node
         for session in coming:
             if session.table is self:  # the opener: his 'new' is answered, as any command
                 session.send(ev.error("internal", said))
             else:
+                if node is not None:  # a seeker of another worker's: it forgets his seek
+                    node.seek_ended(session)
                 session.send(ev.table_closed(self.id, said))
 
     def _tell_failed(self) -> None:

@@ -141,6 +141,17 @@ class HeldSeat:
     since: float
 
 
+@attrs.frozen
+class SeekElsewhere:
+    """A seek of a player here sent on to wait at another worker (``owner``): its game,
+    and its number (``number``), which that worker names should it end the seek there
+    itself (``seek_ended``): a word of an earlier seek of his leaves a later one be."""
+
+    owner: int
+    settings: GameSettings
+    number: int
+
+
 class Lost(StrEnum):
     """How another worker went, as its ``worker_lost`` line says (docs/settings.md);
     one that stopped is ``worker_left``."""
@@ -260,8 +271,9 @@ class Node:
     # key (his next connection's too): the seat it may still hold for him
     # (``_seat_again``), for an away limit at most (``forget_the_silent``)
     held_elsewhere: dict[str, HeldSeat] = attrs.Factory(dict)
-    # sessions here whose seek waits on another worker: (that worker, the game)
-    seeking_at: dict[int, tuple[int, GameSettings]] = attrs.Factory(dict)
+    # sessions here whose seek waits on another worker: that worker, the game
+    seeking_at: dict[int, SeekElsewhere] = attrs.Factory(dict)
+    _seek_numbers: Iterator[int] = attrs.Factory(lambda: itertools.count(1))
     waiting_since: dict[int, float] = attrs.Factory(dict)  # seekers here: since when
     # sessions here whose last table was another worker's, which keeps its rematch offer
     rematch_at: dict[int, OfferElsewhere] = attrs.Factory(dict)
@@ -309,6 +321,7 @@ class Node:
             "close": self._closing,
             "seek": self._seek_here,
             "unseek": self._unseek_here,
+            "seek_ended": self._seek_ended,
             "bye": self._bye,
             "held": self._held_here,
             "invited": self._invited,
@@ -1240,9 +1253,10 @@ class Node:
             if not there:
                 continue
             matchmaking.forget(session)
-            self.seeking_at[session.id] = (there[0], wanted)
+            number = next(self._seek_numbers)
+            self.seeking_at[session.id] = SeekElsewhere(there[0], wanted, number)
             self.forwarded[session.id] = session
-            body = {"k": "seek", "s": session.id} | speaker_for_bus(session)
+            body = {"k": "seek", "s": session.id, "seek_no": number} | speaker_for_bus(session)
             body |= {"settings": settings_for_bus(wanted), "address": session.address}
             # whom he is kept apart from, each for how much longer (kept_apart.py)
             body["apart"] = [[k.name, k.address, k.until - now] for k in session.left_by]
@@ -1256,8 +1270,25 @@ class Node:
     def forget_seek(self, session: Session) -> None:
         if isinstance(session, RemoteSession) or not self.seeks_elsewhere(session):
             return
-        worker, _ = self.seeking_at.pop(session.id)
-        self.bus.publish(channel(worker), {"k": "unseek", "s": session.id})
+        there = self.seeking_at.pop(session.id)
+        self.bus.publish(channel(there.owner), {"k": "unseek", "s": session.id})
+
+    def seek_ended(self, proxy: Session) -> None:
+        """A seek another worker sent here ends here, its player told why by this worker
+        (no table could open for it: its number's draw failed, or its table failed
+        before it seated him): his own worker forgets it too (``_seek_ended``), as a
+        seek that ends at his own worker is forgotten. Before, it still took him for one
+        waiting here: his 'unseek' was answered ok, not 'not-allowed', and should this
+        worker be lost he was put back in line there, unasked."""
+        if isinstance(proxy, RemoteSession):
+            ended = {"k": "seek_ended", "s": proxy.remote_id, "seek_no": proxy.seek_number}
+            self.bus.publish(channel(proxy.worker), ended)
+
+    def _seek_ended(self, message: dict[str, Any]) -> None:
+        sid = message["s"]
+        there = self.seeking_at.get(sid)
+        if there is not None and (there.owner, there.number) == (message["w"], message["seek_no"]):
+            del self.seeking_at[sid]
 
     def _seek_here(self, message: dict[str, Any]) -> None:
         proxy = self._proxy_of(message)
@@ -1265,6 +1296,7 @@ class Node:
         now = trio.current_time()  # (an older worker's seek tells no one kept apart)
         kept = [Left(name, address, now + left) for name, address, left in message.get("apart", [])]
         proxy.left_by = tuple(k for k in kept if k.until > now)
+        proxy.seek_number = message.get("seek_no")  # (a worker of an older version: none)
         if not self._not_his(proxy):  # (a claim that lost its name seeks no seat)
             self.lobby.matchmaking.place(proxy, settings_from_bus(message["settings"]))
 
@@ -1867,11 +1899,11 @@ class Node:
                     self.bus.publish(LOBBY, gone)
         self.seeks.pop(worker, None)
         self.tables_wait.pop(worker, None)
-        for sid, (at, settings) in list(self.seeking_at.items()):
+        for sid, there in list(self.seeking_at.items()):
             session = self.forwarded.get(sid)
             del self.seeking_at[sid]
-            if at == worker and session is not None and not session.closed:
-                self.lobby.matchmaking.place(session, settings)  # it waits here again
+            if there.owner == worker and session is not None and not session.closed:
+                self.lobby.matchmaking.place(session, there.settings)  # it waits here again
         for (owner, sid), proxy in list(self.remote.items()):
             if owner != worker:
                 continue

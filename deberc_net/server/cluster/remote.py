@@ -160,6 +160,9 @@ class RemoteSession(Session):
         # whom its player ignores, as his worker told it (ignoring.digest of each name
         # key): kept up to date by every message of his and each change (node.py)
         self.ignored_digests: frozenset[str] = frozenset()
+        # the number his worker gave the seek it sent here last (None: none, or an older
+        # worker's), named back should the seek end here (Node.seek_ended)
+        self.seek_number: int | None = None
         connection = Connection(0.0)
         connection.logged_in()
         super().__init__(
