@@ -19,7 +19,7 @@ import trio
 
 from deberc_net.server.accounts import set_password
 from deberc_net.server.store import open_store
-from tests.server.client import LineClient, close_all, is_event, play_machine
+from tests.server.client import LineClient, close_all, fields, is_event, play_machine
 
 from .workers import Workers, quick_death, served_workers, until_listed
 
@@ -409,7 +409,9 @@ async def test_a_drain_limit_that_ends_bobs_worker_first_keeps_no_seat_of_his(
     not kept anywhere, and he is told his table closes (by his worker, as it stops), not
     that his seat is kept (docs/protocol.md §11.4). Before, he was told it was kept, and
     not that it closed: the assertion test_a_seat_at_a_match_just_started_elsewhere_is_\
-    one_its_worker_waits_for failed on, once, in a loaded run of the suite."""
+    one_its_worker_waits_for failed on, once, in a loaded run of the suite. He is told
+    it in the words ann is told, his match's fate too, and so is cat, who watches it from
+    bob's worker (s50: bob's line lacked his match's fate, and cat was told nothing)."""
     settings = tmp_path / "server.toml"
     settings.write_text(SETTINGS + "drain_limit_ms = 1500\n")
     opened: list[LineClient] = []
@@ -419,16 +421,20 @@ async def test_a_drain_limit_that_ends_bobs_worker_first_keeps_no_seat_of_his(
             try:
                 ann = await workers.connect(0, "ann")  # ann's table is worker 0's
                 bob = await workers.connect(1, "bob")
-                opened += [ann, bob]
+                cat = await workers.connect(1, "cat")
+                opened += [ann, bob, cat]
                 await ann.send("new 2")
                 table = (await ann.expect("ok", cmd="sit"))["table"]
                 await _sit_once_heard(bob, table)
-                await ann.read_until(lambda x: is_event(x, "start"), 30)
+                start = await ann.read_until(lambda x: is_event(x, "start"), 30)
+                await cat.send(f"observe {table}")
+                await cat.expect("ok", cmd="observe", timeout=30)
                 await until_listed(bob, "tables", "state=playing")  # (worker 1 heard it start)
                 held = workers.pids[0]
                 os.kill(held, signal.SIGSTOP)
                 workers.process.send_signal(signal.SIGUSR1)
                 await bob.wait_closed(20)  # worker 1's limit (1.5 s: worker 0 is not dead)
+                await cat.wait_closed(20)
                 os.kill(held, signal.SIGCONT)
                 held = None
                 await ann.wait_closed(20)  # worker 0's limit, as it drains then
@@ -442,8 +448,14 @@ async def test_a_drain_limit_that_ends_bobs_worker_first_keeps_no_seat_of_his(
     stopped = f"info server=stopping text=The server is shutting down: {why}."
     assert stopped in bob.lines, bob.lines[-8:]
     assert not any("kept on another server" in line for line in bob.lines), bob.lines[-8:]
-    assert f"info closed={table} text=Table {table} closes: {why}." in bob.lines, bob.lines[-8:]
-    assert f"info closed={table} text=Table {table} closes: {why}." in "\n".join(ann.lines)
+    match = fields(start)[1]["match"]
+    closes = (
+        f"info closed={table} text=Table {table} closes: {why}. Match {match} stops here:"
+        " nobody wins or loses, and it is not rated."
+    )
+    assert closes in ann.lines, ann.lines[-8:]
+    for client in (bob, cat):
+        assert client.lines.count(closes) == 1, (client.label, client.lines[-8:])
     assert workers.process.returncode == 0
 
 

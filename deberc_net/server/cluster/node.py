@@ -1197,31 +1197,53 @@ class Node:
         ``serve --workers``, whose parent said so): it closes, and tells them so, though
         its word may not have come over the bus yet (it came after this worker's grace,
         on a loaded machine, and the seat was said to be kept); so they are told here,
-        with this stop's ``reason``, the whole server's. A drain's limit
-        (``at_drain_limit``) while the parent drains is such a stop too: every worker
-        drains and stops at its own limit, a moment apart (s49: worker 0's came after
-        this one's grace, and bob was told his seat was kept, not that it closed)."""
+        with this stop's ``reason``, the whole server's, in the words its own players
+        are told (``_told_closed``), and so are those who watch such a table from here
+        (they were told nothing). A drain's limit (``at_drain_limit``) while the parent
+        drains is such a stop too: every worker drains and stops at its own limit, a
+        moment apart (s49: worker 0's came after this one's grace, and bob was told his
+        seat was kept, not that it closed)."""
         place = self.place
         with_this_one = place.parent_stops.is_set() or (
             at_drain_limit and place.parent_drains.is_set()
         )
         for session in list(self.forwarded.values()):
             table = session.table
-            if (
-                isinstance(table, RemoteTable)
-                and session.seat is not None
-                and table.state is not TableState.CLOSED
-                and table.owner not in self.lost
-            ):
+            if isinstance(table, RemoteTable) and session.seat is not None and self._on(table):
                 if with_this_one and self.same_parent(table.owner):
                     # (its cut-off notice is still his at a later login: not told here)
-                    with apart(session, "closed"):
-                        said = phrase(Msg.TABLE_CLOSES, table=table.id, reason=reason)
-                        session.send(ev.table_closed(table.id, said))
+                    self._told_closed(session, table, reason)
                     continue
                 with apart(session, "kept"):
                     said = phrase(Msg.SEAT_KEPT_ELSEWHERE, table=table.id)
                     session.send(ev.seat_kept(table.id, said))
+            if not with_this_one:
+                continue
+            for table_id in sorted(session.observing):
+                watched = self.lobby.tables.get(table_id)
+                if (
+                    isinstance(watched, RemoteTable)
+                    and self._on(watched)
+                    and self.same_parent(watched.owner)
+                ):
+                    self._told_closed(session, watched, reason)
+
+    def _on(self, table: RemoteTable) -> bool:
+        """Whether another worker's ``table`` is open still, as far as this one knows."""
+        return table.state is not TableState.CLOSED and table.owner not in self.lost
+
+    @staticmethod
+    def _told_closed(session: Session, table: RemoteTable, reason: str | Phrase) -> None:
+        """``session`` told that ``table`` closes for this stop's ``reason``, as the
+        table's own worker tells its players and watchers (Table._stop_now): with its
+        match's fate if one is being played there."""
+        match = table.playing
+        if match is not None:
+            said = phrase(Msg.MATCH_STOPPED, table=table.id, reason=reason, match=match)
+        else:
+            said = phrase(Msg.TABLE_CLOSES, table=table.id, reason=reason)
+        with apart(session, "closed"):
+            session.send(ev.table_closed(table.id, said))
 
     def _closing(self, message: dict[str, Any]) -> None:
         session = self.forwarded.get(message["s"])
@@ -1705,6 +1727,8 @@ class Node:
             talon = told[6] if len(told) > 6 else None  # (appended after them)
             now = MatchNow(told[0], tuple(told[1]), told[2], tuple(told[3]), hanging, after, talon)
         table.update_match(now, {seat: left_ms / 1000 for seat, left_ms in described["away"]})
+        # (an owner of an older version tells it only with ``match``)
+        table.playing = described.get("playing", None if now is None else now.match_id)
         invited = set(described["invited"])  # (with "more": the rest of a long list)
         table.invited = table.invited | invited if described.get("more") else invited
         self.looks.came(table_id)  # a 'sit' of its number waits for it (looks.py)

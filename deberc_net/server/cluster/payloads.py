@@ -68,6 +68,9 @@ def table_described(table: Table) -> dict[str, Any]:
         # for the web face (docs/web.md): changes at most once a trick, not once a call;
         # not for a table it never shows (a board's, at bot speed, changes every snapshot)
         "match": None if hidden else _match_told(table),
+        # the match being played, of any table (a private one's, a board's): the words
+        # of a stop's close said to its players and watchers elsewhere (node.py)
+        "playing": _match_playing(table),
         # described_for_bus tells; a private table's too: 'tables' names its players away to its
         # own people on every worker (docs/protocol.md §5.2)
         "away": [] if table.board is not None else sorted(table.clocks.away_since.items()),
@@ -155,6 +158,12 @@ def _in_parts(table: dict[str, Any], room: int) -> list[dict[str, Any]]:
 
 def _encoded_size(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def _match_playing(table: Table) -> str | None:
+    """The id of ``table``'s match while it is being played (not over); else None."""
+    match = table.match
+    return None if match is None or match.over else match.match_id
 
 
 def _match_told(table: Table) -> list[Any] | None:

@@ -72,6 +72,9 @@ class RemoteTable(Table):
     node: Node | None = None
     copy: ev.TableInfo | None = None
     now: MatchNow | None = None  # its match, once started
+    # the id of its match being played, as its owner told it (a private table's and a
+    # board's too, whose ``now`` is not told); None: none, or not told yet
+    playing: str | None = None
     # the name keys of this worker's players its owner placed out of it (their match
     # there over): a reserved copy still told waiting is old news for them (stale_for)
     left_here: set[str] = attrs.field(factory=set)
