@@ -60,6 +60,7 @@ from .table_requests import TableRequests
 
 if TYPE_CHECKING:
     from .cluster.node import Node
+    from .own_stall import StallWatch
 
 Handler = Callable[[Session, Command], Awaitable[None]]
 NAMES_KEPT = 1000  # names' seat, lists and chat allowances kept (refilled offline ones go first)
@@ -162,6 +163,9 @@ class Lobby:
     handlers: dict[str, Handler] = attrs.field(init=False)
     # serve --workers: this worker's share of the one lobby (server/cluster/); None alone
     node: Node | None = None
+    # the look that measures the server's own stall, which counts against no player
+    # (own_stall.py: a lone server's, or a worker's node's); None: none looks
+    stall: StallWatch | None = None
     # the tables' store writes, in order, off their path (closed before the store is),
     # those queued at once in one group of the store's (one SQLite transaction)
     writes: StoreWriter = attrs.Factory(

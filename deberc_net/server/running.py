@@ -50,6 +50,7 @@ from .limits import AddressBuckets, SharedBucket
 from .lobby import Lobby
 from .local import LOCAL_ADDRESS, LocalStream, Receiver, local_stream_pair
 from .logs import LifecycleLog
+from .own_stall import lone_server_watch
 from .poller import AVAILABLE as POLLER_AVAILABLE
 from .poller import KEEP, Poller
 from .ports import close_all, listen_on
@@ -139,6 +140,9 @@ async def run(
                 listeners = [shared]
             else:  # (a worker's node draws them, shared with the other workers)
                 await trio.to_thread.run_sync(lobby.table_numbers.fill)
+                # (a worker's node looks at its own stall as it watches the living)
+                lobby.stall = lone_server_watch(lobby)
+                nursery.start_soon(lobby.stall.look)
                 if config.game_proxies:  # this machine's address may be a listed proxy's,
                     # whose connections must begin with a header: the house bots send none
                     [own] = await trio.open_tcp_listeners(0, host="127.0.0.1")

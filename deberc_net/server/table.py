@@ -2078,8 +2078,8 @@ class Table:
         await self._forfeit(seat, Outcome.AWAY)
 
     async def _on_clock(self) -> None:
-        if self.lobby.node is not None:  # woken by a worker's own stall: not counted
-            self.lobby.node.own_stall()
+        if self.lobby.stall is not None:  # woken by the server's own stall: not counted
+            self.lobby.stall.check()
         match = self.match
         now = trio.current_time()
         clocks = self.clocks

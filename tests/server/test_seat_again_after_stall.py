@@ -316,13 +316,13 @@ async def test_this_workers_own_stall_counts_against_no_line_waiting_nor_seat_he
         await here.send("state")  # a table line: its answer comes from the owner
         waiting = set(node.awaited)
         assert waiting
-        node.looked, node.look_s = trio.current_time(), 1.0  # as its look runs
+        node.stall.looked, node.stall.look_s = trio.current_time(), 1.0  # as its look runs
         autojump_clock.jump(here.after_s("server_dead_ms"))  # stopped: nothing ran
         node.own_stall()  # (a table's clock, or the look, as it runs again)
         node.forget_the_silent(trio.current_time())
         assert set(node.awaited) == waiting and OWNER in node.heard
         here.owner_silent()  # now it is: cal told his table closed, his seat held
-        node.looked = trio.current_time()
+        node.stall.looked = trio.current_time()
         autojump_clock.jump(here.after_s("away_limit_ms"))
         node.own_stall()
         node.forget_the_silent(trio.current_time())

@@ -1361,6 +1361,7 @@ ROW_FIELDS: dict[str, frozenset[str]] = {
         "worker_left": "left",
         "answer_late": "owner session",
         "worker_stalled": "seconds",
+        "server_stalled": "seconds",
         "connect": "conn peer",
         "proxy_header_not_listed": "peer reason",
         "refused": "peer reason",

@@ -40,6 +40,7 @@ from ..ignoring import digests
 from ..kept_apart import Left
 from ..matchmaking import GameSettings, table_settings
 from ..moderation import Action
+from ..own_stall import OWN_STALL_S, StallWatch, tables_stalled
 from ..rematch import Followed, Offer, offer_s
 from ..session import Ending, LastMatch, Session, apart, stopped_watching
 from ..store.postgres import living_servers
@@ -82,9 +83,6 @@ if TYPE_CHECKING:
     from ..lobby import Lobby
 
 log = structlog.get_logger("deberc.node")
-# a look at the living this late or later is a stall of this worker's own (a loop's
-# usual lateness is milliseconds): its players' clocks and holds do not count it
-OWN_STALL_S = 0.25
 
 
 @attrs.frozen
@@ -293,10 +291,9 @@ class Node:
     unheard: set[int] = attrs.Factory(set)
     all_heard: trio.Event = attrs.Factory(trio.Event)
     _handlers: dict[str, Callable[[dict[str, Any]], None]] = attrs.field(init=False)
-    # when the look at the living last began (trio's clock; None: not watching), and
-    # how long it sleeps: a look later than that is this worker's own stall
-    looked: float | None = None
-    look_s: float = 1.0
+    # the look at the living, as a look at this worker's own stall (its look late): not
+    # looking till it watches the living (a node a test made)
+    stall: StallWatch = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         # (a worker started alone, as a test does: nobody starts it again, and no other
@@ -304,6 +301,7 @@ class Node:
         run = self.place.parent or f"{socket.gethostname()}/{os.getpid()}"
         self.identity = f"{run}/{self.place.index}"
         self.bus = Bus(self.lobby.config.db, self.worker, self.hear)
+        self.stall = self.lobby.stall = StallWatch(1.0, self._stalled_for)
         self._handlers = {
             "hello": self._hello,
             "in": self._in,
@@ -475,11 +473,12 @@ class Node:
 
     async def _watch_the_living(self) -> None:
         dead_after = self.lobby.config.server_dead_ms / 1000
-        self.look_s = look = min(1.0, dead_after / 4)
+        stall = self.stall
+        stall.look_s = min(1.0, dead_after / 4)
         while True:
-            self.looked = trio.current_time()
-            await trio.sleep(look)
-            self.own_stall()
+            stall.looked = trio.current_time()
+            await trio.sleep(stall.look_s)
+            stall.check()
             now = trio.current_time()
             if any(now - last > dead_after for last in self.heard.values()):
                 # what came meanwhile first: this worker itself may have stalled, the
@@ -491,16 +490,8 @@ class Node:
     def own_stall(self) -> None:
         """If this worker has just stalled (its look at the living is late: the process
         stopped, its machine paused, its loop held), what counts time moves by the
-        stall, once: ``_stalled_for``. Asked as the look wakes, and by a table before
-        it acts on its clock, whichever runs first as the worker runs again (a table
-        woken first forfeited a seat away through the stall before the look came)."""
-        if self.looked is None:  # (not watching: a node a test made)
-            return
-        now = trio.current_time()
-        late = now - self.looked - self.look_s
-        if late > 0:
-            self.looked = now - self.look_s  # (counted once)
-            self._stalled_for(late)
+        stall, once: ``_stalled_for`` (server/own_stall.py)."""
+        self.stall.check()
 
     def _stalled_for(self, seconds: float) -> None:
         """This worker did not run for ``seconds`` (its look at the living came that
@@ -527,8 +518,7 @@ class Node:
         if seconds < OWN_STALL_S:
             return
         log.info("worker_stalled", seconds=round(seconds, 3))
-        for table in list(self.lobby.tables.values()):
-            table.clocks.stalled(seconds)
+        tables_stalled(self.lobby, seconds)
         for request, waiting in self.awaited.items():
             self.awaited[request] = attrs.evolve(waiting, since=min(waiting.since + seconds, now))
         for key, held in self.held_elsewhere.items():
