@@ -1914,9 +1914,11 @@ class Node:
         self.seeks.pop(worker, None)
         self.tables_wait.pop(worker, None)
         for sid, there in list(self.seeking_at.items()):
+            if there.owner != worker:  # (it waits at a third worker still)
+                continue
             session = self.forwarded.get(sid)
             del self.seeking_at[sid]
-            if there.owner == worker and session is not None and not session.closed:
+            if session is not None and not session.closed:
                 self.lobby.matchmaking.place(session, there.settings)  # it waits here again
         for (owner, sid), proxy in list(self.remote.items()):
             if owner != worker:
