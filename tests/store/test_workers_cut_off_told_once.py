@@ -31,9 +31,12 @@ from .workers import (
 
 
 @pytest.mark.timeout(130)  # its fail_after(90), then its clean-up
+@pytest.mark.parametrize("private", [False, True])
 async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
-    postgres_url: str, tmp_path: Path
+    postgres_url: str, tmp_path: Path, private: bool
 ) -> None:
+    """``private``: at a private table, whose match the others' copies of it do not
+    show (the web face's): told again at the next login, before (s50)."""
     opened: list[LineClient] = []
     with trio.fail_after(90):
         async with served_workers(
@@ -43,8 +46,11 @@ async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
                 bob = await workers.connect(1, "bob", "pw-bob-1")  # the table's owner
                 ann = await workers.connect(0, "ann", "pw-ann-1")
                 opened += [bob, ann]
-                await bob.send("new 2 to-301")
+                await bob.send("new 2 to-301" + (" private" if private else ""))
                 table = (await bob.expect("ok", cmd="sit"))["table"]
+                if private:
+                    await bob.send("invite ann")
+                    await bob.expect("ok", cmd="invite")
                 await until_listed(ann, "tables", f"id={table} ")
                 await ann.send(f"sit {table}")
                 deal_over = lambda x: is_event(x, "deal-end")  # noqa: E731  (one deal)

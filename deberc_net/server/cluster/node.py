@@ -1825,10 +1825,10 @@ class Node:
 
     @staticmethod
     def match_of(table: Table) -> str | None:
-        """The match of another worker's ``table``, as its owner last told it."""
-        if isinstance(table, RemoteTable) and table.now is not None:
-            return table.now.match_id
-        return None
+        """The match being played at another worker's ``table``, as its owner last told
+        it: a private table's and a board's too (whose ``now`` is not told: their lost
+        match's cut-off was told again at the next login, s50)."""
+        return table.playing if isinstance(table, RemoteTable) else None
 
     def forget_if_dead(self, table: Table) -> bool:
         """Whether ``table`` is another worker's whose process has ended (a SIGKILL, a
