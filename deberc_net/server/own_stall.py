@@ -1,19 +1,21 @@
 """A server's own stall (its process stopped, SIGSTOP or Ctrl-Z, its machine paused or
 swapping, its loop held), measured by a look that comes late, counts against none of its
 players: what counts time for them moves by it (docs/scaling.md, "A worker's own
-stall", which says a lone server's too). A lone server looks every ``LOOK_S``
-(``Lobby.stall``, started by server/running.py) and moves its tables' clocks; a worker
-of ``serve --workers`` looks as it watches the living (cluster/node.py), and moves what
-it holds for the others too."""
+stall", which says a lone server's too). A worker of ``serve --workers`` looks as it
+watches the living (cluster/node.py), and moves what it holds for the others too; a lone
+server looks from a thread of its own every ``LOOK_S`` (``Lobby.stall``, started by
+server/running.py) and moves its tables' clocks."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
 import structlog
 import trio
+from trio.testing import MockClock
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -25,31 +27,66 @@ OWN_STALL_S = 0.25  # a look later than this is a stall, past a loop's usual lat
 
 @attrs.define
 class StallWatch:
-    """A look every ``look_s``, and how late it came: ``stalled`` is called with that
-    (seconds, once for each stall) as the look wakes, or as a table about to act on its
-    clock asks first (``check``), whichever runs first as the server runs again (a
-    table woken first forfeited a seat away through the stall before the look came)."""
+    """A look every ``look_s`` (a worker's in its loop, cluster/node.py; a lone server's
+    from a thread), and how late it came: ``stalled`` is called with that (seconds, once
+    for each stall) as the look wakes, or as a table about to act on its clock asks
+    first (``check``), whichever runs first as the server runs again (a table woken
+    first forfeited a seat away through the stall before the look came)."""
 
     look_s: float
     stalled: Callable[[float], None]
     looked: float | None = None  # when the look last began (trio's clock); None: no look
+    # a lone server's look is a thread's, which finds a stall as the loop may find it:
+    # what it found, not yet told to the loop (seconds), under a lock they share
+    _found: float = attrs.field(default=0.0, init=False)
+    _lock: threading.Lock = attrs.field(factory=threading.Lock, init=False, repr=False)
 
     def check(self) -> None:
-        """If the server has just stalled (its look is late): ``stalled``, once."""
-        if self.looked is None:  # (not looking: a lobby a test made)
-            return
+        """If the server has just stalled (its look is late, or its thread found it so):
+        ``stalled``, once."""
         now = trio.current_time()
-        late = now - self.looked - self.look_s
+        with self._lock:
+            late, self._found = self._found, 0.0
+            if self.looked is not None and now - self.looked - self.look_s > 0:
+                late += now - self.looked - self.look_s
+                self.looked = now - self.look_s  # (counted once)
         if late > 0:
-            self.looked = now - self.look_s  # (counted once)
             self.stalled(late)
 
-    async def look(self) -> None:
-        """A lone server's look, for as long as it runs."""
-        while True:
-            self.looked = trio.current_time()
-            await trio.sleep(self.look_s)
-            self.check()
+    async def look_from_a_thread(self) -> None:
+        """A lone server's look, from a thread of its own for as long as the server runs:
+        no deadline in its loop (a test's virtual time jumps from one to the next, and a
+        look every quarter second made its long waits thrice as slow). It sees the
+        process stopped (its ticks late), not the loop alone held (it ticks on). None
+        under a test's virtual clock (``MockClock``): its jumps are no stall of the
+        process, and the thread could not follow its time."""
+        clock = trio.lowlevel.current_clock()
+        if isinstance(clock, MockClock):
+            return
+        token = trio.lowlevel.current_trio_token()
+        done = threading.Event()
+
+        def ticks() -> None:
+            self.looked = clock.current_time()
+            while not done.wait(self.look_s):
+                now = clock.current_time()
+                with self._lock:
+                    assert self.looked is not None
+                    late = now - self.looked - self.look_s
+                    self.looked = now
+                    if late >= OWN_STALL_S:  # (a thread's usual lateness is no stall)
+                        self._found += late
+                if late >= OWN_STALL_S:
+                    try:
+                        token.run_sync_soon(self.check)
+                    except trio.RunFinishedError:
+                        return
+
+        threading.Thread(target=ticks, name="deberc-own-stall", daemon=True).start()
+        try:
+            await trio.sleep_forever()
+        finally:
+            done.set()
 
 
 def lone_server_watch(lobby: Lobby) -> StallWatch:

@@ -142,7 +142,7 @@ async def run(
                 await trio.to_thread.run_sync(lobby.table_numbers.fill)
                 # (a worker's node looks at its own stall as it watches the living)
                 lobby.stall = lone_server_watch(lobby)
-                nursery.start_soon(lobby.stall.look)
+                nursery.start_soon(lobby.stall.look_from_a_thread)
                 if config.game_proxies:  # this machine's address may be a listed proxy's,
                     # whose connections must begin with a header: the house bots send none
                     [own] = await trio.open_tcp_listeners(0, host="127.0.0.1")
