@@ -1723,7 +1723,9 @@ class Table:
         not (``refused``: the reader's reason and the line said back); whether there was
         one (none near, or two as near: nothing said)."""
         match = self.match
-        if match is None:
+        # a bare number is no slip of another number's keys ('20' is not a fifty not
+        # due now, §8.2): it carries only a legal call's hint= (a tryout, s50)
+        if match is None or text.strip().isdigit():
             return False
         others = [Call(name) for name in WORD_CALLS if Call(name) not in legal]
         near = hint(text, others, self.rules.call_aliases)

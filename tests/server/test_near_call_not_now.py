@@ -69,3 +69,34 @@ async def test_a_slip_of_a_declaration_not_legal_now_names_it_and_why_not(
         "not a table call: 'pyatdesiat'. Did you mean pyatdesyat? Not now: "
         "bidding is on: pyatdesyat comes after the order."
     ), error
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_a_bare_number_is_named_no_call_not_legal_now(
+    port: int, connect: Connector, lang: str
+) -> None:
+    """'20' typed in the bidding by a seat with no fifty was told «Может быть,
+    «пятьдесят»? Сейчас нельзя: …» (a tryout, s50): a number is no slip of the keys
+    for another number, and docs/protocol.md §8.2 gives '20' the hint of '50' only
+    when that call is legal; a word's slip is still named ('tertz', above)."""
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send(f"lang {lang}")
+    await ann.read_until(lambda x: x.startswith(("Language", "Язык")))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
+    await bob.send("sit 1")
+    await bob.expect("event", kind="start")
+    await ann.send("20")
+    told = await said_whole(ann, ("Error", "Ошибка"))
+    if lang == "en":
+        assert told == (
+            "Error (unknown-command): not a table call: '20'. Type 'help' or 'calls'."
+        ), told
+    else:
+        assert told == (
+            "Ошибка (unknown-command): «20» — не ход и не заявка. Наберите help или calls."
+        ), told
+    await bob.send("20")
+    error = await bob.expect("error", code="unknown-command")
+    assert "pyatdesyat" not in error["text"], error
