@@ -155,18 +155,19 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.NOT_LOGGED_IN: ("Not logged in: 'login NAME'.", "Вход: login ИМЯ."),
     # what 'seek' and 'new' take: the players first, 2, 3 or 4 (docs/protocol.md §5.5);
     # 'new 2' bare, the plainest table (a club newcomer puzzled over 'new 4 to-301'):
-    # the waiting table then says how a house bot comes (TURN_WAITING_BOT)
+    # the waiting table then says how a house bot comes (TURN_WAITING_BOT); in Russian
+    # no line begins with a dash (it stays with the word before it)
     T.LOBBY_SEEK: (
         "'seek 2' waits for a two-player game, 'seek 3'",
-        "seek 2 — ждать партию на двоих, seek 3 и seek 4",
+        "seek 2 — ждать партию на двоих, seek 3 и seek 4 —",
     ),
     T.LOBBY_MORE: (
         "or 'seek 4' for 3 or 4 players; 'new 2'",
-        "— на троих и на четверых; new 2",
+        "на троих и на четверых; new 2 — открыть стол;",
     ),
     T.LOBBY_NEW: (
         "opens a table; 'tables' lists them, 'sit N' sits.",
-        "— открыть стол; tables — столы, sit N — сесть.",
+        "tables — столы, sit N — сесть.",
     ),
     # while a seek waits (its own words above it): how to stop, and the other ways on
     T.LOBBY_UNSEEK: (

@@ -491,6 +491,22 @@ def test_the_lobby_pane_says_the_wait_of_a_seek_and_how_to_end_it() -> None:
     assert table_text(left).splitlines()[1].startswith("seek 2 — ждать партию")
 
 
+def test_no_line_of_the_russian_lobby_pane_begins_with_a_dash() -> None:
+    """The lobby pane's Russian lines broke before each dash (a tryout, s50):
+    '— на троих и на четверых; new 2', '— открыть стол; …' — a command on one line, what
+    it does on the next. In Russian a line never begins with a dash: it stays with the
+    word before it, and each line starts with words."""
+    state = russian_state(["ok cmd=login name=misha guest=1 token=T text=Hello, misha (guest)."])
+    lobby = table_text(state).splitlines()
+    assert lobby == [
+        "Вы в лобби.",
+        "seek 2 — ждать партию на двоих, seek 3 и seek 4 —",
+        "на троих и на четверых; new 2 — открыть стол;",
+        "tables — столы, sit N — сесть.",
+    ]
+    assert all(len(line) <= 51 and not line.startswith("—") for line in lobby)
+
+
 def test_the_refusal_before_a_login_is_read_back_in_russian() -> None:
     """F4-F7 or a command typed before 'login' (no --name) read '! log in first: login
     NAME [PASSWORD]' in the Russian client: a sentence out of the server's catalogue."""
