@@ -113,6 +113,17 @@ def test_tertzs_talon_is_the_koloda_everywhere() -> None:
     assert phrase(Msg.MUST_BEAT, card="К♠").text(Lang.RU).startswith("колода кончилась")
 
 
+def test_a_trump_card_of_a_masculine_name_is_kozyrnyj() -> None:
+    """Tertz's `rules` said «Козырной валет 20» (a tryout, s50): the sources write
+    «козырный валет» (seeds 000, 002); «козырной» is the feminine's oblique case (от
+    козырной дамы, нет козырной семёрки), which stays."""
+    spoken = re.compile(
+        r"(?<![а-яё])козырной (?:валет|король|туз|терц|марьяж)(?![а-яё])", re.IGNORECASE
+    )
+    assert [text for text in russian_texts() if spoken.search(text)] == []
+    assert "Козырный валет 20" in SUMMARIES_RU["tertz"]
+
+
 def test_a_match_is_a_partiya_everywhere() -> None:
     """«Игра окончена … Матч m23»: two words for one match in one line. The card table's
     «партия» (docs/rules.md §7) is the one; «игра» stays where it is the play («по
