@@ -238,7 +238,7 @@ TEXTS: dict[T, tuple[str, str]] = {
     T.CALLED: ("{name}: {call}{clock}", "{name}: {call}{clock}"),
     T.ROUND_TWO: (
         "all passed: round two of the bidding ({other})",
-        "все пасовали: второй круг торговли ({other})",
+        "все спасовали: второй круг торговли ({other})",
     ),
     T.OTHER_SUIT: ("a suit other than {suit}", "любая масть, кроме {suit}"),
     T.ANOTHER_SUIT: ("another suit", "другая масть"),

@@ -491,6 +491,20 @@ def test_the_lobby_pane_says_the_wait_of_a_seek_and_how_to_end_it() -> None:
     assert table_text(left).splitlines()[1].startswith("seek 2 — ждать партию")
 
 
+def test_round_two_is_told_as_the_server_and_the_sources_say_it() -> None:
+    """The log said «все пасовали: второй круг торговли …» (a tryout, s50) where the
+    server says «Все спасовали: второй круг торговли.» and «пересдача (все
+    спасовали)», as seeds 000 and 002 do: one word for one moment."""
+    passed = [
+        *START[:6],  # the deal told (turned Т♦), nobody has spoken
+        "event seq=5 table=3 kind=call seat=1 call=pas auto=0",
+        "event seq=6 table=3 kind=call seat=0 call=pas auto=0",
+    ]
+    assert russian_state(passed).log[-1] == (
+        "все спасовали: второй круг торговли (любая масть, кроме ♦)"
+    )
+
+
 def test_no_line_of_the_russian_lobby_pane_begins_with_a_dash() -> None:
     """The lobby pane's Russian lines broke before each dash (a tryout, s50):
     '— на троих и на четверых; new 2', '— открыть стол; …' — a command on one line, what
