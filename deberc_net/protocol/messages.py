@@ -1245,16 +1245,18 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "no command '{topic}': did you mean 'help {command}'?",
         "нет команды «{topic}»; может быть, help {command}?",
     ),
+    # «игрок» before the name: a name is not declined after «У», and «он», «не взявший»
+    # agree with «игрок» whoever plays (a tryout, s50)
     Msg.SPLIT_COUNTS_FEWER: (
         "{name} took fewer tricks, so he counts his cards: {cards}, written as {written};"
         " {other} writes the rest.",
-        "У {name} меньше взяток, он и считает: его карты — {cards}, записано {written};"
-        " {other} записывает остальное.",
+        "У игрока {name} меньше взяток, он и считает: его карты — {cards}, записано"
+        " {written}; {other} записывает остальное.",
     ),
     Msg.SPLIT_COUNTS_EQUAL: (
         "Equal tricks: {name}, who did not take the last, counts his cards: {cards},"
         " written as {written}; {other} writes the rest.",
-        "Взяток поровну: считает {name}, не взявший последнюю, — его карты {cards},"
+        "Взяток поровну: считает игрок {name}, не взявший последнюю, — его карты {cards},"
         " записано {written}; {other} записывает остальное.",
     ),
     Msg.HELP_VARIANT: (

@@ -155,12 +155,19 @@ def test_a_split_says_who_counted_and_why() -> None:
     told = _split_end((1,) * 6 + (0,) * 10, "side 1 counts 85, written as 80")
     assert told == [
         "bob took fewer tricks, so he counts his cards: 85, written as 80; ann writes the rest.",
-        "У bob меньше взяток, он и считает: его карты — 85, записано 80; ann записывает остальное.",
+        "У игрока bob меньше взяток, он и считает: его карты — 85, записано 80; ann записывает"
+        " остальное.",
     ]
     told = _split_end((0, 1) * 8, "side 0 counts 65, written as 60")  # the last: bob's
     assert told[0] == (
         "Equal tricks: ann, who did not take the last, counts his cards: 65, written as 60;"
         " bob writes the rest."
+    )
+    # an undeclined name after «У», and «он», «не взявший» of a name that may be a
+    # woman's ('ann'): said of «игрок», the word they agree with (a tryout, s50)
+    assert told[1] == (
+        "Взяток поровну: считает игрок ann, не взявший последнюю, — его карты 65, записано"
+        " 60; bob записывает остальное."
     )
     # a split with no count noted (or a Deberts deal) says nothing more
     assert _split_end((0,), "where the hanging points went") == ["", ""]
