@@ -984,23 +984,24 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Waiting for a {variant} game {for_players}{options}.",
         "Ждём партию: {variant} {for_players}{options}.",
     ),
-    # a match its seeker came by, left by another before its first deal ended
+    # a match its seeker came by, left by another before its first deal ended («в начале
+    # очереди», not «первым»: a woman waits too; «с игроком NAME»: no name is declined)
     Msg.SEEK_KEPT: (
         "{name} left before the first deal ended: you still wait for a {variant} game"
         " {for_players}{options}, first in line{apart}.",
         "{name} покидает стол до конца первой раздачи: вы снова ждёте партию"
-        " {variant} {for_players}{options}, первым в очереди{apart}.",
+        " {variant} {for_players}{options}, в начале очереди{apart}.",
     ),
     # the same, told to a program (the machine style), which seeks itself
     Msg.SEEK_KEPT_PLACE: (
         "{name} left before the first deal ended: seek a {variant} game {for_players}{options}"
         " again and you are first in line{apart}.",
         "{name} покидает стол до конца первой раздачи: наберите seek этой партии"
-        " ({variant} {for_players}{options}) снова — и встанете первым в очереди{apart}.",
+        " ({variant} {for_players}{options}) снова — и встанете в начало очереди{apart}.",
     ),
     Msg.SEEK_APART: (
         ", and are not matched with {name} again for {minutes} min",
-        ", и с {name} вас {minutes} мин не сведут",
+        ", и с игроком {name} вас {minutes} мин не сведут",
     ),
     # a seek passing a waiting table of its game by, kept apart from someone there: by a
     # leave between them, or by an address two leavers came from (his or the other's),

@@ -57,7 +57,7 @@ def test_the_place_kept_is_sought_again_and_said_as_a_wait() -> None:
     russian = fold_all([*MATCH, KEPT], TableState(lang=Lang.RU))
     assert russian.log[-1] == (  # (the game read back whole: «на двоих»)
         "b2 покидает стол до конца первой раздачи: вы снова ждёте партию tertz на двоих"
-        " (to-301), первым в очереди, и с b2 вас 10 мин не сведут."
+        " (to-301), в начале очереди, и с игроком b2 вас 10 мин не сведут."
     ), russian.log[-1]
 
 

@@ -1007,7 +1007,7 @@ async def test_a_match_left_at_once_is_told_in_russian_as_5_5_has_it(
         told.append(line)
     assert told == [
         "grief покидает стол до конца первой раздачи: вы снова ждёте партию moscow на"
-        " двоих, первым в очереди, и с grief вас 10 мин не сведут.",
+        " двоих, в начале очереди, и с игроком grief вас 10 мин не сведут.",
         # a program is told in English, whatever its lang (§4.2: lang is the human style's)
         # (the game named in fields too, §5.5)
         "info first_in_line=1 players=2 variant=moscow options=to-301 leaver=grief"

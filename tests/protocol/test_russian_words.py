@@ -124,6 +124,36 @@ def test_a_trump_card_of_a_masculine_name_is_kozyrnyj() -> None:
     assert "Козырный валет 20" in SUMMARIES_RU["tertz"]
 
 
+def test_a_seek_kept_is_said_of_a_woman_as_well_and_declines_no_name() -> None:
+    """«вы снова ждёте партию …, первым в очереди, и с olga вас 10 мин не сведут» (a
+    tryout, s50): «первым» is a man's (a woman waits «первой»), and «с olga» declines a
+    name that cannot be declined. «в начале очереди» fits anyone, and the name follows
+    «игроком», as «у игрока dina» does."""
+    apart = phrase(Msg.SEEK_APART, name="olga", minutes=10)
+    kept = phrase(
+        Msg.SEEK_KEPT,
+        name="olga",
+        variant="moscow",
+        for_players="на двоих",
+        options="",
+        apart=apart,
+    )
+    assert kept.text(Lang.RU) == (
+        "olga покидает стол до конца первой раздачи: вы снова ждёте партию moscow на двоих,"
+        " в начале очереди, и с игроком olga вас 10 мин не сведут."
+    )
+    place = phrase(
+        Msg.SEEK_KEPT_PLACE,
+        name="olga",
+        variant="moscow",
+        for_players="на двоих",
+        options="",
+        apart=apart,
+    )
+    assert "и встанете в начало очереди, и с игроком olga" in place.text(Lang.RU)
+    assert [text for text in russian_texts() if "первым в очереди" in text] == []
+
+
 def test_a_match_is_a_partiya_everywhere() -> None:
     """«Игра окончена … Матч m23»: two words for one match in one line. The card table's
     «партия» (docs/rules.md §7) is the one; «игра» stays where it is the play («по
