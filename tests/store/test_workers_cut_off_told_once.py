@@ -48,7 +48,8 @@ async def test_a_player_told_live_of_a_lost_match_is_not_told_it_again_at_login(
                 opened += [bob, ann]
                 await bob.send("new 2 to-301" + (" private" if private else ""))
                 table = (await bob.expect("ok", cmd="sit"))["table"]
-                if private:
+                if private:  # (bob's worker told of ann first: the bus's, not at once)
+                    await until_listed(bob, "who", "ann")
                     await bob.send("invite ann")
                     await bob.expect("ok", cmd="invite")
                 await until_listed(ann, "tables", f"id={table} ")
