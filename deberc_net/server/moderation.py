@@ -281,32 +281,26 @@ class Moderation:
             # or narrower ones inside it: 'not banned' hid them, and an unban of a
             # network lifts no other ban (each has its own reason and end)
             narrower = [] if wider else inside(network, banned)
-            if len(narrower) == 1:
-                said = phrase(Msg.ADDRESS_HOLDS, address=shown, network=narrower[0])
-            elif narrower:
-                said = phrase(Msg.ADDRESS_HOLDS_MANY, address=shown, networks=tuple(narrower))
-            elif not wider:
-                said = phrase(Msg.ADDRESS_NOT_BANNED, address=shown)
-            elif len(wider) == 1:
-                said = phrase(Msg.ADDRESS_HELD_BY, address=shown, network=wider[0])
+            if narrower:
+                said = _named(narrower, Msg.ADDRESS_HOLDS, Msg.ADDRESS_HOLDS_MANY, shown)
+            elif wider:
+                said = _named(wider, Msg.ADDRESS_HELD_BY, Msg.ADDRESS_HELD_BY_MANY, shown)
             else:
-                said = phrase(Msg.ADDRESS_HELD_BY_MANY, address=shown, networks=tuple(wider))
+                said = phrase(Msg.ADDRESS_NOT_BANNED, address=shown)
             session.send(ev.error("not-allowed", said))
             return
         _logged(Action.UNBAN, session, shown)
         # narrower bans inside it stay (each its own): 'may log in again' was untrue
         # of them (a wider one holding it is named instead: it holds them too)
         narrower = [] if wider else inside(network, banned)
-        if len(narrower) == 1:
-            said = phrase(Msg.ADDRESS_UNBAN_INSIDE, address=shown, network=narrower[0])
-        elif narrower:
-            said = phrase(Msg.ADDRESS_UNBAN_INSIDE_MANY, address=shown, networks=tuple(narrower))
-        elif not wider:
-            said = phrase(Msg.ADDRESS_UNBAN_DONE, address=shown)
-        elif len(wider) == 1:
-            said = phrase(Msg.ADDRESS_UNBAN_STILL_HELD, address=shown, network=wider[0])
+        if narrower:
+            inside_msgs = (Msg.ADDRESS_UNBAN_INSIDE, Msg.ADDRESS_UNBAN_INSIDE_MANY)
+            said = _named(narrower, *inside_msgs, shown)
+        elif wider:
+            held_msgs = (Msg.ADDRESS_UNBAN_STILL_HELD, Msg.ADDRESS_UNBAN_STILL_HELD_MANY)
+            said = _named(wider, *held_msgs, shown)
         else:
-            said = phrase(Msg.ADDRESS_UNBAN_STILL_HELD_MANY, address=shown, networks=tuple(wider))
+            said = phrase(Msg.ADDRESS_UNBAN_DONE, address=shown)
         session.send(ev.ok("unban", said, (("address", shown),)))
 
     async def mutes_listed(self, session: Session, item: Command) -> None:
@@ -708,7 +702,8 @@ def muted_name(mute: StoredMute, now_s: float) -> ev.MutedName:
 
 def _named(networks: list[str], one: Msg, many: Msg, address: str) -> Phrase:
     """The sentence naming other bans' ``networks`` in the reply about ``address``'s
-    (``one`` for one, ``many`` for several); nothing for none."""
+    (``one`` for one, ``many`` for several); nothing for none. (Every reply that names
+    the other bans over or inside one: ban's, unban's, and unban's refusal.)"""
     if not networks:
         return phrase(Msg.NOTHING)
     if len(networks) == 1:
