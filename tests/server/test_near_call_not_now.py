@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from .client import LineClient
 from .conftest import Connector
 from .human import said_whole
 
@@ -14,14 +15,7 @@ from .human import said_whole
 async def test_a_slip_of_a_call_not_legal_now_names_it_and_why_not(
     port: int, connect: Connector, lang: str
 ) -> None:
-    ann = await connect.human(port, "ann")
-    bob = await connect.machine(port, "bob")
-    await ann.send(f"lang {lang}")
-    await ann.read_until(lambda x: x.startswith(("Language", "Язык")))
-    await ann.send("new 2")
-    await ann.read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
-    await bob.send("sit 1")
-    await bob.expect("event", kind="start")
+    ann, bob = await _playing(port, connect, lang)
     await ann.send("скин")
     told = await said_whole(ann, ("Error", "Ошибка"))
     if lang == "en":
@@ -79,14 +73,7 @@ async def test_a_bare_number_is_named_no_call_not_legal_now(
     «пятьдесят»? Сейчас нельзя: …» (a tryout, s50): a number is no slip of the keys
     for another number, and docs/protocol.md §8.2 gives '20' the hint of '50' only
     when that call is legal; a word's slip is still named ('tertz', above)."""
-    ann = await connect.human(port, "ann")
-    bob = await connect.machine(port, "bob")
-    await ann.send(f"lang {lang}")
-    await ann.read_until(lambda x: x.startswith(("Language", "Язык")))
-    await ann.send("new 2")
-    await ann.read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
-    await bob.send("sit 1")
-    await bob.expect("event", kind="start")
+    ann, bob = await _playing(port, connect, lang)
     await ann.send("20")
     told = await said_whole(ann, ("Error", "Ошибка"))
     if lang == "en":
@@ -100,3 +87,17 @@ async def test_a_bare_number_is_named_no_call_not_legal_now(
     await bob.send("20")
     error = await bob.expect("error", code="unknown-command")
     assert "pyatdesyat" not in error["text"], error
+
+
+async def _playing(port: int, connect: Connector, lang: str) -> tuple[LineClient, LineClient]:
+    """ann, a person speaking ``lang``, and bob, a program, at a two-player table whose
+    match has begun."""
+    ann = await connect.human(port, "ann")
+    bob = await connect.machine(port, "bob")
+    await ann.send(f"lang {lang}")
+    await ann.read_until(lambda x: x.startswith(("Language", "Язык")))
+    await ann.send("new 2")
+    await ann.read_until(lambda x: x.startswith(("You sit at table", "Вы за столом")))
+    await bob.send("sit 1")
+    await bob.expect("event", kind="start")
+    return ann, bob
