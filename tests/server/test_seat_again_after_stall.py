@@ -318,13 +318,13 @@ async def test_this_workers_own_stall_counts_against_no_line_waiting_nor_seat_he
         assert waiting
         node.stall.looked, node.stall.look_s = trio.current_time(), 1.0  # as its look runs
         autojump_clock.jump(here.after_s("server_dead_ms"))  # stopped: nothing ran
-        node.own_stall()  # (a table's clock, or the look, as it runs again)
+        node.stall.check()  # (a table's clock, or the look, as it runs again)
         node.forget_the_silent(trio.current_time())
         assert set(node.awaited) == waiting and OWNER in node.heard
         here.owner_silent()  # now it is: cal told his table closed, his seat held
         node.stall.looked = trio.current_time()
         autojump_clock.jump(here.after_s("away_limit_ms"))
-        node.own_stall()
+        node.stall.check()
         node.forget_the_silent(trio.current_time())
         assert node.seat_held_elsewhere("cal")
         here.node.hear(here.told())  # and the owner, living, seats him again

@@ -487,12 +487,6 @@ class Node:
                 self.bus.take_in()
             self.forget_the_silent(now)
 
-    def own_stall(self) -> None:
-        """If this worker has just stalled (its look at the living is late: the process
-        stopped, its machine paused, its loop held), what counts time moves by the
-        stall, once: ``_stalled_for`` (server/own_stall.py)."""
-        self.stall.check()
-
     def _stalled_for(self, seconds: float) -> None:
         """This worker did not run for ``seconds`` (its look at the living came that
         late): none of it counts as the others' silence. Its whole host may have
