@@ -40,8 +40,8 @@ Handle = Callable[["Session", int], Coroutine[Any, Any, object]]
 
 class Poller:
     """A server's socket readers' waiting place (one a server: ``Server._poller``). Its
-    epoll is made, and its task started, at the first wait; the epoll is closed with
-    the object (the server's end)."""
+    epoll is made, and its task started, at the first wait; ``close`` closes the epoll
+    at the server's end."""
 
     def __init__(self, handle: Handle, start: Callable[[Callable[[], Any]], None]) -> None:
         self._handle = handle
@@ -69,6 +69,17 @@ class Poller:
             return trio.lowlevel.Abort.SUCCEEDED
 
         return await trio.lowlevel.wait_task_rescheduled(abort)
+
+    def close(self) -> None:
+        """Its epoll closed, once its server's tasks have ended (``run``'s end): not
+        left to the collector, which a server's cycles put off (a test process starts
+        hundreds of servers)."""
+        self._running = None
+        self._parked.clear()
+        self._enabled.clear()
+        if self._epoll is not None:
+            self._epoll.close()
+            self._epoll = None
 
     def forget(self, fd: int) -> None:
         """``fd``'s reader has ended (before the socket closes: its number is reused)."""

@@ -118,6 +118,7 @@ async def run(
     listeners: list[trio.SocketListener] = []
     own: trio.SocketListener | None = None  # the house bots' port, when they have their own
     lobby: Lobby | None = None
+    server: Server | None = None
     coin: random.Random | None = None  # trio's, while this server serves in arrival order
     failed = False  # the server ends by an exception: that is its reason, not a later one
     try:
@@ -218,6 +219,8 @@ async def run(
     finally:
         restore(coin)
         # closed here, not left to the collector (a failure's traceback keeps them)
+        if server is not None:
+            server.close_poller()
         close_all(game_sockets)
         for listener in [*listeners, *([own] if own else [])]:  # a worker's own
             listener.socket.close()
@@ -799,6 +802,11 @@ class Server:
         finally:
             if poller is not None:
                 poller.forget(fd)  # (before the socket closes: its number is reused)
+
+    def close_poller(self) -> None:
+        """The poller's epoll closed: its tasks have ended (``run``'s end)."""
+        if self._poller is not None:
+            self._poller.close()
 
     async def handled_here(self, session: Session, fd: int) -> object:
         """The poller's turn at ``session``'s readable socket, its reader parked: a

@@ -4,6 +4,7 @@ otherwise, and is cancelled as trio's ``wait_readable`` would be."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 
@@ -216,3 +217,31 @@ async def test_readers_woken_in_one_pass_run_in_the_order_their_lines_came() -> 
     for ours, theirs in pairs:
         ours.close()
         theirs.close()
+
+
+def _epolls() -> int:
+    """The epoll descriptors this process holds (trio's own among them)."""
+    held = 0
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # (the listing's own, closed meanwhile)
+            held += os.readlink(f"/proc/self/fd/{fd}") == "anon_inode:[eventpoll]"
+    return held
+
+
+async def test_close_closes_the_pollers_epoll() -> None:
+    # its epoll was left to the collector, which a server's cycles put off: a test
+    # process's hundreds of servers held one each till a full collection
+    ours, theirs = _pair()
+    before = _epolls()
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            poller = Poller(Handler(answer=1.0), nursery.start_soon)
+            theirs.send(b"who\r\n")
+            await poller.wait(ours.fileno(), _session())  # (made at the first wait)
+            assert _epolls() == before + 1
+            nursery.cancel_scope.cancel()
+    poller.close()
+    assert _epolls() == before
+    poller.close()  # (twice: nothing more)
+    ours.close()
+    theirs.close()
