@@ -450,6 +450,22 @@ def _heard_as(token: str) -> str:
     return normalize(token).replace(" ", "-")
 
 
+# what a person ends a call with as a sentence: 'покажи!', 'пас.', 'рост ?' (a tryout, s50)
+_TRAILING = ".!? \t"
+
+
+def _unpunctuated(text: str) -> list[str]:
+    """The lines ``text`` may mean without the ``.``, ``!`` or ``?`` it ends with: with
+    a ``?`` among them, the call asked (``проходит ?``, ``проходит?!``: ``проходит?``)
+    before the word alone (``пас?``: ``пас``), so a question is never read as its answer;
+    none when nothing trails or nothing is left."""
+    bare = text.rstrip().rstrip(_TRAILING)
+    tail = text.rstrip()[len(bare) :]
+    if not bare or not tail.strip():
+        return []
+    return [f"{bare}?", bare] if "?" in tail else [bare]
+
+
 def parse_call(
     text: str,
     legal: Sequence[Call] = (),
@@ -460,7 +476,27 @@ def parse_call(
     words of the table's plugins to their calls; the engine's own words come first.
     ``cyrillic_ace``: the person's screen writes the ace as Cyrillic Т (the Russian
     human style), so that letter is the ace as shown, never asked about (docs/protocol.md
-    §8.1); a Latin T still is."""
+    §8.1); a Latin T still is. A line that is no call as typed is read again without the
+    ``.``, ``!`` or ``?`` it ends with (§8.2); its own refusal stands when that is none
+    either, unless the bare line's says more (``T♠.``: which card?)."""
+    try:
+        return _parse_call(text, legal, aliases, cyrillic_ace)
+    except CallSyntaxError as refused:
+        for bare in _unpunctuated(text):
+            try:
+                return _parse_call(bare, legal, aliases, cyrillic_ace)
+            except CallSyntaxError as again:
+                if type(again) is not CallSyntaxError:
+                    raise
+        raise refused from None
+
+
+def _parse_call(
+    text: str,
+    legal: Sequence[Call],
+    aliases: Mapping[str, str] | None,
+    cyrillic_ace: bool,
+) -> Call:
     asked = _CARD_AS_ASKED.get(text)
     if asked is not None:  # a card as the ask wrote it (most calls): no normalizing
         for call in legal:
