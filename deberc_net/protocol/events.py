@@ -61,6 +61,9 @@ class Error:
     # program (command_hint=), whose person may have typed it: the terminal client
     # read the word out of the sentence to guess it itself (s47)
     command: str | None = None
+    # the whole line that command means, as people are told it: 'new 2 харьков' for a
+    # variant's name typed alone in the lobby (a tryout, s50); command= keeps the name
+    meant: str | None = None
     words: Mapping[str, str] = NO_WORDS  # the hint's table's, as in TableEvent
     # a slow-down's wait: ms until the limit that refused it lets it in, as things stand
     # (wait_ms=, appended before text=: a bot knows when to send it again)

@@ -172,13 +172,14 @@ def command_hint(typed: str, names: Iterable[str]) -> str | None:
     )
 
 
-def not_a_command(said: Phrase, typed: str) -> ev.Error:
+def not_a_command(said: Phrase, typed: str, meant: str | None = None) -> ev.Error:
     """The refusal of a line that is no command where no table reads it as a call
     (``said``: why, where one stands): the command it is nearest named to people and in
-    command_hint= (docs/protocol.md §8), as the lobby and a table not started say it."""
-    return ev.Error(
-        "unknown-command", said.text(), said=said, command=command_hint(typed, COMMANDS)
-    )
+    command_hint= (docs/protocol.md §8), as the lobby and a table not started say it.
+    ``meant``: the whole line it means, where the caller knows (``new 2 харьков`` for a
+    variant's name alone), told to people; its command is command_hint=."""
+    command = command_hint(typed, COMMANDS) if meant is None else meant.split()[0]
+    return ev.Error("unknown-command", said.text(), said=said, command=command, meant=meant)
 
 
 def hint(typed: str, legal: Sequence[Call], aliases: Mapping[str, str]) -> Call | None:

@@ -340,7 +340,7 @@ def _render(event: ev.ServerEvent, machine: bool, order: HandOrder) -> list[str]
             if event.hint is not None:
                 told = f"{sentence(told)} Did you mean {spoken_call(event.hint, event.words)}?"
             elif event.command is not None:
-                told = f"{sentence(told)} Did you mean '{event.command}'?"
+                told = f"{sentence(told)} Did you mean '{event.meant or event.command}'?"
             return [told]
         case ev.Info():
             return [line("info", event.fields, event.text) if machine else event.text]

@@ -96,7 +96,7 @@ def render_ru(event: ev.ServerEvent, order: HandOrder = HandOrder.RANK) -> list[
             if event.hint is not None:
                 refused = f"{sentence(refused)} Может быть, «{ru_call(event.hint, event.words)}»?"
             elif event.command is not None:
-                refused = f"{sentence(refused)} Может быть, {event.command}?"
+                refused = f"{sentence(refused)} Может быть, {event.meant or event.command}?"
             lines = [refused]
         case ev.Ok() | ev.Info() | ev.Bye():
             lines = [_said(event.said, event.text)]

@@ -14,6 +14,7 @@ import trio
 
 from deberc_net import __version__
 from deberc_net.plugins import RuleBook
+from deberc_net.plugins.naming import own_count, variant_named
 from deberc_net.protocol import events as ev
 from deberc_net.protocol.commands import (
     COMMANDS,
@@ -384,6 +385,16 @@ class Lobby:
                 return table
         return None
 
+    def _opening(self, text: str) -> str | None:
+        """The ``new`` a variant's name typed alone means (``харьков``: ``new 2
+        харьков``; it was told only "not a command", a tryout, s50), in the variant's
+        own player count and as typed; None for any other line."""
+        words = text.split()
+        variant = variant_named(words[0], self.rules) if len(words) == 1 else None
+        if variant is None:
+            return None
+        return f"new {own_count(variant, self.rules)} {words[0]}"
+
     def _table_call(self, session: Session, item: TableCallText) -> None:
         table = session.table
         if table is None and self.refused_for_shutdown(session):  # closed by the shutdown
@@ -405,7 +416,7 @@ class Lobby:
                 )
             else:
                 said = phrase(Msg.NOT_A_COMMAND, word=said_back(word))
-            session.send(not_a_command(said, item.text))
+            session.send(not_a_command(said, item.text, self._opening(item.text)))
             return
         self.post_for(session, table, TableCall(session, item.text, item.seq))
 

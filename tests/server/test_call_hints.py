@@ -347,3 +347,32 @@ async def test_hod_alone_says_which_card_or_what_stops_a_card(
     await who.send("state")  # nothing played: the same request, asked again
     again = fields(await who.read_until(lambda x: x.startswith("ask ")))[1]
     assert (again["seq"], again["legal"]) == (ask["seq"], ask["legal"])
+
+
+async def test_a_variants_name_alone_in_the_lobby_is_told_its_new(
+    port: int, connect: Connector
+) -> None:
+    """'харьков' alone was told only "not a command" (a tryout, s50): it means 'new'."""
+    anna = await connect.human(port, "anna")
+    for typed, told in (
+        ("kharkov", "new 2 kharkov"),
+        ("Moscow", "new 2 Moscow"),
+        ("tertz", "new 2 tertz"),
+    ):
+        await anna.send(typed)
+        assert (await _refusal(anna)).endswith(f"Did you mean '{told}'?"), typed
+    await anna.send("lang ru")
+    await anna.read_until(lambda x: x == "Язык: русский.")
+    for typed in ("харьков", "харків", "москва", "терц"):
+        await anna.send(typed)
+        refused = await _refusal(anna)
+        assert refused.endswith(f"не сидите. Наберите help. Может быть, new 2 {typed}?"), refused
+    await anna.send("харьков 4")  # more than the name: no guess at what else it says
+    await anna.send("ping")
+    assert await anna.read_until(lambda x: "Может быть" in x or x in PONG) in PONG
+    ann = await connect.machine(port, "ann")
+    await ann.send("харьков")
+    line = await ann.read_until(lambda x: x.startswith("error "))
+    assert fields(line)[1]["command_hint"] == "new"  # a command's name, as always
+    await ann.send("new 2 харьков")  # what the hint says is a command the lobby runs
+    await ann.expect("ok", cmd="sit")
