@@ -1568,10 +1568,11 @@ MESSAGES: dict[Msg, tuple[str, str]] = {
         "Standings: {variant} {game} ({total} rated).",
         "Рейтинг: {variant} {game} (в рейтинге: {total}).",
     ),
-    # (no count: '(0 rated): nobody yet.' said it twice)
+    # (no count: '(0 rated): nobody yet.' said it twice; in brackets as TOP_TITLE's
+    # count: ': в рейтинге пока никого' put a second colon in the line, a tryout, s50)
     Msg.TOP_NOBODY: (
-        "Standings: {variant} {game}: nobody is rated yet.",
-        "Рейтинг: {variant} {game}: в рейтинге пока никого.",
+        "Standings: {variant} {game} (nobody rated yet).",
+        "Рейтинг: {variant} {game} (в рейтинге пока никого).",
     ),
     Msg.FOR_TWO: ("for 2 players", "на двоих"),
     Msg.FOR_THREE: ("for 3 players", "на троих"),

@@ -75,8 +75,8 @@ def test_standings_name_the_game_for_three_not_a_count_of_players() -> None:
         (4, "for 4 players", "на четверых"),
     ):
         nobody = ev.Top("kharkov", players, (), 0, 1, 1)
-        assert render(nobody, HUMAN) == [f"Standings: kharkov {en}: nobody is rated yet."]
-        assert render_ru(nobody) == [f"Рейтинг: kharkov {ru}: в рейтинге пока никого."]
+        assert render(nobody, HUMAN) == [f"Standings: kharkov {en} (nobody rated yet)."]
+        assert render_ru(nobody) == [f"Рейтинг: kharkov {ru} (в рейтинге пока никого)."]
         rated = attrs.evolve(_rated(1, "anna", 3), variant="kharkov", players=players)
         finger = ev.Finger("anna", True, True, (rated,), ("m7",))
         assert render(finger, HUMAN)[1].startswith(f"  kharkov {en}: #1, rating 21.2")

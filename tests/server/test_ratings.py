@@ -362,7 +362,7 @@ async def test_top_alone_shows_the_clubs_game_to_one_who_played_none(
     assert (await eve.read_until(lambda _: True)).startswith(f"   1. {end['name']:<20} ")
     await eve.send("top moscow")  # asked by name: as it is, nobody yet
     told = await eve.read_until(lambda x: x.startswith("Standings"))
-    assert told.endswith("nobody is rated yet.")
+    assert told == "Standings: moscow for 2 players (nobody rated yet)."  # one colon
 
 
 async def test_one_rated_copy_of_a_house_bot_a_table(

@@ -118,7 +118,7 @@ async def test_another_game_a_bad_game_or_page_is_refused_clearly(start_web: Sta
     # a tryout (s46) read "(0 rated): nobody yet." after many guests' matches: the count
     # said twice, and not why (a guest is never rated; a password registers a name)
     page = body.decode()
-    assert "Standings: kharkov for 3 players: nobody is rated yet." in page
+    assert "Standings: kharkov for 3 players (nobody rated yet)." in page
     assert "(0 rated)" not in page
     assert (
         '<p id="how-rated">A match is rated when registered players play it at a public'
@@ -128,7 +128,7 @@ async def test_another_game_a_bad_game_or_page_is_refused_clearly(start_web: Sta
     ) in page
     status, body = await web.get("/top?variant=Kharkiv&players=3", RUSSIAN)
     page = body.decode()
-    assert "Рейтинг: kharkov на троих: в рейтинге пока никого." in page
+    assert "Рейтинг: kharkov на троих (в рейтинге пока никого)." in page
     assert "в рейтинге: 0" not in page
     assert "гость, вошедший без пароля, в рейтинг не идёт" in page
     status, body = await web.get("/api/top?players=4")  # moscow, as 'top 4'
@@ -159,4 +159,4 @@ async def test_another_game_a_bad_game_or_page_is_refused_clearly(start_web: Sta
     status, body = await web.get("/top", RUSSIAN)
     page = body.decode()
     assert status == 200 and "<h1>Рейтинг игроков</h1>" in page
-    assert "Рейтинг: moscow на двоих: в рейтинге пока никого." in page
+    assert "Рейтинг: moscow на двоих (в рейтинге пока никого)." in page
