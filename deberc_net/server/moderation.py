@@ -51,7 +51,7 @@ from .banned_addresses import listed as listed_network
 from .chat import refused_text
 from .drain import Asked
 from .house import PREFIX as HOUSE_PREFIX
-from .lengths import Told, length_told, looks_like_a_length
+from .lengths import length_told, looks_like_a_length
 from .session import Ending, Session, apart
 
 if TYPE_CHECKING:
@@ -212,19 +212,16 @@ class Moderation:
             session.send(ev.error("bad-argument", network))
             return
         reason = " ".join(rest[0].split()) if rest else ""
-        minutes = ADDRESS_BAN_MINUTES
-        told_length = length_told(reason)
-        if told_length is not None:  # MINUTES ('5m' too: it was taken for the reason)
-            told_minutes, reason = _whole_minutes(told_length, ADDRESS_BAN_USAGE), told_length.rest
-            if isinstance(told_minutes, ev.Error):
-                session.send(told_minutes)
-                return
-            minutes = told_minutes
-            if not 1 <= minutes <= ADDRESS_BAN_MOST_MINUTES:
-                usage = Usage(ADDRESS_BAN_USAGE)
-                told = phrase(Msg.ADDRESS_BAN_MINUTES, usage=usage, most=ADDRESS_BAN_MOST_MINUTES)
-                session.send(ev.error("bad-argument", told))
-                return
+        out_of_range = phrase(
+            Msg.ADDRESS_BAN_MINUTES, usage=Usage(ADDRESS_BAN_USAGE), most=ADDRESS_BAN_MOST_MINUTES
+        )
+        length = _length(
+            reason, ADDRESS_BAN_USAGE, ADDRESS_BAN_MINUTES, ADDRESS_BAN_MOST_MINUTES, out_of_range
+        )
+        if isinstance(length, ev.Error):
+            session.send(length)
+            return
+        minutes, reason = length
         refused = refused_text(reason, ADDRESS_BAN_USAGE) if reason else None
         if refused is not None:
             session.send(refused)
@@ -319,18 +316,12 @@ class Moderation:
         if admin is None or target is None:
             return
         name, reason = target
-        minutes = MUTE_MINUTES
-        told_length = length_told(reason)
-        if told_length is not None:  # MINUTES ('5 min' too: it was taken for the reason)
-            told_minutes, reason = _whole_minutes(told_length, usage), told_length.rest
-            if isinstance(told_minutes, ev.Error):
-                session.send(told_minutes)
-                return
-            minutes = told_minutes
-            if not 1 <= minutes <= MUTE_MOST_MINUTES:
-                told = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
-                session.send(ev.error("bad-argument", told))
-                return
+        out_of_range = phrase(Msg.MUTE_MINUTES, most=MUTE_MOST_MINUTES)
+        length = _length(reason, usage, MUTE_MINUTES, MUTE_MOST_MINUTES, out_of_range)
+        if isinstance(length, ev.Error):
+            session.send(length)
+            return
+        minutes, reason = length
         name, known = await self._called(name)
         until_s = time.time() + minutes * 60
         store = self.lobby.store
@@ -662,13 +653,22 @@ class Moderation:
         return held if held is not None and held.until > trio.current_time() else None
 
 
-def _whole_minutes(told: Told, usage: str) -> int | ev.Error:
-    """The minutes a length told where MINUTES goes is, or the refusal of one that is
-    no whole number of them ('90s')."""
-    if told.minutes is not None:
-        return told.minutes
-    said = phrase(Msg.MINUTES_WHOLE, usage=Usage(usage), word=told.word)
-    return ev.error("bad-argument", said)
+def _length(
+    reason: str, usage: str, default: int, most: int, out_of_range: Phrase
+) -> tuple[int, str] | ev.Error:
+    """A mute's or an address ban's minutes and reason from the words after its NAME or
+    ADDRESS (``usage``: its form): MINUTES if they begin with one ('5m' too: it was taken
+    for the reason), else ``default``; or the refusal of a length that is no whole
+    number of minutes ('90s') or lies outside 1 to ``most`` (``out_of_range``)."""
+    told = length_told(reason)
+    if told is None:
+        return default, reason
+    if told.minutes is None:
+        said = phrase(Msg.MINUTES_WHOLE, usage=Usage(usage), word=told.word)
+        return ev.error("bad-argument", said)
+    if not 1 <= told.minutes <= most:
+        return ev.error("bad-argument", out_of_range)
+    return told.minutes, told.rest
 
 
 def _logged(action: Action, admin: Session, target: str | None = None, **fields: Any) -> None:
